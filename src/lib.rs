@@ -1,0 +1,17 @@
+//! # grape
+//!
+//! Test and evaluate systems that turn natural-language questions into Cypher: a Cypher parser
+//! with a typed AST ([`syntax`]), and — built on it — offline analysis, an in-memory graph engine
+//! and evaluation metrics.
+//!
+//! ```
+//! let stmt = grape::syntax::parse("MATCH (n:Person {name: 'Ann'}) RETURN n.age AS age").unwrap();
+//! let canonical = grape::syntax::print(&stmt, &grape::syntax::PrintOptions::canonical());
+//! assert_eq!(canonical, "MATCH (v0:Person {name: 'Ann'}) RETURN v0.age AS v1");
+//! ```
+
+#![forbid(unsafe_code)]
+
+pub mod syntax;
+
+pub use syntax::{parse, parse_script, ParseError};

@@ -1,0 +1,889 @@
+//! The typed Cypher AST.
+//!
+//! Every node carries a [`Span`]: the byte range of its text in the parsed source. Spans never take
+//! part in equality or hashing, so `parse(print(ast)) == ast` compares structure only; compare
+//! `span.start` / `span.end` explicitly where positions matter.
+
+use serde::Serialize;
+use std::hash::{Hash, Hasher};
+
+/// A byte range `[start, end)` in the source text.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Span { start, end }
+    }
+    /// The smallest span covering both.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+    /// The text this span covers in `source` (empty if out of range).
+    pub fn text(self, source: &str) -> &str {
+        source.get(self.start..self.end).unwrap_or("")
+    }
+}
+
+/// Spans are positions, not structure: they never make two ASTs differ.
+impl PartialEq for Span {
+    fn eq(&self, _: &Span) -> bool {
+        true
+    }
+}
+impl Eq for Span {}
+impl Hash for Span {
+    fn hash<H: Hasher>(&self, _: &mut H) {}
+}
+
+/// A name: variable, label, relationship type, property key, procedure or function name part.
+/// `name` is the unescaped text (backticks removed, doubled backticks undone).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+/// A `;`-separated sequence of statements.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Script {
+    pub statements: Vec<Statement>,
+    pub span: Span,
+}
+
+/// One statement: an optional `EXPLAIN` / `PROFILE` prefix and a query.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Statement {
+    pub prefix: Option<QueryPrefix>,
+    pub query: Query,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum QueryPrefix {
+    Explain,
+    Profile,
+}
+
+/// Single queries combined with `UNION` / `UNION ALL`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Query {
+    pub first: SingleQuery,
+    pub unions: Vec<UnionPart>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct UnionPart {
+    /// `UNION ALL` keeps duplicates; `UNION` and `UNION DISTINCT` remove them.
+    pub all: bool,
+    pub query: SingleQuery,
+    pub span: Span,
+}
+
+/// A sequence of clauses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SingleQuery {
+    pub clauses: Vec<Clause>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Clause {
+    Match(Match),
+    With(With),
+    Return(Return),
+    Unwind(Unwind),
+    CallSubquery(CallSubquery),
+    CallProcedure(CallProcedure),
+    Create(Create),
+    Merge(Merge),
+    Set(SetClause),
+    Remove(Remove),
+    Delete(Delete),
+    Foreach(Foreach),
+    LoadCsv(LoadCsv),
+    Use(Use),
+    Finish(Span),
+}
+
+impl Clause {
+    pub fn span(&self) -> Span {
+        match self {
+            Clause::Match(c) => c.span,
+            Clause::With(c) => c.span,
+            Clause::Return(c) => c.span,
+            Clause::Unwind(c) => c.span,
+            Clause::CallSubquery(c) => c.span,
+            Clause::CallProcedure(c) => c.span,
+            Clause::Create(c) => c.span,
+            Clause::Merge(c) => c.span,
+            Clause::Set(c) => c.span,
+            Clause::Remove(c) => c.span,
+            Clause::Delete(c) => c.span,
+            Clause::Foreach(c) => c.span,
+            Clause::LoadCsv(c) => c.span,
+            Clause::Use(c) => c.span,
+            Clause::Finish(s) => *s,
+        }
+    }
+}
+
+/// `[OPTIONAL] MATCH [mode] pattern [USING …] [WHERE …]`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Match {
+    pub optional: bool,
+    pub mode: Option<MatchMode>,
+    pub pattern: Vec<PatternPart>,
+    pub hints: Vec<Hint>,
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum MatchMode {
+    /// `REPEATABLE ELEMENTS`
+    RepeatableElements,
+    /// `DIFFERENT RELATIONSHIPS` (the default)
+    DifferentRelationships,
+}
+
+/// Planner hints: `USING [TEXT|RANGE|POINT] INDEX [SEEK] v:L(p, …)`, `USING SCAN v:L`,
+/// `USING JOIN ON a, b`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Hint {
+    Index {
+        kind: Option<String>,
+        seek: bool,
+        variable: Ident,
+        label: Ident,
+        properties: Vec<Ident>,
+        span: Span,
+    },
+    Scan {
+        variable: Ident,
+        label: Ident,
+        span: Span,
+    },
+    Join {
+        variables: Vec<Ident>,
+        span: Span,
+    },
+}
+
+/// `WITH [DISTINCT] items [ORDER BY …] [SKIP …] [LIMIT …] [WHERE …]`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct With {
+    pub projection: Projection,
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+/// `RETURN [DISTINCT] items [ORDER BY …] [SKIP …] [LIMIT …]`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Return {
+    pub projection: Projection,
+    pub span: Span,
+}
+
+/// The body shared by `WITH` and `RETURN`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Projection {
+    pub distinct: bool,
+    /// `*` as the first item.
+    pub star: bool,
+    pub items: Vec<ProjectionItem>,
+    pub order_by: Vec<SortItem>,
+    pub skip: Option<Expr>,
+    pub limit: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProjectionItem {
+    pub expr: Expr,
+    pub alias: Option<Ident>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SortItem {
+    pub expr: Expr,
+    /// `DESC` / `DESCENDING`.
+    pub descending: bool,
+    /// Whether a direction keyword was written (`ASC` is the default).
+    pub explicit: bool,
+    pub span: Span,
+}
+
+/// `UNWIND expr AS variable`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Unwind {
+    pub expr: Expr,
+    pub variable: Ident,
+    pub span: Span,
+}
+
+/// `[OPTIONAL] CALL [(scope)] { query } [IN TRANSACTIONS …]`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallSubquery {
+    pub optional: bool,
+    pub scope: Option<SubqueryScope>,
+    pub query: Box<Query>,
+    pub in_transactions: Option<InTransactions>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SubqueryScope {
+    /// `CALL (*) { … }`
+    All,
+    /// `CALL (a, b) { … }` (possibly empty).
+    Variables(Vec<Ident>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct InTransactions {
+    /// `IN [n] CONCURRENT TRANSACTIONS`: `Some(None)` is `IN CONCURRENT TRANSACTIONS`.
+    pub concurrency: Option<Option<Expr>>,
+    /// `OF n ROWS`
+    pub batch_size: Option<Expr>,
+    pub on_error: Option<OnError>,
+    /// `REPORT STATUS AS v`
+    pub report_status: Option<Ident>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum OnError {
+    Continue,
+    Break,
+    Fail,
+    Retry,
+}
+
+/// `[OPTIONAL] CALL ns.proc(args) [YIELD …]`. `args == None` is the standalone form without
+/// parentheses (arguments taken implicitly from parameters).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallProcedure {
+    pub optional: bool,
+    pub name: QualifiedName,
+    pub args: Option<Vec<Expr>>,
+    pub yield_: Option<YieldSpec>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct YieldSpec {
+    /// `YIELD *`
+    pub star: bool,
+    pub items: Vec<YieldItem>,
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct YieldItem {
+    /// The procedure's output field.
+    pub field: Ident,
+    pub alias: Option<Ident>,
+    pub span: Span,
+}
+
+/// A dotted name: `db.labels`, `apoc.meta.schema`, `toUpper`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct QualifiedName {
+    pub parts: Vec<Ident>,
+    pub span: Span,
+}
+
+impl QualifiedName {
+    /// The dotted text, e.g. `db.schema.visualization`.
+    pub fn dotted(&self) -> String {
+        let mut s = String::new();
+        for (i, p) in self.parts.iter().enumerate() {
+            if i > 0 {
+                s.push('.');
+            }
+            s.push_str(&p.name);
+        }
+        s
+    }
+}
+
+/// `CREATE pattern`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Create {
+    pub pattern: Vec<PatternPart>,
+    pub span: Span,
+}
+
+/// `MERGE pattern [ON CREATE SET …] [ON MATCH SET …]`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Merge {
+    pub pattern: PatternPart,
+    pub actions: Vec<MergeAction>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MergeAction {
+    /// `ON CREATE` (true) or `ON MATCH` (false).
+    pub on_create: bool,
+    pub items: Vec<SetItem>,
+    pub span: Span,
+}
+
+/// `SET item, …`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SetClause {
+    pub items: Vec<SetItem>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SetItem {
+    /// `SET n.p = v` (target is a property lookup) or `SET n[k] = v` (a subscript).
+    Property { target: Expr, value: Expr, span: Span },
+    /// `SET n = map` (replace) or `SET n += map` (merge).
+    Variable {
+        variable: Ident,
+        value: Expr,
+        merge: bool,
+        span: Span,
+    },
+    /// `SET n:A:B`
+    Labels {
+        variable: Ident,
+        labels: LabelExpr,
+        span: Span,
+    },
+}
+
+/// `REMOVE item, …`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Remove {
+    pub items: Vec<RemoveItem>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum RemoveItem {
+    /// `REMOVE n.p` / `REMOVE n[k]`
+    Property { target: Expr, span: Span },
+    /// `REMOVE n:A`
+    Labels {
+        variable: Ident,
+        labels: LabelExpr,
+        span: Span,
+    },
+}
+
+/// `[DETACH | NODETACH] DELETE expr, …`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Delete {
+    pub detach: bool,
+    pub exprs: Vec<Expr>,
+    pub span: Span,
+}
+
+/// `FOREACH (v IN list | clauses)`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Foreach {
+    pub variable: Ident,
+    pub list: Expr,
+    pub clauses: Vec<Clause>,
+    pub span: Span,
+}
+
+/// `LOAD CSV [WITH HEADERS] FROM url AS row [FIELDTERMINATOR 'c']`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LoadCsv {
+    pub with_headers: bool,
+    pub source: Expr,
+    pub variable: Ident,
+    pub field_terminator: Option<String>,
+    pub span: Span,
+}
+
+/// `USE graph` / `USE graph.byName(…)`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Use {
+    pub graph: Expr,
+    pub span: Span,
+}
+
+// -------------------------------------------------------------------------------------------
+// Patterns
+
+/// One comma-separated part of a pattern: `p = SHORTEST 1 (a)-[:R]->+(b)`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PatternPart {
+    pub variable: Option<Ident>,
+    pub selector: Option<PathSelector>,
+    pub path: PathExpr,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum PathExpr {
+    /// A chain of node, relationship and parenthesized path elements.
+    Chain(PathChain),
+    /// `shortestPath(…)` (`all == false`) or `allShortestPaths(…)`.
+    ShortestFunction { all: bool, chain: PathChain, span: Span },
+}
+
+impl PathExpr {
+    pub fn chain(&self) -> &PathChain {
+        match self {
+            PathExpr::Chain(c) => c,
+            PathExpr::ShortestFunction { chain, .. } => chain,
+        }
+    }
+}
+
+/// GQL path selectors.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum PathSelector {
+    /// `ANY SHORTEST`
+    AnyShortest,
+    /// `ALL SHORTEST`
+    AllShortest,
+    /// `SHORTEST k` (`k` defaults to 1 when omitted; `None` keeps it omitted)
+    Shortest(Option<u64>),
+    /// `SHORTEST k GROUPS`
+    ShortestGroups(Option<u64>),
+    /// `ANY [k]`
+    Any(Option<u64>),
+    /// `ALL`
+    All,
+}
+
+/// A path: node patterns and relationship patterns in order, possibly with parenthesized
+/// (quantified) sub-paths.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PathChain {
+    pub elements: Vec<PathElement>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum PathElement {
+    Node(NodePattern),
+    Relationship(RelationshipPattern),
+    /// `( [p =] chain [WHERE …] ) [quantifier]`
+    Group(Box<GroupPattern>),
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupPattern {
+    pub variable: Option<Ident>,
+    pub chain: PathChain,
+    pub where_: Option<Expr>,
+    pub quantifier: Option<Quantifier>,
+    pub span: Span,
+}
+
+/// `(v:Label {p: 1} WHERE …)`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NodePattern {
+    pub variable: Option<Ident>,
+    pub labels: Option<LabelExpr>,
+    /// A map literal or a parameter.
+    pub properties: Option<Expr>,
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Direction {
+    /// `<-[]-`
+    Left,
+    /// `-[]->`
+    Right,
+    /// `-[]-` (also `<-[]->`)
+    Undirected,
+}
+
+/// `-[r:T*1..3 {p: 1} WHERE …]->` with an optional quantifier after it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RelationshipPattern {
+    pub direction: Direction,
+    pub variable: Option<Ident>,
+    pub types: Option<LabelExpr>,
+    pub length: Option<VarLength>,
+    pub properties: Option<Expr>,
+    pub where_: Option<Expr>,
+    /// A GQL quantifier after the relationship: `-[:R]->{1,3}`, `-->+`.
+    pub quantifier: Option<Quantifier>,
+    pub span: Span,
+}
+
+/// Variable length, the legacy form: `*`, `*n`, `*n..m`, `*..m`, `*n..`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum VarLength {
+    /// `*`
+    Any,
+    /// `*n`
+    Exact(u64),
+    /// `*n..m` with either bound optional.
+    Range { min: Option<u64>, max: Option<u64> },
+}
+
+impl VarLength {
+    /// Lower and upper bounds (`None` = unbounded); the default lower bound is 1.
+    pub fn bounds(&self) -> (u64, Option<u64>) {
+        match *self {
+            VarLength::Any => (1, None),
+            VarLength::Exact(n) => (n, Some(n)),
+            VarLength::Range { min, max } => (min.unwrap_or(1), max),
+        }
+    }
+}
+
+/// GQL quantifiers: `+`, `*`, `{n}`, `{n,m}`, `{,m}`, `{n,}`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Quantifier {
+    Plus,
+    Star,
+    Exact(u64),
+    Range { min: Option<u64>, max: Option<u64> },
+}
+
+impl Quantifier {
+    /// Lower and upper bounds (`None` = unbounded).
+    pub fn bounds(&self) -> (u64, Option<u64>) {
+        match *self {
+            Quantifier::Plus => (1, None),
+            Quantifier::Star => (0, None),
+            Quantifier::Exact(n) => (n, Some(n)),
+            Quantifier::Range { min, max } => (min.unwrap_or(0), max),
+        }
+    }
+}
+
+/// Label and relationship-type expressions.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum LabelExpr {
+    Name(Ident),
+    /// `%`: any label.
+    Wildcard(Span),
+    Not(Box<LabelExpr>, Span),
+    /// `A&B` or legacy `:A:B` (flattened).
+    And(Vec<LabelExpr>, Span),
+    /// `A|B` (flattened).
+    Or(Vec<LabelExpr>, Span),
+}
+
+impl LabelExpr {
+    pub fn span(&self) -> Span {
+        match self {
+            LabelExpr::Name(i) => i.span,
+            LabelExpr::Wildcard(s) | LabelExpr::Not(_, s) | LabelExpr::And(_, s) => *s,
+            LabelExpr::Or(_, s) => *s,
+        }
+    }
+    /// The names mentioned anywhere in the expression, in order.
+    pub fn names(&self) -> Vec<&Ident> {
+        let mut out = Vec::new();
+        fn walk<'a>(e: &'a LabelExpr, out: &mut Vec<&'a Ident>) {
+            match e {
+                LabelExpr::Name(i) => out.push(i),
+                LabelExpr::Wildcard(_) => {}
+                LabelExpr::Not(x, _) => walk(x, out),
+                LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => {
+                    for x in xs {
+                        walk(x, out)
+                    }
+                }
+            }
+        }
+        walk(self, &mut out);
+        out
+    }
+}
+
+// -------------------------------------------------------------------------------------------
+// Expressions
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum ExprKind {
+    Literal(Literal),
+    Parameter(Parameter),
+    Variable(Ident),
+    List(Vec<Expr>),
+    Map(Vec<(Ident, Expr)>),
+    /// `e.key`
+    Property {
+        expr: Box<Expr>,
+        key: Ident,
+    },
+    /// `e[i]`
+    Index {
+        expr: Box<Expr>,
+        index: Box<Expr>,
+    },
+    /// `e[a..b]`
+    Slice {
+        expr: Box<Expr>,
+        from: Option<Box<Expr>>,
+        to: Option<Box<Expr>>,
+    },
+    /// `e:Label` (label / type predicate)
+    HasLabels {
+        expr: Box<Expr>,
+        labels: LabelExpr,
+    },
+    Unary {
+        op: UnaryOp,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinaryOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// A chain of two or more comparisons, `a < b <= c`, meaning `a < b AND b <= c`.
+    Comparison {
+        first: Box<Expr>,
+        rest: Vec<(BinaryOp, Expr)>,
+    },
+    /// `e IS NULL` / `e IS NOT NULL`
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    /// `e IS [NOT] :: TYPE`
+    IsType {
+        expr: Box<Expr>,
+        negated: bool,
+        ty: CypherType,
+    },
+    /// `count(*)`
+    CountStar,
+    FunctionCall {
+        name: QualifiedName,
+        distinct: bool,
+        args: Vec<Expr>,
+    },
+    /// `CASE [operand] WHEN … THEN … [ELSE …] END`
+    Case {
+        operand: Option<Box<Expr>>,
+        whens: Vec<(Expr, Expr)>,
+        else_: Option<Box<Expr>>,
+    },
+    /// `[v IN list WHERE pred | map]`
+    ListComprehension {
+        variable: Ident,
+        list: Box<Expr>,
+        filter: Option<Box<Expr>>,
+        map: Option<Box<Expr>>,
+    },
+    /// `[p = (a)-->(b) WHERE pred | map]`
+    PatternComprehension {
+        variable: Option<Ident>,
+        pattern: PathChain,
+        filter: Option<Box<Expr>>,
+        map: Box<Expr>,
+    },
+    /// `all(v IN list WHERE pred)` and friends.
+    Quantified {
+        kind: QuantifierKind,
+        variable: Ident,
+        list: Box<Expr>,
+        filter: Option<Box<Expr>>,
+    },
+    /// `reduce(acc = init, v IN list | expr)`
+    Reduce {
+        accumulator: Ident,
+        init: Box<Expr>,
+        variable: Ident,
+        list: Box<Expr>,
+        expr: Box<Expr>,
+    },
+    /// A pattern used as a predicate or a list of paths: `(a)-[:R]->(b)`.
+    Pattern(PathChain),
+    /// `shortestPath(…)` / `allShortestPaths(…)` in an expression.
+    ShortestPath {
+        all: bool,
+        chain: PathChain,
+    },
+    /// `EXISTS { … }`
+    Exists(Box<SubqueryBody>),
+    /// `COUNT { … }`
+    CountSubquery(Box<SubqueryBody>),
+    /// `COLLECT { … }`
+    Collect(Box<Query>),
+    /// `v {.a, .*, k: e, w}`
+    MapProjection {
+        variable: Ident,
+        items: Vec<MapProjectionItem>,
+    },
+}
+
+/// The body of `EXISTS { … }` / `COUNT { … }`: a full query or a pattern with an optional `WHERE`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SubqueryBody {
+    Query(Query),
+    Pattern {
+        pattern: Vec<PatternPart>,
+        where_: Option<Expr>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum MapProjectionItem {
+    /// `.key`
+    Property(Ident),
+    /// `.*`
+    AllProperties(Span),
+    /// `key: expr`
+    Entry(Ident, Expr),
+    /// `var` (a variable included under its own name)
+    Variable(Ident),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum QuantifierKind {
+    All,
+    Any,
+    None,
+    Single,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum UnaryOp {
+    Not,
+    Neg,
+    Plus,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum BinaryOp {
+    Or,
+    Xor,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    RegexMatch,
+    StartsWith,
+    EndsWith,
+    Contains,
+    In,
+    Add,
+    Sub,
+    Concat,
+    Mul,
+    Div,
+    Mod,
+    Pow,
+}
+
+impl BinaryOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Gt | BinaryOp::Le | BinaryOp::Ge
+        )
+    }
+    /// The operator's text as the canonical printer writes it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinaryOp::Or => "OR",
+            BinaryOp::Xor => "XOR",
+            BinaryOp::And => "AND",
+            BinaryOp::Eq => "=",
+            BinaryOp::Ne => "<>",
+            BinaryOp::Lt => "<",
+            BinaryOp::Gt => ">",
+            BinaryOp::Le => "<=",
+            BinaryOp::Ge => ">=",
+            BinaryOp::RegexMatch => "=~",
+            BinaryOp::StartsWith => "STARTS WITH",
+            BinaryOp::EndsWith => "ENDS WITH",
+            BinaryOp::Contains => "CONTAINS",
+            BinaryOp::In => "IN",
+            BinaryOp::Add => "+",
+            BinaryOp::Sub => "-",
+            BinaryOp::Concat => "||",
+            BinaryOp::Mul => "*",
+            BinaryOp::Div => "/",
+            BinaryOp::Mod => "%",
+            BinaryOp::Pow => "^",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Literal {
+    Null,
+    Boolean(bool),
+    Integer(i64),
+    Float(f64),
+    String(String),
+    /// A number that does not fit its type (`9223372036854775808`, `1e400`). The parser keeps it
+    /// as written so that the analysis layer can report `IntegerOverflow` / `FloatingPointOverflow`
+    /// with a span, as Neo4j does at compile time.
+    OutOfRange { text: String, float: bool },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Parameter {
+    Named(String),
+    Positional(u64),
+}
+
+/// A type in a type predicate (`IS :: LIST<INTEGER NOT NULL>`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct CypherType {
+    pub kind: TypeKind,
+    pub not_null: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum TypeKind {
+    Nothing,
+    Null,
+    Boolean,
+    String,
+    Integer,
+    Float,
+    Date,
+    LocalTime,
+    ZonedTime,
+    LocalDateTime,
+    ZonedDateTime,
+    Duration,
+    Point,
+    Node,
+    Relationship,
+    Map,
+    Path,
+    PropertyValue,
+    Any,
+    List(Box<CypherType>),
+    /// `A | B` or `ANY<A | B>`
+    Union(Vec<CypherType>),
+}

@@ -1,0 +1,20 @@
+//! Cypher syntax: the typed AST, the parser, parse errors and the canonical printer.
+//!
+//! ```
+//! use grape::syntax::{parse, print, PrintOptions};
+//! let stmt = parse("match (p:Person)-[:KNOWS]->(f) where p.age > 30 return f.name").unwrap();
+//! assert_eq!(
+//!     print(&stmt, &PrintOptions::default()),
+//!     "MATCH (p:Person)-[:KNOWS]->(f) WHERE p.age > 30 RETURN f.name"
+//! );
+//! ```
+
+pub mod ast;
+mod error;
+mod parse;
+mod print;
+
+pub use ast::*;
+pub use error::ParseError;
+pub use parse::{parse, parse_script, split_statements, split_statements_lenient};
+pub use print::{print, print_expr, print_script, PrintOptions};

@@ -1,0 +1,1210 @@
+//! The canonical printer: AST → Cypher text that parses back to an equal AST.
+//!
+//! Canonical form: keywords upper-case, one space between tokens, `, ` between list items,
+//! parentheses only where precedence needs them, strings in single quotes. With
+//! [`PrintOptions::rename_variables`] every variable is renamed `v0, v1, …` in order of first
+//! appearance, the `canonical` text-metric variant of `docs/METRICS.md`.
+
+use super::ast::*;
+use std::collections::HashMap;
+use std::fmt::Write as _;
+
+/// Printer options.
+#[derive(Clone, Debug, Default)]
+pub struct PrintOptions {
+    /// Rename variables to `v0, v1, …` in order of first appearance.
+    pub rename_variables: bool,
+}
+
+impl PrintOptions {
+    /// The canonical form used by the `canonical` text-metric variant: variables renamed.
+    pub fn canonical() -> Self {
+        PrintOptions {
+            rename_variables: true,
+        }
+    }
+}
+
+/// Prints one statement.
+pub fn print(stmt: &Statement, opts: &PrintOptions) -> String {
+    let mut p = Printer::new(opts);
+    p.statement(stmt);
+    p.out
+}
+
+/// Prints a script: statements separated by `;` and a newline.
+pub fn print_script(script: &Script, opts: &PrintOptions) -> String {
+    let mut p = Printer::new(opts);
+    for (i, s) in script.statements.iter().enumerate() {
+        if i > 0 {
+            p.out.push_str(";\n");
+        }
+        p.statement(s);
+    }
+    p.out
+}
+
+/// Prints one expression.
+pub fn print_expr(e: &Expr, opts: &PrintOptions) -> String {
+    let mut p = Printer::new(opts);
+    p.expr(e);
+    p.out
+}
+
+/// Words that are escaped when used as variables, so they can never be read as keywords.
+const KEYWORDS: &[&str] = &[
+    "all", "allshortestpaths", "and", "any", "as", "asc", "ascending", "by", "call", "case",
+    "collect", "contains", "count", "create", "csv", "delete", "desc", "descending", "detach",
+    "distinct", "else", "end", "ends", "exists", "explain", "false", "fieldterminator", "finish",
+    "foreach", "from", "in", "is", "limit", "load", "match", "merge", "none", "nodetach", "not",
+    "null", "offset", "on", "optional", "or", "order", "profile", "reduce", "remove", "return",
+    "set", "shortest", "shortestpath", "single", "skip", "starts", "then", "true", "union",
+    "unwind", "use", "using", "when", "where", "with", "xor", "yield",
+];
+
+fn is_plain(name: &str) -> bool {
+    let mut chars = name.chars();
+    match chars.next() {
+        Some(c) if c.is_ascii_alphabetic() || c == '_' => {}
+        _ => return false,
+    }
+    chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+fn write_escaped_name(out: &mut String, name: &str) {
+    out.push('`');
+    out.push_str(&name.replace('`', "``"));
+    out.push('`');
+}
+
+/// Writes a string literal in single quotes with Cypher escapes.
+pub(crate) fn write_string(out: &mut String, s: &str) {
+    out.push('\'');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\'' => out.push_str("\\'"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || c == '\u{7f}' => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('\'');
+}
+
+// Precedence levels, loosest to tightest (see the Pratt table in parse.rs).
+const P_OR: u8 = 1;
+const P_XOR: u8 = 2;
+const P_AND: u8 = 3;
+const P_NOT: u8 = 4;
+const P_CMP: u8 = 5;
+const P_STR: u8 = 6;
+const P_ADD: u8 = 7;
+const P_MUL: u8 = 8;
+const P_POW: u8 = 9;
+const P_UNARY: u8 = 10;
+const P_POSTFIX: u8 = 11;
+const P_ATOM: u8 = 12;
+
+fn binary_prec(op: BinaryOp) -> u8 {
+    use BinaryOp::*;
+    match op {
+        Or => P_OR,
+        Xor => P_XOR,
+        And => P_AND,
+        Eq | Ne | Lt | Gt | Le | Ge => P_CMP,
+        RegexMatch | StartsWith | EndsWith | Contains | In => P_STR,
+        Add | Sub | Concat => P_ADD,
+        Mul | Div | Mod => P_MUL,
+        Pow => P_POW,
+    }
+}
+
+fn prec(e: &Expr) -> u8 {
+    match &e.kind {
+        ExprKind::Binary { op, .. } => binary_prec(*op),
+        ExprKind::Comparison { .. } => P_CMP,
+        ExprKind::Unary { op: UnaryOp::Not, .. } => P_NOT,
+        ExprKind::Unary { .. } => P_UNARY,
+        ExprKind::IsNull { .. } | ExprKind::IsType { .. } => P_STR,
+        ExprKind::Property { .. }
+        | ExprKind::Index { .. }
+        | ExprKind::Slice { .. }
+        | ExprKind::HasLabels { .. } => P_POSTFIX,
+        ExprKind::Literal(Literal::Integer(v)) if *v < 0 => P_UNARY,
+        ExprKind::Literal(Literal::Float(v)) if v.is_sign_negative() => P_UNARY,
+        ExprKind::Literal(Literal::OutOfRange { text, .. }) if text.starts_with('-') => P_UNARY,
+        _ => P_ATOM,
+    }
+}
+
+struct Printer<'o> {
+    out: String,
+    opts: &'o PrintOptions,
+    renames: HashMap<String, String>,
+}
+
+impl<'o> Printer<'o> {
+    fn new(opts: &'o PrintOptions) -> Self {
+        Printer {
+            out: String::with_capacity(128),
+            opts,
+            renames: HashMap::new(),
+        }
+    }
+
+    fn w(&mut self, s: &str) {
+        self.out.push_str(s);
+    }
+
+    /// A variable (renamed when asked; escaped when it is a keyword or not a plain name).
+    fn var(&mut self, id: &Ident) {
+        if self.opts.rename_variables {
+            let n = self.renames.len();
+            let name = self
+                .renames
+                .entry(id.name.clone())
+                .or_insert_with(|| format!("v{n}"))
+                .clone();
+            self.out.push_str(&name);
+            return;
+        }
+        let lower = id.name.to_ascii_lowercase();
+        if is_plain(&id.name) && KEYWORDS.binary_search(&lower.as_str()).is_err() {
+            self.out.push_str(&id.name);
+        } else {
+            write_escaped_name(&mut self.out, &id.name);
+        }
+    }
+
+    /// A label, type, property key, map key or function-name part.
+    fn name(&mut self, id: &Ident) {
+        if is_plain(&id.name) {
+            self.out.push_str(&id.name);
+        } else {
+            write_escaped_name(&mut self.out, &id.name);
+        }
+    }
+
+    fn qualified(&mut self, q: &QualifiedName) {
+        for (i, p) in q.parts.iter().enumerate() {
+            if i > 0 {
+                self.w(".");
+            }
+            self.name(p);
+        }
+    }
+
+    // ---- statements ----
+
+    fn statement(&mut self, s: &Statement) {
+        match s.prefix {
+            Some(QueryPrefix::Explain) => self.w("EXPLAIN "),
+            Some(QueryPrefix::Profile) => self.w("PROFILE "),
+            None => {}
+        }
+        self.query(&s.query);
+    }
+
+    fn query(&mut self, q: &Query) {
+        self.single_query(&q.first);
+        for u in &q.unions {
+            self.w(if u.all { " UNION ALL " } else { " UNION " });
+            self.single_query(&u.query);
+        }
+    }
+
+    fn single_query(&mut self, q: &SingleQuery) {
+        self.clauses(&q.clauses);
+    }
+
+    fn clauses(&mut self, cs: &[Clause]) {
+        for (i, c) in cs.iter().enumerate() {
+            if i > 0 {
+                self.w(" ");
+            }
+            self.clause(c);
+        }
+    }
+
+    fn clause(&mut self, c: &Clause) {
+        match c {
+            Clause::Match(m) => {
+                if m.optional {
+                    self.w("OPTIONAL ");
+                }
+                self.w("MATCH ");
+                match m.mode {
+                    Some(MatchMode::RepeatableElements) => self.w("REPEATABLE ELEMENTS "),
+                    Some(MatchMode::DifferentRelationships) => self.w("DIFFERENT RELATIONSHIPS "),
+                    None => {}
+                }
+                self.pattern(&m.pattern);
+                for h in &m.hints {
+                    self.w(" ");
+                    self.hint(h);
+                }
+                self.where_(&m.where_);
+            }
+            Clause::With(w) => {
+                self.w("WITH ");
+                self.projection(&w.projection);
+                self.where_(&w.where_);
+            }
+            Clause::Return(r) => {
+                self.w("RETURN ");
+                self.projection(&r.projection);
+            }
+            Clause::Unwind(u) => {
+                self.w("UNWIND ");
+                self.expr(&u.expr);
+                self.w(" AS ");
+                self.var(&u.variable);
+            }
+            Clause::CallSubquery(c) => {
+                if c.optional {
+                    self.w("OPTIONAL ");
+                }
+                self.w("CALL ");
+                match &c.scope {
+                    Some(SubqueryScope::All) => self.w("(*) "),
+                    Some(SubqueryScope::Variables(vs)) => {
+                        self.w("(");
+                        for (i, v) in vs.iter().enumerate() {
+                            if i > 0 {
+                                self.w(", ");
+                            }
+                            self.var(v);
+                        }
+                        self.w(") ");
+                    }
+                    None => {}
+                }
+                self.w("{ ");
+                self.query(&c.query);
+                self.w(" }");
+                if let Some(t) = &c.in_transactions {
+                    self.w(" IN");
+                    if let Some(conc) = &t.concurrency {
+                        if let Some(e) = conc {
+                            self.w(" ");
+                            self.expr(e);
+                        }
+                        self.w(" CONCURRENT");
+                    }
+                    self.w(" TRANSACTIONS");
+                    if let Some(b) = &t.batch_size {
+                        self.w(" OF ");
+                        self.expr(b);
+                        self.w(" ROWS");
+                    }
+                    if let Some(on) = t.on_error {
+                        self.w(match on {
+                            OnError::Continue => " ON ERROR CONTINUE",
+                            OnError::Break => " ON ERROR BREAK",
+                            OnError::Fail => " ON ERROR FAIL",
+                            OnError::Retry => " ON ERROR RETRY",
+                        });
+                    }
+                    if let Some(r) = &t.report_status {
+                        self.w(" REPORT STATUS AS ");
+                        self.var(r);
+                    }
+                }
+            }
+            Clause::CallProcedure(c) => {
+                if c.optional {
+                    self.w("OPTIONAL ");
+                }
+                self.w("CALL ");
+                self.qualified(&c.name);
+                if let Some(args) = &c.args {
+                    self.w("(");
+                    self.expr_list(args);
+                    self.w(")");
+                }
+                if let Some(y) = &c.yield_ {
+                    self.w(" YIELD ");
+                    if y.star {
+                        self.w("*");
+                    }
+                    for (i, it) in y.items.iter().enumerate() {
+                        if i > 0 {
+                            self.w(", ");
+                        }
+                        self.name(&it.field);
+                        match &it.alias {
+                            Some(a) => {
+                                self.w(" AS ");
+                                self.var(a);
+                            }
+                            None if self.opts.rename_variables => {
+                                self.w(" AS ");
+                                self.var(&it.field);
+                            }
+                            None => {}
+                        }
+                    }
+                    self.where_(&y.where_);
+                }
+            }
+            Clause::Create(c) => {
+                self.w("CREATE ");
+                self.pattern(&c.pattern);
+            }
+            Clause::Merge(m) => {
+                self.w("MERGE ");
+                self.pattern_part(&m.pattern);
+                for a in &m.actions {
+                    self.w(if a.on_create {
+                        " ON CREATE SET "
+                    } else {
+                        " ON MATCH SET "
+                    });
+                    self.set_items(&a.items);
+                }
+            }
+            Clause::Set(s) => {
+                self.w("SET ");
+                self.set_items(&s.items);
+            }
+            Clause::Remove(r) => {
+                self.w("REMOVE ");
+                for (i, it) in r.items.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    match it {
+                        RemoveItem::Property { target, .. } => self.expr(target),
+                        RemoveItem::Labels {
+                            variable, labels, ..
+                        } => {
+                            self.var(variable);
+                            self.node_labels(labels);
+                        }
+                    }
+                }
+            }
+            Clause::Delete(d) => {
+                if d.detach {
+                    self.w("DETACH ");
+                }
+                self.w("DELETE ");
+                self.expr_list(&d.exprs);
+            }
+            Clause::Foreach(f) => {
+                self.w("FOREACH (");
+                self.var(&f.variable);
+                self.w(" IN ");
+                self.expr(&f.list);
+                self.w(" | ");
+                self.clauses(&f.clauses);
+                self.w(")");
+            }
+            Clause::LoadCsv(l) => {
+                self.w("LOAD CSV ");
+                if l.with_headers {
+                    self.w("WITH HEADERS ");
+                }
+                self.w("FROM ");
+                self.expr(&l.source);
+                self.w(" AS ");
+                self.var(&l.variable);
+                if let Some(t) = &l.field_terminator {
+                    self.w(" FIELDTERMINATOR ");
+                    write_string(&mut self.out, t);
+                }
+            }
+            Clause::Use(u) => {
+                self.w("USE ");
+                self.graph_ref(&u.graph);
+            }
+            Clause::Finish(_) => self.w("FINISH"),
+        }
+    }
+
+    /// A graph reference: a dotted name (never renamed) or a function call.
+    fn graph_ref(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Variable(v) => self.name(v),
+            ExprKind::Property { expr, key } => {
+                self.graph_ref(expr);
+                self.w(".");
+                self.name(key);
+            }
+            _ => self.expr(e),
+        }
+    }
+
+    fn hint(&mut self, h: &Hint) {
+        match h {
+            Hint::Index {
+                kind,
+                seek,
+                variable,
+                label,
+                properties,
+                ..
+            } => {
+                self.w("USING ");
+                if let Some(k) = kind {
+                    self.w(k);
+                    self.w(" ");
+                }
+                self.w("INDEX ");
+                if *seek {
+                    self.w("SEEK ");
+                }
+                self.var(variable);
+                self.w(":");
+                self.name(label);
+                self.w("(");
+                for (i, p) in properties.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    self.name(p);
+                }
+                self.w(")");
+            }
+            Hint::Scan {
+                variable, label, ..
+            } => {
+                self.w("USING SCAN ");
+                self.var(variable);
+                self.w(":");
+                self.name(label);
+            }
+            Hint::Join { variables, .. } => {
+                self.w("USING JOIN ON ");
+                for (i, v) in variables.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    self.var(v);
+                }
+            }
+        }
+    }
+
+    fn where_(&mut self, w: &Option<Expr>) {
+        if let Some(e) = w {
+            self.w(" WHERE ");
+            self.expr(e);
+        }
+    }
+
+    fn projection(&mut self, p: &Projection) {
+        if p.distinct {
+            self.w("DISTINCT ");
+        }
+        if p.star {
+            self.w("*");
+        }
+        for (i, it) in p.items.iter().enumerate() {
+            if i > 0 || p.star {
+                self.w(", ");
+            }
+            self.expr(&it.expr);
+            if let Some(a) = &it.alias {
+                self.w(" AS ");
+                self.var(a);
+            }
+        }
+        if !p.order_by.is_empty() {
+            self.w(" ORDER BY ");
+            for (i, s) in p.order_by.iter().enumerate() {
+                if i > 0 {
+                    self.w(", ");
+                }
+                self.expr(&s.expr);
+                if s.descending {
+                    self.w(" DESC");
+                } else if s.explicit {
+                    self.w(" ASC");
+                }
+            }
+        }
+        if let Some(s) = &p.skip {
+            self.w(" SKIP ");
+            self.expr(s);
+        }
+        if let Some(l) = &p.limit {
+            self.w(" LIMIT ");
+            self.expr(l);
+        }
+    }
+
+    fn set_items(&mut self, items: &[SetItem]) {
+        for (i, it) in items.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            match it {
+                SetItem::Property { target, value, .. } => {
+                    self.expr(target);
+                    self.w(" = ");
+                    self.expr(value);
+                }
+                SetItem::Variable {
+                    variable,
+                    value,
+                    merge,
+                    ..
+                } => {
+                    self.var(variable);
+                    self.w(if *merge { " += " } else { " = " });
+                    self.expr(value);
+                }
+                SetItem::Labels {
+                    variable, labels, ..
+                } => {
+                    self.var(variable);
+                    self.node_labels(labels);
+                }
+            }
+        }
+    }
+
+    // ---- patterns ----
+
+    fn pattern(&mut self, parts: &[PatternPart]) {
+        for (i, p) in parts.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.pattern_part(p);
+        }
+    }
+
+    fn pattern_part(&mut self, p: &PatternPart) {
+        if let Some(v) = &p.variable {
+            self.var(v);
+            self.w(" = ");
+        }
+        if let Some(s) = &p.selector {
+            match s {
+                PathSelector::AnyShortest => self.w("ANY SHORTEST "),
+                PathSelector::AllShortest => self.w("ALL SHORTEST "),
+                PathSelector::Shortest(k) => {
+                    self.w("SHORTEST ");
+                    if let Some(k) = k {
+                        let _ = write!(self.out, "{k} ");
+                    }
+                }
+                PathSelector::ShortestGroups(k) => {
+                    self.w("SHORTEST ");
+                    if let Some(k) = k {
+                        let _ = write!(self.out, "{k} ");
+                    }
+                    self.w("GROUPS ");
+                }
+                PathSelector::Any(k) => {
+                    self.w("ANY ");
+                    if let Some(k) = k {
+                        let _ = write!(self.out, "{k} ");
+                    }
+                }
+                PathSelector::All => self.w("ALL "),
+            }
+        }
+        match &p.path {
+            PathExpr::Chain(c) => self.chain(c),
+            PathExpr::ShortestFunction { all, chain, .. } => self.shortest(*all, chain),
+        }
+    }
+
+    fn shortest(&mut self, all: bool, chain: &PathChain) {
+        self.w(if all {
+            "allShortestPaths("
+        } else {
+            "shortestPath("
+        });
+        self.chain(chain);
+        self.w(")");
+    }
+
+    fn chain(&mut self, c: &PathChain) {
+        let mut prev_rel = true;
+        for el in &c.elements {
+            match el {
+                PathElement::Node(n) => {
+                    if !prev_rel {
+                        self.w(" ");
+                    }
+                    self.node(n);
+                    prev_rel = false;
+                }
+                PathElement::Relationship(r) => {
+                    self.rel(r);
+                    prev_rel = true;
+                }
+                PathElement::Group(g) => {
+                    if !prev_rel {
+                        self.w(" ");
+                    }
+                    self.w("(");
+                    if let Some(v) = &g.variable {
+                        self.var(v);
+                        self.w(" = ");
+                    }
+                    self.chain(&g.chain);
+                    self.where_(&g.where_);
+                    self.w(")");
+                    if let Some(q) = &g.quantifier {
+                        self.quantifier(q);
+                    }
+                    prev_rel = false;
+                }
+            }
+        }
+    }
+
+    fn node(&mut self, n: &NodePattern) {
+        self.w("(");
+        if let Some(v) = &n.variable {
+            self.var(v);
+        }
+        if let Some(l) = &n.labels {
+            self.node_labels(l);
+        }
+        if let Some(p) = &n.properties {
+            if n.variable.is_some() || n.labels.is_some() {
+                self.w(" ");
+            }
+            self.expr(p);
+        }
+        self.where_(&n.where_);
+        self.w(")");
+    }
+
+    /// `:A:B` for a plain conjunction of names, else `:` and the label expression.
+    fn node_labels(&mut self, l: &LabelExpr) {
+        if let LabelExpr::And(parts, _) = l {
+            if parts.iter().all(|p| matches!(p, LabelExpr::Name(_))) {
+                for p in parts {
+                    self.w(":");
+                    self.label_expr(p, 0);
+                }
+                return;
+            }
+        }
+        self.w(":");
+        self.label_expr(l, 0);
+    }
+
+    /// Label expressions; `ctx` is the binding strength of the context (0 top, 1 `|`, 2 `&`, 3 `!`).
+    fn label_expr(&mut self, l: &LabelExpr, ctx: u8) {
+        let (mine, wrap) = match l {
+            LabelExpr::Or(..) => (1, ctx >= 1),
+            LabelExpr::And(..) => (2, ctx >= 2),
+            LabelExpr::Not(..) => (3, false),
+            _ => (4, false),
+        };
+        if wrap {
+            self.w("(");
+        }
+        match l {
+            LabelExpr::Name(i) => self.name(i),
+            LabelExpr::Wildcard(_) => self.w("%"),
+            LabelExpr::Not(x, _) => {
+                self.w("!");
+                self.label_expr(x, 3);
+            }
+            LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => {
+                let sep = if mine == 1 { "|" } else { "&" };
+                for (i, x) in xs.iter().enumerate() {
+                    if i > 0 {
+                        self.w(sep);
+                    }
+                    self.label_expr(x, mine);
+                }
+            }
+        }
+        if wrap {
+            self.w(")");
+        }
+    }
+
+    fn rel(&mut self, r: &RelationshipPattern) {
+        self.w(if r.direction == Direction::Left {
+            "<-"
+        } else {
+            "-"
+        });
+        let has_detail = r.variable.is_some()
+            || r.types.is_some()
+            || r.length.is_some()
+            || r.properties.is_some()
+            || r.where_.is_some();
+        if has_detail {
+            self.w("[");
+            if let Some(v) = &r.variable {
+                self.var(v);
+            }
+            if let Some(t) = &r.types {
+                self.w(":");
+                self.label_expr(t, 0);
+            }
+            if let Some(len) = &r.length {
+                self.w("*");
+                match *len {
+                    VarLength::Any => {}
+                    VarLength::Exact(n) => {
+                        let _ = write!(self.out, "{n}");
+                    }
+                    VarLength::Range { min, max } => {
+                        if let Some(m) = min {
+                            let _ = write!(self.out, "{m}");
+                        }
+                        self.w("..");
+                        if let Some(m) = max {
+                            let _ = write!(self.out, "{m}");
+                        }
+                    }
+                }
+            }
+            if let Some(p) = &r.properties {
+                if r.variable.is_some() || r.types.is_some() || r.length.is_some() {
+                    self.w(" ");
+                }
+                self.expr(p);
+            }
+            self.where_(&r.where_);
+            self.w("]");
+        }
+        self.w(if r.direction == Direction::Right {
+            "->"
+        } else {
+            "-"
+        });
+        if let Some(q) = &r.quantifier {
+            self.quantifier(q);
+        }
+    }
+
+    fn quantifier(&mut self, q: &Quantifier) {
+        match *q {
+            Quantifier::Plus => self.w("+"),
+            Quantifier::Star => self.w("*"),
+            Quantifier::Exact(n) => {
+                let _ = write!(self.out, "{{{n}}}");
+            }
+            Quantifier::Range { min, max } => {
+                self.w("{");
+                if let Some(m) = min {
+                    let _ = write!(self.out, "{m}");
+                }
+                self.w(", ");
+                if let Some(m) = max {
+                    let _ = write!(self.out, "{m}");
+                }
+                self.w("}");
+            }
+        }
+    }
+
+    // ---- expressions ----
+
+    fn expr_list(&mut self, es: &[Expr]) {
+        for (i, e) in es.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.expr(e);
+        }
+    }
+
+    /// Prints `e`, in parentheses when its precedence is below `min`.
+    fn operand(&mut self, e: &Expr, min: u8) {
+        if prec(e) < min {
+            self.w("(");
+            self.expr(e);
+            self.w(")");
+        } else {
+            self.expr(e);
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match &e.kind {
+            ExprKind::Literal(l) => self.literal(l),
+            ExprKind::Parameter(p) => {
+                self.w("$");
+                match p {
+                    Parameter::Named(n) => {
+                        if is_plain(n) {
+                            self.w(n);
+                        } else {
+                            write_escaped_name(&mut self.out, n);
+                        }
+                    }
+                    Parameter::Positional(i) => {
+                        let _ = write!(self.out, "{i}");
+                    }
+                }
+            }
+            ExprKind::Variable(v) => self.var(v),
+            ExprKind::List(items) => {
+                self.w("[");
+                self.expr_list(items);
+                self.w("]");
+            }
+            ExprKind::Map(entries) => self.map(entries),
+            ExprKind::Property { expr, key } => {
+                self.operand(expr, P_POSTFIX);
+                self.w(".");
+                self.name(key);
+            }
+            ExprKind::Index { expr, index } => {
+                self.operand(expr, P_POSTFIX);
+                self.w("[");
+                self.expr(index);
+                self.w("]");
+            }
+            ExprKind::Slice { expr, from, to } => {
+                self.operand(expr, P_POSTFIX);
+                self.w("[");
+                if let Some(f) = from {
+                    self.expr(f);
+                }
+                self.w("..");
+                if let Some(t) = to {
+                    self.expr(t);
+                }
+                self.w("]");
+            }
+            ExprKind::HasLabels { expr, labels } => {
+                // A label predicate on a label predicate would merge into one when re-read.
+                if matches!(expr.kind, ExprKind::HasLabels { .. }) {
+                    self.w("(");
+                    self.expr(expr);
+                    self.w(")");
+                } else {
+                    self.operand(expr, P_POSTFIX);
+                }
+                self.node_labels(labels);
+            }
+            ExprKind::Unary { op, expr } => match op {
+                UnaryOp::Not => {
+                    self.w("NOT ");
+                    self.operand(expr, P_NOT);
+                }
+                UnaryOp::Neg | UnaryOp::Plus => {
+                    self.w(if *op == UnaryOp::Neg { "-" } else { "+" });
+                    let numeric = matches!(
+                        expr.kind,
+                        ExprKind::Literal(Literal::Integer(_))
+                            | ExprKind::Literal(Literal::Float(_))
+                            | ExprKind::Literal(Literal::OutOfRange { .. })
+                    );
+                    if numeric && *op == UnaryOp::Neg {
+                        // `-(5)` stays a negation of a literal, not the literal −5.
+                        self.w("(");
+                        self.expr(expr);
+                        self.w(")");
+                    } else {
+                        let start = self.out.len();
+                        self.operand(expr, P_UNARY);
+                        // `- -x`, `+ +x`: keep the signs apart.
+                        if matches!(self.out.as_bytes().get(start), Some(b'-') | Some(b'+')) {
+                            self.out.insert(start, ' ');
+                        }
+                    }
+                }
+            },
+            ExprKind::Binary { op, lhs, rhs } => {
+                let p = binary_prec(*op);
+                // Comparisons never chain implicitly: a comparison operand gets parentheses.
+                let lmin = if p == P_CMP { P_CMP + 1 } else { p };
+                self.operand(lhs, lmin);
+                self.w(" ");
+                self.w(op.symbol());
+                self.w(" ");
+                self.operand(rhs, p + 1);
+            }
+            ExprKind::Comparison { first, rest } => {
+                self.operand(first, P_CMP + 1);
+                for (op, e) in rest {
+                    self.w(" ");
+                    self.w(op.symbol());
+                    self.w(" ");
+                    self.operand(e, P_CMP + 1);
+                }
+            }
+            ExprKind::IsNull { expr, negated } => {
+                self.operand(expr, P_STR);
+                self.w(if *negated { " IS NOT NULL" } else { " IS NULL" });
+            }
+            ExprKind::IsType { expr, negated, ty } => {
+                self.operand(expr, P_STR);
+                self.w(if *negated { " IS NOT :: " } else { " IS :: " });
+                self.cypher_type(ty, true);
+            }
+            ExprKind::CountStar => self.w("count(*)"),
+            ExprKind::FunctionCall {
+                name,
+                distinct,
+                args,
+            } => {
+                self.qualified(name);
+                self.w("(");
+                if *distinct {
+                    self.w("DISTINCT ");
+                }
+                self.expr_list(args);
+                self.w(")");
+            }
+            ExprKind::Case {
+                operand,
+                whens,
+                else_,
+            } => {
+                self.w("CASE");
+                if let Some(o) = operand {
+                    self.w(" ");
+                    self.expr(o);
+                }
+                for (w, t) in whens {
+                    self.w(" WHEN ");
+                    self.expr(w);
+                    self.w(" THEN ");
+                    self.expr(t);
+                }
+                if let Some(e) = else_ {
+                    self.w(" ELSE ");
+                    self.expr(e);
+                }
+                self.w(" END");
+            }
+            ExprKind::ListComprehension {
+                variable,
+                list,
+                filter,
+                map,
+            } => {
+                self.w("[");
+                self.var(variable);
+                self.w(" IN ");
+                self.expr(list);
+                if let Some(f) = filter {
+                    self.w(" WHERE ");
+                    self.expr(f);
+                }
+                if let Some(m) = map {
+                    self.w(" | ");
+                    self.expr(m);
+                }
+                self.w("]");
+            }
+            ExprKind::PatternComprehension {
+                variable,
+                pattern,
+                filter,
+                map,
+            } => {
+                self.w("[");
+                if let Some(v) = variable {
+                    self.var(v);
+                    self.w(" = ");
+                }
+                self.chain(pattern);
+                if let Some(f) = filter {
+                    self.w(" WHERE ");
+                    self.expr(f);
+                }
+                self.w(" | ");
+                self.expr(map);
+                self.w("]");
+            }
+            ExprKind::Quantified {
+                kind,
+                variable,
+                list,
+                filter,
+            } => {
+                self.w(match kind {
+                    QuantifierKind::All => "all(",
+                    QuantifierKind::Any => "any(",
+                    QuantifierKind::None => "none(",
+                    QuantifierKind::Single => "single(",
+                });
+                self.var(variable);
+                self.w(" IN ");
+                self.expr(list);
+                if let Some(f) = filter {
+                    self.w(" WHERE ");
+                    self.expr(f);
+                }
+                self.w(")");
+            }
+            ExprKind::Reduce {
+                accumulator,
+                init,
+                variable,
+                list,
+                expr,
+            } => {
+                self.w("reduce(");
+                self.var(accumulator);
+                self.w(" = ");
+                self.expr(init);
+                self.w(", ");
+                self.var(variable);
+                self.w(" IN ");
+                self.expr(list);
+                self.w(" | ");
+                self.expr(expr);
+                self.w(")");
+            }
+            ExprKind::Pattern(c) => self.chain(c),
+            ExprKind::ShortestPath { all, chain } => self.shortest(*all, chain),
+            ExprKind::Exists(body) => {
+                self.w("EXISTS { ");
+                self.subquery_body(body);
+                self.w(" }");
+            }
+            ExprKind::CountSubquery(body) => {
+                self.w("COUNT { ");
+                self.subquery_body(body);
+                self.w(" }");
+            }
+            ExprKind::Collect(q) => {
+                self.w("COLLECT { ");
+                self.query(q);
+                self.w(" }");
+            }
+            ExprKind::MapProjection { variable, items } => {
+                self.var(variable);
+                self.w(" {");
+                for (i, it) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    match it {
+                        MapProjectionItem::Property(k) => {
+                            self.w(".");
+                            self.name(k);
+                        }
+                        MapProjectionItem::AllProperties(_) => self.w(".*"),
+                        MapProjectionItem::Entry(k, v) => {
+                            self.name(k);
+                            self.w(": ");
+                            self.expr(v);
+                        }
+                        MapProjectionItem::Variable(v) => self.var(v),
+                    }
+                }
+                self.w("}");
+            }
+        }
+    }
+
+    fn subquery_body(&mut self, b: &SubqueryBody) {
+        match b {
+            SubqueryBody::Query(q) => self.query(q),
+            SubqueryBody::Pattern { pattern, where_ } => {
+                self.pattern(pattern);
+                self.where_(where_);
+            }
+        }
+    }
+
+    fn map(&mut self, entries: &[(Ident, Expr)]) {
+        self.w("{");
+        for (i, (k, v)) in entries.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.name(k);
+            self.w(": ");
+            self.expr(v);
+        }
+        self.w("}");
+    }
+
+    fn literal(&mut self, l: &Literal) {
+        match l {
+            Literal::Null => self.w("null"),
+            Literal::Boolean(true) => self.w("true"),
+            Literal::Boolean(false) => self.w("false"),
+            Literal::Integer(v) => {
+                let _ = write!(self.out, "{v}");
+            }
+            Literal::Float(v) => {
+                // `{:?}` is the shortest text that reads back to the same f64, and always has a
+                // `.` or an exponent, so it stays a float.
+                let _ = write!(self.out, "{v:?}");
+            }
+            Literal::String(s) => write_string(&mut self.out, s),
+            Literal::OutOfRange { text, .. } => self.w(text),
+        }
+    }
+
+    fn cypher_type(&mut self, t: &CypherType, top: bool) {
+        match &t.kind {
+            TypeKind::Union(alts) => {
+                let wrap = !top || t.not_null;
+                if wrap {
+                    self.w("ANY<");
+                }
+                for (i, a) in alts.iter().enumerate() {
+                    if i > 0 {
+                        self.w(" | ");
+                    }
+                    self.cypher_type(a, false);
+                }
+                if wrap {
+                    self.w(">");
+                }
+            }
+            TypeKind::List(inner) => {
+                self.w("LIST<");
+                self.cypher_type(inner, true);
+                self.w(">");
+            }
+            k => self.w(match k {
+                TypeKind::Nothing => "NOTHING",
+                TypeKind::Null => "NULL",
+                TypeKind::Boolean => "BOOLEAN",
+                TypeKind::String => "STRING",
+                TypeKind::Integer => "INTEGER",
+                TypeKind::Float => "FLOAT",
+                TypeKind::Date => "DATE",
+                TypeKind::LocalTime => "LOCAL TIME",
+                TypeKind::ZonedTime => "ZONED TIME",
+                TypeKind::LocalDateTime => "LOCAL DATETIME",
+                TypeKind::ZonedDateTime => "ZONED DATETIME",
+                TypeKind::Duration => "DURATION",
+                TypeKind::Point => "POINT",
+                TypeKind::Node => "NODE",
+                TypeKind::Relationship => "RELATIONSHIP",
+                TypeKind::Map => "MAP",
+                TypeKind::Path => "PATH",
+                TypeKind::PropertyValue => "PROPERTY VALUE",
+                _ => "ANY",
+            }),
+        }
+        if t.not_null {
+            self.w(" NOT NULL");
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KEYWORDS;
+
+    #[test]
+    fn keyword_table_is_sorted_for_binary_search() {
+        let mut sorted = KEYWORDS.to_vec();
+        sorted.sort_unstable();
+        assert_eq!(sorted, KEYWORDS);
+    }
+}

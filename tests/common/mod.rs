@@ -1,0 +1,65 @@
+//! Helpers shared by the integration tests: where `../shared` is, and its corpora.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The shared data folder: `$GRAPE_SHARED`, else `../shared` next to the crate. `None` (with a
+/// loud notice on stderr) when absent, so a fresh clone without the data still passes.
+pub fn shared_dir(test: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os("GRAPE_SHARED") {
+        Some(d) => PathBuf::from(d),
+        None => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+    };
+    if dir.join("README.md").exists() {
+        Some(dir)
+    } else {
+        eprintln!(
+            "SKIPPED {test}: shared data not found at {} (set GRAPE_SHARED)",
+            dir.display()
+        );
+        None
+    }
+}
+
+/// `(id, query, accept)` for each TCK query of `tck/TCK_SYNTAX.jsonl`.
+pub fn tck_syntax(shared: &std::path::Path) -> Vec<(String, String, bool)> {
+    let text = std::fs::read_to_string(shared.join("tck/TCK_SYNTAX.jsonl")).expect("read TCK_SYNTAX");
+    let mut out = Vec::new();
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("json line");
+        if v["record"] == "query" {
+            out.push((
+                v["id"].as_str().unwrap().to_string(),
+                v["source"].as_str().unwrap().to_string(),
+                v["expectation"] == "accept",
+            ));
+        }
+    }
+    out
+}
+
+/// `(file:id, mr)` for every ZOGRASCOPE gold query (train + test).
+pub fn zograscope(shared: &std::path::Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for f in ["zograscope_train_v1.csv", "zograscope_test_v1.csv"] {
+        let mut r = csv::Reader::from_path(shared.join("data/zograscope").join(f)).expect("csv");
+        let headers = r.headers().unwrap().clone();
+        let id = headers.iter().position(|h| h == "id").unwrap();
+        let mr = headers.iter().position(|h| h == "mr").unwrap();
+        for rec in r.records() {
+            let rec = rec.expect("record");
+            out.push((format!("{f}:{}", &rec[id]), rec[mr].to_string()));
+        }
+    }
+    out
+}
+
+/// `(index, cypher)` for the GRAPE generated dataset.
+pub fn grape(shared: &std::path::Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(shared.join("data/grape/generated_dataset.json")).unwrap();
+    let v: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
+    v.iter()
+        .enumerate()
+        .map(|(i, r)| (format!("grape:{i}"), r["cypher"].as_str().unwrap().to_string()))
+        .collect()
+}
