@@ -350,7 +350,11 @@ pub struct SetClause {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum SetItem {
     /// `SET n.p = v` (target is a property lookup) or `SET n[k] = v` (a subscript).
-    Property { target: Expr, value: Expr, span: Span },
+    Property {
+        target: Expr,
+        value: Expr,
+        span: Span,
+    },
     /// `SET n = map` (replace) or `SET n += map` (merge).
     Variable {
         variable: Ident,
@@ -436,7 +440,11 @@ pub enum PathExpr {
     /// A chain of node, relationship and parenthesized path elements.
     Chain(PathChain),
     /// `shortestPath(…)` (`all == false`) or `allShortestPaths(…)`.
-    ShortestFunction { all: bool, chain: PathChain, span: Span },
+    ShortestFunction {
+        all: bool,
+        chain: PathChain,
+        span: Span,
+    },
 }
 
 impl PathExpr {
@@ -846,7 +854,10 @@ pub enum Literal {
     /// A number that does not fit its type (`9223372036854775808`, `1e400`). The parser keeps it
     /// as written so that the analysis layer can report `IntegerOverflow` / `FloatingPointOverflow`
     /// with a span, as Neo4j does at compile time.
-    OutOfRange { text: String, float: bool },
+    OutOfRange {
+        text: String,
+        float: bool,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]

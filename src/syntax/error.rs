@@ -65,7 +65,11 @@ impl ParseError {
             .chars()
             .count()
             .clamp(1, 40)
-            .min(if self.found == "end of input" { 1 } else { usize::MAX });
+            .min(if self.found == "end of input" {
+                1
+            } else {
+                usize::MAX
+            });
         format!(
             "error: {msg}\n{pad}--> {origin}:{line}:{col}\n{pad} |\n{gutter} | {src}\n{pad} | {caret_pad}{carets}\n",
             msg = self.message,
@@ -135,7 +139,9 @@ fn token_at(source: &str, offset: usize) -> String {
         // Two-character operators read better whole.
         let two: String = rest.chars().take(2).collect();
         match two.as_str() {
-            "<>" | "<=" | ">=" | "=~" | "!=" | "||" | "+=" | ".." | "::" | "->" | "<-" | "--" => two,
+            "<>" | "<=" | ">=" | "=~" | "!=" | "||" | "+=" | ".." | "::" | "->" | "<-" | "--" => {
+                two
+            }
             _ => first.to_string(),
         }
     }

@@ -29,8 +29,8 @@ const MAX_BRACKETS: usize = 200;
 /// ```
 pub fn parse(source: &str) -> Result<Statement, ParseError> {
     precheck(source)?;
-    let mut pairs = CypherParser::parse(Rule::statement_only, source)
-        .map_err(|e| from_pest(source, e))?;
+    let mut pairs =
+        CypherParser::parse(Rule::statement_only, source).map_err(|e| from_pest(source, e))?;
     let top = pairs.next().ok_or_else(|| internal(source, 0))?;
     let b = Builder::new(source);
     let stmt = top
@@ -43,8 +43,7 @@ pub fn parse(source: &str) -> Result<Statement, ParseError> {
 /// Parses a script: statements separated by `;` (empty statements are skipped).
 pub fn parse_script(source: &str) -> Result<Script, ParseError> {
     precheck(source)?;
-    let mut pairs =
-        CypherParser::parse(Rule::script, source).map_err(|e| from_pest(source, e))?;
+    let mut pairs = CypherParser::parse(Rule::script, source).map_err(|e| from_pest(source, e))?;
     let top = pairs.next().ok_or_else(|| internal(source, 0))?;
     let span = span_of(&top);
     let b = Builder::new(source);
@@ -139,7 +138,8 @@ impl<'a> Lexer<'a> {
                 }
                 b'/' if b.get(self.i + 1) == Some(&b'*') => {
                     self.i += 2;
-                    while self.i < b.len() && !(b[self.i] == b'*' && b.get(self.i + 1) == Some(&b'/'))
+                    while self.i < b.len()
+                        && !(b[self.i] == b'*' && b.get(self.i + 1) == Some(&b'/'))
                     {
                         self.i += 1;
                     }
@@ -293,7 +293,7 @@ fn describe(r: Rule) -> String {
         path_chain | pattern | pattern_part | pattern_chain_rel => "a pattern",
         paren_path => "a parenthesized path",
         variable | alias_name => "a variable",
-        symbolic_name | plain_name | escaped_name => "a name",
+        symbolic_name | name_atom => "a name",
         qualified_name => "a procedure name",
         node_labels | label_or | label_and | label_not => "a label expression",
         rel_types => "a relationship type",
@@ -319,7 +319,9 @@ fn describe(r: Rule) -> String {
         sort_item => "a sort item",
         match_clause | with_clause | return_clause | unwind_clause | call_subquery
         | call_procedure | create_clause | merge_clause | set_clause | remove_clause
-        | delete_clause | foreach_clause | load_csv_clause | use_clause | finish_clause => "a clause",
+        | delete_clause | foreach_clause | load_csv_clause | use_clause | finish_clause => {
+            "a clause"
+        }
         union => "UNION",
         EOI => "end of input",
         op_or | op_xor | op_and | op_regex | op_ne | op_le | op_ge | op_eq | op_lt | op_gt
@@ -759,7 +761,12 @@ impl<'s> Builder<'s> {
         let span = span_of(&p);
         let inner = p
             .into_inner()
-            .find(|x| matches!(x.as_rule(), Rule::hint_index | Rule::hint_scan | Rule::hint_join))
+            .find(|x| {
+                matches!(
+                    x.as_rule(),
+                    Rule::hint_index | Rule::hint_scan | Rule::hint_join
+                )
+            })
             .ok_or_else(|| internal(self.src, span.start))?;
         let rule = inner.as_rule();
         let mut kind = None;
@@ -1558,7 +1565,10 @@ impl<'s> Builder<'s> {
 
     fn expr_inner(&self, p: Pair<'_, Rule>) -> Res<Operand> {
         PRATT
-            .map_primary(|primary| self.postfix_expr(primary).and_then(|o| self.check_height(o)))
+            .map_primary(|primary| {
+                self.postfix_expr(primary)
+                    .and_then(|o| self.check_height(o))
+            })
             .map_prefix(|op, rhs| {
                 let rhs = rhs?;
                 let start = op.as_span().start();
@@ -1600,7 +1610,7 @@ impl<'s> Builder<'s> {
                         let mut ty = None;
                         for x in op.into_inner() {
                             match x.as_rule() {
-                                Rule::NOT => negated = true,
+                                Rule::NOT | Rule::op_not => negated = true,
                                 Rule::cypher_type => ty = Some(self.cypher_type(x)?),
                                 _ => {}
                             }
@@ -1649,12 +1659,14 @@ impl<'s> Builder<'s> {
                 // `a < b < c` is a comparison chain, unless the left side was parenthesized.
                 let expr = if bop.is_comparison() && !lhs.paren {
                     match lhs.expr.kind {
-                        ExprKind::Binary { op: lop, lhs: l, rhs: r } if lop.is_comparison() => {
-                            ExprKind::Comparison {
-                                first: l,
-                                rest: vec![(lop, *r), (bop, rhs.expr)],
-                            }
-                        }
+                        ExprKind::Binary {
+                            op: lop,
+                            lhs: l,
+                            rhs: r,
+                        } if lop.is_comparison() => ExprKind::Comparison {
+                            first: l,
+                            rest: vec![(lop, *r), (bop, rhs.expr)],
+                        },
                         ExprKind::Comparison { first, mut rest } => {
                             rest.push((bop, rhs.expr));
                             ExprKind::Comparison { first, rest }
@@ -1769,7 +1781,10 @@ impl<'s> Builder<'s> {
             Rule::float_lit => {
                 let text: String = p.as_str().chars().filter(|c| *c != '_').collect();
                 let v: f64 = text.parse().map_err(|_| {
-                    self.err(span.start, format!("invalid float literal `{}`", p.as_str()))
+                    self.err(
+                        span.start,
+                        format!("invalid float literal `{}`", p.as_str()),
+                    )
                 })?;
                 if v.is_finite() {
                     plain(ExprKind::Literal(Literal::Float(v)))
@@ -2016,51 +2031,126 @@ impl<'s> Builder<'s> {
                 let (all, chain, _) = self.shortest_path(p)?;
                 plain(ExprKind::ShortestPath { all, chain })
             }
-            Rule::function_call => Ok(Operand {
-                expr: self.function_call(p)?,
-                paren: false,
-                height: 1,
-            }),
-            Rule::map_projection => {
-                let mut variable = None;
-                let mut items = Vec::new();
-                for x in p.into_inner() {
-                    match x.as_rule() {
-                        Rule::variable if variable.is_none() => variable = Some(self.ident(x)?),
-                        Rule::map_proj_all => {
-                            items.push(MapProjectionItem::AllProperties(span_of(&x)))
-                        }
-                        Rule::map_proj_prop => {
-                            let k = x
-                                .into_inner()
-                                .next()
-                                .ok_or_else(|| internal(self.src, span.start))?;
-                            items.push(MapProjectionItem::Property(self.ident(k)?));
-                        }
-                        Rule::map_proj_entry => {
-                            let mut it = x.into_inner();
-                            let (Some(k), Some(v)) = (it.next(), it.next()) else {
-                                return Err(internal(self.src, span.start));
-                            };
-                            items.push(MapProjectionItem::Entry(self.ident(k)?, self.expr(v)?));
-                        }
-                        Rule::map_proj_var => {
-                            let v = x
-                                .into_inner()
-                                .next()
-                                .ok_or_else(|| internal(self.src, span.start))?;
-                            items.push(MapProjectionItem::Variable(self.ident(v)?));
-                        }
-                        _ => {}
-                    }
-                }
-                plain(ExprKind::MapProjection {
-                    variable: variable.ok_or_else(|| internal(self.src, span.start))?,
-                    items,
-                })
-            }
+            Rule::name_atom => self.name_atom(p),
             _ => Err(self.bad_tree(&p)),
         }
+    }
+
+    /// `n`, `n.a.b`, `ns.f(args)` or `n {.a, …}`.
+    fn name_atom(&self, p: Pair<'_, Rule>) -> Res<Operand> {
+        let span = span_of(&p);
+        let mut names = Vec::new();
+        let mut call = None;
+        let mut projection = None;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::symbolic_name => names.push(self.ident(x)?),
+                Rule::call_args => call = Some(x),
+                Rule::map_proj_body => projection = Some(x),
+                _ => {}
+            }
+        }
+        let Some(first) = names.first() else {
+            return Err(internal(self.src, span.start));
+        };
+        if let Some(args_pair) = call {
+            let name_span = first.span.to(names[names.len() - 1].span);
+            let mut distinct = false;
+            let mut args = Vec::new();
+            for x in args_pair.into_inner() {
+                match x.as_rule() {
+                    Rule::DISTINCT => distinct = true,
+                    Rule::expression => args.push(self.expr(x)?),
+                    _ => {}
+                }
+            }
+            let name = QualifiedName {
+                parts: names,
+                span: name_span,
+            };
+            return Ok(Operand {
+                expr: Expr::new(
+                    ExprKind::FunctionCall {
+                        name,
+                        distinct,
+                        args,
+                    },
+                    span,
+                ),
+                paren: false,
+                height: 1,
+            });
+        }
+        if let Some(body) = projection {
+            if names.len() > 1 {
+                return Err(self.err(
+                    names[1].span.start - 1,
+                    "a map projection applies to a variable: write `v {.key}`, not `v.prop {…}`",
+                ));
+            }
+            let variable = names.pop().ok_or_else(|| internal(self.src, span.start))?;
+            let items = self.map_projection_items(body)?;
+            return Ok(Operand {
+                expr: Expr::new(ExprKind::MapProjection { variable, items }, span),
+                paren: false,
+                height: 1,
+            });
+        }
+        let height = names.len();
+        let mut it = names.into_iter();
+        let first = it.next().ok_or_else(|| internal(self.src, span.start))?;
+        let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
+        for key in it {
+            let s = Span::new(e.span.start, key.span.end);
+            e = Expr::new(
+                ExprKind::Property {
+                    expr: Box::new(e),
+                    key,
+                },
+                s,
+            );
+        }
+        if height > MAX_CHAIN {
+            return Err(self.err(span.start, "property chain too long"));
+        }
+        Ok(Operand {
+            expr: e,
+            paren: false,
+            height,
+        })
+    }
+
+    fn map_projection_items(&self, body: Pair<'_, Rule>) -> Res<Vec<MapProjectionItem>> {
+        let mut items = Vec::new();
+        for x in body.into_inner() {
+            let start = x.as_span().start();
+            match x.as_rule() {
+                Rule::map_proj_all => items.push(MapProjectionItem::AllProperties(span_of(&x))),
+                Rule::map_proj_prop => {
+                    let k = x
+                        .into_inner()
+                        .next()
+                        .ok_or_else(|| internal(self.src, start))?;
+                    items.push(MapProjectionItem::Property(self.ident(k)?));
+                }
+                Rule::map_proj_entry => {
+                    let mut it = x.into_inner();
+                    let (Some(k), Some(v)) = (it.next(), it.next()) else {
+                        return Err(internal(self.src, start));
+                    };
+                    items.push(MapProjectionItem::Entry(self.ident(k)?, self.expr(v)?));
+                }
+                Rule::map_proj_var => {
+                    let v = x
+                        .into_inner()
+                        .next()
+                        .ok_or_else(|| internal(self.src, start))?;
+                    items.push(MapProjectionItem::Variable(self.ident(v)?));
+                }
+                _ => {}
+            }
+        }
+        Ok(items)
     }
 
     fn function_call(&self, p: Pair<'_, Rule>) -> Res<Expr> {
@@ -2095,38 +2185,21 @@ impl<'s> Builder<'s> {
         Ok(QualifiedName { parts, span })
     }
 
-    /// An identifier from `variable`, `alias_name`, `symbolic_name`, `plain_name` or `escaped_name`.
+    /// An identifier from `variable`, `alias_name` or `symbolic_name`: backticks removed and
+    /// doubled backticks undone.
     fn ident(&self, p: Pair<'_, Rule>) -> Res<Ident> {
         let span = span_of(&p);
-        match p.as_rule() {
-            Rule::plain_name => Ok(Ident {
-                name: p.as_str().to_string(),
-                span,
-            }),
-            Rule::escaped_name => {
-                let s = p.as_str();
-                let inner = &s[1..s.len().saturating_sub(1).max(1)];
-                Ok(Ident {
-                    name: inner.replace("``", "`"),
-                    span,
-                })
-            }
-            _ => {
-                let inner = p
-                    .into_inner()
-                    .next()
-                    .ok_or_else(|| internal(self.src, span.start))?;
-                self.ident(inner)
-            }
-        }
+        let s = p.as_str();
+        let name = match s.strip_prefix('`') {
+            Some(rest) => rest.strip_suffix('`').unwrap_or(rest).replace("``", "`"),
+            None => s.to_string(),
+        };
+        Ok(Ident { name, span })
     }
 
     /// The value of a string literal, escapes resolved.
     fn string(&self, p: Pair<'_, Rule>) -> Res<String> {
-        let inner = p
-            .into_inner()
-            .next()
-            .ok_or_else(|| internal(self.src, 0))?;
+        let inner = p.into_inner().next().ok_or_else(|| internal(self.src, 0))?;
         let base = inner.as_span().start();
         let raw = inner.as_str();
         if !raw.contains('\\') {

@@ -23,7 +23,8 @@ pub fn shared_dir(test: &str) -> Option<PathBuf> {
 
 /// `(id, query, accept)` for each TCK query of `tck/TCK_SYNTAX.jsonl`.
 pub fn tck_syntax(shared: &std::path::Path) -> Vec<(String, String, bool)> {
-    let text = std::fs::read_to_string(shared.join("tck/TCK_SYNTAX.jsonl")).expect("read TCK_SYNTAX");
+    let text =
+        std::fs::read_to_string(shared.join("tck/TCK_SYNTAX.jsonl")).expect("read TCK_SYNTAX");
     let mut out = Vec::new();
     for line in text.lines() {
         let v: serde_json::Value = serde_json::from_str(line).expect("json line");
@@ -60,6 +61,11 @@ pub fn grape(shared: &std::path::Path) -> Vec<(String, String)> {
     let v: Vec<serde_json::Value> = serde_json::from_str(&text).unwrap();
     v.iter()
         .enumerate()
-        .map(|(i, r)| (format!("grape:{i}"), r["cypher"].as_str().unwrap().to_string()))
+        .map(|(i, r)| {
+            (
+                format!("grape:{i}"),
+                r["cypher"].as_str().unwrap().to_string(),
+            )
+        })
         .collect()
 }
