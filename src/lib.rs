@@ -12,6 +12,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod dataset;
 pub mod syntax;
 
 pub use syntax::{parse, parse_script, ParseError};

@@ -42,6 +42,19 @@ impl ParseError {
         }
     }
 
+    /// The same error for a text that was cut out of a larger `file` at byte `base`: offset,
+    /// line, column and source line become the file's.
+    pub fn relocated(&self, file: &str, base: usize) -> ParseError {
+        let mut e = ParseError::at(
+            file,
+            base + self.offset,
+            self.message.clone(),
+            self.expected.clone(),
+        );
+        e.found = self.found.clone();
+        e
+    }
+
     /// Renders the error like a compiler diagnostic:
     ///
     /// ```text

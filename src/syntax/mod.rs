@@ -15,6 +15,7 @@ mod parse;
 mod print;
 
 pub use ast::*;
+pub(crate) use error::line_col;
 pub use error::ParseError;
 pub use parse::{parse, parse_script, split_statements, split_statements_lenient};
 pub use print::{print, print_expr, print_script, PrintOptions};

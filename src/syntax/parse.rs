@@ -29,8 +29,8 @@ const MAX_BRACKETS: usize = 200;
 /// ```
 pub fn parse(source: &str) -> Result<Statement, ParseError> {
     precheck(source)?;
-    let mut pairs =
-        CypherParser::parse(Rule::statement_only, source).map_err(|e| from_pest(source, e))?;
+    let mut pairs = CypherParser::parse(Rule::statement_only, source)
+        .map_err(|_| detailed_error(Rule::statement_only, source))?;
     let top = pairs.next().ok_or_else(|| internal(source, 0))?;
     let b = Builder::new(source);
     let stmt = top
@@ -43,7 +43,8 @@ pub fn parse(source: &str) -> Result<Statement, ParseError> {
 /// Parses a script: statements separated by `;` (empty statements are skipped).
 pub fn parse_script(source: &str) -> Result<Script, ParseError> {
     precheck(source)?;
-    let mut pairs = CypherParser::parse(Rule::script, source).map_err(|e| from_pest(source, e))?;
+    let mut pairs = CypherParser::parse(Rule::script, source)
+        .map_err(|_| detailed_error(Rule::script, source))?;
     let top = pairs.next().ok_or_else(|| internal(source, 0))?;
     let span = span_of(&top);
     let b = Builder::new(source);
@@ -156,26 +157,58 @@ impl<'a> Lexer<'a> {
     }
 }
 
-/// Rejects input nested deeper than [`MAX_BRACKETS`] before the parser recurses into it.
+/// Rejects input nested deeper than [`MAX_BRACKETS`] before the parser recurses into it. Brackets,
+/// `CASE … END` and `LIST<…>` types are the constructs the grammar nests by recursion.
 fn precheck(source: &str) -> Result<(), ParseError> {
+    let bytes = source.as_bytes();
     let mut depth = 0usize;
     let mut lex = Lexer::new(source);
+    let is_word_byte = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // The word that ended just before the current character, if any (for `CASE`, `LIST<`).
+    let mut word_start = 0usize;
+    let mut last_word: &[u8] = b"";
+    let open = |i: usize, depth: &mut usize| -> Result<(), ParseError> {
+        *depth += 1;
+        if *depth > MAX_BRACKETS {
+            return Err(ParseError::at(
+                source,
+                i,
+                format!("nesting deeper than {MAX_BRACKETS} levels"),
+                vec![],
+            ));
+        }
+        Ok(())
+    };
     while let Some((i, c)) = lex.next_code_char() {
-        match c {
-            b'(' | b'[' | b'{' => {
-                depth += 1;
-                if depth > MAX_BRACKETS {
-                    return Err(ParseError::at(
-                        source,
-                        i,
-                        format!("brackets nested more than {MAX_BRACKETS} deep"),
-                        vec![],
-                    ));
-                }
+        if is_word_byte(c) {
+            if i == 0 || !is_word_byte(bytes[i - 1]) {
+                word_start = i;
             }
-            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            let end = i + 1;
+            if bytes.get(end).is_none_or(|b| !is_word_byte(*b)) {
+                let w = &bytes[word_start.min(i)..end];
+                if w.eq_ignore_ascii_case(b"case") {
+                    open(i, &mut depth)?;
+                } else if w.eq_ignore_ascii_case(b"end") {
+                    depth = depth.saturating_sub(1);
+                }
+                last_word = w;
+            }
+            continue;
+        }
+        match c {
+            b'(' | b'[' | b'{' => open(i, &mut depth)?,
+            b'<' if last_word.eq_ignore_ascii_case(b"list")
+                || last_word.eq_ignore_ascii_case(b"array")
+                || last_word.eq_ignore_ascii_case(b"any")
+                || last_word.eq_ignore_ascii_case(b"value") =>
+            {
+                open(i, &mut depth)?
+            }
+            b')' | b']' | b'}' | b'>' => depth = depth.saturating_sub(1),
             _ => {}
         }
+        last_word = b"";
     }
     Ok(())
 }
@@ -197,56 +230,264 @@ fn span_of(p: &Pair<'_, Rule>) -> Span {
 // ---------------------------------------------------------------------------------------------
 // pest errors to ParseError
 
+/// Serialises the detailed re-parse: pest's switch for token-level error detail is global.
+static DETAIL_LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+/// Parses `source` again with pest's token-level tracking switched on (it costs time, so the
+/// first attempt runs without it) and turns the failure into a [`ParseError`] that names the
+/// exact tokens expected at the furthest point reached.
+fn detailed_error(rule: Rule, source: &str) -> ParseError {
+    let guard = DETAIL_LOCK.lock().unwrap_or_else(|p| p.into_inner());
+    pest::set_error_detail(true);
+    let result = CypherParser::parse(rule, source);
+    pest::set_error_detail(false);
+    drop(guard);
+    match result {
+        Err(e) => from_pest(source, e),
+        Ok(_) => internal(source, 0),
+    }
+}
+
 fn from_pest(source: &str, e: pest::error::Error<Rule>) -> ParseError {
-    let offset = match e.location {
+    let mut offset = match e.location {
         pest::error::InputLocation::Pos(p) => p,
         pest::error::InputLocation::Span((s, _)) => s,
     };
-    let mut expected: Vec<String> = Vec::new();
-    let mut custom = None;
-    match &e.variant {
-        pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            for r in positives {
-                let d = describe(*r);
-                if !expected.contains(&d) {
-                    expected.push(d);
-                }
-            }
-        }
-        pest::error::ErrorVariant::CustomError { message } => custom = Some(message.clone()),
+    if let pest::error::ErrorVariant::CustomError { message } = &e.variant {
+        let message = if message.contains("limit reached") {
+            "query too deeply nested to parse".to_string()
+        } else {
+            message.clone()
+        };
+        return ParseError::at(source, offset, message, vec![]);
     }
-    expected.sort();
+    // What was expected at the furthest point reached: exact tokens (from the detailed
+    // re-parse) and rules.
+    let mut tokens: Vec<String> = Vec::new();
+    let mut rules: Vec<Rule> = Vec::new();
+    if let Some(attempts) = e.parse_attempts() {
+        offset = offset.max(attempts.max_position);
+        if attempts.max_position == offset {
+            tokens.extend(attempts.expected_tokens().iter().filter_map(describe_token));
+            rules.extend(
+                attempts
+                    .call_stacks
+                    .iter()
+                    .filter_map(|s| s.deepest.get_rule().copied()),
+            );
+        }
+    }
+    if let pest::error::ErrorVariant::ParsingError { positives, .. } = &e.variant {
+        if tokens.is_empty() && rules.is_empty() {
+            rules.extend(positives.iter().copied());
+        }
+    }
+    let offset = offset.min(source.len());
+
+    // Constructs left open at the end: point at where they start.
+    if source[offset..].trim().is_empty() {
+        if let Some((start, what)) = unterminated(source) {
+            return ParseError::at(source, start, format!("unterminated {what}"), vec![]);
+        }
+    }
+    // A backslash followed by something that is not an escape.
+    if offset > 0 && source.as_bytes()[offset - 1] == b'\\' {
+        let esc: String = source[offset - 1..].chars().take(2).collect();
+        return ParseError::at(
+            source,
+            offset - 1,
+            format!(
+                "invalid escape sequence `{esc}` (valid: \\\\, \\', \\\", \\b, \\f, \\n, \\r, \\t, \\uXXXX, \\UXXXXXXXX)"
+            ),
+            vec![],
+        );
+    }
+    let reserved = rules.contains(&Rule::RESERVED);
+    // pest's furthest point can be just past a token (a keyword's boundary check, a number's
+    // suffix check): the offending token is then the one before the whitespace.
+    let mut offset = offset;
+    if source[offset..]
+        .chars()
+        .next()
+        .is_some_and(char::is_whitespace)
+    {
+        offset = previous_token_start(source, offset);
+    }
+    let expected = if reserved {
+        vec!["an expression".to_string()]
+    } else {
+        expected_list(&tokens, &rules)
+    };
     let err = ParseError::at(source, offset, String::new(), expected);
-    let found = if err.found == "end of input" || err.found == "whitespace" {
+    let found = if err.found == "end of input" {
         err.found.clone()
     } else {
         format!("'{}'", err.found)
     };
-    let message = if let Some(m) = custom {
-        if m.contains("limit reached") {
-            "query too deeply nested to parse".to_string()
-        } else {
-            m
-        }
-    } else {
-        hint_message(source, err.offset, &found, &err.expected)
-    };
+    let message = message_for(source, err.offset, &found, &err.expected, reserved);
     ParseError { message, ..err }
 }
 
-/// A message for the common mistakes, else `unexpected X; expected A, B or C`.
-fn hint_message(source: &str, offset: usize, found: &str, expected: &[String]) -> String {
-    let rest = &source[offset..];
-    let head = |n: usize| rest.get(..n).unwrap_or("");
-    if rest.starts_with("\\") {
-        return "invalid escape sequence in string literal".to_string();
+/// The start of the token that ends before `offset` (skipping whitespace backwards).
+fn previous_token_start(source: &str, offset: usize) -> usize {
+    let before = source[..offset].trim_end();
+    let mut chars = before.char_indices().rev();
+    let Some((last_i, last)) = chars.next() else {
+        return offset;
+    };
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    if !is_word(last) {
+        return last_i;
     }
-    if head(2) == "0x" || head(2) == "0o" {
-        return format!("invalid number literal {found}");
+    let mut start = last_i;
+    for (i, c) in chars {
+        if is_word(c) {
+            start = i;
+        } else {
+            break;
+        }
+    }
+    start
+}
+
+/// A string, escaped name or block comment that runs to the end of the input.
+fn unterminated(source: &str) -> Option<(usize, &'static str)> {
+    let b = source.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            q @ (b'\'' | b'"') => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    if b[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                if i >= b.len() {
+                    return Some((start, "string literal: no closing quote"));
+                }
+            }
+            b'`' => {
+                let start = i;
+                i += 1;
+                while i < b.len() && b[i] != b'`' {
+                    i += 1;
+                }
+                if i >= b.len() {
+                    return Some((start, "escaped name: no closing backtick"));
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let start = i;
+                i += 2;
+                while i + 1 < b.len() && !(b[i] == b'*' && b[i + 1] == b'/') {
+                    i += 1;
+                }
+                if i + 1 >= b.len() {
+                    return Some((start, "comment: no closing `*/`"));
+                }
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Orders what was expected for a message: closing brackets and separators first, then
+/// keywords, then descriptions; operator characters collapse into "an operator".
+fn expected_list(tokens: &[String], rules: &[Rule]) -> Vec<String> {
+    const OPERATORS: &[&str] = &[
+        "'!'", "'%'", "'*'", "'+'", "'-'", "'<'", "'='", "'>'", "'^'", "'|'", "'.'", "'['", "':'",
+        "'::'", "'=~'", "'<>'", "'!='", "'<='", "'>='", "'||'",
+    ];
+    // Characters that only guard alternatives or belong inside names and literals.
+    const NOISE: &[&str] = &[
+        "'/'", "'_'", "'`'", "'u'", "'U'", "'\\'", "'''", "'\"'", "'0x'", "'0o'", "'$'",
+    ];
+    let mut punct = Vec::new();
+    let mut words = Vec::new();
+    let mut descr = Vec::new();
+    let mut operator = false;
+    for t in tokens {
+        if NOISE.contains(&t.as_str()) {
+            continue;
+        }
+        if OPERATORS.contains(&t.as_str()) {
+            operator = true;
+        } else if t.starts_with('\'') {
+            punct.push(t.clone());
+        } else {
+            words.push(t.clone());
+        }
+    }
+    for r in rules {
+        let d = describe(*r);
+        if d.is_empty() {
+            continue;
+        }
+        if d == "an operator" {
+            operator = true;
+        } else if d.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
+            words.push(d);
+        } else if d.starts_with('\'') {
+            punct.push(d);
+        } else {
+            descr.push(d);
+        }
+    }
+    let rank = |p: &String| match p.as_str() {
+        "')'" => 0,
+        "']'" => 1,
+        "'}'" => 2,
+        "','" => 3,
+        _ => 4,
+    };
+    punct.sort_by_key(|p| (rank(p), p.clone()));
+    punct.dedup();
+    words.sort();
+    words.dedup();
+    descr.sort();
+    descr.dedup();
+    let mut out = punct;
+    out.extend(words);
+    out.extend(descr);
+    if operator {
+        out.push("an operator".to_string());
+    }
+    out
+}
+
+/// The message: `unexpected X; expected A, B or C`, worded more sharply for common mistakes.
+fn message_for(
+    source: &str,
+    offset: usize,
+    found: &str,
+    expected: &[String],
+    reserved: bool,
+) -> String {
+    let rest = &source[offset..];
+    if reserved {
+        return format!(
+            "unexpected {found}: a keyword cannot stand here; expected an expression \
+             (write a name in backticks to use a keyword as a variable)"
+        );
     }
     if let Some(c) = rest.chars().next() {
-        if c.is_ascii_digit() && expected.iter().all(|e| e != "an integer") {
-            // A digit where no number fits usually means a malformed literal ("12a").
+        let prev = source[..offset].chars().next_back();
+        if c.is_alphanumeric() && prev.is_some_and(|p| p.is_ascii_digit()) {
+            return format!("invalid number literal: unexpected {found} after the digits");
+        }
+        if rest.starts_with("0x") || rest.starts_with("0o") {
+            return format!("invalid number literal {found}");
         }
         if !c.is_ascii() && !c.is_alphanumeric() {
             return format!(
@@ -282,6 +523,24 @@ fn list(items: &[String]) -> String {
     }
 }
 
+/// A token pest expected, as the user would write it (`')'`, `MATCH`); `None` for character
+/// classes that only guard alternatives. (pest does not export its token type by name, so it is
+/// read through `Debug` and `Display`.)
+fn describe_token<T: std::fmt::Debug + std::fmt::Display>(t: &T) -> Option<String> {
+    let debug = format!("{t:?}");
+    let text = t.to_string();
+    if debug.starts_with("Sensitive") {
+        (!text.trim().is_empty()).then(|| format!("'{text}'"))
+    } else if debug.starts_with("Insensitive") {
+        (text.chars().count() > 1).then_some(text)
+    } else if debug.starts_with("Range") {
+        let (a, b) = text.split_once("..")?;
+        (a == b && !a.trim().is_empty()).then(|| format!("'{a}'"))
+    } else {
+        None
+    }
+}
+
 /// A human name for a grammar rule, used in "expected …".
 fn describe(r: Rule) -> String {
     use Rule::*;
@@ -302,6 +561,10 @@ fn describe(r: Rule) -> String {
         var_length => "'*'",
         quantifier => "a quantifier",
         unsigned_int | range_exact | range_min | range_max => "an integer",
+        dec_int | hex_int | oct_int | float_lit => "a number",
+        sq_text | dq_text | RESERVED | case_expr | call_args | map_proj_body => "",
+        label_neg => "'!'",
+        label_any => "'%'",
         string_lit => "a string",
         parameter => "a parameter",
         cypher_type | type_single | type_base => "a type",
@@ -1564,6 +1827,22 @@ impl<'s> Builder<'s> {
     }
 
     fn expr_inner(&self, p: Pair<'_, Rule>) -> Res<Operand> {
+        // The Pratt parser recurses once per prefix operator: bound runs of them first.
+        let mut run = 0usize;
+        for x in p.clone().into_inner() {
+            match x.as_rule() {
+                Rule::op_not | Rule::op_neg | Rule::op_pos => {
+                    run += 1;
+                    if run > MAX_CHAIN {
+                        return Err(self.err(
+                            x.as_span().start(),
+                            format!("more than {MAX_CHAIN} prefix operators in a row"),
+                        ));
+                    }
+                }
+                _ => run = 0,
+            }
+        }
         PRATT
             .map_primary(|primary| {
                 self.postfix_expr(primary)
@@ -2097,6 +2376,9 @@ impl<'s> Builder<'s> {
             });
         }
         let height = names.len();
+        if height > MAX_CHAIN {
+            return Err(self.err(span.start, "property chain too long"));
+        }
         let mut it = names.into_iter();
         let first = it.next().ok_or_else(|| internal(self.src, span.start))?;
         let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
@@ -2109,9 +2391,6 @@ impl<'s> Builder<'s> {
                 },
                 s,
             );
-        }
-        if height > MAX_CHAIN {
-            return Err(self.err(span.start, "property chain too long"));
         }
         Ok(Operand {
             expr: e,

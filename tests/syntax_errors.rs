@@ -1,0 +1,279 @@
+//! Error positions: each case asserts the line and column (1-based, in characters) of the first
+//! offending character, and a word of the message.
+
+use grape::syntax::parse;
+
+#[track_caller]
+fn err_at(query: &str, line: usize, column: usize, needle: &str) {
+    let e = match parse(query) {
+        Ok(_) => panic!("{query:?} parsed, expected an error at {line}:{column}"),
+        Err(e) => e,
+    };
+    assert_eq!(
+        (e.line, e.column),
+        (line, column),
+        "{query:?}: error at {}:{} ({}), expected {line}:{column}",
+        e.line,
+        e.column,
+        e.message
+    );
+    assert!(
+        e.message.contains(needle),
+        "{query:?}: message {:?} lacks {needle:?}",
+        e.message
+    );
+}
+
+#[test]
+fn unclosed_node_pattern() {
+    err_at("MATCH (n:Person RETURN n", 1, 17, "expected ')'");
+}
+
+#[test]
+fn unclosed_list_at_end_of_input() {
+    err_at("RETURN [1, 2, 3", 1, 16, "expected ']'");
+}
+
+#[test]
+fn misspelt_keyword() {
+    err_at("MATCH (n) RETRUN n", 1, 11, "unexpected 'RETRUN'");
+}
+
+#[test]
+fn dangling_operator_at_end() {
+    err_at("RETURN 1 +", 1, 11, "an expression");
+}
+
+#[test]
+fn dangling_operator_before_keyword() {
+    err_at("MATCH (n) WHERE n.age > RETURN n", 1, 25, "keyword");
+}
+
+#[test]
+fn keyword_where_an_expression_belongs() {
+    err_at("RETURN 1 + AS x", 1, 12, "'AS'");
+    err_at("MATCH (n) WHERE RETURN n", 1, 17, "expected an expression");
+}
+
+#[test]
+fn bad_escape_points_at_the_backslash() {
+    err_at("RETURN 'a\\qb'", 1, 10, "invalid escape sequence `\\q`");
+}
+
+#[test]
+fn surrogate_unicode_escape() {
+    err_at("RETURN '\\uD800'", 1, 9, "not a Unicode scalar value");
+}
+
+#[test]
+fn unterminated_string_points_at_its_quote() {
+    err_at("RETURN 'abc", 1, 8, "unterminated string");
+    err_at("MATCH (n)\nRETURN \"abc", 2, 8, "unterminated string");
+}
+
+#[test]
+fn unterminated_comment_and_backtick() {
+    err_at("RETURN 1 /* never closed", 1, 10, "unterminated comment");
+    err_at("RETURN `abc", 1, 8, "unterminated escaped name");
+}
+
+#[test]
+fn unclosed_relationship_detail() {
+    err_at("MATCH (a)-[r:KNOWS->(b) RETURN a", 1, 19, "expected ']'");
+}
+
+#[test]
+fn map_entry_without_value() {
+    err_at("RETURN {a: } AS m", 1, 12, "an expression");
+}
+
+#[test]
+fn map_key_must_be_a_name() {
+    err_at("RETURN {1: 2}", 1, 9, "a name");
+}
+
+#[test]
+fn letters_after_digits() {
+    err_at("RETURN 12abc", 1, 10, "invalid number literal");
+}
+
+#[test]
+fn hexadecimal_without_digits() {
+    err_at("RETURN 0x AS x", 1, 8, "invalid number literal");
+}
+
+#[test]
+fn missing_comma_between_items() {
+    err_at("RETURN a b", 1, 10, "expected ','");
+}
+
+#[test]
+fn extra_closing_parenthesis() {
+    err_at("RETURN (1 + 2))", 1, 15, "unexpected ')'");
+}
+
+#[test]
+fn order_without_by() {
+    err_at("MATCH (n) RETURN n ORDER n.x", 1, 26, "expected BY");
+}
+
+#[test]
+fn unwind_without_as() {
+    err_at("UNWIND [1,2] x RETURN x", 1, 14, "AS");
+}
+
+#[test]
+fn relationship_without_target_node() {
+    err_at("MATCH (a)-[:R]-> RETURN a", 1, 18, "'('");
+}
+
+#[test]
+fn empty_label() {
+    err_at("MATCH (n:) RETURN n", 1, 10, "a name");
+}
+
+#[test]
+fn negative_variable_length_bound() {
+    err_at("MATCH (a)-[*1..-2]->(b) RETURN a", 1, 16, "expected ']'");
+}
+
+#[test]
+fn case_without_end() {
+    err_at("RETURN CASE WHEN true THEN 1", 1, 29, "END");
+}
+
+#[test]
+fn error_on_a_later_line() {
+    err_at(
+        "MATCH (n)\nWHERE n.x = \nRETURN n",
+        3,
+        1,
+        "expected an expression",
+    );
+    err_at(
+        "MATCH (n)\r\nWHERE n.x = 1\r\nRETURN n n",
+        3,
+        10,
+        "unexpected 'n'",
+    );
+}
+
+#[test]
+fn columns_count_characters_not_bytes() {
+    err_at("RETURN 'é日本' + )", 1, 16, "unexpected ')'");
+}
+
+#[test]
+fn stray_character() {
+    err_at("RETURN 1 # 2", 1, 10, "unexpected '#'");
+}
+
+#[test]
+fn non_ascii_dash() {
+    err_at("RETURN 42 — 41", 1, 11, "U+2014");
+}
+
+#[test]
+fn unclosed_function_call() {
+    err_at("RETURN count(n", 1, 15, "expected ')'");
+}
+
+#[test]
+fn procedure_call_without_parentheses_inside_a_query() {
+    err_at(
+        "CALL db.labels YIELD label RETURN label",
+        1,
+        15,
+        "needs parentheses",
+    );
+}
+
+#[test]
+fn yield_star_inside_a_query() {
+    err_at("CALL db.labels() YIELD * RETURN label", 1, 18, "YIELD *");
+}
+
+#[test]
+fn juxtaposed_node_patterns() {
+    err_at("MATCH (a) (b) RETURN a", 1, 11, "relationship pattern");
+}
+
+#[test]
+fn property_access_without_key() {
+    err_at("RETURN n.", 1, 10, "a name");
+}
+
+#[test]
+fn alias_missing_after_as() {
+    err_at("WITH 1 AS x RETURN x AS", 1, 24, "a variable");
+}
+
+#[test]
+fn empty_query() {
+    err_at("", 1, 1, "end of input");
+    err_at("  // only a comment\n", 2, 1, "end of input");
+}
+
+#[test]
+fn quantifier_bounds_out_of_order() {
+    err_at("MATCH (a)-[:R]->{3,1}(b) RETURN a", 1, 17, "greater than");
+}
+
+#[test]
+fn diagnostic_renders_source_line_and_caret() {
+    let e = parse("MATCH (n)\nWHERE n.age >\nRETURN n").unwrap_err();
+    let text = e.render("query.cypher");
+    assert_eq!(
+        text,
+        "error: unexpected 'RETURN': a keyword cannot stand here; expected an expression (write a name in backticks to use a keyword as a variable)\n --> query.cypher:3:1\n  |\n3 | RETURN n\n  | ^^^^^^\n"
+    );
+}
+
+#[test]
+fn nesting_beyond_the_limit_is_an_error_not_a_crash() {
+    let deep = format!("RETURN {}1{}", "[".repeat(5000), "]".repeat(5000));
+    let e = parse(&deep).unwrap_err();
+    assert!(e.message.contains("nesting"), "{}", e.message);
+    let prefix = format!("RETURN {}1", "- ".repeat(100_000));
+    assert!(parse(&prefix).is_err());
+    let chain = format!("RETURN 1{}", " + 1".repeat(100_000));
+    assert!(parse(&chain).is_err());
+    let cases = format!(
+        "RETURN {}1{}",
+        "CASE WHEN true THEN ".repeat(3000),
+        " END".repeat(3000)
+    );
+    assert!(parse(&cases).is_err());
+    let props = format!("RETURN n{}", ".a".repeat(100_000));
+    assert!(parse(&props).is_err());
+    let types = format!(
+        "RETURN 1 IS :: {}INTEGER{}",
+        "LIST<".repeat(3000),
+        ">".repeat(3000)
+    );
+    assert!(parse(&types).is_err());
+}
+
+#[test]
+fn deep_but_allowed_nesting_parses_prints_and_drops_on_a_small_stack() {
+    // 40 nested lists (the TCK has one) and long operator chains, on a 2 MiB thread.
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            let q = format!("RETURN {}{} AS x", "[".repeat(40), "]".repeat(40));
+            let ast = parse(&q).unwrap();
+            let printed = grape::syntax::print(&ast, &Default::default());
+            assert_eq!(parse(&printed).unwrap(), ast);
+            let inner = format!("1{}", " + 1".repeat(100));
+            let mut q = inner.clone();
+            for _ in 0..40 {
+                q = format!("[{q}, {inner}]");
+            }
+            let ast = parse(&format!("RETURN {q}")).unwrap();
+            let printed = grape::syntax::print(&ast, &Default::default());
+            assert_eq!(parse(&printed).unwrap(), ast);
+        })
+        .unwrap()
+        .join()
+        .unwrap();
+}
