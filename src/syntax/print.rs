@@ -121,6 +121,64 @@ const KEYWORDS: &[&str] = &[
     "yield",
 ];
 
+/// Words the grammar does not accept at the start of an expression (`RESERVED` in the grammar):
+/// a function named like one is written in backticks.
+const RESERVED: &[&str] = &[
+    "and",
+    "as",
+    "asc",
+    "ascending",
+    "by",
+    "call",
+    "contains",
+    "create",
+    "delete",
+    "desc",
+    "descending",
+    "detach",
+    "distinct",
+    "else",
+    "end",
+    "ends",
+    "foreach",
+    "in",
+    "is",
+    "limit",
+    "match",
+    "merge",
+    "on",
+    "optional",
+    "or",
+    "order",
+    "remove",
+    "return",
+    "set",
+    "skip",
+    "starts",
+    "then",
+    "union",
+    "unwind",
+    "when",
+    "where",
+    "with",
+    "xor",
+    "yield",
+];
+
+/// Whether `e` ends with a label predicate or a type predicate, which would swallow a following
+/// `|` (`[x IN l WHERE x:A | x]` reads `A | x` as a label disjunction).
+fn ends_with_bar_sensitive(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::HasLabels { .. } | ExprKind::IsType { .. } => true,
+        ExprKind::Binary { rhs, .. } => ends_with_bar_sensitive(rhs),
+        ExprKind::Comparison { rest, .. } => {
+            rest.last().is_some_and(|(_, r)| ends_with_bar_sensitive(r))
+        }
+        ExprKind::Unary { expr, .. } => ends_with_bar_sensitive(expr),
+        _ => false,
+    }
+}
+
 fn is_plain(name: &str) -> bool {
     let mut chars = name.chars();
     match chars.next() {
@@ -259,6 +317,33 @@ impl<'o> Printer<'o> {
                 self.w(".");
             }
             self.name(p);
+        }
+    }
+
+    /// A function name: like [`Self::qualified`], but a first part that is a reserved word is
+    /// escaped, since the grammar reads it as a keyword.
+    fn function_name(&mut self, q: &QualifiedName) {
+        for (i, p) in q.parts.iter().enumerate() {
+            if i > 0 {
+                self.w(".");
+            }
+            let lower = p.name.to_ascii_lowercase();
+            if i == 0 && RESERVED.binary_search(&lower.as_str()).is_ok() {
+                write_escaped_name(&mut self.out, &p.name);
+            } else {
+                self.name(p);
+            }
+        }
+    }
+
+    /// An expression that a `|` follows: parenthesized when it would swallow the bar.
+    fn before_bar(&mut self, e: &Expr) {
+        if ends_with_bar_sensitive(e) {
+            self.w("(");
+            self.expr(e);
+            self.w(")");
+        } else {
+            self.expr(e);
         }
     }
 
@@ -463,7 +548,7 @@ impl<'o> Printer<'o> {
                 self.w("FOREACH (");
                 self.var(&f.variable);
                 self.w(" IN ");
-                self.expr(&f.list);
+                self.before_bar(&f.list);
                 self.w(" | ");
                 self.clauses(&f.clauses);
                 self.w(")");
@@ -1014,7 +1099,7 @@ impl<'o> Printer<'o> {
                 distinct,
                 args,
             } => {
-                self.qualified(name);
+                self.function_name(name);
                 self.w("(");
                 if *distinct {
                     self.w("DISTINCT ");
@@ -1053,10 +1138,17 @@ impl<'o> Printer<'o> {
                 self.w("[");
                 self.var(variable);
                 self.w(" IN ");
-                self.expr(list);
+                match (filter, map) {
+                    (None, Some(_)) => self.before_bar(list),
+                    _ => self.expr(list),
+                }
                 if let Some(f) = filter {
                     self.w(" WHERE ");
-                    self.expr(f);
+                    if map.is_some() {
+                        self.before_bar(f);
+                    } else {
+                        self.expr(f);
+                    }
                 }
                 if let Some(m) = map {
                     self.w(" | ");
@@ -1078,7 +1170,7 @@ impl<'o> Printer<'o> {
                 self.chain(pattern);
                 if let Some(f) = filter {
                     self.w(" WHERE ");
-                    self.expr(f);
+                    self.before_bar(f);
                 }
                 self.w(" | ");
                 self.expr(map);
@@ -1119,7 +1211,7 @@ impl<'o> Printer<'o> {
                 self.w(", ");
                 self.var(variable);
                 self.w(" IN ");
-                self.expr(list);
+                self.before_bar(list);
                 self.w(" | ");
                 self.expr(expr);
                 self.w(")");
@@ -1260,12 +1352,38 @@ impl<'o> Printer<'o> {
 
 #[cfg(test)]
 mod tests {
-    use super::KEYWORDS;
+    use super::{KEYWORDS, RESERVED};
 
     #[test]
-    fn keyword_table_is_sorted_for_binary_search() {
-        let mut sorted = KEYWORDS.to_vec();
-        sorted.sort_unstable();
-        assert_eq!(sorted, KEYWORDS);
+    fn keyword_tables_are_sorted_for_binary_search() {
+        for table in [KEYWORDS, RESERVED] {
+            let mut sorted = table.to_vec();
+            sorted.sort_unstable();
+            assert_eq!(sorted, table);
+        }
+    }
+
+    #[test]
+    fn every_reserved_word_is_escaped_as_a_variable() {
+        for w in RESERVED {
+            assert!(
+                KEYWORDS.binary_search(w).is_ok(),
+                "{w} missing from KEYWORDS"
+            );
+        }
+    }
+
+    #[test]
+    fn grammar_reserved_words_match_the_printer_table() {
+        let grammar = include_str!("../../grammar/cypher.pest");
+        let start = grammar.find("RESERVED = @{").expect("RESERVED rule");
+        let body = &grammar[start..grammar[start..].find("}").map(|e| start + e).unwrap()];
+        let mut words: Vec<String> = body
+            .split("^\"")
+            .skip(1)
+            .map(|w| w.split('"').next().unwrap().to_string())
+            .collect();
+        words.sort();
+        assert_eq!(words, RESERVED);
     }
 }
