@@ -277,3 +277,8 @@ fn deep_but_allowed_nesting_parses_prints_and_drops_on_a_small_stack() {
         .join()
         .unwrap();
 }
+
+#[test]
+fn typographic_quotes() {
+    err_at("MATCH (m) WHERE m.title = “The Matrix” RETURN m", 1, 27, "U+201C");
+}

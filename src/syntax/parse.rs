@@ -313,6 +313,13 @@ fn from_pest(source: &str, e: pest::error::Error<Rule>) -> ParseError {
     {
         offset = previous_token_start(source, offset);
     }
+    // A non-ASCII symbol (a typographic quote or dash) is never valid outside strings and names;
+    // pest may report the character after it.
+    if let Some(prev) = source[..offset].chars().next_back() {
+        if !prev.is_ascii() && !prev.is_alphanumeric() && !prev.is_whitespace() {
+            offset -= prev.len_utf8();
+        }
+    }
     let expected = if reserved {
         vec!["an expression".to_string()]
     } else {
