@@ -16,3 +16,8 @@ pub mod dataset;
 pub mod syntax;
 
 pub use syntax::{parse, parse_script, ParseError};
+
+/// The README's Rust examples, compiled and run as doctests so that the README stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -113,11 +113,9 @@ pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize, usize) {
                 line += 1;
                 line_start = i + 1;
             }
-            b'\r' => {
-                if bytes.get(i + 1) != Some(&b'\n') {
-                    line += 1;
-                    line_start = i + 1;
-                }
+            b'\r' if bytes.get(i + 1) != Some(&b'\n') => {
+                line += 1;
+                line_start = i + 1;
             }
             _ => {}
         }
