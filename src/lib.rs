@@ -13,7 +13,9 @@
 #![forbid(unsafe_code)]
 
 pub mod dataset;
+pub mod graph;
 pub mod syntax;
+pub mod value;
 
 pub use syntax::{parse, parse_script, ParseError};
 

@@ -1,0 +1,33 @@
+//! Importers: JSON fixtures (`json.rs`) and Neo4j Data Importer folders (`importer.rs`).
+
+mod importer;
+mod json;
+
+pub use importer::{load_importer_dir, ImporterTypes};
+pub use json::{
+    graph_to_json, json_to_value, load_json_fixture, parse_json_fixture, value_to_json,
+};
+
+/// An import failure: which file, where in it, and what is wrong.
+#[derive(Debug, thiserror::Error)]
+#[error("{file}{}: {message}", location.as_ref().map(|l| format!(" ({l})")).unwrap_or_default())]
+pub struct ImportError {
+    pub file: String,
+    /// A record number, line or JSON path, when known.
+    pub location: Option<String>,
+    pub message: String,
+}
+
+impl ImportError {
+    pub(crate) fn new(
+        file: impl Into<String>,
+        location: Option<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        ImportError {
+            file: file.into(),
+            location,
+            message: message.into(),
+        }
+    }
+}

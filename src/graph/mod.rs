@@ -1,0 +1,12 @@
+//! The in-memory property graph and the importers that fill it.
+//!
+//! - [`Graph`] (in `store.rs`): petgraph-backed nodes and relationships with interned labels,
+//!   types and keys, a label index and lazily built property indexes.
+//! - [`import`]: our JSON fixture format (read and write) and Neo4j Data Importer CSV folders.
+//!   Cypher `CREATE` scripts run through the engine (`grape::engine::run_script`), so this
+//!   module never depends on the engine.
+
+pub mod import;
+mod store;
+
+pub use store::{Dir, Graph, Interner, NodeData, RelData, Sym};

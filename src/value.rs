@@ -1,0 +1,533 @@
+//! The Cypher value model shared by the graph, the engine and the metrics.
+//!
+//! - [`Value`] is a Cypher value. Nodes and relationships are handles ([`NodeId`], [`RelId`])
+//!   into a graph; a result [`Table`](crate::engine::Table) carries a snapshot of the entities
+//!   it mentions.
+//! - [`Value::equals`] is Cypher's `=` (three-valued: `None` is null), [`Value::compare`] is
+//!   Cypher's `<`/`>` comparability, [`Value::order`] the total order `ORDER BY` uses across
+//!   types, and [`GroupKey`] the equivalence `DISTINCT` and grouping use.
+
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+/// A node handle: the node's element id in its graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct NodeId(pub u32);
+
+/// A relationship handle: the relationship's element id in its graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RelId(pub u32);
+
+/// A path: nodes and the relationships between them (`rels.len() + 1 == nodes.len()`).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Path {
+    pub nodes: Vec<NodeId>,
+    pub rels: Vec<RelId>,
+}
+
+/// A Cypher value.
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    #[default]
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    String(Arc<str>),
+    List(Vec<Value>),
+    Map(BTreeMap<Arc<str>, Value>),
+    Node(NodeId),
+    Relationship(RelId),
+    Path(Arc<Path>),
+}
+
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::String(Arc::from(s))
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::String(Arc::from(s))
+    }
+}
+impl From<i64> for Value {
+    fn from(v: i64) -> Self {
+        Value::Int(v)
+    }
+}
+impl From<f64> for Value {
+    fn from(v: f64) -> Self {
+        Value::Float(v)
+    }
+}
+impl From<bool> for Value {
+    fn from(v: bool) -> Self {
+        Value::Bool(v)
+    }
+}
+
+/// The type of a value, as Cypher names it (`valueType` / error messages).
+pub fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "NULL",
+        Value::Bool(_) => "BOOLEAN",
+        Value::Int(_) => "INTEGER",
+        Value::Float(_) => "FLOAT",
+        Value::String(_) => "STRING",
+        Value::List(_) => "LIST",
+        Value::Map(_) => "MAP",
+        Value::Node(_) => "NODE",
+        Value::Relationship(_) => "RELATIONSHIP",
+        Value::Path(_) => "PATH",
+    }
+}
+
+/// Compares an integer with a float exactly (no rounding of large integers).
+fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
+    if f.is_nan() {
+        return None;
+    }
+    if f >= 9.223_372_036_854_775_808e18 {
+        return Some(Ordering::Less);
+    }
+    if f < -9.223_372_036_854_775_808e18 {
+        return Some(Ordering::Greater);
+    }
+    let t = f.trunc();
+    match i.cmp(&(t as i64)) {
+        Ordering::Equal => {
+            if f > t {
+                Some(Ordering::Less)
+            } else if f < t {
+                Some(Ordering::Greater)
+            } else {
+                Some(Ordering::Equal)
+            }
+        }
+        o => Some(o),
+    }
+}
+
+fn cmp_numbers(a: &Value, b: &Value) -> Option<Ordering> {
+    match (a, b) {
+        (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
+        (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
+        (Value::Int(x), Value::Float(y)) => cmp_int_float(*x, *y),
+        (Value::Float(x), Value::Int(y)) => cmp_int_float(*y, *x).map(Ordering::reverse),
+        _ => None,
+    }
+}
+
+impl Value {
+    pub fn is_null(&self) -> bool {
+        matches!(self, Value::Null)
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::String(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn is_number(&self) -> bool {
+        matches!(self, Value::Int(_) | Value::Float(_))
+    }
+
+    /// The value as f64 if it is a number.
+    pub fn as_f64(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        }
+    }
+
+    /// Cypher `=`: `Some(true/false)`, or `None` when the answer is null (a null operand, or a
+    /// list/map whose comparison hinges on a null).
+    pub fn equals(&self, other: &Value) -> Option<bool> {
+        match (self, other) {
+            (Value::Null, _) | (_, Value::Null) => None,
+            (Value::Bool(a), Value::Bool(b)) => Some(a == b),
+            (Value::String(a), Value::String(b)) => Some(a == b),
+            (a, b) if a.is_number() && b.is_number() => {
+                Some(cmp_numbers(a, b) == Some(Ordering::Equal))
+            }
+            (Value::List(a), Value::List(b)) => {
+                if a.len() != b.len() {
+                    return Some(false);
+                }
+                let mut unknown = false;
+                for (x, y) in a.iter().zip(b.iter()) {
+                    match x.equals(y) {
+                        Some(false) => return Some(false),
+                        None => unknown = true,
+                        Some(true) => {}
+                    }
+                }
+                if unknown {
+                    None
+                } else {
+                    Some(true)
+                }
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                if a.len() != b.len() || a.keys().ne(b.keys()) {
+                    return Some(false);
+                }
+                let mut unknown = false;
+                for (x, y) in a.values().zip(b.values()) {
+                    match x.equals(y) {
+                        Some(false) => return Some(false),
+                        None => unknown = true,
+                        Some(true) => {}
+                    }
+                }
+                if unknown {
+                    None
+                } else {
+                    Some(true)
+                }
+            }
+            (Value::Node(a), Value::Node(b)) => Some(a == b),
+            (Value::Relationship(a), Value::Relationship(b)) => Some(a == b),
+            (Value::Path(a), Value::Path(b)) => Some(a == b),
+            _ => Some(false),
+        }
+    }
+
+    /// Cypher comparability for `<`, `<=`, `>`, `>=`: `Ok(Some(ordering))` when comparable,
+    /// `Ok(None)` when the result is null (null operands, values of different types, NaN).
+    pub fn compare(&self, other: &Value) -> Option<Ordering> {
+        match (self, other) {
+            (Value::Null, _) | (_, Value::Null) => None,
+            (a, b) if a.is_number() && b.is_number() => cmp_numbers(a, b),
+            (Value::String(a), Value::String(b)) => Some(a.cmp(b)),
+            (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(b)),
+            (Value::List(a), Value::List(b)) => {
+                for (x, y) in a.iter().zip(b.iter()) {
+                    match x.compare(y) {
+                        Some(Ordering::Equal) => {}
+                        other => return other,
+                    }
+                }
+                Some(a.len().cmp(&b.len()))
+            }
+            _ => None,
+        }
+    }
+
+    /// Rank of the type in the ORDER BY order (ascending).
+    fn order_rank(&self) -> u8 {
+        match self {
+            Value::Map(_) => 0,
+            Value::Node(_) => 1,
+            Value::Relationship(_) => 2,
+            Value::List(_) => 3,
+            Value::Path(_) => 4,
+            Value::String(_) => 5,
+            Value::Bool(_) => 6,
+            Value::Int(_) | Value::Float(_) => 7,
+            Value::Null => 8,
+        }
+    }
+
+    /// The total order `ORDER BY` uses, across types (ascending: maps, nodes, relationships,
+    /// lists, paths, strings, booleans, numbers — NaN after all numbers — and null last).
+    pub fn order(&self, other: &Value) -> Ordering {
+        let (ra, rb) = (self.order_rank(), other.order_rank());
+        if ra != rb {
+            return ra.cmp(&rb);
+        }
+        match (self, other) {
+            (a, b) if a.is_number() => {
+                let an = matches!(a, Value::Float(f) if f.is_nan());
+                let bn = matches!(b, Value::Float(f) if f.is_nan());
+                match (an, bn) {
+                    (true, true) => Ordering::Equal,
+                    (true, false) => Ordering::Greater,
+                    (false, true) => Ordering::Less,
+                    _ => cmp_numbers(a, b).unwrap_or(Ordering::Equal),
+                }
+            }
+            (Value::String(a), Value::String(b)) => a.cmp(b),
+            (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
+            (Value::List(a), Value::List(b)) => {
+                for (x, y) in a.iter().zip(b.iter()) {
+                    match x.order(y) {
+                        Ordering::Equal => {}
+                        o => return o,
+                    }
+                }
+                a.len().cmp(&b.len())
+            }
+            (Value::Map(a), Value::Map(b)) => {
+                let ka: Vec<_> = a.keys().collect();
+                let kb: Vec<_> = b.keys().collect();
+                match ka.cmp(&kb) {
+                    Ordering::Equal => {}
+                    o => return o,
+                }
+                for (x, y) in a.values().zip(b.values()) {
+                    match x.order(y) {
+                        Ordering::Equal => {}
+                        o => return o,
+                    }
+                }
+                Ordering::Equal
+            }
+            (Value::Node(a), Value::Node(b)) => a.cmp(b),
+            (Value::Relationship(a), Value::Relationship(b)) => a.cmp(b),
+            (Value::Path(a), Value::Path(b)) => {
+                a.nodes.cmp(&b.nodes).then_with(|| a.rels.cmp(&b.rels))
+            }
+            _ => Ordering::Equal,
+        }
+    }
+}
+
+/// A value used as a grouping or `DISTINCT` key: equivalence rather than equality, so that
+/// null is equivalent to null, NaN to NaN, and `1` to `1.0`.
+#[derive(Clone, Debug)]
+pub struct GroupKey(pub Value);
+
+impl PartialEq for GroupKey {
+    fn eq(&self, other: &Self) -> bool {
+        equivalent(&self.0, &other.0)
+    }
+}
+impl Eq for GroupKey {}
+
+impl Hash for GroupKey {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        hash_value(&self.0, state)
+    }
+}
+
+/// Cypher equivalence (used by DISTINCT, grouping and `IN` on lists of keys).
+pub fn equivalent(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, Value::Null) => true,
+        (Value::Float(x), Value::Float(y)) if x.is_nan() && y.is_nan() => true,
+        (Value::List(x), Value::List(y)) => {
+            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equivalent(p, q))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y.iter())
+                    .all(|((k1, v1), (k2, v2))| k1 == k2 && equivalent(v1, v2))
+        }
+        _ => a.equals(b) == Some(true),
+    }
+}
+
+fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
+    match v {
+        Value::Null => 0u8.hash(state),
+        Value::Bool(b) => {
+            1u8.hash(state);
+            b.hash(state)
+        }
+        Value::Int(i) => {
+            2u8.hash(state);
+            i.hash(state)
+        }
+        Value::Float(f) => {
+            // Integral floats hash like the integer they equal.
+            if f.fract() == 0.0 && *f >= -9.2e18 && *f <= 9.2e18 {
+                2u8.hash(state);
+                (*f as i64).hash(state)
+            } else if f.is_nan() {
+                3u8.hash(state);
+            } else {
+                4u8.hash(state);
+                f.to_bits().hash(state)
+            }
+        }
+        Value::String(s) => {
+            5u8.hash(state);
+            s.hash(state)
+        }
+        Value::List(l) => {
+            6u8.hash(state);
+            l.len().hash(state);
+            for x in l {
+                hash_value(x, state)
+            }
+        }
+        Value::Map(m) => {
+            7u8.hash(state);
+            m.len().hash(state);
+            for (k, x) in m {
+                k.hash(state);
+                hash_value(x, state)
+            }
+        }
+        Value::Node(n) => {
+            8u8.hash(state);
+            n.hash(state)
+        }
+        Value::Relationship(r) => {
+            9u8.hash(state);
+            r.hash(state)
+        }
+        Value::Path(p) => {
+            10u8.hash(state);
+            p.hash(state)
+        }
+    }
+}
+
+/// Formats a float as Cypher prints it: always with a `.` or an exponent (`1.0`, `1.5e-7`).
+pub fn format_float(f: f64) -> String {
+    if f.is_nan() {
+        return "NaN".to_string();
+    }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.to_string();
+    }
+    let s = format!("{f:?}");
+    s
+}
+
+impl fmt::Display for Value {
+    /// A compact Cypher-like text (nodes and relationships by id).
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Null => write!(f, "null"),
+            Value::Bool(b) => write!(f, "{b}"),
+            Value::Int(i) => write!(f, "{i}"),
+            Value::Float(x) => write!(f, "{}", format_float(*x)),
+            Value::String(s) => {
+                let mut out = String::new();
+                crate::syntax::write_string_literal(&mut out, s);
+                write!(f, "{out}")
+            }
+            Value::List(l) => {
+                write!(f, "[")?;
+                for (i, x) in l.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{x}")?;
+                }
+                write!(f, "]")
+            }
+            Value::Map(m) => {
+                write!(f, "{{")?;
+                for (i, (k, x)) in m.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, ", ")?;
+                    }
+                    write!(f, "{k}: {x}")?;
+                }
+                write!(f, "}}")
+            }
+            Value::Node(n) => write!(f, "(#{})", n.0),
+            Value::Relationship(r) => write!(f, "[#{}]", r.0),
+            Value::Path(p) => {
+                write!(f, "<")?;
+                for (i, n) in p.nodes.iter().enumerate() {
+                    if i > 0 {
+                        write!(f, "-[#{}]-", p.rels[i - 1].0)?;
+                    }
+                    write!(f, "(#{})", n.0)?;
+                }
+                write!(f, ">")
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(x: &str) -> Value {
+        Value::from(x)
+    }
+
+    #[test]
+    fn numbers_compare_across_int_and_float() {
+        assert_eq!(Value::Int(1).equals(&Value::Float(1.0)), Some(true));
+        assert_eq!(Value::Int(1).equals(&Value::Float(1.5)), Some(false));
+        assert_eq!(
+            Value::Int(i64::MAX).compare(&Value::Float(9.3e18)),
+            Some(Ordering::Less)
+        );
+        assert_eq!(
+            Value::Int(3).compare(&Value::Float(2.5)),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(Value::Float(f64::NAN).compare(&Value::Int(1)), None);
+    }
+
+    #[test]
+    fn null_makes_equality_unknown() {
+        assert_eq!(Value::Null.equals(&Value::Null), None);
+        let a = Value::List(vec![Value::Int(1), Value::Null]);
+        let b = Value::List(vec![Value::Int(1), Value::Int(2)]);
+        assert_eq!(a.equals(&b), None);
+        let c = Value::List(vec![Value::Int(2), Value::Null]);
+        assert_eq!(a.equals(&c), Some(false));
+        assert_eq!(s("a").equals(&Value::Int(1)), Some(false));
+    }
+
+    #[test]
+    fn order_by_puts_types_in_neo4j_order_and_null_last() {
+        let mut v = vec![
+            Value::Null,
+            Value::Int(2),
+            Value::Float(f64::NAN),
+            s("b"),
+            Value::Bool(true),
+            Value::Float(1.5),
+            Value::List(vec![]),
+            s("a"),
+        ];
+        v.sort_by(|a, b| a.order(b));
+        let text: Vec<String> = v.iter().map(|x| x.to_string()).collect();
+        assert_eq!(
+            text,
+            ["[]", "'a'", "'b'", "true", "1.5", "2", "NaN", "null"]
+        );
+    }
+
+    #[test]
+    fn group_keys_treat_null_nan_and_integral_floats_as_equivalent() {
+        use std::collections::HashSet;
+        let set: HashSet<GroupKey> = [
+            Value::Null,
+            Value::Null,
+            Value::Int(1),
+            Value::Float(1.0),
+            Value::Float(f64::NAN),
+            Value::Float(f64::NAN),
+            Value::Float(1.5),
+        ]
+        .into_iter()
+        .map(GroupKey)
+        .collect();
+        assert_eq!(set.len(), 4);
+    }
+}
+
+/// Read access to the nodes and relationships that values refer to: a graph, or the snapshot a
+/// result table keeps of the entities it returns.
+pub trait Entities {
+    /// Labels of a node (empty when unknown).
+    fn node_labels(&self, n: NodeId) -> Vec<Arc<str>>;
+    /// Properties of a node (empty when unknown).
+    fn node_props(&self, n: NodeId) -> BTreeMap<Arc<str>, Value>;
+    /// Type of a relationship.
+    fn rel_type(&self, r: RelId) -> Option<Arc<str>>;
+    /// Start and end node of a relationship.
+    fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)>;
+    /// Properties of a relationship.
+    fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value>;
+}
