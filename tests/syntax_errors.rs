@@ -280,5 +280,10 @@ fn deep_but_allowed_nesting_parses_prints_and_drops_on_a_small_stack() {
 
 #[test]
 fn typographic_quotes() {
-    err_at("MATCH (m) WHERE m.title = “The Matrix” RETURN m", 1, 27, "U+201C");
+    err_at(
+        "MATCH (m) WHERE m.title = “The Matrix” RETURN m",
+        1,
+        27,
+        "U+201C",
+    );
 }
