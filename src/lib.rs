@@ -12,8 +12,11 @@
 
 #![forbid(unsafe_code)]
 
+pub mod analysis;
 pub mod dataset;
+pub mod engine;
 pub mod graph;
+pub mod schema;
 pub mod syntax;
 pub mod value;
 

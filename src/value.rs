@@ -91,10 +91,12 @@ fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
     if f.is_nan() {
         return None;
     }
-    if f >= 9.223_372_036_854_775_808e18 {
+    // 2^63 as f64: the first float above every i64.
+    const TWO_63: f64 = 9_223_372_036_854_775_808.0;
+    if f >= TWO_63 {
         return Some(Ordering::Less);
     }
-    if f < -9.223_372_036_854_775_808e18 {
+    if f < -TWO_63 {
         return Some(Ordering::Greater);
     }
     let t = f.trunc();
@@ -444,6 +446,21 @@ impl fmt::Display for Value {
     }
 }
 
+/// Read access to the nodes and relationships that values refer to: a graph, or the snapshot a
+/// result table keeps of the entities it returns.
+pub trait Entities {
+    /// Labels of a node (empty when unknown).
+    fn node_labels(&self, n: NodeId) -> Vec<Arc<str>>;
+    /// Properties of a node (empty when unknown).
+    fn node_props(&self, n: NodeId) -> BTreeMap<Arc<str>, Value>;
+    /// Type of a relationship.
+    fn rel_type(&self, r: RelId) -> Option<Arc<str>>;
+    /// Start and end node of a relationship.
+    fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)>;
+    /// Properties of a relationship.
+    fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value>;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -480,7 +497,7 @@ mod tests {
 
     #[test]
     fn order_by_puts_types_in_neo4j_order_and_null_last() {
-        let mut v = vec![
+        let mut v = [
             Value::Null,
             Value::Int(2),
             Value::Float(f64::NAN),
@@ -515,19 +532,4 @@ mod tests {
         .collect();
         assert_eq!(set.len(), 4);
     }
-}
-
-/// Read access to the nodes and relationships that values refer to: a graph, or the snapshot a
-/// result table keeps of the entities it returns.
-pub trait Entities {
-    /// Labels of a node (empty when unknown).
-    fn node_labels(&self, n: NodeId) -> Vec<Arc<str>>;
-    /// Properties of a node (empty when unknown).
-    fn node_props(&self, n: NodeId) -> BTreeMap<Arc<str>, Value>;
-    /// Type of a relationship.
-    fn rel_type(&self, r: RelId) -> Option<Arc<str>>;
-    /// Start and end node of a relationship.
-    fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)>;
-    /// Properties of a relationship.
-    fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value>;
 }

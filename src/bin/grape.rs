@@ -1,10 +1,13 @@
 //! The `grape` command line: thin glue over the library.
 
 use clap::{Parser, Subcommand};
-use grape::dataset::read_query_file;
+use grape::analysis::{analyze, ValidateOptions, Validator};
+use grape::dataset::{read_query_file, QueryInput};
+use grape::schema::{Schema, SchemaFormat};
 use grape::syntax::{parse, print, PrintOptions};
+use serde::Serialize;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -20,6 +23,40 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Run Cypher on an in-memory graph and print the result as JSON.
+    ///
+    /// GRAPH is a `.json` fixture, a `.cypher` script of CREATE statements, a Neo4j Data
+    /// Importer folder (CSV files and neo4j_importer_model.json), or `none` for an empty graph.
+    /// Prints {"columns", "rows", "stats"} or {"error": {"kind", "code", "message", "phase"}}.
+    Query {
+        /// The graph to load.
+        #[arg(long)]
+        graph: String,
+        /// Value types for Data Importer folders: `strings` (as the CSV header says) or `model`.
+        #[arg(long, default_value = "strings")]
+        types: grape::graph::import::ImporterTypes,
+        /// Parameters as a JSON object.
+        #[arg(long)]
+        params: Option<String>,
+        /// A Cypher script run before the query (setup).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Compact JSON instead of pretty-printed.
+        #[arg(long)]
+        json: bool,
+        /// Batch mode: a JSONL file of queries (`id`, `query`/`cypher`); one result line each:
+        /// {"id", "columns", "rows", "error", "ms"}. The graph is loaded once.
+        #[arg(long, conflicts_with = "query")]
+        jsonl: Option<PathBuf>,
+        /// Where batch results go (written atomically; default: standard output).
+        #[arg(long, requires = "jsonl")]
+        out: Option<PathBuf>,
+        /// Time limit per query in milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        timeout_ms: u64,
+        /// The query.
+        query: Option<String>,
+    },
     /// Parse Cypher queries and report syntax errors with line, column and a caret.
     ///
     /// Each FILE is JSON Lines (`.jsonl`: objects with `id` and `query` or `cypher`), a Cypher
@@ -39,18 +76,448 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Validate queries against a graph schema, offline, with CyVer's codes and scores.
+    ///
+    /// Reports unknown labels, relationship types and property keys (with the closest existing
+    /// name), wrong directions, impossible paths and static errors, each with line and column.
+    /// Inputs as for `grape parse`. Exit status: 0 when every query is KG-valid, 1 otherwise, 2
+    /// when a file or the schema cannot be read.
+    Validate {
+        /// The schema file (format guessed from its content; see `grape schema convert`).
+        #[arg(long)]
+        schema: PathBuf,
+        /// The schema's format, when guessing is not wanted.
+        #[arg(long, value_name = "FMT")]
+        schema_format: Option<String>,
+        /// Comma-separated names of the parameters that will be supplied; `$x` not among them is
+        /// reported. Without it parameters are not checked.
+        #[arg(long, value_name = "NAMES")]
+        params: Option<String>,
+        /// One JSON object per query: {"id", "syntax_ok", "schema_score", "properties_score",
+        /// "kg_valid", "diagnostics": [{"code", "message", "line", "column"}]}.
+        #[arg(long)]
+        json: bool,
+        /// Query files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Report hop complexity (GRAPE), missing aliases and the read/write type of queries.
+    ///
+    /// Inputs as for `grape parse`. Exit status: 0, or 1 when a query does not parse, 2 when a
+    /// file cannot be read.
+    Analyze {
+        /// One JSON object per query: {"id", "hops", "hops_min", "hops_unbounded",
+        /// "rel_patterns", "node_patterns", "missing_aliases": [...], "access"}.
+        #[arg(long)]
+        json: bool,
+        /// Query files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Graph schemas: convert between formats.
+    Schema {
+        #[command(subcommand)]
+        command: SchemaCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum SchemaCommand {
+    /// Convert a schema: grape, structured (neo4j-graphrag / LangChain), apoc (apoc.meta.schema,
+    /// mcp-neo4j-cypher), zograscope, cypherturn, importer (read only; refined from the CSVs
+    /// beside it), prompt (LLM prompt text).
+    Convert {
+        /// Input format (guessed from the content when omitted).
+        #[arg(long, value_name = "FMT")]
+        from: Option<String>,
+        /// Output format.
+        #[arg(long, value_name = "FMT")]
+        to: String,
+        /// Input file.
+        input: PathBuf,
+        /// Output file (standard output when omitted).
+        output: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Query {
+            graph,
+            types,
+            params,
+            script,
+            json,
+            jsonl,
+            out,
+            timeout_ms,
+            query,
+        } => cmd_query(QueryArgs {
+            graph,
+            types,
+            params,
+            script,
+            json,
+            jsonl,
+            out,
+            timeout_ms,
+            query,
+        }),
         Command::Parse {
             json,
             print: print_canonical,
             rename,
             files,
         } => cmd_parse(&files, json, print_canonical, rename),
+        Command::Validate {
+            schema,
+            schema_format,
+            params,
+            json,
+            files,
+        } => cmd_validate(
+            &schema,
+            schema_format.as_deref(),
+            params.as_deref(),
+            json,
+            &files,
+        ),
+        Command::Analyze { json, files } => cmd_analyze(json, &files),
+        Command::Schema {
+            command:
+                SchemaCommand::Convert {
+                    from,
+                    to,
+                    input,
+                    output,
+                },
+        } => cmd_schema_convert(from.as_deref(), &to, &input, output.as_deref()),
     }
+}
+
+/// `grape validate --json`, one line per query (fields in the documented order).
+#[derive(Serialize)]
+struct JsonValidation<'a> {
+    id: &'a str,
+    syntax_ok: bool,
+    schema_score: f64,
+    properties_score: Option<f64>,
+    kg_valid: bool,
+    diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+#[derive(Serialize)]
+struct JsonDiagnostic<'a> {
+    code: &'a str,
+    message: &'a str,
+    line: usize,
+    column: usize,
+}
+
+/// `grape analyze --json`, one line per query.
+#[derive(Serialize)]
+struct JsonAnalysis<'a> {
+    id: &'a str,
+    hops: u64,
+    hops_min: u64,
+    hops_unbounded: bool,
+    rel_patterns: usize,
+    node_patterns: usize,
+    missing_aliases: Vec<JsonAlias<'a>>,
+    access: &'a str,
+}
+
+#[derive(Serialize)]
+struct JsonAlias<'a> {
+    clause: &'a str,
+    text: &'a str,
+    line: usize,
+    column: usize,
+    suggestion: Option<&'a str>,
+}
+
+fn json_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Line and column of a position inside `q`'s text, moved onto its file for scripts.
+fn file_position(q: &QueryInput, line: usize, column: usize) -> (usize, usize) {
+    if q.offset.is_some() {
+        let l = q.line + line - 1;
+        let c = if line == 1 {
+            q.column + column - 1
+        } else {
+            column
+        };
+        (l, c)
+    } else {
+        (line, column)
+    }
+}
+
+fn origin_of(file: &grape::dataset::QueryFile, q: &QueryInput) -> String {
+    if q.offset.is_some() {
+        file.origin.clone()
+    } else {
+        format!("{} (record {}, id {})", file.origin, q.line, q.id)
+    }
+}
+
+fn read_schema(path: &Path, format: Option<&str>) -> Result<Schema, String> {
+    let format = match format {
+        Some(f) => Some(f.parse::<SchemaFormat>().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    Schema::read_path(path, format).map_err(|e| e.to_string())
+}
+
+fn cmd_validate(
+    schema_path: &Path,
+    schema_format: Option<&str>,
+    params: Option<&str>,
+    json: bool,
+    files: &[PathBuf],
+) -> ExitCode {
+    let schema = match read_schema(schema_path, schema_format) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read the schema: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let options = ValidateOptions {
+        parameters: params.map(|p| {
+            p.split(',')
+                .map(|x| x.trim().trim_start_matches('$').to_string())
+                .filter(|x| !x.is_empty())
+                .collect()
+        }),
+    };
+    let validator = Validator::with_options(&schema, options);
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let (mut total, mut invalid, mut io_error) = (0usize, 0usize, false);
+    for path in files {
+        let file = match read_query_file(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                io_error = true;
+                continue;
+            }
+        };
+        for rec in &file.errors {
+            total += 1;
+            invalid += 1;
+            eprintln!("error: {rec}");
+        }
+        for q in &file.queries {
+            total += 1;
+            let v = validator.validate(&q.text);
+            if !v.kg_valid {
+                invalid += 1;
+            }
+            if json {
+                let diagnostics: Vec<JsonDiagnostic> = v
+                    .diagnostics
+                    .iter()
+                    .map(|d| {
+                        let (line, column) = file_position(q, d.line, d.column);
+                        JsonDiagnostic {
+                            code: d.code,
+                            message: &d.message,
+                            line,
+                            column,
+                        }
+                    })
+                    .collect();
+                let line = json_line(&JsonValidation {
+                    id: &q.id,
+                    syntax_ok: v.syntax_ok,
+                    schema_score: v.schema_score,
+                    properties_score: v.properties_score,
+                    kg_valid: v.kg_valid,
+                    diagnostics,
+                });
+                let _ = writeln!(out, "{line}");
+            } else {
+                let origin = origin_of(&file, q);
+                for d in &v.diagnostics {
+                    let (line, column) = file_position(q, d.line, d.column);
+                    let _ = writeln!(out, "{origin}:{line}:{column}: {}: {}", d.code, d.message);
+                }
+                if !v.kg_valid {
+                    let props = v
+                        .properties_score
+                        .map(|p| format!("{p:.3}"))
+                        .unwrap_or_else(|| "none".to_string());
+                    let _ = writeln!(
+                        out,
+                        "{origin}: id {}: not KG-valid (syntax {}, schema {:.3}, properties {props})",
+                        q.id,
+                        if v.syntax_ok { "ok" } else { "failed" },
+                        v.schema_score
+                    );
+                }
+            }
+        }
+    }
+    let _ = out.flush();
+    if !json {
+        eprintln!(
+            "{total} queries, {} KG-valid, {invalid} not",
+            total - invalid
+        );
+    }
+    if io_error {
+        ExitCode::from(2)
+    } else if invalid > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn cmd_analyze(json: bool, files: &[PathBuf]) -> ExitCode {
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let (mut failed, mut io_error) = (0usize, false);
+    for path in files {
+        let file = match read_query_file(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", path.display());
+                io_error = true;
+                continue;
+            }
+        };
+        for rec in &file.errors {
+            failed += 1;
+            eprintln!("error: {rec}");
+        }
+        for q in &file.queries {
+            let stmt = match parse(&q.text) {
+                Ok(s) => s,
+                Err(e) => {
+                    failed += 1;
+                    let e = file.locate(q, &e);
+                    if json {
+                        let line = serde_json::json!({
+                            "id": q.id,
+                            "error": {"line": e.line, "column": e.column, "message": e.message},
+                        });
+                        let _ = writeln!(out, "{line}");
+                    } else {
+                        let _ = out.flush();
+                        eprint!("{}", e.render(&origin_of(&file, q)));
+                    }
+                    continue;
+                }
+            };
+            let a = analyze(&stmt, &q.text);
+            let c = &a.complexity;
+            if json {
+                let missing: Vec<JsonAlias> = a
+                    .missing_aliases
+                    .iter()
+                    .map(|m| {
+                        let (line, column) = file_position(q, m.line, m.column);
+                        JsonAlias {
+                            clause: m.clause,
+                            text: &m.text,
+                            line,
+                            column,
+                            suggestion: m.suggestion.as_deref(),
+                        }
+                    })
+                    .collect();
+                let line = json_line(&JsonAnalysis {
+                    id: &q.id,
+                    hops: c.hops,
+                    hops_min: c.hops_min,
+                    hops_unbounded: c.hops_unbounded,
+                    rel_patterns: c.rel_patterns,
+                    node_patterns: c.node_patterns,
+                    missing_aliases: missing,
+                    access: a.access.code(),
+                });
+                let _ = writeln!(out, "{line}");
+            } else {
+                let unbounded = if c.hops_unbounded { " (unbounded)" } else { "" };
+                let _ = writeln!(
+                    out,
+                    "{}: hops {}{unbounded} (min {}), {} relationships, {} nodes, access {}",
+                    q.id, c.hops, c.hops_min, c.rel_patterns, c.node_patterns, a.access
+                );
+                for m in &a.missing_aliases {
+                    let (line, column) = file_position(q, m.line, m.column);
+                    let hint = m
+                        .suggestion
+                        .as_ref()
+                        .map(|s| format!(" (e.g. `{} AS {s}`)", m.text))
+                        .unwrap_or_default();
+                    let _ = writeln!(
+                        out,
+                        "{}:{line}:{column}: {} item `{}` has no alias; add `AS name`{hint}",
+                        origin_of(&file, q),
+                        m.clause,
+                        m.text
+                    );
+                }
+            }
+        }
+    }
+    let _ = out.flush();
+    if io_error {
+        ExitCode::from(2)
+    } else if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn cmd_schema_convert(
+    from: Option<&str>,
+    to: &str,
+    input: &Path,
+    output: Option<&Path>,
+) -> ExitCode {
+    let to = match to.parse::<SchemaFormat>() {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let schema = match read_schema(input, from) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot read the schema: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let written = match schema.write(to) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    for w in &written.warnings {
+        eprintln!("warning: {w}");
+    }
+    match output {
+        Some(p) => {
+            if let Err(e) = std::fs::write(p, &written.text) {
+                eprintln!("error: cannot write {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        }
+        None => print!("{}", written.text),
+    }
+    ExitCode::SUCCESS
 }
 
 fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool) -> ExitCode {
@@ -139,6 +606,140 @@ fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool)
     if io_error {
         ExitCode::from(2)
     } else if failed > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+struct QueryArgs {
+    graph: String,
+    types: grape::graph::import::ImporterTypes,
+    params: Option<String>,
+    script: Option<PathBuf>,
+    json: bool,
+    jsonl: Option<PathBuf>,
+    out: Option<PathBuf>,
+    timeout_ms: u64,
+    query: Option<String>,
+}
+
+fn error_json(e: &grape::engine::ExecError) -> serde_json::Value {
+    serde_json::json!({
+        "kind": format!("{:?}", e.kind),
+        "code": e.code(),
+        "message": e.message,
+        "phase": match e.phase {
+            grape::engine::Phase::CompileTime => "compile time",
+            grape::engine::Phase::Runtime => "runtime",
+        },
+    })
+}
+
+fn cmd_query(a: QueryArgs) -> ExitCode {
+    use grape::engine::{Options, Params};
+    let mut graph = match grape::engine::load_graph(&a.graph, a.types) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(script) = &a.script {
+        let text = match std::fs::read_to_string(script) {
+            Ok(t) => t,
+            Err(e) => {
+                eprintln!("error: cannot read {}: {e}", script.display());
+                return ExitCode::from(2);
+            }
+        };
+        if let Err(e) = grape::engine::run_script(&mut graph, &text) {
+            eprintln!("error: {}: {e}", script.display());
+            return ExitCode::from(2);
+        }
+    }
+    let params: Params = match &a.params {
+        None => Params::new(),
+        Some(text) => match grape::engine::params_from_json(text) {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!("error: --params: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let mut opts = Options::default();
+    opts.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
+    if let Some(path) = &a.jsonl {
+        return query_batch(&mut graph, path, a.out.as_deref(), &params, &opts);
+    }
+    let Some(query) = &a.query else {
+        eprintln!("error: give a QUERY or --jsonl FILE");
+        return ExitCode::from(2);
+    };
+    let result = grape::engine::run_with(&mut graph, query, &params, &opts);
+    let (value, code) = match &result {
+        Ok(t) => (t.to_json(), ExitCode::SUCCESS),
+        Err(e) => (
+            serde_json::json!({ "error": error_json(e) }),
+            ExitCode::from(1),
+        ),
+    };
+    let text = if a.json {
+        value.to_string()
+    } else {
+        serde_json::to_string_pretty(&value).unwrap_or_default()
+    };
+    println!("{text}");
+    code
+}
+
+fn query_batch(
+    graph: &mut grape::graph::Graph,
+    path: &std::path::Path,
+    out: Option<&std::path::Path>,
+    params: &grape::engine::Params,
+    opts: &grape::engine::Options,
+) -> ExitCode {
+    let file = match read_query_file(path) {
+        Ok(f) => f,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    for e in &file.errors {
+        eprintln!("error: {e}");
+    }
+    let mut text = String::new();
+    let mut failed = 0usize;
+    for q in &file.queries {
+        let t0 = std::time::Instant::now();
+        let r = grape::engine::run_with(graph, &q.text, params, opts);
+        let ms = t0.elapsed().as_secs_f64() * 1000.0;
+        let line = match r {
+            Ok(t) => {
+                serde_json::json!({"id": q.id, "columns": t.columns, "rows": t.rows_json(), "error": null, "ms": ms})
+            }
+            Err(e) => {
+                failed += 1;
+                serde_json::json!({"id": q.id, "columns": [], "rows": [], "error": error_json(&e), "ms": ms})
+            }
+        };
+        text.push_str(&line.to_string());
+        text.push('\n');
+    }
+    match out {
+        Some(p) => {
+            if let Err(e) = grape::dataset::write_atomically(p, text.as_bytes()) {
+                eprintln!("error: cannot write {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        }
+        None => print!("{text}"),
+    }
+    eprintln!("{} queries, {failed} failed", file.queries.len());
+    if failed > 0 || !file.errors.is_empty() {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -16,7 +16,9 @@ pub type Sym = u32;
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
     names: Vec<Arc<str>>,
-    ids: HashMap<Arc<str>, Sym>,
+    // Fx hashing: names are looked up on every property access, and SipHash's DoS resistance
+    // buys nothing for an in-process symbol table.
+    ids: rustc_hash::FxHashMap<Arc<str>, Sym>,
 }
 
 impl Interner {
@@ -90,7 +92,7 @@ pub enum Dir {
     Both,
 }
 
-type PropIndex = HashMap<GroupKey, Vec<NodeId>>;
+type PropIndex = rustc_hash::FxHashMap<GroupKey, Vec<NodeId>>;
 
 /// A property graph.
 #[derive(Debug, Default)]
@@ -267,7 +269,7 @@ impl Graph {
                 return ix.clone();
             }
         }
-        let mut ix: PropIndex = HashMap::new();
+        let mut ix: PropIndex = PropIndex::default();
         for &n in self.nodes_with_label(label) {
             if let Some(v) = self.node_property(n, key) {
                 ix.entry(GroupKey(v.clone())).or_default().push(n);
@@ -502,6 +504,24 @@ fn insert_sorted(v: &mut Vec<NodeId>, id: NodeId) {
     }
 }
 
+impl crate::value::Entities for Graph {
+    fn node_labels(&self, n: NodeId) -> Vec<Arc<str>> {
+        self.labels(n)
+    }
+    fn node_props(&self, n: NodeId) -> BTreeMap<Arc<str>, Value> {
+        self.node_properties(n)
+    }
+    fn rel_type(&self, r: RelId) -> Option<Arc<str>> {
+        Graph::rel_type(self, r)
+    }
+    fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)> {
+        self.endpoints(r)
+    }
+    fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value> {
+        self.relationship_properties(r)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -557,23 +577,5 @@ mod tests {
         assert_eq!(g.neighbours(a, Dir::Both).len(), 1);
         assert_eq!(g.neighbours(a, Dir::Outgoing).len(), 1);
         assert_eq!(g.neighbours(a, Dir::Incoming).len(), 1);
-    }
-}
-
-impl crate::value::Entities for Graph {
-    fn node_labels(&self, n: NodeId) -> Vec<Arc<str>> {
-        self.labels(n)
-    }
-    fn node_props(&self, n: NodeId) -> BTreeMap<Arc<str>, Value> {
-        self.node_properties(n)
-    }
-    fn rel_type(&self, r: RelId) -> Option<Arc<str>> {
-        Graph::rel_type(self, r)
-    }
-    fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)> {
-        self.endpoints(r)
-    }
-    fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value> {
-        self.relationship_properties(r)
     }
 }

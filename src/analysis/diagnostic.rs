@@ -1,0 +1,186 @@
+//! Validation diagnostics: what is wrong, where, and the code CyVer / Neo4j would give it.
+
+use crate::syntax::Span;
+use serde::Serialize;
+
+/// Which of CyVer's three validators a diagnostic belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Category {
+    /// Parse errors and static semantics (what Neo4j's `EXPLAIN` rejects).
+    Syntax,
+    /// Labels, relationship types and paths against the schema.
+    Schema,
+    /// Property keys against the schema.
+    Properties,
+}
+
+/// What a diagnostic is about. [`DiagnosticKind::code`] gives the CyVer / Neo4j code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub enum DiagnosticKind {
+    /// The text does not parse.
+    ParseError,
+    /// A variable is used but not defined in scope.
+    UndefinedVariable,
+    /// A variable is bound again as a different kind (node, relationship, path, value).
+    VariableTypeConflict,
+    /// `CREATE`/`MERGE` re-declares a bound variable (with labels or properties, or alone), or
+    /// one relationship variable names two relationships of a pattern.
+    VariableAlreadyBound,
+    /// An aggregating function inside another one's argument.
+    NestedAggregation,
+    /// An aggregating function in a `WHERE`.
+    AggregationInWhere,
+    /// `RETURN *` / `WITH *` with no variable in scope.
+    ReturnStarWithoutVariables,
+    /// Integer division or modulo by the literal `0`.
+    DivisionByZero,
+    /// A parameter missing from the supplied parameter set.
+    MissingParameter,
+    /// A relationship-type expression no single type satisfies (`[:A&B]`).
+    UnsatisfiableRelationshipType,
+    /// A number literal outside the range of its type.
+    NumberOutOfRange,
+    /// A node label the schema does not have.
+    UnknownLabel,
+    /// A relationship type the schema does not have.
+    UnknownRelationshipType,
+    /// A directed one-hop path that exists only the other way round.
+    WrongDirection,
+    /// A variable-length path that exists, but not with the written bounds.
+    VariableLengthPath,
+    /// A one-hop (or variable-length) path the schema's endpoint triples cannot form.
+    UnknownPath,
+    /// A property key no label or relationship type has.
+    UnknownPropertyKey,
+    /// A property key that exists, but not on the label (or type) of the variable.
+    InvalidPropertyAccessByLabel,
+}
+
+impl DiagnosticKind {
+    /// The code, as CyVer reports it (Neo4j's notification and error codes where CyVer passes
+    /// those through; CyVer's own names for path and property-by-label findings).
+    pub fn code(self) -> &'static str {
+        use DiagnosticKind::*;
+        match self {
+            ParseError
+            | UndefinedVariable
+            | VariableTypeConflict
+            | VariableAlreadyBound
+            | NestedAggregation
+            | AggregationInWhere
+            | ReturnStarWithoutVariables
+            | NumberOutOfRange => "Neo.ClientError.Statement.SyntaxError",
+            DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
+            MissingParameter => "Neo.ClientError.Statement.ParameterMissing",
+            UnsatisfiableRelationshipType => {
+                "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression"
+            }
+            UnknownLabel => "Neo.ClientNotification.Statement.UnknownLabelWarning",
+            UnknownRelationshipType => {
+                "Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning"
+            }
+            WrongDirection => "WrongDirectionPathWarning",
+            VariableLengthPath => "VariableLengthPathWarning",
+            UnknownPath => "UnknownPathWarning",
+            UnknownPropertyKey => "Neo.ClientNotification.Statement.UnknownPropertyKeyWarning",
+            InvalidPropertyAccessByLabel => "InvalidPropertyAccessByLabelWarning",
+        }
+    }
+
+    pub fn category(self) -> Category {
+        use DiagnosticKind::*;
+        match self {
+            UnknownLabel
+            | UnknownRelationshipType
+            | WrongDirection
+            | VariableLengthPath
+            | UnknownPath => Category::Schema,
+            UnknownPropertyKey | InvalidPropertyAccessByLabel => Category::Properties,
+            _ => Category::Syntax,
+        }
+    }
+}
+
+/// One finding: its kind and code, a message that says what to change, and where.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub kind: DiagnosticKind,
+    pub code: &'static str,
+    pub message: String,
+    /// Byte range in the query text.
+    pub span: Span,
+    /// 1-based line of `span.start`.
+    pub line: usize,
+    /// 1-based column of `span.start`, in characters.
+    pub column: usize,
+}
+
+impl Diagnostic {
+    pub(crate) fn new(kind: DiagnosticKind, message: String, span: Span, source: &str) -> Self {
+        let offset = span.start.min(source.len());
+        let offset = (0..=offset)
+            .rev()
+            .find(|&i| source.is_char_boundary(i))
+            .unwrap_or(0);
+        let (line, column, _) = crate::syntax::line_col(source, offset);
+        Diagnostic {
+            kind,
+            code: kind.code(),
+            message,
+            span,
+            line,
+            column,
+        }
+    }
+
+    pub fn category(&self) -> Category {
+        self.kind.category()
+    }
+}
+
+/// The closest of `candidates` to `name` by Levenshtein distance (ties: case-insensitive
+/// equality first, then alphabetical order), or `None` when there are no candidates.
+pub(crate) fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
+where
+    I: IntoIterator<Item = &'a str>,
+{
+    let lower = name.to_lowercase();
+    candidates
+        .into_iter()
+        .filter(|c| *c != name)
+        .map(|c| {
+            let ci = c.to_lowercase() == lower;
+            let d = strsim::levenshtein(&lower, &c.to_lowercase());
+            ((!ci, d, c), c)
+        })
+        .min_by(|a, b| a.0.cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn closest_prefers_case_insensitive_then_distance_then_name() {
+        let c = ["Person", "Crime", "Phone", "PhoneCall"];
+        assert_eq!(closest("person", c), Some("Person"));
+        assert_eq!(closest("Crme", c), Some("Crime"));
+        assert_eq!(closest("Phon", c), Some("Phone"));
+        assert_eq!(closest("x", Vec::<&str>::new()), None);
+    }
+
+    #[test]
+    fn line_and_column_are_one_based_characters() {
+        let src = "MATCH (n)\nRETURN é, m";
+        let d = Diagnostic::new(
+            DiagnosticKind::UndefinedVariable,
+            String::new(),
+            Span::new(21, 22),
+            src,
+        );
+        assert_eq!((d.line, d.column), (2, 11));
+        assert_eq!(d.code, "Neo.ClientError.Statement.SyntaxError");
+    }
+}

@@ -1,0 +1,128 @@
+//! Execution errors, typed as Neo4j and the openCypher TCK name them.
+
+use crate::syntax::{ParseError, Span};
+use serde::Serialize;
+use std::fmt;
+
+/// The error classes of the openCypher TCK / Neo4j.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ErrorKind {
+    SyntaxError,
+    SemanticError,
+    TypeError,
+    ArgumentError,
+    ArithmeticError,
+    EntityNotFound,
+    ConstraintVerificationFailed,
+    ParameterMissing,
+    ProcedureError,
+    /// A resource limit (time, rows, expansion) was exceeded.
+    LimitExceeded,
+    /// The query was cancelled from another thread.
+    Cancelled,
+    /// A feature grape does not execute yet.
+    Unsupported,
+}
+
+impl ErrorKind {
+    /// The Neo4j status code for this kind.
+    pub fn code(self) -> &'static str {
+        match self {
+            ErrorKind::SyntaxError => "Neo.ClientError.Statement.SyntaxError",
+            ErrorKind::SemanticError => "Neo.ClientError.Statement.SemanticError",
+            ErrorKind::TypeError => "Neo.ClientError.Statement.TypeError",
+            ErrorKind::ArgumentError => "Neo.ClientError.Statement.ArgumentError",
+            ErrorKind::ArithmeticError => "Neo.ClientError.Statement.ArithmeticError",
+            ErrorKind::EntityNotFound => "Neo.ClientError.Statement.EntityNotFound",
+            ErrorKind::ConstraintVerificationFailed => {
+                "Neo.ClientError.Schema.ConstraintValidationFailed"
+            }
+            ErrorKind::ParameterMissing => "Neo.ClientError.Statement.ParameterMissing",
+            ErrorKind::ProcedureError => "Neo.ClientError.Procedure.ProcedureCallFailed",
+            ErrorKind::LimitExceeded => "Neo.ClientError.Transaction.TransactionTimedOut",
+            ErrorKind::Cancelled => "Neo.ClientError.Transaction.Terminated",
+            ErrorKind::Unsupported => "Neo.ClientError.Statement.FeatureNotSupported",
+        }
+    }
+}
+
+/// When an error is found: before any row is produced (compile time) or while running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum Phase {
+    CompileTime,
+    Runtime,
+}
+
+/// An execution error.
+#[derive(Clone, Debug, Serialize)]
+pub struct ExecError {
+    pub kind: ErrorKind,
+    /// The TCK detail name where one applies (`UndefinedVariable`, `InvalidArgumentType`, …).
+    pub detail: Option<&'static str>,
+    pub message: String,
+    pub phase: Phase,
+    /// Where in the query, when known.
+    pub span: Option<Span>,
+}
+
+impl ExecError {
+    pub fn new(kind: ErrorKind, phase: Phase, message: impl Into<String>) -> Self {
+        ExecError {
+            kind,
+            detail: None,
+            message: message.into(),
+            phase,
+            span: None,
+        }
+    }
+    pub fn runtime(kind: ErrorKind, message: impl Into<String>) -> Self {
+        ExecError::new(kind, Phase::Runtime, message)
+    }
+    pub fn compile(kind: ErrorKind, message: impl Into<String>) -> Self {
+        ExecError::new(kind, Phase::CompileTime, message)
+    }
+    pub fn with_detail(mut self, detail: &'static str) -> Self {
+        self.detail = Some(detail);
+        self
+    }
+    pub fn at(mut self, span: Span) -> Self {
+        if self.span.is_none() {
+            self.span = Some(span);
+        }
+        self
+    }
+    pub fn code(&self) -> &'static str {
+        self.kind.code()
+    }
+    pub(crate) fn type_error(message: impl Into<String>) -> Self {
+        ExecError::runtime(ErrorKind::TypeError, message).with_detail("InvalidArgumentType")
+    }
+    pub(crate) fn unsupported(what: &str) -> Self {
+        ExecError::compile(
+            ErrorKind::Unsupported,
+            format!("{what} is not supported by grape's engine yet"),
+        )
+    }
+}
+
+impl From<ParseError> for ExecError {
+    fn from(e: ParseError) -> Self {
+        ExecError {
+            kind: ErrorKind::SyntaxError,
+            detail: None,
+            message: e.to_string(),
+            phase: Phase::CompileTime,
+            span: Some(Span::new(e.offset, e.offset)),
+        }
+    }
+}
+
+impl fmt::Display for ExecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:?}: {}", self.kind, self.message)
+    }
+}
+
+impl std::error::Error for ExecError {}
+
+pub type Result<T> = std::result::Result<T, ExecError>;

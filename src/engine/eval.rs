@@ -1,0 +1,825 @@
+//! Expression evaluation with Cypher semantics: three-valued logic, null propagation, Neo4j's
+//! arithmetic (64-bit integers that fail on overflow), comparison chains and the list, string
+//! and map operators.
+
+use super::error::{ErrorKind, ExecError, Result};
+use super::exec::Runner;
+use super::functions;
+use crate::syntax::{
+    BinaryOp, Expr, ExprKind, LabelExpr, Literal, MapProjectionItem, Parameter, QuantifierKind,
+    UnaryOp,
+};
+use crate::value::{type_name, Path, Value};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// Variables visible to an expression: a frame of names and values, and the frames around it
+/// (comprehension variables shadow the row's variables without copying the row).
+#[derive(Clone, Copy)]
+pub(crate) struct Env<'a> {
+    pub names: &'a [Arc<str>],
+    pub values: &'a [Value],
+    pub outer: Option<&'a Env<'a>>,
+}
+
+impl<'a> Env<'a> {
+    pub fn new(names: &'a [Arc<str>], values: &'a [Value]) -> Self {
+        Env {
+            names,
+            values,
+            outer: None,
+        }
+    }
+    pub fn lookup(&self, name: &str) -> Option<&'a Value> {
+        let mut env = Some(self);
+        while let Some(e) = env {
+            if let Some(i) = e.names.iter().rposition(|n| &**n == name) {
+                return e.values.get(i);
+            }
+            env = e.outer;
+        }
+        None
+    }
+}
+
+fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
+    match v {
+        Value::Bool(b) => Ok(Some(*b)),
+        Value::Null => Ok(None),
+        other => Err(ExecError::type_error(format!(
+            "{what} expects a boolean, got {} ({other})",
+            type_name(other)
+        ))),
+    }
+}
+
+fn overflow() -> ExecError {
+    ExecError::runtime(ErrorKind::ArithmeticError, "integer overflow")
+        .with_detail("IntegerOverflow")
+}
+
+/// Whether a node has labels matching a label expression.
+pub(crate) fn labels_match(r: &Runner, node_labels: &[u32], e: &LabelExpr) -> bool {
+    match e {
+        LabelExpr::Name(i) => r
+            .graph()
+            .sym(&i.name)
+            .is_some_and(|s| node_labels.contains(&s)),
+        LabelExpr::Wildcard(_) => !node_labels.is_empty(),
+        LabelExpr::Not(x, _) => !labels_match(r, node_labels, x),
+        LabelExpr::And(xs, _) => xs.iter().all(|x| labels_match(r, node_labels, x)),
+        LabelExpr::Or(xs, _) => xs.iter().any(|x| labels_match(r, node_labels, x)),
+    }
+}
+
+/// Whether a relationship type matches a type expression.
+pub(crate) fn type_matches(r: &Runner, ty: u32, e: &LabelExpr) -> bool {
+    match e {
+        LabelExpr::Name(i) => r.graph().sym(&i.name) == Some(ty),
+        LabelExpr::Wildcard(_) => true,
+        LabelExpr::Not(x, _) => !type_matches(r, ty, x),
+        LabelExpr::And(xs, _) => xs.iter().all(|x| type_matches(r, ty, x)),
+        LabelExpr::Or(xs, _) => xs.iter().any(|x| type_matches(r, ty, x)),
+    }
+}
+
+impl Runner<'_> {
+    /// Evaluates `e` in `env`.
+    pub(crate) fn eval(&self, e: &Expr, env: &Env) -> Result<Value> {
+        self.eval_inner(e, env).map_err(|err| err.at(e.span))
+    }
+
+    fn eval_inner(&self, e: &Expr, env: &Env) -> Result<Value> {
+        match &e.kind {
+            ExprKind::Literal(l) => literal(l),
+            ExprKind::Parameter(p) => {
+                let key = match p {
+                    Parameter::Named(n) => n.clone(),
+                    Parameter::Positional(i) => i.to_string(),
+                };
+                self.params.get(&key).cloned().ok_or_else(|| {
+                    ExecError::compile(
+                        ErrorKind::ParameterMissing,
+                        format!("expected parameter ${key}"),
+                    )
+                    .with_detail("MissingParameter")
+                })
+            }
+            ExprKind::Variable(v) => env.lookup(&v.name).cloned().ok_or_else(|| {
+                ExecError::compile(
+                    ErrorKind::SemanticError,
+                    format!("variable `{}` not defined", v.name),
+                )
+                .with_detail("UndefinedVariable")
+            }),
+            ExprKind::List(items) => Ok(Value::List(
+                items
+                    .iter()
+                    .map(|x| self.eval(x, env))
+                    .collect::<Result<_>>()?,
+            )),
+            ExprKind::Map(entries) => {
+                let mut m = BTreeMap::new();
+                for (k, x) in entries {
+                    m.insert(Arc::from(k.name.as_str()), self.eval(x, env)?);
+                }
+                Ok(Value::Map(m))
+            }
+            ExprKind::Property { expr, key } => {
+                let base = self.eval(expr, env)?;
+                self.property(&base, &key.name)
+            }
+            ExprKind::Index { expr, index } => {
+                let base = self.eval(expr, env)?;
+                let idx = self.eval(index, env)?;
+                self.index(&base, &idx)
+            }
+            ExprKind::Slice { expr, from, to } => {
+                let base = self.eval(expr, env)?;
+                let from = match from {
+                    Some(f) => Some(self.eval(f, env)?),
+                    None => None,
+                };
+                let to = match to {
+                    Some(t) => Some(self.eval(t, env)?),
+                    None => None,
+                };
+                slice(&base, from, to)
+            }
+            ExprKind::HasLabels { expr, labels } => match self.eval(expr, env)? {
+                Value::Null => Ok(Value::Null),
+                Value::Node(n) => {
+                    let ls = self
+                        .graph()
+                        .node(n)
+                        .map(|d| d.labels.as_slice())
+                        .unwrap_or(&[]);
+                    Ok(Value::Bool(labels_match(self, ls, labels)))
+                }
+                Value::Relationship(rel) => {
+                    let ty = self.graph().relationship(rel).map(|d| d.ty);
+                    Ok(Value::Bool(
+                        ty.is_some_and(|t| type_matches(self, t, labels)),
+                    ))
+                }
+                other => Err(ExecError::type_error(format!(
+                    "label predicate on {}, expected a node",
+                    type_name(&other)
+                ))),
+            },
+            ExprKind::Unary { op, expr } => {
+                let v = self.eval(expr, env)?;
+                match op {
+                    UnaryOp::Not => Ok(match truthy(&v, "NOT")? {
+                        Some(b) => Value::Bool(!b),
+                        None => Value::Null,
+                    }),
+                    UnaryOp::Neg => match v {
+                        Value::Null => Ok(Value::Null),
+                        Value::Int(i) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
+                        Value::Float(f) => Ok(Value::Float(-f)),
+                        other => Err(ExecError::type_error(format!(
+                            "cannot negate {}",
+                            type_name(&other)
+                        ))),
+                    },
+                    UnaryOp::Plus => match v {
+                        Value::Null | Value::Int(_) | Value::Float(_) => Ok(v),
+                        other => Err(ExecError::type_error(format!(
+                            "unary + on {}",
+                            type_name(&other)
+                        ))),
+                    },
+                }
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, env),
+            ExprKind::Comparison { first, rest } => {
+                let mut left = self.eval(first, env)?;
+                let mut result = Some(true);
+                for (op, r) in rest {
+                    let right = self.eval(r, env)?;
+                    match compare_op(*op, &left, &right) {
+                        Some(false) => result = Some(false),
+                        None if result == Some(true) => result = None,
+                        _ => {}
+                    }
+                    left = right;
+                }
+                Ok(result.map(Value::Bool).unwrap_or(Value::Null))
+            }
+            ExprKind::IsNull { expr, negated } => {
+                let v = self.eval(expr, env)?;
+                Ok(Value::Bool(v.is_null() != *negated))
+            }
+            ExprKind::IsType { expr, negated, ty } => {
+                let v = self.eval(expr, env)?;
+                let is = functions::value_is_type(&v, ty);
+                Ok(Value::Bool(is != *negated))
+            }
+            ExprKind::CountStar => self.aggregate_value(e),
+            ExprKind::FunctionCall {
+                name,
+                distinct: _,
+                args,
+            } => {
+                if functions::is_aggregate(name) {
+                    return self.aggregate_value(e);
+                }
+                let vals = args
+                    .iter()
+                    .map(|a| self.eval(a, env))
+                    .collect::<Result<Vec<_>>>()?;
+                functions::call(self, name, vals)
+            }
+            ExprKind::Case {
+                operand,
+                whens,
+                else_,
+            } => {
+                match operand {
+                    Some(o) => {
+                        let ov = self.eval(o, env)?;
+                        for (w, t) in whens {
+                            let wv = self.eval(w, env)?;
+                            if ov.equals(&wv) == Some(true) {
+                                return self.eval(t, env);
+                            }
+                        }
+                    }
+                    None => {
+                        for (w, t) in whens {
+                            if truthy(&self.eval(w, env)?, "WHEN")? == Some(true) {
+                                return self.eval(t, env);
+                            }
+                        }
+                    }
+                }
+                match else_ {
+                    Some(x) => self.eval(x, env),
+                    None => Ok(Value::Null),
+                }
+            }
+            ExprKind::ListComprehension {
+                variable,
+                list,
+                filter,
+                map,
+            } => {
+                let items = match self.eval(list, env)? {
+                    Value::Null => return Ok(Value::Null),
+                    Value::List(items) => items,
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "list comprehension over {}",
+                            type_name(&other)
+                        )))
+                    }
+                };
+                let names = [Arc::from(variable.name.as_str())];
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    let vals = [item];
+                    let inner = Env {
+                        names: &names,
+                        values: &vals,
+                        outer: Some(env),
+                    };
+                    if let Some(f) = filter {
+                        if truthy(&self.eval(f, &inner)?, "WHERE")? != Some(true) {
+                            continue;
+                        }
+                    }
+                    match map {
+                        Some(m) => out.push(self.eval(m, &inner)?),
+                        None => out.push(vals.into_iter().next().unwrap_or(Value::Null)),
+                    }
+                }
+                Ok(Value::List(out))
+            }
+            ExprKind::Quantified {
+                kind,
+                variable,
+                list,
+                filter,
+            } => {
+                let items = match self.eval(list, env)? {
+                    Value::Null => return Ok(Value::Null),
+                    Value::List(items) => items,
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "quantifier over {}",
+                            type_name(&other)
+                        )))
+                    }
+                };
+                let names = [Arc::from(variable.name.as_str())];
+                let (mut trues, mut nulls) = (0usize, 0usize);
+                for item in items.iter() {
+                    let vals = [item.clone()];
+                    let inner = Env {
+                        names: &names,
+                        values: &vals,
+                        outer: Some(env),
+                    };
+                    let t = match filter {
+                        Some(f) => truthy(&self.eval(f, &inner)?, "WHERE")?,
+                        None => truthy(item, "quantifier")?,
+                    };
+                    match t {
+                        Some(true) => trues += 1,
+                        None => nulls += 1,
+                        Some(false) => {}
+                    }
+                }
+                let n = items.len();
+                let falses = n - trues - nulls;
+                let r = match kind {
+                    QuantifierKind::All => {
+                        if falses > 0 {
+                            Some(false)
+                        } else if nulls > 0 {
+                            None
+                        } else {
+                            Some(true)
+                        }
+                    }
+                    QuantifierKind::Any => {
+                        if trues > 0 {
+                            Some(true)
+                        } else if nulls > 0 {
+                            None
+                        } else {
+                            Some(false)
+                        }
+                    }
+                    QuantifierKind::None => {
+                        if trues > 0 {
+                            Some(false)
+                        } else if nulls > 0 {
+                            None
+                        } else {
+                            Some(true)
+                        }
+                    }
+                    QuantifierKind::Single => {
+                        if trues > 1 {
+                            Some(false)
+                        } else if nulls > 0 {
+                            None
+                        } else {
+                            Some(trues == 1)
+                        }
+                    }
+                };
+                Ok(r.map(Value::Bool).unwrap_or(Value::Null))
+            }
+            ExprKind::Reduce {
+                accumulator,
+                init,
+                variable,
+                list,
+                expr,
+            } => {
+                let mut acc = self.eval(init, env)?;
+                let items = match self.eval(list, env)? {
+                    Value::Null => return Ok(Value::Null),
+                    Value::List(items) => items,
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "reduce over {}",
+                            type_name(&other)
+                        )))
+                    }
+                };
+                let names = [
+                    Arc::from(accumulator.name.as_str()),
+                    Arc::from(variable.name.as_str()),
+                ];
+                for item in items {
+                    let vals = [acc, item];
+                    let inner = Env {
+                        names: &names,
+                        values: &vals,
+                        outer: Some(env),
+                    };
+                    acc = self.eval(expr, &inner)?;
+                }
+                Ok(acc)
+            }
+            ExprKind::Pattern(chain) => Ok(Value::Bool(self.pattern_exists(chain, env)?)),
+            ExprKind::PatternComprehension {
+                variable,
+                pattern,
+                filter,
+                map,
+            } => {
+                self.pattern_comprehension(variable.as_ref(), pattern, filter.as_deref(), map, env)
+            }
+            ExprKind::ShortestPath { .. } => {
+                Err(ExecError::unsupported("shortestPath() as an expression"))
+            }
+            ExprKind::Exists(body) => Ok(Value::Bool(self.subquery_count(body, env, true)? > 0)),
+            ExprKind::CountSubquery(body) => {
+                Ok(Value::Int(self.subquery_count(body, env, false)? as i64))
+            }
+            ExprKind::Collect(q) => self.collect_subquery(q, env),
+            ExprKind::MapProjection { variable, items } => {
+                let base = env.lookup(&variable.name).cloned().ok_or_else(|| {
+                    ExecError::compile(
+                        ErrorKind::SemanticError,
+                        format!("variable `{}` not defined", variable.name),
+                    )
+                    .with_detail("UndefinedVariable")
+                })?;
+                if base.is_null() {
+                    return Ok(Value::Null);
+                }
+                let mut m = BTreeMap::new();
+                for it in items {
+                    match it {
+                        MapProjectionItem::Property(k) => {
+                            m.insert(Arc::from(k.name.as_str()), self.property(&base, &k.name)?);
+                        }
+                        MapProjectionItem::AllProperties(_) => {
+                            for (k, v) in self.all_properties(&base)? {
+                                m.insert(k, v);
+                            }
+                        }
+                        MapProjectionItem::Entry(k, x) => {
+                            m.insert(Arc::from(k.name.as_str()), self.eval(x, env)?);
+                        }
+                        MapProjectionItem::Variable(v) => {
+                            let val = env.lookup(&v.name).cloned().ok_or_else(|| {
+                                ExecError::compile(
+                                    ErrorKind::SemanticError,
+                                    format!("variable `{}` not defined", v.name),
+                                )
+                                .with_detail("UndefinedVariable")
+                            })?;
+                            m.insert(Arc::from(v.name.as_str()), val);
+                        }
+                    }
+                }
+                Ok(Value::Map(m))
+            }
+        }
+    }
+
+    /// `base.key`.
+    pub(crate) fn property(&self, base: &Value, key: &str) -> Result<Value> {
+        match base {
+            Value::Null => Ok(Value::Null),
+            Value::Node(n) => Ok(self
+                .graph()
+                .sym(key)
+                .and_then(|k| self.graph().node_property(*n, k))
+                .cloned()
+                .unwrap_or(Value::Null)),
+            Value::Relationship(r) => Ok(self
+                .graph()
+                .sym(key)
+                .and_then(|k| self.graph().relationship_property(*r, k))
+                .cloned()
+                .unwrap_or(Value::Null)),
+            Value::Map(m) => Ok(m.get(key).cloned().unwrap_or(Value::Null)),
+            other => Err(ExecError::type_error(format!(
+                "cannot read property `{key}` of {} ({other})",
+                type_name(other)
+            ))
+            .with_detail("PropertyAccessOnNonMap")),
+        }
+    }
+
+    /// All properties of a node, relationship or map.
+    pub(crate) fn all_properties(&self, base: &Value) -> Result<BTreeMap<Arc<str>, Value>> {
+        match base {
+            Value::Node(n) => Ok(self.graph().node_properties(*n)),
+            Value::Relationship(r) => Ok(self.graph().relationship_properties(*r)),
+            Value::Map(m) => Ok(m.clone()),
+            Value::Null => Ok(BTreeMap::new()),
+            other => Err(ExecError::type_error(format!(
+                "expected a node, relationship or map, got {}",
+                type_name(other)
+            ))),
+        }
+    }
+
+    fn index(&self, base: &Value, idx: &Value) -> Result<Value> {
+        match (base, idx) {
+            (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+            (Value::List(l), Value::Int(i)) => {
+                let n = l.len() as i64;
+                let i = if *i < 0 { n + i } else { *i };
+                Ok(if (0..n).contains(&i) {
+                    l[i as usize].clone()
+                } else {
+                    Value::Null
+                })
+            }
+            (Value::List(_), other) => Err(ExecError::type_error(format!(
+                "list index must be an integer, got {}",
+                type_name(other)
+            ))),
+            (Value::Map(_) | Value::Node(_) | Value::Relationship(_), Value::String(k)) => {
+                self.property(base, k)
+            }
+            (Value::Map(_) | Value::Node(_) | Value::Relationship(_), other) => {
+                Err(ExecError::type_error(format!(
+                    "map key must be a string, got {}",
+                    type_name(other)
+                ))
+                .with_detail("MapElementAccessByNonString"))
+            }
+            (other, _) => Err(ExecError::type_error(format!(
+                "cannot index {}",
+                type_name(other)
+            ))),
+        }
+    }
+
+    fn binary(&self, op: BinaryOp, lhs: &Expr, rhs: &Expr, env: &Env) -> Result<Value> {
+        // Boolean operators short-circuit only where three-valued logic allows it.
+        match op {
+            BinaryOp::And => {
+                let l = truthy(&self.eval(lhs, env)?, "AND")?;
+                if l == Some(false) {
+                    // The right side must still be a boolean or null for a well-typed query,
+                    // but Neo4j does not evaluate it: neither do we.
+                    return Ok(Value::Bool(false));
+                }
+                let r = truthy(&self.eval(rhs, env)?, "AND")?;
+                return Ok(match (l, r) {
+                    (_, Some(false)) => Value::Bool(false),
+                    (Some(true), Some(true)) => Value::Bool(true),
+                    _ => Value::Null,
+                });
+            }
+            BinaryOp::Or => {
+                let l = truthy(&self.eval(lhs, env)?, "OR")?;
+                if l == Some(true) {
+                    return Ok(Value::Bool(true));
+                }
+                let r = truthy(&self.eval(rhs, env)?, "OR")?;
+                return Ok(match (l, r) {
+                    (_, Some(true)) => Value::Bool(true),
+                    (Some(false), Some(false)) => Value::Bool(false),
+                    _ => Value::Null,
+                });
+            }
+            BinaryOp::Xor => {
+                let l = truthy(&self.eval(lhs, env)?, "XOR")?;
+                let r = truthy(&self.eval(rhs, env)?, "XOR")?;
+                return Ok(match (l, r) {
+                    (Some(a), Some(b)) => Value::Bool(a != b),
+                    _ => Value::Null,
+                });
+            }
+            _ => {}
+        }
+        let l = self.eval(lhs, env)?;
+        let r = self.eval(rhs, env)?;
+        binary_values(self, op, l, r)
+    }
+}
+
+/// A binary operator (not AND/OR/XOR) on two values.
+pub(crate) fn binary_values(run: &Runner, op: BinaryOp, l: Value, r: Value) -> Result<Value> {
+    use BinaryOp::*;
+    if op.is_comparison() {
+        return Ok(compare_op(op, &l, &r)
+            .map(Value::Bool)
+            .unwrap_or(Value::Null));
+    }
+    match op {
+        In => in_list(&l, &r),
+        StartsWith | EndsWith | Contains => match (&l, &r) {
+            (Value::String(a), Value::String(b)) => Ok(Value::Bool(match op {
+                StartsWith => a.starts_with(&**b),
+                EndsWith => a.ends_with(&**b),
+                _ => a.contains(&**b),
+            })),
+            _ => Ok(Value::Null),
+        },
+        RegexMatch => match (&l, &r) {
+            (Value::String(a), Value::String(p)) => Ok(Value::Bool(run.regex_full_match(p, a)?)),
+            (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+            _ => Ok(Value::Null),
+        },
+        Concat => match (l, r) {
+            (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+            (Value::String(a), Value::String(b)) => Ok(Value::from(format!("{a}{b}"))),
+            (Value::List(mut a), Value::List(b)) => {
+                a.extend(b);
+                Ok(Value::List(a))
+            }
+            (a, b) => Err(ExecError::type_error(format!(
+                "cannot concatenate {} and {}",
+                type_name(&a),
+                type_name(&b)
+            ))),
+        },
+        Add => add(l, r),
+        Sub | Mul | Div | Mod | Pow => arith(op, l, r),
+        _ => Err(ExecError::runtime(
+            ErrorKind::SemanticError,
+            format!("unexpected operator {}", op.symbol()),
+        )),
+    }
+}
+
+fn literal(l: &Literal) -> Result<Value> {
+    Ok(match l {
+        Literal::Null => Value::Null,
+        Literal::Boolean(b) => Value::Bool(*b),
+        Literal::Integer(i) => Value::Int(*i),
+        Literal::Float(f) => Value::Float(*f),
+        Literal::String(s) => Value::from(s.as_str()),
+        Literal::OutOfRange { text, float } => {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                format!("number {text} is out of range"),
+            )
+            .with_detail(if *float {
+                "FloatingPointOverflow"
+            } else {
+                "IntegerOverflow"
+            }))
+        }
+    })
+}
+
+/// A comparison operator on two values: `Some(bool)` or `None` for null.
+pub(crate) fn compare_op(op: BinaryOp, l: &Value, r: &Value) -> Option<bool> {
+    use std::cmp::Ordering::*;
+    match op {
+        BinaryOp::Eq => l.equals(r),
+        BinaryOp::Ne => l.equals(r).map(|b| !b),
+        _ => {
+            if l.is_null() || r.is_null() {
+                return None;
+            }
+            // Incomparable values (different types) give null; NaN gives false.
+            let nan = matches!(l, Value::Float(f) if f.is_nan())
+                || matches!(r, Value::Float(f) if f.is_nan());
+            if nan && l.is_number() && r.is_number() {
+                return Some(false);
+            }
+            let o = l.compare(r)?;
+            Some(match op {
+                BinaryOp::Lt => o == Less,
+                BinaryOp::Le => o != Greater,
+                BinaryOp::Gt => o == Greater,
+                BinaryOp::Ge => o != Less,
+                _ => false,
+            })
+        }
+    }
+}
+
+fn in_list(l: &Value, r: &Value) -> Result<Value> {
+    match r {
+        Value::Null => Ok(Value::Null),
+        Value::List(items) => {
+            let mut unknown = false;
+            for x in items {
+                match l.equals(x) {
+                    Some(true) => return Ok(Value::Bool(true)),
+                    None => unknown = true,
+                    Some(false) => {}
+                }
+            }
+            Ok(if unknown {
+                Value::Null
+            } else {
+                Value::Bool(false)
+            })
+        }
+        other => Err(ExecError::type_error(format!(
+            "IN expects a list, got {}",
+            type_name(other)
+        ))),
+    }
+}
+
+fn add(l: Value, r: Value) -> Result<Value> {
+    match (l, r) {
+        (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+        (Value::Int(a), Value::Int(b)) => a.checked_add(b).map(Value::Int).ok_or_else(overflow),
+        (Value::Int(a), Value::Float(b)) => Ok(Value::Float(a as f64 + b)),
+        (Value::Float(a), Value::Int(b)) => Ok(Value::Float(a + b as f64)),
+        (Value::Float(a), Value::Float(b)) => Ok(Value::Float(a + b)),
+        (Value::String(a), Value::String(b)) => Ok(Value::from(format!("{a}{b}"))),
+        (Value::String(a), b @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => Ok(
+            Value::from(format!("{a}{}", functions::to_string_plain(&b))),
+        ),
+        (a @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)), Value::String(b)) => Ok(
+            Value::from(format!("{}{b}", functions::to_string_plain(&a))),
+        ),
+        (Value::List(mut a), Value::List(b)) => {
+            a.extend(b);
+            Ok(Value::List(a))
+        }
+        (Value::List(mut a), b) => {
+            a.push(b);
+            Ok(Value::List(a))
+        }
+        (a, Value::List(b)) => {
+            let mut out = Vec::with_capacity(b.len() + 1);
+            out.push(a);
+            out.extend(b);
+            Ok(Value::List(out))
+        }
+        (a, b) => Err(ExecError::type_error(format!(
+            "cannot add {} and {}",
+            type_name(&a),
+            type_name(&b)
+        ))),
+    }
+}
+
+fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
+    use BinaryOp::*;
+    match (&l, &r) {
+        (Value::Null, _) | (_, Value::Null) => return Ok(Value::Null),
+        (Value::Int(a), Value::Int(b)) => {
+            let (a, b) = (*a, *b);
+            return match op {
+                Sub => a.checked_sub(b).map(Value::Int).ok_or_else(overflow),
+                Mul => a.checked_mul(b).map(Value::Int).ok_or_else(overflow),
+                Div => {
+                    if b == 0 {
+                        Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
+                            .with_detail("DivisionByZero"))
+                    } else {
+                        a.checked_div(b).map(Value::Int).ok_or_else(overflow)
+                    }
+                }
+                Mod => {
+                    if b == 0 {
+                        Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
+                            .with_detail("DivisionByZero"))
+                    } else {
+                        Ok(Value::Int(a.wrapping_rem(b)))
+                    }
+                }
+                _ => Ok(Value::Float((a as f64).powf(b as f64))),
+            };
+        }
+        _ => {}
+    }
+    let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
+        return Err(ExecError::type_error(format!(
+            "cannot apply {} to {} and {}",
+            op.symbol(),
+            type_name(&l),
+            type_name(&r)
+        )));
+    };
+    Ok(Value::Float(match op {
+        Sub => a - b,
+        Mul => a * b,
+        Div => a / b,
+        Mod => a % b,
+        _ => a.powf(b),
+    }))
+}
+
+fn slice(base: &Value, from: Option<Value>, to: Option<Value>) -> Result<Value> {
+    let list = match base {
+        Value::Null => return Ok(Value::Null),
+        Value::List(l) => l,
+        other => {
+            return Err(ExecError::type_error(format!(
+                "cannot slice {}",
+                type_name(other)
+            )))
+        }
+    };
+    let n = list.len() as i64;
+    let bound = |v: Option<Value>, default: i64| -> Result<Option<i64>> {
+        match v {
+            None => Ok(Some(default)),
+            Some(Value::Null) => Ok(None),
+            Some(Value::Int(i)) => Ok(Some(if i < 0 { (n + i).max(0) } else { i.min(n) })),
+            Some(other) => Err(ExecError::type_error(format!(
+                "slice bound must be an integer, got {}",
+                type_name(&other)
+            ))),
+        }
+    };
+    let (Some(a), Some(b)) = (bound(from, 0)?, bound(to, n)?) else {
+        return Ok(Value::Null);
+    };
+    if a >= b {
+        return Ok(Value::List(vec![]));
+    }
+    Ok(Value::List(list[a as usize..b as usize].to_vec()))
+}
+
+/// Builds a path value from nodes and relationships.
+pub(crate) fn path_value(
+    nodes: Vec<crate::value::NodeId>,
+    rels: Vec<crate::value::RelId>,
+) -> Value {
+    Value::Path(Arc::new(Path { nodes, rels }))
+}

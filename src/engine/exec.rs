@@ -1,0 +1,3104 @@
+//! Query execution: clauses over materialised rows, pattern matching that starts from the most
+//! selective pattern element, projection with implicit grouping, and the updating clauses.
+
+use super::error::{ErrorKind, ExecError, Phase, Result};
+use super::eval::{labels_match, path_value, type_matches, Env};
+use super::functions;
+use super::{Limits, Stats};
+use crate::graph::{Dir, Graph, Sym};
+use crate::syntax::{
+    BinaryOp, CallProcedure, Clause, Direction, Expr, ExprKind, Ident, LabelExpr, Match,
+    NodePattern, PathChain, PathElement, PathExpr, PatternPart, Projection, Query,
+    RelationshipPattern, RemoveItem, SetItem, SingleQuery, SubqueryBody, VarLength,
+};
+use crate::value::{GroupKey, NodeId, RelId, Value};
+use regex::Regex;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::time::Instant;
+
+pub(crate) type Row = Vec<Value>;
+
+/// Called with the names and values of each match; returns whether to go on.
+type MatchCallback<'f> = dyn FnMut(&[Arc<str>], &[Value]) -> Result<bool> + 'f;
+
+/// A projected row, the row it came from, and its group's aggregate values.
+type Projected = (Row, Row, Option<HashMap<usize, Value>>);
+
+/// State shared by every part of one query's execution.
+pub(crate) struct Shared<'a> {
+    pub params: &'a BTreeMap<String, Value>,
+    pub src: &'a str,
+    pub limits: &'a Limits,
+    pub deadline: Option<Instant>,
+    pub cancel: Option<&'a AtomicBool>,
+    pub regex_cache: RefCell<HashMap<String, Regex>>,
+    pub stats: RefCell<Stats>,
+    pub ticks: std::cell::Cell<u32>,
+}
+
+impl Shared<'_> {
+    /// Checks the deadline and cancellation (cheaply: the clock is read every 1024 calls).
+    pub fn tick(&self) -> Result<()> {
+        let t = self.ticks.get().wrapping_add(1);
+        self.ticks.set(t);
+        if !t.is_multiple_of(1024) {
+            return Ok(());
+        }
+        if let Some(c) = self.cancel {
+            if c.load(AtomicOrdering::Relaxed) {
+                return Err(ExecError::runtime(ErrorKind::Cancelled, "query cancelled"));
+            }
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() > d {
+                return Err(ExecError::runtime(
+                    ErrorKind::LimitExceeded,
+                    format!(
+                        "query exceeded its time limit of {} ms",
+                        self.limits.timeout.map(|t| t.as_millis()).unwrap_or(0)
+                    ),
+                )
+                .with_detail("Timeout"));
+            }
+        }
+        Ok(())
+    }
+
+    fn check_rows(&self, n: usize) -> Result<()> {
+        if n > self.limits.max_intermediate_rows {
+            return Err(ExecError::runtime(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "more than {} intermediate rows (raise Limits::max_intermediate_rows)",
+                    self.limits.max_intermediate_rows
+                ),
+            )
+            .with_detail("IntermediateRows"));
+        }
+        Ok(())
+    }
+}
+
+/// Read access to a graph plus the shared state; evaluation and matching hang off it.
+#[derive(Clone, Copy)]
+pub(crate) struct Runner<'a> {
+    g: &'a Graph,
+    pub sh: &'a Shared<'a>,
+    pub params: &'a BTreeMap<String, Value>,
+    /// Aggregate results of the current group, by the address of their expression.
+    pub agg: Option<&'a HashMap<usize, Value>>,
+}
+
+/// Graph access for a clause: reading clauses need `&Graph`, updating ones `&mut Graph`.
+pub(crate) enum Access<'a> {
+    Read(&'a Graph),
+    Write(&'a mut Graph),
+}
+
+impl Access<'_> {
+    fn graph(&self) -> &Graph {
+        match self {
+            Access::Read(g) => g,
+            Access::Write(g) => g,
+        }
+    }
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(g: &'a Graph, sh: &'a Shared<'a>) -> Self {
+        Runner {
+            g,
+            sh,
+            params: sh.params,
+            agg: None,
+        }
+    }
+
+    pub fn graph(&self) -> &'a Graph {
+        self.g
+    }
+
+    /// The value of an aggregate expression in the current group.
+    pub(crate) fn aggregate_value(&self, e: &Expr) -> Result<Value> {
+        match self.agg.and_then(|m| m.get(&(e as *const Expr as usize))) {
+            Some(v) => Ok(v.clone()),
+            None => Err(ExecError::compile(
+                ErrorKind::SemanticError,
+                "aggregation is only allowed in WITH and RETURN projections",
+            )
+            .with_detail("InvalidAggregation")),
+        }
+    }
+
+    /// `text =~ pattern`: the whole string must match (Java semantics).
+    pub(crate) fn regex_full_match(&self, pattern: &str, text: &str) -> Result<bool> {
+        let mut cache = self.sh.regex_cache.borrow_mut();
+        if !cache.contains_key(pattern) {
+            let re = Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
+                ExecError::runtime(ErrorKind::ArgumentError, format!("invalid regex: {e}"))
+                    .with_detail("InvalidArgumentValue")
+            })?;
+            cache.insert(pattern.to_string(), re);
+        }
+        Ok(cache.get(pattern).is_some_and(|re| re.is_match(text)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries and clauses
+
+/// The result of a (sub)query: column names and rows.
+pub(crate) struct Output {
+    pub columns: Vec<Arc<str>>,
+    pub rows: Vec<Row>,
+    /// Whether the query ends with RETURN (a unit subquery does not).
+    pub returns: bool,
+}
+
+/// Runs a query. `outer` is the importing row for subqueries.
+pub(crate) fn run_query(
+    access: &mut Access,
+    sh: &Shared,
+    q: &Query,
+    outer: Option<(&[Arc<str>], &[Value])>,
+) -> Result<Output> {
+    let first = run_single(access, sh, &q.first, outer)?;
+    if q.unions.is_empty() {
+        return Ok(first);
+    }
+    let mut columns = first.columns.clone();
+    let mut rows = first.rows;
+    let mut all = true;
+    for u in &q.unions {
+        let part = run_single(access, sh, &u.query, outer)?;
+        if part.columns != columns {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "all sub queries in a UNION must have the same return column names",
+            )
+            .with_detail("DifferentColumnsInUnion")
+            .at(u.span));
+        }
+        all &= u.all;
+        rows.extend(part.rows);
+        columns = part.columns;
+    }
+    if !all {
+        let mut seen = HashSet::new();
+        rows.retain(|r| seen.insert(r.iter().cloned().map(GroupKey).collect::<Vec<_>>()));
+    }
+    Ok(Output {
+        columns,
+        rows,
+        returns: true,
+    })
+}
+
+fn run_single(
+    access: &mut Access,
+    sh: &Shared,
+    q: &SingleQuery,
+    outer: Option<(&[Arc<str>], &[Value])>,
+) -> Result<Output> {
+    let (mut scope, mut rows): (Vec<Arc<str>>, Vec<Row>) = match outer {
+        Some((names, values)) => (names.to_vec(), vec![values.to_vec()]),
+        None => (Vec::new(), vec![Vec::new()]),
+    };
+    let n = q.clauses.len();
+    for (i, clause) in q.clauses.iter().enumerate() {
+        let last = i + 1 == n;
+        match clause {
+            Clause::Return(r) => {
+                let run = Runner::new(access.graph(), sh);
+                let (cols, out) = run.project(&r.projection, &scope, rows, true)?;
+                if !last {
+                    return Err(ExecError::compile(
+                        ErrorKind::SyntaxError,
+                        "RETURN can only be used at the end of the query",
+                    )
+                    .at(r.span));
+                }
+                return Ok(Output {
+                    columns: cols,
+                    rows: out,
+                    returns: true,
+                });
+            }
+            Clause::CallProcedure(_) if last && n == 1 => {
+                // A standalone procedure call returns the procedure's rows.
+                let before = scope.len();
+                let out = run_clause(access, sh, clause, &mut scope, rows)?;
+                return Ok(Output {
+                    columns: scope[before..].to_vec(),
+                    rows: out.into_iter().map(|r| r[before..].to_vec()).collect(),
+                    returns: true,
+                });
+            }
+            _ => {
+                rows = run_clause(access, sh, clause, &mut scope, rows)?;
+                sh.check_rows(rows.len())?;
+            }
+        }
+    }
+    Ok(Output {
+        columns: Vec::new(),
+        rows: Vec::new(),
+        returns: false,
+    })
+}
+
+fn run_clause(
+    access: &mut Access,
+    sh: &Shared,
+    clause: &Clause,
+    scope: &mut Vec<Arc<str>>,
+    rows: Vec<Row>,
+) -> Result<Vec<Row>> {
+    match clause {
+        Clause::Match(m) => Runner::new(access.graph(), sh).exec_match(m, scope, rows),
+        Clause::With(w) => {
+            let run = Runner::new(access.graph(), sh);
+            let (cols, mut out) = run.project(&w.projection, scope, rows, false)?;
+            if let Some(pred) = &w.where_ {
+                let mut kept = Vec::with_capacity(out.len());
+                for r in out {
+                    sh.tick()?;
+                    if run.eval(pred, &Env::new(&cols, &r))?.as_bool() == Some(true) {
+                        kept.push(r);
+                    }
+                }
+                out = kept;
+            }
+            *scope = cols;
+            Ok(out)
+        }
+        Clause::Unwind(u) => {
+            let run = Runner::new(access.graph(), sh);
+            let mut out = Vec::new();
+            for r in rows {
+                let v = run.eval(&u.expr, &Env::new(scope, &r))?;
+                let items = match v {
+                    Value::Null => vec![],
+                    Value::List(l) => l,
+                    other => vec![other],
+                };
+                for it in items {
+                    let mut nr = r.clone();
+                    nr.push(it);
+                    out.push(nr);
+                }
+                sh.check_rows(out.len())?;
+            }
+            scope.push(Arc::from(u.variable.name.as_str()));
+            Ok(out)
+        }
+        Clause::CallProcedure(c) => {
+            let run = Runner::new(access.graph(), sh);
+            run.call_procedure(c, scope, rows)
+        }
+        Clause::CallSubquery(c) => {
+            if c.in_transactions.is_some() {
+                // Transactions are a no-op for an in-memory graph: every statement is atomic.
+            }
+            let mut out = Vec::new();
+            let imports: Vec<Arc<str>> = match &c.scope {
+                Some(crate::syntax::SubqueryScope::All) => scope.clone(),
+                Some(crate::syntax::SubqueryScope::Variables(vs)) => {
+                    vs.iter().map(|v| Arc::from(v.name.as_str())).collect()
+                }
+                None => scope.clone(),
+            };
+            for r in rows {
+                let env = Env::new(scope, &r);
+                let mut vals = Vec::with_capacity(imports.len());
+                for name in &imports {
+                    vals.push(env.lookup(name).cloned().unwrap_or(Value::Null));
+                }
+                let sub = run_query(access, sh, &c.query, Some((&imports, &vals)))?;
+                if sub.returns {
+                    if sub.rows.is_empty() && c.optional {
+                        let mut nr = r.clone();
+                        nr.extend(sub.columns.iter().map(|_| Value::Null));
+                        out.push(nr);
+                    }
+                    for sr in sub.rows {
+                        let mut nr = r.clone();
+                        nr.extend(sr);
+                        out.push(nr);
+                    }
+                } else {
+                    out.push(r);
+                }
+                sh.check_rows(out.len())?;
+            }
+            // The subquery's columns, known from its RETURN clause.
+            if let Some(cols) = returned_columns(&c.query, sh.src) {
+                scope.extend(cols);
+            }
+            Ok(out)
+        }
+        Clause::Create(c) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            exec_create(g, sh, &c.pattern, scope, rows)
+        }
+        Clause::Merge(m) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            exec_merge(g, sh, m, scope, rows)
+        }
+        Clause::Set(s) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            for r in &rows {
+                apply_set_items(g, sh, &s.items, scope, r)?;
+            }
+            Ok(rows)
+        }
+        Clause::Remove(rm) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            for r in &rows {
+                for it in &rm.items {
+                    apply_remove(g, sh, it, scope, r)?;
+                }
+            }
+            Ok(rows)
+        }
+        Clause::Delete(d) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            exec_delete(g, sh, d, scope, &rows)?;
+            Ok(rows)
+        }
+        Clause::Foreach(f) => {
+            for r in &rows {
+                let list = {
+                    let run = Runner::new(access.graph(), sh);
+                    run.eval(&f.list, &Env::new(scope, r))?
+                };
+                let items = match list {
+                    Value::Null => vec![],
+                    Value::List(l) => l,
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "FOREACH expects a list, got {}",
+                            crate::value::type_name(&other)
+                        )))
+                    }
+                };
+                for it in items {
+                    let mut inner_scope = scope.clone();
+                    inner_scope.push(Arc::from(f.variable.name.as_str()));
+                    let mut nr = r.clone();
+                    nr.push(it);
+                    let mut inner_rows = vec![nr];
+                    for c in &f.clauses {
+                        inner_rows = run_clause(access, sh, c, &mut inner_scope, inner_rows)?;
+                    }
+                }
+            }
+            Ok(rows)
+        }
+        Clause::LoadCsv(_) => Err(ExecError::unsupported("LOAD CSV")),
+        Clause::Use(_) => Ok(rows),
+        Clause::Finish(_) => Ok(Vec::new()),
+        Clause::Return(_) => unreachable_return(),
+    }
+}
+
+fn unreachable_return() -> Result<Vec<Row>> {
+    Err(ExecError::compile(
+        ErrorKind::SyntaxError,
+        "RETURN can only be used at the end of the query",
+    ))
+}
+
+fn read_only() -> ExecError {
+    ExecError::compile(
+        ErrorKind::SemanticError,
+        "an updating clause cannot run here (read-only context)",
+    )
+    .with_detail("InvalidClauseComposition")
+}
+
+/// Column names of a query's final RETURN (for `CALL { … }` scoping).
+fn returned_columns(q: &Query, src: &str) -> Option<Vec<Arc<str>>> {
+    let last = q.first.clauses.last()?;
+    let Clause::Return(r) = last else { return None };
+    let mut cols = Vec::new();
+    for it in &r.projection.items {
+        cols.push(column_name(&it.expr, it.alias.as_ref(), src));
+    }
+    Some(cols)
+}
+
+/// The name Neo4j gives a projection column: the alias, else the expression as written.
+pub(crate) fn column_name(e: &Expr, alias: Option<&Ident>, src: &str) -> Arc<str> {
+    if let Some(a) = alias {
+        return Arc::from(a.name.as_str());
+    }
+    if let ExprKind::Variable(v) = &e.kind {
+        return Arc::from(v.name.as_str());
+    }
+    let text = e.span.text(src);
+    if text.is_empty() {
+        Arc::from(crate::syntax::print_expr(e, &Default::default()).as_str())
+    } else {
+        Arc::from(text)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// MATCH
+
+/// What matching needs to know about a node pattern.
+struct NodeInfo<'q> {
+    slot: Option<usize>,
+    pat: &'q NodePattern,
+    /// The labels as symbols when they are a plain conjunction of names (the common case);
+    /// `Some(None)` when one of them is unknown to the graph (nothing can match).
+    plain_labels: Option<Option<Vec<Sym>>>,
+    /// Extra predicates pushed down from WHERE that only involve this element.
+    filters: Vec<&'q Expr>,
+    /// Equality seeks (`key = value`) usable through a property index.
+    seeks: Vec<(&'q str, &'q Expr)>,
+}
+
+struct RelInfo<'q> {
+    slot: Option<usize>,
+    pat: &'q RelationshipPattern,
+    types: Option<Vec<Sym>>,
+    filters: Vec<&'q Expr>,
+}
+
+struct ChainInfo<'q> {
+    path_slot: Option<usize>,
+    nodes: Vec<NodeInfo<'q>>,
+    rels: Vec<RelInfo<'q>>,
+    shortest: Option<bool>,
+}
+
+/// The bindings made while matching one MATCH clause.
+struct MatchState {
+    vals: Vec<Value>,
+    bound: Vec<bool>,
+    used: Vec<RelId>,
+    /// `MATCH REPEATABLE ELEMENTS`: relationships may repeat (no uniqueness check).
+    repeatable: bool,
+}
+
+/// Where each element of a chain is bound: node ids, and per relationship the relationships
+/// and intermediate nodes traversed (left to right).
+struct Trace {
+    nodes: Vec<Option<NodeId>>,
+    rels: Vec<Option<(Vec<RelId>, Vec<NodeId>)>>,
+}
+
+impl<'a> Runner<'a> {
+    pub(crate) fn exec_match(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+    ) -> Result<Vec<Row>> {
+        let old_len = scope.len();
+        let mut new_scope = scope.clone();
+        declare_pattern_vars(&m.pattern, &mut new_scope);
+        let new_vars: Vec<Arc<str>> = new_scope[old_len..].to_vec();
+        let chains = self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+        let mut out = Vec::new();
+        for r in rows {
+            self.sh.tick()?;
+            let mut st = MatchState {
+                vals: r.clone(),
+                bound: vec![true; r.len()],
+                used: Vec::new(),
+                repeatable: m.mode == Some(crate::syntax::MatchMode::RepeatableElements),
+            };
+            st.vals.resize(new_scope.len(), Value::Null);
+            st.bound.resize(new_scope.len(), false);
+            let before = out.len();
+            self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
+                if let Some(w) = &chains.1 {
+                    let env = Env::new(&new_scope, &st.vals);
+                    if run.eval(w, &env)?.as_bool() != Some(true) {
+                        return Ok(());
+                    }
+                }
+                out.push(st.vals.clone());
+                run.sh.check_rows(out.len())
+            })?;
+            if m.optional && out.len() == before {
+                let mut nr = r;
+                nr.extend(new_vars.iter().map(|_| Value::Null));
+                out.push(nr);
+            }
+        }
+        *scope = new_scope;
+        Ok(out)
+    }
+
+    /// Prepares the pattern: slots, relationship type symbols, and WHERE conjuncts pushed down
+    /// to the elements they alone involve. Returns the chains and what is left of WHERE.
+    fn compile_chains<'q>(
+        &self,
+        parts: &'q [PatternPart],
+        scope: &[Arc<str>],
+        old_len: usize,
+        where_: Option<&'q Expr>,
+    ) -> Result<(Vec<ChainInfo<'q>>, Option<Expr>)> {
+        let slot = |v: &Option<Ident>| {
+            v.as_ref()
+                .and_then(|v| scope.iter().position(|s| **s == *v.name))
+        };
+        let mut chains = Vec::new();
+        for p in parts {
+            let (chain, shortest) = match &p.path {
+                PathExpr::Chain(c) => (c, None),
+                PathExpr::ShortestFunction { all, chain, .. } => (chain, Some(*all)),
+            };
+            let mut info = ChainInfo {
+                path_slot: slot(&p.variable),
+                nodes: Vec::new(),
+                rels: Vec::new(),
+                shortest,
+            };
+            if p.selector.is_some() {
+                return Err(ExecError::unsupported(
+                    "path selectors (SHORTEST, ANY, ALL)",
+                ));
+            }
+            for el in &chain.elements {
+                match el {
+                    PathElement::Node(n) => info.nodes.push(NodeInfo {
+                        slot: slot(&n.variable),
+                        pat: n,
+                        plain_labels: self.plain_label_syms(n.labels.as_ref()),
+                        filters: Vec::new(),
+                        seeks: Vec::new(),
+                    }),
+                    PathElement::Relationship(r) => {
+                        if r.quantifier.is_some() {
+                            return Err(ExecError::unsupported("quantified relationships"));
+                        }
+                        info.rels.push(RelInfo {
+                            slot: slot(&r.variable),
+                            pat: r,
+                            types: r.types.as_ref().and_then(|t| self.simple_types(t)),
+                            filters: Vec::new(),
+                        })
+                    }
+                    PathElement::Group(_) => {
+                        return Err(ExecError::unsupported("quantified path patterns"))
+                    }
+                }
+            }
+            if info.nodes.len() != info.rels.len() + 1 {
+                return Err(ExecError::unsupported("this pattern shape"));
+            }
+            // Inline `{key: value}` maps and inline `WHERE v.key = value` give seeks too.
+            for n in &mut info.nodes {
+                if let Some(props) = &n.pat.properties {
+                    if let ExprKind::Map(entries) = &props.kind {
+                        for (k, v) in entries {
+                            n.seeks.push((k.name.as_str(), v));
+                        }
+                    }
+                }
+                if let (Some(w), Some(var)) = (&n.pat.where_, &n.pat.variable) {
+                    for c in conjuncts(w) {
+                        if let Some(seek) = equality_seek(c, &var.name) {
+                            n.seeks.push(seek);
+                        }
+                    }
+                }
+            }
+            chains.push(info);
+        }
+        // Push WHERE conjuncts down to the one new element they mention.
+        let mut rest: Vec<&Expr> = Vec::new();
+        if let Some(w) = where_ {
+            for c in conjuncts(w) {
+                let mut vars = Vec::new();
+                free_vars(c, &mut vars);
+                let new: Vec<&String> = vars
+                    .iter()
+                    .filter(|v| scope[old_len..].iter().any(|s| **s == ***v))
+                    .collect();
+                let mut placed = false;
+                if new.len() == 1 && !contains_pattern(c) {
+                    let name = new[0].as_str();
+                    'outer: for ch in chains.iter_mut() {
+                        for n in ch.nodes.iter_mut() {
+                            if n.pat.variable.as_ref().is_some_and(|v| v.name == name) {
+                                if let Some((k, v)) = equality_seek(c, name) {
+                                    n.seeks.push((k, v));
+                                }
+                                n.filters.push(c);
+                                placed = true;
+                                break 'outer;
+                            }
+                        }
+                        for r in ch.rels.iter_mut() {
+                            if r.pat.length.is_none()
+                                && r.pat.variable.as_ref().is_some_and(|v| v.name == name)
+                            {
+                                r.filters.push(c);
+                                placed = true;
+                                break 'outer;
+                            }
+                        }
+                    }
+                }
+                if !placed {
+                    rest.push(c);
+                }
+            }
+        }
+        let remaining = rest.into_iter().cloned().reduce(|a, b| {
+            let span = a.span.to(b.span);
+            Expr::new(
+                ExprKind::Binary {
+                    op: BinaryOp::And,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                },
+                span,
+            )
+        });
+        Ok((chains, remaining))
+    }
+
+    /// Label symbols for a plain name or conjunction of names (`None` for other expressions).
+    fn plain_label_syms(&self, l: Option<&LabelExpr>) -> Option<Option<Vec<Sym>>> {
+        let names: Vec<&str> = match l? {
+            LabelExpr::Name(i) => vec![i.name.as_str()],
+            LabelExpr::And(xs, _) => {
+                let mut v = Vec::new();
+                for x in xs {
+                    match x {
+                        LabelExpr::Name(i) => v.push(i.name.as_str()),
+                        _ => return None,
+                    }
+                }
+                v
+            }
+            _ => return None,
+        };
+        Some(names.iter().map(|n| self.g.sym(n)).collect())
+    }
+
+    /// Type symbols for a plain type or disjunction of plain types; `None` otherwise.
+    fn simple_types(&self, t: &LabelExpr) -> Option<Vec<Sym>> {
+        match t {
+            LabelExpr::Name(i) => Some(self.g.sym(&i.name).into_iter().collect()),
+            LabelExpr::Or(xs, _) => {
+                let mut out = Vec::new();
+                for x in xs {
+                    match x {
+                        LabelExpr::Name(i) => out.extend(self.g.sym(&i.name)),
+                        _ => return None,
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    fn match_parts(
+        &self,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        if i == chains.len() {
+            return emit(st, self);
+        }
+        let ch = &chains[i];
+        if let Some(all) = ch.shortest {
+            return self.match_shortest(ch, all, chains, i, st, scope, emit);
+        }
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
+        // Anchor: the cheapest node to start from.
+        let (anchor, candidates) = self.choose_anchor(ch, st, scope)?;
+        let steps: Vec<(usize, bool)> = (anchor..ch.rels.len())
+            .map(|j| (j, true))
+            .chain((0..anchor).rev().map(|j| (j, false)))
+            .collect();
+        for n in candidates {
+            self.sh.tick()?;
+            if let Some(saved) = self.bind_node(&ch.nodes[anchor], n, st, scope)? {
+                trace.nodes[anchor] = Some(n);
+                self.expand(
+                    ch,
+                    &steps,
+                    0,
+                    st,
+                    &mut trace,
+                    scope,
+                    &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+                )?;
+                trace.nodes[anchor] = None;
+                restore_node(&ch.nodes[anchor], saved, st);
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn finish_chain(
+        &self,
+        ch: &ChainInfo,
+        trace: &Trace,
+        st: &mut MatchState,
+        chains: &[ChainInfo],
+        i: usize,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        match ch.path_slot {
+            Some(ps) => {
+                let mut nodes = Vec::new();
+                let mut rels = Vec::new();
+                for k in 0..ch.nodes.len() {
+                    if k > 0 {
+                        if let Some((rs, mids)) = &trace.rels[k - 1] {
+                            for (idx, r) in rs.iter().enumerate() {
+                                rels.push(*r);
+                                if idx < mids.len() {
+                                    nodes.push(mids[idx]);
+                                }
+                            }
+                        }
+                    }
+                    if let Some(n) = trace.nodes[k] {
+                        nodes.push(n);
+                    }
+                }
+                let prev = std::mem::replace(&mut st.vals[ps], path_value(nodes, rels));
+                let was = std::mem::replace(&mut st.bound[ps], true);
+                let r = self.match_parts(chains, i + 1, st, scope, emit);
+                st.vals[ps] = prev;
+                st.bound[ps] = was;
+                r
+            }
+            None => self.match_parts(chains, i + 1, st, scope, emit),
+        }
+    }
+
+    /// Picks the start node of a chain: a bound variable, an index seek, the smallest label,
+    /// or all nodes — whichever promises the fewest candidates.
+    fn choose_anchor(
+        &self,
+        ch: &ChainInfo,
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<(usize, Vec<NodeId>)> {
+        let mut best: Option<(usize, usize, Vec<NodeId>)> = None;
+        for (k, n) in ch.nodes.iter().enumerate() {
+            if let Some(s) = n.slot {
+                if st.bound[s] {
+                    let c = match &st.vals[s] {
+                        Value::Node(id) => vec![*id],
+                        _ => vec![],
+                    };
+                    return Ok((k, c));
+                }
+            }
+        }
+        let env = Env::new(scope, &st.vals);
+        for (k, n) in ch.nodes.iter().enumerate() {
+            let label = first_label(n.pat.labels.as_ref()).and_then(|l| self.g.sym(l));
+            if n.pat.labels.is_some()
+                && first_label(n.pat.labels.as_ref()).is_some()
+                && label.is_none()
+            {
+                return Ok((k, Vec::new())); // a label nobody has: no matches
+            }
+            let mut cand: Option<Vec<NodeId>> = None;
+            if let Some(l) = label {
+                for (key, vexpr) in &n.seeks {
+                    if !self.independent_of_unbound(vexpr, st, scope) {
+                        continue;
+                    }
+                    let v = self.eval(vexpr, &env)?;
+                    if v.is_null() {
+                        cand = Some(Vec::new());
+                        break;
+                    }
+                    if let Some(ks) = self.g.sym(key) {
+                        let hits = self.g.nodes_with_property(l, ks, &v);
+                        if cand.as_ref().is_none_or(|c| hits.len() < c.len()) {
+                            cand = Some(hits);
+                        }
+                    } else {
+                        cand = Some(Vec::new());
+                    }
+                }
+                if cand.is_none() {
+                    cand = Some(self.g.nodes_with_label(l).to_vec());
+                }
+            }
+            let cost = cand
+                .as_ref()
+                .map(|c| c.len())
+                .unwrap_or(self.g.node_count());
+            if best.as_ref().is_none_or(|b| cost < b.0) {
+                let c = cand.unwrap_or_else(|| self.g.node_ids().collect());
+                best = Some((cost, k, c));
+            }
+        }
+        let (_, k, c) = best.unwrap_or((0, 0, Vec::new()));
+        Ok((k, c))
+    }
+
+    /// Whether an expression only reads variables that are bound now.
+    fn independent_of_unbound(&self, e: &Expr, st: &MatchState, scope: &[Arc<str>]) -> bool {
+        let mut vars = Vec::new();
+        free_vars(e, &mut vars);
+        vars.iter().all(|v| {
+            scope
+                .iter()
+                .rposition(|s| **s == **v)
+                .is_none_or(|i| st.bound[i])
+        })
+    }
+
+    /// Checks node `n` against a node pattern and binds it. Returns what to restore, or `None`
+    /// when the node does not match.
+    fn bind_node(
+        &self,
+        info: &NodeInfo,
+        n: NodeId,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<Option<Option<Value>>> {
+        let Some(data) = self.g.node(n) else {
+            return Ok(None);
+        };
+        if let Some(s) = info.slot {
+            if st.bound[s] {
+                return Ok(match &st.vals[s] {
+                    Value::Node(m) if *m == n => Some(None),
+                    _ => None,
+                });
+            }
+        }
+        match &info.plain_labels {
+            Some(Some(req)) => {
+                if !req.iter().all(|l| data.labels.contains(l)) {
+                    return Ok(None);
+                }
+            }
+            Some(None) => return Ok(None),
+            None => {
+                if let Some(l) = &info.pat.labels {
+                    if !labels_match(self, &data.labels, l) {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        let saved = info.slot.map(|s| {
+            st.bound[s] = true;
+            std::mem::replace(&mut st.vals[s], Value::Node(n))
+        });
+        let ok = self.element_ok(
+            &Value::Node(n),
+            info.pat.properties.as_ref(),
+            info.pat.where_.as_ref(),
+            &info.filters,
+            st,
+            scope,
+        );
+        match ok {
+            Ok(true) => Ok(Some(saved)),
+            other => {
+                if let (Some(s), Some(v)) = (info.slot, saved) {
+                    st.vals[s] = v;
+                    st.bound[s] = false;
+                }
+                other.map(|_| None)
+            }
+        }
+    }
+
+    /// Property map, inline WHERE and pushed-down filters of a bound element.
+    fn element_ok(
+        &self,
+        v: &Value,
+        props: Option<&Expr>,
+        where_: Option<&Expr>,
+        filters: &[&Expr],
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<bool> {
+        let env = Env::new(scope, &st.vals);
+        if let Some(p) = props {
+            match &p.kind {
+                ExprKind::Map(entries) => {
+                    for (k, e) in entries {
+                        let want = self.eval(e, &env)?;
+                        if self.property(v, &k.name)?.equals(&want) != Some(true) {
+                            return Ok(false);
+                        }
+                    }
+                }
+                _ => {
+                    let want = self.eval(p, &env)?;
+                    match want {
+                        Value::Map(m) => {
+                            for (k, x) in m {
+                                if self.property(v, &k)?.equals(&x) != Some(true) {
+                                    return Ok(false);
+                                }
+                            }
+                        }
+                        Value::Null => return Ok(false),
+                        other => {
+                            return Err(ExecError::type_error(format!(
+                                "pattern properties must be a map, got {}",
+                                crate::value::type_name(&other)
+                            )))
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(w) = where_ {
+            if self.eval(w, &env)?.as_bool() != Some(true) {
+                return Ok(false);
+            }
+        }
+        for f in filters {
+            if self.eval(f, &env)?.as_bool() != Some(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn expand(
+        &self,
+        ch: &ChainInfo,
+        steps: &[(usize, bool)],
+        si: usize,
+        st: &mut MatchState,
+        trace: &mut Trace,
+        scope: &[Arc<str>],
+        done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
+    ) -> Result<()> {
+        let Some(&(j, forward)) = steps.get(si) else {
+            return done(st, self, trace);
+        };
+        let rel = &ch.rels[j];
+        let (from_k, to_k) = if forward { (j, j + 1) } else { (j + 1, j) };
+        let Some(from) = trace.nodes[from_k] else {
+            return Ok(());
+        };
+        let dir = match (rel.pat.direction, forward) {
+            (Direction::Right, true) | (Direction::Left, false) => Dir::Outgoing,
+            (Direction::Left, true) | (Direction::Right, false) => Dir::Incoming,
+            (Direction::Undirected, _) => Dir::Both,
+        };
+        let types = rel.types.as_deref();
+        match rel.pat.length {
+            None => {
+                let mut nbrs = Vec::new();
+                self.g
+                    .for_each_neighbour(from, dir, types, |r, m| nbrs.push((r, m)));
+                for (r, m) in nbrs {
+                    self.sh.tick()?;
+                    if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
+                        continue;
+                    }
+                    if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
+                        // Already bound (an earlier pattern or clause): must be this one.
+                        if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
+                            continue;
+                        }
+                    }
+                    let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
+                        st.bound[s] = true;
+                        std::mem::replace(&mut st.vals[s], Value::Relationship(r))
+                    });
+                    let ok = self.element_ok(
+                        &Value::Relationship(r),
+                        rel.pat.properties.as_ref(),
+                        rel.pat.where_.as_ref(),
+                        &rel.filters,
+                        st,
+                        scope,
+                    )?;
+                    if ok {
+                        st.used.push(r);
+                        if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
+                            trace.nodes[to_k] = Some(m);
+                            trace.rels[j] = Some((vec![r], vec![]));
+                            self.expand(ch, steps, si + 1, st, trace, scope, done)?;
+                            trace.rels[j] = None;
+                            trace.nodes[to_k] = None;
+                            restore_node(&ch.nodes[to_k], saved, st);
+                        }
+                        st.used.pop();
+                    }
+                    if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                        st.vals[s] = v;
+                        st.bound[s] = false;
+                    }
+                }
+                Ok(())
+            }
+            Some(len) => {
+                let (min, max) = len.bounds();
+                let min = if matches!(len, VarLength::Range { min: None, .. } | VarLength::Any) {
+                    1
+                } else {
+                    min
+                };
+                let max = max.unwrap_or(u64::MAX);
+                let mut path_rels: Vec<RelId> = Vec::new();
+                let mut path_nodes: Vec<NodeId> = Vec::new();
+                self.var_length(
+                    ch,
+                    steps,
+                    si,
+                    j,
+                    to_k,
+                    forward,
+                    from,
+                    dir,
+                    types,
+                    min,
+                    max,
+                    &mut path_rels,
+                    &mut path_nodes,
+                    st,
+                    trace,
+                    scope,
+                    done,
+                )
+            }
+        }
+    }
+
+    fn rel_type_ok(&self, rel: &RelInfo, r: RelId) -> bool {
+        match (&rel.types, &rel.pat.types) {
+            (Some(_), _) | (None, None) => true,
+            (None, Some(t)) => self
+                .g
+                .relationship(r)
+                .is_some_and(|d| type_matches(self, d.ty, t)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn var_length(
+        &self,
+        ch: &ChainInfo,
+        steps: &[(usize, bool)],
+        si: usize,
+        j: usize,
+        to_k: usize,
+        forward: bool,
+        at: NodeId,
+        dir: Dir,
+        types: Option<&[Sym]>,
+        min: u64,
+        max: u64,
+        path_rels: &mut Vec<RelId>,
+        path_nodes: &mut Vec<NodeId>,
+        st: &mut MatchState,
+        trace: &mut Trace,
+        scope: &[Arc<str>],
+        done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
+    ) -> Result<()> {
+        self.sh.tick()?;
+        let depth = path_rels.len() as u64;
+        let rel = &ch.rels[j];
+        if depth >= min {
+            // `at` is a candidate end node.
+            let saved_rel = rel.slot.map(|s| {
+                st.bound[s] = true;
+                let mut rs: Vec<Value> =
+                    path_rels.iter().map(|r| Value::Relationship(*r)).collect();
+                if !forward {
+                    rs.reverse();
+                }
+                std::mem::replace(&mut st.vals[s], Value::List(rs))
+            });
+            if let Some(saved) = self.bind_node(&ch.nodes[to_k], at, st, scope)? {
+                trace.nodes[to_k] = Some(at);
+                let (mut rs, mut mids) = (path_rels.clone(), path_nodes.clone());
+                if !forward {
+                    rs.reverse();
+                    mids.reverse();
+                }
+                trace.rels[j] = Some((rs, mids));
+                let n_used = st.used.len();
+                st.used.extend(path_rels.iter().copied());
+                self.expand(ch, steps, si + 1, st, trace, scope, done)?;
+                st.used.truncate(n_used);
+                trace.rels[j] = None;
+                trace.nodes[to_k] = None;
+                restore_node(&ch.nodes[to_k], saved, st);
+            }
+            if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                st.vals[s] = v;
+                st.bound[s] = false;
+            }
+        }
+        if depth >= max {
+            return Ok(());
+        }
+        if depth >= self.sh.limits.max_var_length {
+            return Err(ExecError::runtime(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "variable-length expansion deeper than {} hops (raise Limits::max_var_length)",
+                    self.sh.limits.max_var_length
+                ),
+            )
+            .with_detail("VarLengthExpansion"));
+        }
+        let mut nbrs = Vec::new();
+        self.g
+            .for_each_neighbour(at, dir, types, |r, m| nbrs.push((r, m)));
+        for (r, m) in nbrs {
+            if (!st.repeatable && (path_rels.contains(&r) || st.used.contains(&r)))
+                || !self.rel_type_ok(rel, r)
+            {
+                continue;
+            }
+            if let Some(p) = &rel.pat.properties {
+                let env = Env::new(scope, &st.vals);
+                if !self.element_ok(&Value::Relationship(r), Some(p), None, &[], st, scope)? {
+                    let _ = env;
+                    continue;
+                }
+            }
+            if depth > 0 {
+                path_nodes.push(at);
+            }
+            path_rels.push(r);
+            self.var_length(
+                ch, steps, si, j, to_k, forward, m, dir, types, min, max, path_rels, path_nodes,
+                st, trace, scope, done,
+            )?;
+            path_rels.pop();
+            if depth > 0 {
+                path_nodes.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// shortestPath / allShortestPaths between two nodes (both ends bound or boundable).
+    #[allow(clippy::too_many_arguments)]
+    fn match_shortest(
+        &self,
+        ch: &ChainInfo,
+        all: bool,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        if ch.rels.len() != 1 {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "shortestPath requires a pattern with a single relationship",
+            ));
+        }
+        let rel = &ch.rels[0];
+        let (min, max) = rel.pat.length.map(|l| l.bounds()).unwrap_or((1, Some(1)));
+        let max = max.unwrap_or(self.sh.limits.max_var_length);
+        let dir = match rel.pat.direction {
+            Direction::Right => Dir::Outgoing,
+            Direction::Left => Dir::Incoming,
+            Direction::Undirected => Dir::Both,
+        };
+        let env = Env::new(scope, &st.vals);
+        let _ = env;
+        // Start candidates.
+        let (_, starts) = self.choose_anchor(
+            &ChainInfo {
+                path_slot: None,
+                nodes: vec![NodeInfo {
+                    slot: ch.nodes[0].slot,
+                    pat: ch.nodes[0].pat,
+                    plain_labels: ch.nodes[0].plain_labels.clone(),
+                    filters: vec![],
+                    seeks: ch.nodes[0].seeks.clone(),
+                }],
+                rels: vec![],
+                shortest: None,
+            },
+            st,
+            scope,
+        )?;
+        for s in starts {
+            let Some(saved_s) = self.bind_node(&ch.nodes[0], s, st, scope)? else {
+                continue;
+            };
+            // BFS layers from s, recording all shortest predecessors.
+            let mut preds: HashMap<NodeId, Vec<(RelId, NodeId)>> = HashMap::new();
+            let mut dist: HashMap<NodeId, u64> = HashMap::new();
+            dist.insert(s, 0);
+            let mut frontier = vec![s];
+            let mut d = 0;
+            let mut found: Vec<NodeId> = Vec::new();
+            while !frontier.is_empty() && d < max {
+                self.sh.tick()?;
+                d += 1;
+                let mut next = Vec::new();
+                for &u in &frontier {
+                    let mut nbrs = Vec::new();
+                    self.g
+                        .for_each_neighbour(u, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
+                    for (r, m) in nbrs {
+                        if !self.rel_type_ok(rel, r) {
+                            continue;
+                        }
+                        match dist.get(&m) {
+                            Some(&dm) if dm < d => continue,
+                            Some(_) => preds.entry(m).or_default().push((r, u)),
+                            None => {
+                                dist.insert(m, d);
+                                preds.entry(m).or_default().push((r, u));
+                                next.push(m);
+                            }
+                        }
+                    }
+                }
+                for &m in &next {
+                    if d >= min && m != s {
+                        found.push(m);
+                    }
+                }
+                frontier = next;
+            }
+            found.sort();
+            for t in found {
+                let Some(saved_t) = self.bind_node(&ch.nodes[1], t, st, scope)? else {
+                    continue;
+                };
+                // Enumerate shortest paths back from t.
+                let mut paths: Vec<(Vec<NodeId>, Vec<RelId>)> = Vec::new();
+                let mut stack = vec![(t, vec![t], Vec::<RelId>::new())];
+                while let Some((u, ns, rs)) = stack.pop() {
+                    if u == s {
+                        let mut ns = ns.clone();
+                        let mut rs = rs.clone();
+                        ns.reverse();
+                        rs.reverse();
+                        paths.push((ns, rs));
+                        if !all {
+                            break;
+                        }
+                        continue;
+                    }
+                    for (r, p) in preds.get(&u).cloned().unwrap_or_default() {
+                        let mut ns2 = ns.clone();
+                        ns2.push(p);
+                        let mut rs2 = rs.clone();
+                        rs2.push(r);
+                        stack.push((p, ns2, rs2));
+                    }
+                }
+                for (ns, rs) in paths {
+                    let saved_r = rel.slot.map(|sl| {
+                        st.bound[sl] = true;
+                        let v = if rel.pat.length.is_some() {
+                            Value::List(rs.iter().map(|r| Value::Relationship(*r)).collect())
+                        } else {
+                            Value::Relationship(rs[0])
+                        };
+                        std::mem::replace(&mut st.vals[sl], v)
+                    });
+                    let saved_p = ch.path_slot.map(|ps| {
+                        st.bound[ps] = true;
+                        std::mem::replace(&mut st.vals[ps], path_value(ns.clone(), rs.clone()))
+                    });
+                    self.match_parts(chains, i + 1, st, scope, emit)?;
+                    if let (Some(ps), Some(v)) = (ch.path_slot, saved_p) {
+                        st.vals[ps] = v;
+                        st.bound[ps] = false;
+                    }
+                    if let (Some(sl), Some(v)) = (rel.slot, saved_r) {
+                        st.vals[sl] = v;
+                        st.bound[sl] = false;
+                    }
+                }
+                restore_node(&ch.nodes[1], saved_t, st);
+            }
+            restore_node(&ch.nodes[0], saved_s, st);
+        }
+        Ok(())
+    }
+
+    // ---- pattern expressions and subqueries ----
+
+    /// Matches `chain` against the current environment and calls `f` for each match with the
+    /// extended environment.
+    fn for_each_pattern_match(
+        &self,
+        parts: &[PatternPart],
+        where_: Option<&Expr>,
+        env: &Env,
+        f: &mut MatchCallback,
+    ) -> Result<()> {
+        // Flatten the environment into one frame.
+        let (mut names, mut vals) = (Vec::new(), Vec::new());
+        flatten_env(env, &mut names, &mut vals);
+        let old_len = names.len();
+        declare_pattern_vars(parts, &mut names);
+        let (chains, rest) = self.compile_chains(parts, &names, old_len, where_)?;
+        let mut st = MatchState {
+            bound: vec![true; vals.len()],
+            vals,
+            used: Vec::new(),
+            repeatable: false,
+        };
+        st.vals.resize(names.len(), Value::Null);
+        st.bound.resize(names.len(), false);
+        struct Stop;
+        let mut stop = false;
+        let r = self.match_parts(&chains, 0, &mut st, &names, &mut |st, run| {
+            if stop {
+                return Ok(());
+            }
+            if let Some(w) = &rest {
+                if run.eval(w, &Env::new(&names, &st.vals))?.as_bool() != Some(true) {
+                    return Ok(());
+                }
+            }
+            if !f(&names, &st.vals)? {
+                stop = true;
+            }
+            Ok(())
+        });
+        let _ = Stop;
+        r
+    }
+
+    pub(crate) fn pattern_exists(&self, chain: &PathChain, env: &Env) -> Result<bool> {
+        let part = PatternPart {
+            variable: None,
+            selector: None,
+            path: PathExpr::Chain(chain.clone()),
+            span: chain.span,
+        };
+        let mut found = false;
+        self.for_each_pattern_match(std::slice::from_ref(&part), None, env, &mut |_, _| {
+            found = true;
+            Ok(false)
+        })?;
+        Ok(found)
+    }
+
+    pub(crate) fn pattern_comprehension(
+        &self,
+        variable: Option<&Ident>,
+        pattern: &PathChain,
+        filter: Option<&Expr>,
+        map: &Expr,
+        env: &Env,
+    ) -> Result<Value> {
+        let part = PatternPart {
+            variable: variable.cloned(),
+            selector: None,
+            path: PathExpr::Chain(pattern.clone()),
+            span: pattern.span,
+        };
+        let mut out = Vec::new();
+        self.for_each_pattern_match(
+            std::slice::from_ref(&part),
+            filter,
+            env,
+            &mut |names, vals| {
+                out.push(self.eval(map, &Env::new(names, vals))?);
+                Ok(true)
+            },
+        )?;
+        Ok(Value::List(out))
+    }
+
+    /// Rows of an `EXISTS { … }` / `COUNT { … }` body (stops at the first when `exists_only`).
+    pub(crate) fn subquery_count(
+        &self,
+        body: &SubqueryBody,
+        env: &Env,
+        exists_only: bool,
+    ) -> Result<usize> {
+        match body {
+            SubqueryBody::Pattern { pattern, where_ } => {
+                let mut n = 0;
+                self.for_each_pattern_match(pattern, where_.as_ref(), env, &mut |_, _| {
+                    n += 1;
+                    Ok(!exists_only)
+                })?;
+                Ok(n)
+            }
+            SubqueryBody::Query(q) => {
+                let (mut names, mut vals) = (Vec::new(), Vec::new());
+                flatten_env(env, &mut names, &mut vals);
+                let mut access = Access::Read(self.g);
+                let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
+                Ok(if out.returns {
+                    out.rows.len()
+                } else {
+                    // A subquery without RETURN: count the rows its last clause produced.
+                    count_unit_rows(&mut access, self.sh, q, &names, &vals)?
+                })
+            }
+        }
+    }
+
+    pub(crate) fn collect_subquery(&self, q: &Query, env: &Env) -> Result<Value> {
+        let (mut names, mut vals) = (Vec::new(), Vec::new());
+        flatten_env(env, &mut names, &mut vals);
+        let mut access = Access::Read(self.g);
+        let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
+        if out.columns.len() != 1 {
+            return Err(ExecError::compile(
+                ErrorKind::SemanticError,
+                "COLLECT subquery must return exactly one column",
+            ));
+        }
+        Ok(Value::List(
+            out.rows.into_iter().filter_map(|mut r| r.pop()).collect(),
+        ))
+    }
+
+    // ---- procedures ----
+
+    fn call_procedure(
+        &self,
+        c: &CallProcedure,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+    ) -> Result<Vec<Row>> {
+        let name = c.name.dotted();
+        let mut out = Vec::new();
+        let mut out_cols: Option<Vec<Arc<str>>> = None;
+        for r in rows {
+            let env = Env::new(scope, &r);
+            let args = match &c.args {
+                Some(a) => a
+                    .iter()
+                    .map(|x| self.eval(x, &env))
+                    .collect::<Result<Vec<_>>>()?,
+                None => Vec::new(),
+            };
+            let (cols, results) = super::procedures::call(self, &name, &args)?;
+            // Which fields to keep, under which names.
+            let (keep, names): (Vec<usize>, Vec<Arc<str>>) = match &c.yield_ {
+                Some(y) if !y.star => {
+                    let mut keep = Vec::new();
+                    let mut names = Vec::new();
+                    for it in &y.items {
+                        let i =
+                            cols.iter()
+                                .position(|c| **c == *it.field.name)
+                                .ok_or_else(|| {
+                                    ExecError::compile(
+                                        ErrorKind::SyntaxError,
+                                        format!("unknown procedure output `{}`", it.field.name),
+                                    )
+                                    .with_detail("UndefinedVariable")
+                                })?;
+                        keep.push(i);
+                        names.push(Arc::from(
+                            it.alias.as_ref().unwrap_or(&it.field).name.as_str(),
+                        ));
+                    }
+                    (keep, names)
+                }
+                _ => ((0..cols.len()).collect(), cols.clone()),
+            };
+            let mut new_scope = scope.clone();
+            new_scope.extend(names.iter().cloned());
+            for res in results {
+                let mut nr = r.clone();
+                nr.extend(
+                    keep.iter()
+                        .map(|&i| res.get(i).cloned().unwrap_or(Value::Null)),
+                );
+                if let Some(w) = c.yield_.as_ref().and_then(|y| y.where_.as_ref()) {
+                    if self.eval(w, &Env::new(&new_scope, &nr))?.as_bool() != Some(true) {
+                        continue;
+                    }
+                }
+                out.push(nr);
+            }
+            out_cols = Some(names);
+        }
+        if let Some(cols) = out_cols {
+            scope.extend(cols);
+        }
+        Ok(out)
+    }
+}
+
+fn count_unit_rows(
+    access: &mut Access,
+    sh: &Shared,
+    q: &Query,
+    names: &[Arc<str>],
+    vals: &[Value],
+) -> Result<usize> {
+    let mut scope = names.to_vec();
+    let mut rows = vec![vals.to_vec()];
+    for c in &q.first.clauses {
+        rows = run_clause(access, sh, c, &mut scope, rows)?;
+    }
+    Ok(rows.len())
+}
+
+fn flatten_env(env: &Env, names: &mut Vec<Arc<str>>, vals: &mut Vec<Value>) {
+    if let Some(o) = env.outer {
+        flatten_env(o, names, vals);
+    }
+    names.extend(env.names.iter().cloned());
+    vals.extend(env.values.iter().cloned());
+}
+
+fn restore_node(info: &NodeInfo, saved: Option<Value>, st: &mut MatchState) {
+    if let (Some(s), Some(v)) = (info.slot, saved) {
+        st.vals[s] = v;
+        st.bound[s] = false;
+    }
+}
+
+/// The first plain label of a label expression (for index choice).
+fn first_label(l: Option<&LabelExpr>) -> Option<&str> {
+    match l? {
+        LabelExpr::Name(i) => Some(&i.name),
+        LabelExpr::And(xs, _) => xs.iter().find_map(|x| match x {
+            LabelExpr::Name(i) => Some(i.name.as_str()),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// Adds the variables a pattern introduces (in order of appearance) to `scope`.
+pub(crate) fn declare_pattern_vars(parts: &[PatternPart], scope: &mut Vec<Arc<str>>) {
+    let add = |v: &Option<Ident>, scope: &mut Vec<Arc<str>>| {
+        if let Some(v) = v {
+            if !scope.iter().any(|s| **s == *v.name) {
+                scope.push(Arc::from(v.name.as_str()));
+            }
+        }
+    };
+    for p in parts {
+        for el in &p.path.chain().elements {
+            match el {
+                PathElement::Node(n) => add(&n.variable, scope),
+                PathElement::Relationship(r) => add(&r.variable, scope),
+                PathElement::Group(g) => add(&g.variable, scope),
+            }
+        }
+        add(&p.variable, scope);
+    }
+}
+
+/// The conjuncts of an AND tree.
+fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+        } => {
+            let mut v = conjuncts(lhs);
+            v.extend(conjuncts(rhs));
+            v
+        }
+        _ => vec![e],
+    }
+}
+
+/// `var.key = value` or `value = var.key` where `value` does not mention `var`.
+fn equality_seek<'e>(e: &'e Expr, var: &str) -> Option<(&'e str, &'e Expr)> {
+    let ExprKind::Binary {
+        op: BinaryOp::Eq,
+        lhs,
+        rhs,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let side = |p: &'e Expr, v: &'e Expr| -> Option<(&'e str, &'e Expr)> {
+        if let ExprKind::Property { expr, key } = &p.kind {
+            if matches!(&expr.kind, ExprKind::Variable(x) if x.name == var) {
+                let mut vars = Vec::new();
+                free_vars(v, &mut vars);
+                if !vars.iter().any(|x| x == var) {
+                    return Some((key.name.as_str(), v));
+                }
+            }
+        }
+        None
+    };
+    side(lhs, rhs).or_else(|| side(rhs, lhs))
+}
+
+fn contains_pattern(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Pattern(_)
+                | ExprKind::Exists(_)
+                | ExprKind::CountSubquery(_)
+                | ExprKind::Collect(_)
+                | ExprKind::PatternComprehension { .. }
+        ) {
+            found = true;
+        }
+    });
+    found
+}
+
+/// Calls `f` on `e` and every sub-expression (not descending into subqueries).
+pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+    f(e);
+    match &e.kind {
+        ExprKind::List(xs) => xs.iter().for_each(|x| walk(x, f)),
+        ExprKind::Map(es) => es.iter().for_each(|(_, x)| walk(x, f)),
+        ExprKind::Property { expr, .. } | ExprKind::HasLabels { expr, .. } => walk(expr, f),
+        ExprKind::Index { expr, index } => {
+            walk(expr, f);
+            walk(index, f)
+        }
+        ExprKind::Slice { expr, from, to } => {
+            walk(expr, f);
+            if let Some(x) = from {
+                walk(x, f)
+            }
+            if let Some(x) = to {
+                walk(x, f)
+            }
+        }
+        ExprKind::Unary { expr, .. }
+        | ExprKind::IsNull { expr, .. }
+        | ExprKind::IsType { expr, .. } => walk(expr, f),
+        ExprKind::Binary { lhs, rhs, .. } => {
+            walk(lhs, f);
+            walk(rhs, f)
+        }
+        ExprKind::Comparison { first, rest } => {
+            walk(first, f);
+            rest.iter().for_each(|(_, x)| walk(x, f))
+        }
+        ExprKind::FunctionCall { args, .. } => args.iter().for_each(|x| walk(x, f)),
+        ExprKind::Case {
+            operand,
+            whens,
+            else_,
+        } => {
+            if let Some(o) = operand {
+                walk(o, f)
+            }
+            for (w, t) in whens {
+                walk(w, f);
+                walk(t, f)
+            }
+            if let Some(x) = else_ {
+                walk(x, f)
+            }
+        }
+        ExprKind::ListComprehension {
+            list, filter, map, ..
+        } => {
+            walk(list, f);
+            if let Some(x) = filter {
+                walk(x, f)
+            }
+            if let Some(x) = map {
+                walk(x, f)
+            }
+        }
+        ExprKind::Quantified { list, filter, .. } => {
+            walk(list, f);
+            if let Some(x) = filter {
+                walk(x, f)
+            }
+        }
+        ExprKind::Reduce {
+            init, list, expr, ..
+        } => {
+            walk(init, f);
+            walk(list, f);
+            walk(expr, f)
+        }
+        ExprKind::PatternComprehension { filter, map, .. } => {
+            if let Some(x) = filter {
+                walk(x, f)
+            }
+            walk(map, f)
+        }
+        ExprKind::MapProjection { items, .. } => {
+            for it in items {
+                if let crate::syntax::MapProjectionItem::Entry(_, x) = it {
+                    walk(x, f)
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Variables an expression reads (over-approximated inside subqueries and patterns; the
+/// variables that comprehensions bind are excluded).
+pub(crate) fn free_vars(e: &Expr, out: &mut Vec<String>) {
+    fn go(e: &Expr, bound: &mut Vec<String>, out: &mut Vec<String>) {
+        let push = |name: &str, bound: &Vec<String>, out: &mut Vec<String>| {
+            if !bound.iter().any(|b| b == name) && !out.iter().any(|o| o == name) {
+                out.push(name.to_string());
+            }
+        };
+        match &e.kind {
+            ExprKind::Variable(v) => push(&v.name, bound, out),
+            ExprKind::MapProjection { variable, items } => {
+                push(&variable.name, bound, out);
+                for it in items {
+                    match it {
+                        crate::syntax::MapProjectionItem::Entry(_, x) => go(x, bound, out),
+                        crate::syntax::MapProjectionItem::Variable(v) => push(&v.name, bound, out),
+                        _ => {}
+                    }
+                }
+            }
+            ExprKind::ListComprehension {
+                variable,
+                list,
+                filter,
+                map,
+            } => {
+                go(list, bound, out);
+                bound.push(variable.name.clone());
+                if let Some(x) = filter {
+                    go(x, bound, out)
+                }
+                if let Some(x) = map {
+                    go(x, bound, out)
+                }
+                bound.pop();
+            }
+            ExprKind::Quantified {
+                variable,
+                list,
+                filter,
+                ..
+            } => {
+                go(list, bound, out);
+                bound.push(variable.name.clone());
+                if let Some(x) = filter {
+                    go(x, bound, out)
+                }
+                bound.pop();
+            }
+            ExprKind::Reduce {
+                accumulator,
+                init,
+                variable,
+                list,
+                expr,
+            } => {
+                go(init, bound, out);
+                go(list, bound, out);
+                bound.push(accumulator.name.clone());
+                bound.push(variable.name.clone());
+                go(expr, bound, out);
+                bound.pop();
+                bound.pop();
+            }
+            ExprKind::Pattern(c) | ExprKind::ShortestPath { chain: c, .. } => {
+                chain_vars(c, bound, out)
+            }
+            ExprKind::PatternComprehension {
+                variable,
+                pattern,
+                filter,
+                map,
+            } => {
+                let n = bound.len();
+                if let Some(v) = variable {
+                    bound.push(v.name.clone());
+                }
+                // Variables the pattern introduces are local; those already outside are read.
+                chain_vars(pattern, bound, out);
+                if let Some(x) = filter {
+                    go(x, bound, out)
+                }
+                go(map, bound, out);
+                bound.truncate(n);
+            }
+            ExprKind::Exists(_) | ExprKind::CountSubquery(_) | ExprKind::Collect(_) => {
+                // Conservative: mark as reading everything by pretending an unknown variable.
+                push("\u{0}subquery", bound, out)
+            }
+            _ => {
+                for c in direct_children(e) {
+                    go(c, bound, out)
+                }
+            }
+        }
+    }
+    fn chain_vars(c: &PathChain, bound: &mut Vec<String>, out: &mut Vec<String>) {
+        for el in &c.elements {
+            match el {
+                PathElement::Node(n) => {
+                    if let Some(v) = &n.variable {
+                        if !bound.contains(&v.name) && !out.contains(&v.name) {
+                            out.push(v.name.clone());
+                        }
+                    }
+                    if let Some(p) = &n.properties {
+                        go(p, bound, out)
+                    }
+                    if let Some(w) = &n.where_ {
+                        go(w, bound, out)
+                    }
+                }
+                PathElement::Relationship(r) => {
+                    if let Some(v) = &r.variable {
+                        if !bound.contains(&v.name) && !out.contains(&v.name) {
+                            out.push(v.name.clone());
+                        }
+                    }
+                    if let Some(p) = &r.properties {
+                        go(p, bound, out)
+                    }
+                    if let Some(w) = &r.where_ {
+                        go(w, bound, out)
+                    }
+                }
+                PathElement::Group(g) => chain_vars(&g.chain, bound, out),
+            }
+        }
+    }
+    let mut bound = Vec::new();
+    go(e, &mut bound, out);
+}
+
+/// The direct sub-expressions of `e` (for the generic cases of `free_vars`).
+fn direct_children(e: &Expr) -> Vec<&Expr> {
+    let mut v: Vec<&Expr> = Vec::new();
+    match &e.kind {
+        ExprKind::List(xs) => v.extend(xs.iter()),
+        ExprKind::Map(es) => v.extend(es.iter().map(|(_, x)| x)),
+        ExprKind::Property { expr, .. }
+        | ExprKind::HasLabels { expr, .. }
+        | ExprKind::Unary { expr, .. }
+        | ExprKind::IsNull { expr, .. }
+        | ExprKind::IsType { expr, .. } => v.push(expr),
+        ExprKind::Index { expr, index } => {
+            v.push(expr);
+            v.push(index)
+        }
+        ExprKind::Slice { expr, from, to } => {
+            v.push(expr);
+            v.extend(from.as_deref());
+            v.extend(to.as_deref());
+        }
+        ExprKind::Binary { lhs, rhs, .. } => {
+            v.push(lhs);
+            v.push(rhs)
+        }
+        ExprKind::Comparison { first, rest } => {
+            v.push(first);
+            v.extend(rest.iter().map(|(_, x)| x));
+        }
+        ExprKind::FunctionCall { args, .. } => v.extend(args.iter()),
+        ExprKind::Case {
+            operand,
+            whens,
+            else_,
+        } => {
+            v.extend(operand.as_deref());
+            for (w, t) in whens {
+                v.push(w);
+                v.push(t);
+            }
+            v.extend(else_.as_deref());
+        }
+        _ => {}
+    }
+    v
+}
+
+// ---------------------------------------------------------------------------------------------
+// Projection and aggregation
+
+struct AggSpec<'q> {
+    expr: &'q Expr,
+    name: String,
+    distinct: bool,
+    args: &'q [Expr],
+}
+
+fn collect_aggregates<'q>(e: &'q Expr, out: &mut Vec<AggSpec<'q>>) {
+    match &e.kind {
+        ExprKind::CountStar => out.push(AggSpec {
+            expr: e,
+            name: "count*".into(),
+            distinct: false,
+            args: &[],
+        }),
+        ExprKind::FunctionCall {
+            name,
+            distinct,
+            args,
+        } if functions::is_aggregate(name) => out.push(AggSpec {
+            expr: e,
+            name: name.dotted().to_ascii_lowercase(),
+            distinct: *distinct,
+            args,
+        }),
+        ExprKind::ListComprehension { .. }
+        | ExprKind::Quantified { .. }
+        | ExprKind::Reduce { .. }
+        | ExprKind::Exists(_)
+        | ExprKind::CountSubquery(_)
+        | ExprKind::Collect(_)
+        | ExprKind::PatternComprehension { .. } => {
+            // Aggregates inside these are evaluated per element, not per group.
+            for c in direct_children(e) {
+                collect_aggregates(c, out)
+            }
+        }
+        _ => {
+            for c in direct_children(e) {
+                collect_aggregates(c, out)
+            }
+        }
+    }
+}
+
+impl<'a> Runner<'a> {
+    /// WITH / RETURN: projects, groups, dedupes, orders, skips and limits.
+    pub(crate) fn project(
+        &self,
+        p: &Projection,
+        scope: &[Arc<str>],
+        rows: Vec<Row>,
+        is_return: bool,
+    ) -> Result<(Vec<Arc<str>>, Vec<Row>)> {
+        // Items, with `*` expanded.
+        let mut cols: Vec<Arc<str>> = Vec::new();
+        let mut star_slots: Vec<usize> = Vec::new();
+        if p.star {
+            let mut names: Vec<(Arc<str>, usize)> = scope
+                .iter()
+                .enumerate()
+                .filter(|(i, n)| {
+                    !n.starts_with('\u{0}') && scope.iter().rposition(|m| m == *n) == Some(*i)
+                })
+                .map(|(i, n)| (n.clone(), i))
+                .collect();
+            if is_return {
+                names.sort_by(|a, b| a.0.cmp(&b.0));
+            }
+            if names.is_empty() {
+                return Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    "RETURN * is not allowed when there are no variables in scope",
+                )
+                .with_detail("NoVariablesInScope"));
+            }
+            for (n, i) in names {
+                cols.push(n);
+                star_slots.push(i);
+            }
+        }
+        for it in &p.items {
+            cols.push(column_name(&it.expr, it.alias.as_ref(), self.sh.src));
+        }
+        {
+            let mut seen = HashSet::new();
+            for c in &cols {
+                if !seen.insert(c.clone()) {
+                    return Err(ExecError::compile(
+                        ErrorKind::SyntaxError,
+                        format!("multiple result columns with the same name `{c}`"),
+                    )
+                    .with_detail("ColumnNameConflict"));
+                }
+            }
+        }
+        let mut aggs: Vec<AggSpec> = Vec::new();
+        for it in &p.items {
+            collect_aggregates(&it.expr, &mut aggs);
+        }
+        let item_has_agg: Vec<bool> = p
+            .items
+            .iter()
+            .map(|it| {
+                let mut v = Vec::new();
+                collect_aggregates(&it.expr, &mut v);
+                !v.is_empty()
+            })
+            .collect();
+        for s in &p.order_by {
+            collect_aggregates(&s.expr, &mut aggs);
+        }
+
+        // (projected row, source row, aggregate values)
+        let mut projected: Vec<Projected> = Vec::new();
+        if aggs.is_empty() {
+            for r in rows {
+                self.sh.tick()?;
+                let env = Env::new(scope, &r);
+                let mut out: Row = star_slots.iter().map(|&i| r[i].clone()).collect();
+                for it in &p.items {
+                    out.push(self.eval(&it.expr, &env)?);
+                }
+                projected.push((out, r, None));
+            }
+        } else {
+            // Group by the items without aggregates (and the `*` variables).
+            let mut groups: HashMap<Vec<GroupKey>, usize> = HashMap::new();
+            let mut order: Vec<(Row, Row, Vec<Accumulator>)> = Vec::new();
+            for r in rows {
+                self.sh.tick()?;
+                let env = Env::new(scope, &r);
+                let mut key_vals: Row = star_slots.iter().map(|&i| r[i].clone()).collect();
+                for (it, has) in p.items.iter().zip(&item_has_agg) {
+                    if !has {
+                        key_vals.push(self.eval(&it.expr, &env)?);
+                    }
+                }
+                let key: Vec<GroupKey> = key_vals.iter().cloned().map(GroupKey).collect();
+                let gi = match groups.get(&key) {
+                    Some(&gi) => gi,
+                    None => {
+                        let gi = order.len();
+                        groups.insert(key, gi);
+                        order.push((
+                            key_vals,
+                            r.clone(),
+                            aggs.iter()
+                                .map(|a| Accumulator::new(&a.name, a.distinct))
+                                .collect(),
+                        ));
+                        gi
+                    }
+                };
+                for (a, acc) in aggs.iter().zip(order[gi].2.iter_mut()) {
+                    let args: Vec<Value> = a
+                        .args
+                        .iter()
+                        .map(|x| self.eval(x, &env))
+                        .collect::<Result<_>>()?;
+                    acc.add(args)?;
+                }
+            }
+            if order.is_empty() && star_slots.is_empty() && item_has_agg.iter().all(|h| *h) {
+                order.push((
+                    Vec::new(),
+                    vec![Value::Null; scope.len()],
+                    aggs.iter()
+                        .map(|a| Accumulator::new(&a.name, a.distinct))
+                        .collect(),
+                ));
+            }
+            for (key_vals, rep, accs) in order {
+                let mut values = HashMap::new();
+                for (a, acc) in aggs.iter().zip(accs) {
+                    values.insert(a.expr as *const Expr as usize, acc.finish()?);
+                }
+                let run = Runner {
+                    agg: Some(&values),
+                    ..*self
+                };
+                let env = Env::new(scope, &rep);
+                let mut keys = key_vals.into_iter();
+                let mut out: Row = Vec::with_capacity(cols.len());
+                for _ in &star_slots {
+                    out.push(keys.next().unwrap_or(Value::Null));
+                }
+                for (it, has) in p.items.iter().zip(&item_has_agg) {
+                    if *has {
+                        out.push(run.eval(&it.expr, &env)?);
+                    } else {
+                        out.push(keys.next().unwrap_or(Value::Null));
+                    }
+                }
+                projected.push((out, rep, Some(values)));
+            }
+        }
+
+        if p.distinct {
+            let mut seen = HashSet::new();
+            projected.retain(|(out, _, _)| {
+                seen.insert(out.iter().cloned().map(GroupKey).collect::<Vec<_>>())
+            });
+        }
+
+        if !p.order_by.is_empty() {
+            // Sort keys see the projected columns first, then the source row's variables.
+            let mut keyed: Vec<(Vec<Value>, Row)> = Vec::with_capacity(projected.len());
+            for (out, src, agg_vals) in projected {
+                self.sh.tick()?;
+                let run = Runner {
+                    agg: agg_vals.as_ref(),
+                    ..*self
+                };
+                let outer = Env::new(scope, &src);
+                let env = Env {
+                    names: &cols,
+                    values: &out,
+                    outer: if p.distinct || agg_vals.is_some() {
+                        // After DISTINCT or aggregation only projected names are visible, but
+                        // grouping keys are the same in every row of the group.
+                        Some(&outer)
+                    } else {
+                        Some(&outer)
+                    },
+                };
+                let mut keys = Vec::with_capacity(p.order_by.len());
+                for s in &p.order_by {
+                    // An ORDER BY expression that is a projected item uses that column.
+                    let idx = p.items.iter().position(|it| it.expr == s.expr);
+                    keys.push(match idx {
+                        Some(i) => out[star_slots.len() + i].clone(),
+                        None => run.eval(&s.expr, &env)?,
+                    });
+                }
+                keyed.push((keys, out));
+            }
+            keyed.sort_by(|a, b| {
+                for (i, s) in p.order_by.iter().enumerate() {
+                    let o = a.0[i].order(&b.0[i]);
+                    let o = if s.descending { o.reverse() } else { o };
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            });
+            let rows: Vec<Row> = keyed.into_iter().map(|(_, r)| r).collect();
+            let rows = self.skip_limit(p, rows)?;
+            return Ok((cols, rows));
+        }
+        let rows: Vec<Row> = projected.into_iter().map(|(r, _, _)| r).collect();
+        let rows = self.skip_limit(p, rows)?;
+        Ok((cols, rows))
+    }
+
+    fn skip_limit(&self, p: &Projection, mut rows: Vec<Row>) -> Result<Vec<Row>> {
+        let count = |e: &Expr, what: &str| -> Result<usize> {
+            let v = self.eval(e, &Env::new(&[], &[]))?;
+            match v {
+                Value::Int(i) if i >= 0 => Ok(i as usize),
+                Value::Int(_) => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("{what} must be a non-negative integer"),
+                )
+                .with_detail("NegativeIntegerArgument")),
+                Value::Float(_) => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("{what} must be an integer"),
+                )
+                .with_detail("InvalidArgumentType")),
+                other => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!(
+                        "{what} must be an integer, got {}",
+                        crate::value::type_name(&other)
+                    ),
+                )
+                .with_detail("InvalidArgumentType")),
+            }
+        };
+        if let Some(s) = &p.skip {
+            let n = count(s, "SKIP")?;
+            rows.drain(..n.min(rows.len()));
+        }
+        if let Some(l) = &p.limit {
+            let n = count(l, "LIMIT")?;
+            rows.truncate(n);
+        }
+        Ok(rows)
+    }
+}
+
+/// The running state of one aggregate function in one group.
+enum Accumulator {
+    Count {
+        distinct: Option<HashSet<GroupKey>>,
+        n: i64,
+        star: bool,
+    },
+    Sum {
+        distinct: Option<HashSet<GroupKey>>,
+        int: i64,
+        float: f64,
+        is_float: bool,
+        any: bool,
+    },
+    Avg {
+        distinct: Option<HashSet<GroupKey>>,
+        sum: f64,
+        n: u64,
+    },
+    Min(Option<Value>),
+    Max(Option<Value>),
+    Collect {
+        distinct: Option<HashSet<GroupKey>>,
+        items: Vec<Value>,
+    },
+    /// stDev, stDevP, percentileCont, percentileDisc: collect the numbers, finish at the end.
+    Numbers {
+        name: String,
+        distinct: Option<HashSet<GroupKey>>,
+        xs: Vec<f64>,
+        ints: bool,
+        pct: Option<Value>,
+    },
+}
+
+impl Accumulator {
+    fn new(name: &str, distinct: bool) -> Self {
+        let d = || distinct.then(HashSet::new);
+        match name {
+            "count*" => Accumulator::Count {
+                distinct: None,
+                n: 0,
+                star: true,
+            },
+            "count" => Accumulator::Count {
+                distinct: d(),
+                n: 0,
+                star: false,
+            },
+            "sum" => Accumulator::Sum {
+                distinct: d(),
+                int: 0,
+                float: 0.0,
+                is_float: false,
+                any: false,
+            },
+            "avg" => Accumulator::Avg {
+                distinct: d(),
+                sum: 0.0,
+                n: 0,
+            },
+            "min" => Accumulator::Min(None),
+            "max" => Accumulator::Max(None),
+            "collect" => Accumulator::Collect {
+                distinct: d(),
+                items: Vec::new(),
+            },
+            other => Accumulator::Numbers {
+                name: other.to_string(),
+                distinct: d(),
+                xs: Vec::new(),
+                ints: true,
+                pct: None,
+            },
+        }
+    }
+
+    fn first_new(distinct: &mut Option<HashSet<GroupKey>>, v: &Value) -> bool {
+        match distinct {
+            Some(set) => set.insert(GroupKey(v.clone())),
+            None => true,
+        }
+    }
+
+    fn add(&mut self, mut args: Vec<Value>) -> Result<()> {
+        let v = if args.is_empty() {
+            Value::Null
+        } else {
+            args.remove(0)
+        };
+        match self {
+            Accumulator::Count { distinct, n, star } => {
+                if *star || (!v.is_null() && Self::first_new(distinct, &v)) {
+                    *n += 1;
+                }
+            }
+            Accumulator::Sum {
+                distinct,
+                int,
+                float,
+                is_float,
+                any,
+            } => {
+                if v.is_null() || !Self::first_new(distinct, &v) {
+                    return Ok(());
+                }
+                *any = true;
+                match v {
+                    Value::Int(i) => {
+                        if *is_float {
+                            *float += i as f64;
+                        } else {
+                            match int.checked_add(i) {
+                                Some(s) => *int = s,
+                                None => {
+                                    return Err(ExecError::runtime(
+                                        ErrorKind::ArithmeticError,
+                                        "integer overflow in sum()",
+                                    )
+                                    .with_detail("IntegerOverflow"))
+                                }
+                            }
+                        }
+                    }
+                    Value::Float(f) => {
+                        if !*is_float {
+                            *is_float = true;
+                            *float = *int as f64;
+                        }
+                        *float += f;
+                    }
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "sum() of {}",
+                            crate::value::type_name(&other)
+                        )))
+                    }
+                }
+            }
+            Accumulator::Avg { distinct, sum, n } => {
+                if v.is_null() || !Self::first_new(distinct, &v) {
+                    return Ok(());
+                }
+                match v.as_f64() {
+                    Some(f) => {
+                        *sum += f;
+                        *n += 1;
+                    }
+                    None => {
+                        return Err(ExecError::type_error(format!(
+                            "avg() of {}",
+                            crate::value::type_name(&v)
+                        )))
+                    }
+                }
+            }
+            Accumulator::Min(cur) => {
+                if !v.is_null()
+                    && cur
+                        .as_ref()
+                        .is_none_or(|c| v.order(c) == std::cmp::Ordering::Less)
+                {
+                    *cur = Some(v);
+                }
+            }
+            Accumulator::Max(cur) => {
+                if !v.is_null()
+                    && cur
+                        .as_ref()
+                        .is_none_or(|c| v.order(c) == std::cmp::Ordering::Greater)
+                {
+                    *cur = Some(v);
+                }
+            }
+            Accumulator::Collect { distinct, items } => {
+                if !v.is_null() && Self::first_new(distinct, &v) {
+                    items.push(v);
+                }
+            }
+            Accumulator::Numbers {
+                distinct,
+                xs,
+                ints,
+                pct,
+                ..
+            } => {
+                if let Some(p) = args.first() {
+                    if pct.is_none() {
+                        *pct = Some(p.clone());
+                    }
+                }
+                if v.is_null() || !Self::first_new(distinct, &v) {
+                    return Ok(());
+                }
+                if !matches!(v, Value::Int(_)) {
+                    *ints = false;
+                }
+                match v.as_f64() {
+                    Some(f) => xs.push(f),
+                    None => {
+                        return Err(ExecError::type_error(format!(
+                            "aggregation over {}",
+                            crate::value::type_name(&v)
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn finish(self) -> Result<Value> {
+        Ok(match self {
+            Accumulator::Count { n, .. } => Value::Int(n),
+            Accumulator::Sum {
+                int,
+                float,
+                is_float,
+                ..
+            } => {
+                if is_float {
+                    Value::Float(float)
+                } else {
+                    Value::Int(int)
+                }
+            }
+            Accumulator::Avg { sum, n, .. } => {
+                if n == 0 {
+                    Value::Null
+                } else {
+                    Value::Float(sum / n as f64)
+                }
+            }
+            Accumulator::Min(v) | Accumulator::Max(v) => v.unwrap_or(Value::Null),
+            Accumulator::Collect { items, .. } => Value::List(items),
+            Accumulator::Numbers {
+                name,
+                mut xs,
+                ints,
+                pct,
+                ..
+            } => {
+                let n = xs.len();
+                match name.as_str() {
+                    "stdev" | "stdevp" => {
+                        let pop = name == "stdevp";
+                        if n == 0 || (!pop && n == 1) {
+                            return Ok(Value::Float(0.0));
+                        }
+                        let mean = xs.iter().sum::<f64>() / n as f64;
+                        let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
+                        Value::Float((ss / if pop { n as f64 } else { (n - 1) as f64 }).sqrt())
+                    }
+                    "percentilecont" | "percentiledisc" => {
+                        let p = match pct {
+                            Some(Value::Int(i)) => i as f64,
+                            Some(Value::Float(f)) => f,
+                            Some(Value::Null) | None => return Ok(Value::Null),
+                            Some(other) => {
+                                return Err(ExecError::type_error(format!(
+                                    "percentile must be a number, got {}",
+                                    crate::value::type_name(&other)
+                                )))
+                            }
+                        };
+                        if !(0.0..=1.0).contains(&p) {
+                            return Err(ExecError::runtime(
+                                ErrorKind::ArgumentError,
+                                format!("percentile {p} is not between 0.0 and 1.0"),
+                            )
+                            .with_detail("NumberOutOfRange"));
+                        }
+                        if n == 0 {
+                            return Ok(Value::Null);
+                        }
+                        xs.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+                        if name == "percentilecont" {
+                            let pos = p * (n - 1) as f64;
+                            let lo = pos.floor() as usize;
+                            let hi = pos.ceil() as usize;
+                            Value::Float(xs[lo] + (xs[hi] - xs[lo]) * (pos - lo as f64))
+                        } else {
+                            let idx = if p == 0.0 {
+                                0
+                            } else {
+                                ((p * n as f64).ceil() as usize).saturating_sub(1)
+                            };
+                            let x = xs[idx.min(n - 1)];
+                            if ints {
+                                Value::Int(x as i64)
+                            } else {
+                                Value::Float(x)
+                            }
+                        }
+                    }
+                    _ => Value::Null,
+                }
+            }
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Updating clauses
+
+fn exec_create(
+    g: &mut Graph,
+    sh: &Shared,
+    parts: &[PatternPart],
+    scope: &mut Vec<Arc<str>>,
+    rows: Vec<Row>,
+) -> Result<Vec<Row>> {
+    let old_len = scope.len();
+    let mut new_scope = scope.clone();
+    declare_pattern_vars(parts, &mut new_scope);
+    let mut out = Vec::with_capacity(rows.len());
+    for r in rows {
+        let mut row = r.clone();
+        row.resize(new_scope.len(), Value::Null);
+        let mut bound: Vec<bool> = (0..new_scope.len()).map(|i| i < old_len).collect();
+        for p in parts {
+            create_part(g, sh, p, &new_scope, &mut row, &mut bound)?;
+        }
+        out.push(row);
+    }
+    *scope = new_scope;
+    Ok(out)
+}
+
+fn eval_props(
+    g: &Graph,
+    sh: &Shared,
+    props: Option<&Expr>,
+    scope: &[Arc<str>],
+    row: &[Value],
+) -> Result<Vec<(Arc<str>, Value)>> {
+    let Some(p) = props else { return Ok(vec![]) };
+    let run = Runner::new(g, sh);
+    match run.eval(p, &Env::new(scope, row))? {
+        Value::Map(m) => Ok(m.into_iter().collect()),
+        Value::Null => Ok(vec![]),
+        other => Err(ExecError::type_error(format!(
+            "properties must be a map, got {}",
+            crate::value::type_name(&other)
+        ))),
+    }
+}
+
+fn plain_labels(l: Option<&LabelExpr>) -> Result<Vec<String>> {
+    fn go(l: &LabelExpr, out: &mut Vec<String>) -> Result<()> {
+        match l {
+            LabelExpr::Name(i) => {
+                out.push(i.name.clone());
+                Ok(())
+            }
+            LabelExpr::And(xs, _) => xs.iter().try_for_each(|x| go(x, out)),
+            _ => Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "labels in CREATE and MERGE must be plain names (no |, !, %)",
+            )),
+        }
+    }
+    let mut out = Vec::new();
+    if let Some(l) = l {
+        go(l, &mut out)?;
+    }
+    Ok(out)
+}
+
+fn create_part(
+    g: &mut Graph,
+    sh: &Shared,
+    p: &PatternPart,
+    scope: &[Arc<str>],
+    row: &mut [Value],
+    bound: &mut [bool],
+) -> Result<()> {
+    let chain = match &p.path {
+        PathExpr::Chain(c) => c,
+        _ => {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "shortestPath cannot be used in CREATE",
+            ))
+        }
+    };
+    let slot = |v: &Option<Ident>| {
+        v.as_ref()
+            .and_then(|v| scope.iter().position(|s| **s == *v.name))
+    };
+    let mut node_ids: Vec<NodeId> = Vec::new();
+    let mut rel_ids: Vec<RelId> = Vec::new();
+    let mut pending_rel: Option<&RelationshipPattern> = None;
+    for el in &chain.elements {
+        match el {
+            PathElement::Node(n) => {
+                let s = slot(&n.variable);
+                let id = match s.filter(|&s| bound[s]) {
+                    Some(s) => {
+                        if n.labels.is_some() || n.properties.is_some() {
+                            return Err(ExecError::compile(
+                                ErrorKind::SyntaxError,
+                                format!(
+                                    "variable `{}` already declared: CREATE cannot add labels or properties to it",
+                                    n.variable.as_ref().map(|v| v.name.as_str()).unwrap_or("")
+                                ),
+                            )
+                            .with_detail("VariableAlreadyBound"));
+                        }
+                        match &row[s] {
+                            Value::Node(id) => *id,
+                            other => {
+                                return Err(ExecError::type_error(format!(
+                                    "expected a node, got {}",
+                                    crate::value::type_name(other)
+                                )))
+                            }
+                        }
+                    }
+                    None => {
+                        let labels = plain_labels(n.labels.as_ref())?;
+                        let props = eval_props(g, sh, n.properties.as_ref(), scope, row)?;
+                        let label_refs: Vec<&str> = labels.iter().map(|s| s.as_str()).collect();
+                        let nprops = props.iter().filter(|(_, v)| !v.is_null()).count();
+                        let id = g.add_node(
+                            &label_refs,
+                            props.iter().map(|(k, v)| (&**k, v.clone())).collect(),
+                        );
+                        let mut st = sh.stats.borrow_mut();
+                        st.nodes_created += 1;
+                        st.labels_added += labels.len() as u64;
+                        st.properties_set += nprops as u64;
+                        if let Some(s) = s {
+                            row[s] = Value::Node(id);
+                            bound[s] = true;
+                        }
+                        id
+                    }
+                };
+                if let Some(r) = pending_rel.take() {
+                    let prev = *node_ids
+                        .last()
+                        .ok_or_else(|| ExecError::unsupported("this CREATE pattern"))?;
+                    let ty = match &r.types {
+                        Some(LabelExpr::Name(t)) => t.name.clone(),
+                        _ => {
+                            return Err(ExecError::compile(
+                                ErrorKind::SyntaxError,
+                                "a relationship in CREATE needs exactly one type",
+                            )
+                            .with_detail("NoSingleRelationshipType"))
+                        }
+                    };
+                    if r.length.is_some() {
+                        return Err(ExecError::compile(
+                            ErrorKind::SyntaxError,
+                            "variable-length relationships cannot be created",
+                        )
+                        .with_detail("CreatingVarLength"));
+                    }
+                    let (a, b) = match r.direction {
+                        Direction::Right => (prev, id),
+                        Direction::Left => (id, prev),
+                        Direction::Undirected => {
+                            return Err(ExecError::compile(
+                                ErrorKind::SyntaxError,
+                                "only directed relationships can be created",
+                            )
+                            .with_detail("RequiresDirectedRelationship"))
+                        }
+                    };
+                    let props = eval_props(g, sh, r.properties.as_ref(), scope, row)?;
+                    let nprops = props.iter().filter(|(_, v)| !v.is_null()).count();
+                    let rid = g
+                        .add_relationship(
+                            a,
+                            b,
+                            &ty,
+                            props.iter().map(|(k, v)| (&**k, v.clone())).collect(),
+                        )
+                        .ok_or_else(|| {
+                            ExecError::runtime(
+                                ErrorKind::EntityNotFound,
+                                "relationship endpoint was deleted",
+                            )
+                        })?;
+                    {
+                        let mut st = sh.stats.borrow_mut();
+                        st.relationships_created += 1;
+                        st.properties_set += nprops as u64;
+                    }
+                    if let Some(s) = slot(&r.variable) {
+                        if bound[s] {
+                            return Err(ExecError::compile(
+                                ErrorKind::SyntaxError,
+                                "relationship variable already declared",
+                            )
+                            .with_detail("VariableAlreadyBound"));
+                        }
+                        row[s] = Value::Relationship(rid);
+                        bound[s] = true;
+                    }
+                    rel_ids.push(rid);
+                }
+                node_ids.push(id);
+            }
+            PathElement::Relationship(r) => pending_rel = Some(r),
+            PathElement::Group(_) => {
+                return Err(ExecError::unsupported("quantified patterns in CREATE"))
+            }
+        }
+    }
+    if let Some(s) = slot(&p.variable) {
+        row[s] = path_value(node_ids, rel_ids);
+        bound[s] = true;
+    }
+    Ok(())
+}
+
+fn exec_merge(
+    g: &mut Graph,
+    sh: &Shared,
+    m: &crate::syntax::Merge,
+    scope: &mut Vec<Arc<str>>,
+    rows: Vec<Row>,
+) -> Result<Vec<Row>> {
+    let old_scope = scope.clone();
+    let mut new_scope = scope.clone();
+    declare_pattern_vars(std::slice::from_ref(&m.pattern), &mut new_scope);
+    let mut out = Vec::new();
+    for r in rows {
+        // Try to match first.
+        let matched = {
+            let run = Runner::new(g, sh);
+            let mut s = old_scope.clone();
+            let mm = Match {
+                optional: false,
+                mode: None,
+                pattern: vec![m.pattern.clone()],
+                hints: vec![],
+                where_: None,
+                span: m.span,
+            };
+            run.exec_match(&mm, &mut s, vec![r.clone()])?
+        };
+        if matched.is_empty() {
+            let mut s = old_scope.clone();
+            let created = exec_create(g, sh, std::slice::from_ref(&m.pattern), &mut s, vec![r])?;
+            for row in created {
+                for a in m.actions.iter().filter(|a| a.on_create) {
+                    apply_set_items(g, sh, &a.items, &new_scope, &row)?;
+                }
+                out.push(row);
+            }
+        } else {
+            for row in matched {
+                for a in m.actions.iter().filter(|a| !a.on_create) {
+                    apply_set_items(g, sh, &a.items, &new_scope, &row)?;
+                }
+                out.push(row);
+            }
+        }
+    }
+    *scope = new_scope;
+    Ok(out)
+}
+
+fn apply_set_items(
+    g: &mut Graph,
+    sh: &Shared,
+    items: &[SetItem],
+    scope: &[Arc<str>],
+    row: &[Value],
+) -> Result<()> {
+    for it in items {
+        match it {
+            SetItem::Property { target, value, .. } => {
+                let (base, key, v) = {
+                    let run = Runner::new(g, sh);
+                    let env = Env::new(scope, row);
+                    let (base_e, key) = match &target.kind {
+                        ExprKind::Property { expr, key } => {
+                            (expr.as_ref(), Value::from(key.name.as_str()))
+                        }
+                        ExprKind::Index { expr, index } => (expr.as_ref(), run.eval(index, &env)?),
+                        _ => return Err(ExecError::unsupported("this SET target")),
+                    };
+                    (run.eval(base_e, &env)?, key, run.eval(value, &env)?)
+                };
+                let Value::String(key) = key else {
+                    return Err(ExecError::type_error("property key must be a string"));
+                };
+                set_property(g, sh, &base, &key, v)?;
+            }
+            SetItem::Variable {
+                variable,
+                value,
+                merge,
+                ..
+            } => {
+                let (base, v) = {
+                    let run = Runner::new(g, sh);
+                    let env = Env::new(scope, row);
+                    let base = env.lookup(&variable.name).cloned().unwrap_or(Value::Null);
+                    (base.clone(), run.eval(value, &env)?)
+                };
+                let map = match v {
+                    Value::Map(m) => m,
+                    Value::Node(n) => g.node_properties(n),
+                    Value::Relationship(r) => g.relationship_properties(r),
+                    Value::Null => BTreeMap::new(),
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "SET = expects a map, got {}",
+                            crate::value::type_name(&other)
+                        )))
+                    }
+                };
+                if base.is_null() {
+                    continue;
+                }
+                if !*merge {
+                    let existing: Vec<Arc<str>> = match &base {
+                        Value::Node(n) => g.node_properties(*n).keys().cloned().collect(),
+                        Value::Relationship(r) => {
+                            g.relationship_properties(*r).keys().cloned().collect()
+                        }
+                        _ => vec![],
+                    };
+                    for k in existing {
+                        if !map.contains_key(&k) {
+                            set_property(g, sh, &base, &k, Value::Null)?;
+                        }
+                    }
+                }
+                for (k, v) in map {
+                    set_property(g, sh, &base, &k, v)?;
+                }
+            }
+            SetItem::Labels {
+                variable, labels, ..
+            } => {
+                let base = Env::new(scope, row)
+                    .lookup(&variable.name)
+                    .cloned()
+                    .unwrap_or(Value::Null);
+                match base {
+                    Value::Node(n) => {
+                        for l in plain_labels(Some(labels))? {
+                            if g.add_label(n, &l) {
+                                sh.stats.borrow_mut().labels_added += 1;
+                            }
+                        }
+                    }
+                    Value::Null => {}
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "cannot set labels on {}",
+                            crate::value::type_name(&other)
+                        )))
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn set_property(g: &mut Graph, sh: &Shared, base: &Value, key: &str, v: Value) -> Result<()> {
+    if let Value::List(items) = &v {
+        if items.iter().any(|x| {
+            matches!(
+                x,
+                Value::Map(_)
+                    | Value::List(_)
+                    | Value::Node(_)
+                    | Value::Relationship(_)
+                    | Value::Path(_)
+            )
+        }) {
+            return Err(ExecError::type_error(
+                "property values can only be primitive types or lists of them",
+            )
+            .with_detail("InvalidPropertyType"));
+        }
+    }
+    if matches!(
+        v,
+        Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_)
+    ) {
+        return Err(ExecError::type_error(
+            "property values can only be primitive types or lists of them",
+        )
+        .with_detail("InvalidPropertyType"));
+    }
+    let changed = match base {
+        Value::Node(n) => {
+            let had = g.sym(key).and_then(|k| g.node_property(*n, k)).is_some();
+            let null = v.is_null();
+            g.set_node_property(*n, key, v);
+            !null || had
+        }
+        Value::Relationship(r) => {
+            let had = g
+                .sym(key)
+                .and_then(|k| g.relationship_property(*r, k))
+                .is_some();
+            let null = v.is_null();
+            g.set_relationship_property(*r, key, v);
+            !null || had
+        }
+        Value::Null => false,
+        other => {
+            return Err(ExecError::type_error(format!(
+                "cannot set a property on {}",
+                crate::value::type_name(other)
+            )))
+        }
+    };
+    if changed {
+        sh.stats.borrow_mut().properties_set += 1;
+    }
+    Ok(())
+}
+
+fn apply_remove(
+    g: &mut Graph,
+    sh: &Shared,
+    it: &RemoveItem,
+    scope: &[Arc<str>],
+    row: &[Value],
+) -> Result<()> {
+    match it {
+        RemoveItem::Property { target, .. } => {
+            let (base, key) = {
+                let run = Runner::new(g, sh);
+                let env = Env::new(scope, row);
+                match &target.kind {
+                    ExprKind::Property { expr, key } => (run.eval(expr, &env)?, key.name.clone()),
+                    _ => return Err(ExecError::unsupported("this REMOVE target")),
+                }
+            };
+            set_property(g, sh, &base, &key, Value::Null)
+        }
+        RemoveItem::Labels {
+            variable, labels, ..
+        } => {
+            let base = Env::new(scope, row)
+                .lookup(&variable.name)
+                .cloned()
+                .unwrap_or(Value::Null);
+            if let Value::Node(n) = base {
+                for l in plain_labels(Some(labels))? {
+                    if g.remove_label(n, &l) {
+                        sh.stats.borrow_mut().labels_removed += 1;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+fn exec_delete(
+    g: &mut Graph,
+    sh: &Shared,
+    d: &crate::syntax::Delete,
+    scope: &[Arc<str>],
+    rows: &[Row],
+) -> Result<()> {
+    let mut nodes = Vec::new();
+    let mut rels = Vec::new();
+    {
+        let run = Runner::new(g, sh);
+        for r in rows {
+            for e in &d.exprs {
+                let v = run.eval(e, &Env::new(scope, r))?;
+                collect_deletable(v, &mut nodes, &mut rels)?;
+            }
+        }
+    }
+    for r in rels {
+        if g.remove_relationship(r) {
+            sh.stats.borrow_mut().relationships_deleted += 1;
+        }
+    }
+    nodes.sort();
+    nodes.dedup();
+    for n in &nodes {
+        if !g.contains_node(*n) {
+            continue;
+        }
+        let attached = g.neighbours(*n, Dir::Both);
+        if !attached.is_empty() {
+            if !d.detach {
+                return Err(ExecError::runtime(
+                    ErrorKind::ConstraintVerificationFailed,
+                    "cannot delete a node that still has relationships; use DETACH DELETE",
+                )
+                .with_detail("DeleteConnectedNode"));
+            }
+            for (r, _) in attached {
+                if g.remove_relationship(r) {
+                    sh.stats.borrow_mut().relationships_deleted += 1;
+                }
+            }
+        }
+    }
+    for n in nodes {
+        if g.remove_node(n) {
+            sh.stats.borrow_mut().nodes_deleted += 1;
+        }
+    }
+    Ok(())
+}
+
+fn collect_deletable(v: Value, nodes: &mut Vec<NodeId>, rels: &mut Vec<RelId>) -> Result<()> {
+    match v {
+        Value::Null => Ok(()),
+        Value::Node(n) => {
+            nodes.push(n);
+            Ok(())
+        }
+        Value::Relationship(r) => {
+            rels.push(r);
+            Ok(())
+        }
+        Value::Path(p) => {
+            nodes.extend(p.nodes.iter().copied());
+            rels.extend(p.rels.iter().copied());
+            Ok(())
+        }
+        Value::List(items) => items
+            .into_iter()
+            .try_for_each(|x| collect_deletable(x, nodes, rels)),
+        other => Err(ExecError::type_error(format!(
+            "DELETE expects a node, relationship or path, got {}",
+            crate::value::type_name(&other)
+        ))
+        .with_detail("InvalidDelete")),
+    }
+}
+
+impl Value {
+    /// The boolean inside, if any.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl Phase {
+    pub fn is_compile_time(self) -> bool {
+        self == Phase::CompileTime
+    }
+}

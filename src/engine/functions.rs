@@ -1,0 +1,696 @@
+//! The scalar, list, string and math function library, with Neo4j's null and type rules.
+
+use super::error::{ErrorKind, ExecError, Result};
+use super::exec::Runner;
+use crate::syntax::{CypherType, QualifiedName, TypeKind};
+use crate::value::{format_float, type_name, Value};
+
+const AGGREGATES: &[&str] = &[
+    "avg",
+    "collect",
+    "count",
+    "max",
+    "min",
+    "percentilecont",
+    "percentiledisc",
+    "stdev",
+    "stdevp",
+    "sum",
+];
+
+/// Whether a function name is an aggregate.
+pub(crate) fn is_aggregate(name: &QualifiedName) -> bool {
+    name.parts.len() == 1 && AGGREGATES.contains(&name.parts[0].name.to_ascii_lowercase().as_str())
+}
+
+fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<()> {
+    if args.len() < min || args.len() > max {
+        let want = if min == max {
+            format!("{min}")
+        } else {
+            format!("{min} to {max}")
+        };
+        return Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("{name}() takes {want} arguments, got {}", args.len()),
+        )
+        .with_detail("InvalidNumberOfArguments"));
+    }
+    Ok(())
+}
+
+fn bad_arg(name: &str, v: &Value) -> ExecError {
+    ExecError::type_error(format!("{name}() cannot take {} ({v})", type_name(v)))
+}
+
+fn int_arg(name: &str, v: &Value) -> Result<Option<i64>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Int(i) => Ok(Some(*i)),
+        other => Err(bad_arg(name, other)),
+    }
+}
+
+fn num_arg(name: &str, v: &Value) -> Result<Option<f64>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::Int(i) => Ok(Some(*i as f64)),
+        Value::Float(f) => Ok(Some(*f)),
+        other => Err(bad_arg(name, other)),
+    }
+}
+
+fn str_arg<'v>(name: &str, v: &'v Value) -> Result<Option<&'v str>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(s)),
+        other => Err(bad_arg(name, other)),
+    }
+}
+
+/// `toString` of a scalar, as Cypher writes numbers and booleans.
+pub(crate) fn to_string_plain(v: &Value) -> String {
+    match v {
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => format_float(*f),
+        Value::Bool(b) => b.to_string(),
+        Value::String(s) => s.to_string(),
+        other => other.to_string(),
+    }
+}
+
+fn math1(name: &str, args: &[Value], f: fn(f64) -> f64) -> Result<Value> {
+    arity(name, args, 1, 1)?;
+    Ok(num_arg(name, &args[0])?
+        .map(|x| Value::Float(f(x)))
+        .unwrap_or(Value::Null))
+}
+
+/// Calls a non-aggregate function.
+pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    let lname = name.dotted().to_ascii_lowercase();
+    let n = lname.as_str();
+    let g = run.graph();
+    match n {
+        // ---- graph elements ----
+        "id" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Node(x) => Ok(Value::Int(x.0 as i64)),
+                Value::Relationship(x) => Ok(Value::Int(x.0 as i64)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "elementid" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Node(x) => Ok(Value::from(format!("n:{}", x.0))),
+                Value::Relationship(x) => Ok(Value::from(format!("r:{}", x.0))),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "labels" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Node(x) => Ok(Value::List(
+                    g.labels(*x).into_iter().map(Value::String).collect(),
+                )),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "type" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Relationship(x) => {
+                    Ok(g.rel_type(*x).map(Value::String).unwrap_or(Value::Null))
+                }
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "properties" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                v @ (Value::Node(_) | Value::Relationship(_) | Value::Map(_)) => {
+                    Ok(Value::Map(run.all_properties(v)?))
+                }
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "keys" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                v @ (Value::Node(_) | Value::Relationship(_) | Value::Map(_)) => Ok(Value::List(
+                    run.all_properties(v)?
+                        .into_keys()
+                        .map(Value::String)
+                        .collect(),
+                )),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "startnode" | "endnode" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Relationship(r) => Ok(g
+                    .endpoints(*r)
+                    .map(|(a, b)| Value::Node(if n == "startnode" { a } else { b }))
+                    .unwrap_or(Value::Null)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "nodes" | "relationships" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Path(p) => Ok(Value::List(if n == "nodes" {
+                    p.nodes.iter().map(|x| Value::Node(*x)).collect()
+                } else {
+                    p.rels.iter().map(|x| Value::Relationship(*x)).collect()
+                })),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "length" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Path(p) => Ok(Value::Int(p.rels.len() as i64)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "exists" => {
+            arity(n, &args, 1, 1)?;
+            Ok(Value::Bool(!args[0].is_null()))
+        }
+
+        // ---- lists ----
+        "size" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::List(l) => Ok(Value::Int(l.len() as i64)),
+                Value::String(s) => Ok(Value::Int(s.chars().count() as i64)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "head" | "last" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::List(l) => Ok((if n == "head" { l.first() } else { l.last() })
+                    .cloned()
+                    .unwrap_or(Value::Null)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "tail" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::List(l) => Ok(Value::List(l.iter().skip(1).cloned().collect())),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "reverse" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::List(l) => Ok(Value::List(l.iter().rev().cloned().collect())),
+                Value::String(s) => Ok(Value::from(s.chars().rev().collect::<String>())),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "range" => {
+            arity(n, &args, 2, 3)?;
+            let (Some(a), Some(b)) = (int_arg(n, &args[0])?, int_arg(n, &args[1])?) else {
+                return Err(ExecError::type_error("range() bounds cannot be null"));
+            };
+            let step = match args.get(2) {
+                Some(v) => int_arg(n, v)?
+                    .ok_or_else(|| ExecError::type_error("range() step cannot be null"))?,
+                None => 1,
+            };
+            if step == 0 {
+                return Err(ExecError::runtime(
+                    ErrorKind::ArgumentError,
+                    "range() step cannot be 0",
+                )
+                .with_detail("NumberOutOfRange"));
+            }
+            let len = if (step > 0 && a > b) || (step < 0 && a < b) {
+                0
+            } else {
+                ((b as i128 - a as i128) / step as i128 + 1) as u128
+            };
+            if len > run.sh.limits.max_intermediate_rows as u128 {
+                return Err(ExecError::runtime(
+                    ErrorKind::LimitExceeded,
+                    format!("range() of {len} elements exceeds the row limit"),
+                )
+                .with_detail("IntermediateRows"));
+            }
+            let mut out = Vec::with_capacity(len as usize);
+            let mut x = a as i128;
+            for _ in 0..len {
+                out.push(Value::Int(x as i64));
+                x += step as i128;
+            }
+            Ok(Value::List(out))
+        }
+        "coalesce" => Ok(args
+            .into_iter()
+            .find(|v| !v.is_null())
+            .unwrap_or(Value::Null)),
+        "isempty" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::List(l) => Ok(Value::Bool(l.is_empty())),
+                Value::String(s) => Ok(Value::Bool(s.is_empty())),
+                Value::Map(m) => Ok(Value::Bool(m.is_empty())),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+
+        // ---- conversion ----
+        "tostring" | "tostringornull" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::String(_)) => {
+                    Ok(Value::from(to_string_plain(v)))
+                }
+                _ if n == "tostringornull" => Ok(Value::Null),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "tointeger" | "tointegerornull" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Int(i) => Ok(Value::Int(*i)),
+                Value::Float(f) => {
+                    if f.is_finite() && f.abs() < 9.2e18 {
+                        Ok(Value::Int(f.trunc() as i64))
+                    } else {
+                        Ok(Value::Null)
+                    }
+                }
+                Value::Bool(b) => Ok(Value::Int(*b as i64)),
+                Value::String(s) => Ok(parse_int_text(s).map(Value::Int).unwrap_or(Value::Null)),
+                _ if n == "tointegerornull" => Ok(Value::Null),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "tofloat" | "tofloatornull" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Int(i) => Ok(Value::Float(*i as f64)),
+                Value::Float(f) => Ok(Value::Float(*f)),
+                Value::String(s) => Ok(s
+                    .trim()
+                    .parse::<f64>()
+                    .map(Value::Float)
+                    .unwrap_or(Value::Null)),
+                _ if n == "tofloatornull" => Ok(Value::Null),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "toboolean" | "tobooleanornull" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Bool(b) => Ok(Value::Bool(*b)),
+                Value::String(s) => Ok(match s.trim().to_ascii_lowercase().as_str() {
+                    "true" => Value::Bool(true),
+                    "false" => Value::Bool(false),
+                    _ => Value::Null,
+                }),
+                Value::Int(i) => Ok(Value::Bool(*i != 0)),
+                _ if n == "tobooleanornull" => Ok(Value::Null),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "valuetype" => {
+            arity(n, &args, 1, 1)?;
+            Ok(Value::from(value_type_text(&args[0])))
+        }
+
+        // ---- strings ----
+        "toupper" | "upper" => str1(n, &args, |s| s.to_uppercase()),
+        "tolower" | "lower" => str1(n, &args, |s| s.to_lowercase()),
+        "trim" | "btrim" => str1(n, &args, |s| s.trim().to_string()),
+        "ltrim" => str1(n, &args, |s| s.trim_start().to_string()),
+        "rtrim" => str1(n, &args, |s| s.trim_end().to_string()),
+        "replace" => {
+            arity(n, &args, 3, 3)?;
+            match (
+                str_arg(n, &args[0])?,
+                str_arg(n, &args[1])?,
+                str_arg(n, &args[2])?,
+            ) {
+                (Some(s), Some(a), Some(b)) => Ok(Value::from(s.replace(a, b))),
+                _ => Ok(Value::Null),
+            }
+        }
+        "substring" => {
+            arity(n, &args, 2, 3)?;
+            let Some(s) = str_arg(n, &args[0])? else {
+                return Ok(Value::Null);
+            };
+            let Some(start) = int_arg(n, &args[1])? else {
+                return Ok(Value::Null);
+            };
+            let len = match args.get(2) {
+                Some(v) => int_arg(n, v)?,
+                None => Some(i64::MAX),
+            };
+            let Some(len) = len else {
+                return Ok(Value::Null);
+            };
+            if start < 0 || len < 0 {
+                return Err(ExecError::runtime(
+                    ErrorKind::ArgumentError,
+                    "substring() with a negative start or length",
+                )
+                .with_detail("NumberOutOfRange"));
+            }
+            Ok(Value::from(
+                s.chars()
+                    .skip(start as usize)
+                    .take(len as usize)
+                    .collect::<String>(),
+            ))
+        }
+        "left" | "right" => {
+            arity(n, &args, 2, 2)?;
+            let Some(s) = str_arg(n, &args[0])? else {
+                return Ok(Value::Null);
+            };
+            let Some(k) = int_arg(n, &args[1])? else {
+                return Err(ExecError::type_error(format!(
+                    "{n}() length cannot be null"
+                )));
+            };
+            if k < 0 {
+                return Err(ExecError::runtime(
+                    ErrorKind::ArgumentError,
+                    format!("{n}() with a negative length"),
+                )
+                .with_detail("NumberOutOfRange"));
+            }
+            let chars: Vec<char> = s.chars().collect();
+            let k = (k as usize).min(chars.len());
+            Ok(Value::from(if n == "left" {
+                chars[..k].iter().collect::<String>()
+            } else {
+                chars[chars.len() - k..].iter().collect::<String>()
+            }))
+        }
+        "split" => {
+            arity(n, &args, 2, 2)?;
+            match (str_arg(n, &args[0])?, &args[1]) {
+                (Some(s), Value::String(d)) => Ok(Value::List(if d.is_empty() {
+                    s.chars().map(|c| Value::from(c.to_string())).collect()
+                } else {
+                    s.split(&**d).map(Value::from).collect()
+                })),
+                (Some(s), Value::List(ds)) => {
+                    let delims: Vec<String> = ds
+                        .iter()
+                        .filter_map(|d| d.as_str().map(str::to_string))
+                        .collect();
+                    let mut parts = vec![s.to_string()];
+                    for d in delims.iter().filter(|d| !d.is_empty()) {
+                        parts = parts
+                            .iter()
+                            .flat_map(|p| {
+                                p.split(d.as_str()).map(str::to_string).collect::<Vec<_>>()
+                            })
+                            .collect();
+                    }
+                    Ok(Value::List(parts.into_iter().map(Value::from).collect()))
+                }
+                (None, _) | (_, Value::Null) => Ok(Value::Null),
+                (_, other) => Err(bad_arg(n, other)),
+            }
+        }
+
+        // ---- math ----
+        "abs" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Int(i) => i.checked_abs().map(Value::Int).ok_or_else(|| {
+                    ExecError::runtime(ErrorKind::ArithmeticError, "integer overflow in abs()")
+                }),
+                Value::Float(f) => Ok(Value::Float(f.abs())),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "sign" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Int(i) => Ok(Value::Int(i.signum())),
+                Value::Float(f) => Ok(Value::Int(if *f > 0.0 {
+                    1
+                } else if *f < 0.0 {
+                    -1
+                } else {
+                    0
+                })),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "ceil" => math1(n, &args, f64::ceil),
+        "floor" => math1(n, &args, f64::floor),
+        "sqrt" => math1(n, &args, f64::sqrt),
+        "exp" => math1(n, &args, f64::exp),
+        "log" => math1(n, &args, f64::ln),
+        "log10" => math1(n, &args, f64::log10),
+        "sin" => math1(n, &args, f64::sin),
+        "cos" => math1(n, &args, f64::cos),
+        "tan" => math1(n, &args, f64::tan),
+        "cot" => math1(n, &args, |x| 1.0 / x.tan()),
+        "asin" => math1(n, &args, f64::asin),
+        "acos" => math1(n, &args, f64::acos),
+        "atan" => math1(n, &args, f64::atan),
+        "degrees" => math1(n, &args, f64::to_degrees),
+        "radians" => math1(n, &args, f64::to_radians),
+        "haversin" => math1(n, &args, |x| (1.0 - x.cos()) / 2.0),
+        "isnan" => {
+            arity(n, &args, 1, 1)?;
+            Ok(num_arg(n, &args[0])?
+                .map(|x| Value::Bool(x.is_nan()))
+                .unwrap_or(Value::Null))
+        }
+        "atan2" => {
+            arity(n, &args, 2, 2)?;
+            match (num_arg(n, &args[0])?, num_arg(n, &args[1])?) {
+                (Some(y), Some(x)) => Ok(Value::Float(y.atan2(x))),
+                _ => Ok(Value::Null),
+            }
+        }
+        "pi" => {
+            arity(n, &args, 0, 0)?;
+            Ok(Value::Float(std::f64::consts::PI))
+        }
+        "e" => {
+            arity(n, &args, 0, 0)?;
+            Ok(Value::Float(std::f64::consts::E))
+        }
+        "round" => {
+            arity(n, &args, 1, 3)?;
+            let Some(x) = num_arg(n, &args[0])? else {
+                return Ok(Value::Null);
+            };
+            let precision = match args.get(1) {
+                Some(v) => int_arg(n, v)?.unwrap_or(0),
+                None => 0,
+            };
+            let mode = match args.get(2) {
+                Some(v) => str_arg(n, v)?.unwrap_or("HALF_UP").to_ascii_uppercase(),
+                None => "HALF_UP".to_string(),
+            };
+            Ok(Value::Float(round(x, precision, &mode)?))
+        }
+        "rand" => {
+            arity(n, &args, 0, 0)?;
+            // Deterministic across runs: evaluation must be reproducible.
+            Ok(Value::Float(0.5))
+        }
+        "randomuuid" => Err(ExecError::unsupported("randomUUID()")),
+        "timestamp" => {
+            arity(n, &args, 0, 0)?;
+            let ms = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_millis() as i64)
+                .unwrap_or(0);
+            Ok(Value::Int(ms))
+        }
+        _ => Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("unknown function `{}`", name.dotted()),
+        )
+        .with_detail("UnknownFunction")),
+    }
+}
+
+fn str1(n: &str, args: &[Value], f: fn(&str) -> String) -> Result<Value> {
+    arity(n, args, 1, 1)?;
+    Ok(str_arg(n, &args[0])?
+        .map(|s| Value::from(f(s)))
+        .unwrap_or(Value::Null))
+}
+
+fn parse_int_text(s: &str) -> Option<i64> {
+    let t = s.trim();
+    if let Ok(i) = t.parse::<i64>() {
+        return Some(i);
+    }
+    let f: f64 = t.parse().ok()?;
+    (f.is_finite() && f.abs() < 9.2e18).then(|| f.trunc() as i64)
+}
+
+/// `round(x, precision, mode)` with Java's rounding modes.
+fn round(x: f64, precision: i64, mode: &str) -> Result<f64> {
+    if !x.is_finite() {
+        return Ok(x);
+    }
+    let factor = 10f64.powi(precision.clamp(-300, 300) as i32);
+    let y = x * factor;
+    let r = match mode {
+        "HALF_UP" => {
+            // Half away from zero, with a correction for representation error.
+            let t = y.trunc();
+            let frac = (y - t).abs();
+            if frac >= 0.5 - 1e-9 {
+                t + y.signum()
+            } else {
+                t
+            }
+        }
+        "HALF_DOWN" => {
+            let t = y.trunc();
+            let frac = (y - t).abs();
+            if frac > 0.5 + 1e-9 {
+                t + y.signum()
+            } else {
+                t
+            }
+        }
+        "HALF_EVEN" => {
+            let t = y.trunc();
+            let frac = (y - t).abs();
+            if (frac - 0.5).abs() < 1e-9 {
+                if (t as i64) % 2 == 0 {
+                    t
+                } else {
+                    t + y.signum()
+                }
+            } else if frac > 0.5 {
+                t + y.signum()
+            } else {
+                t
+            }
+        }
+        "UP" => {
+            if y > 0.0 {
+                y.ceil()
+            } else {
+                y.floor()
+            }
+        }
+        "DOWN" => y.trunc(),
+        "CEILING" => y.ceil(),
+        "FLOOR" => y.floor(),
+        other => {
+            return Err(ExecError::runtime(
+                ErrorKind::ArgumentError,
+                format!("unknown rounding mode {other}"),
+            )
+            .with_detail("InvalidArgumentValue"))
+        }
+    };
+    Ok(r / factor)
+}
+
+/// `valueType()` text.
+fn value_type_text(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Bool(_) => "BOOLEAN NOT NULL".into(),
+        Value::Int(_) => "INTEGER NOT NULL".into(),
+        Value::Float(_) => "FLOAT NOT NULL".into(),
+        Value::String(_) => "STRING NOT NULL".into(),
+        Value::Map(_) => "MAP NOT NULL".into(),
+        Value::Node(_) => "NODE NOT NULL".into(),
+        Value::Relationship(_) => "RELATIONSHIP NOT NULL".into(),
+        Value::Path(_) => "PATH NOT NULL".into(),
+        Value::List(items) => {
+            let mut inner: Vec<String> = items.iter().map(value_type_text).collect();
+            inner.sort();
+            inner.dedup();
+            let t = match inner.len() {
+                0 => "NOTHING".to_string(),
+                1 => inner.pop().unwrap_or_default(),
+                _ => "ANY NOT NULL".to_string(),
+            };
+            format!("LIST<{t}> NOT NULL")
+        }
+    }
+}
+
+/// Whether `v` is of type `ty` (`IS :: TYPE`).
+pub(crate) fn value_is_type(v: &Value, ty: &CypherType) -> bool {
+    if v.is_null() {
+        return !ty.not_null && !matches!(ty.kind, TypeKind::Nothing);
+    }
+    match &ty.kind {
+        TypeKind::Any => true,
+        TypeKind::Nothing | TypeKind::Null => false,
+        TypeKind::Boolean => matches!(v, Value::Bool(_)),
+        TypeKind::String => matches!(v, Value::String(_)),
+        TypeKind::Integer => matches!(v, Value::Int(_)),
+        TypeKind::Float => matches!(v, Value::Float(_)),
+        TypeKind::Node => matches!(v, Value::Node(_)),
+        TypeKind::Relationship => matches!(v, Value::Relationship(_)),
+        TypeKind::Map => matches!(v, Value::Map(_)),
+        TypeKind::Path => matches!(v, Value::Path(_)),
+        TypeKind::PropertyValue => match v {
+            Value::List(items) => items.iter().all(|x| {
+                !matches!(
+                    x,
+                    Value::List(_)
+                        | Value::Map(_)
+                        | Value::Node(_)
+                        | Value::Relationship(_)
+                        | Value::Path(_)
+                )
+            }),
+            Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => false,
+            _ => true,
+        },
+        TypeKind::List(inner) => match v {
+            Value::List(items) => items.iter().all(|x| value_is_type(x, inner)),
+            _ => false,
+        },
+        TypeKind::Union(alts) => alts.iter().any(|a| value_is_type(v, a)),
+        TypeKind::Date
+        | TypeKind::LocalTime
+        | TypeKind::ZonedTime
+        | TypeKind::LocalDateTime
+        | TypeKind::ZonedDateTime
+        | TypeKind::Duration
+        | TypeKind::Point => false,
+    }
+}

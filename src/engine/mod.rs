@@ -1,0 +1,381 @@
+//! The Cypher execution engine over the in-memory [`Graph`].
+//!
+//! ```
+//! use grape::graph::Graph;
+//! use grape::engine::run;
+//!
+//! let mut g = Graph::new();
+//! run(&mut g, "CREATE (:Person {name: 'Ann'})-[:KNOWS]->(:Person {name: 'Bob'})", &Default::default()).unwrap();
+//! let t = run(&mut g, "MATCH (a)-[:KNOWS]->(b) RETURN a.name AS a, b.name AS b", &Default::default()).unwrap();
+//! assert_eq!(t.columns, ["a", "b"]);
+//! assert_eq!(t.rows[0][1].as_str(), Some("Bob"));
+//! ```
+//!
+//! Semantics follow Neo4j 5: three-valued logic, relationship uniqueness within a MATCH,
+//! implicit grouping in WITH/RETURN, the ORDER BY order across types, errors typed as the
+//! openCypher TCK names them. Each statement is atomic: when it fails, its writes are undone.
+//! Not executed yet (a clear `Unsupported` error): quantified path patterns, path selectors
+//! (`SHORTEST k`, `ANY`), `LOAD CSV`, temporal and spatial values.
+
+mod error;
+mod eval;
+mod exec;
+mod functions;
+mod procedures;
+
+pub use error::{ErrorKind, ExecError, Phase, Result};
+
+use crate::graph::Graph;
+use crate::syntax::{Clause, Query, Statement};
+use crate::value::{Entities, NodeId, RelId, Value};
+use exec::{Access, Shared};
+use serde::Serialize;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Parameters: `$name` → value.
+pub type Params = BTreeMap<String, Value>;
+
+/// Resource limits. Every exceeded limit is an [`ErrorKind::LimitExceeded`] error.
+#[derive(Clone, Debug)]
+pub struct Limits {
+    /// Wall-clock limit for one statement.
+    pub timeout: Option<Duration>,
+    /// Most rows a result may have.
+    pub max_rows: usize,
+    /// Most rows any intermediate step may hold.
+    pub max_intermediate_rows: usize,
+    /// Deepest expansion of a variable-length relationship.
+    pub max_var_length: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            timeout: Some(Duration::from_secs(30)),
+            max_rows: 1_000_000,
+            max_intermediate_rows: 5_000_000,
+            max_var_length: 100,
+        }
+    }
+}
+
+/// Execution options.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub limits: Limits,
+    /// Set it to `true` from another thread to stop the query with [`ErrorKind::Cancelled`].
+    pub cancel: Option<Arc<AtomicBool>>,
+}
+
+/// Update counters, as Neo4j reports them.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    pub nodes_created: u64,
+    pub nodes_deleted: u64,
+    pub relationships_created: u64,
+    pub relationships_deleted: u64,
+    pub properties_set: u64,
+    pub labels_added: u64,
+    pub labels_removed: u64,
+}
+
+impl Stats {
+    /// Whether the statement changed anything.
+    pub fn contains_updates(&self) -> bool {
+        *self != Stats::default()
+    }
+}
+
+/// A node as a result saw it: labels and properties.
+type NodeSnapshot = (Vec<Arc<str>>, BTreeMap<Arc<str>, Value>);
+/// A relationship as a result saw it: type, start, end and properties.
+type RelSnapshot = (Arc<str>, NodeId, NodeId, BTreeMap<Arc<str>, Value>);
+
+/// A query result: named columns and rows, with a snapshot of the nodes and relationships the
+/// rows mention (so that the table outlives later changes to the graph).
+#[derive(Clone, Debug, Default)]
+pub struct Table {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+    pub stats: Stats,
+    nodes: HashMap<NodeId, NodeSnapshot>,
+    rels: HashMap<RelId, RelSnapshot>,
+}
+
+impl Table {
+    fn snapshot(columns: Vec<String>, rows: Vec<Vec<Value>>, stats: Stats, g: &Graph) -> Table {
+        let mut t = Table {
+            columns,
+            rows,
+            stats,
+            nodes: HashMap::new(),
+            rels: HashMap::new(),
+        };
+        let mut nodes = Vec::new();
+        let mut rels = Vec::new();
+        for r in &t.rows {
+            for v in r {
+                collect_entities(v, &mut nodes, &mut rels);
+            }
+        }
+        for r in rels {
+            if let (Some(ty), Some((a, b))) = (g.rel_type(r), g.endpoints(r)) {
+                t.rels.insert(r, (ty, a, b, g.relationship_properties(r)));
+                nodes.push(a);
+                nodes.push(b);
+            }
+        }
+        for n in nodes {
+            if g.contains_node(n) {
+                t.nodes.insert(n, (g.labels(n), g.node_properties(n)));
+            }
+        }
+        t
+    }
+
+    /// The result as JSON: `{"columns", "rows", "stats"}` with values in grape's JSON encoding
+    /// (see [`crate::graph::import::value_to_json`]).
+    pub fn to_json(&self) -> serde_json::Value {
+        serde_json::json!({
+            "columns": self.columns,
+            "rows": self.rows_json(),
+            "stats": self.stats,
+        })
+    }
+
+    /// The rows in grape's JSON value encoding.
+    pub fn rows_json(&self) -> Vec<serde_json::Value> {
+        self.rows
+            .iter()
+            .map(|r| {
+                serde_json::Value::Array(
+                    r.iter()
+                        .map(|v| crate::graph::import::value_to_json(v, self))
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+}
+
+fn collect_entities(v: &Value, nodes: &mut Vec<NodeId>, rels: &mut Vec<RelId>) {
+    match v {
+        Value::Node(n) => nodes.push(*n),
+        Value::Relationship(r) => rels.push(*r),
+        Value::Path(p) => {
+            nodes.extend(p.nodes.iter().copied());
+            rels.extend(p.rels.iter().copied());
+        }
+        Value::List(items) => items.iter().for_each(|x| collect_entities(x, nodes, rels)),
+        Value::Map(m) => m.values().for_each(|x| collect_entities(x, nodes, rels)),
+        _ => {}
+    }
+}
+
+impl Entities for Table {
+    fn node_labels(&self, n: NodeId) -> Vec<Arc<str>> {
+        self.nodes.get(&n).map(|e| e.0.clone()).unwrap_or_default()
+    }
+    fn node_props(&self, n: NodeId) -> BTreeMap<Arc<str>, Value> {
+        self.nodes.get(&n).map(|e| e.1.clone()).unwrap_or_default()
+    }
+    fn rel_type(&self, r: RelId) -> Option<Arc<str>> {
+        self.rels.get(&r).map(|e| e.0.clone())
+    }
+    fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)> {
+        self.rels.get(&r).map(|e| (e.1, e.2))
+    }
+    fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value> {
+        self.rels.get(&r).map(|e| e.3.clone()).unwrap_or_default()
+    }
+}
+
+/// Whether a statement may change the graph (so that it needs write access and a rollback copy).
+pub fn is_updating(stmt: &Statement) -> bool {
+    fn q(query: &Query) -> bool {
+        std::iter::once(&query.first)
+            .chain(query.unions.iter().map(|u| &u.query))
+            .any(|s| s.clauses.iter().any(clause))
+    }
+    fn clause(c: &Clause) -> bool {
+        match c {
+            Clause::Create(_)
+            | Clause::Merge(_)
+            | Clause::Set(_)
+            | Clause::Remove(_)
+            | Clause::Delete(_)
+            | Clause::Foreach(_)
+            | Clause::LoadCsv(_) => true,
+            Clause::CallSubquery(s) => q(&s.query),
+            _ => false,
+        }
+    }
+    q(&stmt.query)
+}
+
+/// Parses and runs one statement.
+pub fn run(graph: &mut Graph, query: &str, params: &Params) -> Result<Table> {
+    run_with(graph, query, params, &Options::default())
+}
+
+/// Parses and runs one statement with options.
+pub fn run_with(graph: &mut Graph, query: &str, params: &Params, opts: &Options) -> Result<Table> {
+    let stmt = crate::syntax::parse(query)?;
+    execute(graph, &stmt, query, params, opts)
+}
+
+/// Runs a read-only statement on a shared graph (updating clauses fail).
+pub fn run_read(graph: &Graph, query: &str, params: &Params, opts: &Options) -> Result<Table> {
+    let stmt = crate::syntax::parse(query)?;
+    execute_read(graph, &stmt, query, params, opts)
+}
+
+fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a> {
+    Shared {
+        params,
+        src,
+        limits: &opts.limits,
+        deadline: opts.limits.timeout.map(|t| Instant::now() + t),
+        cancel: opts.cancel.as_deref(),
+        regex_cache: RefCell::new(HashMap::new()),
+        stats: RefCell::new(Stats::default()),
+        ticks: std::cell::Cell::new(0),
+    }
+}
+
+fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
+    if out.rows.len() > sh.limits.max_rows {
+        return Err(ExecError::runtime(
+            ErrorKind::LimitExceeded,
+            format!(
+                "more than {} result rows (raise Limits::max_rows)",
+                sh.limits.max_rows
+            ),
+        )
+        .with_detail("ResultRows"));
+    }
+    let columns = out.columns.iter().map(|c| c.to_string()).collect();
+    Ok(Table::snapshot(
+        columns,
+        out.rows,
+        sh.stats.borrow().clone(),
+        g,
+    ))
+}
+
+/// Runs a parsed statement; `src` is its text (column names are taken from it).
+pub fn execute(
+    graph: &mut Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<Table> {
+    if !is_updating(stmt) {
+        return execute_read(graph, stmt, src, params, opts);
+    }
+    let sh = shared(params, src, opts);
+    let backup = graph.clone();
+    let result = {
+        let mut access = Access::Write(graph);
+        exec::run_query(&mut access, &sh, &stmt.query, None)
+    };
+    match result {
+        Ok(out) => finish(out, &sh, graph),
+        Err(e) => {
+            *graph = backup;
+            Err(e)
+        }
+    }
+}
+
+/// Runs a parsed read-only statement.
+pub fn execute_read(
+    graph: &Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<Table> {
+    let sh = shared(params, src, opts);
+    let mut access = Access::Read(graph);
+    let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
+    finish(out, &sh, graph)
+}
+
+/// Runs every statement of a script (e.g. a file of CREATE statements) and adds up the
+/// counters. Stops at the first failing statement, naming it.
+pub fn run_script(graph: &mut Graph, script: &str) -> Result<Stats> {
+    let parsed = crate::syntax::parse_script(script)?;
+    let mut total = Stats::default();
+    for (i, stmt) in parsed.statements.iter().enumerate() {
+        let t = execute(graph, stmt, script, &Params::new(), &Options::default()).map_err(
+            |mut e| {
+                e.message = format!("statement {}: {}", i + 1, e.message);
+                e
+            },
+        )?;
+        let s = t.stats;
+        total.nodes_created += s.nodes_created;
+        total.nodes_deleted += s.nodes_deleted;
+        total.relationships_created += s.relationships_created;
+        total.relationships_deleted += s.relationships_deleted;
+        total.properties_set += s.properties_set;
+        total.labels_added += s.labels_added;
+        total.labels_removed += s.labels_removed;
+    }
+    Ok(total)
+}
+
+impl Graph {
+    /// Runs a statement on this graph: `graph.run("MATCH (n) RETURN count(n)", &params)`.
+    pub fn run(&mut self, query: &str, params: &Params) -> Result<Table> {
+        run(self, query, params)
+    }
+
+    /// A graph built by a Cypher script of CREATE / MERGE statements.
+    pub fn from_cypher_script(script: &str) -> Result<Graph> {
+        let mut g = Graph::new();
+        run_script(&mut g, script)?;
+        Ok(g)
+    }
+}
+
+/// Loads a graph for the CLI and the evaluation runner: a `.json` fixture, a `.cypher` script
+/// run through the engine, a Data Importer folder, or `none` (empty).
+pub fn load_graph(
+    path: &str,
+    types: crate::graph::import::ImporterTypes,
+) -> std::result::Result<Graph, String> {
+    if path == "none" {
+        return Ok(Graph::new());
+    }
+    let p = std::path::Path::new(path);
+    if p.is_dir() {
+        return crate::graph::import::load_importer_dir(p, types).map_err(|e| e.to_string());
+    }
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".json") {
+        return crate::graph::import::load_json_fixture(p).map_err(|e| e.to_string());
+    }
+    if lower.ends_with(".cypher") || lower.ends_with(".cyp") || lower.ends_with(".cql") {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {path}: {e}"))?;
+        return Graph::from_cypher_script(&text).map_err(|e| format!("{path}: {e}"));
+    }
+    Err(format!(
+        "{path}: expected a .json fixture, a .cypher script, a Data Importer folder or `none`"
+    ))
+}
+
+/// Parameters from a JSON object (`{"name": value}`), values in grape's JSON encoding.
+pub fn params_from_json(text: &str) -> std::result::Result<Params, String> {
+    let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
+    let obj = v.as_object().ok_or("expected a JSON object")?;
+    obj.iter()
+        .map(|(k, x)| Ok((k.clone(), crate::graph::import::json_to_value(x, k)?)))
+        .collect()
+}

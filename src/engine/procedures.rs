@@ -1,0 +1,343 @@
+//! Built-in procedures: the schema procedures LLM tooling calls (`db.labels`,
+//! `db.relationshipTypes`, `db.propertyKeys`, `db.schema.visualization`,
+//! `db.schema.nodeTypeProperties`, `db.schema.relTypeProperties`, `apoc.meta.schema`).
+
+use super::error::{ErrorKind, ExecError, Result};
+use super::exec::Runner;
+use crate::graph::Graph;
+use crate::value::{NodeId, Value};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+type Rows = (Vec<Arc<str>>, Vec<Vec<Value>>);
+
+/// A relationship type and direction (`"in"` / `"out"`) seen from a label.
+type RelKey = (Arc<str>, &'static str);
+
+fn cols(names: &[&str]) -> Vec<Arc<str>> {
+    names.iter().map(|n| Arc::from(*n)).collect()
+}
+
+fn s(x: &str) -> Value {
+    Value::from(x)
+}
+
+/// The property type name Neo4j's schema procedures report.
+fn type_label(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "Boolean",
+        Value::Int(_) => "Long",
+        Value::Float(_) => "Double",
+        Value::String(_) => "String",
+        Value::List(items) => match items.first() {
+            Some(Value::Int(_)) => "LongArray",
+            Some(Value::Float(_)) => "DoubleArray",
+            Some(Value::Bool(_)) => "BooleanArray",
+            _ => "StringArray",
+        },
+        _ => "Any",
+    }
+}
+
+/// Sorted label sets in use, with their nodes.
+fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
+    let mut m: BTreeMap<Vec<Arc<str>>, Vec<NodeId>> = BTreeMap::new();
+    for n in g.node_ids() {
+        let mut ls = g.labels(n);
+        ls.sort();
+        m.entry(ls).or_default().push(n);
+    }
+    m
+}
+
+/// Calls a procedure; returns its output columns and rows.
+pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    let lname = name.to_ascii_lowercase();
+    let no_args = |args: &[Value]| -> Result<()> {
+        if args.is_empty() {
+            Ok(())
+        } else {
+            Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                format!("procedure {name} takes no arguments"),
+            )
+            .with_detail("InvalidNumberOfArguments"))
+        }
+    };
+    match lname.as_str() {
+        "db.labels" => {
+            no_args(args)?;
+            let mut names: Vec<Arc<str>> = g
+                .labels_in_use()
+                .iter()
+                .map(|l| g.sym_name(*l).clone())
+                .collect();
+            names.sort();
+            Ok((
+                cols(&["label"]),
+                names.into_iter().map(|n| vec![Value::String(n)]).collect(),
+            ))
+        }
+        "db.relationshiptypes" => {
+            no_args(args)?;
+            let set: BTreeSet<Arc<str>> =
+                g.relationship_ids().filter_map(|r| g.rel_type(r)).collect();
+            Ok((
+                cols(&["relationshipType"]),
+                set.into_iter().map(|n| vec![Value::String(n)]).collect(),
+            ))
+        }
+        "db.propertykeys" => {
+            no_args(args)?;
+            let mut set: BTreeSet<Arc<str>> = BTreeSet::new();
+            for n in g.node_ids() {
+                set.extend(g.node_properties(n).into_keys());
+            }
+            for r in g.relationship_ids() {
+                set.extend(g.relationship_properties(r).into_keys());
+            }
+            Ok((
+                cols(&["propertyKey"]),
+                set.into_iter().map(|n| vec![Value::String(n)]).collect(),
+            ))
+        }
+        "db.schema.nodetypeproperties" => {
+            no_args(args)?;
+            let mut rows = Vec::new();
+            for (labels, nodes) in label_sets(g) {
+                let node_type = format!(
+                    ":{}",
+                    labels
+                        .iter()
+                        .map(|l| format!("`{l}`"))
+                        .collect::<Vec<_>>()
+                        .join(":")
+                );
+                let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> =
+                    BTreeMap::new();
+                for n in &nodes {
+                    for (k, v) in g.node_properties(*n) {
+                        let e = props.entry(k).or_default();
+                        e.0.insert(type_label(&v));
+                        e.1 += 1;
+                    }
+                }
+                let label_list = Value::List(labels.iter().cloned().map(Value::String).collect());
+                if props.is_empty() {
+                    rows.push(vec![
+                        s(&node_type),
+                        label_list.clone(),
+                        Value::Null,
+                        Value::Null,
+                        Value::Bool(false),
+                    ]);
+                }
+                for (k, (types, count)) in props {
+                    rows.push(vec![
+                        s(&node_type),
+                        label_list.clone(),
+                        Value::String(k),
+                        Value::List(types.into_iter().map(s).collect()),
+                        Value::Bool(count == nodes.len()),
+                    ]);
+                }
+            }
+            Ok((
+                cols(&[
+                    "nodeType",
+                    "nodeLabels",
+                    "propertyName",
+                    "propertyTypes",
+                    "mandatory",
+                ]),
+                rows,
+            ))
+        }
+        "db.schema.reltypeproperties" => {
+            no_args(args)?;
+            let mut by_type: BTreeMap<Arc<str>, Vec<crate::value::RelId>> = BTreeMap::new();
+            for r in g.relationship_ids() {
+                if let Some(t) = g.rel_type(r) {
+                    by_type.entry(t).or_default().push(r);
+                }
+            }
+            let mut rows = Vec::new();
+            for (t, rels) in by_type {
+                let rel_type = format!(":`{t}`");
+                let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> =
+                    BTreeMap::new();
+                for r in &rels {
+                    for (k, v) in g.relationship_properties(*r) {
+                        let e = props.entry(k).or_default();
+                        e.0.insert(type_label(&v));
+                        e.1 += 1;
+                    }
+                }
+                if props.is_empty() {
+                    rows.push(vec![
+                        s(&rel_type),
+                        Value::Null,
+                        Value::Null,
+                        Value::Bool(false),
+                    ]);
+                }
+                for (k, (types, count)) in props {
+                    rows.push(vec![
+                        s(&rel_type),
+                        Value::String(k),
+                        Value::List(types.into_iter().map(s).collect()),
+                        Value::Bool(count == rels.len()),
+                    ]);
+                }
+            }
+            Ok((
+                cols(&["relType", "propertyName", "propertyTypes", "mandatory"]),
+                rows,
+            ))
+        }
+        "db.schema.visualization" => {
+            no_args(args)?;
+            // Nodes as maps {name}, relationships as [startLabel, type, endLabel] maps.
+            let labels: Vec<Value> = g
+                .labels_in_use()
+                .iter()
+                .map(|l| {
+                    let mut m = BTreeMap::new();
+                    m.insert(Arc::from("name"), Value::String(g.sym_name(*l).clone()));
+                    Value::Map(m)
+                })
+                .collect();
+            let mut triples: BTreeSet<(Arc<str>, Arc<str>, Arc<str>)> = BTreeSet::new();
+            for r in g.relationship_ids() {
+                if let (Some((a, b)), Some(t)) = (g.endpoints(r), g.rel_type(r)) {
+                    for la in g.labels(a) {
+                        for lb in g.labels(b) {
+                            triples.insert((la.clone(), t.clone(), lb.clone()));
+                        }
+                    }
+                }
+            }
+            let rels: Vec<Value> = triples
+                .into_iter()
+                .map(|(a, t, b)| {
+                    let mut m = BTreeMap::new();
+                    m.insert(Arc::from("start"), Value::String(a));
+                    m.insert(Arc::from("type"), Value::String(t));
+                    m.insert(Arc::from("end"), Value::String(b));
+                    Value::Map(m)
+                })
+                .collect();
+            Ok((
+                cols(&["nodes", "relationships"]),
+                vec![vec![Value::List(labels), Value::List(rels)]],
+            ))
+        }
+        "apoc.meta.schema" => Ok((cols(&["value"]), vec![vec![apoc_meta_schema(g)]])),
+        _ => Err(ExecError::compile(
+            ErrorKind::ProcedureError,
+            format!("there is no procedure with the name `{name}` registered"),
+        )
+        .with_detail("ProcedureNotFound")),
+    }
+}
+
+/// The map `apoc.meta.schema()` returns: per label and relationship type, `type`, `count`,
+/// `properties` ({key: {type, indexed, existence}}) and, for labels, `relationships`
+/// ({type: {direction, labels, count}}).
+fn apoc_meta_schema(g: &Graph) -> Value {
+    let key = |s: &str| Arc::<str>::from(s);
+    let mut out = BTreeMap::new();
+    for l in g.labels_in_use() {
+        let nodes = g.nodes_with_label(l);
+        let mut props: BTreeMap<Arc<str>, (&'static str, usize)> = BTreeMap::new();
+        let mut rels: BTreeMap<RelKey, (BTreeSet<Arc<str>>, i64)> = BTreeMap::new();
+        for &n in nodes {
+            for (k, v) in g.node_properties(n) {
+                let e = props.entry(k).or_insert((apoc_type(&v), 0));
+                e.1 += 1;
+            }
+            for (r, m) in g.neighbours(n, crate::graph::Dir::Outgoing) {
+                if let Some(t) = g.rel_type(r) {
+                    let e = rels.entry((t, "out")).or_default();
+                    e.0.extend(g.labels(m));
+                    e.1 += 1;
+                }
+            }
+            for (r, m) in g.neighbours(n, crate::graph::Dir::Incoming) {
+                if let Some(t) = g.rel_type(r) {
+                    let e = rels.entry((t, "in")).or_default();
+                    e.0.extend(g.labels(m));
+                    e.1 += 1;
+                }
+            }
+        }
+        let mut pm = BTreeMap::new();
+        for (k, (t, c)) in props {
+            let mut p = BTreeMap::new();
+            p.insert(key("type"), s(t));
+            p.insert(key("indexed"), Value::Bool(false));
+            p.insert(key("existence"), Value::Bool(c == nodes.len()));
+            pm.insert(k, Value::Map(p));
+        }
+        let mut rm = BTreeMap::new();
+        for ((t, dir), (labels, count)) in rels {
+            let mut r = BTreeMap::new();
+            r.insert(key("direction"), s(dir));
+            r.insert(
+                key("labels"),
+                Value::List(labels.into_iter().map(Value::String).collect()),
+            );
+            r.insert(key("count"), Value::Int(count));
+            r.insert(key("properties"), Value::Map(BTreeMap::new()));
+            rm.insert(t, Value::Map(r));
+        }
+        let mut entry = BTreeMap::new();
+        entry.insert(key("type"), s("node"));
+        entry.insert(key("count"), Value::Int(nodes.len() as i64));
+        entry.insert(key("labels"), Value::List(vec![]));
+        entry.insert(key("properties"), Value::Map(pm));
+        entry.insert(key("relationships"), Value::Map(rm));
+        out.insert(g.sym_name(l).clone(), Value::Map(entry));
+    }
+    let mut by_type: BTreeMap<Arc<str>, Vec<crate::value::RelId>> = BTreeMap::new();
+    for r in g.relationship_ids() {
+        if let Some(t) = g.rel_type(r) {
+            by_type.entry(t).or_default().push(r);
+        }
+    }
+    for (t, rels) in by_type {
+        let mut props: BTreeMap<Arc<str>, (&'static str, usize)> = BTreeMap::new();
+        for r in &rels {
+            for (k, v) in g.relationship_properties(*r) {
+                let e = props.entry(k).or_insert((apoc_type(&v), 0));
+                e.1 += 1;
+            }
+        }
+        let mut pm = BTreeMap::new();
+        for (k, (ty, c)) in props {
+            let mut p = BTreeMap::new();
+            p.insert(key("type"), s(ty));
+            p.insert(key("indexed"), Value::Bool(false));
+            p.insert(key("existence"), Value::Bool(c == rels.len()));
+            pm.insert(k, Value::Map(p));
+        }
+        let mut entry = BTreeMap::new();
+        entry.insert(key("type"), s("relationship"));
+        entry.insert(key("count"), Value::Int(rels.len() as i64));
+        entry.insert(key("properties"), Value::Map(pm));
+        out.entry(t).or_insert(Value::Map(entry));
+    }
+    Value::Map(out)
+}
+
+fn apoc_type(v: &Value) -> &'static str {
+    match v {
+        Value::Bool(_) => "BOOLEAN",
+        Value::Int(_) => "INTEGER",
+        Value::Float(_) => "FLOAT",
+        Value::String(_) => "STRING",
+        Value::List(_) => "LIST",
+        _ => "ANY",
+    }
+}

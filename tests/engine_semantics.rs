@@ -1,0 +1,554 @@
+//! Engine semantics on small graphs built with Cypher, and the resource limits.
+
+use grape::engine::{run, run_with, ErrorKind, Limits, Options, Params};
+use grape::graph::Graph;
+use grape::value::Value;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+fn graph(script: &str) -> Graph {
+    Graph::from_cypher_script(script).expect("setup script runs")
+}
+
+/// Rows as display strings, for compact assertions.
+fn rows(g: &mut Graph, q: &str) -> Vec<String> {
+    let t = run(g, q, &Params::new()).unwrap_or_else(|e| panic!("{q}: {e}"));
+    t.rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect()
+}
+
+const PEOPLE: &str = "
+CREATE (a:Person {name: 'Ann', age: 30}), (b:Person {name: 'Bob', age: 25}),
+       (c:Person {name: 'Cid'}), (d:City {name: 'Oslo'}),
+       (a)-[:KNOWS {since: 2010}]->(b), (b)-[:KNOWS {since: 2015}]->(c),
+       (a)-[:LIVES_IN]->(d), (b)-[:LIVES_IN]->(d);
+";
+
+#[test]
+fn match_directions_and_relationship_properties() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a)-[:KNOWS]->(b) RETURN a.name, b.name ORDER BY a.name"
+        ),
+        ["'Ann' | 'Bob'", "'Bob' | 'Cid'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a)<-[:KNOWS]-(b) RETURN a.name ORDER BY a.name"
+        ),
+        ["'Bob'", "'Cid'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a {name: 'Bob'})-[:KNOWS]-(b) RETURN b.name ORDER BY b.name"
+        ),
+        ["'Ann'", "'Cid'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH ()-[r:KNOWS WHERE r.since > 2012]->() RETURN r.since"
+        ),
+        ["2015"]
+    );
+    assert_eq!(
+        rows(&mut g, "MATCH (p:Person WHERE p.age IS NULL) RETURN p.name"),
+        ["'Cid'"]
+    );
+}
+
+#[test]
+fn relationship_uniqueness_and_repeatable_elements() {
+    let mut g = graph("CREATE (a:N)-[:R]->(b:N)");
+    // The same relationship cannot be used twice in one MATCH …
+    assert_eq!(
+        rows(&mut g, "MATCH (x)-[:R]-(y)-[:R]-(z) RETURN count(*)"),
+        ["0"]
+    );
+    // … unless REPEATABLE ELEMENTS says so.
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH REPEATABLE ELEMENTS (x)-[:R]-(y)-[:R]-(z) RETURN count(*)"
+        ),
+        ["2"]
+    );
+    // Across two MATCH clauses it may repeat.
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (x)-[:R]-(y) MATCH (y)-[:R]-(z) RETURN count(*)"
+        ),
+        ["2"]
+    );
+}
+
+#[test]
+fn variable_length_paths() {
+    let mut g =
+        graph("CREATE (a:N {i: 1})-[:R]->(b:N {i: 2})-[:R]->(c:N {i: 3})-[:R]->(d:N {i: 4})");
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a:N {i: 1})-[:R*]->(x) RETURN x.i ORDER BY x.i"
+        ),
+        ["2", "3", "4"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a:N {i: 1})-[:R*2..3]->(x) RETURN x.i ORDER BY x.i"
+        ),
+        ["3", "4"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a:N {i: 1})-[:R*0..1]->(x) RETURN x.i ORDER BY x.i"
+        ),
+        ["1", "2"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH p = (a:N {i: 1})-[rs:R*3]->(x) RETURN length(p), size(rs), x.i"
+        ),
+        ["3 | 3 | 4"]
+    );
+    assert_eq!(
+        rows(&mut g, "MATCH (x:N {i: 4})<-[:R*2]-(y) RETURN y.i"),
+        ["2"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH p = shortestPath((a:N {i: 1})-[*]-(d:N {i: 4})) RETURN [n IN nodes(p) | n.i]"
+        ),
+        ["[1, 2, 3, 4]"]
+    );
+}
+
+#[test]
+fn optional_match_gives_nulls() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(&mut g, "MATCH (p:Person) OPTIONAL MATCH (p)-[:LIVES_IN]->(c) RETURN p.name, c.name ORDER BY p.name"),
+        ["'Ann' | 'Oslo'", "'Bob' | 'Oslo'", "'Cid' | null"]
+    );
+}
+
+#[test]
+fn aggregation_with_implicit_grouping() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(&mut g, "MATCH (p:Person)-[:LIVES_IN]->(c) RETURN c.name, count(*) AS n, collect(p.name) AS who"),
+        ["'Oslo' | 2 | ['Ann', 'Bob']"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) RETURN count(p.age), avg(p.age), sum(p.age), min(p.age), max(p.age)"
+        ),
+        ["2 | 27.5 | 55 | 25 | 30"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Nobody) RETURN count(*), collect(p), sum(p.x)"
+        ),
+        ["0 | [] | 0"]
+    );
+    assert_eq!(
+        rows(&mut g, "MATCH (p:Nobody) RETURN p.x, count(*)"),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "UNWIND [1, 1, 2, null] AS x RETURN count(DISTINCT x), count(x), count(*)"
+        ),
+        ["2 | 3 | 4"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "UNWIND [1, 2, 3, 4] AS x RETURN x % 2 AS k, sum(x) + 1 AS s ORDER BY k"
+        ),
+        ["0 | 7", "1 | 5"]
+    );
+    assert_eq!(rows(&mut g, "UNWIND [1.0, 2.0, 3.0, 4.0] AS x RETURN percentileCont(x, 0.5), percentileDisc(x, 0.5), stDev(x)"), ["2.5 | 2.0 | 1.2909944487358056"]);
+}
+
+#[test]
+fn order_skip_limit_and_distinct() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(&mut g, "MATCH (p:Person) RETURN p.name ORDER BY p.age DESC"),
+        ["'Cid'", "'Ann'", "'Bob'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) RETURN p.name ORDER BY p.age SKIP 1 LIMIT 1"
+        ),
+        ["'Ann'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "UNWIND [3, 1, 3, 2] AS x RETURN DISTINCT x ORDER BY x"
+        ),
+        ["1", "2", "3"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) WITH p ORDER BY p.name LIMIT 2 RETURN collect(p.name)"
+        ),
+        ["['Ann', 'Bob']"]
+    );
+}
+
+#[test]
+fn with_where_unwind_and_union() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) WITH p.name AS n WHERE n STARTS WITH 'B' RETURN n"
+        ),
+        ["'Bob'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "UNWIND [[1, 2], [3]] AS l UNWIND l AS x RETURN sum(x)"
+        ),
+        ["6"]
+    );
+    assert_eq!(rows(&mut g, "RETURN 1 AS x UNION RETURN 1 AS x"), ["1"]);
+    assert_eq!(
+        rows(&mut g, "RETURN 1 AS x UNION ALL RETURN 1 AS x"),
+        ["1", "1"]
+    );
+}
+
+#[test]
+fn expressions_follow_cypher_rules() {
+    let mut g = Graph::new();
+    assert_eq!(rows(&mut g, "RETURN 1 = 1.0, null = null, [1, null] = [1, 2], 1 < 'a', 2 ^ 3, 7 / 2, 7 % 3, -7 / 2.0"), ["true | null | null | null | 8.0 | 3 | 1 | -3.5"]);
+    assert_eq!(
+        rows(
+            &mut g,
+            "RETURN true AND null, false AND null, true OR null, null XOR true, NOT null"
+        ),
+        ["null | false | true | null | null"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "RETURN 'ab' + 1, [1] + 2, 'x' IN ['x'], 3 IN [1, null], 1 < 2 < 3, 3 > 2 > 2"
+        ),
+        ["'ab1' | [1, 2] | true | null | true | false"]
+    );
+    assert_eq!(rows(&mut g, "RETURN [x IN range(1, 5) WHERE x % 2 = 1 | x * 10], reduce(s = 0, x IN [1, 2, 3] | s + x)"), ["[10, 30, 50] | 6"]);
+    assert_eq!(rows(&mut g, "RETURN all(x IN [1, 2] WHERE x > 0), any(x IN [] WHERE true), none(x IN [1] WHERE x = 2), single(x IN [1, 2] WHERE x = 2)"), ["true | false | true | true"]);
+    assert_eq!(rows(&mut g, "RETURN CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' END, CASE WHEN false THEN 1 ELSE 2 END"), ["'two' | 2"]);
+    assert_eq!(rows(&mut g, "RETURN [1, 2, 3][-1], [1, 2, 3][1..], {a: {b: 1}}.a.b, 'Hello' =~ 'H.*o', toUpper('x'), substring('hello', 1, 3)"), ["3 | [2, 3] | 1 | true | 'X' | 'ell'"]);
+    assert_eq!(rows(&mut g, "RETURN round(2.5), round(-2.5), round(3.14159, 2), toInteger('42'), toFloat('1.5'), size('héllo')"), ["3.0 | -3.0 | 3.14 | 42 | 1.5 | 5"]);
+    assert_eq!(rows(&mut g, "RETURN 1 IS :: INTEGER, 'a' IS :: INTEGER, null IS :: INTEGER NOT NULL, [1] IS :: LIST<INTEGER>"), ["true | false | false | true"]);
+}
+
+#[test]
+fn pattern_predicates_and_subqueries() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) WHERE (p)-[:LIVES_IN]->() RETURN p.name ORDER BY p.name"
+        ),
+        ["'Ann'", "'Bob'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) WHERE NOT EXISTS { (p)-[:KNOWS]->() } RETURN p.name"
+        ),
+        ["'Cid'"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person) RETURN p.name, COUNT { (p)-[:KNOWS]-() } AS k ORDER BY p.name"
+        ),
+        ["'Ann' | 1", "'Bob' | 2", "'Cid' | 1"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person {name: 'Ann'}) RETURN [(p)-[:KNOWS]->(f) | f.name]"
+        ),
+        ["['Bob']"]
+    );
+    assert_eq!(rows(&mut g, "MATCH (c:City) RETURN COLLECT { MATCH (p)-[:LIVES_IN]->(c) RETURN p.name ORDER BY p.name }"), ["['Ann', 'Bob']"]);
+    assert_eq!(rows(&mut g, "MATCH (c:City) CALL (c) { MATCH (p)-[:LIVES_IN]->(c) RETURN count(p) AS n } RETURN c.name, n"), ["'Oslo' | 2"]);
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (p:Person {name: 'Ann'}) RETURN p {.name, .age, tag: 'x'}"
+        ),
+        ["{age: 30, name: 'Ann', tag: 'x'}"]
+    );
+}
+
+#[test]
+fn procedures_describe_the_schema() {
+    let mut g = graph(PEOPLE);
+    assert_eq!(
+        rows(&mut g, "CALL db.labels() YIELD label RETURN label"),
+        ["'City'", "'Person'"]
+    );
+    assert_eq!(
+        rows(&mut g, "CALL db.relationshipTypes()"),
+        ["'KNOWS'", "'LIVES_IN'"]
+    );
+    let t = run(
+        &mut g,
+        "CALL apoc.meta.schema() YIELD value RETURN value",
+        &Params::new(),
+    )
+    .unwrap();
+    let Value::Map(m) = &t.rows[0][0] else {
+        panic!("map expected")
+    };
+    assert!(m.contains_key("Person") && m.contains_key("KNOWS"));
+}
+
+#[test]
+fn writes_count_updates_and_roll_back_on_error() {
+    let mut g = Graph::new();
+    let t = run(
+        &mut g,
+        "CREATE (a:A {x: 1})-[:R]->(b:B) RETURN a.x",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!(
+        (
+            t.stats.nodes_created,
+            t.stats.relationships_created,
+            t.stats.properties_set,
+            t.stats.labels_added
+        ),
+        (2, 1, 1, 2)
+    );
+    let t = run(
+        &mut g,
+        "MATCH (a:A) SET a.y = 2, a:C REMOVE a.x RETURN a.y",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!((t.stats.properties_set, t.stats.labels_added), (2, 1));
+    assert_eq!(
+        rows(
+            &mut g,
+            "MERGE (a:A {y: 2}) ON MATCH SET a.seen = true RETURN a.seen"
+        ),
+        ["true"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MERGE (z:Z {k: 1}) ON CREATE SET z.new = true RETURN z.new"
+        ),
+        ["true"]
+    );
+    // Deleting a connected node without DETACH fails, and the statement's other writes vanish.
+    let err = run(
+        &mut g,
+        "CREATE (:Temp) WITH 1 AS one MATCH (a:A) DELETE a",
+        &Params::new(),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::ConstraintVerificationFailed);
+    assert_eq!(rows(&mut g, "MATCH (t:Temp) RETURN count(t)"), ["0"]);
+    let t = run(&mut g, "MATCH (a:A) DETACH DELETE a", &Params::new()).unwrap();
+    assert_eq!(
+        (t.stats.nodes_deleted, t.stats.relationships_deleted),
+        (1, 1)
+    );
+    run(
+        &mut g,
+        "UNWIND [1, 2, 3] AS i FOREACH (x IN [i] | CREATE (:T {i: x}))",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!(rows(&mut g, "MATCH (t:T) RETURN sum(t.i)"), ["6"]);
+}
+
+#[test]
+fn errors_are_typed() {
+    let mut g = Graph::new();
+    let kind = |g: &mut Graph, q: &str| run(g, q, &Params::new()).unwrap_err().kind;
+    assert_eq!(kind(&mut g, "RETURN x"), ErrorKind::SemanticError);
+    assert_eq!(kind(&mut g, "RETURN 1 / 0"), ErrorKind::ArithmeticError);
+    assert_eq!(
+        kind(&mut g, "RETURN 9223372036854775807 + 1"),
+        ErrorKind::ArithmeticError
+    );
+    assert_eq!(kind(&mut g, "RETURN 'a' - 1"), ErrorKind::TypeError);
+    assert_eq!(kind(&mut g, "RETURN $missing"), ErrorKind::ParameterMissing);
+    assert_eq!(
+        kind(&mut g, "RETURN nosuchfunction(1)"),
+        ErrorKind::SyntaxError
+    );
+    assert_eq!(
+        kind(&mut g, "MATCH (n) RETURN n LIMIT -1"),
+        ErrorKind::SyntaxError
+    );
+    assert_eq!(
+        kind(&mut g, "RETURN 9223372036854775808"),
+        ErrorKind::SyntaxError
+    );
+    let mut p = Params::new();
+    p.insert("name".into(), Value::from("Ann"));
+    assert_eq!(
+        run(&mut g, "RETURN $name AS n", &p).unwrap().rows[0][0].as_str(),
+        Some("Ann")
+    );
+}
+
+#[test]
+fn columns_are_named_as_neo4j_names_them() {
+    let mut g = graph(PEOPLE);
+    let t = run(
+        &mut g,
+        "MATCH (x0:Person) RETURN x0.name, count(*) AS n, x0",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!(t.columns, ["x0.name", "n", "x0"]);
+    let j = t.to_json();
+    assert!(j["rows"][0][2]["~node"]["labels"][0] == "Person");
+}
+
+fn limits(rows: usize) -> Options {
+    Options {
+        limits: Limits {
+            timeout: Some(Duration::from_secs(20)),
+            max_rows: rows,
+            max_intermediate_rows: rows,
+            max_var_length: 50,
+        },
+        cancel: None,
+    }
+}
+
+#[test]
+fn unbounded_paths_on_a_dense_graph_hit_a_limit() {
+    // A complete directed graph on 12 nodes has astronomically many simple paths.
+    let mut g = graph("UNWIND range(1, 12) AS i CREATE (:K {i: i})");
+    run(
+        &mut g,
+        "MATCH (a:K), (b:K) WHERE a <> b CREATE (a)-[:E]->(b)",
+        &Params::new(),
+    )
+    .unwrap();
+    let err = run_with(
+        &mut g,
+        "MATCH p = ()-[*]-() RETURN p",
+        &Params::new(),
+        &limits(100_000),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LimitExceeded, "{err}");
+}
+
+#[test]
+fn a_huge_unwind_hits_a_limit() {
+    let mut g = Graph::new();
+    let err = run_with(
+        &mut g,
+        "UNWIND range(1, 1000000000) AS x RETURN x",
+        &Params::new(),
+        &limits(100_000),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LimitExceeded, "{err}");
+}
+
+#[test]
+fn a_large_cartesian_product_hits_a_limit() {
+    let mut g = graph("UNWIND range(1, 1000) AS i CREATE (:A {i: i}), (:B {i: i}), (:C {i: i})");
+    let err = run_with(
+        &mut g,
+        "MATCH (a:A), (b:B), (c:C) RETURN count(*)",
+        &Params::new(),
+        &limits(100_000),
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LimitExceeded, "{err}");
+}
+
+#[test]
+fn a_timeout_and_cancellation_stop_a_query() {
+    let mut g = graph("UNWIND range(1, 12) AS i CREATE (:K {i: i})");
+    run(
+        &mut g,
+        "MATCH (a:K), (b:K) WHERE a <> b CREATE (a)-[:E]->(b)",
+        &Params::new(),
+    )
+    .unwrap();
+    let mut opts = limits(usize::MAX);
+    opts.limits.max_var_length = 10_000;
+    opts.limits.timeout = Some(Duration::from_millis(200));
+    let err = run_with(
+        &mut g,
+        "MATCH p = ()-[*]-() RETURN count(p)",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LimitExceeded, "{err}");
+
+    let flag = Arc::new(AtomicBool::new(false));
+    let mut opts = limits(usize::MAX);
+    opts.limits.timeout = None;
+    opts.limits.max_var_length = 10_000;
+    opts.cancel = Some(flag.clone());
+    let setter = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(100));
+        flag.store(true, Ordering::Relaxed);
+    });
+    let err = run_with(
+        &mut g,
+        "MATCH p = ()-[*]-() RETURN count(p)",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    setter.join().unwrap();
+    assert_eq!(err.kind, ErrorKind::Cancelled, "{err}");
+}
+
+#[test]
+fn json_fixture_and_script_graphs_run_the_same_query() {
+    let mut scripted = graph(PEOPLE);
+    let fixture = grape::graph::import::graph_to_json(&scripted);
+    let mut loaded =
+        grape::graph::import::parse_json_fixture(&fixture.to_string(), "people.json").unwrap();
+    let q = "MATCH (a)-[k:KNOWS]->(b) RETURN a.name, k.since, b.name ORDER BY k.since";
+    assert_eq!(rows(&mut scripted, q), rows(&mut loaded, q));
+}
