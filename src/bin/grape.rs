@@ -711,7 +711,18 @@ fn query_batch(
     for e in &file.errors {
         eprintln!("error: {e}");
     }
-    let mut text = String::new();
+    let mut atomic = match out {
+        Some(p) => match grape::dataset::AtomicFile::create(p) {
+            Ok(f) => Some(f),
+            Err(e) => {
+                eprintln!("error: cannot write {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        },
+        None => None,
+    };
+    let stdout = std::io::stdout();
+    let mut lock = stdout.lock();
     let mut failed = 0usize;
     for q in &file.queries {
         let t0 = std::time::Instant::now();
@@ -726,17 +737,21 @@ fn query_batch(
                 serde_json::json!({"id": q.id, "columns": [], "rows": [], "error": error_json(&e), "ms": ms})
             }
         };
-        text.push_str(&line.to_string());
-        text.push('\n');
-    }
-    match out {
-        Some(p) => {
-            if let Err(e) = grape::dataset::write_atomically(p, text.as_bytes()) {
-                eprintln!("error: cannot write {}: {e}", p.display());
-                return ExitCode::from(2);
-            }
+        let text = format!("{line}\n");
+        let written = match &mut atomic {
+            Some(f) => f.write_all(text.as_bytes()),
+            None => lock.write_all(text.as_bytes()),
+        };
+        if let Err(e) = written {
+            eprintln!("error: cannot write results: {e}");
+            return ExitCode::from(2);
         }
-        None => print!("{text}"),
+    }
+    if let (Some(f), Some(p)) = (atomic, out) {
+        if let Err(e) = f.commit() {
+            eprintln!("error: cannot write {}: {e}", p.display());
+            return ExitCode::from(2);
+        }
     }
     eprintln!("{} queries, {failed} failed", file.queries.len());
     if failed > 0 || !file.errors.is_empty() {

@@ -27,3 +27,58 @@ pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result
     }
     std::fs::rename(&tmp, path)
 }
+
+/// A file written line by line to a temporary path and renamed over its target on
+/// [`AtomicFile::commit`], so that readers never see a half-written file and large outputs need
+/// not be held in memory. Dropped without `commit`, the temporary file is removed.
+pub struct AtomicFile {
+    tmp: std::path::PathBuf,
+    target: std::path::PathBuf,
+    out: Option<std::io::BufWriter<std::fs::File>>,
+}
+
+impl AtomicFile {
+    pub fn create(target: &std::path::Path) -> std::io::Result<AtomicFile> {
+        let dir = target
+            .parent()
+            .filter(|d| !d.as_os_str().is_empty())
+            .unwrap_or(std::path::Path::new("."));
+        let name = target
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_default();
+        let tmp = dir.join(format!(".{name}.tmp{}", std::process::id()));
+        let f = std::fs::File::create(&tmp)?;
+        Ok(AtomicFile {
+            tmp,
+            target: target.to_path_buf(),
+            out: Some(std::io::BufWriter::new(f)),
+        })
+    }
+
+    pub fn write_all(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        use std::io::Write;
+        match &mut self.out {
+            Some(w) => w.write_all(bytes),
+            None => Err(std::io::Error::other("file already committed")),
+        }
+    }
+
+    /// Flushes, syncs and renames the file into place.
+    pub fn commit(mut self) -> std::io::Result<()> {
+        use std::io::Write;
+        if let Some(mut w) = self.out.take() {
+            w.flush()?;
+            w.get_ref().sync_all()?;
+        }
+        std::fs::rename(&self.tmp, &self.target)
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.out.is_some() {
+            let _ = std::fs::remove_file(&self.tmp);
+        }
+    }
+}
