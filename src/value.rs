@@ -435,8 +435,8 @@ impl fmt::Display for Value {
             Value::Path(p) => {
                 write!(f, "<")?;
                 for (i, n) in p.nodes.iter().enumerate() {
-                    if i > 0 {
-                        write!(f, "-[#{}]-", p.rels[i - 1].0)?;
+                    if let Some(r) = i.checked_sub(1).and_then(|j| p.rels.get(j)) {
+                        write!(f, "-[#{}]-", r.0)?;
                     }
                     write!(f, "(#{})", n.0)?;
                 }

@@ -41,6 +41,9 @@ pub enum DiagnosticKind {
     UnsatisfiableRelationshipType,
     /// A number literal outside the range of its type.
     NumberOutOfRange,
+    /// A literal of the wrong type as an operand (`'a' AND true`, `NOT 1`, `'x' % 2`), which
+    /// Neo4j rejects at compile time.
+    InvalidArgumentType,
     /// A node label the schema does not have.
     UnknownLabel,
     /// A relationship type the schema does not have.
@@ -70,7 +73,8 @@ impl DiagnosticKind {
             | NestedAggregation
             | AggregationInWhere
             | ReturnStarWithoutVariables
-            | NumberOutOfRange => "Neo.ClientError.Statement.SyntaxError",
+            | NumberOutOfRange
+            | InvalidArgumentType => "Neo.ClientError.Statement.SyntaxError",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",
             UnsatisfiableRelationshipType => {
@@ -118,12 +122,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     pub(crate) fn new(kind: DiagnosticKind, message: String, span: Span, source: &str) -> Self {
-        let offset = span.start.min(source.len());
-        let offset = (0..=offset)
-            .rev()
-            .find(|&i| source.is_char_boundary(i))
-            .unwrap_or(0);
-        let (line, column, _) = crate::syntax::line_col(source, offset);
+        let (line, column, _) = crate::syntax::line_col(source, span.start);
         Diagnostic {
             kind,
             code: kind.code(),

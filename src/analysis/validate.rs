@@ -409,6 +409,29 @@ const AGGREGATES: &[&str] = &[
     "sum",
 ];
 
+/// The type of a literal operand, as Neo4j names it in type errors (`None`: not a literal, or
+/// null, which every operator accepts).
+fn literal_type(e: &Expr) -> Option<&'static str> {
+    match &e.kind {
+        ExprKind::Literal(Literal::Boolean(_)) => Some("Boolean"),
+        ExprKind::Literal(Literal::Integer(_)) => Some("Integer"),
+        ExprKind::Literal(Literal::Float(_)) => Some("Float"),
+        ExprKind::Literal(Literal::String(_)) => Some("String"),
+        ExprKind::List(_) | ExprKind::ListComprehension { .. } => Some("List"),
+        ExprKind::Map(_) => Some("Map"),
+        _ => None,
+    }
+}
+
+/// Whether an aggregating function appears in `e` (outside subqueries).
+fn contains_aggregate(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::CountStar => true,
+        ExprKind::FunctionCall { name, .. } if is_aggregate(name) => true,
+        _ => e.children().into_iter().any(contains_aggregate),
+    }
+}
+
 fn is_aggregate(name: &QualifiedName) -> bool {
     name.parts.len() == 1 && AGGREGATES.contains(&name.parts[0].name.to_ascii_lowercase().as_str())
 }
@@ -473,9 +496,26 @@ impl<'a, 's> Checker<'a, 's> {
             Clause::With(w) => {
                 let mut out = self.projection(&w.projection, &scope, "WITH");
                 if let Some(wh) = &w.where_ {
+                    // Without aggregation or DISTINCT, WITH … WHERE also sees the variables of
+                    // the preceding scope (openCypher TCK WithWhere1 [3]).
+                    let aggregating = w
+                        .projection
+                        .items
+                        .iter()
+                        .any(|it| contains_aggregate(&it.expr));
+                    let visible = if aggregating || w.projection.distinct {
+                        out.clone()
+                    } else {
+                        let mut merged = scope.clone();
+                        for (k, v) in &out.vars {
+                            merged.vars.insert(k.clone(), *v);
+                        }
+                        merged.open |= out.open;
+                        merged
+                    };
                     self.expr(
                         wh,
-                        &out,
+                        &visible,
                         Ctx {
                             in_where: true,
                             ..Ctx::default()
@@ -780,6 +820,17 @@ impl<'a, 's> Checker<'a, 's> {
 
     /// Binds a path variable (or other non-node, non-relationship pattern variable).
     fn bind_other(&mut self, v: &Ident, scope: &mut Scope, kind: Kind) {
+        if kind == Kind::Path && scope.get(&v.name).is_some() {
+            self.diag(
+                DiagnosticKind::VariableAlreadyBound,
+                format!(
+                    "variable `{}` is already declared; a path needs a new variable",
+                    v.name
+                ),
+                v.span,
+            );
+            return;
+        }
         if let Some((k, _)) = scope.get(&v.name) {
             if k != kind && k != Kind::Unknown {
                 self.diag(
@@ -1127,7 +1178,46 @@ impl<'a, 's> Checker<'a, 's> {
 
     // ----- expressions -----
 
+    /// Literal operands of the wrong type: booleans for AND/OR/XOR/NOT, numbers for arithmetic.
+    fn literal_operand_types(&mut self, e: &Expr) {
+        let (what, operands, allowed): (&str, Vec<&Expr>, &[&str]) = match &e.kind {
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                    (op.symbol(), vec![lhs, rhs], &["Boolean"])
+                }
+                BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Pow => {
+                    (op.symbol(), vec![lhs, rhs], &["Integer", "Float"])
+                }
+                _ => return,
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                expr,
+            } => ("NOT", vec![expr], &["Boolean"]),
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                expr,
+            } => ("-", vec![expr], &["Integer", "Float"]),
+            _ => return,
+        };
+        for o in operands {
+            if let Some(t) = literal_type(o) {
+                if !allowed.contains(&t) {
+                    self.diag(
+                        DiagnosticKind::InvalidArgumentType,
+                        format!(
+                            "type mismatch: `{what}` expects {}, but this is a {t} literal",
+                            allowed.join(" or ")
+                        ),
+                        o.span,
+                    );
+                }
+            }
+        }
+    }
+
     fn expr(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
+        self.literal_operand_types(e);
         match &e.kind {
             ExprKind::Literal(Literal::OutOfRange { text, float }) => self.diag(
                 DiagnosticKind::NumberOutOfRange,

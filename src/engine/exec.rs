@@ -34,6 +34,7 @@ pub(crate) struct Shared<'a> {
     pub limits: &'a Limits,
     pub deadline: Option<Instant>,
     pub cancel: Option<&'a AtomicBool>,
+    pub procedures: &'a [super::TableProcedure],
     pub regex_cache: RefCell<HashMap<String, Regex>>,
     pub stats: RefCell<Stats>,
     pub ticks: std::cell::Cell<u32>,
@@ -213,7 +214,7 @@ fn run_single(
         match clause {
             Clause::Return(r) => {
                 let run = Runner::new(access.graph(), sh);
-                let (cols, out) = run.project(&r.projection, &scope, rows, true)?;
+                let (cols, out) = run.project(&r.projection, &scope, rows, true, None)?;
                 if !last {
                     return Err(ExecError::compile(
                         ErrorKind::SyntaxError,
@@ -261,17 +262,7 @@ fn run_clause(
         Clause::Match(m) => Runner::new(access.graph(), sh).exec_match(m, scope, rows),
         Clause::With(w) => {
             let run = Runner::new(access.graph(), sh);
-            let (cols, mut out) = run.project(&w.projection, scope, rows, false)?;
-            if let Some(pred) = &w.where_ {
-                let mut kept = Vec::with_capacity(out.len());
-                for r in out {
-                    sh.tick()?;
-                    if run.eval(pred, &Env::new(&cols, &r))?.as_bool() == Some(true) {
-                        kept.push(r);
-                    }
-                }
-                out = kept;
-            }
+            let (cols, out) = run.project(&w.projection, scope, rows, false, w.where_.as_ref())?;
             *scope = cols;
             Ok(out)
         }
@@ -778,6 +769,10 @@ impl<'a> Runner<'a> {
                 for k in 0..ch.nodes.len() {
                     if k > 0 {
                         if let Some((rs, mids)) = &trace.rels[k - 1] {
+                            if rs.is_empty() {
+                                // A zero-length segment: node k is node k-1.
+                                continue;
+                            }
                             for (idx, r) in rs.iter().enumerate() {
                                 rels.push(*r);
                                 if idx < mids.len() {
@@ -1682,89 +1677,8 @@ fn contains_pattern(e: &Expr) -> bool {
 /// Calls `f` on `e` and every sub-expression (not descending into subqueries).
 pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
     f(e);
-    match &e.kind {
-        ExprKind::List(xs) => xs.iter().for_each(|x| walk(x, f)),
-        ExprKind::Map(es) => es.iter().for_each(|(_, x)| walk(x, f)),
-        ExprKind::Property { expr, .. } | ExprKind::HasLabels { expr, .. } => walk(expr, f),
-        ExprKind::Index { expr, index } => {
-            walk(expr, f);
-            walk(index, f)
-        }
-        ExprKind::Slice { expr, from, to } => {
-            walk(expr, f);
-            if let Some(x) = from {
-                walk(x, f)
-            }
-            if let Some(x) = to {
-                walk(x, f)
-            }
-        }
-        ExprKind::Unary { expr, .. }
-        | ExprKind::IsNull { expr, .. }
-        | ExprKind::IsType { expr, .. } => walk(expr, f),
-        ExprKind::Binary { lhs, rhs, .. } => {
-            walk(lhs, f);
-            walk(rhs, f)
-        }
-        ExprKind::Comparison { first, rest } => {
-            walk(first, f);
-            rest.iter().for_each(|(_, x)| walk(x, f))
-        }
-        ExprKind::FunctionCall { args, .. } => args.iter().for_each(|x| walk(x, f)),
-        ExprKind::Case {
-            operand,
-            whens,
-            else_,
-        } => {
-            if let Some(o) = operand {
-                walk(o, f)
-            }
-            for (w, t) in whens {
-                walk(w, f);
-                walk(t, f)
-            }
-            if let Some(x) = else_ {
-                walk(x, f)
-            }
-        }
-        ExprKind::ListComprehension {
-            list, filter, map, ..
-        } => {
-            walk(list, f);
-            if let Some(x) = filter {
-                walk(x, f)
-            }
-            if let Some(x) = map {
-                walk(x, f)
-            }
-        }
-        ExprKind::Quantified { list, filter, .. } => {
-            walk(list, f);
-            if let Some(x) = filter {
-                walk(x, f)
-            }
-        }
-        ExprKind::Reduce {
-            init, list, expr, ..
-        } => {
-            walk(init, f);
-            walk(list, f);
-            walk(expr, f)
-        }
-        ExprKind::PatternComprehension { filter, map, .. } => {
-            if let Some(x) = filter {
-                walk(x, f)
-            }
-            walk(map, f)
-        }
-        ExprKind::MapProjection { items, .. } => {
-            for it in items {
-                if let crate::syntax::MapProjectionItem::Entry(_, x) = it {
-                    walk(x, f)
-                }
-            }
-        }
-        _ => {}
+    for c in e.children() {
+        walk(c, f);
     }
 }
 
@@ -1902,50 +1816,16 @@ pub(crate) fn free_vars(e: &Expr, out: &mut Vec<String>) {
     go(e, &mut bound, out);
 }
 
-/// The direct sub-expressions of `e` (for the generic cases of `free_vars`).
+/// The direct sub-expressions of `e`, excluding those of comprehensions (their own variables
+/// are in scope there); see [`Expr::children`].
 fn direct_children(e: &Expr) -> Vec<&Expr> {
-    let mut v: Vec<&Expr> = Vec::new();
     match &e.kind {
-        ExprKind::List(xs) => v.extend(xs.iter()),
-        ExprKind::Map(es) => v.extend(es.iter().map(|(_, x)| x)),
-        ExprKind::Property { expr, .. }
-        | ExprKind::HasLabels { expr, .. }
-        | ExprKind::Unary { expr, .. }
-        | ExprKind::IsNull { expr, .. }
-        | ExprKind::IsType { expr, .. } => v.push(expr),
-        ExprKind::Index { expr, index } => {
-            v.push(expr);
-            v.push(index)
-        }
-        ExprKind::Slice { expr, from, to } => {
-            v.push(expr);
-            v.extend(from.as_deref());
-            v.extend(to.as_deref());
-        }
-        ExprKind::Binary { lhs, rhs, .. } => {
-            v.push(lhs);
-            v.push(rhs)
-        }
-        ExprKind::Comparison { first, rest } => {
-            v.push(first);
-            v.extend(rest.iter().map(|(_, x)| x));
-        }
-        ExprKind::FunctionCall { args, .. } => v.extend(args.iter()),
-        ExprKind::Case {
-            operand,
-            whens,
-            else_,
-        } => {
-            v.extend(operand.as_deref());
-            for (w, t) in whens {
-                v.push(w);
-                v.push(t);
-            }
-            v.extend(else_.as_deref());
-        }
-        _ => {}
+        ExprKind::ListComprehension { .. }
+        | ExprKind::Quantified { .. }
+        | ExprKind::Reduce { .. }
+        | ExprKind::MapProjection { .. } => Vec::new(),
+        _ => e.children(),
     }
-    v
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2004,6 +1884,7 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         rows: Vec<Row>,
         is_return: bool,
+        where_: Option<&Expr>,
     ) -> Result<(Vec<Arc<str>>, Vec<Row>)> {
         // Items, with `*` expanded.
         let mut cols: Vec<Arc<str>> = Vec::new();
@@ -2158,7 +2039,7 @@ impl<'a> Runner<'a> {
 
         if !p.order_by.is_empty() {
             // Sort keys see the projected columns first, then the source row's variables.
-            let mut keyed: Vec<(Vec<Value>, Row)> = Vec::with_capacity(projected.len());
+            let mut keyed: Vec<(Vec<Value>, Projected)> = Vec::with_capacity(projected.len());
             for (out, src, agg_vals) in projected {
                 self.sh.tick()?;
                 let run = Runner {
@@ -2169,13 +2050,7 @@ impl<'a> Runner<'a> {
                 let env = Env {
                     names: &cols,
                     values: &out,
-                    outer: if p.distinct || agg_vals.is_some() {
-                        // After DISTINCT or aggregation only projected names are visible, but
-                        // grouping keys are the same in every row of the group.
-                        Some(&outer)
-                    } else {
-                        Some(&outer)
-                    },
+                    outer: Some(&outer),
                 };
                 let mut keys = Vec::with_capacity(p.order_by.len());
                 for s in &p.order_by {
@@ -2186,7 +2061,7 @@ impl<'a> Runner<'a> {
                         None => run.eval(&s.expr, &env)?,
                     });
                 }
-                keyed.push((keys, out));
+                keyed.push((keys, (out, src, agg_vals)));
             }
             keyed.sort_by(|a, b| {
                 for (i, s) in p.order_by.iter().enumerate() {
@@ -2198,16 +2073,34 @@ impl<'a> Runner<'a> {
                 }
                 std::cmp::Ordering::Equal
             });
-            let rows: Vec<Row> = keyed.into_iter().map(|(_, r)| r).collect();
-            let rows = self.skip_limit(p, rows)?;
-            return Ok((cols, rows));
+            projected = keyed.into_iter().map(|(_, r)| r).collect();
         }
-        let rows: Vec<Row> = projected.into_iter().map(|(r, _, _)| r).collect();
-        let rows = self.skip_limit(p, rows)?;
+        let projected = self.skip_limit(p, projected)?;
+        let rows = match where_ {
+            None => projected.into_iter().map(|(r, _, _)| r).collect(),
+            Some(pred) => {
+                // WITH … WHERE sees the projected names and, without aggregation or DISTINCT,
+                // the variables of the preceding scope.
+                let mut kept = Vec::with_capacity(projected.len());
+                for (out, src, agg_vals) in projected {
+                    self.sh.tick()?;
+                    let outer = Env::new(scope, &src);
+                    let env = Env {
+                        names: &cols,
+                        values: &out,
+                        outer: (agg_vals.is_none() && !p.distinct).then_some(&outer),
+                    };
+                    if self.eval(pred, &env)?.as_bool() == Some(true) {
+                        kept.push(out);
+                    }
+                }
+                kept
+            }
+        };
         Ok((cols, rows))
     }
 
-    fn skip_limit(&self, p: &Projection, mut rows: Vec<Row>) -> Result<Vec<Row>> {
+    fn skip_limit<T>(&self, p: &Projection, mut rows: Vec<T>) -> Result<Vec<T>> {
         let count = |e: &Expr, what: &str| -> Result<usize> {
             let v = self.eval(e, &Env::new(&[], &[]))?;
             match v {

@@ -69,6 +69,23 @@ pub struct Options {
     pub limits: Limits,
     /// Set it to `true` from another thread to stop the query with [`ErrorKind::Cancelled`].
     pub cancel: Option<Arc<AtomicBool>>,
+    /// Procedures defined by a table, in addition to the built-in ones (the TCK declares its
+    /// test procedures this way; tests of LLM tooling can mock procedures with them).
+    pub procedures: Vec<TableProcedure>,
+}
+
+/// A procedure whose results are a fixed table: a call returns the output columns of the rows
+/// whose input columns equal the arguments.
+#[derive(Clone, Debug)]
+pub struct TableProcedure {
+    /// Dotted name, e.g. `test.my.proc`.
+    pub name: String,
+    /// Input parameter names, in order.
+    pub inputs: Vec<String>,
+    /// Output column names, in order.
+    pub outputs: Vec<String>,
+    /// Rows: inputs then outputs.
+    pub rows: Vec<Vec<Value>>,
 }
 
 /// Update counters, as Neo4j reports them.
@@ -241,6 +258,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         limits: &opts.limits,
         deadline: opts.limits.timeout.map(|t| Instant::now() + t),
         cancel: opts.cancel.as_deref(),
+        procedures: &opts.procedures,
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
         ticks: std::cell::Cell::new(0),
@@ -267,6 +285,32 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
     ))
 }
 
+/// The compile-time checks Neo4j makes before running anything: undefined variables, variables
+/// rebound as another kind, re-declared variables, misplaced or nested aggregation, `*` with
+/// nothing in scope, out-of-range literals. They come from the schema-free part of
+/// [`crate::analysis::validate`], so the engine and the validator agree.
+fn static_check(stmt: &Statement, src: &str) -> Result<()> {
+    use crate::analysis::DiagnosticKind as K;
+    let schema = crate::schema::Schema::default();
+    let v = crate::analysis::Validator::new(&schema).validate_statement(stmt, src);
+    for d in v.diagnostics {
+        let detail = match d.kind {
+            K::UndefinedVariable => "UndefinedVariable",
+            K::VariableTypeConflict => "VariableTypeConflict",
+            K::VariableAlreadyBound => "VariableAlreadyBound",
+            K::NestedAggregation => "NestedAggregation",
+            K::AggregationInWhere => "InvalidAggregation",
+            K::ReturnStarWithoutVariables => "NoVariablesInScope",
+            K::InvalidArgumentType => "InvalidArgumentType",
+            _ => continue,
+        };
+        return Err(ExecError::compile(ErrorKind::SyntaxError, d.message)
+            .with_detail(detail)
+            .at(d.span));
+    }
+    Ok(())
+}
+
 /// Runs a parsed statement; `src` is its text (column names are taken from it).
 pub fn execute(
     graph: &mut Graph,
@@ -278,6 +322,7 @@ pub fn execute(
     if !is_updating(stmt) {
         return execute_read(graph, stmt, src, params, opts);
     }
+    static_check(stmt, src)?;
     let sh = shared(params, src, opts);
     let backup = graph.clone();
     let result = {
@@ -301,6 +346,7 @@ pub fn execute_read(
     params: &Params,
     opts: &Options,
 ) -> Result<Table> {
+    static_check(stmt, src)?;
     let sh = shared(params, src, opts);
     let mut access = Access::Read(graph);
     let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;

@@ -65,6 +65,41 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
             .with_detail("InvalidNumberOfArguments"))
         }
     };
+    if let Some(p) = run
+        .sh
+        .procedures
+        .iter()
+        .find(|p| p.name.eq_ignore_ascii_case(name))
+    {
+        if args.len() != p.inputs.len() {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                format!(
+                    "procedure {} takes {} arguments, got {}",
+                    p.name,
+                    p.inputs.len(),
+                    args.len()
+                ),
+            )
+            .with_detail("InvalidNumberOfArguments"));
+        }
+        let k = p.inputs.len();
+        let rows = p
+            .rows
+            .iter()
+            .filter(|r| {
+                r.iter()
+                    .take(k)
+                    .zip(args)
+                    .all(|(want, got)| crate::value::equivalent(want, got))
+            })
+            .map(|r| r[k..].to_vec())
+            .collect();
+        return Ok((
+            p.outputs.iter().map(|o| Arc::from(o.as_str())).collect(),
+            rows,
+        ));
+    }
     match lname.as_str() {
         "db.labels" => {
             no_args(args)?;

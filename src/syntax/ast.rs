@@ -630,6 +630,78 @@ impl Expr {
     pub fn new(kind: ExprKind, span: Span) -> Expr {
         Expr { kind, span }
     }
+
+    /// The sub-expressions directly inside this one, in text order. Expressions inside
+    /// patterns and subqueries (`EXISTS { … }`, pattern comprehensions) are not included.
+    pub fn children(&self) -> Vec<&Expr> {
+        let mut v: Vec<&Expr> = Vec::new();
+        match &self.kind {
+            ExprKind::List(xs) => v.extend(xs.iter()),
+            ExprKind::Map(es) => v.extend(es.iter().map(|(_, x)| x)),
+            ExprKind::Property { expr, .. }
+            | ExprKind::HasLabels { expr, .. }
+            | ExprKind::Unary { expr, .. }
+            | ExprKind::IsNull { expr, .. }
+            | ExprKind::IsType { expr, .. } => v.push(expr),
+            ExprKind::Index { expr, index } => {
+                v.push(expr);
+                v.push(index)
+            }
+            ExprKind::Slice { expr, from, to } => {
+                v.push(expr);
+                v.extend(from.as_deref());
+                v.extend(to.as_deref());
+            }
+            ExprKind::Binary { lhs, rhs, .. } => {
+                v.push(lhs);
+                v.push(rhs)
+            }
+            ExprKind::Comparison { first, rest } => {
+                v.push(first);
+                v.extend(rest.iter().map(|(_, x)| x));
+            }
+            ExprKind::FunctionCall { args, .. } => v.extend(args.iter()),
+            ExprKind::Case {
+                operand,
+                whens,
+                else_,
+            } => {
+                v.extend(operand.as_deref());
+                for (w, t) in whens {
+                    v.push(w);
+                    v.push(t);
+                }
+                v.extend(else_.as_deref());
+            }
+            ExprKind::ListComprehension {
+                list, filter, map, ..
+            } => {
+                v.push(list);
+                v.extend(filter.as_deref());
+                v.extend(map.as_deref());
+            }
+            ExprKind::Quantified { list, filter, .. } => {
+                v.push(list);
+                v.extend(filter.as_deref());
+            }
+            ExprKind::Reduce {
+                init, list, expr, ..
+            } => {
+                v.push(init);
+                v.push(list);
+                v.push(expr);
+            }
+            ExprKind::MapProjection { items, .. } => {
+                for it in items {
+                    if let MapProjectionItem::Entry(_, x) = it {
+                        v.push(x);
+                    }
+                }
+            }
+            _ => {}
+        }
+        v
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -101,8 +101,10 @@ impl fmt::Display for ParseError {
 }
 
 /// 1-based line and column (in characters) of `offset`, and the byte offset of the line start.
-/// `\r\n`, `\n` and `\r` each end a line.
+/// `\r\n`, `\n` and `\r` each end a line. An offset past the end counts as the end, and one
+/// inside a character as that character's start: never panics.
 pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize, usize) {
+    let offset = floor_char_boundary(source, offset.min(source.len()));
     let bytes = source.as_bytes();
     let mut line = 1;
     let mut line_start = 0;

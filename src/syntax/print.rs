@@ -165,6 +165,22 @@ const RESERVED: &[&str] = &[
     "yield",
 ];
 
+/// Words that begin a special atom when followed by `(` or `.` (`null(1)` is the literal null, then
+/// an error; `all(x IN l)` is a quantifier): a function named like one is written in backticks.
+const ATOM_WORDS: &[&str] = &[
+    "all",
+    "allshortestpaths",
+    "any",
+    "case",
+    "false",
+    "none",
+    "not",
+    "null",
+    "shortestpath",
+    "single",
+    "true",
+];
+
 /// Whether `e` ends with a label predicate or a type predicate, which would swallow a following
 /// `|` (`[x IN l WHERE x:A | x]` reads `A | x` as a label disjunction).
 fn ends_with_bar_sensitive(e: &Expr) -> bool {
@@ -175,6 +191,53 @@ fn ends_with_bar_sensitive(e: &Expr) -> bool {
             rest.last().is_some_and(|(_, r)| ends_with_bar_sensitive(r))
         }
         ExprKind::Unary { expr, .. } => ends_with_bar_sensitive(expr),
+        _ => false,
+    }
+}
+
+/// Whether printed text starts with a name followed by ` IN `, as a list comprehension does.
+fn starts_with_name_in(text: &str) -> bool {
+    let rest = if let Some(escaped) = text.strip_prefix('`') {
+        // The closing backtick is the first one not doubled.
+        let mut i = 0;
+        loop {
+            let Some(j) = escaped[i..].find('`') else {
+                return false;
+            };
+            i += j;
+            if escaped[i + 1..].starts_with('`') {
+                i += 2;
+            } else {
+                break &escaped[i + 1..];
+            }
+        }
+    } else if text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        text.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || c == '_')
+    } else {
+        return false;
+    };
+    rest.starts_with(" IN ")
+}
+
+/// Whether `e`, printed as an operand that needs precedence `min`, ends with text that reads as a
+/// node pattern: a pattern, or `(x IS NULL)`.
+fn ends_with_node_pattern(e: &Expr, min: u8) -> bool {
+    if prec(e) < min {
+        // In parentheses: `(x IS NULL)` is also the node pattern `(x IS NULL)`, i.e. `(x:NULL)`.
+        return matches!(&e.kind, ExprKind::IsNull { expr, negated: false }
+            if matches!(expr.kind, ExprKind::Variable(_)));
+    }
+    match &e.kind {
+        ExprKind::Pattern(_) => true,
+        ExprKind::Binary { op, rhs, .. } => ends_with_node_pattern(rhs, binary_prec(*op) + 1),
+        ExprKind::Comparison { rest, .. } => rest
+            .last()
+            .is_some_and(|(_, r)| ends_with_node_pattern(r, P_CMP + 1)),
+        ExprKind::Unary {
+            op: UnaryOp::Not,
+            expr,
+        } => ends_with_node_pattern(expr, P_NOT),
+        ExprKind::Unary { expr, .. } => ends_with_node_pattern(expr, P_UNARY),
         _ => false,
     }
 }
@@ -328,7 +391,10 @@ impl<'o> Printer<'o> {
                 self.w(".");
             }
             let lower = p.name.to_ascii_lowercase();
-            if i == 0 && RESERVED.binary_search(&lower.as_str()).is_ok() {
+            if i == 0
+                && (RESERVED.binary_search(&lower.as_str()).is_ok()
+                    || ATOM_WORDS.contains(&lower.as_str()))
+            {
                 write_escaped_name(&mut self.out, &p.name);
             } else {
                 self.name(p);
@@ -575,12 +641,27 @@ impl<'o> Printer<'o> {
         }
     }
 
-    /// A graph reference: a dotted name (never renamed) or a function call.
+    /// A graph reference: a dotted name (never renamed) or a function call. A leading name
+    /// `graph` is escaped: `USE graph…` reads it as the optional keyword GRAPH.
     fn graph_ref(&mut self, e: &Expr) {
+        let start = self.out.len();
+        self.graph_ref_inner(e);
+        let written = &self.out[start..];
+        if written
+            .get(..5)
+            .is_some_and(|w| w.eq_ignore_ascii_case("graph"))
+            && !written[5..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
+        {
+            self.out.insert(start + 5, '`');
+            self.out.insert(start, '`');
+        }
+    }
+
+    fn graph_ref_inner(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Variable(v) => self.name(v),
             ExprKind::Property { expr, key } => {
-                self.graph_ref(expr);
+                self.graph_ref_inner(expr);
                 self.w(".");
                 self.name(key);
             }
@@ -978,6 +1059,33 @@ impl<'o> Printer<'o> {
         }
     }
 
+    /// The operand of `.key`, `[…]` or `:Label`: parenthesized below postfix precedence, and when
+    /// it is a label predicate, whose labels would otherwise absorb what follows (`(n:A):B` is not
+    /// `n:A:B`, and `SET (n:A).p = 1` is not `SET n:A` followed by `.p`).
+    fn postfix_operand(&mut self, e: &Expr) {
+        if matches!(e.kind, ExprKind::HasLabels { .. }) {
+            self.w("(");
+            self.expr(e);
+            self.w(")");
+        } else {
+            self.operand(e, P_POSTFIX);
+        }
+    }
+
+    /// Prints `e` as the left operand of `op`, like [`Self::operand`], and in parentheses also
+    /// when a pattern at its end would run on into `-` or `<`: `(a)-->(b) - -(c)-->(d)` reads
+    /// as one longer pattern, and so does `(x IS NULL) - -(y IS NULL)` (`(x IS NULL)` is the
+    /// node pattern `(x:NULL)`).
+    fn operand_before(&mut self, e: &Expr, min: u8, op: BinaryOp) {
+        if matches!(op, BinaryOp::Sub | BinaryOp::Lt) && ends_with_node_pattern(e, min) {
+            self.w("(");
+            self.operand(e, min);
+            self.w(")");
+        } else {
+            self.operand(e, min);
+        }
+    }
+
     fn expr(&mut self, e: &Expr) {
         match &e.kind {
             ExprKind::Literal(l) => self.literal(l),
@@ -999,23 +1107,30 @@ impl<'o> Printer<'o> {
             ExprKind::Variable(v) => self.var(v),
             ExprKind::List(items) => {
                 self.w("[");
+                let start = self.out.len();
                 self.expr_list(items);
+                // `[(x IN l)]` holds one membership test; unparenthesized, it would read as the
+                // list comprehension `[x IN l]`.
+                if items.len() == 1 && starts_with_name_in(&self.out[start..]) {
+                    self.out.insert(start, '(');
+                    self.w(")");
+                }
                 self.w("]");
             }
             ExprKind::Map(entries) => self.map(entries),
             ExprKind::Property { expr, key } => {
-                self.operand(expr, P_POSTFIX);
+                self.postfix_operand(expr);
                 self.w(".");
                 self.name(key);
             }
             ExprKind::Index { expr, index } => {
-                self.operand(expr, P_POSTFIX);
+                self.postfix_operand(expr);
                 self.w("[");
                 self.expr(index);
                 self.w("]");
             }
             ExprKind::Slice { expr, from, to } => {
-                self.operand(expr, P_POSTFIX);
+                self.postfix_operand(expr);
                 self.w("[");
                 if let Some(f) = from {
                     self.expr(f);
@@ -1027,14 +1142,7 @@ impl<'o> Printer<'o> {
                 self.w("]");
             }
             ExprKind::HasLabels { expr, labels } => {
-                // A label predicate on a label predicate would merge into one when re-read.
-                if matches!(expr.kind, ExprKind::HasLabels { .. }) {
-                    self.w("(");
-                    self.expr(expr);
-                    self.w(")");
-                } else {
-                    self.operand(expr, P_POSTFIX);
-                }
+                self.postfix_operand(expr);
                 self.node_labels(labels);
             }
             ExprKind::Unary { op, expr } => match op {
@@ -1069,20 +1177,22 @@ impl<'o> Printer<'o> {
                 let p = binary_prec(*op);
                 // Comparisons never chain implicitly: a comparison operand gets parentheses.
                 let lmin = if p == P_CMP { P_CMP + 1 } else { p };
-                self.operand(lhs, lmin);
+                self.operand_before(lhs, lmin, *op);
                 self.w(" ");
                 self.w(op.symbol());
                 self.w(" ");
                 self.operand(rhs, p + 1);
             }
             ExprKind::Comparison { first, rest } => {
-                self.operand(first, P_CMP + 1);
+                let mut prev: &Expr = first;
                 for (op, e) in rest {
+                    self.operand_before(prev, P_CMP + 1, *op);
                     self.w(" ");
                     self.w(op.symbol());
                     self.w(" ");
-                    self.operand(e, P_CMP + 1);
+                    prev = e;
                 }
+                self.operand(prev, P_CMP + 1);
             }
             ExprKind::IsNull { expr, negated } => {
                 self.operand(expr, P_STR);

@@ -1,0 +1,560 @@
+//! The openCypher TCK (`../shared/tck/features`), run strictly against grape's engine.
+//!
+//! - Every scenario, outlines expanded, runs on a fresh in-memory graph (two worker threads).
+//! - Results compare under TCK rules (`1` is not `1.0`; nodes by labels and properties; rows in
+//!   any order unless the step says `in order`).
+//! - An expected error must be of the named type, and of the named detail when grape reports a
+//!   detail; grape runs a statement to completion before returning any row, so every error is
+//!   raised before a row is produced.
+//! - Side effects are measured by comparing the graph before and after the query: nodes and
+//!   relationships by id, label names in use, and (key, value) properties of every element.
+//!
+//! Output: a table per area, then `openCypher TCK: <P> passed, <F> failed`.
+//! Ratchet: every id in `tests/tck-baseline.txt` must pass. `GRAPE_TCK_BASELINE=write` rewrites
+//! that file with the passing ids; `GRAPE_TCK_REPORT=FILE` writes each failure and its reason.
+
+mod common;
+#[path = "tck_support/gherkin.rs"]
+mod gherkin;
+#[path = "tck_support/values.rs"]
+mod values;
+
+use gherkin::{Scenario, Step};
+use grape::engine::{run_with, ExecError, Options, Params, Table, TableProcedure};
+use grape::graph::Graph;
+use grape::value::{equivalent, NodeId, RelId, Value};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use values::{matches, parse_expected, to_value, Expected};
+
+/// What the graph holds, for measuring side effects.
+struct Snapshot {
+    nodes: HashMap<NodeId, (BTreeSet<String>, BTreeMap<String, Value>)>,
+    rels: HashMap<RelId, BTreeMap<String, Value>>,
+    labels: BTreeSet<String>,
+}
+
+fn snapshot(g: &Graph) -> Snapshot {
+    let mut labels = BTreeSet::new();
+    let nodes = g
+        .node_ids()
+        .map(|n| {
+            let ls: BTreeSet<String> = g.labels(n).iter().map(|l| l.to_string()).collect();
+            labels.extend(ls.iter().cloned());
+            let ps = g
+                .node_properties(n)
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+            (n, (ls, ps))
+        })
+        .collect();
+    let rels = g
+        .relationship_ids()
+        .map(|r| {
+            (
+                r,
+                g.relationship_properties(r)
+                    .into_iter()
+                    .map(|(k, v)| (k.to_string(), v))
+                    .collect(),
+            )
+        })
+        .collect();
+    Snapshot {
+        nodes,
+        rels,
+        labels,
+    }
+}
+
+fn prop_diff(
+    before: Option<&BTreeMap<String, Value>>,
+    after: Option<&BTreeMap<String, Value>>,
+    plus: &mut i64,
+    minus: &mut i64,
+) {
+    let empty = BTreeMap::new();
+    let (b, a) = (before.unwrap_or(&empty), after.unwrap_or(&empty));
+    for (k, v) in a {
+        match b.get(k) {
+            None => *plus += 1,
+            Some(old)
+                if !equivalent(old, v)
+                    || std::mem::discriminant(old) != std::mem::discriminant(v) =>
+            {
+                *plus += 1;
+                *minus += 1;
+            }
+            _ => {}
+        }
+    }
+    for k in b.keys() {
+        if !a.contains_key(k) {
+            *minus += 1;
+        }
+    }
+}
+
+fn side_effects(before: &Snapshot, after: &Snapshot) -> BTreeMap<&'static str, i64> {
+    let mut m: BTreeMap<&'static str, i64> = BTreeMap::new();
+    let (mut pp, mut pm) = (0, 0);
+    let added_nodes = after
+        .nodes
+        .keys()
+        .filter(|k| !before.nodes.contains_key(k))
+        .count();
+    let deleted_nodes = before
+        .nodes
+        .keys()
+        .filter(|k| !after.nodes.contains_key(k))
+        .count();
+    for (id, (_, props)) in &after.nodes {
+        prop_diff(
+            before.nodes.get(id).map(|x| &x.1),
+            Some(props),
+            &mut pp,
+            &mut pm,
+        );
+    }
+    for (id, (_, props)) in &before.nodes {
+        if !after.nodes.contains_key(id) {
+            prop_diff(Some(props), None, &mut pp, &mut pm);
+        }
+    }
+    let added_rels = after
+        .rels
+        .keys()
+        .filter(|k| !before.rels.contains_key(k))
+        .count();
+    let deleted_rels = before
+        .rels
+        .keys()
+        .filter(|k| !after.rels.contains_key(k))
+        .count();
+    for (id, props) in &after.rels {
+        prop_diff(before.rels.get(id), Some(props), &mut pp, &mut pm);
+    }
+    for (id, props) in &before.rels {
+        if !after.rels.contains_key(id) {
+            prop_diff(Some(props), None, &mut pp, &mut pm);
+        }
+    }
+    m.insert("+nodes", added_nodes as i64);
+    m.insert("-nodes", deleted_nodes as i64);
+    m.insert("+relationships", added_rels as i64);
+    m.insert("-relationships", deleted_rels as i64);
+    m.insert(
+        "+labels",
+        after.labels.difference(&before.labels).count() as i64,
+    );
+    m.insert(
+        "-labels",
+        before.labels.difference(&after.labels).count() as i64,
+    );
+    m.insert("+properties", pp);
+    m.insert("-properties", pm);
+    m
+}
+
+struct State {
+    graph: Graph,
+    params: Params,
+    opts: Options,
+    result: Option<Result<Table, ExecError>>,
+    effects: Option<BTreeMap<&'static str, i64>>,
+}
+
+fn table_of(step: &Step) -> Result<&Vec<Vec<String>>, String> {
+    step.table
+        .as_ref()
+        .ok_or_else(|| format!("step {:?} has no table", step.text))
+}
+
+fn compare_result(
+    t: &Table,
+    step: &Step,
+    ordered: bool,
+    unordered_lists: bool,
+) -> Result<(), String> {
+    let table = table_of(step)?;
+    let (header, rows) = table.split_first().ok_or("empty result table")?;
+    let mut idx = Vec::new();
+    for h in header {
+        idx.push(
+            t.columns
+                .iter()
+                .position(|c| c == h)
+                .ok_or_else(|| format!("column {h:?} missing; got {:?}", t.columns))?,
+        );
+    }
+    if t.columns.len() != header.len() {
+        return Err(format!("columns {:?}, expected {header:?}", t.columns));
+    }
+    let expected: Vec<Vec<Expected>> = rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|c| parse_expected(c))
+                .collect::<Result<_, _>>()
+        })
+        .collect::<Result<_, _>>()?;
+    if expected.len() != t.rows.len() {
+        return Err(format!(
+            "{} rows, expected {}: {:?}",
+            t.rows.len(),
+            expected.len(),
+            t.rows
+                .iter()
+                .take(5)
+                .map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>())
+                .collect::<Vec<_>>()
+        ));
+    }
+    let row_ok = |want: &Vec<Expected>, got: &Vec<Value>| {
+        want.iter()
+            .zip(&idx)
+            .all(|(w, &i)| matches(w, &got[i], t, unordered_lists))
+    };
+    if ordered {
+        for (k, (w, g)) in expected.iter().zip(&t.rows).enumerate() {
+            if !row_ok(w, g) {
+                return Err(format!(
+                    "row {k} differs: {:?}",
+                    g.iter().map(|v| v.to_string()).collect::<Vec<_>>()
+                ));
+            }
+        }
+        return Ok(());
+    }
+    let mut used = vec![false; t.rows.len()];
+    for w in &expected {
+        match (0..t.rows.len()).find(|&j| !used[j] && row_ok(w, &t.rows[j])) {
+            Some(j) => used[j] = true,
+            None => {
+                return Err(format!(
+                    "no row matches {w:?}; got {:?}",
+                    t.rows
+                        .iter()
+                        .take(5)
+                        .map(|r| r.iter().map(|v| v.to_string()).collect::<Vec<_>>())
+                        .collect::<Vec<_>>()
+                ))
+            }
+        }
+    }
+    Ok(())
+}
+
+fn procedure_from(step: &Step) -> Result<TableProcedure, String> {
+    // "there exists a procedure test.my.proc(in :: INTEGER?) :: (out :: STRING?):"
+    let sig = step
+        .text
+        .strip_prefix("there exists a procedure ")
+        .ok_or("bad procedure step")?
+        .trim_end_matches(':')
+        .trim();
+    let open = sig.find('(').ok_or("no (")?;
+    let name = sig[..open].trim().to_string();
+    let close = sig[open..].find(')').ok_or("no )")? + open;
+    let names = |s: &str| -> Vec<String> {
+        s.split(',')
+            .filter_map(|p| p.split("::").next())
+            .map(|n| n.trim().to_string())
+            .filter(|n| !n.is_empty())
+            .collect()
+    };
+    let inputs = names(&sig[open + 1..close]);
+    let rest = &sig[close + 1..];
+    let o1 = rest.find('(').ok_or("no output (")?;
+    let o2 = rest.rfind(')').ok_or("no output )")?;
+    let outputs = names(&rest[o1 + 1..o2]);
+    let table = table_of(step)?;
+    let (header, rows) = table.split_first().ok_or("empty procedure table")?;
+    let mut cols = inputs.clone();
+    cols.extend(outputs.iter().cloned());
+    let order: Vec<usize> = cols
+        .iter()
+        .map(|c| {
+            header
+                .iter()
+                .position(|h| h == c)
+                .ok_or(format!("column {c} missing"))
+        })
+        .collect::<Result<_, _>>()?;
+    let rows = rows
+        .iter()
+        .map(|r| {
+            order
+                .iter()
+                .map(|&i| parse_expected(&r[i]).and_then(|e| to_value(&e)))
+                .collect::<Result<Vec<_>, _>>()
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(TableProcedure {
+        name,
+        inputs,
+        outputs,
+        rows,
+    })
+}
+
+fn run_scenario(sc: &Scenario, tck: &Path) -> Result<(), String> {
+    let mut st = State {
+        graph: Graph::new(),
+        params: Params::new(),
+        opts: Options::default(),
+        result: None,
+        effects: None,
+    };
+    st.opts.limits.timeout = Some(Duration::from_secs(10));
+    for step in &sc.steps {
+        let t = step.text.as_str();
+        if t == "an empty graph" || t == "any graph" {
+            st.graph = Graph::new();
+        } else if let Some(name) = t
+            .strip_prefix("the ")
+            .and_then(|r| r.strip_suffix(" graph"))
+        {
+            let path = tck
+                .join("graphs/graphs")
+                .join(name)
+                .join(format!("{name}.cypher"));
+            let script =
+                std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            st.graph =
+                Graph::from_cypher_script(&script).map_err(|e| format!("loading {name}: {e}"))?;
+        } else if t == "having executed:" {
+            let q = step.doc.as_deref().ok_or("no doc string")?;
+            run_with(&mut st.graph, q, &st.params, &st.opts)
+                .map_err(|e| format!("setup failed: {e}"))?;
+        } else if t == "parameters are:" {
+            for row in table_of(step)? {
+                let v = parse_expected(&row[1]).and_then(|e| to_value(&e))?;
+                st.params.insert(row[0].clone(), v);
+            }
+        } else if t.starts_with("there exists a procedure ") {
+            st.opts.procedures.push(procedure_from(step)?);
+        } else if t == "executing query:" {
+            let q = step.doc.as_deref().ok_or("no doc string")?;
+            let before = snapshot(&st.graph);
+            let r = run_with(&mut st.graph, q, &st.params, &st.opts);
+            let after = snapshot(&st.graph);
+            st.effects = Some(side_effects(&before, &after));
+            st.result = Some(r);
+        } else if t == "executing control query:" {
+            let q = step.doc.as_deref().ok_or("no doc string")?;
+            st.result = Some(run_with(&mut st.graph, q, &st.params, &st.opts));
+        } else if let Some(rest) = t.strip_prefix("the result should be") {
+            let t_res = match &st.result {
+                Some(Ok(t)) => t,
+                Some(Err(e)) => return Err(format!("query failed: {e}")),
+                None => return Err("no query ran".into()),
+            };
+            if rest.trim() == "empty" || rest.trim() == ", empty" {
+                if !t_res.rows.is_empty() {
+                    return Err(format!("{} rows, expected none", t_res.rows.len()));
+                }
+                continue;
+            }
+            let ordered = rest.contains("in order");
+            let unordered_lists = rest.contains("ignoring element order for lists");
+            compare_result(t_res, step, ordered, unordered_lists)?;
+        } else if let Some(rest) = t.strip_prefix("a ").or_else(|| t.strip_prefix("an ")) {
+            // "a TypeError should be raised at runtime: InvalidArgumentType"
+            let (ty, after) = rest
+                .split_once(" should be raised at ")
+                .ok_or("bad error step")?;
+            let detail = after.split_once(": ").map(|(_, d)| d.trim());
+            match &st.result {
+                Some(Err(e)) => {
+                    let kind = format!("{:?}", e.kind);
+                    if kind != ty {
+                        return Err(format!("raised {kind} ({}), expected {ty}", e.message));
+                    }
+                    if let (Some(want), Some(got)) = (detail, e.detail) {
+                        if want != got {
+                            return Err(format!("detail {got}, expected {want} ({})", e.message));
+                        }
+                    }
+                }
+                Some(Ok(t)) => {
+                    return Err(format!("no error, {} rows; expected {ty}", t.rows.len()))
+                }
+                None => return Err("no query ran".into()),
+            }
+        } else if t == "the side effects should be:" {
+            let got = st.effects.as_ref().ok_or("no query ran")?;
+            let mut want: BTreeMap<String, i64> = BTreeMap::new();
+            for row in table_of(step)? {
+                want.insert(row[0].clone(), row[1].parse().map_err(|_| "bad count")?);
+            }
+            for (k, v) in got {
+                let w = want.get(*k).copied().unwrap_or(0);
+                if *v != w {
+                    return Err(format!("side effect {k}: {v}, expected {w}"));
+                }
+            }
+        } else if t == "no side effects" {
+            let got = st.effects.as_ref().ok_or("no query ran")?;
+            if let Some((k, v)) = got.iter().find(|(_, v)| **v != 0) {
+                return Err(format!("side effect {k}: {v}, expected none"));
+            }
+        } else {
+            return Err(format!("unknown step {t:?}"));
+        }
+    }
+    Ok(())
+}
+
+fn area(id: &str) -> String {
+    let parts: Vec<&str> = id.split('/').collect();
+    if parts.len() >= 3 {
+        format!("{}/{}", parts[0], parts[1])
+    } else {
+        parts[0].to_string()
+    }
+}
+
+fn collect_features(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect_features(&p, out);
+        } else if p.extension().is_some_and(|x| x == "feature") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn opencypher_tck() {
+    let Some(shared) = common::shared_dir("openCypher TCK") else {
+        return;
+    };
+    let tck = shared.join("tck");
+    let features_dir = tck.join("features");
+    let mut files = Vec::new();
+    collect_features(&features_dir, &mut files);
+    let mut scenarios = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(&features_dir)
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let text = std::fs::read_to_string(f).unwrap();
+        scenarios.extend(gherkin::parse_feature(&rel, &text));
+    }
+    let n = scenarios.len();
+    // Two workers, each on a large stack: deep TCK expressions recurse.
+    let results: Vec<(String, Result<(), String>)> = std::thread::scope(|s| {
+        let chunks: Vec<Vec<&Scenario>> = (0..2)
+            .map(|w| scenarios.iter().skip(w).step_by(2).collect())
+            .collect();
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                let tck = tck.clone();
+                std::thread::Builder::new()
+                    .stack_size(64 << 20)
+                    .spawn_scoped(s, move || {
+                        chunk
+                            .into_iter()
+                            .map(|sc| {
+                                let r =
+                                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                                        run_scenario(sc, &tck)
+                                    }))
+                                    .unwrap_or_else(|p| {
+                                        let msg = p
+                                            .downcast_ref::<String>()
+                                            .cloned()
+                                            .or_else(|| {
+                                                p.downcast_ref::<&str>().map(|s| s.to_string())
+                                            })
+                                            .unwrap_or_default();
+                                        Err(format!("PANIC: {msg}"))
+                                    });
+                                (sc.id.clone(), r)
+                            })
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap()
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap())
+            .collect()
+    });
+
+    let mut by_area: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut passing: Vec<&str> = Vec::new();
+    let mut failures: Vec<(&str, &str)> = Vec::new();
+    for (id, r) in &results {
+        let e = by_area.entry(area(id)).or_default();
+        match r {
+            Ok(()) => {
+                e.0 += 1;
+                passing.push(id);
+            }
+            Err(msg) => {
+                e.1 += 1;
+                failures.push((id, msg));
+            }
+        }
+    }
+    println!("{:<40} {:>7} {:>7}", "area", "passed", "failed");
+    for (a, (p, f)) in &by_area {
+        println!("{a:<40} {p:>7} {f:>7}");
+    }
+    println!(
+        "openCypher TCK: {} passed, {} failed",
+        passing.len(),
+        failures.len()
+    );
+    assert_eq!(n, results.len());
+
+    if let Some(path) = std::env::var_os("GRAPE_TCK_REPORT") {
+        let mut text = String::new();
+        for (id, msg) in &failures {
+            text.push_str(&format!("{id}\n    {}\n", msg.replace('\n', "\n    ")));
+        }
+        std::fs::write(path, text).unwrap();
+    }
+    let baseline_path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/tck-baseline.txt");
+    if std::env::var("GRAPE_TCK_BASELINE").as_deref() == Ok("write") {
+        let mut ids = passing.clone();
+        ids.sort();
+        std::fs::write(&baseline_path, ids.join("\n") + "\n").unwrap();
+        println!("wrote {} ids to {}", ids.len(), baseline_path.display());
+        return;
+    }
+    let baseline = std::fs::read_to_string(&baseline_path).unwrap_or_default();
+    let failed: BTreeMap<&str, &str> = failures.iter().copied().collect();
+    let regressions: Vec<String> = baseline
+        .lines()
+        .filter(|l| !l.is_empty())
+        .filter_map(|id| failed.get(id).map(|m| format!("{id}: {m}")))
+        .collect();
+    let missing: Vec<&str> = baseline
+        .lines()
+        .filter(|l| !l.is_empty() && !results.iter().any(|(id, _)| id == l))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "baseline ids no longer in the TCK: {missing:?}"
+    );
+    assert!(
+        regressions.is_empty(),
+        "{} scenarios of tests/tck-baseline.txt fail now:\n{}",
+        regressions.len(),
+        regressions.join("\n")
+    );
+}
