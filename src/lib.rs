@@ -18,6 +18,7 @@ pub mod engine;
 pub mod graph;
 pub mod schema;
 pub mod syntax;
+pub mod temporal;
 pub mod value;
 
 pub use syntax::{parse, parse_script, ParseError};

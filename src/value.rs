@@ -7,6 +7,7 @@
 //!   Cypher's `<`/`>` comparability, [`Value::order`] the total order `ORDER BY` uses across
 //!   types, and [`GroupKey`] the equivalence `DISTINCT` and grouping use.
 
+use chrono::Timelike;
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 use std::fmt;
@@ -42,6 +43,14 @@ pub enum Value {
     Node(NodeId),
     Relationship(RelId),
     Path(Arc<Path>),
+    /// A date, time, date-time or duration.
+    Temporal(Arc<crate::temporal::Temporal>),
+}
+
+impl From<crate::temporal::Temporal> for Value {
+    fn from(t: crate::temporal::Temporal) -> Self {
+        Value::Temporal(Arc::new(t))
+    }
 }
 
 impl From<&str> for Value {
@@ -83,6 +92,7 @@ pub fn type_name(v: &Value) -> &'static str {
         Value::Node(_) => "NODE",
         Value::Relationship(_) => "RELATIONSHIP",
         Value::Path(_) => "PATH",
+        Value::Temporal(t) => t.type_name(),
     }
 }
 
@@ -198,6 +208,7 @@ impl Value {
             (Value::Node(a), Value::Node(b)) => Some(a == b),
             (Value::Relationship(a), Value::Relationship(b)) => Some(a == b),
             (Value::Path(a), Value::Path(b)) => Some(a == b),
+            (Value::Temporal(a), Value::Temporal(b)) => Some(a.equals(b)),
             _ => Some(false),
         }
     }
@@ -219,6 +230,7 @@ impl Value {
                 }
                 Some(a.len().cmp(&b.len()))
             }
+            (Value::Temporal(a), Value::Temporal(b)) => a.compare(b),
             _ => None,
         }
     }
@@ -231,10 +243,11 @@ impl Value {
             Value::Relationship(_) => 2,
             Value::List(_) => 3,
             Value::Path(_) => 4,
-            Value::String(_) => 5,
-            Value::Bool(_) => 6,
-            Value::Int(_) | Value::Float(_) => 7,
-            Value::Null => 8,
+            Value::Temporal(_) => 5,
+            Value::String(_) => 6,
+            Value::Bool(_) => 7,
+            Value::Int(_) | Value::Float(_) => 8,
+            Value::Null => 9,
         }
     }
 
@@ -286,6 +299,16 @@ impl Value {
             (Value::Relationship(a), Value::Relationship(b)) => a.cmp(b),
             (Value::Path(a), Value::Path(b)) => {
                 a.nodes.cmp(&b.nodes).then_with(|| a.rels.cmp(&b.rels))
+            }
+            (Value::Temporal(a), Value::Temporal(b)) => {
+                a.rank().cmp(&b.rank()).then_with(|| match (&**a, &**b) {
+                    (
+                        crate::temporal::Temporal::Duration(x),
+                        crate::temporal::Temporal::Duration(y),
+                    ) => (x.months, x.days, x.seconds, x.nanos)
+                        .cmp(&(y.months, y.days, y.seconds, y.nanos)),
+                    _ => a.compare(b).unwrap_or(Ordering::Equal),
+                })
             }
             _ => Ordering::Equal,
         }
@@ -382,6 +405,21 @@ fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
             10u8.hash(state);
             p.hash(state)
         }
+        Value::Temporal(t) => {
+            11u8.hash(state);
+            match &**t {
+                // Zoned values hash by instant, so that equal instants group together.
+                crate::temporal::Temporal::DateTime(dt, o, _) => {
+                    (*dt - chrono::Duration::seconds(*o as i64)).hash(state)
+                }
+                crate::temporal::Temporal::Time(x, o) => (
+                    x.num_seconds_from_midnight() as i64 - *o as i64,
+                    chrono::Timelike::nanosecond(x),
+                )
+                    .hash(state),
+                other => other.hash(state),
+            }
+        }
     }
 }
 
@@ -430,6 +468,7 @@ impl fmt::Display for Value {
                 }
                 write!(f, "}}")
             }
+            Value::Temporal(t) => write!(f, "{t}"),
             Value::Node(n) => write!(f, "(#{})", n.0),
             Value::Relationship(r) => write!(f, "[#{}]", r.0),
             Value::Path(p) => {

@@ -482,6 +482,13 @@ impl Runner<'_> {
                 .cloned()
                 .unwrap_or(Value::Null)),
             Value::Map(m) => Ok(m.get(key).cloned().unwrap_or(Value::Null)),
+            Value::Temporal(t) => crate::temporal::component(t, key).ok_or_else(|| {
+                ExecError::runtime(
+                    ErrorKind::SyntaxError,
+                    format!("{} has no component `{key}`", t.type_name()),
+                )
+                .with_detail("UnknownTemporalComponent")
+            }),
             other => Err(ExecError::type_error(format!(
                 "cannot read property `{key}` of {} ({other})",
                 type_name(other)
@@ -701,7 +708,26 @@ fn in_list(l: &Value, r: &Value) -> Result<Value> {
     }
 }
 
+fn temporal_err(e: String) -> ExecError {
+    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
+}
+
 fn add(l: Value, r: Value) -> Result<Value> {
+    use crate::temporal::{plus, Temporal};
+    match (&l, &r) {
+        (Value::Temporal(a), Value::Temporal(b)) => {
+            return match (&**a, &**b) {
+                (_, Temporal::Duration(d)) => plus(a, d).map(Value::from).map_err(temporal_err),
+                (Temporal::Duration(d), _) => plus(b, d).map(Value::from).map_err(temporal_err),
+                _ => Err(ExecError::type_error(format!(
+                    "cannot add {} and {}",
+                    a.type_name(),
+                    b.type_name()
+                ))),
+            }
+        }
+        _ => {}
+    }
     match (l, r) {
         (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
         (Value::Int(a), Value::Int(b)) => a.checked_add(b).map(Value::Int).ok_or_else(overflow),
@@ -738,7 +764,38 @@ fn add(l: Value, r: Value) -> Result<Value> {
 }
 
 fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
+    use crate::temporal::{plus, Temporal};
     use BinaryOp::*;
+    if let Value::Temporal(a) = &l {
+        match (&**a, &r, op) {
+            (_, Value::Temporal(b), Sub) => {
+                if let Temporal::Duration(d) = &**b {
+                    return plus(a, &d.neg()).map(Value::from).map_err(temporal_err);
+                }
+            }
+            (Temporal::Duration(d), Value::Int(_) | Value::Float(_), Mul | Div) => {
+                let f = r.as_f64().unwrap_or(1.0);
+                let f = if op == Div {
+                    if f == 0.0 {
+                        return Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
+                            .with_detail("DivisionByZero"));
+                    }
+                    1.0 / f
+                } else {
+                    f
+                };
+                return Ok(Value::from(Temporal::Duration(d.mul(f))));
+            }
+            _ => {}
+        }
+    }
+    if let (Value::Int(_) | Value::Float(_), Value::Temporal(b), Mul) = (&l, &r, op) {
+        if let Temporal::Duration(d) = &**b {
+            return Ok(Value::from(Temporal::Duration(
+                d.mul(l.as_f64().unwrap_or(1.0)),
+            )));
+        }
+    }
     match (&l, &r) {
         (Value::Null, _) | (_, Value::Null) => return Ok(Value::Null),
         (Value::Int(a), Value::Int(b)) => {

@@ -5,22 +5,9 @@ use super::exec::Runner;
 use crate::syntax::{CypherType, QualifiedName, TypeKind};
 use crate::value::{format_float, type_name, Value};
 
-const AGGREGATES: &[&str] = &[
-    "avg",
-    "collect",
-    "count",
-    "max",
-    "min",
-    "percentilecont",
-    "percentiledisc",
-    "stdev",
-    "stdevp",
-    "sum",
-];
-
 /// Whether a function name is an aggregate.
 pub(crate) fn is_aggregate(name: &QualifiedName) -> bool {
-    name.parts.len() == 1 && AGGREGATES.contains(&name.parts[0].name.to_ascii_lowercase().as_str())
+    name.is_aggregate()
 }
 
 fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<()> {
@@ -287,6 +274,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::String(_)) => {
                     Ok(Value::from(to_string_plain(v)))
                 }
+                Value::Temporal(t) => Ok(Value::from(t.to_string())),
                 _ if n == "tostringornull" => Ok(Value::Null),
                 other => Err(bad_arg(n, other)),
             }
@@ -537,11 +525,132 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 .unwrap_or(0);
             Ok(Value::Int(ms))
         }
-        _ => Err(ExecError::compile(
-            ErrorKind::SyntaxError,
-            format!("unknown function `{}`", name.dotted()),
-        )
-        .with_detail("UnknownFunction")),
+        _ => temporal_function(n, args).unwrap_or_else(|| {
+            Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                format!("unknown function `{}`", name.dotted()),
+            )
+            .with_detail("UnknownFunction"))
+        }),
+    }
+}
+
+fn temporal_error(e: String) -> ExecError {
+    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
+}
+
+/// The temporal functions (`date(…)`, `datetime.truncate(…)`, `duration.between(…)`, …);
+/// `None` when `n` is not one of them.
+fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
+    use crate::temporal::{self as tm, Temporal};
+    const KINDS: &[&str] = &["date", "localtime", "time", "localdatetime", "datetime"];
+    let (kind, member) = match n.split_once('.') {
+        Some((k, m)) => (k, Some(m)),
+        None => (n, None),
+    };
+    let r = (|| -> Result<Value> {
+        match (kind, member) {
+            (k, None) if KINDS.contains(&k) => {
+                arity(n, &args, 0, 1)?;
+                Ok(tm::construct(k, args.first())
+                    .map_err(temporal_error)?
+                    .map(Value::from)
+                    .unwrap_or(Value::Null))
+            }
+            (k, Some("transaction" | "statement" | "realtime")) if KINDS.contains(&k) => {
+                arity(n, &args, 0, 1)?;
+                let now = tm::construct(k, None).map_err(temporal_error)?;
+                match (now, args.first()) {
+                    (Some(t), Some(Value::String(z))) => {
+                        let mut m = std::collections::BTreeMap::new();
+                        m.insert(
+                            std::sync::Arc::from(match k {
+                                "date" => "date",
+                                "localtime" | "time" => "time",
+                                _ => "datetime",
+                            }),
+                            Value::from(t),
+                        );
+                        m.insert(std::sync::Arc::from("timezone"), Value::String(z.clone()));
+                        Ok(tm::construct(k, Some(&Value::Map(m)))
+                            .map_err(temporal_error)?
+                            .map(Value::from)
+                            .unwrap_or(Value::Null))
+                    }
+                    (Some(t), _) => Ok(Value::from(t)),
+                    (None, _) => Ok(Value::Null),
+                }
+            }
+            (k, Some("truncate")) if KINDS.contains(&k) => {
+                arity(n, &args, 2, 3)?;
+                let unit = match &args[0] {
+                    Value::String(u) => u.to_string(),
+                    other => return Err(bad_arg(n, other)),
+                };
+                let t = match &args[1] {
+                    Value::Null => return Ok(Value::Null),
+                    Value::Temporal(t) => t.clone(),
+                    other => return Err(bad_arg(n, other)),
+                };
+                let ov = match args.get(2) {
+                    Some(Value::Map(m)) => Some(m),
+                    Some(Value::Null) | None => None,
+                    Some(other) => return Err(bad_arg(n, other)),
+                };
+                tm::truncate(k, &unit, &t, ov)
+                    .map(Value::from)
+                    .map_err(temporal_error)
+            }
+            ("datetime", Some("fromepoch" | "fromepochmillis")) => {
+                arity(n, &args, 1, 2)?;
+                let mut m = std::collections::BTreeMap::new();
+                let key = if member == Some("fromepoch") {
+                    "epochSeconds"
+                } else {
+                    "epochMillis"
+                };
+                m.insert(std::sync::Arc::from(key), args[0].clone());
+                if let Some(ns) = args.get(1) {
+                    m.insert(std::sync::Arc::from("nanosecond"), ns.clone());
+                }
+                Ok(tm::construct("datetime", Some(&Value::Map(m)))
+                    .map_err(temporal_error)?
+                    .map(Value::from)
+                    .unwrap_or(Value::Null))
+            }
+            ("duration", None) => {
+                arity(n, &args, 1, 1)?;
+                Ok(tm::duration_from(&args[0])
+                    .map_err(temporal_error)?
+                    .map(|d| Value::from(Temporal::Duration(d)))
+                    .unwrap_or(Value::Null))
+            }
+            ("duration", Some(m @ ("between" | "inmonths" | "indays" | "inseconds"))) => {
+                arity(n, &args, 2, 2)?;
+                let (a, b) = match (&args[0], &args[1]) {
+                    (Value::Null, _) | (_, Value::Null) => return Ok(Value::Null),
+                    (Value::Temporal(a), Value::Temporal(b)) => (a, b),
+                    (a, _) => return Err(bad_arg(n, a)),
+                };
+                let unit = match m {
+                    "inmonths" => "months",
+                    "indays" => "days",
+                    "inseconds" => "seconds",
+                    _ => "",
+                };
+                tm::between(a, b, unit)
+                    .map(|d| Value::from(Temporal::Duration(d)))
+                    .ok_or_else(|| ExecError::type_error(format!("{n}() needs two dates or times")))
+            }
+            _ => Err(
+                ExecError::compile(ErrorKind::SyntaxError, format!("unknown function `{n}`"))
+                    .with_detail("UnknownFunction"),
+            ),
+        }
+    })();
+    match &r {
+        Err(e) if e.detail == Some("UnknownFunction") => None,
+        _ => Some(r),
     }
 }
 
@@ -636,6 +745,7 @@ fn value_type_text(v: &Value) -> String {
         Value::Node(_) => "NODE NOT NULL".into(),
         Value::Relationship(_) => "RELATIONSHIP NOT NULL".into(),
         Value::Path(_) => "PATH NOT NULL".into(),
+        Value::Temporal(t) => format!("{} NOT NULL", t.type_name()),
         Value::List(items) => {
             let mut inner: Vec<String> = items.iter().map(value_type_text).collect();
             inner.sort();
@@ -690,7 +800,21 @@ pub(crate) fn value_is_type(v: &Value, ty: &CypherType) -> bool {
         | TypeKind::ZonedTime
         | TypeKind::LocalDateTime
         | TypeKind::ZonedDateTime
-        | TypeKind::Duration
-        | TypeKind::Point => false,
+        | TypeKind::Duration => {
+            use crate::temporal::Temporal as T;
+            matches!(
+                (v, &ty.kind),
+                (Value::Temporal(t), k) if matches!(
+                    (&**t, k),
+                    (T::Date(_), TypeKind::Date)
+                        | (T::LocalTime(_), TypeKind::LocalTime)
+                        | (T::Time(..), TypeKind::ZonedTime)
+                        | (T::LocalDateTime(_), TypeKind::LocalDateTime)
+                        | (T::DateTime(..), TypeKind::ZonedDateTime)
+                        | (T::Duration(_), TypeKind::Duration)
+                )
+            )
+        }
+        TypeKind::Point => false,
     }
 }

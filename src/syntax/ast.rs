@@ -315,6 +315,27 @@ impl QualifiedName {
         }
         s
     }
+
+    /// Whether this names one of Cypher's aggregating functions (`count`, `collect`, `sum`, …;
+    /// case-insensitive, unqualified). The one list the analysis and the engine share.
+    pub fn is_aggregate(&self) -> bool {
+        const AGGREGATES: &[&str] = &[
+            "avg",
+            "collect",
+            "count",
+            "max",
+            "min",
+            "percentilecont",
+            "percentiledisc",
+            "stdev",
+            "stdevp",
+            "sum",
+        ];
+        match self.parts.as_slice() {
+            [only] => AGGREGATES.iter().any(|a| only.name.eq_ignore_ascii_case(a)),
+            _ => false,
+        }
+    }
 }
 
 /// `CREATE pattern`

@@ -21,7 +21,8 @@
 //! `{"~float": "NaN"}` / `"Infinity"` / `"-Infinity"`; lists as arrays; maps as objects; a node
 //! as `{"~node": {"id", "labels", "properties"}}`, a relationship as
 //! `{"~rel": {"id", "type", "start", "end", "properties"}}`, a path as
-//! `{"~path": [node, rel, node, …]}`.
+//! `{"~path": [node, rel, node, …]}`; temporal values as their ISO text under `~date`,
+//! `~localtime`, `~time`, `~localdatetime`, `~datetime` or `~duration`.
 
 use super::ImportError;
 use crate::graph::Graph;
@@ -47,6 +48,20 @@ pub fn value_to_json(v: &Value, entities: &dyn Entities) -> Json {
                 .map(|(k, x)| (k.to_string(), value_to_json(x, entities)))
                 .collect(),
         ),
+        Value::Temporal(t) => {
+            use crate::temporal::Temporal as T;
+            let tag = match &**t {
+                T::Date(_) => "~date",
+                T::LocalTime(_) => "~localtime",
+                T::Time(..) => "~time",
+                T::LocalDateTime(_) => "~localdatetime",
+                T::DateTime(..) => "~datetime",
+                T::Duration(_) => "~duration",
+            };
+            let mut m = JsonMap::new();
+            m.insert(tag.to_string(), Json::String(t.to_string()));
+            Json::Object(m)
+        }
         Value::Node(n) => node_json(*n, entities),
         Value::Relationship(r) => rel_json(*r, entities),
         Value::Path(p) => {
@@ -127,6 +142,25 @@ pub fn json_to_value(j: &Json, path: &str) -> Result<Value, String> {
                         "-Infinity" => Ok(Value::Float(f64::NEG_INFINITY)),
                         other => Err(format!("{path}: unknown ~float value {other:?}")),
                     };
+                }
+                if let Some((k, Json::String(text))) = o.iter().next() {
+                    let parsed = match k.as_str() {
+                        "~date" => Some(
+                            crate::temporal::parse_date(text).map(crate::temporal::Temporal::Date),
+                        ),
+                        "~localtime" => Some(crate::temporal::parse_local_time_value(text)),
+                        "~time" => Some(crate::temporal::parse_time(text)),
+                        "~localdatetime" => Some(crate::temporal::parse_local_datetime(text)),
+                        "~datetime" => Some(crate::temporal::parse_datetime(text)),
+                        "~duration" => Some(
+                            crate::temporal::parse_duration(text)
+                                .map(crate::temporal::Temporal::Duration),
+                        ),
+                        _ => None,
+                    };
+                    if let Some(p) = parsed {
+                        return p.map(Value::from).map_err(|e| format!("{path}: {e}"));
+                    }
                 }
                 if let Some(k) = o.keys().next().filter(|k| k.starts_with('~')) {
                     return Err(format!("{path}: {k} values cannot be stored as properties"));

@@ -1,0 +1,1454 @@
+//! Cypher's temporal values: `DATE`, `LOCAL TIME`, `ZONED TIME`, `LOCAL DATETIME`,
+//! `ZONED DATETIME` and `DURATION`, with Neo4j's text forms, ISO 8601 parsing, construction from
+//! maps, component access, arithmetic, truncation and `duration.between`.
+//!
+//! Calendar arithmetic is chrono's (proleptic Gregorian, ISO weeks); named time zones come from
+//! chrono-tz's copy of the IANA database.
+
+use chrono::{
+    Datelike, Duration as ChronoDuration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Offset,
+    TimeZone, Timelike, Weekday,
+};
+use std::cmp::Ordering;
+use std::fmt::Write as _;
+use std::sync::Arc;
+
+/// A Neo4j duration: months, days, seconds and nanoseconds, kept apart (a month has no fixed
+/// number of days, a day no fixed number of seconds across DST).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Duration {
+    pub months: i64,
+    pub days: i64,
+    pub seconds: i64,
+    /// 0..1_000_000_000 after normalisation.
+    pub nanos: i64,
+}
+
+impl Duration {
+    pub fn new(months: i64, days: i64, seconds: i64, nanos: i64) -> Duration {
+        let extra = nanos.div_euclid(1_000_000_000);
+        Duration {
+            months,
+            days,
+            seconds: seconds + extra,
+            nanos: nanos.rem_euclid(1_000_000_000),
+        }
+    }
+    fn total_nanos_of_time(&self) -> i128 {
+        self.seconds as i128 * 1_000_000_000 + self.nanos as i128
+    }
+    pub fn neg(&self) -> Duration {
+        Duration::new(-self.months, -self.days, -self.seconds, -self.nanos)
+    }
+    pub fn add(&self, o: &Duration) -> Duration {
+        Duration::new(
+            self.months + o.months,
+            self.days + o.days,
+            self.seconds + o.seconds,
+            self.nanos + o.nanos,
+        )
+    }
+    /// Multiplies by a factor; fractions cascade to smaller units (a month as 30.436875 days,
+    /// a day as 86,400 seconds), as Neo4j does.
+    pub fn mul(&self, f: f64) -> Duration {
+        from_parts_f64(
+            self.months as f64 * f,
+            self.days as f64 * f,
+            (self.seconds as f64 + self.nanos as f64 / 1e9) * f,
+        )
+    }
+}
+
+const AVG_MONTH_SECONDS: f64 = 2_629_746.0; // 30.436875 days
+
+fn from_parts_f64(months: f64, days: f64, seconds: f64) -> Duration {
+    let m = months.trunc();
+    let days = days + (months - m) * AVG_MONTH_SECONDS / 86_400.0;
+    let d = days.trunc();
+    let seconds = seconds + (days - d) * 86_400.0;
+    let s = seconds.trunc();
+    let nanos = ((seconds - s) * 1e9).round();
+    Duration::new(m as i64, d as i64, s as i64, nanos as i64)
+}
+
+/// A temporal value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Temporal {
+    Date(NaiveDate),
+    LocalTime(NaiveTime),
+    /// A time with a UTC offset in seconds.
+    Time(NaiveTime, i32),
+    LocalDateTime(NaiveDateTime),
+    /// A local date-time, its UTC offset in seconds, and the zone id when it was named.
+    DateTime(NaiveDateTime, i32, Option<Arc<str>>),
+    Duration(Duration),
+}
+
+impl std::hash::Hash for Temporal {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.to_string().hash(state)
+    }
+}
+
+impl Temporal {
+    /// The Cypher type name.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Temporal::Date(_) => "DATE",
+            Temporal::LocalTime(_) => "LOCAL TIME",
+            Temporal::Time(..) => "ZONED TIME",
+            Temporal::LocalDateTime(_) => "LOCAL DATETIME",
+            Temporal::DateTime(..) => "ZONED DATETIME",
+            Temporal::Duration(_) => "DURATION",
+        }
+    }
+
+    /// Rank in the ORDER BY order across temporal types.
+    pub(crate) fn rank(&self) -> u8 {
+        match self {
+            Temporal::DateTime(..) => 0,
+            Temporal::LocalDateTime(_) => 1,
+            Temporal::Date(_) => 2,
+            Temporal::Time(..) => 3,
+            Temporal::LocalTime(_) => 4,
+            Temporal::Duration(_) => 5,
+        }
+    }
+
+    /// Comparison between values of the same type (instants for zoned values); `None` for
+    /// different types and for durations, which do not order.
+    pub fn compare(&self, o: &Temporal) -> Option<Ordering> {
+        match (self, o) {
+            (Temporal::Date(a), Temporal::Date(b)) => Some(a.cmp(b)),
+            (Temporal::LocalTime(a), Temporal::LocalTime(b)) => Some(a.cmp(b)),
+            (Temporal::Time(a, oa), Temporal::Time(b, ob)) => {
+                let ua = a.num_seconds_from_midnight() as i64 - *oa as i64;
+                let ub = b.num_seconds_from_midnight() as i64 - *ob as i64;
+                Some(ua.cmp(&ub).then(a.nanosecond().cmp(&b.nanosecond())))
+            }
+            (Temporal::LocalDateTime(a), Temporal::LocalDateTime(b)) => Some(a.cmp(b)),
+            (Temporal::DateTime(a, oa, _), Temporal::DateTime(b, ob, _)) => {
+                let ua = *a - ChronoDuration::seconds(*oa as i64);
+                let ub = *b - ChronoDuration::seconds(*ob as i64);
+                Some(ua.cmp(&ub))
+            }
+            _ => None,
+        }
+    }
+
+    /// Equality as Cypher's `=` sees it.
+    pub fn equals(&self, o: &Temporal) -> bool {
+        match (self, o) {
+            (Temporal::Duration(a), Temporal::Duration(b)) => a == b,
+            (Temporal::DateTime(..), Temporal::DateTime(..))
+            | (Temporal::Time(..), Temporal::Time(..)) => self.compare(o) == Some(Ordering::Equal),
+            _ => self == o,
+        }
+    }
+}
+
+fn fmt_offset(out: &mut String, secs: i32) {
+    if secs == 0 {
+        out.push('Z');
+        return;
+    }
+    let sign = if secs < 0 { '-' } else { '+' };
+    let a = secs.abs();
+    let _ = write!(out, "{sign}{:02}:{:02}", a / 3600, (a % 3600) / 60);
+    if a % 60 != 0 {
+        let _ = write!(out, ":{:02}", a % 60);
+    }
+}
+
+fn fmt_date(out: &mut String, d: &NaiveDate) {
+    let y = d.year();
+    if (0..=9999).contains(&y) {
+        let _ = write!(out, "{y:04}");
+    } else {
+        let _ = write!(out, "{}{:04}", if y < 0 { '-' } else { '+' }, y.abs());
+    }
+    let _ = write!(out, "-{:02}-{:02}", d.month(), d.day());
+}
+
+fn fmt_time(out: &mut String, t: &NaiveTime) {
+    let _ = write!(out, "{:02}:{:02}", t.hour(), t.minute());
+    let ns = t.nanosecond() % 1_000_000_000;
+    if t.second() != 0 || ns != 0 {
+        let _ = write!(out, ":{:02}", t.second());
+    }
+    if ns != 0 {
+        if ns % 1_000_000 == 0 {
+            let _ = write!(out, ".{:03}", ns / 1_000_000);
+        } else if ns % 1000 == 0 {
+            let _ = write!(out, ".{:06}", ns / 1000);
+        } else {
+            let _ = write!(out, ".{ns:09}");
+        }
+    }
+}
+
+fn fmt_duration(out: &mut String, d: &Duration) {
+    out.push('P');
+    let years = d.months / 12;
+    let months = d.months % 12;
+    if years != 0 {
+        let _ = write!(out, "{years}Y");
+    }
+    if months != 0 {
+        let _ = write!(out, "{months}M");
+    }
+    if d.days != 0 {
+        let _ = write!(out, "{}D", d.days);
+    }
+    let total = d.total_nanos_of_time();
+    if total != 0 {
+        out.push('T');
+        let neg = total < 0;
+        let abs = total.unsigned_abs();
+        let secs = abs / 1_000_000_000;
+        let nanos = abs % 1_000_000_000;
+        let hours = secs / 3600;
+        let minutes = (secs % 3600) / 60;
+        let s = secs % 60;
+        let sign = if neg { "-" } else { "" };
+        if hours != 0 {
+            let _ = write!(out, "{sign}{hours}H");
+        }
+        if minutes != 0 {
+            let _ = write!(out, "{sign}{minutes}M");
+        }
+        if s != 0 || nanos != 0 {
+            if nanos == 0 {
+                let _ = write!(out, "{sign}{s}S");
+            } else {
+                let frac = format!("{nanos:09}");
+                let _ = write!(out, "{sign}{s}.{}S", frac.trim_end_matches('0'));
+            }
+        }
+    } else if years == 0 && months == 0 && d.days == 0 {
+        out.push_str("T0S");
+    }
+}
+
+impl std::fmt::Display for Temporal {
+    /// Neo4j's text form (`2015-07-21`, `12:31:14.645876123+01:00`, `P1Y2M3DT4H`).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut s = String::new();
+        match self {
+            Temporal::Date(d) => fmt_date(&mut s, d),
+            Temporal::LocalTime(t) => fmt_time(&mut s, t),
+            Temporal::Time(t, o) => {
+                fmt_time(&mut s, t);
+                fmt_offset(&mut s, *o);
+            }
+            Temporal::LocalDateTime(dt) => {
+                fmt_date(&mut s, &dt.date());
+                s.push('T');
+                fmt_time(&mut s, &dt.time());
+            }
+            Temporal::DateTime(dt, o, z) => {
+                fmt_date(&mut s, &dt.date());
+                s.push('T');
+                fmt_time(&mut s, &dt.time());
+                fmt_offset(&mut s, *o);
+                if let Some(z) = z {
+                    let _ = write!(s, "[{z}]");
+                }
+            }
+            Temporal::Duration(d) => fmt_duration(&mut s, d),
+        }
+        f.write_str(&s)
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parsing ISO 8601 text
+
+fn num(s: &str) -> Result<i64, String> {
+    s.parse::<i64>()
+        .map_err(|_| format!("invalid number {s:?}"))
+}
+
+/// Parses a date: `2015-07-21`, `20150721`, `2015-07`, `201507`, `2015-W30-2`, `2015W302`,
+/// `2015-W30`, `2015-202`, `2015202`, `2015`, with an optional sign and more than 4 digits for
+/// years beyond 9999.
+pub fn parse_date(s: &str) -> Result<NaiveDate, String> {
+    let bad = || format!("invalid date {s:?}");
+    let (sign, body) = match s.as_bytes().first() {
+        Some(b'+') => (1, &s[1..]),
+        Some(b'-') => (-1, &s[1..]),
+        _ => (1, s),
+    };
+    let ydigits = body.bytes().take_while(|b| b.is_ascii_digit()).count();
+    let ylen = if ydigits > 4 && !body[ydigits..].is_empty() && !body.contains('-') {
+        4
+    } else if ydigits >= 4
+        && (body.len() == ydigits || !body[ydigits..].starts_with(|c: char| c.is_ascii_digit()))
+    {
+        ydigits
+    } else {
+        4.min(ydigits)
+    };
+    if ylen < 4 {
+        return Err(bad());
+    }
+    let year = sign * num(&body[..ylen])?;
+    let year = i32::try_from(year).map_err(|_| bad())?;
+    let rest = &body[ylen..];
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    if rest.is_empty() {
+        return NaiveDate::from_ymd_opt(year, 1, 1).ok_or_else(bad);
+    }
+    if let Some(w) = rest.strip_prefix('W') {
+        let w2 = w.replace('-', "");
+        let (week, dow) = match w2.len() {
+            2 => (num(&w2)?, 1),
+            3 => (num(&w2[..2])?, num(&w2[2..])?),
+            _ => return Err(bad()),
+        };
+        let wd = weekday(dow).ok_or_else(bad)?;
+        return NaiveDate::from_isoywd_opt(year, week as u32, wd).ok_or_else(bad);
+    }
+    let digits: String = rest.chars().filter(|c| *c != '-').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    match (digits.len(), rest.contains('-')) {
+        (2, _) => NaiveDate::from_ymd_opt(year, num(&digits)? as u32, 1).ok_or_else(bad),
+        (3, _) => NaiveDate::from_yo_opt(year, num(&digits)? as u32).ok_or_else(bad),
+        (4, _) => {
+            NaiveDate::from_ymd_opt(year, num(&digits[..2])? as u32, num(&digits[2..])? as u32)
+                .ok_or_else(bad)
+        }
+        _ => Err(bad()),
+    }
+}
+
+fn weekday(d: i64) -> Option<Weekday> {
+    Some(match d {
+        1 => Weekday::Mon,
+        2 => Weekday::Tue,
+        3 => Weekday::Wed,
+        4 => Weekday::Thu,
+        5 => Weekday::Fri,
+        6 => Weekday::Sat,
+        7 => Weekday::Sun,
+        _ => return None,
+    })
+}
+
+/// Parses `21:40:32.142`, `214032.142`, `21:40`, `2140`, `21`; fractions use `.` or `,`.
+fn parse_local_time(s: &str) -> Result<NaiveTime, String> {
+    let bad = || format!("invalid time {s:?}");
+    let (main, frac) = match s.find(['.', ',']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let digits: String = main.chars().filter(|c| *c != ':').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let (h, m, sec) = match digits.len() {
+        2 => (num(&digits)?, 0, 0),
+        4 => (num(&digits[..2])?, num(&digits[2..])?, 0),
+        6 => (num(&digits[..2])?, num(&digits[2..4])?, num(&digits[4..])?),
+        _ => return Err(bad()),
+    };
+    let nanos = match frac {
+        Some(f) if !f.is_empty() && f.len() <= 9 && f.bytes().all(|b| b.is_ascii_digit()) => {
+            num(&format!("{f:0<9}"))?
+        }
+        Some(_) => return Err(bad()),
+        None => 0,
+    };
+    NaiveTime::from_hms_nano_opt(h as u32, m as u32, sec as u32, nanos as u32).ok_or_else(bad)
+}
+
+/// A UTC offset: `Z`, `+01:00`, `+0100`, `+01`, `-08:30:15`.
+fn parse_offset(s: &str) -> Result<i32, String> {
+    if s == "Z" || s == "z" {
+        return Ok(0);
+    }
+    let bad = || format!("invalid offset {s:?}");
+    let sign = match s.as_bytes().first() {
+        Some(b'+') => 1,
+        Some(b'-') => -1,
+        _ => return Err(bad()),
+    };
+    let digits: String = s[1..].chars().filter(|c| *c != ':').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(bad());
+    }
+    let (h, m, sec) = match digits.len() {
+        2 => (num(&digits)?, 0, 0),
+        4 => (num(&digits[..2])?, num(&digits[2..])?, 0),
+        6 => (num(&digits[..2])?, num(&digits[2..4])?, num(&digits[4..])?),
+        _ => return Err(bad()),
+    };
+    if h > 18 || m > 59 || sec > 59 {
+        return Err(bad());
+    }
+    Ok(sign * (h * 3600 + m * 60 + sec) as i32)
+}
+
+/// Splits a zone suffix: `+01:00[Europe/Stockholm]`, `Z`, `+0100`, `[Europe/Stockholm]`.
+fn split_zone(s: &str) -> (&str, Option<&str>, Option<&str>) {
+    let (head, name) = match s.find('[') {
+        Some(i) => (&s[..i], Some(s[i + 1..].trim_end_matches(']'))),
+        None => (s, None),
+    };
+    // The offset starts at the last '+' / '-' / 'Z' after the time's digits.
+    if let Some(i) = head.rfind(['+', '-', 'Z', 'z']) {
+        if i > 0 {
+            return (&head[..i], Some(&head[i..]), name);
+        }
+    }
+    (head, None, name)
+}
+
+/// The offset of a named zone at a local date-time (the earlier one when ambiguous).
+pub fn zone_offset(zone: &str, local: &NaiveDateTime) -> Result<i32, String> {
+    let tz: chrono_tz::Tz = zone
+        .parse()
+        .map_err(|_| format!("unknown time zone {zone:?}"))?;
+    match tz.offset_from_local_datetime(local) {
+        chrono::LocalResult::Single(o) => Ok(o.fix().local_minus_utc()),
+        chrono::LocalResult::Ambiguous(a, _) => Ok(a.fix().local_minus_utc()),
+        chrono::LocalResult::None => {
+            // In a gap: use the offset just before it.
+            let before = *local - ChronoDuration::hours(2);
+            Ok(tz
+                .offset_from_local_datetime(&before)
+                .earliest()
+                .map(|o| o.fix().local_minus_utc())
+                .unwrap_or(0))
+        }
+    }
+}
+
+/// Parses a zone designation (`+01:00`, `Z`, `Europe/Stockholm`) for a local date-time.
+pub fn resolve_zone(zone: &str, local: &NaiveDateTime) -> Result<(i32, Option<Arc<str>>), String> {
+    match parse_offset(zone) {
+        Ok(o) => Ok((o, None)),
+        Err(_) => Ok((zone_offset(zone, local)?, Some(Arc::from(zone)))),
+    }
+}
+
+pub fn parse_time(s: &str) -> Result<Temporal, String> {
+    let (t, off, name) = split_zone(s);
+    let time = parse_local_time(t)?;
+    let date = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+    let offset = match (off, name) {
+        (Some(o), _) => parse_offset(o)?,
+        (None, Some(z)) => zone_offset(z, &date.and_time(time))?,
+        (None, None) => 0,
+    };
+    Ok(Temporal::Time(time, offset))
+}
+
+pub fn parse_local_time_value(s: &str) -> Result<Temporal, String> {
+    Ok(Temporal::LocalTime(parse_local_time(s)?))
+}
+
+fn split_t(s: &str) -> (&str, Option<&str>) {
+    match s.find(['T', 't']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    }
+}
+
+pub fn parse_local_datetime(s: &str) -> Result<Temporal, String> {
+    let (d, t) = split_t(s);
+    let date = parse_date(d)?;
+    let time = match t {
+        Some(t) => parse_local_time(t)?,
+        None => NaiveTime::MIN,
+    };
+    Ok(Temporal::LocalDateTime(date.and_time(time)))
+}
+
+pub fn parse_datetime(s: &str) -> Result<Temporal, String> {
+    let (d, t) = split_t(s);
+    let date = parse_date(d)?;
+    let (time, off, name) = match t {
+        Some(t) => {
+            let (tt, off, name) = split_zone(t);
+            (parse_local_time(tt)?, off, name)
+        }
+        None => (NaiveTime::MIN, None, None),
+    };
+    let local = date.and_time(time);
+    let (offset, zone) = match (off, name) {
+        (_, Some(z)) => {
+            let o = zone_offset(z, &local)?;
+            if let Some(given) = off {
+                let g = parse_offset(given)?;
+                if g != o {
+                    return Err(format!("offset {given} does not match zone {z}"));
+                }
+            }
+            (o, Some(Arc::from(z)))
+        }
+        (Some(o), None) => (parse_offset(o)?, None),
+        (None, None) => (0, None),
+    };
+    Ok(Temporal::DateTime(local, offset, zone))
+}
+
+/// Parses `P1Y2M3W4DT5H6M7.5S` (fractions allowed) or `P2012-02-02T14:37:21.545`.
+pub fn parse_duration(s: &str) -> Result<Duration, String> {
+    let bad = || format!("invalid duration {s:?}");
+    let (neg, body) = match s.strip_prefix('-') {
+        Some(b) => (true, b),
+        None => (false, s.strip_prefix('+').unwrap_or(s)),
+    };
+    let body = body.strip_prefix(['P', 'p']).ok_or_else(bad)?;
+    if body.contains('-') && !body.contains(['Y', 'M', 'W', 'D', 'H', 'S']) || body.contains(':') {
+        // Alternative format: P2012-02-02T14:37:21.545
+        let (d, t) = split_t(body);
+        let parts: Vec<&str> = d.split('-').collect();
+        let (y, mo, da) = match parts.as_slice() {
+            [y, m, d] => (num(y)?, num(m)?, num(d)?),
+            _ => return Err(bad()),
+        };
+        let (h, mi, sec, ns) = match t {
+            Some(t) => {
+                let lt = parse_local_time(t)?;
+                (
+                    lt.hour() as i64,
+                    lt.minute() as i64,
+                    lt.second() as i64,
+                    lt.nanosecond() as i64,
+                )
+            }
+            None => (0, 0, 0, 0),
+        };
+        let d = Duration::new(y * 12 + mo, da, h * 3600 + mi * 60 + sec, ns);
+        return Ok(if neg { d.neg() } else { d });
+    }
+    let (date_part, time_part) = split_t(body);
+    let (mut months, mut days, mut seconds) = (0.0f64, 0.0f64, 0.0f64);
+    let mut any = false;
+    let mut scan = |part: &str, time: bool| -> Result<(), String> {
+        let mut numbuf = String::new();
+        for c in part.chars() {
+            if c.is_ascii_digit() || c == '.' || c == ',' || c == '-' || c == '+' {
+                numbuf.push(if c == ',' { '.' } else { c });
+                continue;
+            }
+            let v: f64 = numbuf.parse().map_err(|_| bad())?;
+            numbuf.clear();
+            any = true;
+            match (c.to_ascii_uppercase(), time) {
+                ('Y', false) => months += v * 12.0,
+                ('M', false) => months += v,
+                ('W', false) => days += v * 7.0,
+                ('D', false) => days += v,
+                ('H', true) => seconds += v * 3600.0,
+                ('M', true) => seconds += v * 60.0,
+                ('S', true) => seconds += v,
+                _ => return Err(bad()),
+            }
+        }
+        if numbuf.is_empty() {
+            Ok(())
+        } else {
+            Err(bad())
+        }
+    };
+    scan(date_part, false)?;
+    if let Some(t) = time_part {
+        scan(t, true)?;
+    }
+    if !any {
+        return Err(bad());
+    }
+    let d = from_parts_f64(months, days, seconds);
+    Ok(if neg { d.neg() } else { d })
+}
+
+// ---------------------------------------------------------------------------------------------
+// Components
+
+/// A component of a temporal value (`d.year`, `t.timezone`, `dur.minutesOfHour`).
+pub fn component(t: &Temporal, key: &str) -> Option<crate::value::Value> {
+    use crate::value::Value;
+    let date = match t {
+        Temporal::Date(d) => Some(*d),
+        Temporal::LocalDateTime(dt) | Temporal::DateTime(dt, ..) => Some(dt.date()),
+        _ => None,
+    };
+    let time = match t {
+        Temporal::LocalTime(x) | Temporal::Time(x, _) => Some(*x),
+        Temporal::LocalDateTime(dt) | Temporal::DateTime(dt, ..) => Some(dt.time()),
+        _ => None,
+    };
+    let offset = match t {
+        Temporal::Time(_, o) | Temporal::DateTime(_, o, _) => Some(*o),
+        _ => None,
+    };
+    if let Temporal::Duration(d) = t {
+        let total = d.total_nanos_of_time();
+        let secs = d.seconds;
+        let v = match key {
+            "years" => d.months / 12,
+            "quarters" => d.months / 3,
+            "months" => d.months,
+            "weeks" => d.days / 7,
+            "days" => d.days,
+            "hours" => (total / 3_600_000_000_000) as i64,
+            "minutes" => (total / 60_000_000_000) as i64,
+            "seconds" => secs,
+            "milliseconds" => secs * 1000 + d.nanos / 1_000_000,
+            "microseconds" => secs * 1_000_000 + d.nanos / 1000,
+            "nanoseconds" => secs * 1_000_000_000 + d.nanos,
+            "quartersOfYear" => (d.months % 12) / 3,
+            "monthsOfQuarter" => d.months % 3,
+            "monthsOfYear" => d.months % 12,
+            "daysOfWeek" => d.days % 7,
+            "minutesOfHour" => ((total / 60_000_000_000) % 60) as i64,
+            "secondsOfMinute" => secs % 60,
+            "millisecondsOfSecond" => d.nanos / 1_000_000,
+            "microsecondsOfSecond" => d.nanos / 1000,
+            "nanosecondsOfSecond" => d.nanos,
+            _ => return None,
+        };
+        return Some(Value::Int(v));
+    }
+    let int = |v: i64| Some(Value::Int(v));
+    match key {
+        "year" => date.and_then(|d| int(d.year() as i64)),
+        "quarter" => date.and_then(|d| int((d.month0() / 3 + 1) as i64)),
+        "month" => date.and_then(|d| int(d.month() as i64)),
+        "week" => date.and_then(|d| int(d.iso_week().week() as i64)),
+        "weekYear" => date.and_then(|d| int(d.iso_week().year() as i64)),
+        "dayOfQuarter" => date.and_then(|d| {
+            let q0 = NaiveDate::from_ymd_opt(d.year(), d.month0() / 3 * 3 + 1, 1)?;
+            int((d - q0).num_days() + 1)
+        }),
+        "day" => date.and_then(|d| int(d.day() as i64)),
+        "ordinalDay" => date.and_then(|d| int(d.ordinal() as i64)),
+        "dayOfWeek" | "weekDay" => date.and_then(|d| int(d.weekday().number_from_monday() as i64)),
+        "hour" => time.and_then(|x| int(x.hour() as i64)),
+        "minute" => time.and_then(|x| int(x.minute() as i64)),
+        "second" => time.and_then(|x| int(x.second() as i64)),
+        "millisecond" => time.and_then(|x| int((x.nanosecond() / 1_000_000) as i64)),
+        "microsecond" => time.and_then(|x| int((x.nanosecond() / 1000) as i64)),
+        "nanosecond" => time.and_then(|x| int(x.nanosecond() as i64)),
+        "timezone" => match t {
+            Temporal::DateTime(_, _, Some(z)) => Some(Value::String(z.clone())),
+            _ => offset.map(|o| {
+                let mut s = String::new();
+                fmt_offset(&mut s, o);
+                Value::from(s)
+            }),
+        },
+        "offset" => offset.map(|o| {
+            let mut s = String::new();
+            fmt_offset(&mut s, o);
+            if s == "Z" {
+                s = "+00:00".into();
+            }
+            Value::from(s)
+        }),
+        "offsetMinutes" => offset.and_then(|o| int((o / 60) as i64)),
+        "offsetSeconds" => offset.and_then(|o| int(o as i64)),
+        "epochSeconds" | "epochMillis" => match t {
+            Temporal::DateTime(dt, o, _) => {
+                let utc = *dt - ChronoDuration::seconds(*o as i64);
+                let s = utc.and_utc().timestamp();
+                if key == "epochSeconds" {
+                    int(s)
+                } else {
+                    int(s * 1000 + (utc.nanosecond() / 1_000_000) as i64)
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Arithmetic
+
+fn add_months(d: NaiveDate, months: i64) -> Option<NaiveDate> {
+    let total = d.year() as i64 * 12 + d.month0() as i64 + months;
+    let y = total.div_euclid(12) as i32;
+    let m = total.rem_euclid(12) as u32 + 1;
+    let last = last_day(y, m)?;
+    NaiveDate::from_ymd_opt(y, m, d.day().min(last))
+}
+
+fn last_day(y: i32, m: u32) -> Option<u32> {
+    let next = if m == 12 {
+        NaiveDate::from_ymd_opt(y + 1, 1, 1)?
+    } else {
+        NaiveDate::from_ymd_opt(y, m + 1, 1)?
+    };
+    Some((next - ChronoDuration::days(1)).day())
+}
+
+fn shift_datetime(dt: NaiveDateTime, d: &Duration) -> Option<NaiveDateTime> {
+    let date = add_months(dt.date(), d.months)?;
+    let date = date.checked_add_signed(ChronoDuration::days(d.days))?;
+    date.and_time(dt.time()).checked_add_signed(
+        ChronoDuration::seconds(d.seconds) + ChronoDuration::nanoseconds(d.nanos),
+    )
+}
+
+fn shift_time(t: NaiveTime, d: &Duration) -> NaiveTime {
+    let (t2, _) = t.overflowing_add_signed(
+        ChronoDuration::seconds(d.seconds) + ChronoDuration::nanoseconds(d.nanos),
+    );
+    t2
+}
+
+/// `temporal + duration`.
+pub fn plus(t: &Temporal, d: &Duration) -> Result<Temporal, String> {
+    let overflow = || "temporal value out of range".to_string();
+    Ok(match t {
+        Temporal::Date(x) => {
+            let dt = shift_datetime(
+                x.and_time(NaiveTime::MIN),
+                &Duration::new(d.months, d.days, 0, 0),
+            )
+            .ok_or_else(overflow)?;
+            Temporal::Date(dt.date())
+        }
+        Temporal::LocalTime(x) => Temporal::LocalTime(shift_time(*x, d)),
+        Temporal::Time(x, o) => Temporal::Time(shift_time(*x, d), *o),
+        Temporal::LocalDateTime(x) => {
+            Temporal::LocalDateTime(shift_datetime(*x, d).ok_or_else(overflow)?)
+        }
+        Temporal::DateTime(x, o, z) => {
+            let local = shift_datetime(*x, d).ok_or_else(overflow)?;
+            let off = match z {
+                Some(zone) => zone_offset(zone, &local)?,
+                None => *o,
+            };
+            Temporal::DateTime(local, off, z.clone())
+        }
+        Temporal::Duration(a) => Temporal::Duration(a.add(d)),
+    })
+}
+
+fn months_between(a: NaiveDateTime, b: NaiveDateTime) -> i64 {
+    let mut m = (b.year() as i64 - a.year() as i64) * 12 + b.month() as i64 - a.month() as i64;
+    // Do not count a month that is not complete.
+    let a_rest = (a.day(), a.time());
+    let b_rest = (b.day(), b.time());
+    if m > 0 && b_rest < a_rest {
+        m -= 1;
+    } else if m < 0 && b_rest > a_rest {
+        m += 1;
+    }
+    m
+}
+
+/// The local date-time of a temporal, its instant offset, and whether it has a date/time part.
+fn parts(t: &Temporal) -> Option<(Option<NaiveDate>, Option<NaiveTime>, Option<i32>)> {
+    Some(match t {
+        Temporal::Date(d) => (Some(*d), None, None),
+        Temporal::LocalTime(x) => (None, Some(*x), None),
+        Temporal::Time(x, o) => (None, Some(*x), Some(*o)),
+        Temporal::LocalDateTime(dt) => (Some(dt.date()), Some(dt.time()), None),
+        Temporal::DateTime(dt, o, _) => (Some(dt.date()), Some(dt.time()), Some(*o)),
+        Temporal::Duration(_) => return None,
+    })
+}
+
+/// `duration.between(a, b)`, and the `inMonths` / `inDays` / `inSeconds` variants.
+pub fn between(a: &Temporal, b: &Temporal, unit: &str) -> Option<Duration> {
+    let (da, ta, oa) = parts(a)?;
+    let (db, tb, ob) = parts(b)?;
+    // Align offsets when both have one (compare instants).
+    let shift = match (oa, ob) {
+        (Some(x), Some(y)) => (x - y) as i64,
+        _ => 0,
+    };
+    let has_date = da.is_some() && db.is_some();
+    let has_time = ta.is_some() || tb.is_some();
+    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1)?;
+    let a_dt = da
+        .unwrap_or_else(|| db.unwrap_or(epoch))
+        .and_time(ta.unwrap_or(NaiveTime::MIN));
+    let mut b_dt = db
+        .unwrap_or_else(|| da.unwrap_or(epoch))
+        .and_time(tb.unwrap_or(if has_date {
+            NaiveTime::MIN
+        } else {
+            ta.unwrap_or(NaiveTime::MIN)
+        }));
+    if !has_date {
+        b_dt = a_dt.date().and_time(tb.unwrap_or(NaiveTime::MIN));
+    }
+    b_dt += ChronoDuration::seconds(shift);
+    let _ = has_time;
+    match unit {
+        "months" => {
+            if !has_date {
+                return Some(Duration::default());
+            }
+            Some(Duration::new(months_between(a_dt, b_dt), 0, 0, 0))
+        }
+        "days" => {
+            if !has_date {
+                return Some(Duration::default());
+            }
+            let diff = b_dt - a_dt;
+            Some(Duration::new(0, diff.num_days(), 0, 0))
+        }
+        "seconds" => {
+            let diff = b_dt - a_dt;
+            let ns = diff.num_nanoseconds().unwrap_or(0);
+            Some(Duration::new(0, 0, 0, ns))
+        }
+        _ => {
+            if !has_date {
+                let ns = (b_dt - a_dt).num_nanoseconds().unwrap_or(0);
+                return Some(Duration::new(0, 0, 0, ns));
+            }
+            let months = months_between(a_dt, b_dt);
+            let mid = shift_datetime(a_dt, &Duration::new(months, 0, 0, 0))?;
+            let rest = b_dt - mid;
+            let days = rest.num_days();
+            let rem = rest - ChronoDuration::days(days);
+            Some(Duration::new(
+                months,
+                days,
+                0,
+                rem.num_nanoseconds().unwrap_or(0),
+            ))
+        }
+    }
+}
+
+/// Truncates to a unit (`millennium` … `microsecond`); the result keeps `t`'s kind.
+pub fn truncate_to(unit: &str, dt: NaiveDateTime) -> Result<NaiveDateTime, String> {
+    let d = dt.date();
+    let y = d.year();
+    let day = |y: i32, m: u32, dd: u32| {
+        NaiveDate::from_ymd_opt(y, m, dd).ok_or_else(|| "date out of range".to_string())
+    };
+    let midnight = |date: NaiveDate| date.and_time(NaiveTime::MIN);
+    let t = dt.time();
+    Ok(match unit {
+        "millennium" => midnight(day(y.div_euclid(1000) * 1000, 1, 1)?),
+        "century" => midnight(day(y.div_euclid(100) * 100, 1, 1)?),
+        "decade" => midnight(day(y.div_euclid(10) * 10, 1, 1)?),
+        "year" => midnight(day(y, 1, 1)?),
+        "weekYear" => midnight(
+            NaiveDate::from_isoywd_opt(d.iso_week().year(), 1, Weekday::Mon)
+                .ok_or("date out of range")?,
+        ),
+        "quarter" => midnight(day(y, d.month0() / 3 * 3 + 1, 1)?),
+        "month" => midnight(day(y, d.month(), 1)?),
+        "week" => midnight(d - ChronoDuration::days(d.weekday().num_days_from_monday() as i64)),
+        "day" => midnight(d),
+        "hour" => d.and_hms_opt(t.hour(), 0, 0).ok_or("bad time")?,
+        "minute" => d.and_hms_opt(t.hour(), t.minute(), 0).ok_or("bad time")?,
+        "second" => d
+            .and_hms_opt(t.hour(), t.minute(), t.second())
+            .ok_or("bad time")?,
+        "millisecond" => d
+            .and_hms_nano_opt(
+                t.hour(),
+                t.minute(),
+                t.second(),
+                t.nanosecond() / 1_000_000 * 1_000_000,
+            )
+            .ok_or("bad time")?,
+        "microsecond" => d
+            .and_hms_nano_opt(
+                t.hour(),
+                t.minute(),
+                t.second(),
+                t.nanosecond() / 1000 * 1000,
+            )
+            .ok_or("bad time")?,
+        other => return Err(format!("unknown truncation unit {other:?}")),
+    })
+}
+
+/// The current UTC date-time (for `datetime()` without arguments).
+pub fn now_utc() -> NaiveDateTime {
+    chrono::Utc::now().naive_utc()
+}
+
+/// The offset type chrono uses, for callers that build fixed-offset values.
+pub fn fixed(o: i32) -> Option<FixedOffset> {
+    FixedOffset::east_opt(o)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_forms() {
+        let d = parse_date("2015-07-21").unwrap();
+        assert_eq!(Temporal::Date(d).to_string(), "2015-07-21");
+        assert_eq!(parse_date("2015-W30-2").unwrap().to_string(), "2015-07-21");
+        assert_eq!(parse_date("2015202").unwrap().to_string(), "2015-07-21");
+        assert_eq!(
+            parse_time("21:40:32.142+0100").unwrap().to_string(),
+            "21:40:32.142+01:00"
+        );
+        assert_eq!(
+            parse_local_time_value("214032").unwrap().to_string(),
+            "21:40:32"
+        );
+        assert_eq!(
+            parse_local_time_value("12:00").unwrap().to_string(),
+            "12:00"
+        );
+        assert_eq!(
+            parse_datetime("2015-07-21T21:40:32.142[Europe/London]")
+                .unwrap()
+                .to_string(),
+            "2015-07-21T21:40:32.142+01:00[Europe/London]"
+        );
+        let dur = parse_duration("P14DT16H12M").unwrap();
+        assert_eq!(Temporal::Duration(dur).to_string(), "P14DT16H12M");
+        assert_eq!(
+            Temporal::Duration(parse_duration("PT0.75S").unwrap()).to_string(),
+            "PT0.75S"
+        );
+        assert_eq!(
+            Temporal::Duration(parse_duration("P5M1.5D").unwrap()).to_string(),
+            "P5M1DT12H"
+        );
+        assert_eq!(Temporal::Duration(Duration::default()).to_string(), "PT0S");
+    }
+
+    #[test]
+    fn arithmetic_and_between() {
+        let d = Temporal::Date(parse_date("1984-10-11").unwrap());
+        let p = plus(&d, &parse_duration("P1M").unwrap()).unwrap();
+        assert_eq!(p.to_string(), "1984-11-11");
+        let a = parse_local_datetime("1984-10-11T12:00").unwrap();
+        let b = parse_local_datetime("2015-06-24T12:50:35.556").unwrap();
+        assert_eq!(
+            Temporal::Duration(between(&a, &b, "").unwrap()).to_string(),
+            "P30Y8M13DT50M35.556S"
+        );
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Construction: `date(…)`, `localtime(…)`, `time(…)`, `localdatetime(…)`, `datetime(…)`
+
+use crate::value::Value;
+use std::collections::BTreeMap;
+
+fn get_int(m: &BTreeMap<Arc<str>, Value>, k: &str) -> Result<Option<i64>, String> {
+    match m.get(k) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Int(i)) => Ok(Some(*i)),
+        Some(Value::Float(f)) if f.fract() == 0.0 => Ok(Some(*f as i64)),
+        Some(other) => Err(format!("{k} must be an integer, got {other}")),
+    }
+}
+
+fn temporal_of(v: &Value) -> Option<&Temporal> {
+    match v {
+        Value::Temporal(t) => Some(t),
+        _ => None,
+    }
+}
+
+/// The date and time parts a base temporal contributes.
+fn base_parts(
+    t: &Temporal,
+) -> (
+    Option<NaiveDate>,
+    Option<NaiveTime>,
+    Option<(i32, Option<Arc<str>>)>,
+) {
+    match t {
+        Temporal::Date(d) => (Some(*d), None, None),
+        Temporal::LocalTime(x) => (None, Some(*x), None),
+        Temporal::Time(x, o) => (None, Some(*x), Some((*o, None))),
+        Temporal::LocalDateTime(dt) => (Some(dt.date()), Some(dt.time()), None),
+        Temporal::DateTime(dt, o, z) => (Some(dt.date()), Some(dt.time()), Some((*o, z.clone()))),
+        Temporal::Duration(_) => (None, None, None),
+    }
+}
+
+const DATE_KEYS: &[&str] = &[
+    "year",
+    "month",
+    "day",
+    "week",
+    "dayOfWeek",
+    "ordinalDay",
+    "quarter",
+    "dayOfQuarter",
+];
+const TIME_KEYS: &[&str] = &[
+    "hour",
+    "minute",
+    "second",
+    "millisecond",
+    "microsecond",
+    "nanosecond",
+];
+
+/// Builds the date from map fields, over an optional base date.
+fn date_from_map(
+    m: &BTreeMap<Arc<str>, Value>,
+    base: Option<NaiveDate>,
+) -> Result<Option<NaiveDate>, String> {
+    let bad = |what: &str| format!("invalid date: {what}");
+    let any = DATE_KEYS.iter().any(|k| m.contains_key(*k));
+    if !any {
+        return Ok(base);
+    }
+    let year = match get_int(m, "year")? {
+        Some(y) => y as i32,
+        None => match base {
+            Some(b) if m.contains_key("week") => b.iso_week().year(),
+            Some(b) => b.year(),
+            None => return Err(bad("year is required")),
+        },
+    };
+    if let Some(week) = get_int(m, "week")? {
+        let dow = match get_int(m, "dayOfWeek")? {
+            Some(d) => d,
+            None => base
+                .map(|b| b.weekday().number_from_monday() as i64)
+                .unwrap_or(1),
+        };
+        let wd = weekday(dow).ok_or_else(|| bad("dayOfWeek"))?;
+        return NaiveDate::from_isoywd_opt(year, week as u32, wd)
+            .map(Some)
+            .ok_or_else(|| bad("week"));
+    }
+    if let Some(od) = get_int(m, "ordinalDay")? {
+        return NaiveDate::from_yo_opt(year, od as u32)
+            .map(Some)
+            .ok_or_else(|| bad("ordinalDay"));
+    }
+    if let Some(q) = get_int(m, "quarter")? {
+        let dq = match get_int(m, "dayOfQuarter")? {
+            Some(d) => d,
+            None => match base {
+                Some(b) => {
+                    let q0 = NaiveDate::from_ymd_opt(b.year(), b.month0() / 3 * 3 + 1, 1)
+                        .ok_or_else(|| bad("base"))?;
+                    (b - q0).num_days() + 1
+                }
+                None => 1,
+            },
+        };
+        if !(1..=4).contains(&q) {
+            return Err(bad("quarter"));
+        }
+        let start = NaiveDate::from_ymd_opt(year, (q as u32 - 1) * 3 + 1, 1)
+            .ok_or_else(|| bad("quarter"))?;
+        let d = start + ChronoDuration::days(dq - 1);
+        if (d.month0() / 3) as i64 != q - 1 {
+            return Err(bad("dayOfQuarter"));
+        }
+        return Ok(Some(d));
+    }
+    let month = match get_int(m, "month")? {
+        Some(mo) => mo as u32,
+        None => base.map(|b| b.month()).unwrap_or(1),
+    };
+    let day = match get_int(m, "day")? {
+        Some(d) => d as u32,
+        None => base.map(|b| b.day()).unwrap_or(1),
+    };
+    NaiveDate::from_ymd_opt(year, month, day)
+        .map(Some)
+        .ok_or_else(|| bad("no such day"))
+}
+
+fn time_from_map(
+    m: &BTreeMap<Arc<str>, Value>,
+    base: Option<NaiveTime>,
+) -> Result<Option<NaiveTime>, String> {
+    let any = TIME_KEYS.iter().any(|k| m.contains_key(*k));
+    if !any {
+        return Ok(base);
+    }
+    let b = base.unwrap_or(NaiveTime::MIN);
+    let hour = get_int(m, "hour")?.unwrap_or(if base.is_some() { b.hour() as i64 } else { 0 });
+    let minute =
+        get_int(m, "minute")?.unwrap_or(if base.is_some() { b.minute() as i64 } else { 0 });
+    let second =
+        get_int(m, "second")?.unwrap_or(if base.is_some() { b.second() as i64 } else { 0 });
+    let sub = ["millisecond", "microsecond", "nanosecond"];
+    let nanos = if sub.iter().any(|k| m.contains_key(*k)) {
+        let ms = get_int(m, "millisecond")?;
+        let us = get_int(m, "microsecond")?;
+        let ns = get_int(m, "nanosecond")?;
+        let base_ns = b.nanosecond() as i64;
+        let ms_v = ms.unwrap_or(if base.is_some() {
+            base_ns / 1_000_000
+        } else {
+            0
+        });
+        let us_v = us.unwrap_or(if base.is_some() && ms.is_none() {
+            base_ns / 1000 % 1000
+        } else {
+            0
+        });
+        let ns_v = ns.unwrap_or(if base.is_some() && ms.is_none() && us.is_none() {
+            base_ns % 1000
+        } else {
+            0
+        });
+        if ms.is_some() && !(0..1000).contains(&ms_v)
+            || us.is_some() && !(0..1_000_000).contains(&us_v) && ms.is_some()
+        {
+            return Err("invalid time: sub-second field out of range".into());
+        }
+        ms_v * 1_000_000 + us_v * 1000 + ns_v
+    } else if base.is_some() {
+        b.nanosecond() as i64
+    } else {
+        0
+    };
+    if !(0..1_000_000_000).contains(&nanos) {
+        return Err("invalid time: nanosecond out of range".into());
+    }
+    NaiveTime::from_hms_nano_opt(hour as u32, minute as u32, second as u32, nanos as u32)
+        .map(Some)
+        .ok_or_else(|| "invalid time".to_string())
+}
+
+/// `date(x)`, `localtime(x)`, `time(x)`, `localdatetime(x)`, `datetime(x)`: from a string, a
+/// map, another temporal, or (no argument) now.
+pub fn construct(kind: &str, arg: Option<&Value>) -> Result<Option<Temporal>, String> {
+    let now = now_utc();
+    let Some(arg) = arg else {
+        return Ok(Some(match kind {
+            "date" => Temporal::Date(now.date()),
+            "localtime" => Temporal::LocalTime(now.time()),
+            "time" => Temporal::Time(now.time(), 0),
+            "localdatetime" => Temporal::LocalDateTime(now),
+            _ => Temporal::DateTime(now, 0, None),
+        }));
+    };
+    match arg {
+        Value::Null => Ok(None),
+        Value::String(s) => Ok(Some(match kind {
+            "date" => Temporal::Date(parse_date(s)?),
+            "localtime" => parse_local_time_value(s)?,
+            "time" => parse_time(s)?,
+            "localdatetime" => parse_local_datetime(s)?,
+            _ => parse_datetime(s)?,
+        })),
+        Value::Temporal(t) => convert(kind, t, None).map(Some),
+        Value::Map(m) => from_map(kind, m).map(Some),
+        other => Err(format!("{kind}() cannot take {other}")),
+    }
+}
+
+/// Converts a temporal to another kind, optionally into a time zone.
+fn convert(kind: &str, t: &Temporal, zone: Option<&str>) -> Result<Temporal, String> {
+    let (d, tm, off) = base_parts(t);
+    let need = |x: Option<NaiveDate>| {
+        x.ok_or_else(|| format!("cannot make a {kind} from {}", t.type_name()))
+    };
+    Ok(match kind {
+        "date" => Temporal::Date(need(d)?),
+        "localtime" => Temporal::LocalTime(
+            tm.ok_or_else(|| format!("cannot make a localtime from {}", t.type_name()))?,
+        ),
+        "time" => {
+            let x = tm.ok_or_else(|| format!("cannot make a time from {}", t.type_name()))?;
+            let (o, _) = off.unwrap_or((0, None));
+            match zone {
+                Some(z) => {
+                    let date = d.unwrap_or_else(|| now_utc().date());
+                    let (nz, _) = resolve_zone(z, &date.and_time(x))?;
+                    let utc = date.and_time(x) - ChronoDuration::seconds(o as i64);
+                    let local = utc + ChronoDuration::seconds(nz as i64);
+                    Temporal::Time(local.time(), nz)
+                }
+                None => Temporal::Time(x, o),
+            }
+        }
+        "localdatetime" => Temporal::LocalDateTime(need(d)?.and_time(tm.unwrap_or(NaiveTime::MIN))),
+        _ => {
+            let local = need(d)?.and_time(tm.unwrap_or(NaiveTime::MIN));
+            match (off, zone) {
+                (Some((o, _)), Some(z)) => {
+                    let utc = local - ChronoDuration::seconds(o as i64);
+                    let (nz, name) = resolve_zone(z, &utc)?;
+                    // Named zones: the offset at the instant.
+                    let nz = match &name {
+                        Some(n) => {
+                            let tz: chrono_tz::Tz =
+                                n.parse().map_err(|_| format!("unknown time zone {n:?}"))?;
+                            tz.offset_from_utc_datetime(&utc).fix().local_minus_utc()
+                        }
+                        None => nz,
+                    };
+                    Temporal::DateTime(utc + ChronoDuration::seconds(nz as i64), nz, name)
+                }
+                (Some((o, z0)), None) => Temporal::DateTime(local, o, z0),
+                (None, Some(z)) => {
+                    let (o, name) = resolve_zone(z, &local)?;
+                    Temporal::DateTime(local, o, name)
+                }
+                (None, None) => Temporal::DateTime(local, 0, None),
+            }
+        }
+    })
+}
+
+fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, String> {
+    let zone = match m.get("timezone") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(z)) => Some(z.to_string()),
+        Some(other) => return Err(format!("timezone must be a string, got {other}")),
+    };
+    // Epoch forms.
+    if kind == "datetime" && (m.contains_key("epochSeconds") || m.contains_key("epochMillis")) {
+        let ns_extra = get_int(m, "nanosecond")?.unwrap_or(0);
+        let (secs, nanos) = match get_int(m, "epochSeconds")? {
+            Some(s) => (s, ns_extra),
+            None => {
+                let ms = get_int(m, "epochMillis")?.unwrap_or(0);
+                (
+                    ms.div_euclid(1000),
+                    ms.rem_euclid(1000) * 1_000_000 + ns_extra,
+                )
+            }
+        };
+        let utc = chrono::DateTime::from_timestamp(secs, nanos as u32)
+            .ok_or("epoch out of range")?
+            .naive_utc();
+        return match zone {
+            Some(z) => convert("datetime", &Temporal::DateTime(utc, 0, None), Some(&z)),
+            None => Ok(Temporal::DateTime(utc, 0, None)),
+        };
+    }
+    // A base temporal: `{date: d}`, `{time: t}`, `{datetime: dt}`, `{date: d, time: t}`.
+    let base_key = |k: &str| m.get(k).and_then(temporal_of);
+    let mut bdate = None;
+    let mut btime = None;
+    let mut boff: Option<(i32, Option<Arc<str>>)> = None;
+    for k in ["datetime", "localdatetime", "date", "time", "localtime"] {
+        if let Some(t) = base_key(k) {
+            let (d, tm, off) = base_parts(t);
+            if k != "time" && k != "localtime" {
+                bdate = d.or(bdate);
+            }
+            if k != "date" || btime.is_none() {
+                if k == "date" {
+                    // `date:` contributes only the date, even from a datetime.
+                } else {
+                    btime = tm.or(btime);
+                    if off.is_some() {
+                        boff = off;
+                    }
+                }
+            }
+        }
+    }
+    let date = date_from_map(m, bdate)?;
+    let time = time_from_map(m, btime)?;
+    match kind {
+        "date" => Ok(Temporal::Date(
+            date.ok_or("invalid date: year is required")?,
+        )),
+        "localtime" => Ok(Temporal::LocalTime(
+            time.ok_or("invalid time: hour is required")?,
+        )),
+        "localdatetime" => Ok(Temporal::LocalDateTime(
+            date.ok_or("invalid date: year is required")?
+                .and_time(time.unwrap_or(NaiveTime::MIN)),
+        )),
+        "time" => {
+            let t = time.ok_or("invalid time: hour is required")?;
+            match (boff, zone) {
+                (Some((o, _)), Some(z)) => convert("time", &Temporal::Time(t, o), Some(&z)),
+                (Some((o, _)), None) => Ok(Temporal::Time(t, o)),
+                (None, Some(z)) => {
+                    let (o, _) = resolve_zone(&z, &now_utc().date().and_time(t))?;
+                    Ok(Temporal::Time(t, o))
+                }
+                (None, None) => Ok(Temporal::Time(t, 0)),
+            }
+        }
+        _ => {
+            let local = date
+                .ok_or("invalid date: year is required")?
+                .and_time(time.unwrap_or(NaiveTime::MIN));
+            match (boff, zone) {
+                (Some((o, z0)), Some(z)) => {
+                    convert("datetime", &Temporal::DateTime(local, o, z0), Some(&z))
+                }
+                (Some((o, z0)), None) => match &z0 {
+                    Some(name) => Ok(Temporal::DateTime(
+                        local,
+                        zone_offset(name, &local)?,
+                        z0.clone(),
+                    )),
+                    None => Ok(Temporal::DateTime(local, o, None)),
+                },
+                (None, Some(z)) => {
+                    let (o, name) = resolve_zone(&z, &local)?;
+                    Ok(Temporal::DateTime(local, o, name))
+                }
+                (None, None) => Ok(Temporal::DateTime(local, 0, None)),
+            }
+        }
+    }
+}
+
+/// `duration(x)`: from a map of components (fractions cascade) or an ISO 8601 string.
+pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
+    match arg {
+        Value::Null => Ok(None),
+        Value::String(s) => parse_duration(s).map(Some),
+        Value::Temporal(t) => match &**t {
+            Temporal::Duration(d) => Ok(Some(*d)),
+            other => Err(format!("duration() cannot take {}", other.type_name())),
+        },
+        Value::Map(m) => {
+            let f = |k: &str| -> Result<f64, String> {
+                match m.get(k) {
+                    None | Some(Value::Null) => Ok(0.0),
+                    Some(Value::Int(i)) => Ok(*i as f64),
+                    Some(Value::Float(x)) => Ok(*x),
+                    Some(other) => Err(format!("{k} must be a number, got {other}")),
+                }
+            };
+            for k in m.keys() {
+                if ![
+                    "years",
+                    "quarters",
+                    "months",
+                    "weeks",
+                    "days",
+                    "hours",
+                    "minutes",
+                    "seconds",
+                    "milliseconds",
+                    "microseconds",
+                    "nanoseconds",
+                ]
+                .contains(&&**k)
+                {
+                    return Err(format!("unknown duration field {k}"));
+                }
+            }
+            let months = f("years")? * 12.0 + f("quarters")? * 3.0 + f("months")?;
+            let days = f("weeks")? * 7.0 + f("days")?;
+            // Whole-number seconds and nanoseconds stay exact.
+            let int = |k: &str| -> i64 {
+                match m.get(k) {
+                    Some(Value::Int(i)) => *i,
+                    _ => 0,
+                }
+            };
+            let exact_ns = int("hours") as i128 * 3_600_000_000_000
+                + int("minutes") as i128 * 60_000_000_000
+                + int("seconds") as i128 * 1_000_000_000
+                + int("milliseconds") as i128 * 1_000_000
+                + int("microseconds") as i128 * 1000
+                + int("nanoseconds") as i128;
+            let frac = |k: &str| -> f64 {
+                match m.get(k) {
+                    Some(Value::Float(x)) => *x,
+                    _ => 0.0,
+                }
+            };
+            let frac_secs = frac("hours") * 3600.0
+                + frac("minutes") * 60.0
+                + frac("seconds")
+                + frac("milliseconds") / 1e3
+                + frac("microseconds") / 1e6
+                + frac("nanoseconds") / 1e9;
+            let base = from_parts_f64(months, days, frac_secs);
+            let secs = (exact_ns.div_euclid(1_000_000_000)) as i64;
+            let nanos = (exact_ns.rem_euclid(1_000_000_000)) as i64;
+            Ok(Some(base.add(&Duration::new(0, 0, secs, nanos))))
+        }
+        other => Err(format!("duration() cannot take {other}")),
+    }
+}
+
+/// `X.truncate(unit, temporal, overrides)` for X in date, localtime, time, localdatetime,
+/// datetime.
+pub fn truncate(
+    kind: &str,
+    unit: &str,
+    t: &Temporal,
+    overrides: Option<&BTreeMap<Arc<str>, Value>>,
+) -> Result<Temporal, String> {
+    let (d, tm, off) = base_parts(t);
+    let date = d.unwrap_or_else(|| NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default());
+    let local = date.and_time(tm.unwrap_or(NaiveTime::MIN));
+    let date_units = [
+        "millennium",
+        "century",
+        "decade",
+        "year",
+        "weekYear",
+        "quarter",
+        "month",
+        "week",
+        "day",
+    ];
+    if d.is_none() && date_units.contains(&unit) && unit != "day" {
+        return Err(format!("cannot truncate a {} to {unit}", t.type_name()));
+    }
+    let tr = truncate_to(unit, local)?;
+    let empty = BTreeMap::new();
+    let ov = overrides.unwrap_or(&empty);
+    // Overrides apply field by field on top of the truncated value.
+    let new_date = if ov.keys().any(|k| DATE_KEYS.contains(&&**k)) {
+        let mut m = ov.clone();
+        if m.contains_key("dayOfWeek") && !m.contains_key("week") {
+            // dayOfWeek within the truncated week.
+            let dow = get_int(&m, "dayOfWeek")?.unwrap_or(1);
+            m.remove("dayOfWeek");
+            let base = tr.date();
+            let shifted =
+                base + ChronoDuration::days(dow - base.weekday().number_from_monday() as i64);
+            date_from_map(&m, Some(shifted))?.unwrap_or(shifted)
+        } else {
+            date_from_map(&m, Some(tr.date()))?.unwrap_or(tr.date())
+        }
+    } else {
+        tr.date()
+    };
+    let new_time = time_from_map(ov, Some(tr.time()))?.unwrap_or(tr.time());
+    let local = new_date.and_time(new_time);
+    let zone = match ov.get("timezone") {
+        Some(Value::String(z)) => Some(z.to_string()),
+        _ => None,
+    };
+    Ok(match kind {
+        "date" => Temporal::Date(local.date()),
+        "localtime" => Temporal::LocalTime(local.time()),
+        "localdatetime" => Temporal::LocalDateTime(local),
+        "time" => {
+            let o = match (&zone, &off) {
+                (Some(z), _) => resolve_zone(z, &local)?.0,
+                (None, Some((o, _))) => *o,
+                _ => 0,
+            };
+            Temporal::Time(local.time(), o)
+        }
+        _ => match (&zone, off) {
+            (Some(z), _) => {
+                let (o, name) = resolve_zone(z, &local)?;
+                Temporal::DateTime(local, o, name)
+            }
+            (None, Some((_, Some(name)))) => {
+                Temporal::DateTime(local, zone_offset(&name, &local)?, Some(name))
+            }
+            (None, Some((o, None))) => Temporal::DateTime(local, o, None),
+            (None, None) => Temporal::DateTime(local, 0, None),
+        },
+    })
+}
