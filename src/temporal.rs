@@ -5,11 +5,13 @@
 //! Calendar arithmetic is chrono's (proleptic Gregorian, ISO weeks); named time zones come from
 //! chrono-tz's copy of the IANA database.
 
+use crate::value::Value;
 use chrono::{
     Datelike, Duration as ChronoDuration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Offset,
     TimeZone, Timelike, Weekday,
 };
 use std::cmp::Ordering;
+use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
@@ -177,9 +179,9 @@ fn fmt_time(out: &mut String, t: &NaiveTime) {
         let _ = write!(out, ":{:02}", t.second());
     }
     if ns != 0 {
-        if ns % 1_000_000 == 0 {
+        if ns.is_multiple_of(1_000_000) {
             let _ = write!(out, ".{:03}", ns / 1_000_000);
-        } else if ns % 1000 == 0 {
+        } else if ns.is_multiple_of(1000) {
             let _ = write!(out, ".{:06}", ns / 1000);
         } else {
             let _ = write!(out, ".{ns:09}");
@@ -280,11 +282,13 @@ pub fn parse_date(s: &str) -> Result<NaiveDate, String> {
         _ => (1, s),
     };
     let ydigits = body.bytes().take_while(|b| b.is_ascii_digit()).count();
-    let ylen = if ydigits > 4 && !body[ydigits..].is_empty() && !body.contains('-') {
-        4
-    } else if ydigits >= 4
-        && (body.len() == ydigits || !body[ydigits..].starts_with(|c: char| c.is_ascii_digit()))
-    {
+    // Compact forms without separators: YYYYMMDD, YYYYDDD, YYYYMM; with a week: YYYYWwwD.
+    let ylen = if ydigits == body.len() {
+        match ydigits {
+            6..=8 => 4,
+            n => n,
+        }
+    } else if body[ydigits..].starts_with(['W', 'w']) || body[ydigits..].starts_with('-') {
         ydigits
     } else {
         4.min(ydigits)
@@ -296,6 +300,8 @@ pub fn parse_date(s: &str) -> Result<NaiveDate, String> {
     let year = i32::try_from(year).map_err(|_| bad())?;
     let rest = &body[ylen..];
     let rest = rest.strip_prefix('-').unwrap_or(rest);
+    let rest_w = rest.strip_prefix('w').map(|r| format!("W{r}"));
+    let rest = rest_w.as_deref().unwrap_or(rest);
     if rest.is_empty() {
         return NaiveDate::from_ymd_opt(year, 1, 1).ok_or_else(bad);
     }
@@ -881,66 +887,8 @@ pub fn fixed(o: i32) -> Option<FixedOffset> {
     FixedOffset::east_opt(o)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn text_forms() {
-        let d = parse_date("2015-07-21").unwrap();
-        assert_eq!(Temporal::Date(d).to_string(), "2015-07-21");
-        assert_eq!(parse_date("2015-W30-2").unwrap().to_string(), "2015-07-21");
-        assert_eq!(parse_date("2015202").unwrap().to_string(), "2015-07-21");
-        assert_eq!(
-            parse_time("21:40:32.142+0100").unwrap().to_string(),
-            "21:40:32.142+01:00"
-        );
-        assert_eq!(
-            parse_local_time_value("214032").unwrap().to_string(),
-            "21:40:32"
-        );
-        assert_eq!(
-            parse_local_time_value("12:00").unwrap().to_string(),
-            "12:00"
-        );
-        assert_eq!(
-            parse_datetime("2015-07-21T21:40:32.142[Europe/London]")
-                .unwrap()
-                .to_string(),
-            "2015-07-21T21:40:32.142+01:00[Europe/London]"
-        );
-        let dur = parse_duration("P14DT16H12M").unwrap();
-        assert_eq!(Temporal::Duration(dur).to_string(), "P14DT16H12M");
-        assert_eq!(
-            Temporal::Duration(parse_duration("PT0.75S").unwrap()).to_string(),
-            "PT0.75S"
-        );
-        assert_eq!(
-            Temporal::Duration(parse_duration("P5M1.5D").unwrap()).to_string(),
-            "P5M1DT12H"
-        );
-        assert_eq!(Temporal::Duration(Duration::default()).to_string(), "PT0S");
-    }
-
-    #[test]
-    fn arithmetic_and_between() {
-        let d = Temporal::Date(parse_date("1984-10-11").unwrap());
-        let p = plus(&d, &parse_duration("P1M").unwrap()).unwrap();
-        assert_eq!(p.to_string(), "1984-11-11");
-        let a = parse_local_datetime("1984-10-11T12:00").unwrap();
-        let b = parse_local_datetime("2015-06-24T12:50:35.556").unwrap();
-        assert_eq!(
-            Temporal::Duration(between(&a, &b, "").unwrap()).to_string(),
-            "P30Y8M13DT50M35.556S"
-        );
-    }
-}
-
 // ---------------------------------------------------------------------------------------------
 // Construction: `date(…)`, `localtime(…)`, `time(…)`, `localdatetime(…)`, `datetime(…)`
-
-use crate::value::Value;
-use std::collections::BTreeMap;
 
 fn get_int(m: &BTreeMap<Arc<str>, Value>, k: &str) -> Result<Option<i64>, String> {
     match m.get(k) {
@@ -958,14 +906,15 @@ fn temporal_of(v: &Value) -> Option<&Temporal> {
     }
 }
 
-/// The date and time parts a base temporal contributes.
-fn base_parts(
-    t: &Temporal,
-) -> (
+/// A date part, a time part, and an offset with its zone name, as a temporal has them.
+type Parts = (
     Option<NaiveDate>,
     Option<NaiveTime>,
     Option<(i32, Option<Arc<str>>)>,
-) {
+);
+
+/// The date and time parts a base temporal contributes.
+fn base_parts(t: &Temporal) -> Parts {
     match t {
         Temporal::Date(d) => (Some(*d), None, None),
         Temporal::LocalTime(x) => (None, Some(*x), None),
@@ -1451,4 +1400,59 @@ pub fn truncate(
             (None, None) => Temporal::DateTime(local, 0, None),
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_forms() {
+        let d = parse_date("2015-07-21").unwrap();
+        assert_eq!(Temporal::Date(d).to_string(), "2015-07-21");
+        assert_eq!(parse_date("2015-W30-2").unwrap().to_string(), "2015-07-21");
+        assert_eq!(parse_date("2015202").unwrap().to_string(), "2015-07-21");
+        assert_eq!(
+            parse_time("21:40:32.142+0100").unwrap().to_string(),
+            "21:40:32.142+01:00"
+        );
+        assert_eq!(
+            parse_local_time_value("214032").unwrap().to_string(),
+            "21:40:32"
+        );
+        assert_eq!(
+            parse_local_time_value("12:00").unwrap().to_string(),
+            "12:00"
+        );
+        assert_eq!(
+            parse_datetime("2015-07-21T21:40:32.142[Europe/London]")
+                .unwrap()
+                .to_string(),
+            "2015-07-21T21:40:32.142+01:00[Europe/London]"
+        );
+        let dur = parse_duration("P14DT16H12M").unwrap();
+        assert_eq!(Temporal::Duration(dur).to_string(), "P14DT16H12M");
+        assert_eq!(
+            Temporal::Duration(parse_duration("PT0.75S").unwrap()).to_string(),
+            "PT0.75S"
+        );
+        assert_eq!(
+            Temporal::Duration(parse_duration("P5M1.5D").unwrap()).to_string(),
+            "P5M1DT12H"
+        );
+        assert_eq!(Temporal::Duration(Duration::default()).to_string(), "PT0S");
+    }
+
+    #[test]
+    fn arithmetic_and_between() {
+        let d = Temporal::Date(parse_date("1984-10-11").unwrap());
+        let p = plus(&d, &parse_duration("P1M").unwrap()).unwrap();
+        assert_eq!(p.to_string(), "1984-11-11");
+        let a = parse_local_datetime("1984-10-11T12:00").unwrap();
+        let b = parse_local_datetime("2015-06-24T12:50:35.556").unwrap();
+        assert_eq!(
+            Temporal::Duration(between(&a, &b, "").unwrap()).to_string(),
+            "P30Y8M13DT50M35.556S"
+        );
+    }
 }

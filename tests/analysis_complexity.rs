@@ -57,3 +57,75 @@ fn zograscope_node_patterns_equal_num_nodes() {
     assert_eq!(total, 5022);
     println!("ZOGRASCOPE: node_patterns = num_nodes on all {total}");
 }
+
+#[test]
+fn access_of_apoc_case_runners_schema_and_trigger_procedures() {
+    use grape::analysis::{access, Access};
+    let a = |q: &str| access(&grape::parse(q).unwrap());
+    // Argument 0 of apoc.case / apoc.do.case is the [condition, query, …] list; 1 the else.
+    assert_eq!(
+        a("CALL apoc.do.case([true, 'CREATE (n:A) RETURN n', false, 'MATCH (n) RETURN n'], 'MATCH (m) RETURN m') YIELD value RETURN value"),
+        Access::ReadWrite
+    );
+    assert_eq!(
+        a("CALL apoc.do.case([true, 'MATCH (n) RETURN n'], 'MATCH (m) RETURN m') YIELD value RETURN value"),
+        Access::Read
+    );
+    assert_eq!(
+        a("CALL apoc.do.case([true, 'MATCH (n) RETURN n']) YIELD value RETURN value"),
+        Access::Read
+    );
+    assert_eq!(
+        a("CALL apoc.case([true, 'MATCH (n) RETURN n'], 'CREATE (m:B) RETURN m') YIELD value RETURN value"),
+        Access::ReadWrite
+    );
+    assert_eq!(
+        a("CALL apoc.do.case($pairs, '') YIELD value RETURN value"),
+        Access::ReadWrite
+    );
+    // The params map (argument 2) is not a query.
+    assert_eq!(
+        a("CALL apoc.do.case([true, 'MATCH (n) RETURN n'], 'MATCH (m) RETURN m', {}) YIELD value RETURN value"),
+        Access::Read
+    );
+    assert_eq!(
+        a("CALL apoc.cypher.runSchema('CREATE INDEX i FOR (n:A) ON (n.p)', {})"),
+        Access::Schema
+    );
+    assert_eq!(
+        a("CALL apoc.trigger.add('t', 'UNWIND $createdNodes AS n SET n.seen = true', {phase: 'after'})"),
+        Access::Write
+    );
+}
+
+#[test]
+fn aggregate_function_names_are_one_list() {
+    let names = |q: &str| -> Vec<bool> {
+        let stmt = grape::parse(q).unwrap();
+        let grape::syntax::Clause::Return(r) = &stmt.query.first.clauses[0] else {
+            panic!("{q}");
+        };
+        r.projection
+            .items
+            .iter()
+            .map(|it| match &it.expr.kind {
+                grape::syntax::ExprKind::FunctionCall { name, .. } => name.is_aggregate(),
+                _ => false,
+            })
+            .collect()
+    };
+    assert_eq!(
+        names("RETURN COUNT(1), percentileCont(1, 0.5), StDevP(1), collect(1), toUpper('a'), apoc.coll.sum([1]), size([])"),
+        [true, true, true, true, false, false, false]
+    );
+    // The validator uses the same list: nested aggregation of any spelling.
+    let schema = grape::schema::Schema::default();
+    let v = grape::analysis::validate(
+        "UNWIND [1] AS x RETURN SUM(percentileDisc(x, 0.5)) AS s",
+        &schema,
+    );
+    assert!(v
+        .diagnostics
+        .iter()
+        .any(|d| d.kind == grape::analysis::DiagnosticKind::NestedAggregation));
+}

@@ -142,6 +142,32 @@ The relationships are the following:
         check_mutations(&small(), 300);
     }
 
+    /// Names that are not plain identifiers: the strategies must escape them.
+    fn awkward() -> Schema {
+        Schema::read(
+            SchemaFormat::Grape,
+            r#"{"format": "grape-schema/1",
+  "labels": {
+    "My Label": {"properties": {"first name": "STRING", "a`b": "INTEGER"}},
+    "Other-Thing": {"properties": {"first name": "STRING", "size": "FLOAT"}}
+  },
+  "relationship_types": {
+    "HAS-IT": {"endpoints": [["My Label", "Other-Thing"]], "properties": {"since when": "INTEGER"}},
+    "2nd": {"endpoints": [["Other-Thing", "My Label"]], "properties": {}}
+  }}"#,
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn awkward_names_are_escaped() {
+        let s = awkward();
+        assert!(s.has_triple("My Label", "HAS-IT", "Other-Thing"), "{s:?}");
+        assert!(s.node_property("My Label", "a`b").is_some(), "{s:?}");
+        check_valid(&s, 200);
+        check_mutations(&s, 200);
+    }
+
     fn pole() -> Option<Schema> {
         let shared = common::shared_dir("analysis_fuzz POLE")?;
         Some(Schema::read_path(&shared.join("data/pole/neo4j_importer_model.json"), None).unwrap())

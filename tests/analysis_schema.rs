@@ -223,3 +223,114 @@ fn cli_validate_analyze_and_convert() {
     assert_eq!(out.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+// ---------------------------------------------------------------------------------------------
+// Hostile or awkward schema input.
+
+#[test]
+fn deeply_nested_type_names_neither_overflow_nor_lose_case() {
+    // Once a frame per nesting level: 50,000 levels overflowed the stack.
+    for name in [
+        format!("INT{}", "[]".repeat(50_000)),
+        format!("{}INT{}", "LIST<".repeat(50_000), ">".repeat(50_000)),
+        format!("{}INT", "LIST OF ".repeat(50_000)),
+        format!("Int{}", "Array".repeat(50_000)),
+    ] {
+        assert!(PropertyType::try_parse(&name).is_err());
+        assert!(matches!(PropertyType::parse(&name), PropertyType::Other(_)));
+        let json = format!(
+            r#"{{"format": "grape-schema/1", "labels": {{"A": {{"properties": {{"k": "{name}"}}}}}}}}"#
+        );
+        assert!(Schema::read(SchemaFormat::Grape, &json).is_err());
+        let prompt = format!("Node properties are the following:\nA {{k: {name}}}");
+        assert!(Schema::read(SchemaFormat::Prompt, &prompt).is_err());
+    }
+    // Reasonable nesting still reads, and unknown element types keep their case.
+    let list = |t| PropertyType::List(Box::new(t));
+    assert_eq!(
+        PropertyType::parse("LIST<LIST<INTEGER>>"),
+        list(list(PropertyType::Integer))
+    );
+    assert_eq!(
+        PropertyType::parse("int[][]"),
+        list(list(PropertyType::Integer))
+    );
+    assert_eq!(
+        PropertyType::parse("LIST<Vector>"),
+        list(PropertyType::Other("Vector".into()))
+    );
+    assert_eq!(
+        PropertyType::parse("list of Embedding"),
+        list(PropertyType::Other("Embedding".into()))
+    );
+    assert_eq!(PropertyType::parse("LIST<>"), list(PropertyType::Any));
+}
+
+/// A Data Importer model with one label `Person` declared under two ids, and one table.
+fn importer_model(table: &str) -> String {
+    let table = serde_json::to_string(table).unwrap();
+    format!(
+        r##"{{"dataModel": {{
+  "graphSchemaRepresentation": {{"graphSchema": {{
+    "nodeLabels": [
+      {{"$id": "nl:1", "token": "Person", "properties": [
+        {{"$id": "p:1", "token": "name", "type": {{"type": "string"}}}}]}},
+      {{"$id": "nl:2", "token": "Person", "properties": [
+        {{"$id": "p:2", "token": "age", "type": {{"type": "integer"}}}}]}},
+      {{"$id": "nl:3", "token": "City", "properties": []}}
+    ],
+    "nodeObjectTypes": [
+      {{"$id": "n:1", "labels": [{{"$ref": "#nl:1"}}]}},
+      {{"$id": "n:2", "labels": [{{"$ref": "#nl:3"}}]}}
+    ],
+    "relationshipTypes": [{{"$id": "rt:1", "token": "LIVES_IN", "properties": []}}],
+    "relationshipObjectTypes": [
+      {{"$id": "r:1", "type": {{"$ref": "#rt:1"}}, "from": {{"$ref": "#n:1"}}, "to": {{"$ref": "#n:2"}}}}
+    ]
+  }}}},
+  "graphMappingRepresentation": {{
+    "dataSourceSchema": {{"tableSchemas": [{{"$id": "t:1", "name": {table}}}]}},
+    "nodeMappings": [{{"node": {{"$ref": "#n:1"}}, "tableSchema": {{"$ref": "#t:1"}}}}],
+    "relationshipMappings": []
+  }}
+}}}}"##
+    )
+}
+
+#[test]
+fn importer_table_names_must_stay_inside_the_csv_folder() {
+    let dir = std::env::temp_dir().join(format!("grape-importer-paths-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    for bad in [
+        "../people.csv",
+        "sub/../../people.csv",
+        "/etc/passwd",
+        "..",
+        "sub\\..\\..\\people.csv",
+    ] {
+        let err = grape::schema::read_importer(&importer_model(bad), Some(&dir))
+            .expect_err(bad)
+            .to_string();
+        assert!(err.contains("relative path inside"), "{bad}: {err}");
+    }
+    for good in ["people.csv", "sub/people.csv", "./people.csv"] {
+        let s = grape::schema::read_importer(&importer_model(good), Some(&dir)).expect(good);
+        assert!(s.has_triple("Person", "LIVES_IN", "City"), "{good}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn importer_labels_declared_twice_merge_deterministically() {
+    let text = importer_model("people.csv");
+    let first = grape::schema::read_importer(&text, None).unwrap();
+    let keys: Vec<&str> = first.labels["Person"]
+        .properties
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(keys, ["age", "name"]);
+    for _ in 0..32 {
+        assert_eq!(grape::schema::read_importer(&text, None).unwrap(), first);
+    }
+}

@@ -64,8 +64,10 @@ fn undefined_variables_with_suggestions() {
         DiagnosticKind::UndefinedVariable,
         "b",
     );
+    // WITH … WHERE also sees the preceding variables, unless the WITH aggregates.
+    clean("MATCH (a:Person) WITH a.name AS n WHERE a.age > 3 RETURN n");
     one(
-        "MATCH (a:Person) WITH a.name AS n WHERE a.age > 3 RETURN n",
+        "MATCH (a:Person) WITH a.name AS n, count(*) AS c WHERE a.age > 3 RETURN n",
         DiagnosticKind::UndefinedVariable,
         "a",
     );
@@ -311,4 +313,120 @@ fn any_label_properties_count_on_every_label() {
     assert!(v.kg_valid, "{:#?}", v.diagnostics);
     let v = validate("MATCH (a:A) RETURN a.title AS t", &s);
     assert_eq!(v.diagnostics[0].kind, DiagnosticKind::UnknownPropertyKey);
+}
+
+#[test]
+fn positions_in_a_different_text_never_split_a_character() {
+    // The span of `1 + 1` starts at byte 7, inside the fourth `é`: floored to its start.
+    let stmt = grape::parse("RETURN 1 + 1").unwrap();
+    let missing = grape::analysis::missing_aliases(&stmt, "ééééé");
+    assert_eq!((missing[0].line, missing[0].column), (1, 4));
+    // Past the end: the end.
+    let missing = grape::analysis::missing_aliases(&stmt, "é\né");
+    assert_eq!((missing[0].line, missing[0].column), (2, 2));
+}
+
+#[test]
+fn call_subquery_scoping_and_with_distinct_where() {
+    // No scope clause: the body sees nothing of the outer query ...
+    one(
+        "MATCH (a:Person) CALL { MATCH (p:Phone) RETURN a.name AS num } RETURN num",
+        DiagnosticKind::UndefinedVariable,
+        "a",
+    );
+    one(
+        "MATCH (a:Person) CALL { RETURN 1 AS x UNION RETURN a.age AS x } RETURN x",
+        DiagnosticKind::UndefinedVariable,
+        "a",
+    );
+    // ... except through a leading importing WITH, in every UNION branch.
+    clean("MATCH (a:Person) CALL { WITH a MATCH (a)-[:HAS_PHONE]->(p) RETURN p.number AS num } RETURN num");
+    clean("MATCH (a:Person) CALL { WITH a RETURN a.age AS x UNION WITH a RETURN a.name AS x } RETURN x");
+    // `CALL (a)` sees `a` only; `CALL (*)` sees everything.
+    clean("MATCH (a:Person) CALL (a) { MATCH (a)-[:KNOWS]->(b) RETURN b.name AS n } RETURN n");
+    one(
+        "MATCH (a:Person), (c:Crime) CALL (a) { RETURN c.type AS t } RETURN t",
+        DiagnosticKind::UndefinedVariable,
+        "c",
+    );
+    clean("MATCH (a:Person), (c:Crime) CALL (*) { RETURN c.type AS t, a.name AS n } RETURN t, n");
+    // WITH DISTINCT … WHERE sees the preceding variables; aggregation still hides them.
+    clean("MATCH (a:Person) WITH DISTINCT a.name AS name WHERE a.age = 3 RETURN name");
+    one(
+        "MATCH (a:Person) WITH a.name AS name, count(*) AS c WHERE a.age = 3 RETURN name",
+        DiagnosticKind::UndefinedVariable,
+        "a",
+    );
+    // `WITH *` with nothing in scope is legal; `RETURN *` is not.
+    clean("WITH * RETURN 1 AS one");
+    clean("CALL { WITH * RETURN 1 AS one } RETURN one");
+    one("RETURN *", DiagnosticKind::ReturnStarWithoutVariables, "*");
+}
+
+#[test]
+fn conflicting_label_sets_in_mandatory_patterns() {
+    one(
+        "MATCH (p:Person) MATCH (p:Crime) RETURN p",
+        DiagnosticKind::VariableTypeConflict,
+        "p",
+    );
+    one(
+        "MATCH (p:Person), (p:Vehicle) RETURN p",
+        DiagnosticKind::VariableTypeConflict,
+        "p",
+    );
+    let s = schema();
+    let v = validate("MATCH (p:Person) MATCH (p:Crime) RETURN p", &s);
+    assert!(!v.syntax_ok && !v.kg_valid);
+    assert!(
+        v.diagnostics[0].message.contains(":Person"),
+        "{:?}",
+        v.diagnostics
+    );
+    // Overlapping label sets, repeated labels, and optional or predicate patterns are fine.
+    clean("MATCH (p:Person) MATCH (p:Person|Crime) RETURN p");
+    clean("MATCH (p:Person) MATCH (p:Person)-[:KNOWS]->(q) RETURN q");
+    clean("MATCH (p:Person) OPTIONAL MATCH (p:Crime) RETURN p");
+    // Unknown labels are reported as such, not as a conflict.
+    one(
+        "MATCH (p:Person) MATCH (p:Persn) RETURN p",
+        DiagnosticKind::UnknownLabel,
+        "Persn",
+    );
+}
+
+#[test]
+fn optional_and_predicate_patterns_do_not_narrow_outer_labels() {
+    // Each alternative alone would narrow `x` to :Person or :Vehicle; together, nothing.
+    clean("MATCH (x) WHERE (x)-[:HAS_PHONE]->() OR (x)-[:INVOLVED_IN]->() RETURN x");
+    clean("MATCH (x) OPTIONAL MATCH (x)-[:HAS_PHONE]->() RETURN x.make AS m");
+    clean("MATCH (x) WHERE EXISTS { (x)-[:HAS_PHONE]->() } OR x.make = 'a' RETURN x");
+    clean("MATCH (x) WHERE EXISTS { MATCH (x)-[:HAS_PHONE]->() } OR x.make = 'a' RETURN x");
+    clean("MATCH (x) WHERE COUNT { (x)-[:HAS_PHONE]->() } > 0 OR x.make = 'a' RETURN x");
+    clean("MATCH (x) RETURN [(x)-[:HAS_PHONE]->(p) | p.number] AS nums, x.make AS m");
+    clean("MATCH (x) RETURN COLLECT { MATCH (x)-[:HAS_PHONE]->(p) RETURN p.number } AS nums, x.make AS m");
+    clean("MATCH (x) RETURN CASE WHEN (x)-[:HAS_PHONE]->() THEN 1 WHEN (x)-[:INVOLVED_IN]->() THEN 2 END AS k");
+    // The copies are still narrowed by the outer pattern: a wrong path inside is reported.
+    one(
+        "MATCH (x:Crime) WHERE (x)-[:HAS_PHONE]->() RETURN x",
+        DiagnosticKind::UnknownPath,
+        "-[:HAS_PHONE]->",
+    );
+    one(
+        "MATCH (x:Crime) OPTIONAL MATCH (x)-[:HAS_PHONE]->(p) RETURN p",
+        DiagnosticKind::UnknownPath,
+        "-[:HAS_PHONE]->",
+    );
+    // Mandatory patterns still narrow.
+    one(
+        "MATCH (x) MATCH (x)-[:HAS_PHONE]->() RETURN x.make AS m",
+        DiagnosticKind::InvalidPropertyAccessByLabel,
+        "make",
+    );
+    // New variables of an optional pattern are narrowed by it.
+    one(
+        "MATCH (x:Person) OPTIONAL MATCH (x)-[:HAS_PHONE]->(p) RETURN p.make AS m",
+        DiagnosticKind::InvalidPropertyAccessByLabel,
+        "make",
+    );
 }

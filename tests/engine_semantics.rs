@@ -410,7 +410,10 @@ fn errors_are_typed() {
     );
     // A literal of the wrong type is caught at compile time, a value at runtime.
     assert_eq!(kind(&mut g, "RETURN 'a' - 1"), ErrorKind::SyntaxError);
-    assert_eq!(kind(&mut g, "WITH 'a' AS s RETURN s - 1"), ErrorKind::TypeError);
+    assert_eq!(
+        kind(&mut g, "WITH 'a' AS s RETURN s - 1"),
+        ErrorKind::TypeError
+    );
     assert_eq!(kind(&mut g, "RETURN $missing"), ErrorKind::ParameterMissing);
     assert_eq!(
         kind(&mut g, "RETURN nosuchfunction(1)"),

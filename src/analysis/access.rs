@@ -85,6 +85,7 @@ struct Flags {
 /// Procedures that change the schema (lower-cased, dotted).
 const SCHEMA_PROCEDURES: &[&str] = &[
     "apoc.schema.assert",
+    "apoc.cypher.runschema",
     "db.createindex",
     "db.createlabel",
     "db.createproperty",
@@ -111,11 +112,15 @@ const WRITE_PREFIXES: &[&str] = &[
     "apoc.periodic.truncate",
     "apoc.graph.fromdocument",
     "apoc.lock.",
+    "apoc.trigger.add",
+    "apoc.trigger.install",
     "db.create.set",
 ];
 
 /// Procedures that run Cypher passed as string arguments: (name, argument indexes, writes when
-/// the text is unknown).
+/// the text is unknown). For `apoc.case` / `apoc.do.case`, argument 0 is the list of
+/// `[condition, query, condition, query, …]` (see [`CASE_RUNNERS`]) and argument 1 the optional
+/// else-query.
 const CYPHER_RUNNERS: &[(&str, &[usize], bool)] = &[
     ("apoc.periodic.iterate", &[0, 1], true),
     ("apoc.periodic.commit", &[0], true),
@@ -126,10 +131,13 @@ const CYPHER_RUNNERS: &[(&str, &[usize], bool)] = &[
     ("apoc.cypher.runwrite", &[0], true),
     ("apoc.cypher.doit", &[0], true),
     ("apoc.do.when", &[1, 2], true),
-    ("apoc.do.case", &[1, 2], true),
+    ("apoc.do.case", &[1], true),
     ("apoc.when", &[1, 2], false),
-    ("apoc.case", &[1, 2], false),
+    ("apoc.case", &[1], false),
 ];
+
+/// The runners whose argument 0 lists condition/query pairs.
+const CASE_RUNNERS: &[&str] = &["apoc.case", "apoc.do.case"];
 
 impl Flags {
     fn query(&mut self, q: &Query) {
@@ -202,15 +210,24 @@ impl Flags {
         }
         if let Some((_, idx, unknown_writes)) = CYPHER_RUNNERS.iter().find(|(n, _, _)| *n == name) {
             self.read = true;
-            for &i in *idx {
-                match p.args.as_ref().and_then(|a| a.get(i)).map(|e| &e.kind) {
-                    Some(ExprKind::Literal(Literal::String(text))) => {
-                        match crate::syntax::parse(text) {
-                            Ok(inner) => self.query(&inner.query),
-                            Err(_) => self.write |= *unknown_writes,
+            let args = p.args.as_deref().unwrap_or_default();
+            let case = CASE_RUNNERS.contains(&name.as_str());
+            if case {
+                match args.first().map(|e| &e.kind) {
+                    Some(ExprKind::List(items)) => {
+                        for q in items.iter().skip(1).step_by(2) {
+                            self.cypher_text(q, *unknown_writes);
                         }
                     }
                     _ => self.write |= *unknown_writes,
+                }
+            }
+            for &i in *idx {
+                match args.get(i) {
+                    Some(e) => self.cypher_text(e, *unknown_writes),
+                    // The else-query of a case is optional.
+                    None if case => {}
+                    None => self.write |= *unknown_writes,
                 }
             }
             return;
@@ -220,6 +237,18 @@ impl Flags {
             self.write = true;
         } else {
             self.read = true;
+        }
+    }
+
+    /// Cypher passed as an argument: classified when it is a literal that parses, else it
+    /// writes when `unknown_writes`.
+    fn cypher_text(&mut self, e: &Expr, unknown_writes: bool) {
+        match &e.kind {
+            ExprKind::Literal(Literal::String(text)) => match crate::syntax::parse(text) {
+                Ok(inner) => self.query(&inner.query),
+                Err(_) => self.write |= unknown_writes,
+            },
+            _ => self.write |= unknown_writes,
         }
     }
 

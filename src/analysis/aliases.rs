@@ -79,7 +79,7 @@ fn projection(p: &Projection, clause: &'static str, src: &str, out: &mut Vec<Mis
             _ => None,
         };
         let span = item.expr.span;
-        let (line, column, _) = crate::syntax::line_col(src, span.start.min(src.len()));
+        let (line, column, _) = crate::syntax::line_col(src, span.start);
         out.push(MissingAlias {
             clause,
             text: span.text(src).to_string(),

@@ -31,7 +31,7 @@ pub enum DiagnosticKind {
     NestedAggregation,
     /// An aggregating function in a `WHERE`.
     AggregationInWhere,
-    /// `RETURN *` / `WITH *` with no variable in scope.
+    /// `RETURN *` with no variable in scope (`WITH *` with none is legal).
     ReturnStarWithoutVariables,
     /// Integer division or modulo by the literal `0`.
     DivisionByZero,

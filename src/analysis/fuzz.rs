@@ -167,6 +167,13 @@ impl Writer<'_> {
     }
 }
 
+/// A label, type or key as Cypher text: backticked unless it is a plain name (`My Label`).
+fn esc(name: &str) -> String {
+    let mut out = String::new();
+    crate::syntax::write_name(&mut out, name);
+    out
+}
+
 fn literal(ty: &PropertyType, ch: &mut Choices) -> Option<String> {
     const WORDS: [&str; 6] = ["Ann", "Bob", "x", "Zoë", "it's", "WN3 4NL"];
     Some(match ty {
@@ -331,7 +338,7 @@ impl Plan {
             w.put(None, &format!("(v{v}"));
             if !seen[v] && self.written[v] {
                 w.put(None, ":");
-                w.put(Some(Slot::Label(v)), &self.labels[v]);
+                w.put(Some(Slot::Label(v)), &esc(&self.labels[v]));
             }
             seen[v] = true;
             w.put(None, ")");
@@ -352,7 +359,7 @@ impl Plan {
                 let ty = overrides
                     .get(&Slot::Type(mi, si))
                     .cloned()
-                    .unwrap_or_else(|| s.ty.clone());
+                    .unwrap_or_else(|| esc(&s.ty));
                 let start = w.out.len();
                 w.put(Some(Slot::Arrow(mi, si)), &format!("{l}[:{ty}{len}]{r}"));
                 let ty_start = start + l.len() + 2;
@@ -363,7 +370,7 @@ impl Plan {
             for (ci, (v, k, rest)) in m.conditions.iter().enumerate() {
                 w.put(None, if ci == 0 { " WHERE " } else { " AND " });
                 w.put(None, &format!("v{v}."));
-                w.put(Some(Slot::WhereKey(mi, ci)), k);
+                w.put(Some(Slot::WhereKey(mi, ci)), &esc(k));
                 w.put(None, &format!(" {rest}"));
             }
         }
@@ -378,7 +385,7 @@ impl Plan {
                 w.put(None, &format!("{f}("));
                 w.put(Some(Slot::ReturnVar(0)), &format!("v{v}"));
                 w.put(None, ".");
-                w.put(Some(Slot::ReturnKey(0)), k);
+                w.put(Some(Slot::ReturnKey(0)), &esc(k));
                 w.put(None, ") AS agg");
             }
             Return::Items(items, order, limit) => {
@@ -388,7 +395,7 @@ impl Plan {
                     }
                     w.put(Some(Slot::ReturnVar(i)), &format!("v{v}"));
                     w.put(None, ".");
-                    w.put(Some(Slot::ReturnKey(i)), k);
+                    w.put(Some(Slot::ReturnKey(i)), &esc(k));
                     w.put(None, &format!(" AS c{i}"));
                 }
                 if *order {
@@ -432,7 +439,7 @@ impl Plan {
                 if !schema.has_label(&bad) {
                     faults.push((
                         Slot::Label(v),
-                        bad.clone(),
+                        esc(&bad),
                         DiagnosticKind::UnknownLabel,
                         Slot::Label(v),
                         format!("label {l} → {bad}"),
@@ -446,7 +453,7 @@ impl Plan {
                 if !schema.has_relationship_type(&bad) {
                     faults.push((
                         Slot::Type(mi, si),
-                        bad.clone(),
+                        esc(&bad),
                         DiagnosticKind::UnknownRelationshipType,
                         Slot::Type(mi, si),
                         format!("type {} → {bad}", s.ty),
@@ -468,7 +475,7 @@ impl Plan {
                     let (from, to) = if s.forward { (b, a) } else { (a, b) };
                     if !schema.has_triple(from, &s.ty, to) {
                         let (l, r) = if s.forward { ("<-", "-") } else { ("-", "->") };
-                        let flipped = format!("{l}[:{}]{r}", s.ty);
+                        let flipped = format!("{l}[:{}]{r}", esc(&s.ty));
                         faults.push((
                             Slot::Arrow(mi, si),
                             flipped,
@@ -486,7 +493,7 @@ impl Plan {
                 if let Some(t) = other {
                     faults.push((
                         Slot::Type(mi, si),
-                        t.clone(),
+                        esc(t),
                         DiagnosticKind::UnknownPath,
                         Slot::Arrow(mi, si),
                         format!("type {} → {t}", s.ty),
@@ -499,7 +506,7 @@ impl Plan {
             if !schema.has_property_key(&bad) {
                 faults.push((
                     slot,
-                    bad.clone(),
+                    esc(&bad),
                     DiagnosticKind::UnknownPropertyKey,
                     slot,
                     format!("key {k} → {bad}"),
@@ -517,7 +524,7 @@ impl Plan {
                 if let Some(e) = elsewhere {
                     faults.push((
                         slot,
-                        e.to_string(),
+                        esc(e),
                         DiagnosticKind::InvalidPropertyAccessByLabel,
                         slot,
                         format!("key {k} → {e} (not on {label})"),

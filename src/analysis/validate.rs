@@ -135,6 +135,8 @@ impl<'s> Validator<'s> {
             accesses: Vec::new(),
             label_group: BTreeMap::new(),
             type_group: BTreeMap::new(),
+            copy_from: None,
+            copies: BTreeMap::new(),
         };
         c.query(&stmt.query, Scope::default());
         c.infer_paths();
@@ -345,6 +347,9 @@ struct Binding {
     unknown: bool,
     /// Bound by a reading pattern (a `CREATE`d node may carry labels the schema lacks).
     checked: bool,
+    /// A copy of this outer binding, for a pattern that must not narrow it (`OPTIONAL MATCH`,
+    /// a predicate): it narrows with its parent, never the other way round.
+    parent: Option<usize>,
 }
 
 struct Segment {
@@ -394,20 +399,12 @@ struct Checker<'a, 's> {
     accesses: Vec<PropertyAccess>,
     label_group: BTreeMap<String, bool>,
     type_group: BTreeMap<String, bool>,
+    /// Inside an isolated pattern (see [`Checker::isolated`]): bindings below this index are
+    /// outer ones, used through copies.
+    copy_from: Option<usize>,
+    /// Outer binding → its copy in the current isolated pattern.
+    copies: BTreeMap<usize, usize>,
 }
-
-const AGGREGATES: &[&str] = &[
-    "avg",
-    "collect",
-    "count",
-    "max",
-    "min",
-    "percentilecont",
-    "percentiledisc",
-    "stdev",
-    "stdevp",
-    "sum",
-];
 
 /// The type of a literal operand, as Neo4j names it in type errors (`None`: not a literal, or
 /// null, which every operator accepts).
@@ -427,13 +424,9 @@ fn literal_type(e: &Expr) -> Option<&'static str> {
 fn contains_aggregate(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::CountStar => true,
-        ExprKind::FunctionCall { name, .. } if is_aggregate(name) => true,
+        ExprKind::FunctionCall { name, .. } if name.is_aggregate() => true,
         _ => e.children().into_iter().any(contains_aggregate),
     }
-}
-
-fn is_aggregate(name: &QualifiedName) -> bool {
-    name.parts.len() == 1 && AGGREGATES.contains(&name.parts[0].name.to_ascii_lowercase().as_str())
 }
 
 impl<'a, 's> Checker<'a, 's> {
@@ -444,6 +437,46 @@ impl<'a, 's> Checker<'a, 's> {
 
     fn text(&self, span: Span) -> &'a str {
         span.text(self.src)
+    }
+
+    /// Runs `f` over a pattern whose rows need not exist for the outer rows to (an `OPTIONAL
+    /// MATCH`, a pattern predicate, `EXISTS`/`COUNT`/`COLLECT`, a pattern comprehension): the
+    /// outer variables it mentions are checked through copies, so its segments never narrow
+    /// their label domains (`MATCH (x) WHERE (x)-[:A]->() OR (x)-[:B]->()`).
+    fn isolated<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved_from = self.copy_from.replace(self.bindings.len());
+        let saved = std::mem::take(&mut self.copies);
+        let out = f(self);
+        self.copy_from = saved_from;
+        self.copies = saved;
+        out
+    }
+
+    /// The binding a reading pattern uses for the already-bound `b`: `b` itself, or inside an
+    /// isolated pattern, its copy there.
+    fn use_binding(&mut self, b: usize) -> usize {
+        match self.copy_from {
+            Some(start) if b < start => {
+                if let Some(&c) = self.copies.get(&b) {
+                    return c;
+                }
+                let src = &self.bindings[b];
+                let copy = Binding {
+                    node: src.node,
+                    name: src.name.clone(),
+                    domain: src.domain.clone(),
+                    explicit: src.explicit,
+                    unknown: src.unknown,
+                    checked: src.checked,
+                    parent: Some(b),
+                };
+                let id = self.bindings.len();
+                self.bindings.push(copy);
+                self.copies.insert(b, id);
+                id
+            }
+            _ => b,
+        }
     }
 
     // ----- queries and clauses -----
@@ -467,43 +500,21 @@ impl<'a, 's> Checker<'a, 's> {
 
     fn clause(&mut self, clause: &Clause, mut scope: Scope, standalone: bool) -> Scope {
         match clause {
-            Clause::Match(m) => {
-                self.pattern(&m.pattern, &mut scope, Mode::Read);
-                for h in &m.hints {
-                    match h {
-                        Hint::Index { variable, .. } | Hint::Scan { variable, .. } => {
-                            self.lookup(variable, &scope)
-                        }
-                        Hint::Join { variables, .. } => {
-                            for v in variables {
-                                self.lookup(v, &scope)
-                            }
-                        }
-                    }
-                }
-                if let Some(w) = &m.where_ {
-                    self.expr(
-                        w,
-                        &scope,
-                        Ctx {
-                            in_where: true,
-                            ..Ctx::default()
-                        },
-                    );
-                }
-                scope
-            }
+            // Rows without a match survive an OPTIONAL MATCH: checked like a predicate, on copies.
+            Clause::Match(m) if m.optional => self.isolated(|c| c.match_clause(m, scope)),
+            Clause::Match(m) => self.match_clause(m, scope),
             Clause::With(w) => {
                 let mut out = self.projection(&w.projection, &scope, "WITH");
                 if let Some(wh) = &w.where_ {
-                    // Without aggregation or DISTINCT, WITH … WHERE also sees the variables of
-                    // the preceding scope (openCypher TCK WithWhere1 [3]).
+                    // Without aggregation, WITH … WHERE (DISTINCT or not) also sees the variables
+                    // of the preceding scope (openCypher TCK WithWhere1 [3]; `MATCH (a) WITH
+                    // DISTINCT a.name AS name WHERE a.surname = 'B' RETURN name`).
                     let aggregating = w
                         .projection
                         .items
                         .iter()
                         .any(|it| contains_aggregate(&it.expr));
-                    let visible = if aggregating || w.projection.distinct {
+                    let visible = if aggregating {
                         out.clone()
                     } else {
                         let mut merged = scope.clone();
@@ -536,8 +547,16 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::CallSubquery(c) => {
-                let inner = match &c.scope {
-                    Some(SubqueryScope::All) | None => scope.clone(),
+                let returned = match &c.scope {
+                    Some(SubqueryScope::All) => self.query(&c.query, scope.clone()),
+                    // No scope clause: only a leading (importing) `WITH` sees the outer variables.
+                    None => {
+                        let out = self.call_body(&c.query.first, &scope);
+                        for u in &c.query.unions {
+                            self.call_body(&u.query, &scope);
+                        }
+                        out
+                    }
                     Some(SubqueryScope::Variables(vs)) => {
                         let mut s = Scope {
                             open: scope.open,
@@ -549,10 +568,9 @@ impl<'a, 's> Checker<'a, 's> {
                                 s.bind(&v.name, k, b);
                             }
                         }
-                        s
+                        self.query(&c.query, s)
                     }
                 };
-                let returned = self.query(&c.query, inner);
                 if let Some(t) = &c.in_transactions {
                     for e in [&t.batch_size].into_iter().flatten() {
                         self.expr(e, &scope, Ctx::default());
@@ -666,6 +684,43 @@ impl<'a, 's> Checker<'a, 's> {
         }
     }
 
+    /// One part of a `CALL { … }` without a scope clause: it starts with nothing in scope, except
+    /// that a leading `WITH` imports from `outer`.
+    fn call_body(&mut self, q: &SingleQuery, outer: &Scope) -> Scope {
+        let start = match q.clauses.first() {
+            Some(Clause::With(_)) => outer.clone(),
+            _ => Scope::default(),
+        };
+        self.single_query(q, start)
+    }
+
+    fn match_clause(&mut self, m: &Match, mut scope: Scope) -> Scope {
+        self.pattern(&m.pattern, &mut scope, Mode::Read);
+        for h in &m.hints {
+            match h {
+                Hint::Index { variable, .. } | Hint::Scan { variable, .. } => {
+                    self.lookup(variable, &scope)
+                }
+                Hint::Join { variables, .. } => {
+                    for v in variables {
+                        self.lookup(v, &scope)
+                    }
+                }
+            }
+        }
+        if let Some(w) = &m.where_ {
+            self.expr(
+                w,
+                &scope,
+                Ctx {
+                    in_where: true,
+                    ..Ctx::default()
+                },
+            );
+        }
+        scope
+    }
+
     fn set_item(&mut self, item: &SetItem, scope: &Scope) {
         match item {
             SetItem::Property { target, value, .. } => {
@@ -712,7 +767,8 @@ impl<'a, 's> Checker<'a, 's> {
     fn projection(&mut self, p: &Projection, scope: &Scope, clause: &str) -> Scope {
         let mut out = Scope::default();
         if p.star {
-            if scope.vars.is_empty() && !scope.open {
+            // `WITH *` with nothing in scope is legal (it projects nothing); `RETURN *` is not.
+            if clause == "RETURN" && scope.vars.is_empty() && !scope.open {
                 self.diag(
                     DiagnosticKind::ReturnStarWithoutVariables,
                     format!("`{clause} *` is not allowed when there are no variables in scope; name the values to return"),
@@ -1010,9 +1066,35 @@ impl<'a, 's> Checker<'a, 's> {
                                 v.span,
                             );
                         }
-                        if n.labels.is_some() && mode == Mode::Read {
+                        if mode != Mode::Read {
+                            return b;
+                        }
+                        let b = self.use_binding(b);
+                        if n.labels.is_some() {
+                            let bd = &self.bindings[b];
+                            let meet: Set = bd.domain.intersection(&domain).copied().collect();
+                            if meet.is_empty()
+                                && bd.explicit
+                                && !bd.unknown
+                                && !unknown
+                                && !bd.domain.is_empty()
+                                && !domain.is_empty()
+                                && bd.parent.is_none()
+                            {
+                                let before = self.ix.label_names(&bd.domain).join("|");
+                                self.diag(
+                                    DiagnosticKind::VariableTypeConflict,
+                                    format!(
+                                        "variable `{}` is already bound to a node labelled :{before}, which cannot also be :{}; rename one of them or use one label",
+                                        v.name,
+                                        self.text(n.labels.as_ref().map_or(v.span, |l| l.span()))
+                                            .trim_start_matches(':')
+                                    ),
+                                    v.span,
+                                );
+                            }
                             let bd = &mut self.bindings[b];
-                            bd.domain = bd.domain.intersection(&domain).copied().collect();
+                            bd.domain = meet;
                             bd.explicit = true;
                             bd.unknown |= unknown;
                         }
@@ -1041,6 +1123,7 @@ impl<'a, 's> Checker<'a, 's> {
             explicit: n.labels.is_some(),
             unknown,
             checked: mode == Mode::Read,
+            parent: None,
         });
         if let Some(v) = &n.variable {
             scope.bind(&v.name, Kind::Node, Some(id));
@@ -1093,6 +1176,7 @@ impl<'a, 's> Checker<'a, 's> {
             if let Some((k, b)) = scope.get(&v.name) {
                 if k == kind && mode == Mode::Read {
                     if let Some(b) = b {
+                        let b = self.use_binding(b);
                         if r.types.is_some() {
                             let bd = &mut self.bindings[b];
                             bd.domain = bd.domain.intersection(&domain).copied().collect();
@@ -1132,6 +1216,7 @@ impl<'a, 's> Checker<'a, 's> {
             explicit: r.types.is_some(),
             unknown,
             checked: mode == Mode::Read,
+            parent: None,
         });
         if let Some(v) = &r.variable {
             scope.bind(&v.name, kind, Some(id));
@@ -1217,6 +1302,19 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     fn expr(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
+        match &e.kind {
+            // Patterns that test or collect, never filter the outer rows: checked on copies.
+            ExprKind::Pattern(_)
+            | ExprKind::ShortestPath { .. }
+            | ExprKind::PatternComprehension { .. }
+            | ExprKind::Exists(_)
+            | ExprKind::CountSubquery(_)
+            | ExprKind::Collect(_) => self.isolated(|c| c.expr_here(e, scope, ctx)),
+            _ => self.expr_here(e, scope, ctx),
+        }
+    }
+
+    fn expr_here(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
         self.literal_operand_types(e);
         match &e.kind {
             ExprKind::Literal(Literal::OutOfRange { text, float }) => self.diag(
@@ -1325,7 +1423,7 @@ impl<'a, 's> Checker<'a, 's> {
             }
             ExprKind::FunctionCall { name, args, .. } => {
                 let mut inner = ctx;
-                if is_aggregate(name) {
+                if name.is_aggregate() {
                     self.aggregate_here(e.span, &name.dotted(), ctx);
                     inner.in_aggregate = true;
                 }
@@ -1592,6 +1690,12 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     fn infer_paths(&mut self) {
+        // Copies inherit an unknown label found on their parent later (parents come first).
+        for i in 0..self.bindings.len() {
+            if let Some(p) = self.bindings[i].parent {
+                self.bindings[i].unknown |= self.bindings[p].unknown;
+            }
+        }
         // A later occurrence may have given a variable an unknown label: decide skips now.
         for i in 0..self.segments.len() {
             let (l, r, t) = (
@@ -1607,6 +1711,13 @@ impl<'a, 's> Checker<'a, 's> {
         while changed && rounds < 64 {
             changed = false;
             rounds += 1;
+            // A copy narrows with its parent; the parent never learns from the copy.
+            for i in 0..self.bindings.len() {
+                if let Some(p) = self.bindings[i].parent {
+                    let to = self.bindings[p].domain.clone();
+                    changed |= narrow(&mut self.bindings[i].domain, &to);
+                }
+            }
             for i in 0..self.segments.len() {
                 if self.segments[i].skip || self.segments[i].invalid {
                     continue;

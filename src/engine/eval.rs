@@ -493,7 +493,7 @@ impl Runner<'_> {
                 "cannot read property `{key}` of {} ({other})",
                 type_name(other)
             ))
-            .with_detail("PropertyAccessOnNonMap")),
+            .with_detail("InvalidArgumentType")),
         }
     }
 
@@ -714,19 +714,16 @@ fn temporal_err(e: String) -> ExecError {
 
 fn add(l: Value, r: Value) -> Result<Value> {
     use crate::temporal::{plus, Temporal};
-    match (&l, &r) {
-        (Value::Temporal(a), Value::Temporal(b)) => {
-            return match (&**a, &**b) {
-                (_, Temporal::Duration(d)) => plus(a, d).map(Value::from).map_err(temporal_err),
-                (Temporal::Duration(d), _) => plus(b, d).map(Value::from).map_err(temporal_err),
-                _ => Err(ExecError::type_error(format!(
-                    "cannot add {} and {}",
-                    a.type_name(),
-                    b.type_name()
-                ))),
-            }
-        }
-        _ => {}
+    if let (Value::Temporal(a), Value::Temporal(b)) = (&l, &r) {
+        return match (&**a, &**b) {
+            (_, Temporal::Duration(d)) => plus(a, d).map(Value::from).map_err(temporal_err),
+            (Temporal::Duration(d), _) => plus(b, d).map(Value::from).map_err(temporal_err),
+            _ => Err(ExecError::type_error(format!(
+                "cannot add {} and {}",
+                a.type_name(),
+                b.type_name()
+            ))),
+        };
     }
     match (l, r) {
         (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),

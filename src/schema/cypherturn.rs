@@ -24,9 +24,12 @@ fn props(v: Option<&Value>, owner: &str) -> Result<BTreeMap<String, Property>, S
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (k, t) in m {
-                let ty = t.as_str().map(PropertyType::parse).ok_or_else(|| {
-                    SchemaError::invalid(F, format!("`{owner}`.{k}: the type must be a string"))
-                })?;
+                let ty = t
+                    .as_str()
+                    .map(|t| super::parse_type(F, t))
+                    .ok_or_else(|| {
+                        SchemaError::invalid(F, format!("`{owner}`.{k}: the type must be a string"))
+                    })??;
                 out.insert(k.clone(), Property::new(ty));
             }
         }

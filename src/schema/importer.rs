@@ -22,7 +22,7 @@ use super::{
     parse_json, Element, Property, PropertyType, Schema, SchemaError, SchemaFormat, Triple,
 };
 use serde_json::Value;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 const F: SchemaFormat = SchemaFormat::Importer;
@@ -51,21 +51,21 @@ fn arr<'a>(v: &'a Value, path: &[&str]) -> Result<&'a Vec<Value>, SchemaError> {
 
 struct Model {
     /// property id → (name, type)
-    props: HashMap<String, (String, PropertyType)>,
+    props: BTreeMap<String, (String, PropertyType)>,
     /// node label id → (token, property ids)
-    node_labels: HashMap<String, (String, Vec<String>)>,
+    node_labels: BTreeMap<String, (String, Vec<String>)>,
     /// node object type id → label token
-    node_objects: HashMap<String, String>,
+    node_objects: BTreeMap<String, String>,
     /// relationship type id → (token, property ids)
-    rel_types: HashMap<String, (String, Vec<String>)>,
+    rel_types: BTreeMap<String, (String, Vec<String>)>,
     /// relationship object id → (type token, from label, to label)
     rel_objects: BTreeMap<String, (String, String, String)>,
     /// table id → file name
     tables: BTreeMap<String, String>,
     /// node object type id → (table id, field name → property id)
-    node_mappings: Vec<(String, String, HashMap<String, String>)>,
+    node_mappings: Vec<(String, String, BTreeMap<String, String>)>,
     /// relationship object id → (table id, field name → property id)
-    rel_mappings: Vec<(String, String, HashMap<String, String>)>,
+    rel_mappings: Vec<(String, String, BTreeMap<String, String>)>,
 }
 
 fn read_model(v: &Value) -> Result<Model, SchemaError> {
@@ -78,16 +78,17 @@ fn read_model(v: &Value) -> Result<Model, SchemaError> {
         ]
     };
     let mut m = Model {
-        props: HashMap::new(),
-        node_labels: HashMap::new(),
-        node_objects: HashMap::new(),
-        rel_types: HashMap::new(),
+        props: BTreeMap::new(),
+        node_labels: BTreeMap::new(),
+        node_objects: BTreeMap::new(),
+        rel_types: BTreeMap::new(),
         rel_objects: BTreeMap::new(),
         tables: BTreeMap::new(),
         node_mappings: Vec::new(),
         rel_mappings: Vec::new(),
     };
-    let read_props = |list: Option<&Value>, props: &mut HashMap<String, (String, PropertyType)>| {
+    let read_props = |list: Option<&Value>,
+                      props: &mut BTreeMap<String, (String, PropertyType)>| {
         let mut ids = Vec::new();
         for p in list.and_then(Value::as_array).into_iter().flatten() {
             if let (Some(id), Some(tok)) = (id_of(p), p.get("token").and_then(Value::as_str)) {
@@ -95,13 +96,14 @@ fn read_model(v: &Value) -> Result<Model, SchemaError> {
                     .get("type")
                     .and_then(|t| t.get("type"))
                     .and_then(Value::as_str)
-                    .map(PropertyType::parse)
+                    .map(|t| super::parse_type(F, t))
+                    .transpose()?
                     .unwrap_or(PropertyType::Any);
                 props.insert(id.to_string(), (tok.to_string(), ty));
                 ids.push(id.to_string());
             }
         }
-        ids
+        Ok::<_, SchemaError>(ids)
     };
     for nl in arr(v, &path("nodeLabels"))? {
         let (Some(id), Some(tok)) = (id_of(nl), nl.get("token").and_then(Value::as_str)) else {
@@ -110,7 +112,7 @@ fn read_model(v: &Value) -> Result<Model, SchemaError> {
                 "a node label lacks `$id` or `token`",
             ));
         };
-        let ids = read_props(nl.get("properties"), &mut m.props);
+        let ids = read_props(nl.get("properties"), &mut m.props)?;
         m.node_labels.insert(id.to_string(), (tok.to_string(), ids));
     }
     for no in arr(v, &path("nodeObjectTypes"))? {
@@ -135,7 +137,7 @@ fn read_model(v: &Value) -> Result<Model, SchemaError> {
                 "a relationship type lacks `$id` or `token`",
             ));
         };
-        let ids = read_props(rt.get("properties"), &mut m.props);
+        let ids = read_props(rt.get("properties"), &mut m.props)?;
         m.rel_types.insert(id.to_string(), (tok.to_string(), ids));
     }
     for ro in arr(v, &path("relationshipObjectTypes"))? {
@@ -164,11 +166,12 @@ fn read_model(v: &Value) -> Result<Model, SchemaError> {
         if let Ok(tables) = arr(v, &[gm[0], gm[1], "dataSourceSchema", "tableSchemas"]) {
             for t in tables {
                 if let (Some(id), Some(name)) = (id_of(t), t.get("name").and_then(Value::as_str)) {
+                    check_table_name(name)?;
                     m.tables.insert(id.to_string(), name.to_string());
                 }
             }
         }
-        let fields = |pm: Option<&Value>| -> HashMap<String, String> {
+        let fields = |pm: Option<&Value>| -> BTreeMap<String, String> {
             pm.and_then(Value::as_array)
                 .into_iter()
                 .flatten()
@@ -214,6 +217,27 @@ fn read_model(v: &Value) -> Result<Model, SchemaError> {
     Ok(m)
 }
 
+/// A table's file name must stay inside the CSV folder: no absolute path, no root or drive
+/// prefix, no `..` component.
+fn check_table_name(name: &str) -> Result<(), SchemaError> {
+    use std::path::Component;
+    let path = Path::new(name);
+    let escapes = name.is_empty()
+        || path.is_absolute()
+        || name.starts_with(['/', '\\'])
+        || path
+            .components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir))
+        || name.split(['/', '\\']).any(|part| part == "..");
+    if escapes {
+        return Err(SchemaError::invalid(
+            F,
+            format!("table file name `{name}` must be a relative path inside the CSV folder"),
+        ));
+    }
+    Ok(())
+}
+
 fn element(model: &Model, prop_ids: &[String]) -> Element {
     let mut e = Element::default();
     for id in prop_ids {
@@ -233,7 +257,8 @@ pub fn read_importer(text: &str, csv_dir: Option<&Path>) -> Result<Schema, Schem
     // The model's view.
     let mut model_labels: BTreeMap<String, Element> = BTreeMap::new();
     for (tok, ids) in model.node_labels.values() {
-        model_labels.insert(tok.clone(), element(&model, ids));
+        let e = model_labels.entry(tok.clone()).or_default();
+        e.properties.extend(element(&model, ids).properties);
     }
     let mut model_types: BTreeMap<String, Element> = BTreeMap::new();
     for (tok, ids) in model.rel_types.values() {
@@ -250,7 +275,7 @@ pub fn read_importer(text: &str, csv_dir: Option<&Path>) -> Result<Schema, Schem
     };
 
     // The data's view, table by table.
-    let mut node_ids: HashMap<(String, String), Vec<String>> = HashMap::new();
+    let mut node_ids: BTreeMap<(String, String), Vec<String>> = BTreeMap::new();
     let mut done_node_objects = BTreeSet::new();
     let mut used_tables = BTreeSet::new();
     for (node_obj, table, fields) in &model.node_mappings {
@@ -314,7 +339,7 @@ pub fn read_importer(text: &str, csv_dir: Option<&Path>) -> Result<Schema, Schem
     }
     // Relationship tables: every remaining table whose file has `:START_ID` and `:END_ID`.
     let mut types_from_data = BTreeSet::new();
-    let mapped: HashMap<&str, (&str, &HashMap<String, String>)> = model
+    let mapped: BTreeMap<&str, (&str, &BTreeMap<String, String>)> = model
         .rel_mappings
         .iter()
         .map(|(r, t, f)| (t.as_str(), (r.as_str(), f)))
@@ -328,7 +353,7 @@ pub fn read_importer(text: &str, csv_dir: Option<&Path>) -> Result<Schema, Schem
             continue;
         }
         let table_data = read_csv(&path)?;
-        let empty = HashMap::new();
+        let empty = BTreeMap::new();
         let (rel_obj, fields) = mapped.get(table.as_str()).copied().unwrap_or(("", &empty));
         let cols = columns(&table_data.header, fields, &model);
         let (Some((si, sg)), Some((ei, eg))) = (&cols.start, &cols.end) else {
@@ -431,7 +456,7 @@ fn split_field(f: &str) -> (&str, &str, &str) {
     (name, kind, group)
 }
 
-fn columns(header: &[String], fields: &HashMap<String, String>, model: &Model) -> Columns {
+fn columns(header: &[String], fields: &BTreeMap<String, String>, model: &Model) -> Columns {
     let mut c = Columns::default();
     for (i, f) in header.iter().enumerate() {
         let (name, kind, group) = split_field(f);

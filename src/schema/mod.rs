@@ -71,52 +71,82 @@ impl PropertyType {
     /// Reads a type name as the sources write it: Neo4j (`STRING`, `INTEGER`, `DATE_TIME`,
     /// `LIST OF STRING`), Cypher (`ZONED DATETIME`, `LIST<INTEGER>`), `db.schema.*` (`Long`,
     /// `StringArray`), Python-ish (`str`, `int`, `float`, `bool`), CSV header suffixes (`int`,
-    /// `double`, `datetime`). Case-insensitive; anything else is [`PropertyType::Other`].
+    /// `double`, `datetime`). Case-insensitive; anything else is [`PropertyType::Other`], kept as
+    /// written. A name nested deeper than [`MAX_TYPE_DEPTH`] lists is kept whole as
+    /// [`PropertyType::Other`]; [`PropertyType::try_parse`] reports it as an error instead.
     pub fn parse(name: &str) -> PropertyType {
-        let trimmed = name.trim();
-        let upper = trimmed.to_ascii_uppercase();
-        let upper = upper.trim_end_matches(" NOT NULL");
-        if let Some(inner) = upper
-            .strip_prefix("LIST OF ")
-            .or_else(|| {
-                upper
-                    .strip_prefix("LIST<")
-                    .and_then(|s| s.strip_suffix('>'))
-            })
-            .or_else(|| upper.strip_suffix("[]"))
-        {
-            return PropertyType::List(Box::new(PropertyType::parse(inner)));
+        PropertyType::try_parse(name).unwrap_or_else(|_| PropertyType::Other(name.trim().into()))
+    }
+
+    /// [`PropertyType::parse`], but a name with lists nested deeper than [`MAX_TYPE_DEPTH`] is an
+    /// error (the message says why). Iterative: no input can exhaust the stack.
+    pub fn try_parse(name: &str) -> Result<PropertyType, String> {
+        let mut depth = 0usize;
+        let mut cur = name;
+        let base = loop {
+            let trimmed = cur.trim();
+            let upper_full = trimmed.to_ascii_uppercase();
+            let upper = upper_full.trim_end_matches(" NOT NULL");
+            let n = upper.len();
+            // Byte ranges into `trimmed` (ASCII case mapping keeps every byte offset).
+            let inner = if upper.starts_with("LIST OF ") {
+                Some(&trimmed[8..n])
+            } else if upper.starts_with("LIST<") && upper.ends_with('>') && n >= 6 {
+                Some(&trimmed[5..n - 1])
+            } else if upper.ends_with("[]") {
+                Some(&trimmed[..n - 2])
+            } else if upper.ends_with("ARRAY") && n > 5 {
+                Some(&trimmed[..n - 5])
+            } else {
+                None
+            };
+            if let Some(inner) = inner {
+                depth += 1;
+                if depth > MAX_TYPE_DEPTH {
+                    return Err(format!(
+                        "type `{}…` nests lists deeper than {MAX_TYPE_DEPTH} levels",
+                        name.trim().chars().take(40).collect::<String>()
+                    ));
+                }
+                cur = inner;
+                continue;
+            }
+            break match upper.replace([' ', '-'], "_").as_str() {
+                "STRING" | "STR" | "TEXT" | "CHAR" => PropertyType::String,
+                "INTEGER" | "INT" | "LONG" | "SHORT" | "BYTE" | "INT64" | "INT32" => {
+                    PropertyType::Integer
+                }
+                "FLOAT" | "DOUBLE" | "NUMBER" | "FLOAT64" | "FLOAT32" | "DECIMAL" => {
+                    PropertyType::Float
+                }
+                "BOOLEAN" | "BOOL" => PropertyType::Boolean,
+                "DATE" => PropertyType::Date,
+                "DATE_TIME" | "DATETIME" | "ZONED_DATETIME" | "ZONED_DATE_TIME" => {
+                    PropertyType::DateTime
+                }
+                "LOCAL_DATE_TIME" | "LOCALDATETIME" | "LOCAL_DATETIME" => {
+                    PropertyType::LocalDateTime
+                }
+                "TIME" | "ZONED_TIME" => PropertyType::Time,
+                "LOCAL_TIME" | "LOCALTIME" => PropertyType::LocalTime,
+                "DURATION" => PropertyType::Duration,
+                "POINT" => PropertyType::Point,
+                "MAP" => PropertyType::Map,
+                "LIST" => PropertyType::List(Box::new(PropertyType::Any)),
+                "ANY" | "" => PropertyType::Any,
+                _ => PropertyType::Other(trimmed.to_string()),
+            };
+        };
+        let mut ty = base;
+        for _ in 0..depth {
+            ty = PropertyType::List(Box::new(ty));
         }
-        if let Some(inner) = upper.strip_suffix("ARRAY") {
-            if !inner.is_empty() {
-                return PropertyType::List(Box::new(PropertyType::parse(inner)));
-            }
-        }
-        match upper.replace([' ', '-'], "_").as_str() {
-            "STRING" | "STR" | "TEXT" | "CHAR" => PropertyType::String,
-            "INTEGER" | "INT" | "LONG" | "SHORT" | "BYTE" | "INT64" | "INT32" => {
-                PropertyType::Integer
-            }
-            "FLOAT" | "DOUBLE" | "NUMBER" | "FLOAT64" | "FLOAT32" | "DECIMAL" => {
-                PropertyType::Float
-            }
-            "BOOLEAN" | "BOOL" => PropertyType::Boolean,
-            "DATE" => PropertyType::Date,
-            "DATE_TIME" | "DATETIME" | "ZONED_DATETIME" | "ZONED_DATE_TIME" => {
-                PropertyType::DateTime
-            }
-            "LOCAL_DATE_TIME" | "LOCALDATETIME" | "LOCAL_DATETIME" => PropertyType::LocalDateTime,
-            "TIME" | "ZONED_TIME" => PropertyType::Time,
-            "LOCAL_TIME" | "LOCALTIME" => PropertyType::LocalTime,
-            "DURATION" => PropertyType::Duration,
-            "POINT" => PropertyType::Point,
-            "MAP" => PropertyType::Map,
-            "LIST" => PropertyType::List(Box::new(PropertyType::Any)),
-            "ANY" | "" => PropertyType::Any,
-            _ => PropertyType::Other(trimmed.to_string()),
-        }
+        Ok(ty)
     }
 }
+
+/// How deeply [`PropertyType::parse`] follows nested list types (`LIST<LIST<…>>`, `INT[][]`).
+pub const MAX_TYPE_DEPTH: usize = 32;
 
 impl fmt::Display for PropertyType {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -155,7 +185,7 @@ impl Serialize for PropertyType {
 impl<'de> Deserialize<'de> for PropertyType {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let s = String::deserialize(d)?;
-        Ok(PropertyType::parse(&s))
+        PropertyType::try_parse(&s).map_err(serde::de::Error::custom)
     }
 }
 
@@ -521,6 +551,11 @@ pub(crate) fn parse_json(
 }
 
 /// Pretty JSON with a trailing newline (the writers' common output).
+/// [`PropertyType::try_parse`] with its error as a [`SchemaError`] of `format`.
+pub(crate) fn parse_type(format: SchemaFormat, name: &str) -> Result<PropertyType, SchemaError> {
+    PropertyType::try_parse(name).map_err(|m| SchemaError::invalid(format, m))
+}
+
 pub(crate) fn pretty(value: &serde_json::Value) -> String {
     let mut s = serde_json::to_string_pretty(value).unwrap_or_default();
     s.push('\n');

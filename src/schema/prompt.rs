@@ -16,7 +16,7 @@
 //! relationships:"). The writer puts one entry per line and lists every label, with `{}` when
 //! it has no properties, so that reading it back loses nothing but descriptions.
 
-use super::{Element, Property, PropertyType, Schema, SchemaError, SchemaFormat, Triple, Written};
+use super::{Element, Property, Schema, SchemaError, SchemaFormat, Triple, Written};
 use std::collections::BTreeMap;
 
 const F: SchemaFormat = SchemaFormat::Prompt;
@@ -126,7 +126,7 @@ fn read_elements(text: &str, what: &str) -> Result<BTreeMap<String, Element>, Sc
                 })?;
                 props.insert(
                     k.trim().trim_matches('`').to_string(),
-                    Property::new(PropertyType::parse(t)),
+                    Property::new(super::parse_type(F, t)?),
                 );
             }
         }
@@ -312,6 +312,7 @@ pub(crate) fn write(schema: &Schema) -> Written {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::schema::PropertyType;
 
     #[test]
     fn reads_langchain_comma_separated_and_langchain4j_forms() {

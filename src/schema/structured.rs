@@ -35,7 +35,8 @@ fn props(v: &Value, owner: &str) -> Result<BTreeMap<String, Property>, SchemaErr
         let ty = p
             .get("type")
             .and_then(Value::as_str)
-            .map(PropertyType::parse)
+            .map(|t| super::parse_type(F, t))
+            .transpose()?
             .unwrap_or(PropertyType::Any);
         out.insert(name.to_string(), Property::new(ty));
     }

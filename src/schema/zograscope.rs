@@ -49,7 +49,8 @@ pub(crate) fn read(text: &str) -> Result<Schema, SchemaError> {
         let ty = p
             .get("type")
             .and_then(Value::as_str)
-            .map(PropertyType::parse)
+            .map(|t| super::parse_type(F, t))
+            .transpose()?
             .unwrap_or(PropertyType::Any);
         schema.any_label_properties.insert(
             name.clone(),

@@ -257,6 +257,16 @@ fn write_escaped_name(out: &mut String, name: &str) {
     out.push('`');
 }
 
+/// Writes a label, relationship type, property key or map key: as is when it is a plain name,
+/// else in backticks (doubling any backtick in it).
+pub(crate) fn write_name(out: &mut String, name: &str) {
+    if is_plain(name) {
+        out.push_str(name);
+    } else {
+        write_escaped_name(out, name);
+    }
+}
+
 /// Writes a string literal in single quotes with Cypher escapes.
 pub(crate) fn write_string(out: &mut String, s: &str) {
     out.push('\'');
@@ -367,11 +377,7 @@ impl<'o> Printer<'o> {
 
     /// A label, type, property key, map key or function-name part.
     fn name(&mut self, id: &Ident) {
-        if is_plain(&id.name) {
-            self.out.push_str(&id.name);
-        } else {
-            write_escaped_name(&mut self.out, &id.name);
-        }
+        write_name(&mut self.out, &id.name);
     }
 
     fn qualified(&mut self, q: &QualifiedName) {
