@@ -1831,6 +1831,36 @@ fn direct_children(e: &Expr) -> Vec<&Expr> {
 // ---------------------------------------------------------------------------------------------
 // Projection and aggregation
 
+/// A variable that `e` reads outside every projected expression and aggregate call, when the
+/// projection aggregates (such a read has no single value per group).
+fn unprojected_variable(e: &Expr, p: &Projection, cols: &[Arc<str>]) -> Option<String> {
+    if p.items.iter().any(|it| it.expr == *e) {
+        return None;
+    }
+    match &e.kind {
+        ExprKind::Variable(v) => (!cols.iter().any(|c| **c == *v.name)).then(|| v.name.clone()),
+        ExprKind::CountStar => None,
+        ExprKind::FunctionCall { name, .. } if functions::is_aggregate(name) => None,
+        ExprKind::ListComprehension { .. }
+        | ExprKind::Quantified { .. }
+        | ExprKind::Reduce { .. }
+        | ExprKind::Pattern(_)
+        | ExprKind::Exists(_)
+        | ExprKind::CountSubquery(_)
+        | ExprKind::Collect(_)
+        | ExprKind::PatternComprehension { .. } => {
+            let mut vars = Vec::new();
+            free_vars(e, &mut vars);
+            vars.into_iter()
+                .find(|v| !v.starts_with('\u{0}') && !cols.iter().any(|c| **c == **v))
+        }
+        _ => e
+            .children()
+            .into_iter()
+            .find_map(|c| unprojected_variable(c, p, cols)),
+    }
+}
+
 struct AggSpec<'q> {
     expr: &'q Expr,
     name: String,
@@ -1931,6 +1961,35 @@ impl<'a> Runner<'a> {
         let mut aggs: Vec<AggSpec> = Vec::new();
         for it in &p.items {
             collect_aggregates(&it.expr, &mut aggs);
+        }
+        let items_aggregate = !aggs.is_empty();
+        for s in &p.order_by {
+            let mut in_sort = Vec::new();
+            collect_aggregates(&s.expr, &mut in_sort);
+            if p.items.iter().any(|it| it.expr == s.expr) {
+                continue;
+            }
+            if !in_sort.is_empty() && !items_aggregate {
+                // Sorting by an aggregate needs the projection to aggregate too.
+                return Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    "aggregation in ORDER BY requires an aggregating WITH or RETURN",
+                )
+                .with_detail("InvalidAggregation")
+                .at(s.span));
+            }
+            if items_aggregate || !in_sort.is_empty() {
+                // After aggregation only the projected names (and projected expressions, and
+                // the arguments of aggregates) are in scope.
+                if let Some(v) = unprojected_variable(&s.expr, p, &cols) {
+                    return Err(ExecError::compile(
+                        ErrorKind::SyntaxError,
+                        format!("variable `{v}` not defined: after aggregation ORDER BY sees only the projected columns"),
+                    )
+                    .with_detail("UndefinedVariable")
+                    .at(s.span));
+                }
+            }
         }
         let item_has_agg: Vec<bool> = p
             .items

@@ -216,12 +216,22 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
         }
         "range" => {
             arity(n, &args, 2, 3)?;
-            let (Some(a), Some(b)) = (int_arg(n, &args[0])?, int_arg(n, &args[1])?) else {
-                return Err(ExecError::type_error("range() bounds cannot be null"));
+            // Neo4j reports wrongly typed range() arguments as ArgumentError.
+            let arg_int = |v: &Value| -> Result<Option<i64>> {
+                int_arg(n, v).map_err(|e| {
+                    ExecError::runtime(ErrorKind::ArgumentError, e.message)
+                        .with_detail("InvalidArgumentType")
+                })
+            };
+            let null_arg = || {
+                ExecError::runtime(ErrorKind::ArgumentError, "range() arguments cannot be null")
+                    .with_detail("InvalidArgumentType")
+            };
+            let (Some(a), Some(b)) = (arg_int(&args[0])?, arg_int(&args[1])?) else {
+                return Err(null_arg());
             };
             let step = match args.get(2) {
-                Some(v) => int_arg(n, v)?
-                    .ok_or_else(|| ExecError::type_error("range() step cannot be null"))?,
+                Some(v) => arg_int(v)?.ok_or_else(null_arg)?,
                 None => 1,
             };
             if step == 0 {
@@ -276,7 +286,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 }
                 Value::Temporal(t) => Ok(Value::from(t.to_string())),
                 _ if n == "tostringornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other)),
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }
         "tointeger" | "tointegerornull" => {
@@ -294,7 +304,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 Value::Bool(b) => Ok(Value::Int(*b as i64)),
                 Value::String(s) => Ok(parse_int_text(s).map(Value::Int).unwrap_or(Value::Null)),
                 _ if n == "tointegerornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other)),
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }
         "tofloat" | "tofloatornull" => {
@@ -309,7 +319,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                     .map(Value::Float)
                     .unwrap_or(Value::Null)),
                 _ if n == "tofloatornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other)),
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }
         "toboolean" | "tobooleanornull" => {
@@ -324,7 +334,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 }),
                 Value::Int(i) => Ok(Value::Bool(*i != 0)),
                 _ if n == "tobooleanornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other)),
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }
         "valuetype" => {
