@@ -15,7 +15,7 @@
 //! implicit grouping in WITH/RETURN, the ORDER BY order across types, errors typed as the
 //! openCypher TCK names them. Each statement is atomic: when it fails, its writes are undone.
 //! Not executed yet (a clear `Unsupported` error): quantified path patterns, path selectors
-//! (`SHORTEST k`, `ANY`), `LOAD CSV`, temporal and spatial values.
+//! (`SHORTEST k`, `ANY`), `LOAD CSV`; spatial values are not modelled.
 
 mod error;
 mod eval;
