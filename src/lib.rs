@@ -16,6 +16,7 @@ pub mod analysis;
 pub mod dataset;
 pub mod engine;
 pub mod graph;
+pub mod metrics;
 pub mod schema;
 pub mod syntax;
 pub mod temporal;

@@ -23,6 +23,20 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
+    ///
+    /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
+    /// line per pair: {"id", "jaro_winkler", "normalized_levenshtein"} (with --json), else a table.
+    Textsim {
+        /// JSON output, one object per line.
+        #[arg(long)]
+        json: bool,
+        /// Preprocessing: `default`, `collapse-ws` or `canonical`.
+        #[arg(long, default_value = "default")]
+        variant: grape::metrics::TextVariant,
+        /// The pairs file.
+        pairs: PathBuf,
+    },
     /// Run Cypher on an in-memory graph and print the result as JSON.
     ///
     /// GRAPH is a `.json` fixture, a `.cypher` script of CREATE statements, a Neo4j Data
@@ -143,6 +157,11 @@ enum SchemaCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Textsim {
+            json,
+            variant,
+            pairs,
+        } => cmd_textsim(&pairs, json, variant),
         Command::Query {
             graph,
             types,
@@ -755,6 +774,80 @@ fn query_batch(
     }
     eprintln!("{} queries, {failed} failed", file.queries.len());
     if failed > 0 || !file.errors.is_empty() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+fn cmd_textsim(
+    path: &std::path::Path,
+    json: bool,
+    variant: grape::metrics::TextVariant,
+) -> ExitCode {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: cannot read {}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let stdout = std::io::stdout();
+    let mut out = std::io::BufWriter::new(stdout.lock());
+    let mut bad = 0usize;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let rec: serde_json::Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) => {
+                eprintln!("error: {}:{}: not valid JSON: {e}", path.display(), i + 1);
+                bad += 1;
+                continue;
+            }
+        };
+        let (Some(a), Some(b)) = (rec["a"].as_str(), rec["b"].as_str()) else {
+            eprintln!(
+                "error: {}:{}: expected string fields `a` and `b`",
+                path.display(),
+                i + 1
+            );
+            bad += 1;
+            continue;
+        };
+        let id = match &rec["id"] {
+            serde_json::Value::Null => {
+                serde_json::Value::from(format!("{}:{}", path.display(), i + 1))
+            }
+            other => other.clone(),
+        };
+        let s = grape::metrics::text_scores(a, b, variant);
+        if json {
+            let mut o = serde_json::json!({
+                "id": id,
+                "jaro_winkler": s.jaro_winkler,
+                "normalized_levenshtein": s.normalized_levenshtein,
+            });
+            if s.canonical_fallback {
+                o["canonical_fallback"] = serde_json::Value::Bool(true);
+            }
+            let _ = writeln!(out, "{o}");
+        } else {
+            let _ = writeln!(
+                out,
+                "{id}\tjaro_winkler {:.6}\tnormalized_levenshtein {:.6}{}",
+                s.jaro_winkler,
+                s.normalized_levenshtein,
+                if s.canonical_fallback {
+                    "\t(canonical: a query does not parse; default used)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    if bad > 0 {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
