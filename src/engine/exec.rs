@@ -8,7 +8,7 @@ use super::{Limits, Stats};
 use crate::graph::{Dir, Graph, Sym};
 use crate::syntax::{
     BinaryOp, CallProcedure, Clause, Direction, Expr, ExprKind, Ident, LabelExpr, Match,
-    NodePattern, PathChain, PathElement, PathExpr, PatternPart, Projection, Query,
+    NodePattern, PathChain, PathElement, PathExpr, PathSelector, PatternPart, Projection, Query,
     RelationshipPattern, RemoveItem, SetItem, SingleQuery, SubqueryBody, VarLength,
 };
 use crate::value::{GroupKey, NodeId, RelId, Value};
@@ -452,6 +452,7 @@ pub(crate) fn column_name(e: &Expr, alias: Option<&Ident>, src: &str) -> Arc<str
 // MATCH
 
 /// What matching needs to know about a node pattern.
+#[derive(Clone)]
 struct NodeInfo<'q> {
     slot: Option<usize>,
     pat: &'q NodePattern,
@@ -464,6 +465,7 @@ struct NodeInfo<'q> {
     seeks: Vec<(&'q str, &'q Expr)>,
 }
 
+#[derive(Clone)]
 struct RelInfo<'q> {
     slot: Option<usize>,
     pat: &'q RelationshipPattern,
@@ -476,6 +478,53 @@ struct ChainInfo<'q> {
     nodes: Vec<NodeInfo<'q>>,
     rels: Vec<RelInfo<'q>>,
     shortest: Option<bool>,
+    /// Chains with quantified relationships, quantified path patterns or a path selector are
+    /// matched left to right by [`Runner::match_general`]; `nodes` and `rels` stay empty.
+    general: Option<General<'q>>,
+}
+
+/// A pattern part matched element by element along a growing path (see `match_general`).
+struct General<'q> {
+    elems: Vec<GElem<'q>>,
+    selector: Option<&'q PathSelector>,
+}
+
+/// One element of a general chain. A node checks (or, at the start, chooses) the path's
+/// current end node; a relationship extends the path; a group repeats its elements.
+enum GElem<'q> {
+    Node(NodeInfo<'q>),
+    Rel(RelInfo<'q>),
+    Group(GroupInfo<'q>),
+    /// The WHERE of an unquantified parenthesized path.
+    Filter(&'q Expr),
+}
+
+/// A quantified path pattern (or a quantified relationship, whose group is that relationship
+/// alone): its elements repeat `min..=max` times, consecutive iterations sharing a node.
+struct GroupInfo<'q> {
+    elems: Vec<GElem<'q>>,
+    min: u64,
+    max: Option<u64>,
+    where_: Option<&'q Expr>,
+    /// Slots of the group variables: single values inside an iteration, lists after it.
+    slots: Vec<usize>,
+}
+
+/// The path matched so far by a general chain.
+#[derive(Default)]
+struct GPath {
+    nodes: Vec<NodeId>,
+    rels: Vec<RelId>,
+}
+
+/// A general-chain match kept for path selection: end nodes, length and the bindings.
+struct Found {
+    ends: (NodeId, NodeId),
+    len: usize,
+    vals: Vec<Value>,
+    bound: Vec<bool>,
+    used: Vec<RelId>,
+    path: GPath,
 }
 
 /// The bindings made while matching one MATCH clause.
@@ -562,56 +611,35 @@ impl<'a> Runner<'a> {
                 nodes: Vec::new(),
                 rels: Vec::new(),
                 shortest,
+                general: None,
             };
-            if p.selector.is_some() {
-                return Err(ExecError::unsupported(
-                    "path selectors (SHORTEST, ANY, ALL)",
-                ));
+            if p.selector.is_some() || needs_general(chain) {
+                if shortest.is_some() {
+                    return Err(ExecError::unsupported(
+                        "quantified patterns inside shortestPath()",
+                    ));
+                }
+                info.general = Some(General {
+                    elems: self.compile_general(&chain.elements, &slot, old_len, false)?,
+                    selector: p.selector.as_ref(),
+                });
+                chains.push(info);
+                continue;
             }
             for el in &chain.elements {
                 match el {
-                    PathElement::Node(n) => info.nodes.push(NodeInfo {
-                        slot: slot(&n.variable),
-                        pat: n,
-                        plain_labels: self.plain_label_syms(n.labels.as_ref()),
+                    PathElement::Node(n) => info.nodes.push(self.node_info(n, slot(&n.variable))),
+                    PathElement::Relationship(r) => info.rels.push(RelInfo {
+                        slot: slot(&r.variable),
+                        pat: r,
+                        types: r.types.as_ref().and_then(|t| self.simple_types(t)),
                         filters: Vec::new(),
-                        seeks: Vec::new(),
                     }),
-                    PathElement::Relationship(r) => {
-                        if r.quantifier.is_some() {
-                            return Err(ExecError::unsupported("quantified relationships"));
-                        }
-                        info.rels.push(RelInfo {
-                            slot: slot(&r.variable),
-                            pat: r,
-                            types: r.types.as_ref().and_then(|t| self.simple_types(t)),
-                            filters: Vec::new(),
-                        })
-                    }
-                    PathElement::Group(_) => {
-                        return Err(ExecError::unsupported("quantified path patterns"))
-                    }
+                    PathElement::Group(_) => unreachable!("groups take the general path"),
                 }
             }
             if info.nodes.len() != info.rels.len() + 1 {
                 return Err(ExecError::unsupported("this pattern shape"));
-            }
-            // Inline `{key: value}` maps and inline `WHERE v.key = value` give seeks too.
-            for n in &mut info.nodes {
-                if let Some(props) = &n.pat.properties {
-                    if let ExprKind::Map(entries) = &props.kind {
-                        for (k, v) in entries {
-                            n.seeks.push((k.name.as_str(), v));
-                        }
-                    }
-                }
-                if let (Some(w), Some(var)) = (&n.pat.where_, &n.pat.variable) {
-                    for c in conjuncts(w) {
-                        if let Some(seek) = equality_seek(c, &var.name) {
-                            n.seeks.push(seek);
-                        }
-                    }
-                }
             }
             chains.push(info);
         }
@@ -629,6 +657,13 @@ impl<'a> Runner<'a> {
                 if new.len() == 1 && !contains_pattern(c) {
                     let name = new[0].as_str();
                     'outer: for ch in chains.iter_mut() {
+                        if let Some(gen) = &mut ch.general {
+                            if gen.selector.is_none() && place_in_general(gen, name, c) {
+                                placed = true;
+                                break 'outer;
+                            }
+                            continue;
+                        }
                         for n in ch.nodes.iter_mut() {
                             if n.pat.variable.as_ref().is_some_and(|v| v.name == name) {
                                 if let Some((k, v)) = equality_seek(c, name) {
@@ -667,6 +702,141 @@ impl<'a> Runner<'a> {
             )
         });
         Ok((chains, remaining))
+    }
+
+    /// A node pattern's matching information, with the seeks its inline `{key: value}` map
+    /// and inline `WHERE v.key = value` offer.
+    fn node_info<'q>(&self, n: &'q NodePattern, slot: Option<usize>) -> NodeInfo<'q> {
+        let mut info = NodeInfo {
+            slot,
+            pat: n,
+            plain_labels: self.plain_label_syms(n.labels.as_ref()),
+            filters: Vec::new(),
+            seeks: Vec::new(),
+        };
+        if let Some(props) = &n.properties {
+            if let ExprKind::Map(entries) = &props.kind {
+                for (k, v) in entries {
+                    info.seeks.push((k.name.as_str(), v));
+                }
+            }
+        }
+        if let (Some(w), Some(var)) = (&n.where_, &n.variable) {
+            for c in conjuncts(w) {
+                if let Some(seek) = equality_seek(c, &var.name) {
+                    info.seeks.push(seek);
+                }
+            }
+        }
+        info
+    }
+
+    fn rel_info<'q>(&self, r: &'q RelationshipPattern, slot: Option<usize>) -> RelInfo<'q> {
+        RelInfo {
+            slot,
+            pat: r,
+            types: r.types.as_ref().and_then(|t| self.simple_types(t)),
+            filters: Vec::new(),
+        }
+    }
+
+    /// Compiles the elements of a chain matched by `match_general`. Quantified relationships
+    /// become one-relationship groups; unquantified parenthesized paths are inlined.
+    fn compile_general<'q>(
+        &self,
+        elements: &'q [PathElement],
+        slot: &dyn Fn(&Option<Ident>) -> Option<usize>,
+        old_len: usize,
+        in_group: bool,
+    ) -> Result<Vec<GElem<'q>>> {
+        let mut out = Vec::new();
+        for el in elements {
+            match el {
+                PathElement::Node(n) => out.push(GElem::Node(self.node_info(n, slot(&n.variable)))),
+                PathElement::Relationship(r) => {
+                    let info = self.rel_info(r, slot(&r.variable));
+                    match r.quantifier {
+                        None => out.push(GElem::Rel(info)),
+                        Some(q) => {
+                            if in_group || r.length.is_some() {
+                                return Err(ExecError::unsupported(
+                                    "nested quantifiers in a pattern",
+                                ));
+                            }
+                            let (min, max) = q.bounds();
+                            let slots = info.slot.filter(|&s| s >= old_len).into_iter().collect();
+                            out.push(GElem::Group(GroupInfo {
+                                elems: vec![GElem::Rel(info)],
+                                min,
+                                max,
+                                where_: None,
+                                slots,
+                            }));
+                        }
+                    }
+                }
+                PathElement::Group(g) => {
+                    if g.variable.is_some() {
+                        return Err(ExecError::unsupported(
+                            "path variables inside parenthesized path patterns",
+                        ));
+                    }
+                    match g.quantifier {
+                        None => {
+                            out.extend(self.compile_general(
+                                &g.chain.elements,
+                                slot,
+                                old_len,
+                                in_group,
+                            )?);
+                            if let Some(w) = &g.where_ {
+                                out.push(GElem::Filter(w));
+                            }
+                        }
+                        Some(q) => {
+                            if in_group {
+                                return Err(ExecError::unsupported(
+                                    "nested quantified path patterns",
+                                ));
+                            }
+                            let elems =
+                                self.compile_general(&g.chain.elements, slot, old_len, true)?;
+                            if elems
+                                .iter()
+                                .any(|e| matches!(e, GElem::Rel(r) if r.pat.length.is_some()))
+                            {
+                                return Err(ExecError::unsupported(
+                                    "variable-length relationships inside quantified path patterns",
+                                ));
+                            }
+                            let mut slots = Vec::new();
+                            let mut vars = Vec::new();
+                            declare_chain_vars(&g.chain, &mut vars);
+                            for v in vars {
+                                let s = slot(&Some(Ident {
+                                    name: v.to_string(),
+                                    span: g.span,
+                                }));
+                                if let Some(s) = s.filter(|&s| s >= old_len) {
+                                    if !slots.contains(&s) {
+                                        slots.push(s);
+                                    }
+                                }
+                            }
+                            let (min, max) = q.bounds();
+                            out.push(GElem::Group(GroupInfo {
+                                elems,
+                                min,
+                                max,
+                                where_: g.where_.as_ref(),
+                                slots,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
     }
 
     /// Label symbols for a plain name or conjunction of names (`None` for other expressions).
@@ -720,6 +890,9 @@ impl<'a> Runner<'a> {
         let ch = &chains[i];
         if let Some(all) = ch.shortest {
             return self.match_shortest(ch, all, chains, i, st, scope, emit);
+        }
+        if let Some(gen) = &ch.general {
+            return self.match_general(ch, gen, chains, i, st, scope, emit);
         }
         let mut trace = Trace {
             nodes: vec![None; ch.nodes.len()],
@@ -1163,14 +1336,7 @@ impl<'a> Runner<'a> {
             return Ok(());
         }
         if depth >= self.sh.limits.max_var_length {
-            return Err(ExecError::runtime(
-                ErrorKind::LimitExceeded,
-                format!(
-                    "variable-length expansion deeper than {} hops (raise Limits::max_var_length)",
-                    self.sh.limits.max_var_length
-                ),
-            )
-            .with_detail("VarLengthExpansion"));
+            return Err(var_length_limit(self.sh.limits.max_var_length));
         }
         let mut nbrs = Vec::new();
         self.g
@@ -1245,6 +1411,7 @@ impl<'a> Runner<'a> {
                 }],
                 rels: vec![],
                 shortest: None,
+                general: None,
             },
             st,
             scope,
@@ -1347,6 +1514,432 @@ impl<'a> Runner<'a> {
             restore_node(&ch.nodes[0], saved_s, st);
         }
         Ok(())
+    }
+
+    // ---- general chains: quantified relationships, quantified path patterns, selectors ----
+
+    /// Matches a general chain left to right, applies its path selector per pair of end
+    /// nodes, binds the path variable and goes on with the next pattern part.
+    #[allow(clippy::too_many_arguments)]
+    fn match_general(
+        &self,
+        ch: &ChainInfo,
+        gen: &General,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let mut path = GPath::default();
+        let Some(sel) = gen.selector else {
+            return self.gmatch(&gen.elems, 0, st, &mut path, scope, &mut |st, path, run| {
+                run.general_done(ch, path, st, chains, i, scope, emit)
+            });
+        };
+        let mut found: Vec<Found> = Vec::new();
+        self.gmatch(&gen.elems, 0, st, &mut path, scope, &mut |st, path, run| {
+            let (Some(&a), Some(&b)) = (path.nodes.first(), path.nodes.last()) else {
+                return Ok(());
+            };
+            found.push(Found {
+                ends: (a, b),
+                len: path.rels.len(),
+                vals: st.vals.clone(),
+                bound: st.bound.clone(),
+                used: st.used.clone(),
+                path: GPath {
+                    nodes: path.nodes.clone(),
+                    rels: path.rels.clone(),
+                },
+            });
+            run.sh.check_rows(found.len())
+        })?;
+        // Partitions by end nodes, in order of first appearance.
+        let mut order: Vec<(NodeId, NodeId)> = Vec::new();
+        let mut parts: HashMap<(NodeId, NodeId), Vec<usize>> = HashMap::new();
+        for (k, f) in found.iter().enumerate() {
+            parts
+                .entry(f.ends)
+                .or_insert_with(|| {
+                    order.push(f.ends);
+                    Vec::new()
+                })
+                .push(k);
+        }
+        let mut keep: Vec<usize> = Vec::new();
+        for key in &order {
+            let mut ks = parts.remove(key).unwrap_or_default();
+            ks.sort_by_key(|&k| found[k].len); // stable: ties keep the matching order
+            let lens = |ks: &[usize]| -> Vec<usize> {
+                let mut ls: Vec<usize> = ks.iter().map(|&k| found[k].len).collect();
+                ls.dedup();
+                ls
+            };
+            match sel {
+                PathSelector::All => keep.extend(ks),
+                PathSelector::AnyShortest => keep.extend(ks.into_iter().take(1)),
+                PathSelector::Shortest(k) => {
+                    keep.extend(ks.into_iter().take(k.unwrap_or(1) as usize))
+                }
+                PathSelector::AllShortest => {
+                    let min = ks.first().map(|&k| found[k].len);
+                    keep.extend(ks.into_iter().filter(|&k| Some(found[k].len) == min));
+                }
+                PathSelector::ShortestGroups(k) => {
+                    let ls = lens(&ks);
+                    let ls = &ls[..ls.len().min(k.unwrap_or(1) as usize)];
+                    keep.extend(ks.into_iter().filter(|&k| ls.contains(&found[k].len)));
+                }
+                PathSelector::Any(k) => {
+                    ks.sort(); // matching order
+                    keep.extend(ks.into_iter().take(k.unwrap_or(1) as usize));
+                }
+            }
+        }
+        for k in keep {
+            let f = &mut found[k];
+            std::mem::swap(&mut st.vals, &mut f.vals);
+            std::mem::swap(&mut st.bound, &mut f.bound);
+            std::mem::swap(&mut st.used, &mut f.used);
+            let r = self.general_done(ch, &f.path, st, chains, i, scope, emit);
+            std::mem::swap(&mut st.vals, &mut f.vals);
+            std::mem::swap(&mut st.bound, &mut f.bound);
+            std::mem::swap(&mut st.used, &mut f.used);
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Binds a general chain's path variable and matches the next pattern part.
+    #[allow(clippy::too_many_arguments)]
+    fn general_done(
+        &self,
+        ch: &ChainInfo,
+        path: &GPath,
+        st: &mut MatchState,
+        chains: &[ChainInfo],
+        i: usize,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let Some(ps) = ch.path_slot else {
+            return self.match_parts(chains, i + 1, st, scope, emit);
+        };
+        let v = path_value(path.nodes.clone(), path.rels.clone());
+        let prev = std::mem::replace(&mut st.vals[ps], v);
+        let was = std::mem::replace(&mut st.bound[ps], true);
+        let r = self.match_parts(chains, i + 1, st, scope, emit);
+        st.vals[ps] = prev;
+        st.bound[ps] = was;
+        r
+    }
+
+    /// Matches `elems[idx..]` extending `path`, then calls `k`.
+    #[allow(clippy::too_many_arguments)]
+    fn gmatch(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let Some(el) = elems.get(idx) else {
+            return k(st, path, self);
+        };
+        // A path that does not start with a node starts from any node.
+        let starts_here = matches!(el, GElem::Node(_))
+            || matches!(el, GElem::Group(g) if g.min > 0 && matches!(g.elems.first(), Some(GElem::Node(_))));
+        if path.nodes.is_empty() && !starts_here {
+            let all: Vec<NodeId> = self.g.node_ids().collect();
+            for n in all {
+                self.sh.tick()?;
+                path.nodes.push(n);
+                let r = self.gmatch(elems, idx, st, path, scope, k);
+                path.nodes.pop();
+                r?;
+            }
+            return Ok(());
+        }
+        match el {
+            GElem::Filter(w) => {
+                if self.eval(w, &Env::new(scope, &st.vals))?.as_bool() == Some(true) {
+                    self.gmatch(elems, idx + 1, st, path, scope, k)?;
+                }
+                Ok(())
+            }
+            GElem::Node(info) => {
+                let candidates = match path.nodes.last() {
+                    Some(&n) => vec![n],
+                    None => {
+                        let single = ChainInfo {
+                            path_slot: None,
+                            nodes: vec![info.clone()],
+                            rels: vec![],
+                            shortest: None,
+                            general: None,
+                        };
+                        self.choose_anchor(&single, st, scope)?.1
+                    }
+                };
+                let fresh = path.nodes.is_empty();
+                for n in candidates {
+                    self.sh.tick()?;
+                    if let Some(saved) = self.bind_node(info, n, st, scope)? {
+                        if fresh {
+                            path.nodes.push(n);
+                        }
+                        let r = self.gmatch(elems, idx + 1, st, path, scope, k);
+                        if fresh {
+                            path.nodes.pop();
+                        }
+                        restore_node(info, saved, st);
+                        r?;
+                    }
+                }
+                Ok(())
+            }
+            GElem::Rel(rel) => {
+                let dir = match rel.pat.direction {
+                    Direction::Right => Dir::Outgoing,
+                    Direction::Left => Dir::Incoming,
+                    Direction::Undirected => Dir::Both,
+                };
+                match rel.pat.length {
+                    None => self.g_hop(elems, idx, rel, dir, st, path, scope, k),
+                    Some(len) => {
+                        let (min, max) = len.bounds();
+                        let mut hops = Vec::new();
+                        self.g_varlen(
+                            elems,
+                            idx,
+                            rel,
+                            dir,
+                            min,
+                            max.unwrap_or(u64::MAX),
+                            &mut hops,
+                            st,
+                            path,
+                            scope,
+                            k,
+                        )
+                    }
+                }
+            }
+            GElem::Group(g) => {
+                let mut acc: Vec<Vec<Value>> = vec![Vec::new(); g.slots.len()];
+                self.g_iterate(elems, idx, g, 0, &mut acc, st, path, scope, k)
+            }
+        }
+    }
+
+    /// One relationship from the path's end node.
+    #[allow(clippy::too_many_arguments)]
+    fn g_hop(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        rel: &RelInfo,
+        dir: Dir,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let Some(&from) = path.nodes.last() else {
+            return Ok(());
+        };
+        let mut nbrs = Vec::new();
+        self.g
+            .for_each_neighbour(from, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
+        for (r, m) in nbrs {
+            self.sh.tick()?;
+            if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
+                continue;
+            }
+            if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
+                if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
+                    continue;
+                }
+            }
+            let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
+                st.bound[s] = true;
+                std::mem::replace(&mut st.vals[s], Value::Relationship(r))
+            });
+            let ok = self.element_ok(
+                &Value::Relationship(r),
+                rel.pat.properties.as_ref(),
+                rel.pat.where_.as_ref(),
+                &rel.filters,
+                st,
+                scope,
+            );
+            let r2 = match ok {
+                Ok(true) => {
+                    st.used.push(r);
+                    path.rels.push(r);
+                    path.nodes.push(m);
+                    let x = self.gmatch(elems, idx + 1, st, path, scope, k);
+                    path.nodes.pop();
+                    path.rels.pop();
+                    st.used.pop();
+                    x
+                }
+                Ok(false) => Ok(()),
+                Err(e) => Err(e),
+            };
+            if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                st.vals[s] = v;
+                st.bound[s] = false;
+            }
+            r2?;
+        }
+        Ok(())
+    }
+
+    /// A legacy variable-length relationship (`*min..max`) in a general chain.
+    #[allow(clippy::too_many_arguments)]
+    fn g_varlen(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        rel: &RelInfo,
+        dir: Dir,
+        min: u64,
+        max: u64,
+        hops: &mut Vec<RelId>,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        self.sh.tick()?;
+        let depth = hops.len() as u64;
+        if depth >= min {
+            let saved = rel.slot.map(|s| {
+                let was = std::mem::replace(&mut st.bound[s], true);
+                let rs = hops.iter().map(|r| Value::Relationship(*r)).collect();
+                (std::mem::replace(&mut st.vals[s], Value::List(rs)), was)
+            });
+            let n_used = st.used.len();
+            st.used.extend(hops.iter().copied());
+            let r = self.gmatch(elems, idx + 1, st, path, scope, k);
+            st.used.truncate(n_used);
+            if let (Some(s), Some((v, was))) = (rel.slot, saved) {
+                st.vals[s] = v;
+                st.bound[s] = was;
+            }
+            r?;
+        }
+        if depth >= max {
+            return Ok(());
+        }
+        if depth >= self.sh.limits.max_var_length {
+            return Err(var_length_limit(self.sh.limits.max_var_length));
+        }
+        let Some(&at) = path.nodes.last() else {
+            return Ok(());
+        };
+        let mut nbrs = Vec::new();
+        self.g
+            .for_each_neighbour(at, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
+        for (r, m) in nbrs {
+            if (!st.repeatable && (hops.contains(&r) || st.used.contains(&r)))
+                || !self.rel_type_ok(rel, r)
+            {
+                continue;
+            }
+            if let Some(p) = &rel.pat.properties {
+                if !self.element_ok(&Value::Relationship(r), Some(p), None, &[], st, scope)? {
+                    continue;
+                }
+            }
+            hops.push(r);
+            path.rels.push(r);
+            path.nodes.push(m);
+            let x = self.g_varlen(elems, idx, rel, dir, min, max, hops, st, path, scope, k);
+            path.nodes.pop();
+            path.rels.pop();
+            hops.pop();
+            x?;
+        }
+        Ok(())
+    }
+
+    /// Iterations `count + 1, …` of a group; after each complete iteration (and before the
+    /// first when `min` is 0) the group may end and the chain go on.
+    #[allow(clippy::too_many_arguments)]
+    fn g_iterate(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        g: &GroupInfo,
+        count: u64,
+        acc: &mut Vec<Vec<Value>>,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        self.sh.tick()?;
+        if count >= g.min && !path.nodes.is_empty() {
+            // End the group here: its variables become lists.
+            let saved: Vec<(Value, bool)> = g
+                .slots
+                .iter()
+                .zip(acc.iter())
+                .map(|(&s, vs)| {
+                    let was = std::mem::replace(&mut st.bound[s], true);
+                    (
+                        std::mem::replace(&mut st.vals[s], Value::List(vs.clone())),
+                        was,
+                    )
+                })
+                .collect();
+            let r = self.gmatch(elems, idx + 1, st, path, scope, k);
+            for (&s, (v, was)) in g.slots.iter().zip(saved) {
+                st.vals[s] = v;
+                st.bound[s] = was;
+            }
+            r?;
+        }
+        if g.max.is_some_and(|m| count >= m) {
+            return Ok(());
+        }
+        if count >= self.sh.limits.max_var_length {
+            return Err(var_length_limit(self.sh.limits.max_var_length));
+        }
+        let start_len = path.rels.len();
+        self.gmatch(&g.elems, 0, st, path, scope, &mut |st, path, run| {
+            if path.rels.len() == start_len {
+                return Ok(()); // an iteration must make progress
+            }
+            if let Some(w) = g.where_ {
+                if run.eval(w, &Env::new(scope, &st.vals))?.as_bool() != Some(true) {
+                    return Ok(());
+                }
+            }
+            // The iteration's values join the lists; the next iteration binds afresh.
+            let saved: Vec<(Value, bool)> = g
+                .slots
+                .iter()
+                .zip(acc.iter_mut())
+                .map(|(&s, vs)| {
+                    vs.push(st.vals[s].clone());
+                    let was = std::mem::replace(&mut st.bound[s], false);
+                    (std::mem::replace(&mut st.vals[s], Value::Null), was)
+                })
+                .collect();
+            let r = run.g_iterate(elems, idx, g, count + 1, acc, st, path, scope, k);
+            for ((&s, (v, was)), vs) in g.slots.iter().zip(saved).zip(acc.iter_mut()) {
+                st.vals[s] = v;
+                st.bound[s] = was;
+                vs.pop();
+            }
+            r
+        })
     }
 
     // ---- pattern expressions and subqueries ----
@@ -1597,23 +2190,75 @@ fn first_label(l: Option<&LabelExpr>) -> Option<&str> {
 
 /// Adds the variables a pattern introduces (in order of appearance) to `scope`.
 pub(crate) fn declare_pattern_vars(parts: &[PatternPart], scope: &mut Vec<Arc<str>>) {
-    let add = |v: &Option<Ident>, scope: &mut Vec<Arc<str>>| {
-        if let Some(v) = v {
-            if !scope.iter().any(|s| **s == *v.name) {
-                scope.push(Arc::from(v.name.as_str()));
-            }
-        }
-    };
     for p in parts {
-        for el in &p.path.chain().elements {
-            match el {
-                PathElement::Node(n) => add(&n.variable, scope),
-                PathElement::Relationship(r) => add(&r.variable, scope),
-                PathElement::Group(g) => add(&g.variable, scope),
+        declare_chain_vars(p.path.chain(), scope);
+        declare_var(&p.variable, scope);
+    }
+}
+
+fn declare_var(v: &Option<Ident>, scope: &mut Vec<Arc<str>>) {
+    if let Some(v) = v {
+        if !scope.iter().any(|s| **s == *v.name) {
+            scope.push(Arc::from(v.name.as_str()));
+        }
+    }
+}
+
+/// The variables of a chain, those inside parenthesized (quantified) paths included.
+fn declare_chain_vars(c: &PathChain, scope: &mut Vec<Arc<str>>) {
+    for el in &c.elements {
+        match el {
+            PathElement::Node(n) => declare_var(&n.variable, scope),
+            PathElement::Relationship(r) => declare_var(&r.variable, scope),
+            PathElement::Group(g) => {
+                declare_var(&g.variable, scope);
+                declare_chain_vars(&g.chain, scope);
             }
         }
-        add(&p.variable, scope);
     }
+}
+
+/// The error for a variable-length expansion or quantified pattern deeper than the limit.
+fn var_length_limit(max: u64) -> ExecError {
+    ExecError::runtime(
+        ErrorKind::LimitExceeded,
+        format!("variable-length expansion deeper than {max} hops (raise Limits::max_var_length)"),
+    )
+    .with_detail("VarLengthExpansion")
+}
+
+/// Whether a chain needs the general matcher: quantified relationships or parenthesized paths.
+fn needs_general(c: &PathChain) -> bool {
+    c.elements.iter().any(|el| match el {
+        PathElement::Node(_) => false,
+        PathElement::Relationship(r) => r.quantifier.is_some(),
+        PathElement::Group(_) => true,
+    })
+}
+
+/// Pushes a WHERE conjunct about `name` down to the top-level element of a general chain that
+/// declares it (not into groups: there the variable is a list outside the group).
+fn place_in_general<'q>(gen: &mut General<'q>, name: &str, c: &'q Expr) -> bool {
+    for el in gen.elems.iter_mut() {
+        match el {
+            GElem::Node(n) if n.pat.variable.as_ref().is_some_and(|v| v.name == name) => {
+                if let Some((k, v)) = equality_seek(c, name) {
+                    n.seeks.push((k, v));
+                }
+                n.filters.push(c);
+                return true;
+            }
+            GElem::Rel(r)
+                if r.pat.length.is_none()
+                    && r.pat.variable.as_ref().is_some_and(|v| v.name == name) =>
+            {
+                r.filters.push(c);
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
 }
 
 /// The conjuncts of an AND tree.
