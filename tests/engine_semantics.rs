@@ -557,3 +557,36 @@ fn json_fixture_and_script_graphs_run_the_same_query() {
     let q = "MATCH (a)-[k:KNOWS]->(b) RETURN a.name, k.since, b.name ORDER BY k.since";
     assert_eq!(rows(&mut scripted, q), rows(&mut loaded, q));
 }
+
+#[test]
+fn limit_stops_matching_early() {
+    // 1,000 × 1,000 = a million combinations; the intermediate-row limit is 100, so only a
+    // MATCH that stops once LIMIT's rows exist can answer.
+    let mut g = graph("UNWIND range(1, 1000) AS i CREATE (:A {i: i}), (:B {i: i})");
+    let opts = limits(100);
+    let t = run_with(
+        &mut g,
+        "MATCH (a:A), (b:B) RETURN a.i, b.i LIMIT 3",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.rows.len(), 3);
+    let t = run_with(
+        &mut g,
+        "MATCH (a:A), (b:B) WITH a, b SKIP 2 LIMIT 5 RETURN count(*)",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert!(matches!(t.rows[0][0], Value::Int(5)));
+    // With ORDER BY every row is needed: the limit error shows the early stop is not applied.
+    let err = run_with(
+        &mut g,
+        "MATCH (a:A), (b:B) RETURN a.i ORDER BY a.i LIMIT 3",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(err.kind, ErrorKind::LimitExceeded);
+}

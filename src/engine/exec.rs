@@ -238,6 +238,13 @@ fn run_single(
                     returns: true,
                 });
             }
+            Clause::Match(m) if !m.optional => {
+                // A LIMIT right after the MATCH stops the matching early.
+                let cap = row_cap(q.clauses.get(i + 1), sh, access.graph());
+                let run = Runner::new(access.graph(), sh);
+                rows = run.exec_match_capped(m, &mut scope, rows, cap)?;
+                sh.check_rows(rows.len())?;
+            }
             _ => {
                 rows = run_clause(access, sh, clause, &mut scope, rows)?;
                 sh.check_rows(rows.len())?;
@@ -406,6 +413,47 @@ fn run_clause(
     }
 }
 
+/// An internal signal: enough rows for the LIMIT that follows; caught where it is raised.
+fn limit_reached() -> ExecError {
+    ExecError::runtime(ErrorKind::Cancelled, "limit reached").with_detail("\u{0}LimitReached")
+}
+
+fn is_limit_reached(e: &ExecError) -> bool {
+    e.detail == Some("\u{0}LimitReached")
+}
+
+/// The number of rows a MATCH needs to produce when the next clause is a projection that keeps
+/// rows one for one up to its `SKIP`/`LIMIT` (no ORDER BY, DISTINCT or aggregation): the
+/// rest would be thrown away.
+fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
+    let p = match next? {
+        Clause::Return(r) => &r.projection,
+        Clause::With(w) if w.where_.is_none() => &w.projection,
+        _ => return None,
+    };
+    let limit = p.limit.as_ref()?;
+    if p.distinct || !p.order_by.is_empty() {
+        return None;
+    }
+    let mut aggs = Vec::new();
+    for it in &p.items {
+        collect_aggregates(&it.expr, &mut aggs);
+    }
+    if !aggs.is_empty() {
+        return None;
+    }
+    let run = Runner::new(g, sh);
+    let count = |e: &Expr| match run.eval(e, &Env::new(&[], &[])) {
+        Ok(Value::Int(i)) if i >= 0 => Some(i as usize),
+        _ => None,
+    };
+    let skip = match &p.skip {
+        Some(s) => count(s)?,
+        None => 0,
+    };
+    Some(count(limit)?.saturating_add(skip))
+}
+
 fn unreachable_return() -> Result<Vec<Row>> {
     Err(ExecError::compile(
         ErrorKind::SyntaxError,
@@ -550,6 +598,17 @@ impl<'a> Runner<'a> {
         scope: &mut Vec<Arc<str>>,
         rows: Vec<Row>,
     ) -> Result<Vec<Row>> {
+        self.exec_match_capped(m, scope, rows, None)
+    }
+
+    /// MATCH that stops once `cap` rows are produced (a following `LIMIT` needs no more).
+    pub(crate) fn exec_match_capped(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+        cap: Option<usize>,
+    ) -> Result<Vec<Row>> {
         let old_len = scope.len();
         let mut new_scope = scope.clone();
         declare_pattern_vars(&m.pattern, &mut new_scope);
@@ -567,7 +626,7 @@ impl<'a> Runner<'a> {
             st.vals.resize(new_scope.len(), Value::Null);
             st.bound.resize(new_scope.len(), false);
             let before = out.len();
-            self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
+            let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
                 if let Some(w) = &chains.1 {
                     let env = Env::new(&new_scope, &st.vals);
                     if run.eval(w, &env)?.as_bool() != Some(true) {
@@ -575,12 +634,23 @@ impl<'a> Runner<'a> {
                     }
                 }
                 out.push(st.vals.clone());
-                run.sh.check_rows(out.len())
-            })?;
+                run.sh.check_rows(out.len())?;
+                if cap.is_some_and(|c| out.len() >= c) {
+                    return Err(limit_reached());
+                }
+                Ok(())
+            });
+            match result {
+                Err(e) if is_limit_reached(&e) => {}
+                other => other?,
+            }
             if m.optional && out.len() == before {
                 let mut nr = r;
                 nr.extend(new_vars.iter().map(|_| Value::Null));
                 out.push(nr);
+            }
+            if cap.is_some_and(|c| out.len() >= c) {
+                break;
             }
         }
         *scope = new_scope;
