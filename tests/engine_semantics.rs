@@ -590,3 +590,51 @@ fn limit_stops_matching_early() {
     .unwrap_err();
     assert_eq!(err.kind, ErrorKind::LimitExceeded);
 }
+
+#[test]
+fn load_csv_reads_local_files_with_and_without_headers() {
+    let dir = std::env::temp_dir().join(format!("grape-load-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("people.csv"), "name,age\nAnn,30\nBob,\n").unwrap();
+    std::fs::write(dir.join("plain.csv"), "a;b\nc;d\n").unwrap();
+    let mut g = Graph::new();
+    let opts = Options {
+        import_dir: Some(dir.clone()),
+        ..Default::default()
+    };
+    let t = run_with(
+        &mut g,
+        "LOAD CSV WITH HEADERS FROM 'file:///people.csv' AS row CREATE (p:Person {name: row.name, age: toInteger(row.age)}) RETURN p.name, p.age",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.rows.len(), 2);
+    assert!(t.rows[1][1].is_null(), "an empty field is null");
+    let t = run_with(
+        &mut g,
+        "LOAD CSV FROM 'plain.csv' AS r FIELDTERMINATOR ';' RETURN r",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.rows.len(), 2);
+    assert_eq!(t.rows[0][0].to_string(), "['a', 'b']");
+    let err = run_with(
+        &mut g,
+        "LOAD CSV FROM 'https://example.com/x.csv' AS r RETURN r",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert!(err.message.contains("local files only"), "{err}");
+    let err = run_with(
+        &mut g,
+        "LOAD CSV FROM 'file:///missing.csv' AS r RETURN r",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert!(err.message.contains("missing.csv"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -35,6 +35,7 @@ pub(crate) struct Shared<'a> {
     pub deadline: Option<Instant>,
     pub cancel: Option<&'a AtomicBool>,
     pub procedures: &'a [super::TableProcedure],
+    pub import_dir: Option<&'a std::path::Path>,
     pub regex_cache: RefCell<HashMap<String, Regex>>,
     pub stats: RefCell<Stats>,
     pub ticks: std::cell::Cell<u32>,
@@ -406,7 +407,24 @@ fn run_clause(
             }
             Ok(rows)
         }
-        Clause::LoadCsv(_) => Err(ExecError::unsupported("LOAD CSV")),
+        Clause::LoadCsv(l) => {
+            let run = Runner::new(access.graph(), sh);
+            let mut out = Vec::new();
+            for r in rows {
+                let src = run.eval(&l.source, &Env::new(scope, &r))?;
+                let Value::String(url) = src else {
+                    return Err(ExecError::type_error("LOAD CSV FROM expects a string URL"));
+                };
+                for rec in load_csv(sh, &url, l.with_headers, l.field_terminator.as_deref())? {
+                    let mut nr = r.clone();
+                    nr.push(rec);
+                    out.push(nr);
+                    sh.check_rows(out.len())?;
+                }
+            }
+            scope.push(Arc::from(l.variable.name.as_str()));
+            Ok(out)
+        }
         Clause::Use(_) => Ok(rows),
         Clause::Finish(_) => Ok(Vec::new()),
         Clause::Return(_) => unreachable_return(),
@@ -452,6 +470,78 @@ fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
         None => 0,
     };
     Some(count(limit)?.saturating_add(skip))
+}
+
+/// Reads a CSV file for `LOAD CSV`: rows as lists of strings, or maps keyed by the header with
+/// `WITH HEADERS`. Empty fields are null, as in Neo4j.
+fn load_csv(sh: &Shared, url: &str, headers: bool, terminator: Option<&str>) -> Result<Vec<Value>> {
+    let err =
+        |m: String| ExecError::runtime(ErrorKind::ArgumentError, m).with_detail("LoadCsvFailed");
+    let path = match url.split_once("://") {
+        Some(("file", rest)) => {
+            let rel = rest.trim_start_matches('/');
+            match sh.import_dir {
+                Some(dir) => dir.join(rel),
+                None => std::path::PathBuf::from(format!("/{rel}")),
+            }
+        }
+        Some((scheme, _)) => {
+            return Err(err(format!(
+                "LOAD CSV from {scheme}:// is not available: grape reads local files only"
+            )))
+        }
+        None => match sh.import_dir {
+            Some(dir) => dir.join(url),
+            None => std::path::PathBuf::from(url),
+        },
+    };
+    let delim = match terminator {
+        None => b',',
+        Some(t) if t.len() == 1 => t.as_bytes()[0],
+        Some("\\t") => b'\t',
+        Some(t) => {
+            return Err(err(format!(
+                "FIELDTERMINATOR must be one character, got {t:?}"
+            )))
+        }
+    };
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(headers)
+        .delimiter(delim)
+        .flexible(true)
+        .from_path(&path)
+        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+    let cell = |s: &str| {
+        if s.is_empty() {
+            Value::Null
+        } else {
+            Value::from(s)
+        }
+    };
+    let names: Vec<Arc<str>> = if headers {
+        rdr.headers()
+            .map_err(|e| err(format!("{}: {e}", path.display())))?
+            .iter()
+            .map(Arc::from)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let mut out = Vec::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| err(format!("{}: {e}", path.display())))?;
+        sh.tick()?;
+        if headers {
+            let mut m = BTreeMap::new();
+            for (i, name) in names.iter().enumerate() {
+                m.insert(name.clone(), rec.get(i).map(cell).unwrap_or(Value::Null));
+            }
+            out.push(Value::Map(m));
+        } else {
+            out.push(Value::List(rec.iter().map(cell).collect()));
+        }
+    }
+    Ok(out)
 }
 
 fn unreachable_return() -> Result<Vec<Row>> {

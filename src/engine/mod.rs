@@ -14,8 +14,8 @@
 //! Semantics follow Neo4j 5: three-valued logic, relationship uniqueness within a MATCH,
 //! implicit grouping in WITH/RETURN, the ORDER BY order across types, errors typed as the
 //! openCypher TCK names them. Each statement is atomic: when it fails, its writes are undone.
-//! Not executed yet (a clear `Unsupported` error): quantified path patterns, path selectors
-//! (`SHORTEST k`, `ANY`), `LOAD CSV`; spatial values are not modelled.
+//! Spatial values are not modelled. `LOAD CSV` reads local files only (see
+//! [`Options::import_dir`]).
 
 mod error;
 mod eval;
@@ -72,6 +72,9 @@ pub struct Options {
     /// Procedures defined by a table, in addition to the built-in ones (the TCK declares its
     /// test procedures this way; tests of LLM tooling can mock procedures with them).
     pub procedures: Vec<TableProcedure>,
+    /// Where `LOAD CSV FROM 'file:///x.csv'` looks (Neo4j's import directory). `None`: a
+    /// `file:///` URL names an absolute path. Other URL schemes are refused: no network.
+    pub import_dir: Option<std::path::PathBuf>,
 }
 
 /// A procedure whose results are a fixed table: a call returns the output columns of the rows
@@ -259,6 +262,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         deadline: opts.limits.timeout.map(|t| Instant::now() + t),
         cancel: opts.cancel.as_deref(),
         procedures: &opts.procedures,
+        import_dir: opts.import_dir.as_deref(),
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
         ticks: std::cell::Cell::new(0),
@@ -391,8 +395,9 @@ impl Graph {
     }
 }
 
-/// Loads a graph for the CLI and the evaluation runner: a `.json` fixture, a `.cypher` script
-/// run through the engine, a Data Importer folder, or `none` (empty).
+/// Loads a graph for the CLI and the evaluation runner: a `.json` fixture, GRAPE-style sampled
+/// paths (`.json` array of `nodesInfo`/`relsInfo` records, or `.jsonl`), a `.cypher` script run
+/// through the engine, a Data Importer folder, or `none` (empty).
 pub fn load_graph(
     path: &str,
     types: crate::graph::import::ImporterTypes,
@@ -405,8 +410,16 @@ pub fn load_graph(
         return crate::graph::import::load_importer_dir(p, types).map_err(|e| e.to_string());
     }
     let lower = path.to_ascii_lowercase();
-    if lower.ends_with(".json") {
-        return crate::graph::import::load_json_fixture(p).map_err(|e| e.to_string());
+    if lower.ends_with(".json") || lower.ends_with(".jsonl") {
+        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let sampled = lower.ends_with(".jsonl")
+            || serde_json::from_str::<serde_json::Value>(&text)
+                .is_ok_and(|d| crate::graph::import::looks_like_sampled_paths(&d));
+        return if sampled {
+            crate::graph::import::parse_sampled_paths(&text, path).map_err(|e| e.to_string())
+        } else {
+            crate::graph::import::parse_json_fixture(&text, path).map_err(|e| e.to_string())
+        };
     }
     if lower.ends_with(".cypher") || lower.ends_with(".cyp") || lower.ends_with(".cql") {
         let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {path}: {e}"))?;

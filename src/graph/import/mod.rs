@@ -1,12 +1,15 @@
-//! Importers: JSON fixtures (`json.rs`) and Neo4j Data Importer folders (`importer.rs`).
+//! Importers: JSON fixtures (`json.rs`), Neo4j Data Importer folders (`importer.rs`) and
+//! GRAPE-style sampled paths (`sampled.rs`).
 
 mod importer;
 mod json;
+mod sampled;
 
 pub use importer::{load_importer_dir, ImporterTypes};
 pub use json::{
     graph_to_json, json_to_value, load_json_fixture, parse_json_fixture, value_to_json,
 };
+pub use sampled::{looks_like_sampled_paths, parse_sampled_paths};
 
 /// An import failure: which file, where in it, and what is wrong.
 #[derive(Debug, thiserror::Error)]
