@@ -638,3 +638,29 @@ fn load_csv_reads_local_files_with_and_without_headers() {
     assert!(err.message.contains("missing.csv"), "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn shortest_path_as_an_expression() {
+    let mut g = graph("CREATE (a:N {i: 1})-[:R]->(b:N {i: 2})-[:R]->(c:N {i: 3}), (a)-[:R]->(c)");
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a:N {i: 1}), (c:N {i: 3}) RETURN length(shortestPath((a)-[*]->(c)))"
+        ),
+        ["1"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a:N {i: 1}), (c:N {i: 3}) RETURN size(allShortestPaths((a)-[*]->(c)))"
+        ),
+        ["1"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (a:N {i: 3}), (c:N {i: 1}) RETURN shortestPath((a)-[*]->(c)) IS NULL"
+        ),
+        ["true"]
+    );
+}

@@ -415,9 +415,7 @@ impl Runner<'_> {
             } => {
                 self.pattern_comprehension(variable.as_ref(), pattern, filter.as_deref(), map, env)
             }
-            ExprKind::ShortestPath { .. } => {
-                Err(ExecError::unsupported("shortestPath() as an expression"))
-            }
+            ExprKind::ShortestPath { all, chain } => self.shortest_path_value(*all, chain, env),
             ExprKind::Exists(body) => Ok(Value::Bool(self.subquery_count(body, env, true)? > 0)),
             ExprKind::CountSubquery(body) => {
                 Ok(Value::Int(self.subquery_count(body, env, false)? as i64))

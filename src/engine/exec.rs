@@ -2147,6 +2147,47 @@ impl<'a> Runner<'a> {
         r
     }
 
+    /// `shortestPath(…)` / `allShortestPaths(…)` used as an expression: the path (or null), or
+    /// the list of all shortest paths.
+    pub(crate) fn shortest_path_value(
+        &self,
+        all: bool,
+        chain: &PathChain,
+        env: &Env,
+    ) -> Result<Value> {
+        const VAR: &str = "\u{0}shortest";
+        let part = PatternPart {
+            variable: Some(Ident {
+                name: VAR.to_string(),
+                span: chain.span,
+            }),
+            selector: None,
+            path: PathExpr::ShortestFunction {
+                all,
+                chain: chain.clone(),
+                span: chain.span,
+            },
+            span: chain.span,
+        };
+        let mut paths = Vec::new();
+        self.for_each_pattern_match(
+            std::slice::from_ref(&part),
+            None,
+            env,
+            &mut |names, vals| {
+                if let Some(i) = names.iter().rposition(|n| &**n == VAR) {
+                    paths.push(vals[i].clone());
+                }
+                Ok(all)
+            },
+        )?;
+        Ok(if all {
+            Value::List(paths)
+        } else {
+            paths.into_iter().next().unwrap_or(Value::Null)
+        })
+    }
+
     pub(crate) fn pattern_exists(&self, chain: &PathChain, env: &Env) -> Result<bool> {
         let part = PatternPart {
             variable: None,
