@@ -402,6 +402,32 @@ fn col(t: &Table, name: &str) -> Option<usize> {
     t.headers.iter().position(|h| h == name)
 }
 
+/// The properties of one CSV record: each `(column, key, type)` converted, empty cells absent.
+fn row_props(
+    rec: &csv::StringRecord,
+    cols: impl Iterator<Item = (usize, Sym, Ty)>,
+    t: &Table,
+    file: &str,
+    line: u64,
+) -> Result<Vec<(Sym, Value)>, ImportError> {
+    let mut props = Vec::new();
+    for (ci, key, ty) in cols {
+        let cell = rec.get(ci).unwrap_or("");
+        if cell.is_empty() {
+            continue;
+        }
+        let v = convert(cell, ty).map_err(|m| {
+            ImportError::new(
+                file,
+                Some(format!("line {line}, column {:?}", t.headers[ci])),
+                m,
+            )
+        })?;
+        props.push((key, v));
+    }
+    Ok(props)
+}
+
 fn load_mapped_nodes(
     g: &mut Graph,
     ids: &mut HashMap<String, NodeId>,
@@ -464,21 +490,7 @@ fn load_mapped_nodes(
                 .clone(),
             None => model_syms.clone(),
         };
-        let mut props = Vec::with_capacity(cols.len());
-        for (ci, key, ty, _) in &cols {
-            let cell = rec.get(*ci).unwrap_or("");
-            if cell.is_empty() {
-                continue;
-            }
-            let v = convert(cell, *ty).map_err(|m| {
-                ImportError::new(
-                    &file,
-                    Some(format!("line {line}, column {:?}", t.headers[*ci])),
-                    m,
-                )
-            })?;
-            props.push((*key, v));
-        }
+        let props = row_props(rec, cols.iter().map(|c| (c.0, c.1, c.2)), t, &file, *line)?;
         let n = g.add_node_syms(labels, props);
         if let Some(kc) = key_col {
             let id = rec.get(kc).unwrap_or("").to_string();
@@ -528,21 +540,7 @@ fn load_unmapped_nodes(
             None if !fallback.is_empty() => vec![g.intern(&fallback)],
             None => vec![],
         };
-        let mut props = Vec::new();
-        for (ci, key, ty) in &cols {
-            let cell = rec.get(*ci).unwrap_or("");
-            if cell.is_empty() {
-                continue;
-            }
-            let v = convert(cell, *ty).map_err(|m| {
-                ImportError::new(
-                    &file,
-                    Some(format!("line {line}, column {:?}", t.headers[*ci])),
-                    m,
-                )
-            })?;
-            props.push((*key, v));
-        }
+        let props = row_props(rec, cols.iter().copied(), t, &file, *line)?;
         let n = g.add_node_syms(labels, props);
         if let Some(ic) = id_col {
             let id = rec.get(ic).unwrap_or("").to_string();
@@ -642,21 +640,7 @@ fn load_mapped_rels(
                 ))
             }
         };
-        let mut props = Vec::new();
-        for (ci, key, cty) in &cols {
-            let cell = rec.get(*ci).unwrap_or("");
-            if cell.is_empty() {
-                continue;
-            }
-            let v = convert(cell, *cty).map_err(|m| {
-                ImportError::new(
-                    &file,
-                    Some(format!("line {line}, column {:?}", t.headers[*ci])),
-                    m,
-                )
-            })?;
-            props.push((*key, v));
-        }
+        let props = row_props(rec, cols.iter().copied(), t, &file, *line)?;
         g.add_relationship_syms(start, end, ty, props);
     }
     Ok(())
@@ -703,21 +687,7 @@ fn load_unmapped_rels(
             .unwrap_or(&fallback)
             .to_string();
         let ty = g.intern(&ty_text);
-        let mut props = Vec::new();
-        for (ci, key, cty) in &cols {
-            let cell = rec.get(*ci).unwrap_or("");
-            if cell.is_empty() {
-                continue;
-            }
-            let v = convert(cell, *cty).map_err(|m| {
-                ImportError::new(
-                    &file,
-                    Some(format!("line {line}, column {:?}", t.headers[*ci])),
-                    m,
-                )
-            })?;
-            props.push((*key, v));
-        }
+        let props = row_props(rec, cols.iter().copied(), t, &file, *line)?;
         g.add_relationship_syms(start, end, ty, props);
     }
     Ok(())
