@@ -15,6 +15,7 @@
 pub mod analysis;
 pub mod dataset;
 pub mod engine;
+pub mod eval;
 pub mod graph;
 pub mod metrics;
 pub mod schema;

@@ -23,6 +23,45 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Score predictions against a benchmark's gold queries on an in-memory graph.
+    ///
+    /// DATASET is ZOGRASCOPE CSV (`id`, `nl`, `mr`; the iid/compositional split is read from
+    /// the id lists beside it), GRAPE JSON or JSON Lines (`id`, `question`, `cypher`). PREDICTIONS
+    /// is JSON Lines with `id` and `cypher` (or a `candidates` array for Pass@k). Prints the
+    /// report (overall and per category means); with --out, per-example records go to
+    /// DIR/examples.jsonl (a rerun resumes from it) and the report to DIR/report.json.
+    Eval {
+        /// The benchmark file.
+        #[arg(long)]
+        dataset: PathBuf,
+        /// `zograscope`, `grape` or `jsonl` (default: guessed from the file).
+        #[arg(long)]
+        format: Option<grape::dataset::DatasetFormat>,
+        /// The predictions file.
+        #[arg(long)]
+        predictions: PathBuf,
+        /// The graph both gold and predicted queries run on (as for `grape query`).
+        #[arg(long)]
+        graph: String,
+        /// Value types for Data Importer folders: `strings` or `model`.
+        #[arg(long, default_value = "strings")]
+        types: grape::graph::import::ImporterTypes,
+        /// Pass@k is reported for k = 1 and this k.
+        #[arg(long, default_value_t = 1)]
+        k: usize,
+        /// Text-metric preprocessing: `default`, `collapse-ws` or `canonical`.
+        #[arg(long, default_value = "default")]
+        variant: grape::metrics::TextVariant,
+        /// Time limit per query in milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        timeout_ms: u64,
+        /// Worker threads (default: all cores).
+        #[arg(long)]
+        workers: Option<usize>,
+        /// Output directory (resumable).
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
     /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
     ///
     /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
@@ -157,6 +196,29 @@ enum SchemaCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
+        Command::Eval {
+            dataset,
+            format,
+            predictions,
+            graph,
+            types,
+            k,
+            variant,
+            timeout_ms,
+            workers,
+            out,
+        } => cmd_eval(EvalArgs {
+            dataset,
+            format,
+            predictions,
+            graph,
+            types,
+            k,
+            variant,
+            timeout_ms,
+            workers,
+            out,
+        }),
         Command::Textsim {
             json,
             variant,
@@ -851,5 +913,80 @@ fn cmd_textsim(
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
+    }
+}
+
+struct EvalArgs {
+    dataset: PathBuf,
+    format: Option<grape::dataset::DatasetFormat>,
+    predictions: PathBuf,
+    graph: String,
+    types: grape::graph::import::ImporterTypes,
+    k: usize,
+    variant: grape::metrics::TextVariant,
+    timeout_ms: u64,
+    workers: Option<usize>,
+    out: Option<PathBuf>,
+}
+
+fn cmd_eval(a: EvalArgs) -> ExitCode {
+    let examples = match grape::dataset::read_dataset(&a.dataset, a.format) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let predictions = match grape::dataset::read_predictions(&a.predictions) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let known: std::collections::HashSet<&str> = examples.iter().map(|e| e.id.as_str()).collect();
+    let stray = predictions
+        .keys()
+        .filter(|id| !known.contains(id.as_str()))
+        .count();
+    if stray > 0 {
+        eprintln!(
+            "warning: {stray} predictions have ids that are not in the dataset; they are ignored"
+        );
+    }
+    let graph = match grape::engine::load_graph(&a.graph, a.types) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut opts = grape::eval::EvalOptions {
+        k: a.k.max(1),
+        variant: a.variant,
+        ..Default::default()
+    };
+    if let Some(w) = a.workers {
+        opts.workers = w.max(1);
+    }
+    opts.engine.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
+    match grape::eval::evaluate(&graph, &examples, &predictions, &opts, a.out.as_deref()) {
+        Ok((report, _)) => {
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&report).unwrap_or_default()
+            );
+            if report.gold_errors > 0 {
+                eprintln!(
+                    "warning: {} gold queries failed on this graph and are not scored (see examples.jsonl)",
+                    report.gold_errors
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("error: writing results: {e}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -1,10 +1,14 @@
-//! Datasets and query files.
+//! Datasets, predictions and query files.
 //!
 //! [`query_file`] reads the query files the CLI's `parse`, `validate` and `analyze` commands take:
 //! JSON Lines with an `id` and a `query` (or `cypher`) field, `.cypher` scripts, or standard input.
 
+pub mod examples;
 pub mod query_file;
 
+pub use examples::{
+    read_dataset, read_predictions, DatasetError, DatasetFormat, Example, Prediction,
+};
 pub use query_file::{read_query_file, QueryFile, QueryFileError, QueryInput};
 
 /// Writes `bytes` to `path` atomically: to a temporary file beside it, then renamed over it, so

@@ -1,0 +1,303 @@
+//! The evaluation runner: gold and predicted Cypher run on the same graph, every metric per
+//! example, aggregates overall and by category.
+//!
+//! - Each example's gold query runs once; each candidate runs under the engine's limits; the
+//!   first candidate is the prediction for EX, EX-strict, Jaccard, Coverage and the text metrics,
+//!   and all candidates count for Pass@k.
+//! - Per-example records are appended to `examples.jsonl` in the output folder as they finish;
+//!   a rerun skips the ids already there (an unfinished last line is ignored), so a killed run
+//!   resumes. `report.json` is written atomically at the end from all records, sorted by id, so
+//!   the same inputs give a byte-identical report.
+//! - Examples whose gold query fails are reported and left out of the aggregates.
+
+use crate::dataset::{Example, Prediction};
+use crate::engine::{execute_read, Options, Params, Table};
+use crate::graph::Graph;
+use crate::metrics::{execution_accuracy, item_scores, pass_at_k, text_scores, TextVariant};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::io::Write;
+use std::path::Path;
+
+/// Runner options.
+#[derive(Clone, Debug)]
+pub struct EvalOptions {
+    /// Pass@k is reported for k = 1 and this k.
+    pub k: usize,
+    pub variant: TextVariant,
+    /// Worker threads (at least 1).
+    pub workers: usize,
+    pub engine: Options,
+}
+
+impl Default for EvalOptions {
+    fn default() -> Self {
+        let mut engine = Options::default();
+        engine.limits.timeout = Some(std::time::Duration::from_secs(10));
+        EvalOptions {
+            k: 1,
+            variant: TextVariant::Default,
+            workers: std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1),
+            engine,
+        }
+    }
+}
+
+/// One example's scores.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ExampleRecord {
+    pub id: String,
+    pub categories: BTreeMap<String, String>,
+    pub gold: String,
+    pub prediction: Option<String>,
+    /// Metric name → value (absent when the gold query failed).
+    pub metrics: BTreeMap<String, f64>,
+    pub gold_error: Option<String>,
+    pub prediction_error: Option<String>,
+}
+
+/// Aggregates: the mean of every metric, overall and per value of every category field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub examples: usize,
+    pub scored: usize,
+    pub gold_errors: usize,
+    pub missing_predictions: usize,
+    pub text_variant: TextVariant,
+    pub overall: BTreeMap<String, f64>,
+    pub by: BTreeMap<String, BTreeMap<String, BTreeMap<String, f64>>>,
+}
+
+/// Whether the final projection of a query orders its rows.
+fn ordered(src: &str) -> bool {
+    let Ok(stmt) = crate::syntax::parse(src) else {
+        return false;
+    };
+    matches!(
+        stmt.query.first.clauses.last(),
+        Some(crate::syntax::Clause::Return(r)) if !r.projection.order_by.is_empty()
+    )
+}
+
+fn run(graph: &Graph, q: &str, opts: &Options) -> Result<Table, String> {
+    let stmt = crate::syntax::parse(q).map_err(|e| format!("syntax error at {e}"))?;
+    if crate::engine::is_updating(&stmt) {
+        return Err("updating queries are not evaluated on the shared graph".into());
+    }
+    execute_read(graph, &stmt, q, &Params::new(), opts).map_err(|e| e.to_string())
+}
+
+/// Scores one example.
+pub fn score_example(
+    graph: &Graph,
+    ex: &Example,
+    pred: Option<&Prediction>,
+    opts: &EvalOptions,
+) -> ExampleRecord {
+    let mut rec = ExampleRecord {
+        id: ex.id.clone(),
+        categories: ex.categories.clone(),
+        gold: ex.gold.clone(),
+        prediction: pred.and_then(|p| p.candidates.first().cloned()),
+        metrics: BTreeMap::new(),
+        gold_error: None,
+        prediction_error: None,
+    };
+    let gold = match run(graph, &ex.gold, &opts.engine) {
+        Ok(t) => t,
+        Err(e) => {
+            rec.gold_error = Some(e);
+            return rec;
+        }
+    };
+    let is_ordered = ordered(&ex.gold);
+    let candidates: &[String] = pred.map(|p| p.candidates.as_slice()).unwrap_or(&[]);
+    if candidates.is_empty() {
+        rec.prediction_error = Some("no prediction".into());
+    }
+    let mut coverages = Vec::new();
+    for (i, c) in candidates.iter().enumerate().take(opts.k.max(1)) {
+        match run(graph, c, &opts.engine) {
+            Ok(t) => {
+                let items = item_scores(&t, &gold, is_ordered);
+                coverages.push(Some(items.coverage));
+                if i == 0 {
+                    let rows = execution_accuracy(&t, &gold, is_ordered);
+                    rec.metrics.insert("ex".into(), rows.ex);
+                    rec.metrics.insert("ex_strict".into(), rows.ex_strict);
+                    rec.metrics.insert("jaccard".into(), items.jaccard);
+                    rec.metrics.insert("coverage".into(), items.coverage);
+                }
+            }
+            Err(e) => {
+                coverages.push(None);
+                if i == 0 {
+                    rec.prediction_error = Some(e);
+                }
+            }
+        }
+    }
+    for m in ["ex", "ex_strict", "jaccard", "coverage"] {
+        rec.metrics.entry(m.into()).or_insert(0.0);
+    }
+    rec.metrics
+        .insert("pass_at_1".into(), pass_at_k(&coverages, 1));
+    if opts.k > 1 {
+        rec.metrics
+            .insert(format!("pass_at_{}", opts.k), pass_at_k(&coverages, opts.k));
+    }
+    let first = candidates.first().map(String::as_str).unwrap_or("");
+    let t = text_scores(&ex.gold, first, opts.variant);
+    rec.metrics.insert("jaro_winkler".into(), t.jaro_winkler);
+    rec.metrics
+        .insert("normalized_levenshtein".into(), t.normalized_levenshtein);
+    rec.metrics.insert(
+        "valid_syntax".into(),
+        if crate::syntax::parse(first).is_ok() {
+            1.0
+        } else {
+            0.0
+        },
+    );
+    rec
+}
+
+/// Numeric-aware id order: `2` before `10`.
+fn id_key(id: &str) -> (u8, i128, String) {
+    match id.parse::<i128>() {
+        Ok(n) => (0, n, String::new()),
+        Err(_) => (1, 0, id.to_string()),
+    }
+}
+
+/// Per-metric running sums and counts.
+type Sums = BTreeMap<String, (f64, usize)>;
+
+/// Aggregates records into a report.
+pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
+    let mut sums: BTreeMap<String, (f64, usize)> = BTreeMap::new();
+    let mut by: BTreeMap<String, BTreeMap<String, Sums>> = BTreeMap::new();
+    let mut scored = 0;
+    for r in records.iter().filter(|r| r.gold_error.is_none()) {
+        scored += 1;
+        for (m, v) in &r.metrics {
+            let e = sums.entry(m.clone()).or_default();
+            e.0 += v;
+            e.1 += 1;
+            for (field, value) in &r.categories {
+                let e = by
+                    .entry(field.clone())
+                    .or_default()
+                    .entry(value.clone())
+                    .or_default()
+                    .entry(m.clone())
+                    .or_default();
+                e.0 += v;
+                e.1 += 1;
+            }
+        }
+    }
+    let mean = |(s, n): (f64, usize)| if n == 0 { 0.0 } else { s / n as f64 };
+    Report {
+        examples: records.len(),
+        scored,
+        gold_errors: records.iter().filter(|r| r.gold_error.is_some()).count(),
+        missing_predictions: records.iter().filter(|r| r.prediction.is_none()).count(),
+        text_variant: variant,
+        overall: sums.into_iter().map(|(k, v)| (k, mean(v))).collect(),
+        by: by
+            .into_iter()
+            .map(|(f, vals)| {
+                (
+                    f,
+                    vals.into_iter()
+                        .map(|(v, ms)| (v, ms.into_iter().map(|(m, x)| (m, mean(x))).collect()))
+                        .collect(),
+                )
+            })
+            .collect(),
+    }
+}
+
+/// Reads the complete records of an earlier run (an unfinished last line is dropped).
+fn read_records(path: &Path) -> Vec<ExampleRecord> {
+    std::fs::read_to_string(path)
+        .map(|t| {
+            t.lines()
+                .filter_map(|l| serde_json::from_str::<ExampleRecord>(l).ok())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Runs the evaluation. With `out_dir`, records are appended to `examples.jsonl` there (and
+/// finished ids skipped on a rerun) and `report.json` is written at the end.
+pub fn evaluate(
+    graph: &Graph,
+    examples: &[Example],
+    predictions: &HashMap<String, Prediction>,
+    opts: &EvalOptions,
+    out_dir: Option<&Path>,
+) -> std::io::Result<(Report, Vec<ExampleRecord>)> {
+    let mut done: Vec<ExampleRecord> = Vec::new();
+    let mut log = None;
+    if let Some(dir) = out_dir {
+        std::fs::create_dir_all(dir)?;
+        let path = dir.join("examples.jsonl");
+        done = read_records(&path);
+        // Rewrite the log without a torn last line before appending to it.
+        let mut text = String::new();
+        for r in &done {
+            text.push_str(&serde_json::to_string(r).unwrap_or_default());
+            text.push('\n');
+        }
+        crate::dataset::write_atomically(&path, text.as_bytes())?;
+        log = Some(std::fs::OpenOptions::new().append(true).open(&path)?);
+    }
+    let finished: HashSet<String> = done.iter().map(|r| r.id.clone()).collect();
+    let todo: Vec<&Example> = examples
+        .iter()
+        .filter(|e| !finished.contains(&e.id))
+        .collect();
+    let workers = opts.workers.max(1).min(todo.len().max(1));
+    let (tx, rx) = std::sync::mpsc::channel::<ExampleRecord>();
+    let new_records = std::thread::scope(|s| -> std::io::Result<Vec<ExampleRecord>> {
+        for w in 0..workers {
+            let tx = tx.clone();
+            let todo = &todo;
+            s.spawn(move || {
+                for ex in todo.iter().skip(w).step_by(workers) {
+                    let rec = score_example(graph, ex, predictions.get(&ex.id), opts);
+                    if tx.send(rec).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut got = Vec::new();
+        for rec in rx {
+            if let Some(f) = log.as_mut() {
+                let mut line = serde_json::to_string(&rec).unwrap_or_default();
+                line.push('\n');
+                f.write_all(line.as_bytes())?;
+            }
+            got.push(rec);
+        }
+        Ok(got)
+    })?;
+    let mut all = done;
+    all.extend(new_records);
+    // Only the examples of this dataset, in id order.
+    let wanted: HashSet<&str> = examples.iter().map(|e| e.id.as_str()).collect();
+    all.retain(|r| wanted.contains(r.id.as_str()));
+    all.sort_by_cached_key(|r| id_key(&r.id));
+    let report = aggregate(&all, opts.variant);
+    if let Some(dir) = out_dir {
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+        crate::dataset::write_atomically(&dir.join("report.json"), text.as_bytes())?;
+    }
+    Ok((report, all))
+}

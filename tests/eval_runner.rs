@@ -1,0 +1,179 @@
+//! The evaluation runner end to end: ZOGRASCOPE test examples over POLE, scored against
+//! predictions that are the gold queries themselves, shuffled gold queries, and a run that is
+//! interrupted and resumed.
+
+mod common;
+
+use grape::dataset::examples::{read_dataset, read_predictions, DatasetFormat, Prediction};
+use grape::eval::{evaluate, EvalOptions};
+use grape::graph::import::{load_importer_dir, ImporterTypes};
+use std::collections::HashMap;
+
+const SAMPLE: usize = 240;
+
+fn setup() -> Option<(grape::graph::Graph, Vec<grape::dataset::examples::Example>)> {
+    let shared = common::shared_dir("eval runner")?;
+    let g = load_importer_dir(&shared.join("data/pole"), ImporterTypes::Strings).expect("POLE");
+    let mut ex = read_dataset(&shared.join("data/zograscope/zograscope_test_v1.csv"), None)
+        .expect("dataset");
+    assert!(ex.len() > 1000, "test split has {} examples", ex.len());
+    ex.truncate(SAMPLE);
+    Some((g, ex))
+}
+
+fn opts() -> EvalOptions {
+    EvalOptions {
+        workers: 2,
+        ..EvalOptions::default()
+    }
+}
+
+#[test]
+fn gold_as_prediction_scores_one_and_shuffled_scores_low() {
+    let Some((g, ex)) = setup() else { return };
+    assert!(ex.iter().all(|e| e.categories.contains_key("type")));
+    assert!(ex.iter().any(|e| e.categories.contains_key("split")));
+    let gold: HashMap<String, Prediction> = ex
+        .iter()
+        .map(|e| {
+            (
+                e.id.clone(),
+                Prediction {
+                    id: e.id.clone(),
+                    candidates: vec![e.gold.clone()],
+                },
+            )
+        })
+        .collect();
+    let (r, recs) = evaluate(&g, &ex, &gold, &opts(), None).unwrap();
+    assert_eq!(r.examples, SAMPLE);
+    assert_eq!(
+        r.gold_errors,
+        0,
+        "{:?}",
+        recs.iter().find(|r| r.gold_error.is_some())
+    );
+    for m in [
+        "ex",
+        "ex_strict",
+        "jaccard",
+        "coverage",
+        "pass_at_1",
+        "jaro_winkler",
+        "normalized_levenshtein",
+        "valid_syntax",
+    ] {
+        assert_eq!(r.overall[m], 1.0, "{m}: {:?}", r.overall);
+    }
+    // Every category value is reported per metric.
+    assert!(r.by["type"].values().all(|ms| ms["ex"] == 1.0));
+
+    // Each example gets the next example's gold query.
+    let shuffled: HashMap<String, Prediction> = ex
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            (
+                e.id.clone(),
+                Prediction {
+                    id: e.id.clone(),
+                    candidates: vec![ex[(i + 1) % ex.len()].gold.clone()],
+                },
+            )
+        })
+        .collect();
+    let (r2, _) = evaluate(&g, &ex, &shuffled, &opts(), None).unwrap();
+    assert!(r2.overall["ex"] < 0.2, "{:?}", r2.overall);
+    assert!(r2.overall["jaro_winkler"] < 1.0 && r2.overall["jaro_winkler"] > 0.3);
+    assert_eq!(r2.overall["valid_syntax"], 1.0);
+
+    // Missing predictions count as failures, not as skipped examples.
+    let mut half = gold.clone();
+    let drop: Vec<String> = ex.iter().step_by(2).map(|e| e.id.clone()).collect();
+    for id in &drop {
+        half.remove(id);
+    }
+    let (r3, _) = evaluate(&g, &ex, &half, &opts(), None).unwrap();
+    assert_eq!(r3.missing_predictions, drop.len());
+    assert!((r3.overall["ex"] - 0.5).abs() < 1e-9, "{:?}", r3.overall);
+}
+
+#[test]
+fn an_interrupted_run_resumes_to_the_same_report() {
+    let Some((g, ex)) = setup() else { return };
+    let dir = std::env::temp_dir().join(format!("grape-eval-resume-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    // Predictions written as a JSON Lines file, read back through the public reader.
+    let pred_path = dir.join("predictions.jsonl");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut lines = String::new();
+    for (i, e) in ex.iter().enumerate() {
+        let q = if i % 3 == 0 {
+            &ex[(i + 7) % ex.len()].gold
+        } else {
+            &e.gold
+        };
+        lines.push_str(&serde_json::json!({"id": e.id, "cypher": q}).to_string());
+        lines.push('\n');
+    }
+    std::fs::write(&pred_path, lines).unwrap();
+    let preds = read_predictions(&pred_path).unwrap();
+    assert_eq!(preds.len(), ex.len());
+
+    let full_dir = dir.join("full");
+    let (full, _) = evaluate(&g, &ex, &preds, &opts(), Some(&full_dir)).unwrap();
+    assert!(
+        full.overall["ex"] > 0.6 && full.overall["ex"] < 0.75,
+        "{:?}",
+        full.overall
+    );
+
+    // Simulate a crash: keep the first 100 records and half of the 101st line.
+    let log = std::fs::read_to_string(full_dir.join("examples.jsonl")).unwrap();
+    let kept: Vec<&str> = log.lines().collect();
+    assert_eq!(kept.len(), ex.len());
+    let mut partial = kept[..100].join("\n");
+    partial.push('\n');
+    partial.push_str(&kept[100][..kept[100].len() / 2]);
+    let resume_dir = dir.join("resume");
+    std::fs::create_dir_all(&resume_dir).unwrap();
+    std::fs::write(resume_dir.join("examples.jsonl"), partial).unwrap();
+    let (resumed, recs) = evaluate(&g, &ex, &preds, &opts(), Some(&resume_dir)).unwrap();
+    assert_eq!(recs.len(), ex.len());
+    assert!(
+        resumed == full,
+        "resumed {:?}\nfull {:?}",
+        resumed.overall,
+        full.overall
+    );
+    let a = std::fs::read_to_string(full_dir.join("report.json")).unwrap();
+    let b = std::fs::read_to_string(resume_dir.join("report.json")).unwrap();
+    assert_eq!(a, b);
+    // The resumed log holds each example once.
+    let relog = std::fs::read_to_string(resume_dir.join("examples.jsonl")).unwrap();
+    assert_eq!(relog.lines().count(), ex.len());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn data_file_errors_name_the_file_and_record() {
+    let dir = std::env::temp_dir().join(format!("grape-eval-errors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join("preds.jsonl");
+    std::fs::write(&p, "{\"id\": 1, \"cypher\": \"RETURN 1\"}\n{\"id\": 2 \n").unwrap();
+    let e = read_predictions(&p).unwrap_err();
+    assert_eq!(e.line, Some(2));
+    assert!(e.to_string().contains("preds.jsonl"), "{e}");
+    std::fs::write(
+        &p,
+        "{\"id\": 1, \"cypher\": \"RETURN 1\"}\n{\"id\": 1, \"cypher\": \"RETURN 2\"}\n",
+    )
+    .unwrap();
+    let e = read_predictions(&p).unwrap_err();
+    assert!(e.to_string().contains("duplicate"), "{e}");
+    let d = dir.join("data.jsonl");
+    std::fs::write(&d, "{\"id\": \"a\", \"question\": \"q\"}\n").unwrap();
+    let e = read_dataset(&d, Some(DatasetFormat::Jsonl)).unwrap_err();
+    assert_eq!(e.line, Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
+}
