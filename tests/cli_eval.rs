@@ -94,6 +94,55 @@ fn eval_scores_predictions_and_resumes_from_its_output() {
         3
     );
 
+    // Two shards through the CLI, merged, give the same report file.
+    for i in 0..2 {
+        let o = grape()
+            .args(["eval", "--dataset"])
+            .arg(dir.join("data.jsonl"))
+            .arg("--predictions")
+            .arg(dir.join("pred.jsonl"))
+            .arg("--graph")
+            .arg(dir.join("graph.cypher"))
+            .args(["--k", "2", "--shard", &format!("{i}/2"), "--out"])
+            .arg(dir.join(format!("s{i}")))
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        // Predictions of the other shard are not reported as strays.
+        assert!(
+            o.stderr.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+    let m = grape()
+        .args(["report", "merge", "--out"])
+        .arg(dir.join("merged"))
+        .arg(dir.join("s0"))
+        .arg(dir.join("s1"))
+        .output()
+        .unwrap();
+    assert!(m.status.success(), "{}", String::from_utf8_lossy(&m.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("merged/report.json")).unwrap(),
+        saved
+    );
+    let bad_shard = grape()
+        .args([
+            "eval",
+            "--shard",
+            "2/2",
+            "--dataset",
+            "d",
+            "--predictions",
+            "p",
+            "--graph",
+            "none",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(bad_shard.status.code(), Some(2));
+
     // A bad predictions file: exit 2, file and line named.
     std::fs::write(
         dir.join("pred.jsonl"),

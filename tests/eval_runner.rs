@@ -149,10 +149,51 @@ fn an_interrupted_run_resumes_to_the_same_report() {
     let a = std::fs::read_to_string(full_dir.join("report.json")).unwrap();
     let b = std::fs::read_to_string(resume_dir.join("report.json")).unwrap();
     assert_eq!(a, b);
+    // Three shards, run separately and merged, give the same report and log as one run.
+    let shard_dirs: Vec<std::path::PathBuf> =
+        (0..3).map(|i| dir.join(format!("shard{i}"))).collect();
+    let mut seen = 0;
+    for (i, d) in shard_dirs.iter().enumerate() {
+        let part = grape::eval::shard(&ex, i, 3);
+        seen += part.len();
+        evaluate(&g, &part, &preds, &opts(), Some(d)).unwrap();
+    }
+    assert_eq!(seen, ex.len());
+    let refs: Vec<&std::path::Path> = shard_dirs.iter().map(|d| d.as_path()).collect();
+    let merged = grape::eval::merge(&refs, &dir.join("merged")).unwrap();
+    assert!(merged == full);
+    assert_eq!(
+        a,
+        std::fs::read_to_string(dir.join("merged/report.json")).unwrap()
+    );
+    let mut one: Vec<String> = log.lines().map(str::to_string).collect();
+    let mut many: Vec<String> = std::fs::read_to_string(dir.join("merged/examples.jsonl"))
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    one.sort();
+    many.sort();
+    assert_eq!(one, many);
+    // A shard given twice is fine; an unfinished shard is refused.
+    assert!(grape::eval::merge(&[refs[0], refs[0]], &dir.join("m2")).is_ok());
+    std::fs::remove_file(shard_dirs[1].join("report.json")).unwrap();
+    let e = grape::eval::merge(&refs, &dir.join("m3")).unwrap_err();
+    assert!(e.contains("shard1"), "{e}");
     // The resumed log holds each example once.
     let relog = std::fs::read_to_string(resume_dir.join("examples.jsonl")).unwrap();
     assert_eq!(relog.lines().count(), ex.len());
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn shard_arguments_are_checked() {
+    use grape::eval::parse_shard;
+    assert_eq!(parse_shard("0/4"), Ok((0, 4)));
+    assert_eq!(parse_shard("3/4"), Ok((3, 4)));
+    for bad in ["4/4", "1/0", "x/2", "1", "-1/2"] {
+        assert!(parse_shard(bad).is_err(), "{bad}");
+    }
 }
 
 #[test]

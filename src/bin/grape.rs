@@ -22,6 +22,20 @@ struct Cli {
 }
 
 #[derive(Subcommand)]
+enum ReportCommand {
+    /// Merge the output directories of `grape eval --shard` runs into one (examples.jsonl and
+    /// report.json, the same as one unsharded run would write); prints the report.
+    Merge {
+        /// Where the merged output goes.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
 enum Command {
     /// Score predictions against a benchmark's gold queries on an in-memory graph.
     ///
@@ -61,7 +75,14 @@ enum Command {
         /// Output directory (resumable).
         #[arg(long)]
         out: Option<PathBuf>,
+        /// Run only shard i of n (`i/n`, 0-based: every n-th example in id order); combine the
+        /// shards' output directories with `grape report merge`.
+        #[arg(long, value_parser = grape::eval::parse_shard)]
+        shard: Option<(usize, usize)>,
     },
+    /// Evaluation reports.
+    #[command(subcommand)]
+    Report(ReportCommand),
     /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
     ///
     /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
@@ -207,6 +228,7 @@ fn main() -> ExitCode {
             timeout_ms,
             workers,
             out,
+            shard,
         } => cmd_eval(EvalArgs {
             dataset,
             format,
@@ -218,7 +240,24 @@ fn main() -> ExitCode {
             timeout_ms,
             workers,
             out,
+            shard,
         }),
+        Command::Report(ReportCommand::Merge { out, dirs }) => {
+            let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
+            match grape::eval::merge(&dirs, &out) {
+                Ok(report) => {
+                    println!(
+                        "{}",
+                        serde_json::to_string_pretty(&report).unwrap_or_default()
+                    );
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Textsim {
             json,
             variant,
@@ -927,6 +966,7 @@ struct EvalArgs {
     timeout_ms: u64,
     workers: Option<usize>,
     out: Option<PathBuf>,
+    shard: Option<(usize, usize)>,
 }
 
 fn cmd_eval(a: EvalArgs) -> ExitCode {
@@ -954,6 +994,10 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
             "warning: {stray} predictions have ids that are not in the dataset; they are ignored"
         );
     }
+    let examples = match a.shard {
+        Some((i, n)) => grape::eval::shard(&examples, i, n),
+        None => examples,
+    };
     let graph = match grape::engine::load_graph(&a.graph, a.types) {
         Ok(g) => g,
         Err(e) => {

@@ -59,7 +59,7 @@ pub struct ExampleRecord {
 }
 
 /// Aggregates: the mean of every metric, overall and per value of every category field.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub examples: usize,
     pub scored: usize,
@@ -296,8 +296,106 @@ pub fn evaluate(
     all.sort_by_cached_key(|r| id_key(&r.id));
     let report = aggregate(&all, opts.variant);
     if let Some(dir) = out_dir {
-        let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
-        crate::dataset::write_atomically(&dir.join("report.json"), text.as_bytes())?;
+        crate::dataset::write_atomically(
+            &dir.join("report.json"),
+            report_json(&report).as_bytes(),
+        )?;
     }
     Ok((report, all))
+}
+
+/// Shard `i` of `n` (0-based): every n-th example in id order, starting at position `i`. The
+/// shards of one dataset are disjoint and together hold every example, so runs of them merged
+/// with [`merge`] give the report of one run.
+pub fn shard(examples: &[Example], i: usize, n: usize) -> Vec<Example> {
+    let mut sorted: Vec<&Example> = examples.iter().collect();
+    sorted.sort_by_cached_key(|e| id_key(&e.id));
+    sorted
+        .into_iter()
+        .enumerate()
+        .filter(|(pos, _)| n > 0 && pos % n == i)
+        .map(|(_, e)| e.clone())
+        .collect()
+}
+
+/// Parses a `--shard` argument, `i/n` with 0 ≤ i < n.
+pub fn parse_shard(s: &str) -> Result<(usize, usize), String> {
+    let bad = || format!("bad shard {s:?}: expected i/n with 0 <= i < n, e.g. 0/4");
+    let (i, n) = s.split_once('/').ok_or_else(bad)?;
+    let (i, n): (usize, usize) = (
+        i.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if n == 0 || i >= n {
+        return Err(bad());
+    }
+    Ok((i, n))
+}
+
+/// Merges the output directories of shard runs into `out` (`examples.jsonl` and `report.json`,
+/// both written atomically). The shards must share a text variant; an example present in two
+/// shards must have the same record in both.
+pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
+    let mut variant: Option<TextVariant> = None;
+    let mut by_id: BTreeMap<String, ExampleRecord> = BTreeMap::new();
+    for dir in dirs {
+        let rp = dir.join("report.json");
+        let text = std::fs::read_to_string(&rp)
+            .map_err(|e| format!("{}: {e} (is the shard finished?)", rp.display()))?;
+        let report: Report =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", rp.display()))?;
+        match variant {
+            None => variant = Some(report.text_variant),
+            Some(v) if v != report.text_variant => {
+                return Err(format!(
+                    "{}: text variant {:?} differs from the other shards' {v:?}",
+                    rp.display(),
+                    report.text_variant
+                ))
+            }
+            Some(_) => {}
+        }
+        let records = read_records(&dir.join("examples.jsonl"));
+        if records.len() != report.examples {
+            return Err(format!(
+                "{}: {} records for a report of {} examples",
+                dir.join("examples.jsonl").display(),
+                records.len(),
+                report.examples
+            ));
+        }
+        for r in records {
+            if let Some(old) = by_id.get(&r.id) {
+                if *old != r {
+                    return Err(format!(
+                        "{}: example {:?} differs from another shard's record",
+                        dir.display(),
+                        r.id
+                    ));
+                }
+            }
+            by_id.insert(r.id.clone(), r);
+        }
+    }
+    let variant = variant.ok_or("no shard directories given")?;
+    let mut all: Vec<ExampleRecord> = by_id.into_values().collect();
+    all.sort_by_cached_key(|r| id_key(&r.id));
+    let report = aggregate(&all, variant);
+    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let mut log = String::new();
+    for r in &all {
+        log.push_str(&serde_json::to_string(r).unwrap_or_default());
+        log.push('\n');
+    }
+    let write = |name: &str, bytes: &[u8]| {
+        crate::dataset::write_atomically(&out.join(name), bytes)
+            .map_err(|e| format!("{}: {e}", out.join(name).display()))
+    };
+    write("examples.jsonl", log.as_bytes())?;
+    write("report.json", report_json(&report).as_bytes())?;
+    Ok(report)
+}
+
+fn report_json(report: &Report) -> String {
+    serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
 }

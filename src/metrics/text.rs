@@ -21,7 +21,7 @@
 use serde::Serialize;
 
 /// Text preprocessing variant.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum TextVariant {
     #[default]
