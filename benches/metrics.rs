@@ -76,5 +76,42 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// Result metrics on 10,000-row results (a node, a string and a float per row), the generated
+/// result in the opposite order of the reference so that matching cannot follow row positions.
+fn bench_result(c: &mut Criterion) {
+    use grape::engine::{run, Params};
+    use grape::metrics::{execution_accuracy, item_scores};
+    let mut graph = grape::graph::Graph::new();
+    run(
+        &mut graph,
+        "UNWIND range(1, 10000) AS i CREATE (:P {name: 'p' + toString(i), score: i * 0.5, tags: [i % 7, i % 11]})",
+        &Params::new(),
+    )
+    .unwrap();
+    let reference = run(
+        &mut graph,
+        "MATCH (n:P) RETURN n, n.name AS name, n.score AS score ORDER BY score",
+        &Params::new(),
+    )
+    .unwrap();
+    let generated = run(
+        &mut graph,
+        "MATCH (m:P) RETURN m.score AS s, m.name AS nm, m ORDER BY s DESC",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!(reference.rows.len(), 10_000);
+    assert_eq!(execution_accuracy(&generated, &reference, false).ex, 1.0);
+    let mut g = c.benchmark_group("result");
+    g.throughput(Throughput::Elements(10_000));
+    g.bench_function("item_scores/10k_rows", |b| {
+        b.iter(|| item_scores(&generated, &reference, false))
+    });
+    g.bench_function("execution_accuracy/10k_rows", |b| {
+        b.iter(|| execution_accuracy(&generated, &reference, false))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, bench_result);
 criterion_main!(benches);

@@ -18,7 +18,6 @@
 
 use crate::engine::Table;
 use crate::value::{Entities, Value};
-use std::collections::HashMap;
 
 /// A canonical, hashable value.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -43,6 +42,10 @@ fn num_text(f: f64) -> String {
     }
     if f.is_infinite() {
         return if f > 0.0 { "Inf" } else { "-Inf" }.into();
+    }
+    // Integral values below 1e11 have fewer than 12 significant digits: rounding keeps them.
+    if f.fract() == 0.0 && f.abs() < 1.0e11 {
+        return format!("{}", f as i64);
     }
     let rounded: f64 = format!("{f:.11e}").parse().unwrap_or(f);
     if rounded.fract() == 0.0 && rounded.abs() < 9.0e15 {
@@ -107,14 +110,14 @@ fn items_of(v: &Value, e: &dyn Entities, out: &mut Vec<Canon>) {
     }
 }
 
-fn bag(t: &Table, ordered: bool) -> HashMap<(usize, Canon), usize> {
-    let mut m = HashMap::new();
+fn bag(t: &Table, ordered: bool) -> rustc_hash::FxHashMap<(usize, Canon), usize> {
+    let mut m = rustc_hash::FxHashMap::default();
+    let mut items = Vec::new();
     for (i, row) in t.rows.iter().enumerate() {
-        let mut items = Vec::new();
         for v in row {
             items_of(v, t, &mut items);
         }
-        for it in items {
+        for it in items.drain(..) {
             *m.entry((if ordered { i } else { 0 }, it)).or_insert(0) += 1;
         }
     }
@@ -200,11 +203,18 @@ fn same_rows(a: &[Vec<Canon>], b: &[Vec<Canon>], ordered: bool) -> bool {
     if ordered {
         return a == b;
     }
-    let mut x = a.to_vec();
-    let mut y = b.to_vec();
-    x.sort();
-    y.sort();
-    x == y
+    // Multiset equality by counting: O(rows) with hashing.
+    let mut counts: rustc_hash::FxHashMap<&[Canon], isize> = rustc_hash::FxHashMap::default();
+    for r in a {
+        *counts.entry(r.as_slice()).or_insert(0) += 1;
+    }
+    for r in b {
+        match counts.get_mut(r.as_slice()) {
+            Some(c) if *c > 0 => *c -= 1,
+            _ => return false,
+        }
+    }
+    true
 }
 
 /// Searches a permutation of the generated columns that makes its rows equal the reference's.
