@@ -71,6 +71,9 @@ fn eval_scores_predictions_and_resumes_from_its_output() {
     assert_eq!(report["by"]["level"]["easy"]["ex"], 1.0);
     assert_eq!(report["by"]["level"]["hard"]["ex"], 0.0);
     let saved = std::fs::read_to_string(out.join("report.json")).unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("## By level"), "{md}");
+    assert!(md.contains("| hard | 2 |"), "{md}");
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&saved).unwrap(),
         report

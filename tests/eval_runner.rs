@@ -58,6 +58,7 @@ fn gold_as_prediction_scores_one_and_shuffled_scores_low() {
         "ex_strict",
         "jaccard",
         "coverage",
+        "psjs",
         "pass_at_1",
         "jaro_winkler",
         "normalized_levenshtein",
@@ -84,6 +85,7 @@ fn gold_as_prediction_scores_one_and_shuffled_scores_low() {
         .collect();
     let (r2, _) = evaluate(&g, &ex, &shuffled, &opts(), None).unwrap();
     assert!(r2.overall["ex"] < 0.2, "{:?}", r2.overall);
+    assert!(r2.overall["psjs"] < 0.3, "{:?}", r2.overall);
     assert!(r2.overall["jaro_winkler"] < 1.0 && r2.overall["jaro_winkler"] > 0.3);
     assert_eq!(r2.overall["valid_syntax"], 1.0);
 

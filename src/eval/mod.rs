@@ -68,6 +68,8 @@ pub struct Report {
     pub text_variant: TextVariant,
     pub overall: BTreeMap<String, f64>,
     pub by: BTreeMap<String, BTreeMap<String, BTreeMap<String, f64>>>,
+    /// Scored examples per value of every category field.
+    pub counts: BTreeMap<String, BTreeMap<String, usize>>,
 }
 
 /// Whether the final projection of a query orders its rows.
@@ -126,6 +128,15 @@ pub fn score_example(
                 if i == 0 {
                     let rows = execution_accuracy(&t, &gold, is_ordered);
                     rec.metrics.insert("ex".into(), rows.ex);
+                    // PSJS is 1 when EX is 1 (docs/METRICS.md); else the provenance node sets.
+                    let psjs = if rows.ex == 1.0 {
+                        Some(1.0)
+                    } else {
+                        crate::metrics::psjs(graph, c, &ex.gold, &opts.engine).ok()
+                    };
+                    if let Some(v) = psjs {
+                        rec.metrics.insert("psjs".into(), v);
+                    }
                     rec.metrics.insert("ex_strict".into(), rows.ex_strict);
                     rec.metrics.insert("jaccard".into(), items.jaccard);
                     rec.metrics.insert("coverage".into(), items.coverage);
@@ -139,7 +150,7 @@ pub fn score_example(
             }
         }
     }
-    for m in ["ex", "ex_strict", "jaccard", "coverage"] {
+    for m in ["ex", "ex_strict", "jaccard", "coverage", "psjs"] {
         rec.metrics.entry(m.into()).or_insert(0.0);
     }
     rec.metrics
@@ -180,8 +191,16 @@ pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
     let mut sums: BTreeMap<String, (f64, usize)> = BTreeMap::new();
     let mut by: BTreeMap<String, BTreeMap<String, Sums>> = BTreeMap::new();
     let mut scored = 0;
+    let mut counts: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     for r in records.iter().filter(|r| r.gold_error.is_none()) {
         scored += 1;
+        for (field, value) in &r.categories {
+            *counts
+                .entry(field.clone())
+                .or_default()
+                .entry(value.clone())
+                .or_default() += 1;
+        }
         for (m, v) in &r.metrics {
             let e = sums.entry(m.clone()).or_default();
             e.0 += v;
@@ -206,6 +225,7 @@ pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
         gold_errors: records.iter().filter(|r| r.gold_error.is_some()).count(),
         missing_predictions: records.iter().filter(|r| r.prediction.is_none()).count(),
         text_variant: variant,
+        counts,
         overall: sums.into_iter().map(|(k, v)| (k, mean(v))).collect(),
         by: by
             .into_iter()
@@ -233,7 +253,7 @@ fn read_records(path: &Path) -> Vec<ExampleRecord> {
 }
 
 /// Runs the evaluation. With `out_dir`, records are appended to `examples.jsonl` there (and
-/// finished ids skipped on a rerun) and `report.json` is written at the end.
+/// finished ids skipped on a rerun) and `report.json` and `report.md` are written at the end.
 pub fn evaluate(
     graph: &Graph,
     examples: &[Example],
@@ -299,6 +319,10 @@ pub fn evaluate(
         crate::dataset::write_atomically(
             &dir.join("report.json"),
             report_json(&report).as_bytes(),
+        )?;
+        crate::dataset::write_atomically(
+            &dir.join("report.md"),
+            report_markdown(&report).as_bytes(),
         )?;
     }
     Ok((report, all))
@@ -393,9 +417,66 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
     };
     write("examples.jsonl", log.as_bytes())?;
     write("report.json", report_json(&report).as_bytes())?;
+    write("report.md", report_markdown(&report).as_bytes())?;
     Ok(report)
 }
 
 fn report_json(report: &Report) -> String {
     serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
+}
+
+/// The report as Markdown: the overall means, then one table per category field (values in
+/// numeric order where they are numbers), metrics as columns.
+pub fn report_markdown(report: &Report) -> String {
+    let metrics: Vec<&String> = report.overall.keys().collect();
+    let mut md = String::from("# grape evaluation report\n\n");
+    md.push_str(&format!(
+        "{} examples, {} scored, {} gold queries failed, {} predictions missing; text variant `{}`.\n\n",
+        report.examples,
+        report.scored,
+        report.gold_errors,
+        report.missing_predictions,
+        serde_json::to_value(report.text_variant)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    ));
+    let header = |first: &str| {
+        let mut h = format!("| {first} | n |");
+        let mut rule = String::from("|---|---:|");
+        for m in &metrics {
+            h.push_str(&format!(" {m} |"));
+            rule.push_str("---:|");
+        }
+        format!("{h}\n{rule}\n")
+    };
+    let row = |name: &str, n: usize, values: &BTreeMap<String, f64>| {
+        let mut line = format!("| {} | {n} |", name.replace('|', "\\|"));
+        for m in &metrics {
+            match values.get(*m) {
+                Some(v) => line.push_str(&format!(" {v:.3} |")),
+                None => line.push_str(" – |"),
+            }
+        }
+        line + "\n"
+    };
+    md.push_str("## Overall\n\n");
+    md.push_str(&header("all"));
+    md.push_str(&row("all", report.scored, &report.overall));
+    for (field, values) in &report.by {
+        md.push_str(&format!("\n## By {field}\n\n"));
+        md.push_str(&header(field));
+        let mut keys: Vec<&String> = values.keys().collect();
+        keys.sort_by_cached_key(|k| id_key(k));
+        for k in keys {
+            let n = report
+                .counts
+                .get(field)
+                .and_then(|c| c.get(k))
+                .copied()
+                .unwrap_or(0);
+            md.push_str(&row(k, n, &values[k]));
+        }
+    }
+    md
 }
