@@ -189,6 +189,34 @@ fn an_interrupted_run_resumes_to_the_same_report() {
 }
 
 #[test]
+fn zograscope_splits_are_labelled() {
+    let Some(shared) = common::shared_dir("zograscope splits") else {
+        return;
+    };
+    let dir = shared.join("data/zograscope");
+    let test = read_dataset(&dir.join("zograscope_test_v1.csv"), None).unwrap();
+    let count = |ex: &[grape::dataset::Example], s: &str| {
+        ex.iter()
+            .filter(|e| e.categories.get("split").map(String::as_str) == Some(s))
+            .count()
+    };
+    let listed = |f: &str| {
+        std::fs::read_to_string(dir.join(f))
+            .unwrap()
+            .split_whitespace()
+            .count()
+    };
+    assert_eq!(count(&test, "iid"), listed("ids_iid_test.txt"));
+    assert_eq!(
+        count(&test, "compositional"),
+        listed("ids_compositional_test.txt")
+    );
+    let length = read_dataset(&dir.join("zograscope_length_test_v1.csv"), None).unwrap();
+    assert!(!length.is_empty());
+    assert_eq!(count(&length, "length"), length.len());
+}
+
+#[test]
 fn shard_arguments_are_checked() {
     use grape::eval::parse_shard;
     assert_eq!(parse_shard("0/4"), Ok((0, 4)));

@@ -114,9 +114,15 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
         .iter()
         .filter_map(|c| col(c).map(|i| (i, *c)))
         .collect();
-    // The iid / compositional split, from the id lists beside the file.
+    // The length split is its own file; the iid / compositional split of the test file comes
+    // from the id lists beside it (they do not apply to the length file's ids).
+    let file_name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let length_split = file_name.contains("length");
     let mut split: HashMap<String, &'static str> = HashMap::new();
-    if let Some(dir) = path.parent() {
+    if let (false, Some(dir)) = (length_split, path.parent()) {
         for (f, name) in [
             ("ids_iid_test.txt", "iid"),
             ("ids_compositional_test.txt", "compositional"),
@@ -139,7 +145,9 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
         for (i, name) in &cats {
             categories.insert(name.to_string(), rec.get(*i).unwrap_or("").to_string());
         }
-        if let Some(s) = split.get(&eid) {
+        if length_split {
+            categories.insert("split".into(), "length".into());
+        } else if let Some(s) = split.get(&eid) {
             categories.insert("split".into(), s.to_string());
         }
         out.push(Example {
