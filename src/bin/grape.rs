@@ -1008,6 +1008,7 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
     let mut opts = grape::eval::EvalOptions {
         k: a.k.max(1),
         variant: a.variant,
+        progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         ..Default::default()
     };
     if let Some(w) = a.workers {

@@ -28,6 +28,9 @@ pub struct EvalOptions {
     /// Worker threads (at least 1).
     pub workers: usize,
     pub engine: Options,
+    /// Draw a progress bar on standard error once a run has taken a second (the CLI sets this
+    /// when standard error is a terminal).
+    pub progress: bool,
 }
 
 impl Default for EvalOptions {
@@ -41,6 +44,7 @@ impl Default for EvalOptions {
                 .map(|n| n.get())
                 .unwrap_or(1),
             engine,
+            progress: false,
         }
     }
 }
@@ -298,7 +302,24 @@ pub fn evaluate(
         }
         drop(tx);
         let mut got = Vec::new();
+        // The progress bar stays hidden for the first second, so short runs print nothing.
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(todo.len() as u64),
+            indicatif::ProgressDrawTarget::hidden(),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template(
+            "{elapsed_precise} [{bar:40}] {pos}/{len} examples, {per_sec}, eta {eta}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        let started = std::time::Instant::now();
+        let mut shown = false;
         for rec in rx {
+            bar.inc(1);
+            if opts.progress && !shown && started.elapsed() > std::time::Duration::from_secs(1) {
+                bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+                shown = true;
+            }
             if let Some(f) = log.as_mut() {
                 let mut line = serde_json::to_string(&rec).unwrap_or_default();
                 line.push('\n');
@@ -306,6 +327,7 @@ pub fn evaluate(
             }
             got.push(rec);
         }
+        bar.finish_and_clear();
         Ok(got)
     })?;
     let mut all = done;
