@@ -86,6 +86,13 @@ fn gold_as_prediction_scores_one_and_shuffled_scores_low() {
     let (r2, _) = evaluate(&g, &ex, &shuffled, &opts(), None).unwrap();
     assert!(r2.overall["ex"] < 0.2, "{:?}", r2.overall);
     assert!(r2.overall["psjs"] < 0.3, "{:?}", r2.overall);
+    // Bootstrap intervals: degenerate for a perfect run, around the mean otherwise.
+    assert_eq!(r.ci95["ex"], [1.0, 1.0]);
+    let [lo, hi] = r2.ci95["ex"];
+    assert!(
+        lo <= r2.overall["ex"] && r2.overall["ex"] <= hi && hi - lo < 0.1,
+        "{lo} {hi}"
+    );
     assert!(r2.overall["jaro_winkler"] < 1.0 && r2.overall["jaro_winkler"] > 0.3);
     assert_eq!(r2.overall["valid_syntax"], 1.0);
 

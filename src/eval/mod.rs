@@ -74,6 +74,55 @@ pub struct Report {
     pub by: BTreeMap<String, BTreeMap<String, BTreeMap<String, f64>>>,
     /// Scored examples per value of every category field.
     pub counts: BTreeMap<String, BTreeMap<String, usize>>,
+    /// 95% percentile-bootstrap confidence intervals `[low, high]` of the headline metrics'
+    /// overall means (1,000 resamples of the scored examples, fixed seed, so a run, a resumed
+    /// run and merged shards agree).
+    #[serde(default)]
+    pub ci95: BTreeMap<String, [f64; 2]>,
+}
+
+/// The metrics whose overall means get bootstrap confidence intervals.
+pub const HEADLINE_METRICS: [&str; 6] = [
+    "ex",
+    "ex_strict",
+    "coverage",
+    "jaccard",
+    "psjs",
+    "pass_at_1",
+];
+
+/// SplitMix64: a small, fixed, well-mixed generator so that the intervals are reproducible
+/// everywhere.
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// Uniform in `0..n` (n > 0), without modulo bias.
+    fn below(&mut self, n: usize) -> usize {
+        ((self.next() as u128 * n as u128) >> 64) as usize
+    }
+}
+
+/// Percentile-bootstrap 95% interval of the mean of `values` (`resamples` draws, `seed`).
+/// `None` for no values.
+pub fn bootstrap_ci95(values: &[f64], resamples: usize, seed: u64) -> Option<[f64; 2]> {
+    if values.is_empty() || resamples == 0 {
+        return None;
+    }
+    let mut rng = SplitMix64(seed);
+    let n = values.len();
+    let mut means: Vec<f64> = (0..resamples)
+        .map(|_| (0..n).map(|_| values[rng.below(n)]).sum::<f64>() / n as f64)
+        .collect();
+    means.sort_by(f64::total_cmp);
+    let at = |q: f64| means[((q * (resamples - 1) as f64).round() as usize).min(resamples - 1)];
+    Some([at(0.025), at(0.975)])
 }
 
 /// Whether the final projection of a query orders its rows.
@@ -223,6 +272,17 @@ pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
         }
     }
     let mean = |(s, n): (f64, usize)| if n == 0 { 0.0 } else { s / n as f64 };
+    let mut ci95 = BTreeMap::new();
+    for m in HEADLINE_METRICS {
+        let values: Vec<f64> = records
+            .iter()
+            .filter(|r| r.gold_error.is_none())
+            .filter_map(|r| r.metrics.get(m).copied())
+            .collect();
+        if let Some(ci) = bootstrap_ci95(&values, 1000, 0x67_72_61_70_65) {
+            ci95.insert(m.to_string(), ci);
+        }
+    }
     Report {
         examples: records.len(),
         scored,
@@ -230,6 +290,7 @@ pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
         missing_predictions: records.iter().filter(|r| r.prediction.is_none()).count(),
         text_variant: variant,
         counts,
+        ci95,
         overall: sums.into_iter().map(|(k, v)| (k, mean(v))).collect(),
         by: by
             .into_iter()
@@ -485,6 +546,16 @@ pub fn report_markdown(report: &Report) -> String {
     md.push_str("## Overall\n\n");
     md.push_str(&header("all"));
     md.push_str(&row("all", report.scored, &report.overall));
+    if !report.ci95.is_empty() {
+        md.push_str("\n95% bootstrap confidence intervals: ");
+        let parts: Vec<String> = report
+            .ci95
+            .iter()
+            .map(|(m, [lo, hi])| format!("{m} [{lo:.3}, {hi:.3}]"))
+            .collect();
+        md.push_str(&parts.join(", "));
+        md.push_str(".\n");
+    }
     for (field, values) in &report.by {
         md.push_str(&format!("\n## By {field}\n\n"));
         md.push_str(&header(field));
@@ -501,4 +572,37 @@ pub fn report_markdown(report: &Report) -> String {
         }
     }
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bootstrap_intervals_are_reproducible_and_sensible() {
+        assert_eq!(bootstrap_ci95(&[], 1000, 1), None);
+        assert_eq!(bootstrap_ci95(&[0.5; 40], 1000, 1), Some([0.5, 0.5]));
+        let half: Vec<f64> = (0..200).map(|i| (i % 2) as f64).collect();
+        let [lo, hi] = bootstrap_ci95(&half, 1000, 7).unwrap();
+        assert!(lo < 0.5 && hi > 0.5, "{lo} {hi}");
+        // The normal approximation: 0.5 ± 1.96 · sqrt(0.25 / 200) ≈ ±0.069.
+        assert!((hi - lo - 0.139).abs() < 0.03, "{lo} {hi}");
+        assert_eq!(bootstrap_ci95(&half, 1000, 7), Some([lo, hi]));
+        // Fewer examples, wider interval.
+        let [lo2, hi2] = bootstrap_ci95(&half[..20], 1000, 7).unwrap();
+        assert!(hi2 - lo2 > hi - lo);
+    }
+
+    #[test]
+    fn the_generator_is_uniform_enough() {
+        let mut r = SplitMix64(42);
+        let mut counts = [0usize; 10];
+        for _ in 0..100_000 {
+            counts[r.below(10)] += 1;
+        }
+        assert!(
+            counts.iter().all(|&c| (9_000..11_000).contains(&c)),
+            "{counts:?}"
+        );
+    }
 }
