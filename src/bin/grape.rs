@@ -246,10 +246,7 @@ fn main() -> ExitCode {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {
                 Ok(report) => {
-                    println!(
-                        "{}",
-                        serde_json::to_string_pretty(&report).unwrap_or_default()
-                    );
+                    print!("{}", grape::eval::report_json(&report));
                     ExitCode::SUCCESS
                 }
                 Err(e) => {
@@ -1017,10 +1014,7 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
     opts.engine.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
     match grape::eval::evaluate(&graph, &examples, &predictions, &opts, a.out.as_deref()) {
         Ok((report, _)) => {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&report).unwrap_or_default()
-            );
+            print!("{}", grape::eval::report_json(&report));
             if report.gold_errors > 0 {
                 eprintln!(
                     "warning: {} gold queries failed on this graph and are not scored (see examples.jsonl)",

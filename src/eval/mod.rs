@@ -13,7 +13,9 @@
 use crate::dataset::{Example, Prediction};
 use crate::engine::{execute_read, Options, Params, Table};
 use crate::graph::Graph;
+use crate::metrics::psjs::{node_set_jaccard, provenance_of};
 use crate::metrics::{execution_accuracy, item_scores, pass_at_k, text_scores, TextVariant};
+use crate::syntax::Statement;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::io::Write;
@@ -126,22 +128,26 @@ pub fn bootstrap_ci95(values: &[f64], resamples: usize, seed: u64) -> Option<[f6
 }
 
 /// Whether the final projection of a query orders its rows.
-fn ordered(src: &str) -> bool {
-    let Ok(stmt) = crate::syntax::parse(src) else {
-        return false;
-    };
+fn ordered(stmt: &Statement) -> bool {
     matches!(
         stmt.query.first.clauses.last(),
         Some(crate::syntax::Clause::Return(r)) if !r.projection.order_by.is_empty()
     )
 }
 
-fn run(graph: &Graph, q: &str, opts: &Options) -> Result<Table, String> {
-    let stmt = crate::syntax::parse(q).map_err(|e| format!("syntax error at {e}"))?;
-    if crate::engine::is_updating(&stmt) {
+/// Runs a parsed query read-only (updating queries are refused: the graph is shared).
+fn run(graph: &Graph, stmt: &Statement, q: &str, opts: &Options) -> Result<Table, String> {
+    if crate::engine::is_updating(stmt) {
         return Err("updating queries are not evaluated on the shared graph".into());
     }
-    execute_read(graph, &stmt, q, &Params::new(), opts).map_err(|e| e.to_string())
+    execute_read(graph, stmt, q, &Params::new(), opts).map_err(|e| e.to_string())
+}
+
+/// Parses and runs a query; the statement comes back with the table.
+fn parse_and_run(graph: &Graph, q: &str, opts: &Options) -> Result<(Statement, Table), String> {
+    let stmt = crate::syntax::parse(q).map_err(|e| format!("syntax error at {e}"))?;
+    let t = run(graph, &stmt, q, opts)?;
+    Ok((stmt, t))
 }
 
 /// Scores one example.
@@ -160,22 +166,27 @@ pub fn score_example(
         gold_error: None,
         prediction_error: None,
     };
-    let gold = match run(graph, &ex.gold, &opts.engine) {
-        Ok(t) => t,
+    let (gold_stmt, gold) = match parse_and_run(graph, &ex.gold, &opts.engine) {
+        Ok(r) => r,
         Err(e) => {
             rec.gold_error = Some(e);
             return rec;
         }
     };
-    let is_ordered = ordered(&ex.gold);
+    let is_ordered = ordered(&gold_stmt);
+    let mut valid_syntax = 0.0;
     let candidates: &[String] = pred.map(|p| p.candidates.as_slice()).unwrap_or(&[]);
     if candidates.is_empty() {
         rec.prediction_error = Some("no prediction".into());
     }
     let mut coverages = Vec::new();
     for (i, c) in candidates.iter().enumerate().take(opts.k.max(1)) {
-        match run(graph, c, &opts.engine) {
-            Ok(t) => {
+        let result = parse_and_run(graph, c, &opts.engine);
+        if i == 0 && !matches!(&result, Err(e) if e.starts_with("syntax error")) {
+            valid_syntax = 1.0;
+        }
+        match result {
+            Ok((stmt, t)) => {
                 let items = item_scores(&t, &gold, is_ordered);
                 coverages.push(Some(items.coverage));
                 if i == 0 {
@@ -185,7 +196,11 @@ pub fn score_example(
                     let psjs = if rows.ex == 1.0 {
                         Some(1.0)
                     } else {
-                        crate::metrics::psjs(graph, c, &ex.gold, &opts.engine).ok()
+                        let prov = |st: &Statement| provenance_of(graph, st, &opts.engine);
+                        match (prov(&stmt), prov(&gold_stmt)) {
+                            (Ok(g), Ok(r)) => Some(node_set_jaccard(&g, &r)),
+                            _ => None,
+                        }
                     };
                     if let Some(v) = psjs {
                         rec.metrics.insert("psjs".into(), v);
@@ -217,14 +232,7 @@ pub fn score_example(
     rec.metrics.insert("jaro_winkler".into(), t.jaro_winkler);
     rec.metrics
         .insert("normalized_levenshtein".into(), t.normalized_levenshtein);
-    rec.metrics.insert(
-        "valid_syntax".into(),
-        if crate::syntax::parse(first).is_ok() {
-            1.0
-        } else {
-            0.0
-        },
-    );
+    rec.metrics.insert("valid_syntax".into(), valid_syntax);
     rec
 }
 
@@ -333,12 +341,7 @@ pub fn evaluate(
         let path = dir.join("examples.jsonl");
         done = read_records(&path);
         // Rewrite the log without a torn last line before appending to it.
-        let mut text = String::new();
-        for r in &done {
-            text.push_str(&serde_json::to_string(r).unwrap_or_default());
-            text.push('\n');
-        }
-        crate::dataset::write_atomically(&path, text.as_bytes())?;
+        crate::dataset::write_atomically(&path, records_jsonl(&done).as_bytes())?;
         log = Some(std::fs::OpenOptions::new().append(true).open(&path)?);
     }
     let finished: HashSet<String> = done.iter().map(|r| r.id.clone()).collect();
@@ -382,9 +385,7 @@ pub fn evaluate(
                 shown = true;
             }
             if let Some(f) = log.as_mut() {
-                let mut line = serde_json::to_string(&rec).unwrap_or_default();
-                line.push('\n');
-                f.write_all(line.as_bytes())?;
+                f.write_all(records_jsonl(std::slice::from_ref(&rec)).as_bytes())?;
             }
             got.push(rec);
         }
@@ -489,11 +490,7 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
     all.sort_by_cached_key(|r| id_key(&r.id));
     let report = aggregate(&all, variant);
     std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let mut log = String::new();
-    for r in &all {
-        log.push_str(&serde_json::to_string(r).unwrap_or_default());
-        log.push('\n');
-    }
+    let log = records_jsonl(&all);
     let write = |name: &str, bytes: &[u8]| {
         crate::dataset::write_atomically(&out.join(name), bytes)
             .map_err(|e| format!("{}: {e}", out.join(name).display()))
@@ -504,7 +501,18 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
     Ok(report)
 }
 
-fn report_json(report: &Report) -> String {
+/// Records as JSON Lines, one line each.
+fn records_jsonl(records: &[ExampleRecord]) -> String {
+    let mut text = String::new();
+    for r in records {
+        text.push_str(&serde_json::to_string(r).unwrap_or_default());
+        text.push('\n');
+    }
+    text
+}
+
+/// The report as `report.json` holds it (pretty-printed, with a final newline).
+pub fn report_json(report: &Report) -> String {
     serde_json::to_string_pretty(report).unwrap_or_default() + "\n"
 }
 

@@ -72,8 +72,17 @@ fn name_nodes(chain: &mut PathChain, fresh: &mut usize) {
 /// The ids of the nodes the provenance queries of `query` bind.
 pub fn provenance(graph: &Graph, query: &str, opts: &Options) -> Result<HashSet<NodeId>, String> {
     let stmt = parse(query).map_err(|e| format!("syntax error at {e}"))?;
+    provenance_of(graph, &stmt, opts)
+}
+
+/// The ids of the nodes the provenance queries of a parsed statement bind.
+pub fn provenance_of(
+    graph: &Graph,
+    stmt: &Statement,
+    opts: &Options,
+) -> Result<HashSet<NodeId>, String> {
     let mut ids = HashSet::new();
-    for q in provenance_queries(&stmt) {
+    for q in provenance_queries(stmt) {
         let s = parse(&q).map_err(|e| format!("provenance query does not parse: {e}"))?;
         let t = execute_read(graph, &s, &q, &Params::new(), opts).map_err(|e| e.to_string())?;
         for row in &t.rows {
