@@ -46,7 +46,7 @@ fn eval_scores_predictions_and_resumes_from_its_output() {
             .arg(dir.join("pred.jsonl"))
             .arg("--graph")
             .arg(dir.join("graph.cypher"))
-            .args(["--k", "2", "--out"])
+            .args(["--k", "2", "--json", "--out"])
             .arg(&out)
             .output()
             .unwrap()
@@ -89,6 +89,29 @@ fn eval_scores_predictions_and_resumes_from_its_output() {
     let again = run();
     assert!(again.status.success());
     assert_eq!(again.stdout, o.stdout);
+    // Without --json: the terminal table, every category value on its own line.
+    let table = grape()
+        .args(["eval", "--dataset"])
+        .arg(dir.join("data.jsonl"))
+        .arg("--predictions")
+        .arg(dir.join("pred.jsonl"))
+        .arg("--graph")
+        .arg(dir.join("graph.cypher"))
+        .args(["--k", "2", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(table.status.success());
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.starts_with("3 examples, 3 scored"), "{text}");
+    assert!(text.contains("\nex  "), "{text}");
+    assert!(text.contains("by level"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("hard ") && l.contains("0.000")),
+        "{text}"
+    );
+    assert!(out.join("report.html").is_file());
     assert_eq!(
         std::fs::read_to_string(out.join("examples.jsonl"))
             .unwrap()

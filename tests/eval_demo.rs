@@ -21,7 +21,14 @@ fn the_demo_evaluation_shows_every_metric() {
         k: 3,
         ..Default::default()
     };
-    let (report, records) = evaluate(&graph, &examples, &preds, &opts, None).unwrap();
+    let (report, records) = evaluate(
+        &grape::eval::Graphs::single(&graph),
+        &examples,
+        &preds,
+        &opts,
+        None,
+    )
+    .unwrap();
     assert_eq!(
         report.gold_errors,
         0,
@@ -33,10 +40,10 @@ fn the_demo_evaluation_shows_every_metric() {
     }
     assert!(report.overall["pass_at_3"] > report.overall["pass_at_1"]);
     assert!(report.overall["coverage"] >= report.overall["ex"]);
-    for field in ["query_type", "hops"] {
+    for field in ["query_type", "gold_hops"] {
         assert!(report.by.contains_key(field), "{field}");
     }
-    assert_eq!(report.by["hops"].len(), 5);
+    assert_eq!(report.by["gold_hops"].len(), 5);
     assert_eq!(
         report.counts["query_type"].values().sum::<usize>(),
         examples.len()

@@ -40,46 +40,13 @@ enum Command {
     /// Score predictions against a benchmark's gold queries on an in-memory graph.
     ///
     /// DATASET is ZOGRASCOPE CSV (`id`, `nl`, `mr`; the iid/compositional split is read from
-    /// the id lists beside it), GRAPE JSON or JSON Lines (`id`, `question`, `cypher`). PREDICTIONS
-    /// is JSON Lines with `id` and `cypher` (or a `candidates` array for Pass@k). Prints the
-    /// report (overall and per category means); with --out, per-example records go to
-    /// DIR/examples.jsonl (a rerun resumes from it) and the report to DIR/report.json.
-    Eval {
-        /// The benchmark file.
-        #[arg(long)]
-        dataset: PathBuf,
-        /// `zograscope`, `grape` or `jsonl` (default: guessed from the file).
-        #[arg(long)]
-        format: Option<grape::dataset::DatasetFormat>,
-        /// The predictions file.
-        #[arg(long)]
-        predictions: PathBuf,
-        /// The graph both gold and predicted queries run on (as for `grape query`).
-        #[arg(long)]
-        graph: String,
-        /// Value types for Data Importer folders: `strings` or `model`.
-        #[arg(long, default_value = "strings")]
-        types: grape::graph::import::ImporterTypes,
-        /// Pass@k is reported for k = 1 and this k.
-        #[arg(long, default_value_t = 1)]
-        k: usize,
-        /// Text-metric preprocessing: `default`, `collapse-ws` or `canonical`.
-        #[arg(long, default_value = "default")]
-        variant: grape::metrics::TextVariant,
-        /// Time limit per query in milliseconds.
-        #[arg(long, default_value_t = 10_000)]
-        timeout_ms: u64,
-        /// Worker threads (default: all cores).
-        #[arg(long)]
-        workers: Option<usize>,
-        /// Output directory (resumable).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Run only shard i of n (`i/n`, 0-based: every n-th example in id order); combine the
-        /// shards' output directories with `grape report merge`.
-        #[arg(long, value_parser = grape::eval::parse_shard)]
-        shard: Option<(usize, usize)>,
-    },
+    /// the id lists beside it), GRAPE JSON, JSON Lines (`id`, `question`, `cypher`) or CypherTurn
+    /// sessions (one example per turn, id `session_id/turn_id`). PREDICTIONS is JSON Lines with
+    /// `id` (or `session_id` and `turn_id`) and `cypher` (or a `candidates` array for Pass@k), or
+    /// CypherTurn sessions with `pred_cypher`. Prints a table of the report (the report itself
+    /// with --json); with --out, per-example records go to DIR/examples.jsonl (a rerun resumes
+    /// from it) and the report to DIR/report.json, report.md and report.html.
+    Eval(EvalArgs),
     /// Evaluation reports.
     #[command(subcommand)]
     Report(ReportCommand),
@@ -217,31 +184,7 @@ enum SchemaCommand {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Eval {
-            dataset,
-            format,
-            predictions,
-            graph,
-            types,
-            k,
-            variant,
-            timeout_ms,
-            workers,
-            out,
-            shard,
-        } => cmd_eval(EvalArgs {
-            dataset,
-            format,
-            predictions,
-            graph,
-            types,
-            k,
-            variant,
-            timeout_ms,
-            workers,
-            out,
-            shard,
-        }),
+        Command::Eval(args) => cmd_eval(args),
         Command::Report(ReportCommand::Merge { out, dirs }) => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {
@@ -952,18 +895,54 @@ fn cmd_textsim(
     }
 }
 
+#[derive(clap::Args)]
 struct EvalArgs {
+    /// The benchmark file.
+    #[arg(long)]
     dataset: PathBuf,
+    /// `zograscope`, `grape`, `jsonl` or `cypherturn` (default: guessed from the file).
+    #[arg(long)]
     format: Option<grape::dataset::DatasetFormat>,
+    /// The predictions file.
+    #[arg(long)]
     predictions: PathBuf,
-    graph: String,
+    /// The graph both gold and predicted queries run on (as for `grape query`).
+    #[arg(long, required_unless_present = "graphs")]
+    graph: Option<String>,
+    /// A folder of named graphs for benchmarks whose examples name their graph (CypherTurn's
+    /// `graph`): NAME.json, NAME.cypher, NAME/graph.json or a Data Importer folder NAME/.
+    /// With --graph too, examples naming no known graph run on --graph.
+    #[arg(long)]
+    graphs: Option<PathBuf>,
+    /// The schema predictions are validated against (KG-valid, diagnostics; any format
+    /// `grape validate` reads). Default: the graph's own, as `apoc.meta.schema` reports it.
+    #[arg(long)]
+    schema: Option<PathBuf>,
+    /// Value types for Data Importer folders: `strings` or `model`.
+    #[arg(long, default_value = "strings")]
     types: grape::graph::import::ImporterTypes,
+    /// Pass@k is reported for k = 1 and this k.
+    #[arg(long, default_value_t = 1)]
     k: usize,
+    /// Text-metric preprocessing: `default`, `collapse-ws` or `canonical`.
+    #[arg(long, default_value = "default")]
     variant: grape::metrics::TextVariant,
+    /// Time limit per query in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
     timeout_ms: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
     workers: Option<usize>,
+    /// Output directory (resumable).
+    #[arg(long)]
     out: Option<PathBuf>,
+    /// Run only shard i of n (`i/n`, 0-based: every n-th example in id order); combine the
+    /// shards' output directories with `grape report merge`.
+    #[arg(long, value_parser = grape::eval::parse_shard)]
     shard: Option<(usize, usize)>,
+    /// Print report.json to standard output instead of the table.
+    #[arg(long)]
+    json: bool,
 }
 
 fn cmd_eval(a: EvalArgs) -> ExitCode {
@@ -995,13 +974,57 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
         Some((i, n)) => grape::eval::shard(&examples, i, n),
         None => examples,
     };
-    let graph = match grape::engine::load_graph(&a.graph, a.types) {
-        Ok(g) => g,
-        Err(e) => {
+    let default_graph = match a
+        .graph
+        .as_deref()
+        .map(|g| grape::engine::load_graph(g, a.types))
+    {
+        None => None,
+        Some(Ok(g)) => Some(g),
+        Some(Err(e)) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    let mut named = std::collections::BTreeMap::new();
+    if let Some(dir) = &a.graphs {
+        let wanted: std::collections::BTreeSet<&str> =
+            examples.iter().filter_map(|e| e.graph.as_deref()).collect();
+        for name in wanted {
+            match grape::eval::load_named_graph(dir, name, a.types) {
+                Ok(Some(g)) => {
+                    named.insert(name.to_string(), g);
+                }
+                Ok(None) if default_graph.is_some() => {}
+                Ok(None) => {
+                    eprintln!(
+                        "error: {}: no graph named {name:?} (expected {name}.json, {name}.cypher, {name}/graph.json or a Data Importer folder {name}/)",
+                        dir.display()
+                    );
+                    return ExitCode::from(2);
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+    }
+    let schema = match &a.schema {
+        None => None,
+        Some(p) => match grape::schema::Schema::read_path(p, None) {
+            Ok(s) => Some(s),
+            Err(e) => {
+                eprintln!("error: {}: {e}", p.display());
+                return ExitCode::from(2);
+            }
+        },
+    };
+    let graphs = grape::eval::Graphs::new(
+        default_graph.as_ref(),
+        named.iter().map(|(n, g)| (n.clone(), g)),
+        schema,
+    );
     let mut opts = grape::eval::EvalOptions {
         k: a.k.max(1),
         variant: a.variant,
@@ -1012,9 +1035,19 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
         opts.workers = w.max(1);
     }
     opts.engine.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
-    match grape::eval::evaluate(&graph, &examples, &predictions, &opts, a.out.as_deref()) {
+    match grape::eval::evaluate(&graphs, &examples, &predictions, &opts, a.out.as_deref()) {
         Ok((report, _)) => {
-            print!("{}", grape::eval::report_json(&report));
+            if a.json {
+                print!("{}", grape::eval::report_json(&report));
+            } else {
+                print!("{}", grape::eval::report_table(&report));
+                if let Some(out) = &a.out {
+                    println!(
+                        "\nreports: {0}/report.json, {0}/report.md, {0}/report.html; per example: {0}/examples.jsonl",
+                        out.display()
+                    );
+                }
+            }
             if report.gold_errors > 0 {
                 eprintln!(
                     "warning: {} gold queries failed on this graph and are not scored (see examples.jsonl)",

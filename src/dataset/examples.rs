@@ -9,23 +9,57 @@
 //!   noise_applied, database, …}`): ids are the record indexes; categories `query_type`,
 //!   `complexity`, `noise`, `database`;
 //! - **JSON Lines**: objects with `id`, `question`, `cypher` (or `query`); every other scalar
-//!   field is a category.
+//!   field is a category;
+//! - **CypherTurn** sessions (one session object, an array of them, or JSON Lines of them; each
+//!   `{session_id, graph, protocol, persona, turns: [{turn_id, user_utterance, gold_cypher,
+//!   depends_on_result_of, phenomena, chain_mode, …}]}`): one example per turn, id
+//!   `session_id/turn_id`, with its [`TurnRef`] and graph name; categories `graph`, `protocol`,
+//!   `persona`, `chain_mode` (`none` for a first or independent turn), `turn` and `dependent`;
+//!   the tag field `phenomenon` (a turn counts under each of its phenomena).
 //!
 //! Predictions are JSON Lines: `{"id", "cypher"}` (or `"query"`), or `{"id", "candidates":
-//! [...]}` for k candidates (Pass@k). Every bad record is reported with its file and line.
+//! [...]}` for k candidates (Pass@k); a turn may be named by `"session_id"` and `"turn_id"`
+//! instead of `"id"`. A CypherTurn session file whose turns carry `pred_cypher` is read as
+//! predictions too. Every bad record is reported with its file and line (and session and turn).
 
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
-/// One benchmark question.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// One benchmark question (for multi-turn benchmarks, one turn of a session).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Example {
     pub id: String,
     pub question: String,
     pub gold: String,
     /// Category fields, by name (`type`, `complexity`, `split`, …).
     pub categories: BTreeMap<String, String>,
+    /// Multi-valued category fields (CypherTurn's `phenomena`): the example counts under each
+    /// of its values, and under `none` when it has none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, Vec<String>>,
+    /// The session and turn, for multi-turn benchmarks.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnRef>,
+    /// The name of the graph the example runs on, when the benchmark has several (CypherTurn's
+    /// `graph`); `None`: the one graph of the run.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub graph: Option<String>,
+}
+
+/// Where a turn sits in its session.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
+pub struct TurnRef {
+    pub session_id: String,
+    pub turn_id: u32,
+    /// The earlier turn whose result this turn builds on (`depends_on_result_of`).
+    pub depends_on: Option<u32>,
+}
+
+/// The example id of a session's turn: `session_id/turn_id`, the id predictions may use
+/// instead of the pair.
+pub fn turn_example_id(session_id: &str, turn_id: u32) -> String {
+    format!("{session_id}/{turn_id}")
 }
 
 /// The candidates a system produced for one example, best first.
@@ -58,6 +92,7 @@ pub enum DatasetFormat {
     Zograscope,
     Grape,
     Jsonl,
+    CypherTurn,
 }
 
 impl std::str::FromStr for DatasetFormat {
@@ -67,8 +102,9 @@ impl std::str::FromStr for DatasetFormat {
             "zograscope" => Ok(DatasetFormat::Zograscope),
             "grape" => Ok(DatasetFormat::Grape),
             "jsonl" => Ok(DatasetFormat::Jsonl),
+            "cypherturn" => Ok(DatasetFormat::CypherTurn),
             other => Err(format!(
-                "unknown dataset format {other:?}: expected zograscope, grape or jsonl"
+                "unknown dataset format {other:?}: expected zograscope, grape, jsonl or cypherturn"
             )),
         }
     }
@@ -77,8 +113,11 @@ impl std::str::FromStr for DatasetFormat {
 /// Guesses a dataset's format from its name and first bytes.
 pub fn guess_format(path: &Path, text: &str) -> DatasetFormat {
     let name = path.to_string_lossy().to_ascii_lowercase();
+    let head: String = text.chars().take(4096).collect();
     if name.ends_with(".csv") {
         DatasetFormat::Zograscope
+    } else if head.contains("\"session_id\"") && head.contains("\"turns\"") {
+        DatasetFormat::CypherTurn
     } else if text.trim_start().starts_with('[') {
         DatasetFormat::Grape
     } else {
@@ -97,6 +136,7 @@ pub fn read_dataset(
         DatasetFormat::Zograscope => read_zograscope(path, &text),
         DatasetFormat::Grape => read_grape(path, &text),
         DatasetFormat::Jsonl => read_jsonl(path, &text),
+        DatasetFormat::CypherTurn => read_cypherturn(path, &text),
     }
 }
 
@@ -155,6 +195,7 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
             question: rec.get(nl).unwrap_or("").to_string(),
             gold: rec.get(mr).unwrap_or("").to_string(),
             categories,
+            ..Default::default()
         });
     }
     Ok(out)
@@ -203,6 +244,7 @@ fn read_grape(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
             question: q.to_string(),
             gold: c.to_string(),
             categories,
+            ..Default::default()
         });
     }
     Ok(out)
@@ -240,8 +282,195 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
             question: v["question"].as_str().unwrap_or("").to_string(),
             gold: gold.to_string(),
             categories,
+            ..Default::default()
         });
     }
+    Ok(out)
+}
+
+/// The sessions of a CypherTurn file: one session object, an array of them, or JSON Lines of
+/// them. Each value comes back with the 1-based line it starts on (1 for a single document).
+fn cypherturn_sessions(
+    path: &Path,
+    text: &str,
+) -> Result<Vec<(usize, serde_json::Value)>, DatasetError> {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Array(a)) => Ok(a.into_iter().map(|v| (1, v)).collect()),
+        Ok(v @ serde_json::Value::Object(_)) => Ok(vec![(1, v)]),
+        Ok(_) => Err(derr(
+            path,
+            None,
+            "expected a session object or an array of sessions",
+        )),
+        Err(whole) => {
+            // JSON Lines of sessions?
+            let mut out = Vec::new();
+            for (i, line) in text.lines().enumerate() {
+                if line.trim().is_empty() {
+                    continue;
+                }
+                match serde_json::from_str::<serde_json::Value>(line) {
+                    Ok(v) => out.push((i + 1, v)),
+                    Err(e) if out.is_empty() => {
+                        return Err(derr(
+                            path,
+                            Some(whole.line()),
+                            format!(
+                                "not valid JSON: {whole} (nor JSON Lines: line {}: {e})",
+                                i + 1
+                            ),
+                        ))
+                    }
+                    Err(e) => return Err(derr(path, Some(i + 1), format!("not valid JSON: {e}"))),
+                }
+            }
+            Ok(out)
+        }
+    }
+}
+
+/// The fields of one CypherTurn turn that the readers need, checked.
+struct CtTurn<'a> {
+    session_id: String,
+    turn_id: u32,
+    turn: &'a serde_json::Value,
+}
+
+/// Walks the turns of CypherTurn sessions, reporting a bad record by file, line and position.
+fn cypherturn_turns<'a>(
+    path: &Path,
+    sessions: &'a [(usize, serde_json::Value)],
+    mut each: impl FnMut(&'a serde_json::Value, CtTurn<'a>) -> Result<(), String>,
+) -> Result<(), DatasetError> {
+    for (si, (line, s)) in sessions.iter().enumerate() {
+        let at = |m: String| derr(path, Some(*line), format!("session {si}: {m}"));
+        let sid = s
+            .get("session_id")
+            .and_then(scalar_text)
+            .ok_or_else(|| at("expected a `session_id`".into()))?;
+        let turns = s["turns"]
+            .as_array()
+            .ok_or_else(|| at(format!("session {sid:?}: expected a `turns` array")))?;
+        for (ti, t) in turns.iter().enumerate() {
+            let turn_id = t["turn_id"]
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| {
+                    at(format!(
+                        "session {sid:?}, turn {ti}: expected a non-negative integer `turn_id`"
+                    ))
+                })?;
+            each(
+                s,
+                CtTurn {
+                    session_id: sid.clone(),
+                    turn_id,
+                    turn: t,
+                },
+            )
+            .map_err(|m| at(format!("session {sid:?}, turn {turn_id}: {m}")))?;
+        }
+    }
+    Ok(())
+}
+
+/// CypherTurn sessions: one example per turn, id `session_id/turn_id`.
+fn read_cypherturn(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
+    let sessions = cypherturn_sessions(path, text)?;
+    let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    cypherturn_turns(path, &sessions, |s, ct| {
+        let t = ct.turn;
+        let gold = t["gold_cypher"]
+            .as_str()
+            .ok_or("expected a string `gold_cypher`")?;
+        let depends_on = match &t["depends_on_result_of"] {
+            serde_json::Value::Null => None,
+            v => Some(
+                v.as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or("`depends_on_result_of` must be a turn id or null")?,
+            ),
+        };
+        let id = turn_example_id(&ct.session_id, ct.turn_id);
+        if !seen.insert(id.clone()) {
+            return Err(format!("duplicate turn {id:?}"));
+        }
+        let mut categories = BTreeMap::new();
+        for field in ["graph", "protocol", "persona"] {
+            if let Some(v) = s.get(field).and_then(scalar_text) {
+                categories.insert(field.to_string(), v);
+            }
+        }
+        let chain_mode = t
+            .get("chain_mode")
+            .and_then(scalar_text)
+            .or_else(|| t["skeleton"].get("chain_mode").and_then(scalar_text))
+            .unwrap_or_else(|| "none".into());
+        categories.insert("chain_mode".into(), chain_mode);
+        categories.insert("turn".into(), ct.turn_id.to_string());
+        categories.insert(
+            "dependent".into(),
+            if depends_on.is_some() { "yes" } else { "no" }.into(),
+        );
+        let phenomena: Vec<String> = match &t["phenomena"] {
+            serde_json::Value::Array(a) => a.iter().filter_map(scalar_text).collect(),
+            _ => Vec::new(),
+        };
+        let mut tags = BTreeMap::new();
+        tags.insert("phenomenon".to_string(), phenomena);
+        out.push(Example {
+            id,
+            question: t["user_utterance"].as_str().unwrap_or("").to_string(),
+            gold: gold.to_string(),
+            categories,
+            tags,
+            turn: Some(TurnRef {
+                session_id: ct.session_id,
+                turn_id: ct.turn_id,
+                depends_on,
+            }),
+            graph: s.get("graph").and_then(scalar_text),
+        });
+        Ok(())
+    })?;
+    Ok(out)
+}
+
+/// Adds a prediction; `Err(id)` when the id is taken.
+fn add_prediction(
+    out: &mut HashMap<String, Prediction>,
+    id: String,
+    candidates: Vec<String>,
+) -> Result<(), String> {
+    match out.entry(id) {
+        std::collections::hash_map::Entry::Occupied(e) => Err(e.key().clone()),
+        std::collections::hash_map::Entry::Vacant(e) => {
+            let id = e.key().clone();
+            e.insert(Prediction { id, candidates });
+            Ok(())
+        }
+    }
+}
+
+/// Predictions from CypherTurn session files whose turns carry `pred_cypher` (turns without one
+/// have no prediction).
+fn read_cypherturn_predictions(
+    path: &Path,
+    text: &str,
+) -> Result<HashMap<String, Prediction>, DatasetError> {
+    let sessions = cypherturn_sessions(path, text)?;
+    let mut out = HashMap::new();
+    cypherturn_turns(path, &sessions, |_, ct| {
+        let id = turn_example_id(&ct.session_id, ct.turn_id);
+        let candidates = match &ct.turn["pred_cypher"] {
+            serde_json::Value::Null => return Ok(()),
+            serde_json::Value::String(c) => vec![c.clone()],
+            _ => return Err("`pred_cypher` must be a string or null".into()),
+        };
+        add_prediction(&mut out, id, candidates).map_err(|id| format!("duplicate turn {id:?}"))?;
+        Ok(())
+    })?;
     Ok(out)
 }
 
@@ -249,6 +478,9 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
 pub fn read_predictions(path: &Path) -> Result<HashMap<String, Prediction>, DatasetError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| derr(path, None, format!("cannot read: {e}")))?;
+    if guess_format(path, &text) == DatasetFormat::CypherTurn {
+        return read_cypherturn_predictions(path, &text);
+    }
     let mut out = HashMap::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -256,10 +488,32 @@ pub fn read_predictions(path: &Path) -> Result<HashMap<String, Prediction>, Data
         }
         let v: serde_json::Value = serde_json::from_str(line)
             .map_err(|e| derr(path, Some(i + 1), format!("not valid JSON: {e}")))?;
-        let id = v
-            .get("id")
-            .and_then(scalar_text)
-            .ok_or_else(|| derr(path, Some(i + 1), "expected an `id`"))?;
+        let id = match (
+            v.get("id").and_then(scalar_text),
+            v.get("session_id").and_then(scalar_text),
+        ) {
+            (Some(id), _) => id,
+            (None, Some(sid)) => {
+                let turn = v["turn_id"]
+                    .as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| {
+                        derr(
+                            path,
+                            Some(i + 1),
+                            "a `session_id` needs an integer `turn_id`",
+                        )
+                    })?;
+                turn_example_id(&sid, turn)
+            }
+            (None, None) => {
+                return Err(derr(
+                    path,
+                    Some(i + 1),
+                    "expected an `id` (or `session_id` and `turn_id`)",
+                ))
+            }
+        };
         let candidates: Vec<String> = match (
             &v["candidates"],
             v["cypher"].as_str().or(v["query"].as_str()),
@@ -281,18 +535,8 @@ pub fn read_predictions(path: &Path) -> Result<HashMap<String, Prediction>, Data
                 ))
             }
         };
-        if out
-            .insert(
-                id.clone(),
-                Prediction {
-                    id: id.clone(),
-                    candidates,
-                },
-            )
-            .is_some()
-        {
-            return Err(derr(path, Some(i + 1), format!("duplicate id {id:?}")));
-        }
+        add_prediction(&mut out, id, candidates)
+            .map_err(|id| derr(path, Some(i + 1), format!("duplicate id {id:?}")))?;
     }
     Ok(out)
 }

@@ -430,6 +430,17 @@ pub fn load_graph(
     ))
 }
 
+/// The schema of a graph as `apoc.meta.schema` describes it: every label in use with its
+/// property keys and types, every relationship type with its properties, and every
+/// (start label, type, end label) triple that occurs. This is the schema the evaluation runner
+/// validates predictions against when none is given.
+pub fn schema_of(graph: &Graph) -> crate::schema::Schema {
+    let value = procedures::apoc_meta_schema(graph);
+    let json = crate::graph::import::value_to_json(&value, &Table::default());
+    crate::schema::Schema::read(crate::schema::SchemaFormat::Apoc, &json.to_string())
+        .unwrap_or_default()
+}
+
 /// Parameters from a JSON object (`{"name": value}`), values in grape's JSON encoding.
 pub fn params_from_json(text: &str) -> std::result::Result<Params, String> {
     let v: serde_json::Value = serde_json::from_str(text).map_err(|e| e.to_string())?;

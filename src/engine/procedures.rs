@@ -280,7 +280,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
 /// The map `apoc.meta.schema()` returns: per label and relationship type, `type`, `count`,
 /// `properties` ({key: {type, indexed, existence}}) and, for labels, `relationships`
 /// ({type: {direction, labels, count}}).
-fn apoc_meta_schema(g: &Graph) -> Value {
+pub(crate) fn apoc_meta_schema(g: &Graph) -> Value {
     let key = |s: &str| Arc::<str>::from(s);
     let mut out = BTreeMap::new();
     for l in g.labels_in_use() {

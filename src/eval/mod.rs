@@ -10,14 +10,18 @@
 //!   the same inputs give a byte-identical report.
 //! - Examples whose gold query fails are reported and left out of the aggregates.
 
-use crate::dataset::{Example, Prediction};
+mod render;
+pub use render::{report_html, report_table};
+
+use crate::dataset::{Example, Prediction, TurnRef};
 use crate::engine::{execute_read, Options, Params, Table};
 use crate::graph::Graph;
 use crate::metrics::psjs::{node_set_jaccard, provenance_of};
 use crate::metrics::{execution_accuracy, item_scores, pass_at_k, text_scores, TextVariant};
+use crate::schema::Schema;
 use crate::syntax::Statement;
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::io::Write;
 use std::path::Path;
 
@@ -55,6 +59,9 @@ impl Default for EvalOptions {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ExampleRecord {
     pub id: String,
+    /// The question (empty when the dataset has none).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub question: String,
     pub categories: BTreeMap<String, String>,
     pub gold: String,
     pub prediction: Option<String>,
@@ -62,6 +69,187 @@ pub struct ExampleRecord {
     pub metrics: BTreeMap<String, f64>,
     pub gold_error: Option<String>,
     pub prediction_error: Option<String>,
+    /// Multi-valued categories (a record counts under each value; `none` when empty).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub tags: BTreeMap<String, Vec<String>>,
+    /// The session and turn of a multi-turn example.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<TurnRef>,
+    /// The validator's findings on the prediction (the first candidate) against the graph's
+    /// schema: what makes it not KG-valid, with line and column.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub diagnostics: Vec<RecordDiagnostic>,
+    /// The first rows of the gold query's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub gold_result: Option<ResultPreview>,
+    /// The first rows of the prediction's result.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub predicted_result: Option<ResultPreview>,
+    /// Wall-clock times; the only part of a record that differs between runs, and no report
+    /// uses them, so reports stay reproducible.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timings_ms: Option<Timings>,
+}
+
+impl ExampleRecord {
+    /// The record without its timings (what two runs of one example agree on).
+    pub fn without_timings(&self) -> ExampleRecord {
+        ExampleRecord {
+            timings_ms: None,
+            ..self.clone()
+        }
+    }
+}
+
+/// One validator finding, as a record keeps it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecordDiagnostic {
+    pub code: String,
+    pub message: String,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The head of a result: its columns, the first [`PREVIEW_ROWS`] rows with every cell as
+/// compact JSON text (cut at [`PREVIEW_CELL_CHARS`] characters), and the full row count.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResultPreview {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub total_rows: usize,
+}
+
+/// Rows kept in a [`ResultPreview`].
+pub const PREVIEW_ROWS: usize = 5;
+/// Characters kept of one cell in a [`ResultPreview`].
+pub const PREVIEW_CELL_CHARS: usize = 160;
+
+impl ResultPreview {
+    fn of(t: &Table) -> ResultPreview {
+        let rows = t
+            .rows
+            .iter()
+            .take(PREVIEW_ROWS)
+            .map(|r| {
+                r.iter()
+                    .map(|v| {
+                        let text = crate::graph::import::value_to_json(v, t).to_string();
+                        if text.chars().count() > PREVIEW_CELL_CHARS {
+                            let mut cut: String =
+                                text.chars().take(PREVIEW_CELL_CHARS - 1).collect();
+                            cut.push('…');
+                            cut
+                        } else {
+                            text
+                        }
+                    })
+                    .collect()
+            })
+            .collect();
+        ResultPreview {
+            columns: t.columns.clone(),
+            rows,
+            total_rows: t.rows.len(),
+        }
+    }
+}
+
+/// Milliseconds spent on an example.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Timings {
+    /// Parsing and running the gold query.
+    pub gold: f64,
+    /// Parsing, validating and running the candidates (and PSJS provenance).
+    pub prediction: f64,
+}
+
+/// The graphs of a run and their schemas: one graph for every example, or graphs by name for
+/// benchmarks whose examples name theirs (CypherTurn).
+pub struct Graphs<'a> {
+    default: Option<(&'a Graph, Schema)>,
+    named: BTreeMap<String, (&'a Graph, Schema)>,
+}
+
+impl<'a> Graphs<'a> {
+    /// One graph for every example; predictions are validated against its inferred schema.
+    pub fn single(graph: &'a Graph) -> Graphs<'a> {
+        Graphs {
+            default: Some((graph, crate::engine::schema_of(graph))),
+            named: BTreeMap::new(),
+        }
+    }
+    /// A default graph (for examples that name none, or name one not among `named`), graphs by
+    /// name, and the schema to validate predictions against (default: each graph's own,
+    /// inferred).
+    pub fn new(
+        default: Option<&'a Graph>,
+        named: impl IntoIterator<Item = (String, &'a Graph)>,
+        schema: Option<Schema>,
+    ) -> Graphs<'a> {
+        let schema_for = |g: &Graph| {
+            schema
+                .clone()
+                .unwrap_or_else(|| crate::engine::schema_of(g))
+        };
+        Graphs {
+            default: default.map(|g| (g, schema_for(g))),
+            named: named
+                .into_iter()
+                .map(|(n, g)| (n, (g, schema_for(g))))
+                .collect(),
+        }
+    }
+    /// The graph and schema of an example.
+    pub fn for_example(&self, ex: &Example) -> Result<(&'a Graph, &Schema), String> {
+        if let Some(name) = &ex.graph {
+            if let Some((g, s)) = self.named.get(name) {
+                return Ok((g, s));
+            }
+        }
+        match (&self.default, &ex.graph) {
+            (Some((g, s)), _) => Ok((g, s)),
+            (None, Some(name)) => Err(format!(
+                "graph {name:?} is not loaded (known: {})",
+                self.named.keys().cloned().collect::<Vec<_>>().join(", ")
+            )),
+            (None, None) => Err("the example names no graph and no default graph is loaded".into()),
+        }
+    }
+}
+
+/// Loads the graph called `name` from a folder of named graphs: `NAME.json`, `NAME.jsonl`,
+/// `NAME.cypher`, `NAME/graph.json`, `NAME/graph.cypher`, or a Data Importer folder `NAME/`.
+/// `Ok(None)` when there is none; names that could leave the folder are refused.
+pub fn load_named_graph(
+    dir: &Path,
+    name: &str,
+    types: crate::graph::import::ImporterTypes,
+) -> Result<Option<Graph>, String> {
+    if name.is_empty()
+        || name == "."
+        || name == ".."
+        || name.contains(['/', '\\'])
+        || Path::new(name).is_absolute()
+    {
+        return Err(format!("graph name {name:?} is not a plain name"));
+    }
+    let load = |p: std::path::PathBuf| crate::engine::load_graph(&p.to_string_lossy(), types);
+    for ext in ["json", "jsonl", "cypher"] {
+        let p = dir.join(format!("{name}.{ext}"));
+        if p.is_file() {
+            return load(p).map(Some);
+        }
+    }
+    let sub = dir.join(name);
+    for f in ["graph.json", "graph.jsonl", "graph.cypher"] {
+        if sub.join(f).is_file() {
+            return load(sub.join(f)).map(Some);
+        }
+    }
+    if sub.join("neo4j_importer_model.json").is_file() {
+        return load(sub).map(Some);
+    }
+    Ok(None)
 }
 
 /// Aggregates: the mean of every metric, overall and per value of every category field.
@@ -81,16 +269,199 @@ pub struct Report {
     /// run and merged shards agree).
     #[serde(default)]
     pub ci95: BTreeMap<String, [f64; 2]>,
+    /// Session metrics, for multi-turn benchmarks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sessions: Option<SessionSummary>,
+}
+
+impl Report {
+    /// Scored examples with `value` in category `field`.
+    pub fn count(&self, field: &str, value: &str) -> usize {
+        self.counts
+            .get(field)
+            .and_then(|c| c.get(value))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
+/// Session metrics over the multi-turn records of a run (`docs/METRICS.md` §Sessions).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SessionSummary {
+    /// Sessions with at least one turn in the run.
+    pub sessions: usize,
+    /// Sessions whose gold queries all ran (the others are left out of SEM).
+    pub scored_sessions: usize,
+    /// Session exact match: the share of scored sessions with EX = 1 on every turn.
+    pub sem: f64,
+    /// Chain error rate; `null` when no dependent turn follows a failed turn.
+    pub cer: Option<f64>,
+    /// Dependent turns whose earlier turn failed (CER's denominator).
+    pub cer_turns: usize,
+    /// Of those, the turns that failed too (CER's numerator).
+    pub cer_failed: usize,
+    /// CER by the dependent turn's chain mode.
+    pub cer_by_chain_mode: BTreeMap<String, ChainErrors>,
+    /// SEM by session-level field (`graph`, `protocol`, `persona`): value → (SEM, sessions).
+    pub sem_by: BTreeMap<String, BTreeMap<String, SemGroup>>,
+}
+
+/// CER over one group of dependent turns.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChainErrors {
+    pub cer: Option<f64>,
+    pub turns: usize,
+    pub failed: usize,
+}
+
+/// SEM over one group of sessions.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SemGroup {
+    pub sem: f64,
+    pub sessions: usize,
+}
+
+/// Session fields SEM is broken down by.
+const SESSION_FIELDS: [&str; 3] = ["graph", "protocol", "persona"];
+
+/// SEM and CER over the records that belong to sessions; `None` when none does.
+fn session_summary(records: &[ExampleRecord]) -> Option<SessionSummary> {
+    use crate::metrics::session::{chain_error_counts, sem, TurnOutcome};
+    let mut by_session: BTreeMap<&str, Vec<&ExampleRecord>> = BTreeMap::new();
+    for r in records {
+        if let Some(t) = &r.turn {
+            by_session.entry(&t.session_id).or_default().push(r);
+        }
+    }
+    if by_session.is_empty() {
+        return None;
+    }
+    let outcome = |r: &ExampleRecord, keep_dep: bool| {
+        let t = r.turn.as_ref().expect("session records have turns");
+        TurnOutcome {
+            turn_id: t.turn_id,
+            depends_on: if keep_dep { t.depends_on } else { None },
+            ex: r.metrics.get("ex").copied().unwrap_or(0.0),
+        }
+    };
+    let mut scored = 0;
+    let mut sem_sum = 0.0;
+    let mut sem_groups: BTreeMap<String, BTreeMap<String, (f64, usize)>> = BTreeMap::new();
+    let (mut given, mut failed) = (0, 0);
+    let mut modes: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    for turns in by_session.values() {
+        // Chains are counted over the turns whose gold ran; a session with a failed gold query
+        // has no SEM.
+        let ok: Vec<&ExampleRecord> = turns
+            .iter()
+            .copied()
+            .filter(|r| r.gold_error.is_none())
+            .collect();
+        let outcomes: Vec<TurnOutcome> = ok.iter().map(|r| outcome(r, true)).collect();
+        let (g, f) = chain_error_counts(&outcomes);
+        given += g;
+        failed += f;
+        let mode_names: BTreeSet<&str> = ok
+            .iter()
+            .filter(|r| r.turn.as_ref().is_some_and(|t| t.depends_on.is_some()))
+            .map(|r| {
+                r.categories
+                    .get("chain_mode")
+                    .map(String::as_str)
+                    .unwrap_or("none")
+            })
+            .collect();
+        for mode in mode_names {
+            let only: Vec<TurnOutcome> = ok
+                .iter()
+                .map(|r| {
+                    let m = r
+                        .categories
+                        .get("chain_mode")
+                        .map(String::as_str)
+                        .unwrap_or("none");
+                    outcome(r, m == mode)
+                })
+                .collect();
+            let (g, f) = chain_error_counts(&only);
+            let e = modes.entry(mode.to_string()).or_default();
+            e.0 += g;
+            e.1 += f;
+        }
+        if ok.len() != turns.len() {
+            continue;
+        }
+        scored += 1;
+        let s = sem(&outcomes);
+        sem_sum += s;
+        for field in SESSION_FIELDS {
+            if let Some(v) = turns[0].categories.get(field) {
+                let e = sem_groups
+                    .entry(field.to_string())
+                    .or_default()
+                    .entry(v.clone())
+                    .or_default();
+                e.0 += s;
+                e.1 += 1;
+            }
+        }
+    }
+    let rate = |g: usize, f: usize| (g > 0).then(|| f as f64 / g as f64);
+    Some(SessionSummary {
+        sessions: by_session.len(),
+        scored_sessions: scored,
+        sem: if scored == 0 {
+            0.0
+        } else {
+            sem_sum / scored as f64
+        },
+        cer: rate(given, failed),
+        cer_turns: given,
+        cer_failed: failed,
+        cer_by_chain_mode: modes
+            .into_iter()
+            .map(|(m, (g, f))| {
+                (
+                    m,
+                    ChainErrors {
+                        cer: rate(g, f),
+                        turns: g,
+                        failed: f,
+                    },
+                )
+            })
+            .collect(),
+        sem_by: sem_groups
+            .into_iter()
+            .map(|(field, vals)| {
+                (
+                    field,
+                    vals.into_iter()
+                        .map(|(v, (s, n))| {
+                            (
+                                v,
+                                SemGroup {
+                                    sem: s / n as f64,
+                                    sessions: n,
+                                },
+                            )
+                        })
+                        .collect(),
+                )
+            })
+            .collect(),
+    })
 }
 
 /// The metrics whose overall means get bootstrap confidence intervals.
-pub const HEADLINE_METRICS: [&str; 6] = [
+pub const HEADLINE_METRICS: [&str; 7] = [
     "ex",
     "ex_strict",
     "coverage",
     "jaccard",
     "psjs",
     "pass_at_1",
+    "kg_valid",
 ];
 
 /// SplitMix64: a small, fixed, well-mixed generator so that the intervals are reproducible
@@ -150,46 +521,108 @@ fn parse_and_run(graph: &Graph, q: &str, opts: &Options) -> Result<(Statement, T
     Ok((stmt, t))
 }
 
-/// Scores one example.
+/// Milliseconds since `t`.
+fn ms_since(t: std::time::Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+/// Scores one example on its graph (see [`Graphs::for_example`]).
 pub fn score_example(
-    graph: &Graph,
+    graphs: &Graphs,
     ex: &Example,
     pred: Option<&Prediction>,
     opts: &EvalOptions,
 ) -> ExampleRecord {
     let mut rec = ExampleRecord {
         id: ex.id.clone(),
+        question: ex.question.clone(),
         categories: ex.categories.clone(),
         gold: ex.gold.clone(),
         prediction: pred.and_then(|p| p.candidates.first().cloned()),
         metrics: BTreeMap::new(),
         gold_error: None,
         prediction_error: None,
+        tags: ex.tags.clone(),
+        turn: ex.turn.clone(),
+        diagnostics: Vec::new(),
+        gold_result: None,
+        predicted_result: None,
+        timings_ms: None,
     };
-    let (gold_stmt, gold) = match parse_and_run(graph, &ex.gold, &opts.engine) {
-        Ok(r) => r,
+    let started = std::time::Instant::now();
+    let (graph, schema) = match graphs.for_example(ex) {
+        Ok(x) => x,
         Err(e) => {
             rec.gold_error = Some(e);
             return rec;
         }
     };
+    let gold_run = parse_and_run(graph, &ex.gold, &opts.engine);
+    let gold_ms = ms_since(started);
+    let (gold_stmt, gold) = match gold_run {
+        Ok(r) => r,
+        Err(e) => {
+            rec.gold_error = Some(e);
+            rec.timings_ms = Some(Timings {
+                gold: gold_ms,
+                prediction: 0.0,
+            });
+            return rec;
+        }
+    };
+    // The hop count of the gold query (GRAPE's definition), for the by-hops breakdown.
+    rec.categories.insert(
+        "gold_hops".into(),
+        crate::analysis::complexity(&gold_stmt).hops.to_string(),
+    );
+    rec.gold_result = Some(ResultPreview::of(&gold));
+    let started = std::time::Instant::now();
     let is_ordered = ordered(&gold_stmt);
     let mut valid_syntax = 0.0;
+    let mut kg_valid = 0.0;
     let candidates: &[String] = pred.map(|p| p.candidates.as_slice()).unwrap_or(&[]);
     if candidates.is_empty() {
         rec.prediction_error = Some("no prediction".into());
     }
+    let validator = crate::analysis::Validator::new(schema);
     let mut coverages = Vec::new();
     for (i, c) in candidates.iter().enumerate().take(opts.k.max(1)) {
-        let result = parse_and_run(graph, c, &opts.engine);
-        if i == 0 && !matches!(&result, Err(e) if e.starts_with("syntax error")) {
-            valid_syntax = 1.0;
+        let parsed = crate::syntax::parse(c);
+        if i == 0 {
+            let v = match &parsed {
+                Ok(stmt) => validator.validate_statement(stmt, c),
+                Err(_) => validator.validate(c),
+            };
+            if v.kg_valid {
+                kg_valid = 1.0;
+            }
+            rec.diagnostics = v
+                .diagnostics
+                .iter()
+                .take(MAX_RECORD_DIAGNOSTICS)
+                .map(|d| RecordDiagnostic {
+                    code: d.code.to_string(),
+                    message: d.message.clone(),
+                    line: d.line,
+                    column: d.column,
+                })
+                .collect();
         }
+        let result = match parsed {
+            Ok(stmt) => {
+                if i == 0 {
+                    valid_syntax = 1.0;
+                }
+                run(graph, &stmt, c, &opts.engine).map(|t| (stmt, t))
+            }
+            Err(e) => Err(format!("syntax error at {e}")),
+        };
         match result {
             Ok((stmt, t)) => {
                 let items = item_scores(&t, &gold, is_ordered);
                 coverages.push(Some(items.coverage));
                 if i == 0 {
+                    rec.predicted_result = Some(ResultPreview::of(&t));
                     let rows = execution_accuracy(&t, &gold, is_ordered);
                     rec.metrics.insert("ex".into(), rows.ex);
                     // PSJS is 1 when EX is 1 (docs/METRICS.md); else the provenance node sets.
@@ -233,19 +666,61 @@ pub fn score_example(
     rec.metrics
         .insert("normalized_levenshtein".into(), t.normalized_levenshtein);
     rec.metrics.insert("valid_syntax".into(), valid_syntax);
+    rec.metrics.insert("kg_valid".into(), kg_valid);
+    rec.timings_ms = Some(Timings {
+        gold: gold_ms,
+        prediction: ms_since(started),
+    });
     rec
 }
 
-/// Numeric-aware id order: `2` before `10`.
-fn id_key(id: &str) -> (u8, i128, String) {
-    match id.parse::<i128>() {
-        Ok(n) => (0, n, String::new()),
-        Err(_) => (1, 0, id.to_string()),
+/// Validator findings kept per record.
+pub const MAX_RECORD_DIAGNOSTICS: usize = 20;
+
+/// Natural id order: runs of digits compare as numbers, so `2` comes before `10` and
+/// `s/2` before `s/10`.
+fn id_key(id: &str) -> Vec<(u8, u128, String)> {
+    let mut key = Vec::new();
+    let mut rest = id;
+    while let Some(c) = rest.chars().next() {
+        let digits = c.is_ascii_digit();
+        let end = rest
+            .find(|ch: char| ch.is_ascii_digit() != digits)
+            .unwrap_or(rest.len());
+        let (chunk, tail) = rest.split_at(end);
+        match chunk.parse::<u128>() {
+            Ok(n) if digits => key.push((0, n, chunk.to_string())),
+            _ => key.push((1, 0, chunk.to_string())),
+        }
+        rest = tail;
     }
+    key
 }
 
 /// Per-metric running sums and counts.
 type Sums = BTreeMap<String, (f64, usize)>;
+
+/// The (field, value) groups a record counts in: its categories, and each value of each tag
+/// field (`none` for an empty one).
+fn record_groups(r: &ExampleRecord) -> Vec<(&str, &str)> {
+    let mut out: Vec<(&str, &str)> = r
+        .categories
+        .iter()
+        .map(|(f, v)| (f.as_str(), v.as_str()))
+        .collect();
+    for (field, values) in &r.tags {
+        if values.is_empty() {
+            out.push((field, "none"));
+        }
+        let mut seen = HashSet::new();
+        for v in values {
+            if seen.insert(v) {
+                out.push((field, v));
+            }
+        }
+    }
+    out
+}
 
 /// Aggregates records into a report.
 pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
@@ -255,22 +730,23 @@ pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
     let mut counts: BTreeMap<String, BTreeMap<String, usize>> = BTreeMap::new();
     for r in records.iter().filter(|r| r.gold_error.is_none()) {
         scored += 1;
-        for (field, value) in &r.categories {
+        let groups = record_groups(r);
+        for (field, value) in &groups {
             *counts
-                .entry(field.clone())
+                .entry(field.to_string())
                 .or_default()
-                .entry(value.clone())
+                .entry(value.to_string())
                 .or_default() += 1;
         }
         for (m, v) in &r.metrics {
             let e = sums.entry(m.clone()).or_default();
             e.0 += v;
             e.1 += 1;
-            for (field, value) in &r.categories {
+            for (field, value) in &groups {
                 let e = by
-                    .entry(field.clone())
+                    .entry(field.to_string())
                     .or_default()
-                    .entry(value.clone())
+                    .entry(value.to_string())
                     .or_default()
                     .entry(m.clone())
                     .or_default();
@@ -291,7 +767,9 @@ pub fn aggregate(records: &[ExampleRecord], variant: TextVariant) -> Report {
             ci95.insert(m.to_string(), ci);
         }
     }
+    let sessions = session_summary(records);
     Report {
+        sessions,
         examples: records.len(),
         scored,
         gold_errors: records.iter().filter(|r| r.gold_error.is_some()).count(),
@@ -328,7 +806,7 @@ fn read_records(path: &Path) -> Vec<ExampleRecord> {
 /// Runs the evaluation. With `out_dir`, records are appended to `examples.jsonl` there (and
 /// finished ids skipped on a rerun) and `report.json` and `report.md` are written at the end.
 pub fn evaluate(
-    graph: &Graph,
+    graphs: &Graphs,
     examples: &[Example],
     predictions: &HashMap<String, Prediction>,
     opts: &EvalOptions,
@@ -357,7 +835,7 @@ pub fn evaluate(
             let todo = &todo;
             s.spawn(move || {
                 for ex in todo.iter().skip(w).step_by(workers) {
-                    let rec = score_example(graph, ex, predictions.get(&ex.id), opts);
+                    let rec = score_example(graphs, ex, predictions.get(&ex.id), opts);
                     if tx.send(rec).is_err() {
                         return;
                     }
@@ -407,6 +885,10 @@ pub fn evaluate(
         crate::dataset::write_atomically(
             &dir.join("report.md"),
             report_markdown(&report).as_bytes(),
+        )?;
+        crate::dataset::write_atomically(
+            &dir.join("report.html"),
+            report_html(&report, &all).as_bytes(),
         )?;
     }
     Ok((report, all))
@@ -474,7 +956,7 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
         }
         for r in records {
             if let Some(old) = by_id.get(&r.id) {
-                if *old != r {
+                if old.without_timings() != r.without_timings() {
                     return Err(format!(
                         "{}: example {:?} differs from another shard's record",
                         dir.display(),
@@ -498,6 +980,7 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
     write("examples.jsonl", log.as_bytes())?;
     write("report.json", report_json(&report).as_bytes())?;
     write("report.md", report_markdown(&report).as_bytes())?;
+    write("report.html", report_html(&report, &all).as_bytes())?;
     Ok(report)
 }
 
@@ -564,19 +1047,55 @@ pub fn report_markdown(report: &Report) -> String {
         md.push_str(&parts.join(", "));
         md.push_str(".\n");
     }
+    if let Some(s) = &report.sessions {
+        md.push_str(&format!(
+            "\n## Sessions\n\n{} sessions ({} scored): SEM {:.3}; CER {}.\n",
+            s.sessions,
+            s.scored_sessions,
+            s.sem,
+            match s.cer {
+                Some(c) => format!(
+                    "{c:.3} ({} of {} dependent turns after a failed turn failed)",
+                    s.cer_failed, s.cer_turns
+                ),
+                None => "undefined (no dependent turn follows a failed one)".into(),
+            }
+        ));
+        if !s.cer_by_chain_mode.is_empty() {
+            md.push_str("\n| chain mode | turns | failed | CER |\n|---|---:|---:|---:|\n");
+            for (mode, c) in &s.cer_by_chain_mode {
+                md.push_str(&format!(
+                    "| {} | {} | {} | {} |\n",
+                    mode.replace('|', "\\|"),
+                    c.turns,
+                    c.failed,
+                    c.cer
+                        .map(|v| format!("{v:.3}"))
+                        .unwrap_or_else(|| "–".into())
+                ));
+            }
+        }
+        for (field, groups) in &s.sem_by {
+            md.push_str(&format!(
+                "\n| {field} | sessions | SEM |\n|---|---:|---:|\n"
+            ));
+            for (v, g) in groups {
+                md.push_str(&format!(
+                    "| {} | {} | {:.3} |\n",
+                    v.replace('|', "\\|"),
+                    g.sessions,
+                    g.sem
+                ));
+            }
+        }
+    }
     for (field, values) in &report.by {
         md.push_str(&format!("\n## By {field}\n\n"));
         md.push_str(&header(field));
         let mut keys: Vec<&String> = values.keys().collect();
         keys.sort_by_cached_key(|k| id_key(k));
         for k in keys {
-            let n = report
-                .counts
-                .get(field)
-                .and_then(|c| c.get(k))
-                .copied()
-                .unwrap_or(0);
-            md.push_str(&row(k, n, &values[k]));
+            md.push_str(&row(k, report.count(field, k), &values[k]));
         }
     }
     md
