@@ -34,6 +34,7 @@ fn zograscope_pairs_agree_with_strsim() {
     rows.sort();
     assert_eq!(rows.len(), 2117);
     let mut worst = 0.0f64;
+    let mut rf_worst = 0.0f64;
     for i in 0..rows.len() {
         let a = &rows[i].1;
         let b = &rows[(i + 1) % rows.len()].1;
@@ -42,9 +43,22 @@ fn zograscope_pairs_agree_with_strsim() {
         worst = worst
             .max((jw - strsim::jaro_winkler(a, b)).abs())
             .max((nl - oracle_nl(a, b)).abs());
+        // And the rapidfuzz crate's values, computed over characters.
+        rf_worst = rf_worst
+            .max((jw - rapidfuzz::distance::jaro_winkler::similarity(a.chars(), b.chars())).abs())
+            .max(
+                (nl - rapidfuzz::distance::levenshtein::normalized_similarity(
+                    a.chars(),
+                    b.chars(),
+                ))
+                .abs(),
+            );
     }
-    println!("ZOGRASCOPE pairs: largest difference from strsim {worst:e}");
+    println!(
+        "ZOGRASCOPE pairs: largest difference from strsim {worst:e}, from rapidfuzz {rf_worst:e}"
+    );
     assert!(worst <= 1e-12, "{worst}");
+    assert!(rf_worst <= 1e-12, "{rf_worst}");
 }
 
 proptest! {
@@ -61,5 +75,33 @@ proptest! {
         prop_assert_eq!(jaro_winkler(&a, &a), 1.0);
         prop_assert_eq!(normalized_levenshtein(&a, &a), 1.0);
         prop_assert!((nl - normalized_levenshtein(&b, &a)).abs() <= 1e-12);
+    }
+
+    /// Long ASCII strings over small alphabets, many of them edits of each other: the
+    /// multi-word Levenshtein, the per-byte Jaro matching and the prefix/suffix shortcuts.
+    #[test]
+    fn long_ascii_texts_agree_with_strsim(
+        a in "[abc( )]{0,300}",
+        edits in proptest::collection::vec((any::<usize>(), "[abc( )x]", any::<bool>()), 0..12),
+        other in "[abc( )]{0,300}",
+        related in any::<bool>(),
+    ) {
+        let b = if related {
+            let mut b: Vec<char> = a.chars().collect();
+            for (at, c, delete) in edits {
+                if b.is_empty() { break; }
+                let i = at % b.len();
+                if delete { b.remove(i); } else { b[i] = c.chars().next().unwrap(); }
+            }
+            b.into_iter().collect::<String>()
+        } else {
+            other
+        };
+        prop_assert_eq!(jaro_winkler(&a, &b), strsim::jaro_winkler(&a, &b));
+        prop_assert!((normalized_levenshtein(&a, &b) - oracle_nl(&a, &b)).abs() <= 1e-12);
+        prop_assert_eq!(
+            strsim::levenshtein(&a, &b) as f64,
+            ((1.0 - normalized_levenshtein(&a, &b)) * a.len().max(b.len()) as f64).round()
+        );
     }
 }
