@@ -13,6 +13,8 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+#[cfg(feature = "bolt")]
+pub mod bolt;
 pub mod dataset;
 pub mod engine;
 pub mod eval;

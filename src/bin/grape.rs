@@ -21,6 +21,38 @@ struct Cli {
     command: Command,
 }
 
+/// Servers over an in-memory graph.
+#[derive(Subcommand)]
+enum ServeCommand {
+    /// A Bolt server (Bolt 4.4 and 5.0–5.4) over an in-memory graph: the official Neo4j
+    /// drivers, and tools built on them, connect to bolt://HOST:PORT or neo4j://HOST:PORT.
+    /// Prints the address on its first line of output, then serves until stopped.
+    #[cfg(feature = "bolt")]
+    Bolt {
+        /// The graph to serve (as for `grape query`).
+        #[arg(long)]
+        graph: String,
+        /// Value types for Data Importer folders: `strings` or `model`.
+        #[arg(long, default_value = "strings")]
+        types: grape::graph::import::ImporterTypes,
+        /// TCP port (0: any free port).
+        #[arg(long, default_value_t = 7687)]
+        port: u16,
+        /// Address to bind; loopback unless you mean to expose the graph.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Require these credentials (`user:password`); default: accept any.
+        #[arg(long)]
+        auth: Option<String>,
+        /// Refuse every write.
+        #[arg(long)]
+        read_only: bool,
+        /// Time limit per query in milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        timeout_ms: u64,
+    },
+}
+
 #[derive(Subcommand)]
 enum ReportCommand {
     /// Merge the output directories of `grape eval --shard` runs into one (examples.jsonl and
@@ -50,6 +82,9 @@ enum Command {
     /// Evaluation reports.
     #[command(subcommand)]
     Report(ReportCommand),
+    /// Serve an in-memory graph over a network protocol.
+    #[command(subcommand)]
+    Serve(ServeCommand),
     /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
     ///
     /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
@@ -185,6 +220,18 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
         Command::Eval(args) => cmd_eval(args),
+        #[cfg(feature = "bolt")]
+        Command::Serve(ServeCommand::Bolt {
+            graph,
+            types,
+            port,
+            bind,
+            auth,
+            read_only,
+            timeout_ms,
+        }) => cmd_serve_bolt(&graph, types, &bind, port, auth, read_only, timeout_ms),
+        #[cfg(not(feature = "bolt"))]
+        Command::Serve(never) => match never {},
         Command::Report(ReportCommand::Merge { out, dirs }) => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {
@@ -1061,4 +1108,52 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+#[cfg(feature = "bolt")]
+fn cmd_serve_bolt(
+    graph: &str,
+    types: grape::graph::import::ImporterTypes,
+    bind: &str,
+    port: u16,
+    auth: Option<String>,
+    read_only: bool,
+    timeout_ms: u64,
+) -> ExitCode {
+    let auth = match auth.map(|a| match a.split_once(':') {
+        Some((u, p)) => Ok((u.to_string(), p.to_string())),
+        None => Err(format!("--auth {a:?}: expected user:password")),
+    }) {
+        None => None,
+        Some(Ok(a)) => Some(a),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let g = match grape::engine::load_graph(graph, types) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut config = grape::bolt::Config {
+        auth,
+        read_only,
+        ..Default::default()
+    };
+    config.engine.limits.timeout = Some(std::time::Duration::from_millis(timeout_ms));
+    let server = match grape::bolt::Server::bind(&format!("{bind}:{port}"), g, config) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: cannot listen on {bind}:{port}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let addr = server.local_addr();
+    println!("grape: Bolt server listening on bolt://{addr} (neo4j://{addr} for routing drivers)");
+    let _ = std::io::Write::flush(&mut std::io::stdout());
+    server.serve();
+    ExitCode::SUCCESS
 }

@@ -1,0 +1,164 @@
+//! A minimal blocking Bolt client: enough to drive the server in tests and benchmarks, and to
+//! speak any protocol version explicitly (the official drivers pick their own).
+
+use super::packstream::{decode_all, encode, Ps};
+use std::io::{self, BufReader, Read, Write};
+use std::net::TcpStream;
+
+/// One connection.
+pub struct Client {
+    w: TcpStream,
+    r: BufReader<TcpStream>,
+    /// The version the server chose, `(major, minor)`.
+    pub version: (u8, u8),
+}
+
+/// A server reply: SUCCESS (0x70), RECORD (0x71), IGNORED (0x7E) or FAILURE (0x7F), with its
+/// fields.
+pub type Reply = (u8, Vec<Ps>);
+
+/// A completed query: the RUN metadata, the records, the final summary metadata.
+pub type RunResult = (Ps, Vec<Vec<Ps>>, Ps);
+
+impl Client {
+    /// Connects and proposes `versions` (`(major, minor, range)`, at most four).
+    pub fn connect(addr: &str, versions: &[(u8, u8, u8)]) -> io::Result<Client> {
+        let w = TcpStream::connect(addr)?;
+        w.set_nodelay(true)?;
+        let mut hs = vec![0x60, 0x60, 0xB0, 0x17];
+        for i in 0..4 {
+            match versions.get(i) {
+                Some(&(major, minor, range)) => hs.extend_from_slice(&[0, range, minor, major]),
+                None => hs.extend_from_slice(&[0, 0, 0, 0]),
+            }
+        }
+        let mut w2 = w.try_clone()?;
+        w2.write_all(&hs)?;
+        let mut r = BufReader::new(w.try_clone()?);
+        let mut v = [0u8; 4];
+        r.read_exact(&mut v)?;
+        if v == [0; 4] {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                "no common Bolt version",
+            ));
+        }
+        Ok(Client {
+            w,
+            r,
+            version: (v[3], v[2]),
+        })
+    }
+
+    /// Sends one message (a structure with `tag` and `fields`).
+    pub fn send(&mut self, tag: u8, fields: Vec<Ps>) -> io::Result<()> {
+        self.send_all(vec![(tag, fields)])
+    }
+
+    /// Sends several messages in one write (pipelining, as drivers send RUN and PULL).
+    pub fn send_all(&mut self, messages: Vec<(u8, Vec<Ps>)>) -> io::Result<()> {
+        let mut out = Vec::new();
+        for (tag, fields) in messages {
+            let mut body = Vec::new();
+            encode(&Ps::Struct(tag, fields), &mut body);
+            for chunk in body.chunks(u16::MAX as usize) {
+                out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
+                out.extend_from_slice(chunk);
+            }
+            out.extend_from_slice(&[0, 0]);
+        }
+        self.w.write_all(&out)
+    }
+
+    /// Receives one reply.
+    pub fn recv(&mut self) -> io::Result<Reply> {
+        let mut msg = Vec::new();
+        loop {
+            let mut head = [0u8; 2];
+            self.r.read_exact(&mut head)?;
+            let n = u16::from_be_bytes(head) as usize;
+            if n == 0 {
+                if msg.is_empty() {
+                    continue;
+                }
+                break;
+            }
+            let start = msg.len();
+            msg.resize(start + n, 0);
+            self.r.read_exact(&mut msg[start..])?;
+        }
+        match decode_all(&msg) {
+            Ok(Ps::Struct(tag, fields)) => Ok((tag, fields)),
+            Ok(other) => Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("reply is not a structure: {other:?}"),
+            )),
+            Err(e) => Err(io::Error::new(io::ErrorKind::InvalidData, e.to_string())),
+        }
+    }
+
+    /// Sends a message and receives one reply.
+    pub fn request(&mut self, tag: u8, fields: Vec<Ps>) -> io::Result<Reply> {
+        self.send(tag, fields)?;
+        self.recv()
+    }
+
+    /// HELLO (with the credentials before 5.1), then LOGON from 5.1; the metadata of the
+    /// HELLO reply.
+    pub fn login(&mut self, user: &str, password: &str) -> io::Result<Ps> {
+        let auth = [
+            ("scheme", Ps::from("basic")),
+            ("principal", Ps::from(user)),
+            ("credentials", Ps::from(password)),
+        ];
+        let mut hello = vec![("user_agent", Ps::from("grape-client/1"))];
+        if self.version < (5, 1) {
+            hello.extend(auth.clone());
+        }
+        let (tag, f) = self.request(0x01, vec![Ps::map(hello)])?;
+        if tag != 0x70 {
+            return Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!("HELLO failed: {f:?}"),
+            ));
+        }
+        if self.version >= (5, 1) {
+            let (t2, f2) = self.request(0x6A, vec![Ps::map(auth)])?;
+            if t2 != 0x70 {
+                return Err(io::Error::new(
+                    io::ErrorKind::PermissionDenied,
+                    format!("LOGON failed: {f2:?}"),
+                ));
+            }
+        }
+        Ok(f.into_iter().next().unwrap_or(Ps::Null))
+    }
+
+    /// RUN then PULL all, pipelined: (RUN metadata, records, final metadata), or the FAILURE
+    /// metadata.
+    pub fn run(&mut self, query: &str, params: Ps) -> io::Result<Result<RunResult, Ps>> {
+        self.send_all(vec![
+            (0x10, vec![Ps::from(query), params, Ps::map::<&str>([])]),
+            (0x3F, vec![Ps::map([("n", Ps::Int(-1))])]),
+        ])?;
+        let (tag, f) = self.recv()?;
+        let first = f.into_iter().next().unwrap_or(Ps::Null);
+        if tag != 0x70 {
+            // The PULL is ignored.
+            let _ = self.recv()?;
+            return Ok(Err(first));
+        }
+        let mut rows = Vec::new();
+        loop {
+            let (tag, f) = self.recv()?;
+            match tag {
+                0x71 => match f.into_iter().next() {
+                    Some(Ps::List(r)) => rows.push(r),
+                    _ => rows.push(Vec::new()),
+                },
+                0x70 => return Ok(Ok((first, rows, f.into_iter().next().unwrap_or(Ps::Null)))),
+                _ => return Ok(Err(f.into_iter().next().unwrap_or(Ps::Null))),
+            }
+        }
+    }
+}

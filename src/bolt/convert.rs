@@ -1,0 +1,342 @@
+//! grape values to PackStream structures and back, per Bolt version.
+
+use super::packstream::Ps;
+use crate::temporal::{Duration, Temporal};
+use crate::value::{Entities, NodeId, RelId, Value};
+use chrono::{DateTime, NaiveDateTime, NaiveTime, Offset, TimeZone, Timelike};
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// How values are written for a negotiated protocol version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Dialect {
+    /// Bolt 5: nodes and relationships carry element ids.
+    pub element_ids: bool,
+    /// Zoned date-times as UTC instants (Bolt 5, or 4.4 with the `utc` patch).
+    pub utc_datetimes: bool,
+}
+
+pub const TAG_NODE: u8 = 0x4E;
+pub const TAG_REL: u8 = 0x52;
+pub const TAG_UNBOUND_REL: u8 = 0x72;
+pub const TAG_PATH: u8 = 0x50;
+pub const TAG_DATE: u8 = 0x44;
+pub const TAG_TIME: u8 = 0x54;
+pub const TAG_LOCAL_TIME: u8 = 0x74;
+pub const TAG_LOCAL_DATETIME: u8 = 0x64;
+pub const TAG_DATETIME: u8 = 0x49;
+pub const TAG_DATETIME_ZONE_ID: u8 = 0x69;
+pub const TAG_LEGACY_DATETIME: u8 = 0x46;
+pub const TAG_LEGACY_DATETIME_ZONE_ID: u8 = 0x66;
+pub const TAG_DURATION: u8 = 0x45;
+pub const TAG_POINT_2D: u8 = 0x58;
+pub const TAG_POINT_3D: u8 = 0x59;
+
+fn epoch() -> NaiveDateTime {
+    DateTime::from_timestamp(0, 0)
+        .map(|d| d.naive_utc())
+        .unwrap_or_default()
+}
+
+fn nanos_of_day(t: &NaiveTime) -> i64 {
+    t.num_seconds_from_midnight() as i64 * 1_000_000_000 + t.nanosecond() as i64
+}
+
+fn props(m: BTreeMap<Arc<str>, Value>, e: &dyn Entities, d: Dialect) -> Ps {
+    Ps::Map(
+        m.into_iter()
+            .map(|(k, v)| (k.to_string(), to_ps(&v, e, d)))
+            .collect(),
+    )
+}
+
+fn node(n: NodeId, e: &dyn Entities, d: Dialect) -> Ps {
+    let mut f = vec![
+        Ps::Int(n.0 as i64),
+        Ps::List(
+            e.node_labels(n)
+                .iter()
+                .map(|l| Ps::String(l.to_string()))
+                .collect(),
+        ),
+        props(e.node_props(n), e, d),
+    ];
+    if d.element_ids {
+        f.push(Ps::String(format!("n:{}", n.0)));
+    }
+    Ps::Struct(TAG_NODE, f)
+}
+
+fn rel(r: RelId, e: &dyn Entities, d: Dialect) -> Ps {
+    let (s, t) = e.rel_endpoints(r).unwrap_or((NodeId(0), NodeId(0)));
+    let mut f = vec![
+        Ps::Int(r.0 as i64),
+        Ps::Int(s.0 as i64),
+        Ps::Int(t.0 as i64),
+        Ps::String(e.rel_type(r).map(|t| t.to_string()).unwrap_or_default()),
+        props(e.rel_props(r), e, d),
+    ];
+    if d.element_ids {
+        f.push(Ps::String(format!("r:{}", r.0)));
+        f.push(Ps::String(format!("n:{}", s.0)));
+        f.push(Ps::String(format!("n:{}", t.0)));
+    }
+    Ps::Struct(TAG_REL, f)
+}
+
+/// A path: its distinct nodes, its distinct relationships (unbound), and the walk as
+/// alternating (relationship index, 1-based and negative when walked against its direction;
+/// node index) pairs.
+fn path(p: &crate::value::Path, e: &dyn Entities, d: Dialect) -> Ps {
+    let mut nodes: Vec<NodeId> = Vec::new();
+    let mut rels: Vec<RelId> = Vec::new();
+    let index_of = |v: &mut Vec<NodeId>, n: NodeId| match v.iter().position(|x| *x == n) {
+        Some(i) => i,
+        None => {
+            v.push(n);
+            v.len() - 1
+        }
+    };
+    if let Some(first) = p.nodes.first() {
+        index_of(&mut nodes, *first);
+    }
+    let mut seq = Vec::new();
+    for (k, r) in p.rels.iter().enumerate() {
+        let ri = match rels.iter().position(|x| x == r) {
+            Some(i) => i,
+            None => {
+                rels.push(*r);
+                rels.len() - 1
+            }
+        } as i64
+            + 1;
+        let from = p.nodes[k];
+        let forward = e.rel_endpoints(*r).is_none_or(|(s, _)| s == from);
+        seq.push(Ps::Int(if forward { ri } else { -ri }));
+        let ni = index_of(&mut nodes, p.nodes[k + 1]);
+        seq.push(Ps::Int(ni as i64));
+    }
+    let unbound = |r: RelId| {
+        let mut f = vec![
+            Ps::Int(r.0 as i64),
+            Ps::String(e.rel_type(r).map(|t| t.to_string()).unwrap_or_default()),
+            props(e.rel_props(r), e, d),
+        ];
+        if d.element_ids {
+            f.push(Ps::String(format!("r:{}", r.0)));
+        }
+        Ps::Struct(TAG_UNBOUND_REL, f)
+    };
+    Ps::Struct(
+        TAG_PATH,
+        vec![
+            Ps::List(nodes.into_iter().map(|n| node(n, e, d)).collect()),
+            Ps::List(rels.into_iter().map(unbound).collect()),
+            Ps::List(seq),
+        ],
+    )
+}
+
+fn temporal(t: &Temporal, d: Dialect) -> Ps {
+    match t {
+        Temporal::Date(x) => Ps::Struct(TAG_DATE, vec![Ps::Int((*x - epoch().date()).num_days())]),
+        Temporal::LocalTime(x) => Ps::Struct(TAG_LOCAL_TIME, vec![Ps::Int(nanos_of_day(x))]),
+        Temporal::Time(x, off) => Ps::Struct(
+            TAG_TIME,
+            vec![Ps::Int(nanos_of_day(x)), Ps::Int(*off as i64)],
+        ),
+        Temporal::LocalDateTime(x) => {
+            let u = x.and_utc();
+            Ps::Struct(
+                TAG_LOCAL_DATETIME,
+                vec![
+                    Ps::Int(u.timestamp()),
+                    Ps::Int(u.timestamp_subsec_nanos() as i64),
+                ],
+            )
+        }
+        Temporal::DateTime(local, off, zone) => {
+            let u = local.and_utc();
+            let local_secs = u.timestamp();
+            let secs = if d.utc_datetimes {
+                local_secs - *off as i64
+            } else {
+                local_secs
+            };
+            let nanos = Ps::Int(u.timestamp_subsec_nanos() as i64);
+            match (zone, d.utc_datetimes) {
+                (Some(z), true) => Ps::Struct(
+                    TAG_DATETIME_ZONE_ID,
+                    vec![Ps::Int(secs), nanos, Ps::String(z.to_string())],
+                ),
+                (Some(z), false) => Ps::Struct(
+                    TAG_LEGACY_DATETIME_ZONE_ID,
+                    vec![Ps::Int(secs), nanos, Ps::String(z.to_string())],
+                ),
+                (None, true) => Ps::Struct(
+                    TAG_DATETIME,
+                    vec![Ps::Int(secs), nanos, Ps::Int(*off as i64)],
+                ),
+                (None, false) => Ps::Struct(
+                    TAG_LEGACY_DATETIME,
+                    vec![Ps::Int(secs), nanos, Ps::Int(*off as i64)],
+                ),
+            }
+        }
+        Temporal::Duration(x) => Ps::Struct(
+            TAG_DURATION,
+            vec![
+                Ps::Int(x.months),
+                Ps::Int(x.days),
+                Ps::Int(x.seconds),
+                Ps::Int(x.nanos),
+            ],
+        ),
+    }
+}
+
+/// A result value in PackStream; nodes and relationships are described by `e` (the result's
+/// snapshot).
+pub fn to_ps(v: &Value, e: &dyn Entities, d: Dialect) -> Ps {
+    match v {
+        Value::Null => Ps::Null,
+        Value::Bool(b) => Ps::Bool(*b),
+        Value::Int(i) => Ps::Int(*i),
+        Value::Float(f) => Ps::Float(*f),
+        Value::String(s) => Ps::String(s.to_string()),
+        Value::List(items) => Ps::List(items.iter().map(|x| to_ps(x, e, d)).collect()),
+        Value::Map(m) => Ps::Map(
+            m.iter()
+                .map(|(k, x)| (k.to_string(), to_ps(x, e, d)))
+                .collect(),
+        ),
+        Value::Node(n) => node(*n, e, d),
+        Value::Relationship(r) => rel(*r, e, d),
+        Value::Path(p) => path(p, e, d),
+        Value::Temporal(t) => temporal(t, d),
+    }
+}
+
+fn int_field(f: &[Ps], i: usize, what: &str) -> Result<i64, String> {
+    f.get(i)
+        .and_then(Ps::as_int)
+        .ok_or_else(|| format!("{what}: field {i} must be an integer"))
+}
+
+fn time_of(nanos: i64, what: &str) -> Result<NaiveTime, String> {
+    let (s, n) = (
+        nanos.div_euclid(1_000_000_000),
+        nanos.rem_euclid(1_000_000_000),
+    );
+    u32::try_from(s)
+        .ok()
+        .and_then(|s| NaiveTime::from_num_seconds_from_midnight_opt(s, n as u32))
+        .ok_or_else(|| format!("{what}: {nanos} ns is not a time of day"))
+}
+
+fn datetime_of(secs: i64, nanos: i64, what: &str) -> Result<NaiveDateTime, String> {
+    u32::try_from(nanos)
+        .ok()
+        .and_then(|n| DateTime::from_timestamp(secs, n))
+        .map(|d| d.naive_utc())
+        .ok_or_else(|| format!("{what}: {secs} s, {nanos} ns is out of range"))
+}
+
+/// A parameter value from PackStream (`Err` names what cannot be a grape value).
+pub fn from_ps(p: &Ps) -> Result<Value, String> {
+    Ok(match p {
+        Ps::Null => Value::Null,
+        Ps::Bool(b) => Value::Bool(*b),
+        Ps::Int(i) => Value::Int(*i),
+        Ps::Float(f) => Value::Float(*f),
+        Ps::String(s) => Value::from(s.as_str()),
+        Ps::Bytes(_) => return Err("byte arrays are not supported as values".into()),
+        Ps::List(items) => Value::List(items.iter().map(from_ps).collect::<Result<_, _>>()?),
+        Ps::Map(m) => Value::Map(
+            m.iter()
+                .map(|(k, v)| Ok((Arc::from(k.as_str()), from_ps(v)?)))
+                .collect::<Result<_, String>>()?,
+        ),
+        Ps::Struct(tag, f) => {
+            let t = match *tag {
+                TAG_DATE => {
+                    let days = int_field(f, 0, "Date")?;
+                    let date = epoch()
+                        .date()
+                        .checked_add_signed(chrono::Duration::days(days))
+                        .ok_or("Date out of range")?;
+                    Temporal::Date(date)
+                }
+                TAG_LOCAL_TIME => {
+                    Temporal::LocalTime(time_of(int_field(f, 0, "LocalTime")?, "LocalTime")?)
+                }
+                TAG_TIME => {
+                    let off = int_field(f, 1, "Time")?;
+                    Temporal::Time(
+                        time_of(int_field(f, 0, "Time")?, "Time")?,
+                        i32::try_from(off).map_err(|_| "Time offset out of range")?,
+                    )
+                }
+                TAG_LOCAL_DATETIME => Temporal::LocalDateTime(datetime_of(
+                    int_field(f, 0, "LocalDateTime")?,
+                    int_field(f, 1, "LocalDateTime")?,
+                    "LocalDateTime",
+                )?),
+                TAG_DATETIME | TAG_LEGACY_DATETIME => {
+                    let off = i32::try_from(int_field(f, 2, "DateTime")?)
+                        .map_err(|_| "DateTime offset out of range")?;
+                    let secs = int_field(f, 0, "DateTime")?;
+                    let local_secs = if *tag == TAG_DATETIME {
+                        secs + off as i64
+                    } else {
+                        secs
+                    };
+                    Temporal::DateTime(
+                        datetime_of(local_secs, int_field(f, 1, "DateTime")?, "DateTime")?,
+                        off,
+                        None,
+                    )
+                }
+                TAG_DATETIME_ZONE_ID | TAG_LEGACY_DATETIME_ZONE_ID => {
+                    let zone = f
+                        .get(2)
+                        .and_then(Ps::as_str)
+                        .ok_or("DateTimeZoneId: field 2 must be a zone id")?;
+                    let tz: chrono_tz::Tz = zone
+                        .parse()
+                        .map_err(|_| format!("unknown time zone {zone:?}"))?;
+                    let secs = int_field(f, 0, "DateTimeZoneId")?;
+                    let nanos = int_field(f, 1, "DateTimeZoneId")?;
+                    let (local, off) = if *tag == TAG_DATETIME_ZONE_ID {
+                        let utc = datetime_of(secs, nanos, "DateTimeZoneId")?;
+                        let off = tz.offset_from_utc_datetime(&utc).fix().local_minus_utc();
+                        (utc + chrono::Duration::seconds(off as i64), off)
+                    } else {
+                        let local = datetime_of(secs, nanos, "DateTimeZoneId")?;
+                        let off = tz
+                            .offset_from_local_datetime(&local)
+                            .earliest()
+                            .map(|o| o.fix().local_minus_utc())
+                            .ok_or("DateTimeZoneId: the local time does not exist in its zone")?;
+                        (local, off)
+                    };
+                    Temporal::DateTime(local, off, Some(Arc::from(zone)))
+                }
+                TAG_DURATION => Temporal::Duration(Duration {
+                    months: int_field(f, 0, "Duration")?,
+                    days: int_field(f, 1, "Duration")?,
+                    seconds: int_field(f, 2, "Duration")?,
+                    nanos: int_field(f, 3, "Duration")?,
+                }),
+                TAG_POINT_2D | TAG_POINT_3D => {
+                    return Err("spatial points are not supported by grape's engine".into())
+                }
+                TAG_NODE | TAG_REL | TAG_UNBOUND_REL | TAG_PATH => {
+                    return Err("nodes, relationships and paths cannot be parameters".into())
+                }
+                other => return Err(format!("unknown structure tag 0x{other:02X}")),
+            };
+            Value::Temporal(Arc::new(t))
+        }
+    })
+}

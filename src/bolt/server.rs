@@ -1,0 +1,794 @@
+//! The Bolt server: listener, connection state machine, message handling.
+
+use super::convert::{from_ps, to_ps, Dialect};
+use super::packstream::{decode_all, encode, Ps};
+use crate::engine::{Options, Params, Table};
+use crate::graph::Graph;
+use std::io::{self, Read, Write};
+use std::net::{SocketAddr, TcpListener, TcpStream};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Instant;
+
+/// Server settings.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// `(user, password)` that HELLO or LOGON must present; `None` accepts any credentials.
+    pub auth: Option<(String, String)>,
+    /// Refuse every write.
+    pub read_only: bool,
+    /// The largest message a client may send.
+    pub max_message_bytes: usize,
+    /// Engine options (limits) for every query.
+    pub engine: Options,
+    /// The database name the server answers to (`neo4j`).
+    pub database: String,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            auth: None,
+            read_only: false,
+            max_message_bytes: 16 << 20,
+            engine: Options::default(),
+            database: "neo4j".into(),
+        }
+    }
+}
+
+/// State shared by all connections.
+struct Shared {
+    graph: RwLock<Arc<Graph>>,
+    config: Config,
+    addr: SocketAddr,
+    connections: AtomicU64,
+    bookmarks: AtomicU64,
+    stop: AtomicBool,
+}
+
+/// A bound Bolt server.
+pub struct Server {
+    listener: TcpListener,
+    shared: Arc<Shared>,
+}
+
+/// A server running on a background thread; dropping it (or [`ServerHandle::shutdown`]) stops
+/// accepting connections.
+pub struct ServerHandle {
+    shared: Arc<Shared>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Server {
+    /// Binds `addr` (port 0 picks a free port) and serves `graph`.
+    pub fn bind(addr: &str, graph: Graph, config: Config) -> io::Result<Server> {
+        let listener = TcpListener::bind(addr)?;
+        let addr = listener.local_addr()?;
+        Ok(Server {
+            listener,
+            shared: Arc::new(Shared {
+                graph: RwLock::new(Arc::new(graph)),
+                config,
+                addr,
+                connections: AtomicU64::new(0),
+                bookmarks: AtomicU64::new(0),
+                stop: AtomicBool::new(false),
+            }),
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.shared.addr
+    }
+
+    /// Accepts connections until stopped, one thread each.
+    pub fn serve(self) {
+        for stream in self.listener.incoming() {
+            if self.shared.stop.load(Ordering::SeqCst) {
+                break;
+            }
+            let Ok(stream) = stream else { continue };
+            let shared = self.shared.clone();
+            std::thread::spawn(move || {
+                let _ = stream.set_nodelay(true);
+                let _ = handle(stream, &shared);
+            });
+        }
+    }
+
+    /// Serves on a background thread.
+    pub fn spawn(self) -> ServerHandle {
+        let shared = self.shared.clone();
+        let thread = std::thread::spawn(move || self.serve());
+        ServerHandle {
+            shared,
+            thread: Some(thread),
+        }
+    }
+}
+
+impl ServerHandle {
+    pub fn local_addr(&self) -> SocketAddr {
+        self.shared.addr
+    }
+    /// A snapshot of the graph as committed now.
+    pub fn graph(&self) -> Arc<Graph> {
+        self.shared
+            .graph
+            .read()
+            .map(|g| g.clone())
+            .unwrap_or_else(|e| e.into_inner().clone())
+    }
+    /// Stops accepting connections (open ones run until their clients leave).
+    pub fn shutdown(&mut self) {
+        self.shared.stop.store(true, Ordering::SeqCst);
+        // Wake the accept loop.
+        let _ = TcpStream::connect(self.shared.addr);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+impl Drop for ServerHandle {
+    fn drop(&mut self) {
+        self.shutdown();
+    }
+}
+
+/// Serves one already-accepted connection on the calling thread (for embedding the server in
+/// another accept loop).
+pub fn serve_connection(stream: TcpStream, graph: Graph, config: Config) -> io::Result<()> {
+    let addr = stream.local_addr()?;
+    let shared = Shared {
+        graph: RwLock::new(Arc::new(graph)),
+        config,
+        addr,
+        connections: AtomicU64::new(0),
+        bookmarks: AtomicU64::new(0),
+        stop: AtomicBool::new(false),
+    };
+    handle(stream, &shared)
+}
+
+const MAGIC: [u8; 4] = [0x60, 0x60, 0xB0, 0x17];
+
+/// Picks the version to speak from the client's four proposals `[_, range, minor, major]`:
+/// Bolt 5.0–5.4 or 4.4.
+fn negotiate(proposals: &[u8; 16]) -> Option<(u8, u8)> {
+    for p in proposals.chunks(4) {
+        let (range, minor, major) = (p[1], p[2], p[3]);
+        let lowest = minor.saturating_sub(range);
+        match major {
+            5 if lowest <= 4 => return Some((5, minor.min(4))),
+            4 if lowest <= 4 && minor >= 4 => return Some((4, 4)),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Reads one chunked message; `Ok(None)` at a clean end of stream.
+fn read_message(r: &mut impl Read, max: usize) -> io::Result<Option<Vec<u8>>> {
+    let mut msg = Vec::new();
+    loop {
+        let mut head = [0u8; 2];
+        match r.read_exact(&mut head) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof && msg.is_empty() => {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        }
+        let n = u16::from_be_bytes(head) as usize;
+        if n == 0 {
+            if msg.is_empty() {
+                continue; // a NOOP chunk (keep-alive)
+            }
+            return Ok(Some(msg));
+        }
+        if msg.len() + n > max {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("message larger than {max} bytes"),
+            ));
+        }
+        let start = msg.len();
+        msg.resize(start + n, 0);
+        r.read_exact(&mut msg[start..])?;
+    }
+}
+
+/// Appends a message, chunked, to `out`.
+fn write_message(out: &mut Vec<u8>, msg: &Ps) {
+    let mut body = Vec::new();
+    encode(msg, &mut body);
+    for chunk in body.chunks(u16::MAX as usize) {
+        out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
+        out.extend_from_slice(chunk);
+    }
+    out.extend_from_slice(&[0, 0]);
+}
+
+const SUCCESS: u8 = 0x70;
+const RECORD: u8 = 0x71;
+const IGNORED: u8 = 0x7E;
+const FAILURE: u8 = 0x7F;
+
+fn success(meta: Ps) -> Ps {
+    Ps::Struct(SUCCESS, vec![meta])
+}
+
+/// A Neo4j-style failure.
+struct Failure {
+    code: String,
+    message: String,
+}
+
+impl Failure {
+    fn new(code: &str, message: impl Into<String>) -> Failure {
+        Failure {
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+    fn request(message: impl Into<String>) -> Failure {
+        Failure::new("Neo.ClientError.Request.Invalid", message)
+    }
+}
+
+/// A result waiting to be pulled.
+struct Pending {
+    qid: i64,
+    rows: std::collections::VecDeque<Ps>,
+    /// The final summary's metadata (without `has_more`).
+    summary: Vec<(String, Ps)>,
+}
+
+/// An explicit transaction.
+struct Tx {
+    /// The transaction's own graph, from its first write.
+    graph: Option<Graph>,
+    read_only: bool,
+}
+
+struct Conn<'a> {
+    shared: &'a Shared,
+    dialect: Dialect,
+    version: (u8, u8),
+    id: u64,
+    authenticated: bool,
+    failed: bool,
+    tx: Option<Tx>,
+    results: Vec<Pending>,
+    next_qid: i64,
+}
+
+fn handle(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
+    let mut hello = [0u8; 20];
+    stream.read_exact(&mut hello)?;
+    if hello[..4] != MAGIC {
+        return Ok(());
+    }
+    let mut proposals = [0u8; 16];
+    proposals.copy_from_slice(&hello[4..]);
+    let Some(version) = negotiate(&proposals) else {
+        stream.write_all(&[0, 0, 0, 0])?;
+        return Ok(());
+    };
+    stream.write_all(&[0, 0, version.1, version.0])?;
+    let mut reader = io::BufReader::new(stream.try_clone()?);
+    let mut conn = Conn {
+        shared,
+        dialect: Dialect {
+            element_ids: version.0 >= 5,
+            utc_datetimes: version.0 >= 5,
+        },
+        version,
+        id: shared.connections.fetch_add(1, Ordering::SeqCst) + 1,
+        authenticated: false,
+        failed: false,
+        tx: None,
+        results: Vec::new(),
+        next_qid: 0,
+    };
+    let mut greeted = false;
+    // Replies collect here and are written when no further request is already buffered, so a
+    // pipelined RUN + PULL costs one write.
+    let mut out = Vec::new();
+    loop {
+        if !out.is_empty() && reader.buffer().is_empty() {
+            stream.write_all(&out)?;
+            out.clear();
+        }
+        let Some(bytes) = read_message(&mut reader, shared.config.max_message_bytes)? else {
+            return Ok(());
+        };
+        let msg = match decode_all(&bytes) {
+            Ok(Ps::Struct(tag, fields)) => (tag, fields),
+            Ok(_) | Err(_) => {
+                write_message(
+                    &mut out,
+                    &failure(Failure::request(
+                        "the message is not a PackStream structure",
+                    )),
+                );
+                stream.write_all(&out)?;
+                return Ok(());
+            }
+        };
+        let (tag, fields) = msg;
+        // GOODBYE closes; HELLO must come first.
+        if tag == 0x02 {
+            return Ok(());
+        }
+        if !greeted && tag != 0x01 {
+            write_message(&mut out, &failure(Failure::request("expected HELLO first")));
+            stream.write_all(&out)?;
+            return Ok(());
+        }
+        let close = match tag {
+            0x01 => {
+                greeted = true;
+                conn.hello(&fields, &mut out)
+            }
+            0x0F => {
+                conn.reset();
+                write_message(&mut out, &success(Ps::map::<&str>([])));
+                false
+            }
+            _ if conn.failed => {
+                write_message(&mut out, &Ps::Struct(IGNORED, vec![]));
+                false
+            }
+            _ => match conn.dispatch(tag, &fields, &mut out) {
+                Ok(close) => close,
+                Err(f) => {
+                    conn.failed = true;
+                    let close = f.code.starts_with("Neo.ClientError.Security");
+                    write_message(&mut out, &failure(f));
+                    close
+                }
+            },
+        };
+        if close {
+            stream.write_all(&out)?;
+            return Ok(());
+        }
+    }
+}
+
+fn failure(f: Failure) -> Ps {
+    Ps::Struct(
+        FAILURE,
+        vec![Ps::map([
+            ("code", Ps::String(f.code)),
+            ("message", Ps::String(f.message)),
+        ])],
+    )
+}
+
+fn stat_keys(s: &crate::engine::Stats) -> Vec<(String, Ps)> {
+    let mut v = Vec::new();
+    for (k, n) in [
+        ("nodes-created", s.nodes_created),
+        ("nodes-deleted", s.nodes_deleted),
+        ("relationships-created", s.relationships_created),
+        ("relationships-deleted", s.relationships_deleted),
+        ("properties-set", s.properties_set),
+        ("labels-added", s.labels_added),
+        ("labels-removed", s.labels_removed),
+    ] {
+        if n > 0 {
+            v.push((k.to_string(), Ps::Int(n as i64)));
+        }
+    }
+    if !v.is_empty() {
+        v.push(("contains-updates".into(), Ps::Bool(true)));
+    }
+    v
+}
+
+impl Conn<'_> {
+    fn hello(&mut self, fields: &[Ps], out: &mut Vec<u8>) -> bool {
+        let extra = fields.first().cloned().unwrap_or(Ps::Null);
+        // Up to 5.0 the credentials come with HELLO; from 5.1 with LOGON.
+        if self.version < (5, 1) {
+            if let Err(f) = self.check_auth(&extra) {
+                write_message(out, &failure(f));
+                return true;
+            }
+        }
+        let mut meta = vec![
+            // Drivers and tools read the product name from the agent string.
+            ("server".to_string(), Ps::from("Neo4j/5.26.0")),
+            (
+                "connection_id".to_string(),
+                Ps::String(format!("grape-bolt-{}", self.id)),
+            ),
+            ("hints".to_string(), Ps::map::<&str>([])),
+        ];
+        if self.version == (4, 4) {
+            let wants_utc = matches!(extra.get("patch_bolt"), Some(Ps::List(p)) if p.iter().any(|x| x.as_str() == Some("utc")));
+            if wants_utc {
+                self.dialect.utc_datetimes = true;
+                meta.push(("patch_bolt".into(), Ps::List(vec![Ps::from("utc")])));
+            }
+        }
+        write_message(out, &success(Ps::Map(meta)));
+        false
+    }
+
+    fn check_auth(&mut self, auth: &Ps) -> Result<(), Failure> {
+        if let Some((user, pass)) = &self.shared.config.auth {
+            let ok = auth.get("scheme").and_then(Ps::as_str) == Some("basic")
+                && auth.get("principal").and_then(Ps::as_str) == Some(user)
+                && auth.get("credentials").and_then(Ps::as_str) == Some(pass);
+            if !ok {
+                return Err(Failure::new(
+                    "Neo.ClientError.Security.Unauthorized",
+                    "The client is unauthorized due to authentication failure.",
+                ));
+            }
+        }
+        self.authenticated = true;
+        Ok(())
+    }
+
+    fn reset(&mut self) {
+        self.failed = false;
+        self.tx = None;
+        self.results.clear();
+    }
+
+    fn bookmark(&self) -> Ps {
+        Ps::String(format!(
+            "grape:{}",
+            self.shared.bookmarks.fetch_add(1, Ordering::SeqCst) + 1
+        ))
+    }
+
+    fn check_db(&self, extra: Option<&Ps>) -> Result<(), Failure> {
+        match extra.and_then(|e| e.get("db")) {
+            None | Some(Ps::Null) => Ok(()),
+            Some(Ps::String(d)) if *d == self.shared.config.database || d == "system" => Ok(()),
+            Some(other) => Err(Failure::new(
+                "Neo.ClientError.Database.DatabaseNotFound",
+                format!(
+                    "Database does not exist. Database name: {}.",
+                    other.as_str().unwrap_or("?")
+                ),
+            )),
+        }
+    }
+
+    /// Handles one message; `Ok(true)` closes the connection.
+    fn dispatch(&mut self, tag: u8, f: &[Ps], out: &mut Vec<u8>) -> Result<bool, Failure> {
+        if !self.authenticated && !matches!(tag, 0x6A) {
+            return Err(Failure::new(
+                "Neo.ClientError.Security.Unauthorized",
+                "LOGON first",
+            ));
+        }
+        match tag {
+            // LOGON
+            0x6A => {
+                if self.version < (5, 1) {
+                    return Err(Failure::request("LOGON needs Bolt 5.1 or later"));
+                }
+                self.check_auth(f.first().unwrap_or(&Ps::Null))?;
+                write_message(out, &success(Ps::map::<&str>([])));
+            }
+            // LOGOFF
+            0x6B => {
+                self.authenticated = false;
+                write_message(out, &success(Ps::map::<&str>([])));
+            }
+            // TELEMETRY
+            0x54 => write_message(out, &success(Ps::map::<&str>([]))),
+            // ROUTE
+            0x66 => {
+                let addr = Ps::List(vec![Ps::String(self.shared.addr.to_string())]);
+                let servers = ["WRITE", "READ", "ROUTE"]
+                    .iter()
+                    .map(|role| Ps::map([("addresses", addr.clone()), ("role", Ps::from(*role))]))
+                    .collect();
+                write_message(
+                    out,
+                    &success(Ps::map([(
+                        "rt",
+                        Ps::map([
+                            ("ttl", Ps::Int(300)),
+                            ("db", Ps::String(self.shared.config.database.clone())),
+                            ("servers", Ps::List(servers)),
+                        ]),
+                    )])),
+                );
+            }
+            // BEGIN
+            0x11 => {
+                if self.tx.is_some() {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Transaction.TransactionStartFailed",
+                        "a transaction is already open on this connection",
+                    ));
+                }
+                self.check_db(f.first())?;
+                let read_only =
+                    f.first().and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r");
+                self.tx = Some(Tx {
+                    graph: None,
+                    read_only,
+                });
+                self.results.clear();
+                write_message(out, &success(Ps::map::<&str>([])));
+            }
+            // COMMIT
+            0x12 => {
+                let tx = self
+                    .tx
+                    .take()
+                    .ok_or_else(|| Failure::request("COMMIT without an open transaction"))?;
+                if let Some(g) = tx.graph {
+                    let mut shared = self.shared.graph.write().unwrap_or_else(|e| e.into_inner());
+                    *shared = Arc::new(g);
+                }
+                self.results.clear();
+                write_message(out, &success(Ps::map([("bookmark", self.bookmark())])));
+            }
+            // ROLLBACK
+            0x13 => {
+                self.tx
+                    .take()
+                    .ok_or_else(|| Failure::request("ROLLBACK without an open transaction"))?;
+                self.results.clear();
+                write_message(out, &success(Ps::map::<&str>([])));
+            }
+            // RUN
+            0x10 => self.run(f, out)?,
+            // PULL / DISCARD
+            0x3F | 0x2F => self.stream(tag == 0x3F, f.first(), out)?,
+            other => return Err(Failure::request(format!("unknown message 0x{other:02X}"))),
+        }
+        Ok(false)
+    }
+
+    fn run(&mut self, f: &[Ps], out: &mut Vec<u8>) -> Result<(), Failure> {
+        let started = Instant::now();
+        let query = f
+            .first()
+            .and_then(Ps::as_str)
+            .ok_or_else(|| Failure::request("RUN needs a query string"))?
+            .to_string();
+        let mut params = Params::new();
+        match f.get(1) {
+            Some(Ps::Map(m)) => {
+                for (k, v) in m {
+                    let v = from_ps(v).map_err(|e| {
+                        Failure::new(
+                            "Neo.ClientError.Request.Invalid",
+                            format!("parameter ${k}: {e}"),
+                        )
+                    })?;
+                    params.insert(k.clone(), v);
+                }
+            }
+            None | Some(Ps::Null) => {}
+            Some(_) => return Err(Failure::request("RUN parameters must be a map")),
+        }
+        let extra = f.get(2);
+        if self.tx.is_none() {
+            self.check_db(extra)?;
+            // An auto-commit RUN replaces any earlier result.
+            self.results.clear();
+        }
+        let read_mode = match &self.tx {
+            Some(tx) => tx.read_only,
+            None => extra.and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r"),
+        } || self.shared.config.read_only;
+        let stmt = crate::syntax::parse(&query).map_err(|e| {
+            Failure::new(
+                "Neo.ClientError.Statement.SyntaxError",
+                format!("{} (line {}, column {})", e.message, e.line, e.column),
+            )
+        })?;
+        let access = crate::analysis::access(&stmt);
+        let updating = crate::engine::is_updating(&stmt);
+        let explain = stmt.prefix == Some(crate::syntax::ast::QueryPrefix::Explain);
+        if updating && read_mode && !explain {
+            return Err(Failure::new(
+                "Neo.ClientError.Statement.AccessMode",
+                if self.shared.config.read_only {
+                    "Writing is not allowed: the server is read-only."
+                } else {
+                    "Writing in read access mode not allowed."
+                },
+            ));
+        }
+        let exec_err = |e: crate::engine::ExecError| Failure::new(e.code(), e.message);
+        let table: Table = if explain {
+            crate::engine::check(&stmt, &query).map_err(exec_err)?;
+            Table::default()
+        } else if updating {
+            match &mut self.tx {
+                Some(tx) => {
+                    if tx.graph.is_none() {
+                        let g = self.shared.graph.read().unwrap_or_else(|e| e.into_inner());
+                        tx.graph = Some((**g).clone());
+                    }
+                    let g = tx.graph.as_mut().expect("the transaction's graph");
+                    crate::engine::execute(g, &stmt, &query, &params, &self.shared.config.engine)
+                        .map_err(exec_err)?
+                }
+                None => {
+                    let mut shared = self.shared.graph.write().unwrap_or_else(|e| e.into_inner());
+                    let g = Arc::make_mut(&mut *shared);
+                    crate::engine::execute(g, &stmt, &query, &params, &self.shared.config.engine)
+                        .map_err(exec_err)?
+                }
+            }
+        } else {
+            let snapshot;
+            let g: &Graph = match self.tx.as_ref().and_then(|t| t.graph.as_ref()) {
+                Some(g) => g,
+                None => {
+                    snapshot = self
+                        .shared
+                        .graph
+                        .read()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .clone();
+                    &snapshot
+                }
+            };
+            crate::engine::execute_read(g, &stmt, &query, &params, &self.shared.config.engine)
+                .map_err(exec_err)?
+        };
+        let t_first = started.elapsed().as_millis() as i64;
+        let rows = table
+            .rows
+            .iter()
+            .map(|r| {
+                Ps::Struct(
+                    RECORD,
+                    vec![Ps::List(
+                        r.iter().map(|v| to_ps(v, &table, self.dialect)).collect(),
+                    )],
+                )
+            })
+            .collect();
+        let mut summary = vec![
+            ("type".to_string(), Ps::from(access.code())),
+            ("t_last".to_string(), Ps::Int(0)),
+            (
+                "db".to_string(),
+                Ps::String(self.shared.config.database.clone()),
+            ),
+        ];
+        let stats = stat_keys(&table.stats);
+        if !stats.is_empty() {
+            summary.push(("stats".into(), Ps::Map(stats)));
+        }
+        if explain {
+            summary.push((
+                "plan".into(),
+                Ps::map([
+                    ("operatorType", Ps::from("ProduceResults@grape")),
+                    ("args", Ps::map([("planner", Ps::from("grape"))])),
+                    (
+                        "identifiers",
+                        Ps::List(table.columns.iter().map(|c| Ps::from(c.as_str())).collect()),
+                    ),
+                    ("children", Ps::List(vec![])),
+                ]),
+            ));
+        }
+        let qid = self.next_qid;
+        self.next_qid += 1;
+        let mut meta = vec![
+            (
+                "fields".to_string(),
+                Ps::List(table.columns.iter().map(|c| Ps::from(c.as_str())).collect()),
+            ),
+            ("t_first".to_string(), Ps::Int(t_first)),
+        ];
+        if self.tx.is_some() {
+            meta.push(("qid".into(), Ps::Int(qid)));
+        }
+        self.results.push(Pending { qid, rows, summary });
+        write_message(out, &success(Ps::Map(meta)));
+        Ok(())
+    }
+
+    /// PULL (`pull`) or DISCARD: up to `n` records (all for -1) of the result `qid` (the last
+    /// for -1), then the summary or `has_more`.
+    fn stream(&mut self, pull: bool, extra: Option<&Ps>, out: &mut Vec<u8>) -> Result<(), Failure> {
+        let n = extra
+            .and_then(|e| e.get("n"))
+            .and_then(Ps::as_int)
+            .unwrap_or(-1);
+        let qid = extra
+            .and_then(|e| e.get("qid"))
+            .and_then(Ps::as_int)
+            .unwrap_or(-1);
+        if n == 0 || n < -1 {
+            return Err(Failure::request(format!("invalid n: {n}")));
+        }
+        let pos = if qid == -1 {
+            self.results.len().checked_sub(1)
+        } else {
+            self.results.iter().position(|p| p.qid == qid)
+        }
+        .ok_or_else(|| Failure::request("no result to stream (RUN first)"))?;
+        let p = &mut self.results[pos];
+        let take = if n == -1 {
+            p.rows.len()
+        } else {
+            (n as usize).min(p.rows.len())
+        };
+        for _ in 0..take {
+            let r = p.rows.pop_front().expect("counted rows");
+            if pull {
+                write_message(out, &r);
+            }
+        }
+        if !p.rows.is_empty() {
+            write_message(out, &success(Ps::map([("has_more", Ps::Bool(true))])));
+            return Ok(());
+        }
+        let p = self.results.remove(pos);
+        let mut meta = p.summary;
+        if self.tx.is_none() {
+            meta.push(("bookmark".into(), self.bookmark()));
+        }
+        write_message(out, &success(Ps::Map(meta)));
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn negotiation_picks_the_highest_common_version() {
+        let p = |v: [[u8; 4]; 4]| {
+            let mut a = [0u8; 16];
+            for (i, x) in v.iter().enumerate() {
+                a[i * 4..i * 4 + 4].copy_from_slice(x);
+            }
+            a
+        };
+        // 5.8 down to 5.0, then 4.4.
+        assert_eq!(
+            negotiate(&p([[0, 8, 8, 5], [0, 0, 4, 4], [0; 4], [0; 4]])),
+            Some((5, 4))
+        );
+        assert_eq!(
+            negotiate(&p([[0, 0, 2, 5], [0; 4], [0; 4], [0; 4]])),
+            Some((5, 2))
+        );
+        // Manifest handshakes and unknown versions are skipped.
+        assert_eq!(
+            negotiate(&p([[0, 0, 1, 0xFF], [0, 2, 4, 4], [0; 4], [0; 4]])),
+            Some((4, 4))
+        );
+        assert_eq!(
+            negotiate(&p([[0, 0, 3, 4], [0, 0, 0, 3], [0; 4], [0; 4]])),
+            None
+        );
+        assert_eq!(negotiate(&p([[0, 0, 8, 5], [0; 4], [0; 4], [0; 4]])), None);
+    }
+
+    #[test]
+    fn chunks_round_trip_and_are_bounded() {
+        let big = Ps::String("x".repeat(200_000));
+        let mut out = Vec::new();
+        write_message(&mut out, &big);
+        let back = read_message(&mut &out[..], 1 << 20).unwrap().unwrap();
+        assert_eq!(decode_all(&back).unwrap(), big);
+        assert!(read_message(&mut &out[..], 1000).is_err());
+        assert_eq!(read_message(&mut &[][..], 10).unwrap(), None);
+    }
+}

@@ -1,0 +1,407 @@
+//! The Bolt server, driven message by message on loopback: versions 4.4 and 5.x, streaming with
+//! `n` and `qid`, transactions, failures and RESET, authentication, access modes, routing,
+//! value structures and bounds.
+#![cfg(feature = "bolt")]
+
+use grape::bolt::client::Client;
+use grape::bolt::packstream::Ps;
+use grape::bolt::{Config, Server, ServerHandle};
+
+const SUCCESS: u8 = 0x70;
+const RECORD: u8 = 0x71;
+const IGNORED: u8 = 0x7E;
+const FAILURE: u8 = 0x7F;
+
+fn graph() -> grape::graph::Graph {
+    grape::graph::Graph::from_cypher_script(
+        "CREATE (a:Person {name: 'Ann', born: date('1990-05-01')})-[:KNOWS {since: 2020}]->(b:Person {name: 'Bob'}), (c:Person {name: 'Cy'})",
+    )
+    .unwrap()
+}
+
+fn start(config: Config) -> ServerHandle {
+    Server::bind("127.0.0.1:0", graph(), config)
+        .unwrap()
+        .spawn()
+}
+
+fn addr(h: &ServerHandle) -> String {
+    h.local_addr().to_string()
+}
+
+fn no_params() -> Ps {
+    Ps::map::<&str>([])
+}
+
+fn count_people(c: &mut Client) -> i64 {
+    let (_, rows, _) = c
+        .run("MATCH (p:Person) RETURN count(p) AS n", no_params())
+        .unwrap()
+        .unwrap();
+    rows[0][0].as_int().unwrap()
+}
+
+#[test]
+fn versions_and_values() {
+    let h = start(Config::default());
+    // Bolt 5: element ids, UTC date-times.
+    let mut c = Client::connect(&addr(&h), &[(5, 8, 8), (4, 4, 0)]).unwrap();
+    assert_eq!(c.version, (5, 4));
+    let hello = c.login("neo4j", "x").unwrap();
+    assert_eq!(
+        hello.get("server").and_then(Ps::as_str),
+        Some("Neo4j/5.26.0")
+    );
+    let (meta, rows, summary) = c
+        .run(
+            "MATCH p = (a:Person {name: 'Ann'})-[k:KNOWS]->(b) RETURN a, k, p, a.born AS born, datetime('2024-01-02T03:04:05+02:00') AS dt",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        meta.get("fields"),
+        Some(&Ps::List(vec![
+            Ps::from("a"),
+            Ps::from("k"),
+            Ps::from("p"),
+            Ps::from("born"),
+            Ps::from("dt")
+        ]))
+    );
+    assert_eq!(summary.get("type").and_then(Ps::as_str), Some("r"));
+    let r = &rows[0];
+    let Ps::Struct(0x4E, node) = &r[0] else {
+        panic!("{:?}", r[0])
+    };
+    assert_eq!(node.len(), 4);
+    assert_eq!(node[1], Ps::List(vec![Ps::from("Person")]));
+    assert!(node[3].as_str().unwrap().starts_with("n:"));
+    let Ps::Struct(0x52, rel) = &r[1] else {
+        panic!("{:?}", r[1])
+    };
+    assert_eq!(rel.len(), 8);
+    assert_eq!(rel[3], Ps::from("KNOWS"));
+    let Ps::Struct(0x50, path) = &r[2] else {
+        panic!("{:?}", r[2])
+    };
+    assert_eq!(path[2], Ps::List(vec![Ps::Int(1), Ps::Int(1)]));
+    // date('1990-05-01'): days since the epoch.
+    assert_eq!(r[3], Ps::Struct(0x44, vec![Ps::Int(7425)]));
+    // 2024-01-02T03:04:05+02:00 is 01:04:05 UTC.
+    assert_eq!(
+        r[4],
+        Ps::Struct(
+            0x49,
+            vec![Ps::Int(1_704_157_445), Ps::Int(0), Ps::Int(7200)]
+        )
+    );
+    // Parameters of every kind come back as they went.
+    let p = Ps::map([
+        (
+            "l",
+            Ps::List(vec![Ps::Int(1), Ps::Float(2.5), Ps::Null, Ps::from("s")]),
+        ),
+        ("d", Ps::Struct(0x44, vec![Ps::Int(19_000)])),
+        (
+            "z",
+            Ps::Struct(
+                0x69,
+                vec![Ps::Int(1_717_236_000), Ps::Int(5), Ps::from("Europe/Paris")],
+            ),
+        ),
+        (
+            "du",
+            Ps::Struct(0x45, vec![Ps::Int(1), Ps::Int(2), Ps::Int(3), Ps::Int(4)]),
+        ),
+    ]);
+    let (_, rows, _) = c
+        .run(
+            "RETURN $l AS l, $d AS d, $z AS z, $du AS du, $z.hour AS h",
+            p.clone(),
+        )
+        .unwrap()
+        .unwrap();
+    for (i, k) in ["l", "d", "z", "du"].iter().enumerate() {
+        assert_eq!(&rows[0][i], p.get(k).unwrap(), "{k}");
+    }
+    // 10:00 UTC on 1 June 2024 is noon in Paris.
+    assert_eq!(rows[0][4], Ps::Int(12));
+
+    // Bolt 4.4: no element ids, local date-times unless the utc patch is asked for.
+    let mut c = Client::connect(&addr(&h), &[(4, 4, 0)]).unwrap();
+    assert_eq!(c.version, (4, 4));
+    c.login("neo4j", "x").unwrap();
+    let (_, rows, _) = c
+        .run(
+            "MATCH (a:Person {name: 'Ann'}) RETURN a, datetime('2024-01-02T03:04:05+02:00') AS dt",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    let Ps::Struct(0x4E, node) = &rows[0][0] else {
+        panic!()
+    };
+    assert_eq!(node.len(), 3);
+    assert_eq!(
+        rows[0][1],
+        Ps::Struct(
+            0x46,
+            vec![Ps::Int(1_704_164_645), Ps::Int(0), Ps::Int(7200)]
+        )
+    );
+    // No common version: the server answers zero and closes.
+    assert!(Client::connect(&addr(&h), &[(3, 0, 0)]).is_err());
+}
+
+#[test]
+fn streaming_transactions_failures_and_reset() {
+    let h = start(Config::default());
+    let mut c = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    c.login("u", "p").unwrap();
+    // PULL in batches: has_more until the last.
+    let (tag, _) = c
+        .request(
+            0x10,
+            vec![
+                Ps::from("UNWIND range(1, 5) AS i RETURN i"),
+                no_params(),
+                no_params(),
+            ],
+        )
+        .unwrap();
+    assert_eq!(tag, SUCCESS);
+    c.send(0x3F, vec![Ps::map([("n", Ps::Int(2))])]).unwrap();
+    assert_eq!(c.recv().unwrap().0, RECORD);
+    assert_eq!(c.recv().unwrap().0, RECORD);
+    let (tag, f) = c.recv().unwrap();
+    assert_eq!(
+        (tag, f[0].get("has_more")),
+        (SUCCESS, Some(&Ps::Bool(true)))
+    );
+    // DISCARD the rest: the summary, no records.
+    let (tag, f) = c
+        .request(0x2F, vec![Ps::map([("n", Ps::Int(-1))])])
+        .unwrap();
+    assert_eq!(tag, SUCCESS);
+    assert!(f[0].get("bookmark").is_some());
+
+    // An explicit transaction with two open results, pulled by qid; rolled back.
+    assert_eq!(c.request(0x11, vec![no_params()]).unwrap().0, SUCCESS);
+    let (_, f1) = c
+        .request(
+            0x10,
+            vec![
+                Ps::from("CREATE (:Person {name: 'Dee'})"),
+                no_params(),
+                no_params(),
+            ],
+        )
+        .unwrap();
+    let q1 = f1[0].get("qid").and_then(Ps::as_int).unwrap();
+    let (_, f2) = c
+        .request(
+            0x10,
+            vec![
+                Ps::from("MATCH (p:Person) RETURN count(p) AS n"),
+                no_params(),
+                no_params(),
+            ],
+        )
+        .unwrap();
+    let q2 = f2[0].get("qid").and_then(Ps::as_int).unwrap();
+    assert_ne!(q1, q2);
+    c.send(
+        0x3F,
+        vec![Ps::map([("n", Ps::Int(-1)), ("qid", Ps::Int(q2))])],
+    )
+    .unwrap();
+    let (tag, rec) = c.recv().unwrap();
+    assert_eq!((tag, &rec[0]), (RECORD, &Ps::List(vec![Ps::Int(4)])));
+    assert_eq!(c.recv().unwrap().0, SUCCESS);
+    let (tag, f) = c
+        .request(
+            0x3F,
+            vec![Ps::map([("n", Ps::Int(-1)), ("qid", Ps::Int(q1))])],
+        )
+        .unwrap();
+    assert_eq!(tag, SUCCESS);
+    assert_eq!(f[0].get("type").and_then(Ps::as_str), Some("w"));
+    assert_eq!(
+        f[0].get("stats").and_then(|s| s.get("nodes-created")),
+        Some(&Ps::Int(1))
+    );
+    assert_eq!(c.request(0x13, vec![]).unwrap().0, SUCCESS);
+    assert_eq!(count_people(&mut c), 3);
+    // Other connections never saw the uncommitted node; a committed one is seen by all.
+    let mut other = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    other.login("u", "p").unwrap();
+    assert_eq!(c.request(0x11, vec![no_params()]).unwrap().0, SUCCESS);
+    c.run("CREATE (:Person {name: 'Eve'})", no_params())
+        .unwrap()
+        .unwrap();
+    assert_eq!(count_people(&mut other), 3);
+    let (tag, f) = c.request(0x12, vec![]).unwrap();
+    assert_eq!(tag, SUCCESS);
+    assert!(f[0].get("bookmark").is_some());
+    assert_eq!(count_people(&mut other), 4);
+
+    // A failure: FAILURE with the status code, then IGNORED until RESET.
+    let e = c
+        .run("MATCH (n RETURN n", no_params())
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(
+        e.get("code").and_then(Ps::as_str),
+        Some("Neo.ClientError.Statement.SyntaxError")
+    );
+    assert_eq!(
+        c.request(0x10, vec![Ps::from("RETURN 1"), no_params(), no_params()])
+            .unwrap()
+            .0,
+        IGNORED
+    );
+    assert_eq!(c.request(0x0F, vec![]).unwrap().0, SUCCESS);
+    let e = c
+        .run("RETURN 1 / 0 AS x", no_params())
+        .unwrap()
+        .unwrap_err();
+    assert!(e
+        .get("code")
+        .and_then(Ps::as_str)
+        .unwrap()
+        .starts_with("Neo.ClientError"));
+    assert_eq!(c.request(0x0F, vec![]).unwrap().0, SUCCESS);
+    // EXPLAIN: no rows, a plan, the type the query would have.
+    let (_, rows, s) = c.run("EXPLAIN CREATE (:X)", no_params()).unwrap().unwrap();
+    assert!(rows.is_empty());
+    assert_eq!(s.get("type").and_then(Ps::as_str), Some("w"));
+    assert!(s.get("plan").is_some());
+    assert_eq!(count_people(&mut c), 4);
+    // Access mode r refuses writes.
+    let (tag, f) = c
+        .request(
+            0x10,
+            vec![
+                Ps::from("CREATE (:Person)"),
+                no_params(),
+                Ps::map([("mode", Ps::from("r"))]),
+            ],
+        )
+        .unwrap();
+    assert_eq!(tag, FAILURE);
+    assert_eq!(
+        f[0].get("code").and_then(Ps::as_str),
+        Some("Neo.ClientError.Statement.AccessMode")
+    );
+    assert_eq!(c.request(0x0F, vec![]).unwrap().0, SUCCESS);
+    // ROUTE: this server in every role.
+    let (tag, f) = c
+        .request(0x66, vec![no_params(), Ps::List(vec![]), no_params()])
+        .unwrap();
+    assert_eq!(tag, SUCCESS);
+    let rt = f[0].get("rt").unwrap();
+    let Some(Ps::List(servers)) = rt.get("servers") else {
+        panic!("{rt:?}")
+    };
+    assert_eq!(servers.len(), 3);
+    // An unknown database.
+    let e = c
+        .request(
+            0x10,
+            vec![
+                Ps::from("RETURN 1"),
+                no_params(),
+                Ps::map([("db", Ps::from("nope"))]),
+            ],
+        )
+        .unwrap();
+    assert_eq!(e.0, FAILURE);
+}
+
+#[test]
+fn authentication_read_only_and_bounds() {
+    let h = start(Config {
+        auth: Some(("neo4j".into(), "secret".into())),
+        read_only: true,
+        max_message_bytes: 4096,
+        ..Default::default()
+    });
+    // Wrong password: FAILURE and the connection closes (5.x with LOGON, 4.4 with HELLO).
+    for v in [(5, 4, 4), (4, 4, 0)] {
+        let mut c = Client::connect(&addr(&h), &[v]).unwrap();
+        assert!(c.login("neo4j", "wrong").is_err());
+    }
+    let mut c = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    // Before LOGON nothing runs.
+    let (tag, _) = c.request(0x01, vec![no_params()]).unwrap();
+    assert_eq!(tag, SUCCESS);
+    let (tag, _) = c
+        .request(0x10, vec![Ps::from("RETURN 1"), no_params(), no_params()])
+        .unwrap();
+    assert_eq!(tag, FAILURE);
+    let mut c = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    c.login("neo4j", "secret").unwrap();
+    let e = c.run("CREATE (:Person)", no_params()).unwrap().unwrap_err();
+    assert_eq!(
+        e.get("code").and_then(Ps::as_str),
+        Some("Neo.ClientError.Statement.AccessMode")
+    );
+    c.request(0x0F, vec![]).unwrap();
+    assert_eq!(count_people(&mut c), 3);
+    // A message over the bound closes the connection.
+    c.send(
+        0x10,
+        vec![Ps::from("RETURN 1".repeat(2000)), no_params(), no_params()],
+    )
+    .unwrap();
+    assert!(c.recv().is_err());
+    // Garbage instead of a handshake is dropped.
+    let mut s = std::net::TcpStream::connect(addr(&h)).unwrap();
+    std::io::Write::write_all(&mut s, &[0u8; 20]).unwrap();
+    let mut buf = [0u8; 4];
+    assert!(matches!(
+        std::io::Read::read(&mut s, &mut buf),
+        Ok(0) | Err(_)
+    ));
+    // The graph is untouched.
+    assert_eq!(h.graph().node_count(), 3);
+}
+
+#[test]
+fn concurrent_sessions() {
+    let h = start(Config::default());
+    let a = addr(&h);
+    let threads: Vec<_> = (0..8)
+        .map(|i| {
+            let a = a.clone();
+            std::thread::spawn(move || {
+                let mut c = Client::connect(&a, &[(5, 4, 4)]).unwrap();
+                c.login("u", "p").unwrap();
+                for j in 0..25 {
+                    let (_, rows, _) = c
+                        .run(
+                            "CREATE (n:T {i: $i, j: $j}) RETURN n.i * 100 + n.j AS v",
+                            Ps::map([("i", Ps::Int(i)), ("j", Ps::Int(j))]),
+                        )
+                        .unwrap()
+                        .unwrap();
+                    assert_eq!(rows[0][0], Ps::Int(i * 100 + j));
+                }
+            })
+        })
+        .collect();
+    for t in threads {
+        t.join().unwrap();
+    }
+    let mut c = Client::connect(&a, &[(5, 4, 4)]).unwrap();
+    c.login("u", "p").unwrap();
+    let (_, rows, _) = c
+        .run(
+            "MATCH (n:T) RETURN count(DISTINCT [n.i, n.j]) AS n",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows[0][0], Ps::Int(200));
+}

@@ -1,0 +1,233 @@
+//! The official Neo4j Python driver against grape's Bolt server, on loopback: parameters, every
+//! value type, explicit and managed transactions with commit and rollback, errors, `neo4j://`
+//! routing, EXPLAIN-based query types, and all ZOGRASCOPE test queries over POLE with the same
+//! results as grape's engine in process (which `tests/engine_zograscope.rs` checks against the
+//! reference results).
+//!
+//! Needs Python with the `neo4j` package: `$GRAPE_PYTHON`, else `target/pyenv/bin/python` (what
+//! `.ci/run` creates), else `python3`. Without it the tests print SKIPPED and pass, unless
+//! `GRAPE_REQUIRE_PY_DRIVER=1` (as `.ci/run` sets once it has installed the driver).
+#![cfg(feature = "bolt")]
+
+mod common;
+
+use grape::bolt::{Config, Server};
+use grape::engine::Table;
+use grape::value::{Entities, Value};
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn python() -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("GRAPE_PYTHON").map(PathBuf::from),
+        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/python")),
+        Some(PathBuf::from("python3")),
+    ];
+    for c in candidates.into_iter().flatten() {
+        let ok = Command::new(&c)
+            .args(["-c", "import neo4j, pytz"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(c);
+        }
+    }
+    if std::env::var("GRAPE_REQUIRE_PY_DRIVER").as_deref() == Ok("1") {
+        panic!("GRAPE_REQUIRE_PY_DRIVER=1 but no Python with the neo4j package was found");
+    }
+    eprintln!("SKIPPED Bolt driver tests: no Python with the `neo4j` package (pip install neo4j; set GRAPE_PYTHON)");
+    None
+}
+
+fn script() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/driver_check.py")
+}
+
+fn run_script(py: &Path, args: &[&str]) -> String {
+    let o = Command::new(py)
+        .arg(script())
+        .args(args)
+        .output()
+        .expect("run python");
+    assert!(
+        o.status.success(),
+        "driver script failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[test]
+fn python_driver_end_to_end() {
+    let Some(py) = python() else { return };
+    let g = grape::graph::Graph::from_cypher_script(
+        "CREATE (a:Person {name: 'Ann', born: date('1990-05-01')})-[:KNOWS {since: 2020}]->(b:Person {name: 'Bob'}), (c:Person {name: 'Al'});",
+    )
+    .unwrap();
+    let config = Config {
+        auth: Some(("neo4j".into(), "secret".into())),
+        ..Default::default()
+    };
+    let h = Server::bind("127.0.0.1:0", g, config).unwrap().spawn();
+    for scheme in ["bolt", "neo4j"] {
+        let out = run_script(&py, &[&format!("{scheme}://{}", h.local_addr())]);
+        let o: Json = serde_json::from_str(out.trim()).unwrap();
+        assert_eq!(o["keys"], json!(["name"]));
+        assert_eq!(o["names"], json!(["Al", "Ann"]));
+        assert_eq!(o["type"], "r");
+        assert_eq!(o["protocol"], json!([5, 4]));
+        assert_eq!(o["node"]["labels"], json!(["Person"]));
+        assert_eq!(o["node"]["props"]["born"]["_temporal"], "1990-05-01");
+        assert_eq!(
+            o["rel"],
+            json!({"type": "KNOWS", "props": {"since": 2020}, "start": true})
+        );
+        assert_eq!(o["path_len"], 1);
+        let v = &o["values"];
+        assert_eq!(v["d"]["_temporal"], "2024-01-02");
+        assert_eq!(v["lt"]["_temporal"], "12:34:56.789000000");
+        assert_eq!(v["t"]["_temporal"], "10:00:00.000000000+01:00");
+        assert_eq!(v["ldt"]["_temporal"], "2024-01-02T03:04:05.000000000");
+        assert_eq!(v["dt"]["_temporal"], "2024-01-02T03:04:05.000000000+02:00");
+        assert_eq!(v["dz"]["_temporal"], "2024-06-01T12:00:00.000000000+02:00");
+        assert_eq!(v["du"]["_temporal"], "P1Y2M3DT4H5M6.5S");
+        assert_eq!(v["l"], json!([1, 2.5, null, "x", true]));
+        assert_eq!(v["m"], json!({"k": {"n": 1}}));
+        assert_eq!(
+            v["p"],
+            json!({"list": [1, 2.5, null, "s"], "nested": {"a": true}})
+        );
+        assert_eq!(v["dp"]["_temporal"], "2024-06-01T12:00:00.000000000+02:00");
+        assert_eq!(
+            (v["dp_hour"].clone(), v["dp_zone"].clone()),
+            (json!(12), json!("Europe/Paris"))
+        );
+        assert_eq!(o["explain_type"], "w");
+        assert_eq!(o["explain_plan"], true);
+        assert_eq!(o["write_in_read"], "Neo.ClientError.Statement.AccessMode");
+        assert_eq!(o["syntax_error"], "Neo.ClientError.Statement.SyntaxError");
+        assert_eq!(
+            o["missing_param"],
+            "Neo.ClientError.Statement.ParameterMissing"
+        );
+        assert_eq!(o["after_errors"], 1);
+        assert_eq!(o["managed_created"], 1);
+        // Each pass adds one committed node; the rolled-back one never lands.
+        let before = if scheme == "bolt" { 0 } else { 1 };
+        assert_eq!(o["in_tx"], before + 1);
+        assert_eq!(o["after_rollback"], before);
+        assert_eq!(o["after_commit"], before + 1);
+    }
+    // A wrong password is refused.
+    let o = Command::new(&py)
+        .args([
+            "-c",
+            &format!(
+                "import neo4j\ntry:\n  neo4j.GraphDatabase.driver('bolt://{}', auth=('neo4j','bad')).verify_connectivity()\n  print('connected')\nexcept neo4j.exceptions.AuthError as e:\n  print(e.code)",
+                h.local_addr()
+            ),
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&o.stdout).trim(),
+        "Neo.ClientError.Security.Unauthorized"
+    );
+}
+
+/// A value as driver_check.py's `canon` writes it.
+fn canon(v: &Value, t: &Table) -> Json {
+    match v {
+        Value::Null => Json::Null,
+        Value::Bool(b) => json!(b),
+        Value::Int(i) => json!(i),
+        Value::Float(f) => json!(f),
+        Value::String(s) => json!(s.as_ref()),
+        Value::List(l) => Json::Array(l.iter().map(|x| canon(x, t)).collect()),
+        Value::Map(m) => Json::Object(
+            m.iter()
+                .map(|(k, x)| (k.to_string(), canon(x, t)))
+                .collect(),
+        ),
+        Value::Node(n) => {
+            let mut m: serde_json::Map<String, Json> = t
+                .node_props(*n)
+                .iter()
+                .map(|(k, x)| (k.to_string(), canon(x, t)))
+                .collect();
+            let mut labels: Vec<String> = t.node_labels(*n).iter().map(|l| l.to_string()).collect();
+            labels.sort();
+            m.insert("_labels".into(), json!(labels));
+            Json::Object(m)
+        }
+        Value::Relationship(r) => {
+            let mut m: serde_json::Map<String, Json> = t
+                .rel_props(*r)
+                .iter()
+                .map(|(k, x)| (k.to_string(), canon(x, t)))
+                .collect();
+            m.insert("_type".into(), json!(t.rel_type(*r).map(|x| x.to_string())));
+            Json::Object(m)
+        }
+        Value::Path(p) => json!({
+            "_path": p.nodes.iter().map(|n| canon(&Value::Node(*n), t)).collect::<Vec<_>>(),
+            "_rels": p.rels.iter().map(|r| canon(&Value::Relationship(*r), t)).collect::<Vec<_>>(),
+        }),
+        Value::Temporal(x) => json!({ "_temporal": x.to_string() }),
+    }
+}
+
+#[test]
+fn zograscope_over_pole_through_the_driver() {
+    let Some(shared) = common::shared_dir("Bolt ZOGRASCOPE") else {
+        return;
+    };
+    let Some(py) = python() else { return };
+    let pole = grape::graph::import::load_importer_dir(
+        &shared.join("data/pole"),
+        grape::graph::import::ImporterTypes::Strings,
+    )
+    .unwrap();
+    let examples =
+        grape::dataset::read_dataset(&shared.join("data/zograscope/zograscope_test_v1.csv"), None)
+            .unwrap();
+    assert_eq!(examples.len(), 2117);
+    let queries: Vec<&str> = examples.iter().map(|e| e.gold.as_str()).collect();
+    let dir = std::env::temp_dir().join(format!("grape-bolt-zg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("q.json"), serde_json::to_string(&queries).unwrap()).unwrap();
+    let opts = grape::engine::Options::default();
+    let expected: Vec<Json> = queries
+        .iter()
+        .map(|q| match grape::engine::run_read(&pole, q, &Default::default(), &opts) {
+            Ok(t) => json!({"rows": t.rows.iter().map(|r| r.iter().map(|v| canon(v, &t)).collect::<Vec<_>>()).collect::<Vec<_>>()}),
+            Err(e) => json!({"error": e.code()}),
+        })
+        .collect();
+    let h = Server::bind("127.0.0.1:0", pole, Config::default())
+        .unwrap()
+        .spawn();
+    let out = dir.join("out.json");
+    run_script(
+        &py,
+        &[
+            &format!("bolt://{}", h.local_addr()),
+            &dir.join("q.json").to_string_lossy(),
+            &out.to_string_lossy(),
+        ],
+    );
+    let got: Vec<Json> = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert_eq!(got.len(), expected.len());
+    let mut same = 0;
+    for (i, (g, e)) in got.iter().zip(&expected).enumerate() {
+        assert!(e.get("error").is_none(), "{}: {e}", examples[i].id);
+        assert_eq!(g, e, "query {}: {}", examples[i].id, queries[i]);
+        same += 1;
+    }
+    println!(
+        "ZOGRASCOPE over Bolt: {same} of {} results equal",
+        expected.len()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
