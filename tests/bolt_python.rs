@@ -231,3 +231,77 @@ fn zograscope_over_pole_through_the_driver() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// mcp-neo4j-cypher (the Neo4j Labs MCP server, `pip install mcp-neo4j-cypher`) started against
+/// `grape serve bolt` and called through the Python MCP client: the schema comes from
+/// `apoc.meta.schema`, reads return rows, and a write through the read tool is refused by the
+/// server's EXPLAIN check (grape reports the query type).
+#[test]
+fn mcp_neo4j_cypher_over_grape() {
+    let Some(py) = python() else { return };
+    let server = py
+        .parent()
+        .map(|d| d.join("mcp-neo4j-cypher"))
+        .filter(|p| p.is_file());
+    let Some(server) = server else {
+        if std::env::var("GRAPE_REQUIRE_MCP_NEO4J").as_deref() == Ok("1") {
+            panic!(
+                "GRAPE_REQUIRE_MCP_NEO4J=1 but mcp-neo4j-cypher is not installed beside {}",
+                py.display()
+            );
+        }
+        eprintln!(
+            "SKIPPED mcp-neo4j-cypher test: not installed beside {} (pip install mcp-neo4j-cypher)",
+            py.display()
+        );
+        return;
+    };
+    let graph = grape::engine::load_graph(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/corpora/demo/graph.json"),
+        grape::graph::import::ImporterTypes::Strings,
+    )
+    .unwrap();
+    let config = Config {
+        auth: Some(("neo4j".into(), "secret".into())),
+        ..Default::default()
+    };
+    let h = Server::bind("127.0.0.1:0", graph, config).unwrap().spawn();
+    let o = Command::new(&py)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/mcp_check.py"))
+        .arg(&server)
+        .arg(format!("bolt://{}", h.local_addr()))
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "mcp_check.py failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Json = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        out["tools"],
+        json!([
+            "get_neo4j_schema",
+            "read_neo4j_cypher",
+            "write_neo4j_cypher"
+        ])
+    );
+    assert_eq!(out["schema_error"], false);
+    let schema = &out["schema"];
+    assert_eq!(schema["Book"]["type"], "node");
+    assert_eq!(schema["Book"]["count"], 72);
+    assert_eq!(schema["Book"]["properties"]["title"]["type"], "STRING");
+    assert_eq!(schema["WROTE"]["type"], "relationship");
+    assert_eq!(
+        schema["Author"]["relationships"]["WROTE"],
+        json!({"direction": "out", "labels": ["Book"]})
+    );
+    assert_eq!(out["read_error"], false);
+    assert_eq!(
+        out["rows"],
+        json!([{"title": "The Glass Tide"}, {"title": "The Hollow Garden"}, {"title": "The Silent Compass"}])
+    );
+    assert_eq!(out["write_via_read_error"], true);
+    assert_eq!(out["hack_count"], 0);
+    assert_eq!(h.graph().node_count(), 200);
+}
