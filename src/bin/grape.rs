@@ -24,7 +24,7 @@ struct Cli {
 /// Servers over an in-memory graph.
 #[derive(Subcommand)]
 enum ServeCommand {
-    /// A Bolt server (Bolt 4.4 and 5.0–5.4) over an in-memory graph: the official Neo4j
+    /// A Bolt server (Bolt 4.0–4.4 and 5.0–5.4) over an in-memory graph: the official Neo4j
     /// drivers, and tools built on them, connect to bolt://HOST:PORT or neo4j://HOST:PORT.
     /// Prints the address on its first line of output, then serves until stopped.
     #[cfg(feature = "bolt")]

@@ -1,7 +1,7 @@
 //! A Bolt server over grape's in-memory graph (feature `bolt`), so that the official Neo4j
 //! drivers — and the tools built on them — run unchanged against a mock graph.
 //!
-//! - Bolt 5.0–5.4 and 4.4: the handshake picks the highest version both sides speak; messages
+//! - Bolt 5.0–5.4 and 4.0–4.4: the handshake picks the highest version both sides speak; messages
 //!   travel in chunks; values are [PackStream](packstream) with the version's structures
 //!   (element ids from 5.0, UTC date-times from 5.0 or 4.4's `utc` patch).
 //! - Messages: HELLO, LOGON/LOGOFF (5.1+), GOODBYE, RESET, RUN, PULL and DISCARD (with `n` and

@@ -155,14 +155,15 @@ pub fn serve_connection(stream: TcpStream, graph: Graph, config: Config) -> io::
 const MAGIC: [u8; 4] = [0x60, 0x60, 0xB0, 0x17];
 
 /// Picks the version to speak from the client's four proposals `[_, range, minor, major]`:
-/// Bolt 5.0–5.4 or 4.4.
+/// Bolt 5.0–5.4 or 4.0–4.4 (the 4.x versions differ only in messages grape answers the same
+/// way: ROUTE from 4.3, the `utc` patch in 4.4).
 fn negotiate(proposals: &[u8; 16]) -> Option<(u8, u8)> {
     for p in proposals.chunks(4) {
         let (range, minor, major) = (p[1], p[2], p[3]);
         let lowest = minor.saturating_sub(range);
         match major {
             5 if lowest <= 4 => return Some((5, minor.min(4))),
-            4 if lowest <= 4 && minor >= 4 => return Some((4, 4)),
+            4 => return Some((4, minor.min(4))),
             _ => {}
         }
     }
@@ -774,10 +775,12 @@ mod tests {
             negotiate(&p([[0, 0, 1, 0xFF], [0, 2, 4, 4], [0; 4], [0; 4]])),
             Some((4, 4))
         );
+        // neo4rs 0.8 proposes 4.1 and 4.0.
         assert_eq!(
-            negotiate(&p([[0, 0, 3, 4], [0, 0, 0, 3], [0; 4], [0; 4]])),
-            None
+            negotiate(&p([[0, 0, 1, 4], [0, 0, 0, 4], [0; 4], [0; 4]])),
+            Some((4, 1))
         );
+        assert_eq!(negotiate(&p([[0, 0, 0, 3], [0; 4], [0; 4], [0; 4]])), None);
         assert_eq!(negotiate(&p([[0, 0, 8, 5], [0; 4], [0; 4], [0; 4]])), None);
     }
 
