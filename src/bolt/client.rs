@@ -1,7 +1,8 @@
 //! A minimal blocking Bolt client: enough to drive the server in tests and benchmarks, and to
 //! speak any protocol version explicitly (the official drivers pick their own).
 
-use super::packstream::{decode_all, encode, Ps};
+use super::packstream::{decode_all, Ps};
+use super::server::{read_message, write_message};
 use std::io::{self, BufReader, Read, Write};
 use std::net::TcpStream;
 
@@ -59,34 +60,19 @@ impl Client {
     pub fn send_all(&mut self, messages: Vec<(u8, Vec<Ps>)>) -> io::Result<()> {
         let mut out = Vec::new();
         for (tag, fields) in messages {
-            let mut body = Vec::new();
-            encode(&Ps::Struct(tag, fields), &mut body);
-            for chunk in body.chunks(u16::MAX as usize) {
-                out.extend_from_slice(&(chunk.len() as u16).to_be_bytes());
-                out.extend_from_slice(chunk);
-            }
-            out.extend_from_slice(&[0, 0]);
+            write_message(&mut out, &Ps::Struct(tag, fields));
         }
         self.w.write_all(&out)
     }
 
     /// Receives one reply.
     pub fn recv(&mut self) -> io::Result<Reply> {
-        let mut msg = Vec::new();
-        loop {
-            let mut head = [0u8; 2];
-            self.r.read_exact(&mut head)?;
-            let n = u16::from_be_bytes(head) as usize;
-            if n == 0 {
-                if msg.is_empty() {
-                    continue;
-                }
-                break;
-            }
-            let start = msg.len();
-            msg.resize(start + n, 0);
-            self.r.read_exact(&mut msg[start..])?;
-        }
+        let msg = read_message(&mut self.r, usize::MAX)?.ok_or_else(|| {
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "the server closed the connection",
+            )
+        })?;
         match decode_all(&msg) {
             Ok(Ps::Struct(tag, fields)) => Ok((tag, fields)),
             Ok(other) => Err(io::Error::new(

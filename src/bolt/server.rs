@@ -47,6 +47,19 @@ struct Shared {
     stop: AtomicBool,
 }
 
+impl Shared {
+    fn new(graph: Graph, config: Config, addr: SocketAddr) -> Shared {
+        Shared {
+            graph: RwLock::new(Arc::new(graph)),
+            config,
+            addr,
+            connections: AtomicU64::new(0),
+            bookmarks: AtomicU64::new(0),
+            stop: AtomicBool::new(false),
+        }
+    }
+}
+
 /// A bound Bolt server.
 pub struct Server {
     listener: TcpListener,
@@ -67,14 +80,7 @@ impl Server {
         let addr = listener.local_addr()?;
         Ok(Server {
             listener,
-            shared: Arc::new(Shared {
-                graph: RwLock::new(Arc::new(graph)),
-                config,
-                addr,
-                connections: AtomicU64::new(0),
-                bookmarks: AtomicU64::new(0),
-                stop: AtomicBool::new(false),
-            }),
+            shared: Arc::new(Shared::new(graph, config, addr)),
         })
     }
 
@@ -140,15 +146,7 @@ impl Drop for ServerHandle {
 /// Serves one already-accepted connection on the calling thread (for embedding the server in
 /// another accept loop).
 pub fn serve_connection(stream: TcpStream, graph: Graph, config: Config) -> io::Result<()> {
-    let addr = stream.local_addr()?;
-    let shared = Shared {
-        graph: RwLock::new(Arc::new(graph)),
-        config,
-        addr,
-        connections: AtomicU64::new(0),
-        bookmarks: AtomicU64::new(0),
-        stop: AtomicBool::new(false),
-    };
+    let shared = Shared::new(graph, config, stream.local_addr()?);
     handle(stream, &shared)
 }
 
@@ -171,7 +169,7 @@ fn negotiate(proposals: &[u8; 16]) -> Option<(u8, u8)> {
 }
 
 /// Reads one chunked message; `Ok(None)` at a clean end of stream.
-fn read_message(r: &mut impl Read, max: usize) -> io::Result<Option<Vec<u8>>> {
+pub(super) fn read_message(r: &mut impl Read, max: usize) -> io::Result<Option<Vec<u8>>> {
     let mut msg = Vec::new();
     loop {
         let mut head = [0u8; 2];
@@ -202,7 +200,7 @@ fn read_message(r: &mut impl Read, max: usize) -> io::Result<Option<Vec<u8>>> {
 }
 
 /// Appends a message, chunked, to `out`.
-fn write_message(out: &mut Vec<u8>, msg: &Ps) {
+pub(super) fn write_message(out: &mut Vec<u8>, msg: &Ps) {
     let mut body = Vec::new();
     encode(msg, &mut body);
     for chunk in body.chunks(u16::MAX as usize) {

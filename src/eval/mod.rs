@@ -526,9 +526,23 @@ fn ms_since(t: std::time::Instant) -> f64 {
     t.elapsed().as_secs_f64() * 1000.0
 }
 
+/// Validators by the address of the schema they index: built once per schema and worker, not
+/// once per example.
+type Validators<'s> = HashMap<usize, crate::analysis::Validator<'s>>;
+
 /// Scores one example on its graph (see [`Graphs::for_example`]).
 pub fn score_example(
     graphs: &Graphs,
+    ex: &Example,
+    pred: Option<&Prediction>,
+    opts: &EvalOptions,
+) -> ExampleRecord {
+    score_with(graphs, &mut Validators::new(), ex, pred, opts)
+}
+
+fn score_with<'g>(
+    graphs: &'g Graphs,
+    validators: &mut Validators<'g>,
     ex: &Example,
     pred: Option<&Prediction>,
     opts: &EvalOptions,
@@ -584,7 +598,9 @@ pub fn score_example(
     if candidates.is_empty() {
         rec.prediction_error = Some("no prediction".into());
     }
-    let validator = crate::analysis::Validator::new(schema);
+    let validator = validators
+        .entry(schema as *const Schema as usize)
+        .or_insert_with(|| crate::analysis::Validator::new(schema));
     let mut coverages = Vec::new();
     for (i, c) in candidates.iter().enumerate().take(opts.k.max(1)) {
         let parsed = crate::syntax::parse(c);
@@ -834,8 +850,10 @@ pub fn evaluate(
             let tx = tx.clone();
             let todo = &todo;
             s.spawn(move || {
+                let mut validators = Validators::new();
                 for ex in todo.iter().skip(w).step_by(workers) {
-                    let rec = score_example(graphs, ex, predictions.get(&ex.id), opts);
+                    let rec =
+                        score_with(graphs, &mut validators, ex, predictions.get(&ex.id), opts);
                     if tx.send(rec).is_err() {
                         return;
                     }
