@@ -13,6 +13,7 @@
 #![forbid(unsafe_code)]
 
 pub mod analysis;
+pub mod backend;
 #[cfg(feature = "bolt")]
 pub mod bolt;
 pub mod dataset;
@@ -20,6 +21,7 @@ pub mod engine;
 pub mod eval;
 pub mod graph;
 pub mod metrics;
+mod rng;
 pub mod schema;
 pub mod syntax;
 pub mod temporal;

@@ -1,15 +1,19 @@
-//! A minimal blocking Bolt client: enough to drive the server in tests and benchmarks, and to
-//! speak any protocol version explicitly (the official drivers pick their own).
+//! A minimal blocking Bolt client: it drives the server in tests and benchmarks, speaks any
+//! protocol version explicitly (the official drivers pick their own), and carries the `neo4j`
+//! backend to a live database over TCP or TLS (any [`Stream`]).
 
 use super::packstream::{decode_all, Ps};
 use super::server::{read_message, write_message};
 use std::io::{self, BufReader, Read, Write};
 use std::net::TcpStream;
 
+/// A byte stream a client talks over: a TCP stream, or TLS over one.
+pub trait Stream: Read + Write + Send {}
+impl<T: Read + Write + Send> Stream for T {}
+
 /// One connection.
 pub struct Client {
-    w: TcpStream,
-    r: BufReader<TcpStream>,
+    io: BufReader<Box<dyn Stream>>,
     /// The version the server chose, `(major, minor)`.
     pub version: (u8, u8),
 }
@@ -24,8 +28,13 @@ pub type RunResult = (Ps, Vec<Vec<Ps>>, Ps);
 impl Client {
     /// Connects and proposes `versions` (`(major, minor, range)`, at most four).
     pub fn connect(addr: &str, versions: &[(u8, u8, u8)]) -> io::Result<Client> {
-        let w = TcpStream::connect(addr)?;
-        w.set_nodelay(true)?;
+        let s = TcpStream::connect(addr)?;
+        s.set_nodelay(true)?;
+        Client::over(Box::new(s), versions)
+    }
+
+    /// Runs the handshake over an open stream (TCP, TLS) and proposes `versions`.
+    pub fn over(stream: Box<dyn Stream>, versions: &[(u8, u8, u8)]) -> io::Result<Client> {
         let mut hs = vec![0x60, 0x60, 0xB0, 0x17];
         for i in 0..4 {
             match versions.get(i) {
@@ -33,20 +42,25 @@ impl Client {
                 None => hs.extend_from_slice(&[0, 0, 0, 0]),
             }
         }
-        let mut w2 = w.try_clone()?;
-        w2.write_all(&hs)?;
-        let mut r = BufReader::new(w.try_clone()?);
+        let mut io = BufReader::new(stream);
+        io.get_mut().write_all(&hs)?;
+        io.get_mut().flush()?;
         let mut v = [0u8; 4];
-        r.read_exact(&mut v)?;
+        io.read_exact(&mut v)?;
         if v == [0; 4] {
             return Err(io::Error::new(
                 io::ErrorKind::Unsupported,
                 "no common Bolt version",
             ));
         }
+        if v == *b"HTTP" {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the server answered HTTP: this is Neo4j's HTTP port, not its Bolt port (7687)",
+            ));
+        }
         Ok(Client {
-            w,
-            r,
+            io,
             version: (v[3], v[2]),
         })
     }
@@ -62,12 +76,14 @@ impl Client {
         for (tag, fields) in messages {
             write_message(&mut out, &Ps::Struct(tag, fields));
         }
-        self.w.write_all(&out)
+        let w = self.io.get_mut();
+        w.write_all(&out)?;
+        w.flush()
     }
 
     /// Receives one reply.
     pub fn recv(&mut self) -> io::Result<Reply> {
-        let msg = read_message(&mut self.r, usize::MAX)?.ok_or_else(|| {
+        let msg = read_message(&mut self.io, usize::MAX)?.ok_or_else(|| {
             io::Error::new(
                 io::ErrorKind::UnexpectedEof,
                 "the server closed the connection",
@@ -90,13 +106,17 @@ impl Client {
     }
 
     /// HELLO (with the credentials before 5.1), then LOGON from 5.1; the metadata of the
-    /// HELLO reply.
+    /// HELLO reply. An empty `user` logs in with the `none` scheme.
     pub fn login(&mut self, user: &str, password: &str) -> io::Result<Ps> {
-        let auth = [
-            ("scheme", Ps::from("basic")),
-            ("principal", Ps::from(user)),
-            ("credentials", Ps::from(password)),
-        ];
+        let auth = if user.is_empty() {
+            vec![("scheme", Ps::from("none"))]
+        } else {
+            vec![
+                ("scheme", Ps::from("basic")),
+                ("principal", Ps::from(user)),
+                ("credentials", Ps::from(password)),
+            ]
+        };
         let mut hello = vec![("user_agent", Ps::from("grape-client/1"))];
         if self.version < (5, 1) {
             hello.extend(auth.clone());
@@ -123,8 +143,18 @@ impl Client {
     /// RUN then PULL all, pipelined: (RUN metadata, records, final metadata), or the FAILURE
     /// metadata.
     pub fn run(&mut self, query: &str, params: Ps) -> io::Result<Result<RunResult, Ps>> {
+        self.run_with(query, params, Ps::map::<&str>([]))
+    }
+
+    /// [`Client::run`] with RUN's extra metadata (`db`, `tx_timeout`, `mode`, …).
+    pub fn run_with(
+        &mut self,
+        query: &str,
+        params: Ps,
+        extra: Ps,
+    ) -> io::Result<Result<RunResult, Ps>> {
         self.send_all(vec![
-            (0x10, vec![Ps::from(query), params, Ps::map::<&str>([])]),
+            (0x10, vec![Ps::from(query), params, extra]),
             (0x3F, vec![Ps::map([("n", Ps::Int(-1))])]),
         ])?;
         let (tag, f) = self.recv()?;

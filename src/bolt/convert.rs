@@ -340,3 +340,182 @@ pub fn from_ps(p: &Ps) -> Result<Value, String> {
         }
     })
 }
+
+/// Decodes result records from another database: nodes, relationships and paths become handles
+/// whose labels, types, endpoints and properties are collected for a
+/// [`Table`](crate::engine::Table) ([`ResultDecoder::into_table`]). A node or relationship keeps
+/// its database id as its handle when the id is below 2³¹ (so the same entity has the same
+/// handle in every result); other ids (virtual entities have negative ones) get handles from
+/// 2³¹ up. Points become maps `{srid, x, y[, z]}`: grape does not model spatial values.
+#[derive(Default)]
+pub struct ResultDecoder {
+    nodes: std::collections::HashMap<NodeId, crate::engine::NodeSnapshot>,
+    rels: std::collections::HashMap<RelId, crate::engine::RelSnapshot>,
+    node_ids: std::collections::HashMap<i64, u32>,
+    rel_ids: std::collections::HashMap<i64, u32>,
+}
+
+use crate::backend::FOREIGN_ID_BASE;
+
+fn local_id(id: i64, map: &mut std::collections::HashMap<i64, u32>) -> u32 {
+    if (0..FOREIGN_ID_BASE as i64).contains(&id) {
+        return id as u32;
+    }
+    let next = FOREIGN_ID_BASE + map.len() as u32;
+    *map.entry(id).or_insert(next)
+}
+
+impl ResultDecoder {
+    /// One value of a record.
+    pub fn value(&mut self, p: &Ps) -> Result<Value, String> {
+        Ok(match p {
+            Ps::List(items) => Value::List(
+                items
+                    .iter()
+                    .map(|x| self.value(x))
+                    .collect::<Result<_, _>>()?,
+            ),
+            Ps::Map(m) => Value::Map(
+                m.iter()
+                    .map(|(k, v)| Ok((Arc::from(k.as_str()), self.value(v)?)))
+                    .collect::<Result<_, String>>()?,
+            ),
+            Ps::Struct(TAG_NODE, f) => Value::Node(self.node(f)?),
+            Ps::Struct(TAG_REL, f) => {
+                let id = int_field(f, 0, "Relationship")?;
+                let start = self.node_handle(int_field(f, 1, "Relationship")?);
+                let end = self.node_handle(int_field(f, 2, "Relationship")?);
+                let ty = f
+                    .get(3)
+                    .and_then(Ps::as_str)
+                    .ok_or("Relationship: field 3 must be its type")?;
+                let props = self.props(f.get(4))?;
+                let r = RelId(local_id(id, &mut self.rel_ids));
+                self.rels.insert(r, (Arc::from(ty), start, end, props));
+                Value::Relationship(r)
+            }
+            Ps::Struct(TAG_PATH, f) => self.path(f)?,
+            Ps::Struct(tag @ (TAG_POINT_2D | TAG_POINT_3D), f) => {
+                let mut m = BTreeMap::new();
+                m.insert(Arc::from("srid"), Value::Int(int_field(f, 0, "Point")?));
+                let names: &[&str] = if *tag == TAG_POINT_2D {
+                    &["x", "y"]
+                } else {
+                    &["x", "y", "z"]
+                };
+                for (i, name) in names.iter().enumerate() {
+                    let v = match f.get(i + 1) {
+                        Some(Ps::Float(x)) => *x,
+                        _ => return Err(format!("Point: field {} must be a float", i + 1)),
+                    };
+                    m.insert(Arc::from(*name), Value::Float(v));
+                }
+                Value::Map(m)
+            }
+            other => from_ps(other)?,
+        })
+    }
+
+    fn node_handle(&mut self, id: i64) -> NodeId {
+        NodeId(local_id(id, &mut self.node_ids))
+    }
+
+    fn props(&mut self, p: Option<&Ps>) -> Result<BTreeMap<Arc<str>, Value>, String> {
+        match p {
+            Some(Ps::Map(m)) => m
+                .iter()
+                .map(|(k, v)| Ok((Arc::from(k.as_str()), self.value(v)?)))
+                .collect(),
+            None | Some(Ps::Null) => Ok(BTreeMap::new()),
+            Some(_) => Err("properties must be a map".into()),
+        }
+    }
+
+    fn node(&mut self, f: &[Ps]) -> Result<NodeId, String> {
+        let n = self.node_handle(int_field(f, 0, "Node")?);
+        let labels = match f.get(1) {
+            Some(Ps::List(ls)) => ls
+                .iter()
+                .map(|l| {
+                    l.as_str()
+                        .map(Arc::from)
+                        .ok_or("Node: labels must be strings")
+                })
+                .collect::<Result<Vec<Arc<str>>, _>>()?,
+            _ => return Err("Node: field 1 must be its labels".into()),
+        };
+        let props = self.props(f.get(2))?;
+        self.nodes.insert(n, (labels, props));
+        Ok(n)
+    }
+
+    fn path(&mut self, f: &[Ps]) -> Result<Value, String> {
+        let (Some(Ps::List(ns)), Some(Ps::List(rs)), Some(Ps::List(ix))) =
+            (f.first(), f.get(1), f.get(2))
+        else {
+            return Err("Path: expected nodes, relationships and indices".into());
+        };
+        let mut nodes = Vec::with_capacity(ns.len());
+        for n in ns {
+            match n {
+                Ps::Struct(TAG_NODE, nf) => nodes.push(self.node(nf)?),
+                _ => return Err("Path: nodes must be Node structures".into()),
+            }
+        }
+        let mut unbound = Vec::with_capacity(rs.len());
+        for r in rs {
+            match r {
+                Ps::Struct(TAG_UNBOUND_REL, rf) => {
+                    let id = int_field(rf, 0, "UnboundRelationship")?;
+                    let ty = rf
+                        .get(1)
+                        .and_then(Ps::as_str)
+                        .ok_or("UnboundRelationship: field 1 must be its type")?;
+                    unbound.push((id, Arc::<str>::from(ty), self.props(rf.get(2))?));
+                }
+                _ => {
+                    return Err("Path: relationships must be UnboundRelationship structures".into())
+                }
+            }
+        }
+        if ix.len() % 2 != 0 || nodes.is_empty() {
+            return Err("Path: malformed indices".into());
+        }
+        let mut path = crate::value::Path {
+            nodes: vec![nodes[0]],
+            rels: Vec::with_capacity(ix.len() / 2),
+        };
+        for pair in ix.chunks(2) {
+            let (Some(ri), Some(ni)) = (pair[0].as_int(), pair[1].as_int()) else {
+                return Err("Path: indices must be integers".into());
+            };
+            let (id, ty, props) = usize::try_from(ri.unsigned_abs())
+                .ok()
+                .and_then(|i| i.checked_sub(1))
+                .and_then(|i| unbound.get(i))
+                .ok_or("Path: relationship index out of range")?
+                .clone();
+            let next = *usize::try_from(ni)
+                .ok()
+                .and_then(|i| nodes.get(i))
+                .ok_or("Path: node index out of range")?;
+            let prev = *path.nodes.last().unwrap_or(&next);
+            let (start, end) = if ri > 0 { (prev, next) } else { (next, prev) };
+            let r = RelId(local_id(id, &mut self.rel_ids));
+            self.rels.insert(r, (ty, start, end, props));
+            path.rels.push(r);
+            path.nodes.push(next);
+        }
+        Ok(Value::Path(Arc::new(path)))
+    }
+
+    /// A table of the decoded rows, with every entity they mention.
+    pub fn into_table(
+        self,
+        columns: Vec<String>,
+        rows: Vec<Vec<Value>>,
+        stats: crate::engine::Stats,
+    ) -> crate::engine::Table {
+        crate::engine::Table::from_parts(columns, rows, stats, self.nodes, self.rels)
+    }
+}

@@ -111,9 +111,9 @@ impl Stats {
 }
 
 /// A node as a result saw it: labels and properties.
-type NodeSnapshot = (Vec<Arc<str>>, BTreeMap<Arc<str>, Value>);
+pub type NodeSnapshot = (Vec<Arc<str>>, BTreeMap<Arc<str>, Value>);
 /// A relationship as a result saw it: type, start, end and properties.
-type RelSnapshot = (Arc<str>, NodeId, NodeId, BTreeMap<Arc<str>, Value>);
+pub type RelSnapshot = (Arc<str>, NodeId, NodeId, BTreeMap<Arc<str>, Value>);
 
 /// A query result: named columns and rows, with a snapshot of the nodes and relationships the
 /// rows mention (so that the table outlives later changes to the graph).
@@ -155,6 +155,36 @@ impl Table {
             }
         }
         t
+    }
+
+    /// A table whose nodes and relationships come from elsewhere (another database's
+    /// result): `nodes` gives each node id's labels and properties, `rels` each relationship
+    /// id's type, endpoints and properties. Every id the rows mention should be described.
+    pub fn from_parts(
+        columns: Vec<String>,
+        rows: Vec<Vec<Value>>,
+        stats: Stats,
+        nodes: impl IntoIterator<Item = (NodeId, NodeSnapshot)>,
+        rels: impl IntoIterator<Item = (RelId, RelSnapshot)>,
+    ) -> Table {
+        Table {
+            columns,
+            rows,
+            stats,
+            nodes: nodes.into_iter().collect(),
+            rels: rels.into_iter().collect(),
+        }
+    }
+
+    /// The nodes the rows mention (directly, in paths, lists and maps, or as the ends of a
+    /// relationship), with their labels and properties as the result saw them.
+    pub fn nodes(&self) -> impl Iterator<Item = (NodeId, &NodeSnapshot)> {
+        self.nodes.iter().map(|(k, v)| (*k, v))
+    }
+
+    /// The relationships the rows mention, with type, endpoints and properties.
+    pub fn relationships(&self) -> impl Iterator<Item = (RelId, &RelSnapshot)> {
+        self.rels.iter().map(|(k, v)| (*k, v))
     }
 
     /// The result as JSON: `{"columns", "rows", "stats"}` with values in grape's JSON encoding

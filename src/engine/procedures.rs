@@ -24,15 +24,32 @@ fn s(x: &str) -> Value {
 
 /// The property type name Neo4j's schema procedures report.
 fn type_label(v: &Value) -> &'static str {
+    use crate::temporal::Temporal as T;
     match v {
         Value::Bool(_) => "Boolean",
         Value::Int(_) => "Long",
         Value::Float(_) => "Double",
         Value::String(_) => "String",
+        Value::Temporal(t) => match &**t {
+            T::Date(_) => "Date",
+            T::LocalTime(_) => "LocalTime",
+            T::Time(..) => "Time",
+            T::LocalDateTime(_) => "LocalDateTime",
+            T::DateTime(..) => "DateTime",
+            T::Duration(_) => "Duration",
+        },
         Value::List(items) => match items.first() {
             Some(Value::Int(_)) => "LongArray",
             Some(Value::Float(_)) => "DoubleArray",
             Some(Value::Bool(_)) => "BooleanArray",
+            Some(Value::Temporal(t)) => match &**t {
+                T::Date(_) => "DateArray",
+                T::LocalTime(_) => "LocalTimeArray",
+                T::Time(..) => "TimeArray",
+                T::LocalDateTime(_) => "LocalDateTimeArray",
+                T::DateTime(..) => "DateTimeArray",
+                T::Duration(_) => "DurationArray",
+            },
             _ => "StringArray",
         },
         _ => "Any",
@@ -367,12 +384,21 @@ pub(crate) fn apoc_meta_schema(g: &Graph) -> Value {
 }
 
 fn apoc_type(v: &Value) -> &'static str {
+    use crate::temporal::Temporal as T;
     match v {
         Value::Bool(_) => "BOOLEAN",
         Value::Int(_) => "INTEGER",
         Value::Float(_) => "FLOAT",
         Value::String(_) => "STRING",
         Value::List(_) => "LIST",
+        Value::Temporal(t) => match &**t {
+            T::Date(_) => "DATE",
+            T::LocalTime(_) => "LOCAL_TIME",
+            T::Time(..) => "TIME",
+            T::LocalDateTime(_) => "LOCAL_DATE_TIME",
+            T::DateTime(..) => "DATE_TIME",
+            T::Duration(_) => "DURATION",
+        },
         _ => "ANY",
     }
 }

@@ -464,23 +464,7 @@ pub const HEADLINE_METRICS: [&str; 7] = [
     "kg_valid",
 ];
 
-/// SplitMix64: a small, fixed, well-mixed generator so that the intervals are reproducible
-/// everywhere.
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// Uniform in `0..n` (n > 0), without modulo bias.
-    fn below(&mut self, n: usize) -> usize {
-        ((self.next() as u128 * n as u128) >> 64) as usize
-    }
-}
+use crate::rng::SplitMix64;
 
 /// Percentile-bootstrap 95% interval of the mean of `values` (`resamples` draws, `seed`).
 /// `None` for no values.
@@ -496,14 +480,6 @@ pub fn bootstrap_ci95(values: &[f64], resamples: usize, seed: u64) -> Option<[f6
     means.sort_by(f64::total_cmp);
     let at = |q: f64| means[((q * (resamples - 1) as f64).round() as usize).min(resamples - 1)];
     Some([at(0.025), at(0.975)])
-}
-
-/// Whether the final projection of a query orders its rows.
-fn ordered(stmt: &Statement) -> bool {
-    matches!(
-        stmt.query.first.clauses.last(),
-        Some(crate::syntax::Clause::Return(r)) if !r.projection.order_by.is_empty()
-    )
 }
 
 /// Runs a parsed query read-only (updating queries are refused: the graph is shared).
@@ -591,7 +567,7 @@ fn score_with<'g>(
     );
     rec.gold_result = Some(ResultPreview::of(&gold));
     let started = std::time::Instant::now();
-    let is_ordered = ordered(&gold_stmt);
+    let is_ordered = gold_stmt.orders_rows();
     let mut valid_syntax = 0.0;
     let mut kg_valid = 0.0;
     let candidates: &[String] = pred.map(|p| p.candidates.as_slice()).unwrap_or(&[]);

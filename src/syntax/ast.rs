@@ -65,6 +65,17 @@ pub struct Statement {
     pub span: Span,
 }
 
+impl Statement {
+    /// Whether the final projection of the (first) query orders its rows: `RETURN … ORDER BY`.
+    /// Results of such a query compare as sequences, others as multisets.
+    pub fn orders_rows(&self) -> bool {
+        matches!(
+            self.query.first.clauses.last(),
+            Some(Clause::Return(r)) if !r.projection.order_by.is_empty()
+        )
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum QueryPrefix {
     Explain,

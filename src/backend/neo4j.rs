@@ -1,0 +1,648 @@
+//! A live Neo4j (or any Bolt server) as a [`Backend`] (feature `neo4j`).
+//!
+//! ```no_run
+//! use grape::backend::{Backend, neo4j::{Neo4j, Neo4jConfig}};
+//!
+//! // NEO4J_URI, NEO4J_USERNAME, NEO4J_PASSWORD, NEO4J_DATABASE
+//! let db = Neo4j::connect(Neo4jConfig::from_env()).unwrap();
+//! let t = db.run("MATCH (n) RETURN count(n) AS n", &Default::default()).unwrap();
+//! println!("{} nodes; schema: {:?}", t.rows[0][0], db.schema().unwrap().labels.keys());
+//! ```
+//!
+//! It speaks Bolt 5.0–5.4 and 4.0–4.4 through grape's own Bolt client (the same PackStream
+//! code the `bolt` server uses), so every value type arrives intact: nodes, relationships and
+//! paths with their labels, types and properties, all temporal types including durations with
+//! months and days, and columns in the order the query names them. (neo4rs 0.8, the stable Rust
+//! driver, speaks only Bolt 4.0/4.1, returns rows as hash maps — column order is lost — and
+//! turns durations into seconds; it is exercised against `grape serve bolt` in the tests
+//! instead.) URIs: `bolt://`, `neo4j://` (the given server is used directly; no cluster
+//! routing), `bolt+s://` / `neo4j+s://` (TLS, certificates checked against the web's root
+//! authorities) and `bolt+ssc://` / `neo4j+ssc://` (TLS, any certificate accepted). Queries run
+//! in auto-commit transactions; a per-query timeout goes to the server as `tx_timeout` and also
+//! bounds the client's wait. Connections are pooled and reused; a broken one is dropped.
+
+use super::{Backend, BackendError, FailureKind};
+use crate::bolt::client::{Client, Stream};
+use crate::bolt::convert::{to_ps, Dialect, ResultDecoder};
+use crate::bolt::packstream::Ps;
+use crate::engine::{Params, Stats, Table};
+use crate::schema::{Property, PropertyType, Schema, SchemaFormat, Triple};
+use crate::value::{Entities, Value};
+use std::net::{TcpStream, ToSocketAddrs};
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// Where the schema comes from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SchemaSource {
+    /// `apoc.meta.schema` when the database has APOC, `db.schema.*` otherwise.
+    #[default]
+    Auto,
+    /// `apoc.meta.schema` only.
+    Apoc,
+    /// `db.schema.nodeTypeProperties`, `db.schema.relTypeProperties` and
+    /// `db.schema.visualization` (no plugin needed).
+    DbSchema,
+}
+
+/// How to reach the database.
+#[derive(Clone, Debug)]
+pub struct Neo4jConfig {
+    /// `bolt://host:7687`, `neo4j+s://host`, … (a bare `host:port` means `bolt://`).
+    pub uri: String,
+    /// User name; empty for a server without authentication.
+    pub user: String,
+    pub password: String,
+    /// The database to use; `None` for the server's default.
+    pub database: Option<String>,
+    /// Longest a query may run (sent as `tx_timeout`; the client waits a little longer).
+    pub timeout: Option<Duration>,
+    /// Longest a TCP connect may take.
+    pub connect_timeout: Duration,
+    pub schema_source: SchemaSource,
+}
+
+impl Neo4jConfig {
+    /// A configuration for `uri` with user `neo4j`, no password and the default database.
+    pub fn new(uri: impl Into<String>) -> Neo4jConfig {
+        Neo4jConfig {
+            uri: uri.into(),
+            user: "neo4j".into(),
+            password: String::new(),
+            database: None,
+            timeout: Some(Duration::from_secs(60)),
+            connect_timeout: Duration::from_secs(10),
+            schema_source: SchemaSource::Auto,
+        }
+    }
+
+    /// From `NEO4J_URI` (default `bolt://localhost:7687`), `NEO4J_USERNAME` (default `neo4j`),
+    /// `NEO4J_PASSWORD` and `NEO4J_DATABASE`, the variables Neo4j's own tools read.
+    pub fn from_env() -> Neo4jConfig {
+        let var = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let mut c = Neo4jConfig::new(var("NEO4J_URI").unwrap_or("bolt://localhost:7687".into()));
+        if let Some(u) = var("NEO4J_USERNAME") {
+            c.user = u;
+        }
+        if let Some(p) = var("NEO4J_PASSWORD") {
+            c.password = p;
+        }
+        c.database = var("NEO4J_DATABASE");
+        c
+    }
+}
+
+/// The transport a URI asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Target {
+    pub host: String,
+    pub port: u16,
+    /// `None`: plain TCP; `Some(true)`: TLS with verified certificates; `Some(false)`: TLS,
+    /// any certificate.
+    pub tls: Option<bool>,
+}
+
+pub(crate) fn parse_uri(uri: &str) -> Result<Target, String> {
+    let (scheme, rest) = match uri.split_once("://") {
+        Some((s, r)) => (s.to_ascii_lowercase(), r),
+        None => ("bolt".to_string(), uri),
+    };
+    let tls = match scheme.as_str() {
+        "bolt" | "neo4j" => None,
+        "bolt+s" | "neo4j+s" => Some(true),
+        "bolt+ssc" | "neo4j+ssc" => Some(false),
+        other => {
+            return Err(format!(
+                "{uri}: unknown scheme `{other}` (expected bolt, neo4j, bolt+s, neo4j+s, bolt+ssc or neo4j+ssc)"
+            ))
+        }
+    };
+    let authority = rest.split(['/', '?']).next().unwrap_or("");
+    let authority = authority.rsplit('@').next().unwrap_or(authority);
+    if authority.is_empty() {
+        return Err(format!("{uri}: no host"));
+    }
+    let (host, port) = if let Some(stripped) = authority.strip_prefix('[') {
+        // [IPv6]:port
+        let (h, after) = stripped
+            .split_once(']')
+            .ok_or_else(|| format!("{uri}: unclosed `[`"))?;
+        (h.to_string(), after.strip_prefix(':'))
+    } else {
+        match authority.rsplit_once(':') {
+            Some((h, p)) => (h.to_string(), Some(p)),
+            None => (authority.to_string(), None),
+        }
+    };
+    let port = match port {
+        None | Some("") => 7687,
+        Some(p) => p
+            .parse()
+            .map_err(|_| format!("{uri}: `{p}` is not a port number"))?,
+    };
+    Ok(Target { host, port, tls })
+}
+
+/// A Neo4j database over Bolt.
+pub struct Neo4j {
+    config: Neo4jConfig,
+    target: Target,
+    pool: Mutex<Vec<Client>>,
+    version: (u8, u8),
+    agent: String,
+}
+
+fn conn_err(what: &str, e: impl std::fmt::Display) -> BackendError {
+    BackendError::new(FailureKind::Connection, format!("{what}: {e}"))
+}
+
+fn io_err(target: &str, e: std::io::Error) -> BackendError {
+    match e.kind() {
+        std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut => BackendError::new(
+            FailureKind::Timeout,
+            format!("{target}: no answer in time ({e})"),
+        ),
+        std::io::ErrorKind::PermissionDenied => BackendError::new(FailureKind::Auth, e.to_string()),
+        _ => conn_err(target, e),
+    }
+}
+
+/// The failure a FAILURE message's metadata describes.
+fn failure(meta: &Ps) -> BackendError {
+    let code = meta
+        .get("code")
+        .or_else(|| meta.get("neo4j_code"))
+        .and_then(Ps::as_str)
+        .unwrap_or("Neo.DatabaseError.General.UnknownError")
+        .to_string();
+    let message = meta
+        .get("message")
+        .and_then(Ps::as_str)
+        .unwrap_or("the server reported a failure")
+        .to_string();
+    let kind = if code.contains(".Security.") {
+        FailureKind::Auth
+    } else if code.contains("TimedOut") || code.contains("Terminated") {
+        FailureKind::Timeout
+    } else {
+        FailureKind::Query
+    };
+    BackendError::new(kind, format!("{code}: {message}")).with_code(code)
+}
+
+impl Neo4j {
+    /// Connects (one connection, to fail fast on a wrong address or credentials).
+    pub fn connect(config: Neo4jConfig) -> Result<Neo4j, BackendError> {
+        let target =
+            parse_uri(&config.uri).map_err(|m| BackendError::new(FailureKind::Connection, m))?;
+        let mut db = Neo4j {
+            config,
+            target,
+            pool: Mutex::new(Vec::new()),
+            version: (0, 0),
+            agent: String::new(),
+        };
+        let (client, agent) = db.open()?;
+        db.version = client.version;
+        db.agent = agent;
+        db.checkin(client);
+        Ok(db)
+    }
+
+    /// The Bolt version spoken, `(major, minor)`.
+    pub fn bolt_version(&self) -> (u8, u8) {
+        self.version
+    }
+
+    /// The server's agent string (`Neo4j/5.26.0`).
+    pub fn server_agent(&self) -> &str {
+        &self.agent
+    }
+
+    fn open(&self) -> Result<(Client, String), BackendError> {
+        let t = &self.target;
+        let name = format!("{}:{}", t.host, t.port);
+        let addrs: Vec<_> = (t.host.as_str(), t.port)
+            .to_socket_addrs()
+            .map_err(|e| conn_err(&name, e))?
+            .collect();
+        let mut last = None;
+        let mut tcp = None;
+        for a in addrs {
+            match TcpStream::connect_timeout(&a, self.config.connect_timeout) {
+                Ok(s) => {
+                    tcp = Some(s);
+                    break;
+                }
+                Err(e) => last = Some(e),
+            }
+        }
+        let tcp = match (tcp, last) {
+            (Some(s), _) => s,
+            (None, Some(e)) => return Err(io_err(&name, e)),
+            (None, None) => return Err(conn_err(&name, "the host name resolves to no address")),
+        };
+        tcp.set_nodelay(true).map_err(|e| conn_err(&name, e))?;
+        let wait = self
+            .config
+            .timeout
+            .map(|d| d + Duration::from_secs(5))
+            .unwrap_or(Duration::from_secs(3600));
+        tcp.set_read_timeout(Some(wait))
+            .and_then(|_| tcp.set_write_timeout(Some(wait)))
+            .map_err(|e| conn_err(&name, e))?;
+        let stream: Box<dyn Stream> = match t.tls {
+            None => Box::new(tcp),
+            Some(verify) => {
+                Box::new(tls::wrap(tcp, &t.host, verify).map_err(|e| conn_err(&name, e))?)
+            }
+        };
+        let mut client =
+            Client::over(stream, &[(5, 4, 4), (4, 4, 4)]).map_err(|e| io_err(&name, e))?;
+        let meta = client
+            .login(&self.config.user, &self.config.password)
+            .map_err(|e| match e.kind() {
+                std::io::ErrorKind::PermissionDenied => BackendError::new(
+                    FailureKind::Auth,
+                    format!(
+                        "{name}: the server refused the credentials of `{}` ({e})",
+                        self.config.user
+                    ),
+                ),
+                _ => io_err(&name, e),
+            })?;
+        let agent = meta
+            .get("server")
+            .and_then(Ps::as_str)
+            .unwrap_or("")
+            .to_string();
+        Ok((client, agent))
+    }
+
+    fn checkout(&self) -> Result<Client, BackendError> {
+        let pooled = self.pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        match pooled {
+            Some(c) => Ok(c),
+            None => self.open().map(|(c, _)| c),
+        }
+    }
+
+    fn checkin(&self, c: Client) {
+        let mut pool = self.pool.lock().unwrap_or_else(|e| e.into_inner());
+        if pool.len() < 16 {
+            pool.push(c);
+        }
+    }
+
+    fn dialect(&self) -> Dialect {
+        Dialect {
+            element_ids: self.version.0 >= 5,
+            utc_datetimes: self.version.0 >= 5,
+        }
+    }
+}
+
+fn stats_of(summary: &Ps) -> Stats {
+    let n = |k: &str| {
+        summary
+            .get("stats")
+            .and_then(|s| s.get(k))
+            .and_then(Ps::as_int)
+            .unwrap_or(0)
+            .max(0) as u64
+    };
+    Stats {
+        nodes_created: n("nodes-created"),
+        nodes_deleted: n("nodes-deleted"),
+        relationships_created: n("relationships-created"),
+        relationships_deleted: n("relationships-deleted"),
+        properties_set: n("properties-set"),
+        labels_added: n("labels-added"),
+        labels_removed: n("labels-removed"),
+    }
+}
+
+impl Backend for Neo4j {
+    fn run(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
+        let d = self.dialect();
+        let empty = Table::default();
+        let params = Ps::Map(
+            params
+                .iter()
+                .map(|(k, v)| (k.clone(), to_ps(v, &empty, d)))
+                .collect(),
+        );
+        let mut extra = Vec::new();
+        if let Some(db) = &self.config.database {
+            extra.push(("db", Ps::from(db.as_str())));
+        }
+        if let Some(t) = self.config.timeout {
+            extra.push((
+                "tx_timeout",
+                Ps::Int(t.as_millis().min(i64::MAX as u128) as i64),
+            ));
+        }
+        let mut c = self.checkout()?;
+        let name = self.config.uri.as_str();
+        let (meta, records, summary) = match c.run_with(query, params, Ps::map(extra)) {
+            Err(e) => return Err(io_err(name, e)),
+            Ok(Err(meta)) => {
+                let err = failure(&meta);
+                // RESET clears the failed state; the connection stays usable.
+                if let Ok((0x70, _)) = c.request(0x0F, vec![]) {
+                    self.checkin(c);
+                }
+                return Err(err);
+            }
+            Ok(Ok(r)) => r,
+        };
+        self.checkin(c);
+        let columns: Vec<String> = match meta.get("fields") {
+            Some(Ps::List(f)) => f
+                .iter()
+                .map(|x| x.as_str().unwrap_or("").to_string())
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut dec = ResultDecoder::default();
+        let mut rows = Vec::with_capacity(records.len());
+        for (i, r) in records.iter().enumerate() {
+            let row = r
+                .iter()
+                .map(|v| dec.value(v))
+                .collect::<Result<Vec<Value>, String>>()
+                .map_err(|m| {
+                    BackendError::new(FailureKind::Query, format!("{name}: record {}: {m}", i + 1))
+                })?;
+            rows.push(row);
+        }
+        Ok(dec.into_table(columns, rows, stats_of(&summary)))
+    }
+
+    fn schema(&self) -> Result<Schema, BackendError> {
+        match self.config.schema_source {
+            SchemaSource::Apoc => self.schema_apoc(),
+            SchemaSource::DbSchema => self.schema_db(),
+            SchemaSource::Auto => match self.schema_apoc() {
+                Err(e) if e.kind == FailureKind::Query => self.schema_db(),
+                other => other,
+            },
+        }
+    }
+
+    fn describe(&self) -> String {
+        let db = self
+            .config
+            .database
+            .as_deref()
+            .map(|d| format!(" database {d}"))
+            .unwrap_or_default();
+        format!("neo4j {}{db}", self.config.uri)
+    }
+}
+
+impl Neo4j {
+    fn schema_apoc(&self) -> Result<Schema, BackendError> {
+        let t = self.run(
+            "CALL apoc.meta.schema() YIELD value RETURN value",
+            &Params::new(),
+        )?;
+        let v = t.rows.first().and_then(|r| r.first()).ok_or_else(|| {
+            BackendError::new(FailureKind::Query, "apoc.meta.schema returned no row")
+        })?;
+        let json = crate::graph::import::value_to_json(v, &t);
+        Schema::read(SchemaFormat::Apoc, &json.to_string())
+            .map_err(|e| BackendError::new(FailureKind::Query, e.to_string()))
+    }
+
+    fn schema_db(&self) -> Result<Schema, BackendError> {
+        let mut s = Schema::default();
+        let p = Params::new();
+        let ty = |v: Option<&Value>| -> PropertyType {
+            match v {
+                Some(Value::List(ts)) if ts.len() == 1 => ts[0]
+                    .as_str()
+                    .map(PropertyType::parse)
+                    .unwrap_or(PropertyType::Any),
+                _ => PropertyType::Any,
+            }
+        };
+        let t = self.run(
+            "CALL db.schema.nodeTypeProperties() YIELD nodeLabels, propertyName, propertyTypes \
+             RETURN nodeLabels, propertyName, propertyTypes",
+            &p,
+        )?;
+        for r in &t.rows {
+            let Some(Value::List(labels)) = r.first() else {
+                continue;
+            };
+            for l in labels.iter().filter_map(Value::as_str) {
+                let e = s.labels.entry(l.to_string()).or_default();
+                if let Some(name) = r.get(1).and_then(Value::as_str) {
+                    e.properties
+                        .insert(name.to_string(), Property::new(ty(r.get(2))));
+                }
+            }
+        }
+        let t = self.run(
+            "CALL db.schema.relTypeProperties() YIELD relType, propertyName, propertyTypes \
+             RETURN relType, propertyName, propertyTypes",
+            &p,
+        )?;
+        for r in &t.rows {
+            let Some(rt) = r.first().and_then(Value::as_str) else {
+                continue;
+            };
+            let name = rt
+                .trim_start_matches(':')
+                .trim_matches('`')
+                .replace("``", "`");
+            let e = s.relationship_types.entry(name).or_default();
+            if let Some(prop) = r.get(1).and_then(Value::as_str) {
+                e.properties
+                    .insert(prop.to_string(), Property::new(ty(r.get(2))));
+            }
+        }
+        let t = self.run(
+            "CALL db.schema.visualization() YIELD nodes, relationships RETURN nodes, relationships",
+            &p,
+        )?;
+        for r in &t.rows {
+            let mut names = std::collections::HashMap::new();
+            if let Some(Value::List(ns)) = r.first() {
+                for n in ns {
+                    if let Value::Node(id) = n {
+                        if let Some(name) = t.node_props(*id).get("name").and_then(Value::as_str) {
+                            names.insert(*id, name.to_string());
+                        }
+                    }
+                }
+            }
+            let Some(Value::List(rs)) = r.get(1) else {
+                continue;
+            };
+            for rel in rs {
+                let triple = match rel {
+                    // Neo4j: virtual relationships between virtual label nodes.
+                    Value::Relationship(id) => {
+                        let (Some((a, b)), Some(ty)) = (t.rel_endpoints(*id), t.rel_type(*id))
+                        else {
+                            continue;
+                        };
+                        match (names.get(&a), names.get(&b)) {
+                            (Some(a), Some(b)) => Triple::new(a, &ty, b),
+                            _ => continue,
+                        }
+                    }
+                    // grape's engine: maps {start, type, end}.
+                    Value::Map(m) => {
+                        let g = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
+                        match (g("start"), g("type"), g("end")) {
+                            (Some(a), Some(ty), Some(b)) => Triple::new(&a, &ty, &b),
+                            _ => continue,
+                        }
+                    }
+                    _ => continue,
+                };
+                s.triples.insert(triple);
+            }
+        }
+        s.complete();
+        Ok(s)
+    }
+}
+
+mod tls {
+    //! TLS over a TCP stream (rustls with the ring provider and the web's root authorities).
+    use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
+    use rustls::crypto::CryptoProvider;
+    use rustls::pki_types::{CertificateDer, ServerName, UnixTime};
+    use rustls::{
+        ClientConfig, ClientConnection, DigitallySignedStruct, SignatureScheme, StreamOwned,
+    };
+    use std::net::TcpStream;
+    use std::sync::Arc;
+
+    /// `+ssc` URIs: the connection is encrypted but the certificate is not checked (a
+    /// self-signed certificate, as Neo4j's own drivers allow with the same scheme).
+    #[derive(Debug)]
+    struct AnyCertificate(Arc<CryptoProvider>);
+
+    impl ServerCertVerifier for AnyCertificate {
+        fn verify_server_cert(
+            &self,
+            _end_entity: &CertificateDer<'_>,
+            _intermediates: &[CertificateDer<'_>],
+            _server_name: &ServerName<'_>,
+            _ocsp_response: &[u8],
+            _now: UnixTime,
+        ) -> Result<ServerCertVerified, rustls::Error> {
+            Ok(ServerCertVerified::assertion())
+        }
+        fn verify_tls12_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls12_signature(
+                message,
+                cert,
+                dss,
+                &self.0.signature_verification_algorithms,
+            )
+        }
+        fn verify_tls13_signature(
+            &self,
+            message: &[u8],
+            cert: &CertificateDer<'_>,
+            dss: &DigitallySignedStruct,
+        ) -> Result<HandshakeSignatureValid, rustls::Error> {
+            rustls::crypto::verify_tls13_signature(
+                message,
+                cert,
+                dss,
+                &self.0.signature_verification_algorithms,
+            )
+        }
+        fn supported_verify_schemes(&self) -> Vec<SignatureScheme> {
+            self.0.signature_verification_algorithms.supported_schemes()
+        }
+    }
+
+    pub(super) fn wrap(
+        tcp: TcpStream,
+        host: &str,
+        verify: bool,
+    ) -> Result<StreamOwned<ClientConnection, TcpStream>, String> {
+        let provider = Arc::new(rustls::crypto::ring::default_provider());
+        let builder = ClientConfig::builder_with_provider(provider.clone())
+            .with_safe_default_protocol_versions()
+            .map_err(|e| e.to_string())?;
+        let config = if verify {
+            let mut roots = rustls::RootCertStore::empty();
+            roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
+            builder.with_root_certificates(roots).with_no_client_auth()
+        } else {
+            builder
+                .dangerous()
+                .with_custom_certificate_verifier(Arc::new(AnyCertificate(provider)))
+                .with_no_client_auth()
+        };
+        let name = ServerName::try_from(host.to_string()).map_err(|e| format!("{host}: {e}"))?;
+        let conn = ClientConnection::new(Arc::new(config), name).map_err(|e| e.to_string())?;
+        Ok(StreamOwned::new(conn, tcp))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        let t = parse_uri("neo4j+s://demo.neo4jlabs.com").unwrap();
+        assert_eq!(
+            (t.host.as_str(), t.port, t.tls),
+            ("demo.neo4jlabs.com", 7687, Some(true))
+        );
+        let t = parse_uri("bolt://user@127.0.0.1:7688/db?x=1").unwrap();
+        assert_eq!((t.host.as_str(), t.port, t.tls), ("127.0.0.1", 7688, None));
+        let t = parse_uri("bolt+ssc://[::1]:9000").unwrap();
+        assert_eq!((t.host.as_str(), t.port, t.tls), ("::1", 9000, Some(false)));
+        assert_eq!(parse_uri("localhost:1").unwrap().port, 1);
+        assert!(parse_uri("http://x")
+            .unwrap_err()
+            .contains("unknown scheme"));
+        assert!(parse_uri("bolt://x:port")
+            .unwrap_err()
+            .contains("not a port"));
+        assert!(parse_uri("bolt://").is_err());
+    }
+
+    #[test]
+    fn failures_are_classified() {
+        let f = |code: &str| {
+            failure(&Ps::map([
+                ("code", Ps::from(code)),
+                ("message", Ps::from("m")),
+            ]))
+        };
+        assert_eq!(
+            f("Neo.ClientError.Statement.SyntaxError").kind,
+            FailureKind::Query
+        );
+        assert_eq!(
+            f("Neo.ClientError.Security.Unauthorized").kind,
+            FailureKind::Auth
+        );
+        assert_eq!(
+            f("Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration").kind,
+            FailureKind::Timeout
+        );
+        assert_eq!(
+            f("Neo.ClientError.Statement.SyntaxError").code.as_deref(),
+            Some("Neo.ClientError.Statement.SyntaxError")
+        );
+    }
+}
