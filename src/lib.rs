@@ -20,6 +20,8 @@ pub mod dataset;
 pub mod engine;
 pub mod eval;
 pub mod graph;
+#[cfg(feature = "llm")]
+pub mod llm;
 pub mod metrics;
 mod rng;
 pub mod schema;

@@ -100,6 +100,16 @@ enum Command {
     /// query, whether they agree, and the fidelity. Exits 1 when a query differs.
     #[cfg(feature = "neo4j")]
     ReplayCheck(ReplayCheckArgs),
+    /// Generate with an LLM (feature `llm`).
+    #[cfg(feature = "llm")]
+    #[command(subcommand)]
+    Generate(llm_cli::GenerateCommand),
+    /// Score natural-language answers against reference answers with an LLM judge (GRAPE's
+    /// 0–1 rubric). ANSWERS is JSON Lines with `id` and `answer`; writes one line per example
+    /// with `score` and `reasoning`, and prints the mean. --self-check first judges each
+    /// reference against itself (it must score 1) and reports how many pass.
+    #[cfg(feature = "llm")]
+    Judge(llm_cli::JudgeArgs),
     /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
     ///
     /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
@@ -251,6 +261,10 @@ fn main() -> ExitCode {
         Command::Record(a) => live::cmd_record(a),
         #[cfg(feature = "neo4j")]
         Command::ReplayCheck(a) => live::cmd_replay_check(a),
+        #[cfg(feature = "llm")]
+        Command::Generate(c) => llm_cli::cmd_generate(c),
+        #[cfg(feature = "llm")]
+        Command::Judge(a) => llm_cli::cmd_judge(a),
         Command::Report(ReportCommand::Merge { out, dirs }) => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {
@@ -1401,5 +1415,332 @@ mod live {
         } else {
             ExitCode::FAILURE
         })
+    }
+}
+
+#[cfg(feature = "llm")]
+mod llm_cli {
+    use grape::llm::{
+        self, generate_predictions, GenerateOptions, Llm, LlmConfig, ModelSpec, Prices, Prompter,
+        Strategy,
+    };
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+    use std::time::Duration;
+
+    /// The model and how to reach it.
+    #[derive(clap::Args)]
+    pub struct ModelArgs {
+        /// `provider:model`: openai:gpt-4o-mini, anthropic:claude-sonnet-4-5, vllm:NAME,
+        /// ollama:NAME (a bare name is openai:).
+        #[arg(long)]
+        model: ModelSpec,
+        /// API base URL (OPENAI_BASE_URL / ANTHROPIC_BASE_URL; default: the provider's).
+        #[arg(long)]
+        base_url: Option<String>,
+        /// API key (default: OPENAI_API_KEY / ANTHROPIC_API_KEY).
+        #[arg(long)]
+        api_key: Option<String>,
+        /// Response cache directory; `none` to disable.
+        #[arg(long, default_value = ".grape-cache")]
+        cache: String,
+        /// Requests in flight at once.
+        #[arg(long, default_value_t = 10)]
+        concurrency: usize,
+        /// Seconds one HTTP request may take.
+        #[arg(long, default_value_t = 120)]
+        timeout_s: u64,
+        /// Retries on 429, 5xx, timeouts and malformed replies.
+        #[arg(long, default_value_t = 8)]
+        max_retries: u32,
+        /// Prices overriding the built-in table: JSON {"model": {"input": USD, "output": USD}}
+        /// per million tokens.
+        #[arg(long)]
+        prices: Option<PathBuf>,
+    }
+
+    impl ModelArgs {
+        fn client(&self) -> Result<Llm, String> {
+            let mut prices = Prices::default();
+            if let Some(p) = &self.prices {
+                let text = std::fs::read_to_string(p)
+                    .map_err(|e| format!("cannot read {}: {e}", p.display()))?;
+                prices = prices.with_overrides(&text)?;
+            }
+            let config = LlmConfig {
+                base_url: self.base_url.clone(),
+                api_key: self.api_key.clone(),
+                timeout: Duration::from_secs(self.timeout_s.max(1)),
+                max_retries: self.max_retries,
+                concurrency: self.concurrency.max(1),
+                cache_dir: (self.cache != "none").then(|| PathBuf::from(&self.cache)),
+                prices,
+                ..LlmConfig::default()
+            };
+            Llm::new(self.model.clone(), config).map_err(|e| e.to_string())
+        }
+    }
+
+    #[derive(clap::Subcommand)]
+    pub enum GenerateCommand {
+        /// Text-to-Cypher predictions for a dataset's questions, as a predictions file
+        /// `grape eval` reads. With --repair N, each answer the validator rejects is sent back
+        /// with its diagnostics up to N times, and the answers before repair go to
+        /// OUT.no-repair.jsonl as well. Interrupted runs resume (OUT.partial); responses are
+        /// cached (--cache).
+        Predictions(PredictionsArgs),
+    }
+
+    #[derive(clap::Args)]
+    pub struct PredictionsArgs {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// The questions (any format `grape eval` reads).
+        #[arg(long)]
+        dataset: PathBuf,
+        #[arg(long)]
+        format: Option<grape::dataset::DatasetFormat>,
+        /// zero-shot, fixed-icl or dynamic-icl (BM25 over the training questions).
+        #[arg(long, default_value = "zero-shot")]
+        strategy: Strategy,
+        /// Training examples for the in-context strategies.
+        #[arg(long)]
+        train: Option<PathBuf>,
+        /// In-context examples per prompt.
+        #[arg(long, default_value_t = 5)]
+        k_shots: usize,
+        /// Samples per question (for Pass@k).
+        #[arg(long, default_value_t = 1)]
+        samples: usize,
+        /// Repair rounds per sample.
+        #[arg(long, default_value_t = 0)]
+        repair: usize,
+        /// The schema in the prompt and for validation (any format `grape schema` reads).
+        #[arg(long)]
+        schema: Option<PathBuf>,
+        /// Or: the graph whose own schema is used.
+        #[arg(long)]
+        graph: Option<String>,
+        /// Give the questions with their gold entity links (ZOGRASCOPE's nl_gold_linked).
+        #[arg(long)]
+        linked: bool,
+        /// Seed of the fixed in-context examples.
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// Sampling temperature (default 0 for one sample, 0.7 for several).
+        #[arg(long)]
+        temperature: Option<f64>,
+        /// The predictions file to write.
+        #[arg(long)]
+        out: PathBuf,
+    }
+
+    #[derive(clap::Args)]
+    pub struct JudgeArgs {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// Questions with reference answers (GRAPE JSON, or JSON Lines with `answer`).
+        #[arg(long)]
+        dataset: PathBuf,
+        #[arg(long)]
+        format: Option<grape::dataset::DatasetFormat>,
+        /// JSON Lines: `id` and `answer`.
+        #[arg(long)]
+        answers: PathBuf,
+        /// Judge each reference against itself first.
+        #[arg(long)]
+        self_check: bool,
+        /// Where the verdicts go (JSON Lines).
+        #[arg(long)]
+        out: PathBuf,
+    }
+
+    fn fail(e: impl std::fmt::Display) -> ExitCode {
+        eprintln!("error: {e}");
+        ExitCode::from(2)
+    }
+
+    pub fn cmd_generate(c: GenerateCommand) -> ExitCode {
+        match c {
+            GenerateCommand::Predictions(a) => predictions(a).unwrap_or_else(|c| c),
+        }
+    }
+
+    fn predictions(a: PredictionsArgs) -> Result<ExitCode, ExitCode> {
+        let examples = grape::dataset::read_dataset(&a.dataset, a.format).map_err(fail)?;
+        let train = match &a.train {
+            Some(t) => grape::dataset::read_dataset(t, None).map_err(fail)?,
+            None => Vec::new(),
+        };
+        let schema = match (&a.schema, &a.graph) {
+            (Some(p), _) => grape::schema::Schema::read_path(p, None).map_err(fail)?,
+            (None, Some(g)) => {
+                let g = grape::engine::load_graph(g, Default::default()).map_err(fail)?;
+                grape::engine::schema_of(&g)
+            }
+            (None, None) => return Err(fail("give the schema: --schema FILE or --graph G")),
+        };
+        let prompter =
+            Prompter::new(&schema, a.strategy, a.k_shots, train, a.seed, a.linked).map_err(fail)?;
+        let llm = a.model.client().map_err(fail)?;
+        let opts = GenerateOptions {
+            samples: a.samples.max(1),
+            repair: a.repair,
+            temperature: a.temperature,
+            workers: a.model.concurrency.max(1),
+            ..GenerateOptions::default()
+        };
+        let bar = progress(examples.len());
+        let tick = |done: usize, _total: usize| bar.set_position(done as u64);
+        let summary =
+            generate_predictions(&llm, &schema, &prompter, &examples, &opts, &a.out, &tick)
+                .map_err(fail)?;
+        bar.finish_and_clear();
+        let acct = &summary.accounting;
+        println!(
+            "{} questions ({} resumed, {} failed), {} samples: {} valid before repair, {} after; \
+             {} calls ({} from the cache, {} retries), {} input + {} output tokens, cost {}",
+            summary.questions,
+            summary.resumed,
+            summary.failed,
+            summary.samples,
+            summary.valid_before_repair,
+            summary.valid_after_repair,
+            acct.calls,
+            acct.cache_hits,
+            acct.retries,
+            acct.input_tokens,
+            acct.output_tokens,
+            acct.cost_usd
+                .map(|c| format!("${c:.4}"))
+                .unwrap_or_else(|| "unknown (no price for this model; see --prices)".into()),
+        );
+        println!("predictions: {}", summary.out.display());
+        if let Some(p) = &summary.out_before_repair {
+            println!("before repair: {}", p.display());
+        }
+        Ok(ExitCode::SUCCESS)
+    }
+
+    fn progress(n: usize) -> indicatif::ProgressBar {
+        let bar = indicatif::ProgressBar::with_draw_target(
+            Some(n as u64),
+            indicatif::ProgressDrawTarget::stderr(),
+        );
+        if let Ok(style) = indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {eta}") {
+            bar.set_style(style);
+        }
+        bar
+    }
+
+    pub fn cmd_judge(a: JudgeArgs) -> ExitCode {
+        judge(a).unwrap_or_else(|c| c)
+    }
+
+    fn judge(a: JudgeArgs) -> Result<ExitCode, ExitCode> {
+        let examples = grape::dataset::read_dataset(&a.dataset, a.format).map_err(fail)?;
+        let text = std::fs::read_to_string(&a.answers)
+            .map_err(|e| fail(format!("cannot read {}: {e}", a.answers.display())))?;
+        let mut answers = std::collections::HashMap::new();
+        for (i, line) in text.lines().enumerate() {
+            if line.trim().is_empty() {
+                continue;
+            }
+            let v: serde_json::Value = serde_json::from_str(line).map_err(|e| {
+                fail(format!(
+                    "{}:{}: not valid JSON: {e}",
+                    a.answers.display(),
+                    i + 1
+                ))
+            })?;
+            let id = match &v["id"] {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                _ => return Err(fail(format!("{}:{}: no `id`", a.answers.display(), i + 1))),
+            };
+            let ans = v["answer"].as_str().unwrap_or("").to_string();
+            answers.insert(id, ans);
+        }
+        let llm = a.model.client().map_err(fail)?;
+        let items: Vec<(&grape::dataset::Example, &String)> = examples
+            .iter()
+            .filter_map(|e| e.answer.as_ref().map(|r| (e, r)))
+            .collect();
+        if items.is_empty() {
+            return Err(fail("the dataset has no reference answers (`answer`)"));
+        }
+        let jobs = a.model.concurrency.max(1);
+        let run = |pairs: Vec<(&str, &str, &str)>| -> Vec<Result<llm::Judgement, llm::LlmError>> {
+            let next = std::sync::atomic::AtomicUsize::new(0);
+            let out: Vec<std::sync::Mutex<Option<_>>> =
+                pairs.iter().map(|_| std::sync::Mutex::new(None)).collect();
+            std::thread::scope(|s| {
+                for _ in 0..jobs.min(pairs.len().max(1)) {
+                    s.spawn(|| loop {
+                        let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        let Some((q, r, c)) = pairs.get(i) else { break };
+                        let v = llm::judge(&llm, q, r, c);
+                        *out[i].lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+                    });
+                }
+            });
+            out.into_iter()
+                .filter_map(|m| m.into_inner().unwrap_or_else(|e| e.into_inner()))
+                .collect()
+        };
+        if a.self_check {
+            let pairs = items
+                .iter()
+                .map(|(e, r)| (e.question.as_str(), r.as_str(), r.as_str()))
+                .collect();
+            let checks = run(pairs);
+            let pass = checks
+                .iter()
+                .filter(|j| matches!(j, Ok(j) if j.score == 1.0))
+                .count();
+            println!(
+                "self-check: {pass} of {} references judged 1 against themselves",
+                checks.len()
+            );
+        }
+        let empty = String::new();
+        let pairs = items
+            .iter()
+            .map(|(e, r)| {
+                let c = answers.get(&e.id).unwrap_or(&empty);
+                (e.question.as_str(), r.as_str(), c.as_str())
+            })
+            .collect();
+        let verdicts = run(pairs);
+        let mut lines = String::new();
+        let mut sum = 0.0;
+        let mut scored = 0;
+        for ((e, _), v) in items.iter().zip(&verdicts) {
+            let rec = match v {
+                Ok(j) => {
+                    sum += j.score;
+                    scored += 1;
+                    serde_json::json!({"id": e.id, "score": j.score, "reasoning": j.reasoning,
+                        "answered": answers.contains_key(&e.id)})
+                }
+                Err(err) => serde_json::json!({"id": e.id, "error": err.to_string()}),
+            };
+            lines.push_str(&rec.to_string());
+            lines.push('\n');
+        }
+        grape::dataset::write_atomically(&a.out, lines.as_bytes())
+            .map_err(|e| fail(format!("cannot write {}: {e}", a.out.display())))?;
+        let acct = llm.accounting();
+        println!(
+            "judged {scored} of {} answers: mean score {:.3}; {} calls ({} cached), cost {}",
+            items.len(),
+            if scored > 0 { sum / scored as f64 } else { 0.0 },
+            acct.calls,
+            acct.cache_hits,
+            acct.cost_usd
+                .map(|c| format!("${c:.4}"))
+                .unwrap_or_else(|| "unknown".into())
+        );
+        Ok(ExitCode::SUCCESS)
     }
 }

@@ -45,6 +45,13 @@ pub struct Example {
     /// `graph`); `None`: the one graph of the run.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub graph: Option<String>,
+    /// The question with its gold entity links spelled out (ZOGRASCOPE's `nl_gold_linked`), for
+    /// prompts that assume perfect entity linking.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub linked_question: Option<String>,
+    /// The reference natural-language answer (GRAPE's `answer`), for LLM judging.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<String>,
 }
 
 /// Where a turn sits in its session.
@@ -150,6 +157,7 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
     let (Some(id), Some(nl), Some(mr)) = (col("id"), col("nl"), col("mr")) else {
         return Err(derr(path, Some(1), "expected columns id, nl and mr"));
     };
+    let linked = col("nl_gold_linked");
     let cats: Vec<(usize, &str)> = ["type", "num_nodes", "template_id", "return_count"]
         .iter()
         .filter_map(|c| col(c).map(|i| (i, *c)))
@@ -195,6 +203,10 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
             question: rec.get(nl).unwrap_or("").to_string(),
             gold: rec.get(mr).unwrap_or("").to_string(),
             categories,
+            linked_question: linked
+                .and_then(|i| rec.get(i))
+                .filter(|t| !t.trim().is_empty())
+                .map(str::to_string),
             ..Default::default()
         });
     }
@@ -244,6 +256,7 @@ fn read_grape(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
             question: q.to_string(),
             gold: c.to_string(),
             categories,
+            answer: r.get("answer").and_then(|a| a.as_str()).map(str::to_string),
             ..Default::default()
         });
     }
@@ -269,7 +282,16 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
         let mut categories = BTreeMap::new();
         if let Some(o) = v.as_object() {
             for (k, x) in o {
-                if ["id", "question", "cypher", "query"].contains(&k.as_str()) {
+                if [
+                    "id",
+                    "question",
+                    "cypher",
+                    "query",
+                    "nl_gold_linked",
+                    "answer",
+                ]
+                .contains(&k.as_str())
+                {
                     continue;
                 }
                 if let Some(t) = scalar_text(x) {
@@ -282,6 +304,8 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
             question: v["question"].as_str().unwrap_or("").to_string(),
             gold: gold.to_string(),
             categories,
+            linked_question: v["nl_gold_linked"].as_str().map(str::to_string),
+            answer: v["answer"].as_str().map(str::to_string),
             ..Default::default()
         });
     }
@@ -431,6 +455,8 @@ fn read_cypherturn(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
                 depends_on,
             }),
             graph: s.get("graph").and_then(scalar_text),
+            linked_question: None,
+            answer: None,
         });
         Ok(())
     })?;

@@ -1,0 +1,644 @@
+//! The LLM client: OpenAI-compatible Chat Completions (OpenAI, vLLM, llama.cpp's server,
+//! Ollama's `/v1`, any `--base-url`) and Anthropic's Messages API; retries with exponential
+//! backoff and jitter on 429/5xx/timeouts honouring `Retry-After`; bounded concurrency; token
+//! and cost accounting; a content-addressed response cache.
+
+use super::cache::Cache;
+use super::price::Prices;
+use crate::rng::SplitMix64;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value as Json};
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// Which API a model speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Provider {
+    /// OpenAI's Chat Completions, and every server that imitates it.
+    OpenAi,
+    /// Anthropic's Messages API.
+    Anthropic,
+}
+
+/// `provider:model`, GRAPE's convention: `openai:gpt-4o-mini`, `anthropic:claude-sonnet-4-5`,
+/// `vllm:Qwen/Qwen2.5-7B-Instruct` (OpenAI-compatible at `http://127.0.0.1:8000/v1`),
+/// `ollama:llama3.1` (`http://127.0.0.1:11434/v1`). A bare name means `openai:`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ModelSpec {
+    pub provider: Provider,
+    /// The prefix as written (`openai`, `vllm`, `ollama`, `anthropic`).
+    pub vendor: String,
+    /// The model name the API gets.
+    pub model: String,
+}
+
+impl FromStr for ModelSpec {
+    type Err = String;
+    fn from_str(s: &str) -> Result<ModelSpec, String> {
+        let (vendor, model) = match s.split_once(':') {
+            Some((v, m)) => (v.to_ascii_lowercase(), m.to_string()),
+            None => ("openai".to_string(), s.to_string()),
+        };
+        if model.trim().is_empty() {
+            return Err(format!("{s}: no model name after the provider"));
+        }
+        let provider = match vendor.as_str() {
+            "openai" | "vllm" | "ollama" | "llamacpp" | "local" => Provider::OpenAi,
+            "anthropic" => Provider::Anthropic,
+            other => {
+                return Err(format!(
+                    "{s}: unknown provider `{other}` (openai, anthropic, vllm, ollama, llamacpp, local)"
+                ))
+            }
+        };
+        Ok(ModelSpec {
+            provider,
+            vendor,
+            model,
+        })
+    }
+}
+
+impl std::fmt::Display for ModelSpec {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.vendor, self.model)
+    }
+}
+
+impl ModelSpec {
+    /// The base URL when none is configured.
+    pub fn default_base_url(&self) -> &'static str {
+        match self.vendor.as_str() {
+            "anthropic" => "https://api.anthropic.com",
+            "vllm" => "http://127.0.0.1:8000/v1",
+            "ollama" => "http://127.0.0.1:11434/v1",
+            "llamacpp" | "local" => "http://127.0.0.1:8080/v1",
+            _ => "https://api.openai.com/v1",
+        }
+    }
+
+    /// Whether the model runs on the user's own hardware (no price).
+    pub fn is_local(&self) -> bool {
+        matches!(
+            self.vendor.as_str(),
+            "vllm" | "ollama" | "llamacpp" | "local"
+        )
+    }
+}
+
+/// Client settings.
+#[derive(Clone, Debug)]
+pub struct LlmConfig {
+    /// Overrides the provider's URL (also `OPENAI_BASE_URL` / `ANTHROPIC_BASE_URL`).
+    pub base_url: Option<String>,
+    /// Overrides `OPENAI_API_KEY` / `ANTHROPIC_API_KEY`.
+    pub api_key: Option<String>,
+    /// Longest one HTTP request may take.
+    pub timeout: Duration,
+    /// Retries after the first attempt (429, 5xx, timeouts, broken or malformed replies).
+    pub max_retries: u32,
+    /// First backoff; doubles per retry, with up to 50% jitter added.
+    pub backoff: Duration,
+    /// Longest backoff, and the most a `Retry-After` is honoured.
+    pub max_backoff: Duration,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+    /// Where responses are cached (`None`: no cache).
+    pub cache_dir: Option<PathBuf>,
+    pub prices: Prices,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        LlmConfig {
+            base_url: None,
+            api_key: None,
+            timeout: Duration::from_secs(120),
+            max_retries: 8,
+            backoff: Duration::from_millis(500),
+            max_backoff: Duration::from_secs(60),
+            concurrency: 10,
+            cache_dir: None,
+            prices: Prices::default(),
+        }
+    }
+}
+
+/// One chat message.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Message {
+    /// `system`, `user` or `assistant`.
+    pub role: String,
+    pub content: String,
+}
+
+impl Message {
+    pub fn system(c: impl Into<String>) -> Message {
+        Message {
+            role: "system".into(),
+            content: c.into(),
+        }
+    }
+    pub fn user(c: impl Into<String>) -> Message {
+        Message {
+            role: "user".into(),
+            content: c.into(),
+        }
+    }
+    pub fn assistant(c: impl Into<String>) -> Message {
+        Message {
+            role: "assistant".into(),
+            content: c.into(),
+        }
+    }
+}
+
+/// A request. `sample` tells apart requests that are otherwise identical (the k samples of a
+/// question for Pass@k): it is part of the cache key and, as `seed`, of the request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChatRequest {
+    pub messages: Vec<Message>,
+    pub temperature: f64,
+    pub max_tokens: u32,
+    pub sample: u32,
+}
+
+impl ChatRequest {
+    pub fn new(messages: Vec<Message>) -> ChatRequest {
+        ChatRequest {
+            messages,
+            temperature: 0.0,
+            max_tokens: 1024,
+            sample: 0,
+        }
+    }
+}
+
+/// Token counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+}
+
+/// A reply.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChatReply {
+    pub text: String,
+    pub usage: Usage,
+    /// Served from the cache (no request, no cost).
+    pub cached: bool,
+    /// What the reply cost when it was generated, USD (`None` when the model has no price).
+    /// A reply from the cache costs nothing now: [`Accounting`] counts only what was spent,
+    /// while records built from replies stay the same whether or not the cache answered.
+    pub cost_usd: Option<f64>,
+}
+
+/// Running totals.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Accounting {
+    /// Calls answered (from the network or the cache).
+    pub calls: u64,
+    /// HTTP requests sent (attempts, including retried ones).
+    pub requests: u64,
+    pub retries: u64,
+    pub cache_hits: u64,
+    pub failures: u64,
+    /// Tokens of the calls that went to the provider.
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Tokens the cache saved.
+    pub cached_input_tokens: u64,
+    pub cached_output_tokens: u64,
+    /// USD spent; `None` when the model has no price.
+    pub cost_usd: Option<f64>,
+}
+
+/// A failed call.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LlmError {
+    /// Not worth retrying: a bad key, a bad request, an unknown model.
+    #[error("{provider} refused the request (HTTP {status}): {message}")]
+    Refused {
+        provider: String,
+        status: u16,
+        message: String,
+    },
+    /// Still failing after every retry.
+    #[error("gave up after {attempts} attempts: {last}")]
+    Exhausted { attempts: u32, last: String },
+    #[error("{0}")]
+    Setup(String),
+}
+
+/// An LLM client for one model.
+pub struct Llm {
+    model: ModelSpec,
+    config: LlmConfig,
+    url: String,
+    key: Option<String>,
+    http: reqwest::Client,
+    runtime: tokio::runtime::Runtime,
+    permits: Arc<tokio::sync::Semaphore>,
+    cache: Option<Cache>,
+    totals: Mutex<Accounting>,
+    jitter: Mutex<SplitMix64>,
+}
+
+enum Attempt {
+    Done(String, Usage),
+    Retry(String, Option<Duration>),
+    Fatal(LlmError),
+}
+
+impl Llm {
+    pub fn new(model: ModelSpec, config: LlmConfig) -> Result<Llm, LlmError> {
+        let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
+        let (url_var, key_var) = match model.provider {
+            Provider::OpenAi => ("OPENAI_BASE_URL", "OPENAI_API_KEY"),
+            Provider::Anthropic => ("ANTHROPIC_BASE_URL", "ANTHROPIC_API_KEY"),
+        };
+        let base = config
+            .base_url
+            .clone()
+            .or_else(|| env(url_var))
+            .unwrap_or_else(|| model.default_base_url().to_string());
+        let base = base.trim_end_matches('/').to_string();
+        let url = match model.provider {
+            Provider::OpenAi => format!("{base}/chat/completions"),
+            Provider::Anthropic if base.ends_with("/v1") => format!("{base}/messages"),
+            Provider::Anthropic => format!("{base}/v1/messages"),
+        };
+        let key = config.api_key.clone().or_else(|| env(key_var));
+        if key.is_none() && !model.is_local() && !is_loopback(&base) {
+            return Err(LlmError::Setup(format!(
+                "{model}: no API key (set {key_var} or pass --api-key)"
+            )));
+        }
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .build()
+            .map_err(|e| LlmError::Setup(e.to_string()))?;
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .map_err(|e| LlmError::Setup(e.to_string()))?;
+        let cache = match &config.cache_dir {
+            Some(d) => Some(Cache::open(d).map_err(LlmError::Setup)?),
+            None => None,
+        };
+        let permits = Arc::new(tokio::sync::Semaphore::new(config.concurrency.max(1)));
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_nanos() as u64)
+            .unwrap_or(1);
+        let cost_usd = if config.prices.price_of(&model).is_some() {
+            Some(0.0)
+        } else {
+            None
+        };
+        Ok(Llm {
+            model,
+            config,
+            url,
+            key,
+            http,
+            runtime,
+            permits,
+            cache,
+            totals: Mutex::new(Accounting {
+                cost_usd,
+                ..Default::default()
+            }),
+            jitter: Mutex::new(SplitMix64(seed)),
+        })
+    }
+
+    pub fn model(&self) -> &ModelSpec {
+        &self.model
+    }
+
+    /// The totals so far.
+    pub fn accounting(&self) -> Accounting {
+        self.totals
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// The cache key material of a request: provider, model, messages and parameters.
+    fn key_material(&self, req: &ChatRequest) -> Json {
+        json!({
+            "provider": self.model.provider,
+            "model": self.model.model,
+            "messages": req.messages,
+            "temperature": req.temperature,
+            "max_tokens": req.max_tokens,
+            "sample": req.sample,
+        })
+    }
+
+    /// One call, blocking; safe to call from many threads at once (at most `concurrency`
+    /// requests are in flight).
+    pub fn chat(&self, req: &ChatRequest) -> Result<ChatReply, LlmError> {
+        let material = self.key_material(req);
+        if let Some(c) = &self.cache {
+            if let Some((text, usage)) = c.get(&material) {
+                let mut t = self.totals.lock().unwrap_or_else(|e| e.into_inner());
+                t.calls += 1;
+                t.cache_hits += 1;
+                t.cached_input_tokens += usage.input_tokens;
+                t.cached_output_tokens += usage.output_tokens;
+                return Ok(ChatReply {
+                    text,
+                    usage,
+                    cached: true,
+                    cost_usd: self.config.prices.cost(&self.model, usage),
+                });
+            }
+        }
+        let body = self.body(req);
+        let mut last = String::new();
+        let mut attempts = 0;
+        for attempt in 0..=self.config.max_retries {
+            attempts = attempt + 1;
+            self.count(|t| {
+                t.requests += 1;
+                if attempt > 0 {
+                    t.retries += 1;
+                }
+            });
+            match self.runtime.block_on(self.attempt(&body)) {
+                Attempt::Done(text, usage) => {
+                    let cost = self.config.prices.cost(&self.model, usage);
+                    self.count(|t| {
+                        t.calls += 1;
+                        t.input_tokens += usage.input_tokens;
+                        t.output_tokens += usage.output_tokens;
+                        if let (Some(total), Some(c)) = (t.cost_usd.as_mut(), cost) {
+                            *total += c;
+                        }
+                    });
+                    if let Some(c) = &self.cache {
+                        // A cache that cannot be written costs money later, not correctness.
+                        let _ = c.put(&material, &text, usage);
+                    }
+                    return Ok(ChatReply {
+                        text,
+                        usage,
+                        cached: false,
+                        cost_usd: cost,
+                    });
+                }
+                Attempt::Fatal(e) => {
+                    self.count(|t| t.failures += 1);
+                    return Err(e);
+                }
+                Attempt::Retry(why, after) => {
+                    last = why;
+                    if attempt == self.config.max_retries {
+                        break;
+                    }
+                    std::thread::sleep(self.delay(attempt, after));
+                }
+            }
+        }
+        self.count(|t| t.failures += 1);
+        Err(LlmError::Exhausted { attempts, last })
+    }
+
+    fn count(&self, f: impl FnOnce(&mut Accounting)) {
+        f(&mut self.totals.lock().unwrap_or_else(|e| e.into_inner()));
+    }
+
+    /// Backoff before retry `attempt + 1`: `Retry-After` when the server sent one (capped),
+    /// else base × 2^attempt (capped), plus up to 50% jitter.
+    fn delay(&self, attempt: u32, retry_after: Option<Duration>) -> Duration {
+        let cap = self.config.max_backoff;
+        if let Some(d) = retry_after {
+            return d.min(cap);
+        }
+        let base = self
+            .config
+            .backoff
+            .saturating_mul(1u32 << attempt.min(20))
+            .min(cap);
+        let jitter = {
+            let mut r = self.jitter.lock().unwrap_or_else(|e| e.into_inner());
+            (r.next() % 1000) as u32
+        };
+        base + base * jitter / 2000
+    }
+
+    fn body(&self, req: &ChatRequest) -> Json {
+        match self.model.provider {
+            Provider::OpenAi => json!({
+                "model": self.model.model,
+                "messages": req.messages,
+                "temperature": req.temperature,
+                "max_tokens": req.max_tokens,
+                "seed": req.sample,
+            }),
+            Provider::Anthropic => {
+                let system: Vec<&str> = req
+                    .messages
+                    .iter()
+                    .filter(|m| m.role == "system")
+                    .map(|m| m.content.as_str())
+                    .collect();
+                let messages: Vec<&Message> =
+                    req.messages.iter().filter(|m| m.role != "system").collect();
+                let mut b = json!({
+                    "model": self.model.model,
+                    "messages": messages,
+                    "temperature": req.temperature,
+                    "max_tokens": req.max_tokens,
+                });
+                if !system.is_empty() {
+                    b["system"] = Json::String(system.join("\n\n"));
+                }
+                b
+            }
+        }
+    }
+
+    async fn attempt(&self, body: &Json) -> Attempt {
+        let Ok(_permit) = self.permits.acquire().await else {
+            return Attempt::Fatal(LlmError::Setup("the client is shutting down".into()));
+        };
+        let mut rb = self.http.post(&self.url).json(body);
+        match (self.model.provider, &self.key) {
+            (Provider::OpenAi, Some(k)) => rb = rb.bearer_auth(k),
+            (Provider::Anthropic, k) => {
+                rb = rb.header("anthropic-version", "2023-06-01");
+                if let Some(k) = k {
+                    rb = rb.header("x-api-key", k);
+                }
+            }
+            _ => {}
+        }
+        let resp = match rb.send().await {
+            Ok(r) => r,
+            Err(e) if e.is_timeout() => return Attempt::Retry(format!("timed out: {e}"), None),
+            Err(e) => return Attempt::Retry(format!("request failed: {e}"), None),
+        };
+        let status = resp.status().as_u16();
+        let retry_after = resp
+            .headers()
+            .get(reqwest::header::RETRY_AFTER)
+            .and_then(|v| v.to_str().ok())
+            .and_then(parse_retry_after);
+        let text = match resp.text().await {
+            Ok(t) => t,
+            Err(e) => return Attempt::Retry(format!("reading the reply failed: {e}"), None),
+        };
+        if status == 429 || status >= 500 {
+            return Attempt::Retry(format!("HTTP {status}: {}", snippet(&text)), retry_after);
+        }
+        if !(200..300).contains(&status) {
+            let message = serde_json::from_str::<Json>(&text)
+                .ok()
+                .and_then(|j| {
+                    j.pointer("/error/message")
+                        .and_then(Json::as_str)
+                        .map(str::to_string)
+                })
+                .unwrap_or_else(|| snippet(&text));
+            return Attempt::Fatal(LlmError::Refused {
+                provider: self.model.vendor.clone(),
+                status,
+                message,
+            });
+        }
+        match parse_reply(self.model.provider, &text) {
+            Ok((t, u)) => Attempt::Done(t, u),
+            Err(e) => Attempt::Retry(format!("malformed reply: {e}: {}", snippet(&text)), None),
+        }
+    }
+}
+
+fn is_loopback(base: &str) -> bool {
+    let rest = base.split_once("://").map(|x| x.1).unwrap_or(base);
+    let host = rest.split(['/', ':']).next().unwrap_or("");
+    matches!(host, "127.0.0.1" | "localhost" | "[" | "0.0.0.0") || rest.starts_with("[::1]")
+}
+
+fn snippet(s: &str) -> String {
+    let t: String = s.chars().take(300).collect();
+    if t.len() < s.len() {
+        format!("{t}…")
+    } else {
+        t
+    }
+}
+
+/// `Retry-After`: seconds (integer or decimal) or an HTTP date.
+pub(crate) fn parse_retry_after(v: &str) -> Option<Duration> {
+    let v = v.trim();
+    if let Ok(s) = v.parse::<f64>() {
+        return (s.is_finite() && s >= 0.0).then(|| Duration::from_secs_f64(s.min(86_400.0)));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
+    let now = chrono::Utc::now();
+    let d = when
+        .signed_duration_since(now)
+        .to_std()
+        .unwrap_or(Duration::ZERO);
+    Some(d)
+}
+
+/// The text and usage of a 2xx reply.
+fn parse_reply(provider: Provider, body: &str) -> Result<(String, Usage), String> {
+    let j: Json = serde_json::from_str(body).map_err(|e| format!("not JSON ({e})"))?;
+    let n = |p: &str| j.pointer(p).and_then(Json::as_u64).unwrap_or(0);
+    match provider {
+        Provider::OpenAi => {
+            let text = j
+                .pointer("/choices/0/message/content")
+                .and_then(Json::as_str)
+                .ok_or("no choices[0].message.content")?;
+            Ok((
+                text.to_string(),
+                Usage {
+                    input_tokens: n("/usage/prompt_tokens"),
+                    output_tokens: n("/usage/completion_tokens"),
+                },
+            ))
+        }
+        Provider::Anthropic => {
+            let parts = j
+                .get("content")
+                .and_then(Json::as_array)
+                .ok_or("no content array")?;
+            let text: String = parts
+                .iter()
+                .filter(|p| p.get("type").and_then(Json::as_str) == Some("text"))
+                .filter_map(|p| p.get("text").and_then(Json::as_str))
+                .collect();
+            Ok((
+                text,
+                Usage {
+                    input_tokens: n("/usage/input_tokens"),
+                    output_tokens: n("/usage/output_tokens"),
+                },
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn model_specs() {
+        let m: ModelSpec = "anthropic:claude-sonnet-4-5".parse().unwrap();
+        assert_eq!(m.provider, Provider::Anthropic);
+        assert_eq!(m.model, "claude-sonnet-4-5");
+        let m: ModelSpec = "gpt-4o-mini".parse().unwrap();
+        assert_eq!(
+            (m.provider, m.vendor.as_str()),
+            (Provider::OpenAi, "openai")
+        );
+        let m: ModelSpec = "ollama:llama3.1:8b".parse().unwrap();
+        assert_eq!(m.model, "llama3.1:8b");
+        assert!(m.is_local());
+        assert_eq!(m.default_base_url(), "http://127.0.0.1:11434/v1");
+        assert!("nope:x".parse::<ModelSpec>().is_err());
+        assert!("openai:".parse::<ModelSpec>().is_err());
+    }
+
+    #[test]
+    fn retry_after_forms() {
+        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after("0.25"), Some(Duration::from_millis(250)));
+        assert_eq!(
+            parse_retry_after("Wed, 21 Oct 2015 07:28:00 GMT"),
+            Some(Duration::ZERO)
+        );
+        assert_eq!(parse_retry_after("soon"), None);
+        assert_eq!(parse_retry_after("-1"), None);
+    }
+
+    #[test]
+    fn replies_of_both_apis() {
+        let (t, u) = parse_reply(
+            Provider::OpenAi,
+            r#"{"choices":[{"message":{"content":"hi"}}],"usage":{"prompt_tokens":3,"completion_tokens":1}}"#,
+        )
+        .unwrap();
+        assert_eq!((t.as_str(), u.input_tokens, u.output_tokens), ("hi", 3, 1));
+        let (t, u) = parse_reply(
+            Provider::Anthropic,
+            r#"{"content":[{"type":"text","text":"a"},{"type":"text","text":"b"}],"usage":{"input_tokens":5,"output_tokens":2}}"#,
+        )
+        .unwrap();
+        assert_eq!((t.as_str(), u.input_tokens), ("ab", 5));
+        assert!(parse_reply(Provider::OpenAi, "{").is_err());
+        assert!(parse_reply(Provider::OpenAi, r#"{"choices":[]}"#).is_err());
+    }
+}
