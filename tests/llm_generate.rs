@@ -430,3 +430,136 @@ fn judge_scores_answers_and_checks_itself() {
     assert_eq!(v[2]["answered"], false);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The first node of the path in a generation prompt: `(label, key, literal)`.
+fn first_node(prompt: &str) -> Option<(String, String, String)> {
+    let path = prompt.split("\nPath (").nth(1)?;
+    let start = path.find("(:")? + 2;
+    let rest = &path[start..];
+    let label = rest[..rest.find(' ')?].split(':').next()?.to_string();
+    let props = &rest[rest.find('{')? + 1..];
+    let (key, after) = props.split_once(": ")?;
+    let value = if let Some(s) = after.strip_prefix('"') {
+        format!("\"{}\"", &s[..s.find('"')?])
+    } else {
+        after[..after.find([',', '}'])?].to_string()
+    };
+    Some((label, key.to_string(), value))
+}
+
+#[test]
+fn dataset_generation_from_the_demo_graph() {
+    let graph_path = demo().join("graph.json");
+    let mock = Mock::start(|n, seen| {
+        let system = seen.body["messages"][0]["content"].as_str().unwrap_or("");
+        let user = llm_support::last_user(&seen.body);
+        if system.starts_with("You turn database results") {
+            if user.contains("(u)") {
+                return Reply::chat("UNKNOWN");
+            }
+            return Reply::chat("The answer is in the rows.");
+        }
+        let Some((label, key, value)) = first_node(&user) else {
+            return Reply::chat("I cannot.");
+        };
+        let (question, cypher) = match n % 6 {
+            // Not valid for the schema: dropped.
+            1 => (
+                "Which nopes exist?".to_string(),
+                "MATCH (x:Nope) RETURN x".to_string(),
+            ),
+            // Many rows: dropped under --single-row.
+            2 => (
+                format!("List every {label}'s {key}."),
+                format!("MATCH (x:{label}) RETURN x.{key} AS v"),
+            ),
+            // Not JSON at all.
+            3 => return Reply::chat("Here is a question about the graph."),
+            4 => (
+                format!("What is the {key} of {value} (u)?"),
+                format!("MATCH (x:{label} {{{key}: {value}}}) RETURN x.{key} AS v LIMIT 1"),
+            ),
+            _ => (
+                format!("What is the {key} of the {label} {value}?"),
+                format!("MATCH (x:{label} {{{key}: {value}}}) RETURN count(x) AS n"),
+            ),
+        };
+        Reply::chat(
+            &serde_json::json!({"question": question, "cypher": cypher,
+                "query_type": "Direct Property Access"})
+            .to_string(),
+        )
+    });
+    let dir = tmp("dataset");
+    let out = dir.join("generated.json");
+    let args: Vec<String> = [
+        "generate",
+        "dataset",
+        "--graph",
+        graph_path.to_str().unwrap(),
+        "--paths",
+        "12",
+        "--noise",
+        "0.5",
+        "--single-row",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect();
+    let stdout = ok(&grape_with_model(&args, &mock, "none"));
+    let records: Vec<Json> = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    assert!(!records.is_empty(), "{stdout}");
+    assert!(
+        stdout.starts_with(&format!("{} records from 24 paths", records.len())),
+        "{stdout}"
+    );
+    assert!(stdout.contains("not KG-valid") && stdout.contains("UNKNOWN answers"));
+    // GRAPE's record format, KG-valid, single-row, answered.
+    let graph =
+        grape::engine::load_graph(graph_path.to_str().unwrap(), Default::default()).unwrap();
+    let schema = grape::engine::schema_of(&graph);
+    for r in &records {
+        for k in [
+            "question",
+            "cypher",
+            "query_type",
+            "complexity",
+            "noise_applied",
+            "model",
+            "database",
+            "validated",
+            "result",
+            "answer",
+        ] {
+            assert!(r.get(k).is_some(), "{k} missing in {r}");
+        }
+        let q = r["cypher"].as_str().unwrap();
+        assert!(grape::analysis::validate(q, &schema).kg_valid, "{q}");
+        assert_eq!(r["result"].as_array().unwrap().len(), 1);
+        assert_ne!(r["answer"], "UNKNOWN");
+        assert_eq!(r["model"], "openai:gpt-4o-mini");
+        assert_eq!(r["database"], "graph");
+        assert!(r["complexity"].as_str().unwrap().ends_with("-hop"));
+        let mut g = graph.clone();
+        let t = grape::engine::run(&mut g, q, &Default::default()).unwrap();
+        assert_eq!(t.rows.len(), 1);
+    }
+    assert!(records.iter().all(|r| r["noise_applied"].is_boolean()));
+    // Both modes were asked for; the noisy prompts say how.
+    let seen = mock.seen.lock().unwrap();
+    let prompts: Vec<String> = seen
+        .iter()
+        .map(|s| llm_support::last_user(&s.body))
+        .collect();
+    assert!(prompts.iter().any(|p| p.contains("Mode: simple")));
+    assert!(prompts.iter().any(|p| p.contains("Mode: multi-hop")));
+    assert!(prompts.iter().any(|p| p.contains("Noise: ")));
+    drop(seen);
+    // grape reads what it wrote as a GRAPE dataset.
+    let examples = grape::dataset::read_dataset(&out, None).unwrap();
+    assert_eq!(examples.len(), records.len());
+    assert!(examples.iter().all(|e| e.answer.is_some()));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -1489,6 +1489,40 @@ mod llm_cli {
         /// OUT.no-repair.jsonl as well. Interrupted runs resume (OUT.partial); responses are
         /// cached (--cache).
         Predictions(PredictionsArgs),
+        /// A GRAPE-style dataset from a graph: sampled paths (simple 0–2 hops, multi-hop 2–4
+        /// hops) turned into question/Cypher pairs by the model, with optional noise; kept when
+        /// KG-valid, runnable and (with --single-row) one row; answered in natural language
+        /// from the result, UNKNOWN answers dropped. Writes GRAPE's JSON record format.
+        Dataset(DatasetArgs),
+    }
+
+    #[derive(clap::Args)]
+    pub struct DatasetArgs {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// The graph to sample (as for `grape query`).
+        #[arg(long)]
+        graph: String,
+        /// Paths sampled per mode.
+        #[arg(long, default_value_t = 20)]
+        paths: usize,
+        /// Modes: simple, multi-hop (comma-separated).
+        #[arg(long, default_value = "simple,multi-hop")]
+        modes: String,
+        /// Share of questions asked with noise (typos, colloquial phrasing).
+        #[arg(long, default_value_t = 0.2)]
+        noise: f64,
+        /// Keep only queries whose result is one row.
+        #[arg(long)]
+        single_row: bool,
+        #[arg(long, default_value_t = 42)]
+        seed: u64,
+        /// The `database` field of the records (default: the graph file's name).
+        #[arg(long)]
+        database: Option<String>,
+        /// The dataset to write (GRAPE JSON).
+        #[arg(long)]
+        out: PathBuf,
     }
 
     #[derive(clap::Args)]
@@ -1563,7 +1597,70 @@ mod llm_cli {
     pub fn cmd_generate(c: GenerateCommand) -> ExitCode {
         match c {
             GenerateCommand::Predictions(a) => predictions(a).unwrap_or_else(|c| c),
+            GenerateCommand::Dataset(a) => dataset(a).unwrap_or_else(|c| c),
         }
+    }
+
+    fn dataset(a: DatasetArgs) -> Result<ExitCode, ExitCode> {
+        let modes = a
+            .modes
+            .split(',')
+            .map(|m| match m.trim() {
+                "simple" => Ok(llm::Mode::Simple),
+                "multi-hop" => Ok(llm::Mode::MultiHop),
+                other => Err(format!(
+                    "--modes: unknown mode `{other}` (simple, multi-hop)"
+                )),
+            })
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        if !(0.0..=1.0).contains(&a.noise) {
+            return Err(fail("--noise must be between 0 and 1"));
+        }
+        let graph = grape::engine::load_graph(&a.graph, Default::default()).map_err(fail)?;
+        let schema = grape::engine::schema_of(&graph);
+        let db = grape::backend::Memory::new(graph);
+        let llm = a.model.client().map_err(fail)?;
+        let database = a.database.clone().unwrap_or_else(|| {
+            std::path::Path::new(&a.graph)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| "graph".into())
+        });
+        let opts = llm::DatasetOptions {
+            paths: a.paths,
+            modes,
+            noise: a.noise,
+            single_row: a.single_row,
+            seed: a.seed,
+            database,
+        };
+        let (records, summary) = llm::generate_dataset(&llm, &db, &schema, &opts).map_err(fail)?;
+        let text = serde_json::to_string_pretty(&records).unwrap_or_default() + "\n";
+        if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        grape::dataset::write_atomically(&a.out, text.as_bytes())
+            .map_err(|e| fail(format!("cannot write {}: {e}", a.out.display())))?;
+        let acct = llm.accounting();
+        println!(
+            "{} records from {} paths into {} (dropped: {} unparseable, {} not KG-valid, {} failed to run, {} empty, {} not one row, {} UNKNOWN answers, {} duplicates); {} calls, cost {}",
+            summary.kept,
+            summary.paths,
+            a.out.display(),
+            summary.unparseable_reply,
+            summary.not_kg_valid,
+            summary.failed_to_run,
+            summary.empty_result,
+            summary.not_single_row,
+            summary.unknown_answer,
+            summary.duplicate,
+            acct.calls,
+            acct.cost_usd
+                .map(|c| format!("${c:.4}"))
+                .unwrap_or_else(|| "unknown".into())
+        );
+        Ok(ExitCode::SUCCESS)
     }
 
     fn predictions(a: PredictionsArgs) -> Result<ExitCode, ExitCode> {

@@ -2,11 +2,12 @@
 //! APIs with retries, bounded concurrency, cost accounting and a response cache
 //! ([`client`]); text-to-Cypher prompts with ZOGRASCOPE's strategies ([`prompt`]); robust
 //! extraction of the query from a reply ([`extract`]); prediction generation with
-//! validator-driven repair ([`generate`]); and an LLM judge of natural-language answers
+//! validator-driven repair ([`generate`]); GRAPE-style dataset generation ([`dataset`]); and an LLM judge of natural-language answers
 //! ([`judge`]).
 
 pub mod cache;
 pub mod client;
+pub mod dataset;
 pub mod extract;
 pub mod generate;
 pub mod judge;
@@ -17,6 +18,7 @@ pub use client::{
     Accounting, ChatReply, ChatRequest, Llm, LlmConfig, LlmError, Message, ModelSpec, Provider,
     Usage,
 };
+pub use dataset::{generate_dataset, DatasetOptions, DatasetSummary, Mode};
 pub use extract::extract_cypher;
 pub use generate::{generate_predictions, GenerateOptions, GenerateSummary, Generated};
 pub use judge::{judge, parse_judgement, Judgement};
