@@ -212,3 +212,31 @@ fn anthropic_messages_api() {
     // claude-sonnet-4: $3 / $15 per million.
     assert!((r.cost_usd.unwrap() - (7.0 * 3.0 + 3.0 * 15.0) / 1e6).abs() < 1e-15);
 }
+
+#[test]
+fn embeddings_in_order_batched_and_cached() {
+    let dir = std::env::temp_dir().join(format!("grape-llm-embed-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mock = Mock::start(|_, seen| llm_support::embeddings_reply(&seen.body));
+    let mut c = config(&mock);
+    c.cache_dir = Some(dir.clone());
+    let llm = Llm::new(model("openai:text-embedding-3-small"), c).unwrap();
+    let texts: Vec<String> = (0..300).map(|i| format!("question number {i}")).collect();
+    let v = llm.embed(&texts).unwrap();
+    assert_eq!(v.len(), 300);
+    assert_eq!(v[7], llm_support::toy_embedding("question number 7"));
+    // 300 texts in batches of 128.
+    assert_eq!(mock.requests(), 3);
+    assert_eq!(mock.seen.lock().unwrap()[0].path, "/v1/embeddings");
+    // Cached: only the new text is sent.
+    let mut more = texts[..5].to_vec();
+    more.push("a new one".into());
+    let w = llm.embed(&more).unwrap();
+    assert_eq!(w[..5], v[..5]);
+    assert_eq!(mock.requests(), 4);
+    assert_eq!(
+        mock.seen.lock().unwrap()[3].body["input"],
+        serde_json::json!(["a new one"])
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -236,6 +236,65 @@ fn strategies_samples_and_resume() {
             .collect();
         assert!(!shots.contains(&format!("Question: {q}").as_str()));
     }
+    // Dynamic ICL by embeddings: the nearest training question by cosine comes first.
+    let emb_mock = {
+        let gold = gold.clone();
+        Mock::start(move |_, seen| {
+            if seen.path.ends_with("/embeddings") {
+                return llm_support::embeddings_reply(&seen.body);
+            }
+            let q = gold.get(&question_of(seen)).cloned().unwrap_or_default();
+            Reply::chat(&format!("```cypher\n{q}\n```"))
+        })
+    };
+    ok(&run(
+        &[
+            "--strategy",
+            "dynamic-icl",
+            "--train",
+            questions.to_str().unwrap(),
+            "--k-shots",
+            "2",
+            "--embedding-model",
+            "openai:text-embedding-3-small",
+        ],
+        &dir.join("emb.jsonl"),
+        &emb_mock,
+    ));
+    let seen = emb_mock.seen.lock().unwrap();
+    let embeds = seen
+        .iter()
+        .filter(|s| s.path.ends_with("/embeddings"))
+        .count();
+    assert_eq!(embeds, 2, "train and test questions, one batch each");
+    let train_q: Vec<String> = gold.keys().cloned().collect();
+    for s in seen
+        .iter()
+        .filter(|s| s.path.ends_with("/chat/completions"))
+    {
+        let q = question_of(s);
+        let m = s.body["messages"].as_array().unwrap();
+        let first_shot = m[1]["content"]
+            .as_str()
+            .unwrap()
+            .trim_start_matches("Question: ");
+        let sim = |a: &str| {
+            let (x, y) = (
+                llm_support::toy_embedding(a),
+                llm_support::toy_embedding(&q),
+            );
+            let dot: f32 = x.iter().zip(&y).map(|(a, b)| a * b).sum();
+            let n = |v: &[f32]| v.iter().map(|a| a * a).sum::<f32>().sqrt();
+            dot / (n(&x) * n(&y))
+        };
+        let best = train_q
+            .iter()
+            .filter(|t| **t != q)
+            .map(|t| sim(t))
+            .fold(f32::MIN, f32::max);
+        assert!((sim(first_shot) - best).abs() < 1e-5, "{q}: {first_shot}");
+    }
+    drop(seen);
     // Fixed ICL: the same shots for every question.
     let before = mock.requests();
     ok(&run(

@@ -1461,6 +1461,11 @@ mod llm_cli {
 
     impl ModelArgs {
         fn client(&self) -> Result<Llm, String> {
+            self.client_for(self.model.clone())
+        }
+
+        /// A client for another model at the same endpoint, with the same settings.
+        fn client_for(&self, model: ModelSpec) -> Result<Llm, String> {
             let mut prices = Prices::default();
             if let Some(p) = &self.prices {
                 let text = std::fs::read_to_string(p)
@@ -1477,7 +1482,7 @@ mod llm_cli {
                 prices,
                 ..LlmConfig::default()
             };
-            Llm::new(self.model.clone(), config).map_err(|e| e.to_string())
+            Llm::new(model, config).map_err(|e| e.to_string())
         }
     }
 
@@ -1558,6 +1563,10 @@ mod llm_cli {
         /// Give the questions with their gold entity links (ZOGRASCOPE's nl_gold_linked).
         #[arg(long)]
         linked: bool,
+        /// Dynamic ICL by embeddings from this model (an OpenAI-compatible `/embeddings`
+        /// endpoint at the same --base-url, e.g. openai:text-embedding-3-small) instead of BM25.
+        #[arg(long)]
+        embedding_model: Option<ModelSpec>,
         /// Seed of the fixed in-context examples.
         #[arg(long, default_value_t = 42)]
         seed: u64,
@@ -1677,9 +1686,17 @@ mod llm_cli {
             }
             (None, None) => return Err(fail("give the schema: --schema FILE or --graph G")),
         };
-        let prompter =
-            Prompter::new(&schema, a.strategy, a.k_shots, train, a.seed, a.linked).map_err(fail)?;
         let llm = a.model.client().map_err(fail)?;
+        let prompter = match (&a.embedding_model, a.strategy) {
+            (Some(m), Strategy::DynamicIcl) => {
+                let embedder = a.model.client_for(m.clone()).map_err(fail)?;
+                Prompter::with_embeddings(&schema, a.k_shots, train, &examples, &embedder, a.linked)
+                    .map_err(fail)?
+            }
+            (Some(_), _) => return Err(fail("--embedding-model goes with --strategy dynamic-icl")),
+            (None, _) => Prompter::new(&schema, a.strategy, a.k_shots, train, a.seed, a.linked)
+                .map_err(fail)?,
+        };
         let opts = GenerateOptions {
             samples: a.samples.max(1),
             repair: a.repair,

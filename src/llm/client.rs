@@ -248,6 +248,9 @@ pub struct Llm {
     jitter: Mutex<SplitMix64>,
 }
 
+/// Reads a 2xx reply body: `(text, usage)`.
+type ParseReply = fn(Provider, &str) -> Result<(String, Usage), String>;
+
 enum Attempt {
     Done(String, Usage),
     Retry(String, Option<Duration>),
@@ -346,22 +349,110 @@ impl Llm {
     /// requests are in flight).
     pub fn chat(&self, req: &ChatRequest) -> Result<ChatReply, LlmError> {
         let material = self.key_material(req);
+        let (text, usage, cached) =
+            self.cached_call(&material, &self.url, &self.body(req), parse_reply)?;
+        Ok(ChatReply {
+            text,
+            usage,
+            cached,
+            cost_usd: self.config.prices.cost(&self.model, usage),
+        })
+    }
+
+    /// Embeddings of `texts` from an OpenAI-compatible `/embeddings` endpoint (the model is
+    /// this client's), in batches of 128, each text cached on its own.
+    pub fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, LlmError> {
+        if self.model.provider != Provider::OpenAi {
+            return Err(LlmError::Setup(format!(
+                "{}: embeddings need an OpenAI-compatible endpoint",
+                self.model
+            )));
+        }
+        let url = self.url.replace("/chat/completions", "/embeddings");
+        let mut out = Vec::with_capacity(texts.len());
+        for batch in texts.chunks(128) {
+            // Texts already cached cost nothing; the rest go in one request.
+            let materials: Vec<Json> = batch
+                .iter()
+                .map(|t| json!({"provider": self.model.provider, "model": self.model.model, "embed": t}))
+                .collect();
+            let mut vecs: Vec<Option<Vec<f32>>> = materials
+                .iter()
+                .map(|m| {
+                    let (text, _) = self.cache.as_ref()?.get(m)?;
+                    serde_json::from_str(&text).ok()
+                })
+                .collect();
+            let missing: Vec<usize> = (0..batch.len()).filter(|i| vecs[*i].is_none()).collect();
+            let hits = (batch.len() - missing.len()) as u64;
+            self.count(|t| {
+                t.calls += hits;
+                t.cache_hits += hits;
+            });
+            if !missing.is_empty() {
+                let inputs: Vec<&String> = missing.iter().map(|i| &batch[*i]).collect();
+                let body = json!({"model": self.model.model, "input": inputs});
+                let (text, usage) = self.request(&url, &body, parse_embeddings)?;
+                let got: Vec<Vec<f32>> = serde_json::from_str(&text)
+                    .map_err(|e| LlmError::Setup(format!("embeddings: {e}")))?;
+                if got.len() != missing.len() {
+                    return Err(LlmError::Exhausted {
+                        attempts: 1,
+                        last: format!("asked for {} embeddings, got {}", missing.len(), got.len()),
+                    });
+                }
+                for (i, v) in missing.iter().zip(got) {
+                    if let Some(c) = &self.cache {
+                        let _ = c.put(
+                            &materials[*i],
+                            &serde_json::to_string(&v).unwrap_or_default(),
+                            Usage::default(),
+                        );
+                    }
+                    vecs[*i] = Some(v);
+                }
+                let _ = usage;
+            }
+            out.extend(vecs.into_iter().map(Option::unwrap_or_default));
+        }
+        Ok(out)
+    }
+
+    /// A request answered from the cache when it can be, else sent (and then cached):
+    /// `(text, usage, from the cache)`.
+    fn cached_call(
+        &self,
+        material: &Json,
+        url: &str,
+        body: &Json,
+        parse: ParseReply,
+    ) -> Result<(String, Usage, bool), LlmError> {
         if let Some(c) = &self.cache {
-            if let Some((text, usage)) = c.get(&material) {
-                let mut t = self.totals.lock().unwrap_or_else(|e| e.into_inner());
-                t.calls += 1;
-                t.cache_hits += 1;
-                t.cached_input_tokens += usage.input_tokens;
-                t.cached_output_tokens += usage.output_tokens;
-                return Ok(ChatReply {
-                    text,
-                    usage,
-                    cached: true,
-                    cost_usd: self.config.prices.cost(&self.model, usage),
+            if let Some((text, usage)) = c.get(material) {
+                self.count(|t| {
+                    t.calls += 1;
+                    t.cache_hits += 1;
+                    t.cached_input_tokens += usage.input_tokens;
+                    t.cached_output_tokens += usage.output_tokens;
                 });
+                return Ok((text, usage, true));
             }
         }
-        let body = self.body(req);
+        let (text, usage) = self.request(url, body, parse)?;
+        if let Some(c) = &self.cache {
+            // A cache that cannot be written costs money later, not correctness.
+            let _ = c.put(material, &text, usage);
+        }
+        Ok((text, usage, false))
+    }
+
+    /// Sends a request with retries; counts requests, retries, tokens and cost.
+    fn request(
+        &self,
+        url: &str,
+        body: &Json,
+        parse: ParseReply,
+    ) -> Result<(String, Usage), LlmError> {
         let mut last = String::new();
         let mut attempts = 0;
         for attempt in 0..=self.config.max_retries {
@@ -372,7 +463,7 @@ impl Llm {
                     t.retries += 1;
                 }
             });
-            match self.runtime.block_on(self.attempt(&body)) {
+            match self.runtime.block_on(self.attempt(url, body, parse)) {
                 Attempt::Done(text, usage) => {
                     let cost = self.config.prices.cost(&self.model, usage);
                     self.count(|t| {
@@ -383,16 +474,7 @@ impl Llm {
                             *total += c;
                         }
                     });
-                    if let Some(c) = &self.cache {
-                        // A cache that cannot be written costs money later, not correctness.
-                        let _ = c.put(&material, &text, usage);
-                    }
-                    return Ok(ChatReply {
-                        text,
-                        usage,
-                        cached: false,
-                        cost_usd: cost,
-                    });
+                    return Ok((text, usage));
                 }
                 Attempt::Fatal(e) => {
                     self.count(|t| t.failures += 1);
@@ -466,11 +548,16 @@ impl Llm {
         }
     }
 
-    async fn attempt(&self, body: &Json) -> Attempt {
+    async fn attempt(
+        &self,
+        url: &str,
+        body: &Json,
+        parse: ParseReply,
+    ) -> Attempt {
         let Ok(_permit) = self.permits.acquire().await else {
             return Attempt::Fatal(LlmError::Setup("the client is shutting down".into()));
         };
-        let mut rb = self.http.post(&self.url).json(body);
+        let mut rb = self.http.post(url).json(body);
         match (self.model.provider, &self.key) {
             (Provider::OpenAi, Some(k)) => rb = rb.bearer_auth(k),
             (Provider::Anthropic, k) => {
@@ -514,7 +601,7 @@ impl Llm {
                 message,
             });
         }
-        match parse_reply(self.model.provider, &text) {
+        match parse(self.model.provider, &text) {
             Ok((t, u)) => Attempt::Done(t, u),
             Err(e) => Attempt::Retry(format!("malformed reply: {e}: {}", snippet(&text)), None),
         }
@@ -549,6 +636,31 @@ pub(crate) fn parse_retry_after(v: &str) -> Option<Duration> {
         .to_std()
         .unwrap_or(Duration::ZERO);
     Some(d)
+}
+
+/// The vectors of an embeddings reply, as JSON text, in input order.
+fn parse_embeddings(_: Provider, body: &str) -> Result<(String, Usage), String> {
+    let j: Json = serde_json::from_str(body).map_err(|e| format!("not JSON ({e})"))?;
+    let data = j
+        .get("data")
+        .and_then(Json::as_array)
+        .ok_or("no data array")?;
+    let mut rows: Vec<(u64, Vec<f32>)> = Vec::with_capacity(data.len());
+    for (i, d) in data.iter().enumerate() {
+        let v: Vec<f32> = serde_json::from_value(d.get("embedding").cloned().unwrap_or(Json::Null))
+            .map_err(|_| format!("data[{i}].embedding is not a list of numbers"))?;
+        rows.push((d.get("index").and_then(Json::as_u64).unwrap_or(i as u64), v));
+    }
+    rows.sort_by_key(|r| r.0);
+    let vecs: Vec<Vec<f32>> = rows.into_iter().map(|r| r.1).collect();
+    let usage = Usage {
+        input_tokens: j
+            .pointer("/usage/prompt_tokens")
+            .and_then(Json::as_u64)
+            .unwrap_or(0),
+        output_tokens: 0,
+    };
+    Ok((serde_json::to_string(&vecs).unwrap_or_default(), usage))
 }
 
 /// The text and usage of a 2xx reply.

@@ -129,7 +129,24 @@ pub struct Prompter {
     train: Vec<Example>,
     fixed: Vec<usize>,
     bm25: Option<Bm25>,
+    /// Nearest training examples by embedding, per test example id (dynamic ICL with an
+    /// embedding model).
+    neighbours: HashMap<String, Vec<usize>>,
     linked: bool,
+}
+
+fn cosine(a: &[f32], b: &[f32]) -> f64 {
+    let (mut dot, mut na, mut nb) = (0.0f64, 0.0f64, 0.0f64);
+    for (x, y) in a.iter().zip(b) {
+        dot += *x as f64 * *y as f64;
+        na += *x as f64 * *x as f64;
+        nb += *y as f64 * *y as f64;
+    }
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        dot / (na.sqrt() * nb.sqrt())
+    }
 }
 
 impl Prompter {
@@ -166,8 +183,41 @@ impl Prompter {
             train,
             fixed,
             bm25,
+            neighbours: HashMap::new(),
             linked,
         })
+    }
+
+    /// Dynamic ICL by embeddings (as ZOGRASCOPE did, with cosine similarity) instead of BM25:
+    /// the training and test questions are embedded by `embedder` (cached like every
+    /// response) and each test question gets its `k` nearest training questions.
+    pub fn with_embeddings(
+        schema: &Schema,
+        k: usize,
+        train: Vec<Example>,
+        questions: &[Example],
+        embedder: &super::Llm,
+        linked: bool,
+    ) -> Result<Prompter, String> {
+        let mut p = Prompter::new(schema, Strategy::DynamicIcl, k, train, 0, linked)?;
+        let texts: Vec<String> = p.train.iter().map(|e| e.question.clone()).collect();
+        let train_vecs = embedder.embed(&texts).map_err(|e| e.to_string())?;
+        let texts: Vec<String> = questions.iter().map(|e| e.question.clone()).collect();
+        let test_vecs = embedder.embed(&texts).map_err(|e| e.to_string())?;
+        for (e, v) in questions.iter().zip(&test_vecs) {
+            let mut scored: Vec<(f64, usize)> = train_vecs
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !(p.train[*i].id == e.id && p.train[*i].question == e.question))
+                .map(|(i, t)| (cosine(v, t), i))
+                .collect();
+            scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+            p.neighbours.insert(
+                e.id.clone(),
+                scored.into_iter().take(k).map(|x| x.1).collect(),
+            );
+        }
+        Ok(p)
     }
 
     fn question(&self, e: &Example) -> String {
@@ -183,6 +233,9 @@ impl Prompter {
             Strategy::ZeroShot => Vec::new(),
             Strategy::FixedIcl => self.fixed.iter().map(|&i| &self.train[i]).collect(),
             Strategy::DynamicIcl => {
+                if let Some(n) = self.neighbours.get(&e.id) {
+                    return n.iter().map(|&i| &self.train[i]).collect();
+                }
                 let Some(bm) = &self.bm25 else {
                     return Vec::new();
                 };

@@ -194,3 +194,40 @@ pub fn last_user(body: &Json) -> String {
         .unwrap_or("")
         .to_string()
 }
+
+/// A deterministic bag-of-words embedding (32 dimensions, words hashed), so that questions
+/// sharing words are near each other.
+pub fn toy_embedding(text: &str) -> Vec<f32> {
+    let mut v = vec![0f32; 32];
+    for w in text
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+    {
+        let h = w
+            .to_lowercase()
+            .bytes()
+            .fold(0xcbf29ce484222325u64, |h, b| {
+                (h ^ b as u64).wrapping_mul(0x100000001b3)
+            });
+        v[(h % 32) as usize] += 1.0;
+    }
+    v
+}
+
+/// An `/embeddings` reply for a request body (inputs in order, indices given).
+pub fn embeddings_reply(body: &Json) -> Reply {
+    let inputs: Vec<&str> = body["input"]
+        .as_array()
+        .map(|a| a.iter().filter_map(|x| x.as_str()).collect())
+        .unwrap_or_default();
+    // Reversed, with indices: the client must order by index.
+    let data: Vec<Json> = inputs
+        .iter()
+        .enumerate()
+        .rev()
+        .map(|(i, t)| serde_json::json!({"object": "embedding", "index": i, "embedding": toy_embedding(t)}))
+        .collect();
+    Reply::json(
+        serde_json::json!({"object": "list", "data": data, "usage": {"prompt_tokens": inputs.len() * 4, "total_tokens": inputs.len() * 4}}),
+    )
+}
