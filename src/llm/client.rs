@@ -548,12 +548,7 @@ impl Llm {
         }
     }
 
-    async fn attempt(
-        &self,
-        url: &str,
-        body: &Json,
-        parse: ParseReply,
-    ) -> Attempt {
+    async fn attempt(&self, url: &str, body: &Json, parse: ParseReply) -> Attempt {
         let Ok(_permit) = self.permits.acquire().await else {
             return Attempt::Fatal(LlmError::Setup("the client is shutting down".into()));
         };
