@@ -22,6 +22,8 @@ pub mod eval;
 pub mod graph;
 #[cfg(feature = "llm")]
 pub mod llm;
+#[cfg(feature = "mcp")]
+pub mod mcp;
 pub mod metrics;
 mod rng;
 pub mod schema;

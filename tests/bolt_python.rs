@@ -19,25 +19,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn python() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("GRAPE_PYTHON").map(PathBuf::from),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/python")),
-        Some(PathBuf::from("python3")),
-    ];
-    for c in candidates.into_iter().flatten() {
-        let ok = Command::new(&c)
-            .args(["-c", "import neo4j, pytz"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if ok {
-            return Some(c);
-        }
-    }
-    if std::env::var("GRAPE_REQUIRE_PY_DRIVER").as_deref() == Ok("1") {
-        panic!("GRAPE_REQUIRE_PY_DRIVER=1 but no Python with the neo4j package was found");
-    }
-    eprintln!("SKIPPED Bolt driver tests: no Python with the `neo4j` package (pip install neo4j; set GRAPE_PYTHON)");
-    None
+    common::python_with(
+        "import neo4j, pytz",
+        "GRAPE_REQUIRE_PY_DRIVER",
+        "Bolt driver tests",
+    )
 }
 
 fn script() -> PathBuf {

@@ -51,6 +51,46 @@ enum ServeCommand {
         #[arg(long, default_value_t = 30_000)]
         timeout_ms: u64,
     },
+    /// An MCP server over an in-memory graph with mcp-neo4j-cypher's tools (get_neo4j_schema,
+    /// read_neo4j_cypher, write_neo4j_cypher) plus search_values. Over stdio (for an agent
+    /// that starts it) or streamable HTTP at http://BIND:PORT/mcp (prints the URL first).
+    #[cfg(feature = "mcp")]
+    Mcp(McpArgs),
+}
+
+#[cfg(feature = "mcp")]
+#[derive(clap::Args)]
+struct McpArgs {
+    /// The graph to serve (as for `grape query`).
+    #[arg(long)]
+    graph: String,
+    /// Value types for Data Importer folders: `strings` or `model`.
+    #[arg(long, default_value = "strings")]
+    types: grape::graph::import::ImporterTypes,
+    /// `stdio` or `http`.
+    #[arg(long, default_value = "stdio")]
+    transport: String,
+    /// HTTP port (0: any free port).
+    #[arg(long, default_value_t = 8000)]
+    port: u16,
+    /// HTTP address to bind; loopback unless you mean to expose the graph.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: String,
+    /// Leave out the write tool.
+    #[arg(long)]
+    read_only: bool,
+    /// Prefix tool names with `NAMESPACE-`.
+    #[arg(long, default_value = "")]
+    namespace: String,
+    /// Most rows a read returns.
+    #[arg(long, default_value_t = 1000)]
+    max_rows: usize,
+    /// Cut replies at about this many tokens (4 characters each).
+    #[arg(long)]
+    token_limit: Option<usize>,
+    /// Time limit per query in milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    timeout_ms: u64,
 }
 
 #[derive(Subcommand)]
@@ -255,7 +295,9 @@ fn main() -> ExitCode {
             read_only,
             timeout_ms,
         }) => cmd_serve_bolt(&graph, types, &bind, port, auth, read_only, timeout_ms),
-        #[cfg(not(feature = "bolt"))]
+        #[cfg(feature = "mcp")]
+        Command::Serve(ServeCommand::Mcp(a)) => cmd_serve_mcp(a),
+        #[cfg(not(any(feature = "bolt", feature = "mcp")))]
         Command::Serve(never) => match never {},
         #[cfg(feature = "neo4j")]
         Command::Record(a) => live::cmd_record(a),
@@ -1138,6 +1180,48 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
         }
         Err(e) => {
             eprintln!("error: writing results: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+#[cfg(feature = "mcp")]
+fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
+    let g = match grape::engine::load_graph(&a.graph, a.types) {
+        Ok(g) => g,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut opts = grape::engine::Options::default();
+    opts.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
+    let config = grape::mcp::McpConfig {
+        namespace: a.namespace,
+        read_only: a.read_only,
+        max_rows: a.max_rows.max(1),
+        token_limit: a.token_limit,
+        ..Default::default()
+    };
+    let server = grape::mcp::GraphServer::over_graph(g, opts, config);
+    let result = match a.transport.as_str() {
+        "stdio" => grape::mcp::serve_stdio(server),
+        "http" => {
+            let public = !matches!(a.bind.as_str(), "127.0.0.1" | "localhost" | "::1");
+            grape::mcp::serve_http(server, &format!("{}:{}", a.bind, a.port), public, |addr| {
+                println!("grape: MCP server listening on http://{addr}/mcp");
+                let _ = std::io::Write::flush(&mut std::io::stdout());
+            })
+        }
+        other => {
+            eprintln!("error: --transport {other}: expected stdio or http");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
             ExitCode::from(2)
         }
     }

@@ -69,3 +69,29 @@ pub fn grape(shared: &std::path::Path) -> Vec<(String, String)> {
         })
         .collect()
 }
+
+/// A Python that can `import_check` (e.g. `import neo4j`): `$GRAPE_PYTHON`, else
+/// `target/pyenv/bin/python` (what `.ci/run` creates), else `python3`. `None`, with a SKIPPED
+/// notice, when there is none — unless the variable `require` is `1` (as `.ci/run` sets once it
+/// has installed the packages), then the test fails.
+pub fn python_with(import_check: &str, require: &str, what: &str) -> Option<PathBuf> {
+    let candidates = [
+        std::env::var_os("GRAPE_PYTHON").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/python")),
+        Some(PathBuf::from("python3")),
+    ];
+    for c in candidates.into_iter().flatten() {
+        let ok = std::process::Command::new(&c)
+            .args(["-c", import_check])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if ok {
+            return Some(c);
+        }
+    }
+    if std::env::var(require).as_deref() == Ok("1") {
+        panic!("{require}=1 but no Python passes `{import_check}`");
+    }
+    eprintln!("SKIPPED {what}: no Python passes `{import_check}` (set GRAPE_PYTHON)");
+    None
+}
