@@ -150,6 +150,14 @@ enum Command {
     /// reference against itself (it must score 1) and reports how many pass.
     #[cfg(feature = "llm")]
     Judge(llm_cli::JudgeArgs),
+    /// Evaluate an LLM agent that answers questions through an MCP server (GRAPE's protocol):
+    /// per question the agent calls the server's tools until it answers or reaches
+    /// --max-steps; every call, the tokens, cost and time are recorded; the answer is judged
+    /// against the dataset's reference answer and, with --graph, the agent's last Cypher query
+    /// is scored against the gold query. Writes OUT/records.jsonl and OUT/report.json (by noise,
+    /// hops, query type and tool-call count, with cost per correct answer) and prints a summary.
+    #[cfg(feature = "mcp")]
+    AgentEval(llm_cli::AgentEvalArgs),
     /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
     ///
     /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
@@ -307,6 +315,8 @@ fn main() -> ExitCode {
         Command::Generate(c) => llm_cli::cmd_generate(c),
         #[cfg(feature = "llm")]
         Command::Judge(a) => llm_cli::cmd_judge(a),
+        #[cfg(feature = "mcp")]
+        Command::AgentEval(a) => llm_cli::cmd_agent_eval(a),
         Command::Report(ReportCommand::Merge { out, dirs }) => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {
@@ -1685,6 +1695,105 @@ mod llm_cli {
     fn fail(e: impl std::fmt::Display) -> ExitCode {
         eprintln!("error: {e}");
         ExitCode::from(2)
+    }
+
+    #[cfg(feature = "mcp")]
+    #[derive(clap::Args)]
+    pub struct AgentEvalArgs {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// The MCP server, as a command run over stdio (e.g. "grape serve mcp --graph G", or
+        /// "mcp-neo4j-cypher --transport stdio" with the NEO4J_* variables set).
+        #[arg(long)]
+        server: String,
+        /// Questions with reference answers (GRAPE JSON, or JSON Lines with `answer`).
+        #[arg(long)]
+        dataset: PathBuf,
+        #[arg(long)]
+        format: Option<grape::dataset::DatasetFormat>,
+        /// The judge (default: the agent's model).
+        #[arg(long)]
+        judge_model: Option<ModelSpec>,
+        /// A graph on which the agent's last Cypher query is scored against the gold query.
+        #[arg(long)]
+        graph: Option<String>,
+        /// Most model turns per question (GRAPE used 10 and 25).
+        #[arg(long, default_value_t = 10)]
+        max_steps: usize,
+        /// Judge scores at or above this count as correct.
+        #[arg(long, default_value_t = 0.5)]
+        correct_at: f64,
+        /// Output directory (records.jsonl, report.json).
+        #[arg(long)]
+        out: PathBuf,
+    }
+
+    #[cfg(feature = "mcp")]
+    pub fn cmd_agent_eval(a: AgentEvalArgs) -> ExitCode {
+        agent_eval(a).unwrap_or_else(|c| c)
+    }
+
+    #[cfg(feature = "mcp")]
+    fn agent_eval(a: AgentEvalArgs) -> Result<ExitCode, ExitCode> {
+        let examples = grape::dataset::read_dataset(&a.dataset, a.format).map_err(fail)?;
+        let llm = a.model.client().map_err(fail)?;
+        let judge_llm = match &a.judge_model {
+            Some(m) => a.model.client_for(m.clone()).map_err(fail)?,
+            None => a.model.client().map_err(fail)?,
+        };
+        let graph = match &a.graph {
+            Some(g) => Some(grape::engine::load_graph(g, Default::default()).map_err(fail)?),
+            None => None,
+        };
+        let mcp = grape::mcp::McpClient::spawn(&a.server).map_err(fail)?;
+        let opts = grape::mcp::AgentOptions {
+            max_steps: a.max_steps.max(1),
+            correct_at: a.correct_at,
+            workers: a.model.concurrency.max(1),
+            ..Default::default()
+        };
+        let bar = progress(examples.len());
+        let tick = |done: usize, _: usize| bar.set_position(done as u64);
+        let records = grape::mcp::evaluate(
+            &llm,
+            &judge_llm,
+            &mcp,
+            &examples,
+            graph.as_ref(),
+            &opts,
+            &tick,
+        );
+        bar.finish_and_clear();
+        let report = grape::mcp::report(&records, a.correct_at);
+        std::fs::create_dir_all(&a.out)
+            .map_err(|e| fail(format!("cannot create {}: {e}", a.out.display())))?;
+        let lines: String = records
+            .iter()
+            .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")
+            .collect();
+        grape::dataset::write_atomically(&a.out.join("records.jsonl"), lines.as_bytes())
+            .map_err(fail)?;
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+        grape::dataset::write_atomically(&a.out.join("report.json"), text.as_bytes())
+            .map_err(fail)?;
+        let o = &report.overall;
+        let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "n/a".into());
+        println!(
+            "{} questions: judge score {}, {} correct, EX {}, {:.1} tool calls and {:.1} steps per question, {} hit the step limit; cost {} (per correct answer {})",
+            o.n,
+            f(o.judge_score),
+            o.correct,
+            f(o.ex),
+            o.tool_calls,
+            o.steps,
+            o.step_limit_hits,
+            o.cost_usd.map(|c| format!("${c:.4}")).unwrap_or_else(|| "unknown".into()),
+            o.cost_per_correct_usd
+                .map(|c| format!("${c:.4}"))
+                .unwrap_or_else(|| "n/a".into()),
+        );
+        println!("records: {}", a.out.join("records.jsonl").display());
+        Ok(ExitCode::SUCCESS)
     }
 
     pub fn cmd_generate(c: GenerateCommand) -> ExitCode {

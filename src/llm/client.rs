@@ -197,6 +197,28 @@ pub struct ChatReply {
     pub cost_usd: Option<f64>,
 }
 
+/// A tool call the model asks for.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    /// The arguments, parsed (`{}` when the model sent none or broken JSON).
+    pub arguments: Json,
+}
+
+/// One assistant turn of a tool-using conversation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ToolTurn {
+    /// The text (the final answer when there are no tool calls).
+    pub content: String,
+    pub tool_calls: Vec<ToolCall>,
+    /// The assistant message as received, to append to the conversation.
+    pub message: Json,
+    pub usage: Usage,
+    pub cached: bool,
+    pub cost_usd: Option<f64>,
+}
+
 /// Running totals.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Accounting {
@@ -353,6 +375,82 @@ impl Llm {
             self.cached_call(&material, &self.url, &self.body(req), parse_reply)?;
         Ok(ChatReply {
             text,
+            usage,
+            cached,
+            cost_usd: self.config.prices.cost(&self.model, usage),
+        })
+    }
+
+    /// One turn of a tool-using conversation (OpenAI-compatible function calling):
+    /// `messages` are Chat Completions messages as JSON (including assistant turns with
+    /// `tool_calls` and `tool` results), `tools` the function definitions
+    /// (`{"type": "function", "function": {name, description, parameters}}`). The reply is
+    /// the assistant message: its text and the tool calls it asks for. Cached and retried
+    /// like [`Llm::chat`].
+    pub fn chat_tools(
+        &self,
+        messages: &[Json],
+        tools: &[Json],
+        max_tokens: u32,
+    ) -> Result<ToolTurn, LlmError> {
+        if self.model.provider != Provider::OpenAi {
+            return Err(LlmError::Setup(format!(
+                "{}: tool calling is implemented for OpenAI-compatible endpoints",
+                self.model
+            )));
+        }
+        let material = json!({
+            "provider": self.model.provider,
+            "model": self.model.model,
+            "messages": messages,
+            "tools": tools,
+            "max_tokens": max_tokens,
+        });
+        let body = json!({
+            "model": self.model.model,
+            "messages": messages,
+            "tools": tools,
+            "temperature": 0.0,
+            "max_tokens": max_tokens,
+        });
+        let (text, usage, cached) =
+            self.cached_call(&material, &self.url, &body, parse_tool_turn)?;
+        let message: Json = serde_json::from_str(&text)
+            .map_err(|e| LlmError::Setup(format!("cached tool turn: {e}")))?;
+        let calls = message
+            .get("tool_calls")
+            .and_then(Json::as_array)
+            .map(|a| {
+                a.iter()
+                    .map(|c| ToolCall {
+                        id: c.get("id").and_then(Json::as_str).unwrap_or("").to_string(),
+                        name: c
+                            .pointer("/function/name")
+                            .and_then(Json::as_str)
+                            .unwrap_or("")
+                            .to_string(),
+                        arguments: c
+                            .pointer("/function/arguments")
+                            .and_then(Json::as_str)
+                            .and_then(|a| serde_json::from_str(a).ok())
+                            .or_else(|| {
+                                c.pointer("/function/arguments")
+                                    .filter(|a| a.is_object())
+                                    .cloned()
+                            })
+                            .unwrap_or_else(|| json!({})),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(ToolTurn {
+            content: message
+                .get("content")
+                .and_then(Json::as_str)
+                .unwrap_or("")
+                .to_string(),
+            tool_calls: calls,
+            message,
             usage,
             cached,
             cost_usd: self.config.prices.cost(&self.model, usage),
@@ -631,6 +729,23 @@ pub(crate) fn parse_retry_after(v: &str) -> Option<Duration> {
         .to_std()
         .unwrap_or(Duration::ZERO);
     Some(d)
+}
+
+/// The assistant message of a tool-calling reply, as JSON text.
+fn parse_tool_turn(_: Provider, body: &str) -> Result<(String, Usage), String> {
+    let j: Json = serde_json::from_str(body).map_err(|e| format!("not JSON ({e})"))?;
+    let m = j
+        .pointer("/choices/0/message")
+        .filter(|m| m.is_object())
+        .ok_or("no choices[0].message")?;
+    let n = |p: &str| j.pointer(p).and_then(Json::as_u64).unwrap_or(0);
+    Ok((
+        m.to_string(),
+        Usage {
+            input_tokens: n("/usage/prompt_tokens"),
+            output_tokens: n("/usage/completion_tokens"),
+        },
+    ))
 }
 
 /// The vectors of an embeddings reply, as JSON text, in input order.

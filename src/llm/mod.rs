@@ -16,7 +16,7 @@ pub mod prompt;
 
 pub use client::{
     Accounting, ChatReply, ChatRequest, Llm, LlmConfig, LlmError, Message, ModelSpec, Provider,
-    Usage,
+    ToolCall, ToolTurn, Usage,
 };
 pub use dataset::{generate_dataset, DatasetOptions, DatasetSummary, Mode};
 pub use extract::extract_cypher;

@@ -1,8 +1,13 @@
 //! MCP (feature `mcp`): a graph served over the Model Context Protocol with mcp-neo4j-cypher's
-//! tool contract ([`server`]), on the rmcp SDK, over stdio or streamable HTTP.
+//! tool contract ([`server`]), on the rmcp SDK, over stdio or streamable HTTP; a client for any
+//! MCP server ([`client`]); and GRAPE's agent evaluation over it ([`agent`]).
 
+pub mod agent;
+pub mod client;
 pub mod server;
 
+pub use agent::{evaluate, report, AgentOptions, AgentRecord, AgentReport};
+pub use client::McpClient;
 pub use server::{driver_json, records_json, GraphServer, McpConfig};
 
 use rmcp::ServiceExt;
