@@ -80,14 +80,7 @@ fn mock(golds: Vec<(String, String, String)>, looping: String) -> Mock {
             .unwrap_or_default();
         if seen.body.get("tools").is_none() {
             // The judge: 1 when the candidate states the reference's value.
-            let u = llm_support::last_user(&seen.body);
-            let field = |k: &str| {
-                u.lines()
-                    .find_map(|l| l.strip_prefix(k))
-                    .unwrap_or("")
-                    .to_string()
-            };
-            let (r, c) = (field("Reference answer: "), field("Candidate answer: "));
+            let (r, c) = llm_support::judged_pair(&seen.body);
             let score = if r == c { 1 } else { 0 };
             return Reply::chat(&format!(
                 "{{\"reasoning\": \"compared\", \"score\": {score}}}"

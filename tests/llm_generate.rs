@@ -445,14 +445,7 @@ fn judge_scores_answers_and_checks_itself() {
     // The mock judge: 1 when candidate = reference, 0.5 for id 1, 0 otherwise; replies in
     // different shapes.
     let mock = Mock::start(|_, seen| {
-        let u = llm_support::last_user(&seen.body);
-        let field = |k: &str| {
-            u.lines()
-                .find_map(|l| l.strip_prefix(k))
-                .unwrap_or("")
-                .to_string()
-        };
-        let (r, c) = (field("Reference answer: "), field("Candidate answer: "));
+        let (r, c) = llm_support::judged_pair(&seen.body);
         if r == c {
             Reply::chat(r#"{"reasoning": "identical", "score": 1}"#)
         } else if c.contains("5 million") {

@@ -231,3 +231,15 @@ pub fn embeddings_reply(body: &Json) -> Reply {
         serde_json::json!({"object": "list", "data": data, "usage": {"prompt_tokens": inputs.len() * 4, "total_tokens": inputs.len() * 4}}),
     )
 }
+
+/// The reference and candidate answers of a judge request.
+pub fn judged_pair(body: &Json) -> (String, String) {
+    let u = last_user(body);
+    let field = |k: &str| {
+        u.lines()
+            .find_map(|l| l.strip_prefix(k))
+            .unwrap_or("")
+            .to_string()
+    };
+    (field("Reference answer: "), field("Candidate answer: "))
+}
