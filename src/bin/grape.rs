@@ -158,6 +158,14 @@ enum Command {
     /// hops, query type and tool-call count, with cost per correct answer) and prints a summary.
     #[cfg(feature = "mcp")]
     AgentEval(llm_cli::AgentEvalArgs),
+    /// Evaluate an LLM on CypherTurn sessions with the guided or the agentic protocol (one
+    /// JSON action per reply: EXECUTE_CYPHER, INSPECT_SCHEMA, SEARCH_VALUES, ASK_USER,
+    /// SUBMIT_ANSWER; each costs one unit — at most --actions-per-turn per turn when guided, a
+    /// shared budget of turns × --budget-per-turn when agentic). The submitted queries are
+    /// scored like `grape eval` (EX, EX-strict, PSJS, CER, SEM, by phenomenon and chain mode):
+    /// OUT/predictions.jsonl, OUT/traces.jsonl and the reports in OUT.
+    #[cfg(feature = "mcp")]
+    SessionEval(llm_cli::SessionEvalArgs),
     /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
     ///
     /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
@@ -317,6 +325,8 @@ fn main() -> ExitCode {
         Command::Judge(a) => llm_cli::cmd_judge(a),
         #[cfg(feature = "mcp")]
         Command::AgentEval(a) => llm_cli::cmd_agent_eval(a),
+        #[cfg(feature = "mcp")]
+        Command::SessionEval(a) => llm_cli::cmd_session_eval(a),
         Command::Report(ReportCommand::Merge { out, dirs }) => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {
@@ -1726,6 +1736,122 @@ mod llm_cli {
         /// Output directory (records.jsonl, report.json).
         #[arg(long)]
         out: PathBuf,
+    }
+
+    #[cfg(feature = "mcp")]
+    #[derive(clap::Args)]
+    pub struct SessionEvalArgs {
+        #[command(flatten)]
+        model: ModelArgs,
+        /// CypherTurn sessions (a session object, an array or JSON Lines).
+        #[arg(long)]
+        sessions: PathBuf,
+        /// The graph of sessions that name none (or name one not in --graphs).
+        #[arg(long)]
+        graph: Option<String>,
+        /// A folder of graphs by name (NAME.json, NAME.cypher, NAME/…), for sessions' `graph`.
+        #[arg(long)]
+        graphs: Option<PathBuf>,
+        /// guided or agentic.
+        #[arg(long, default_value = "guided")]
+        protocol: grape::mcp::Protocol,
+        /// Guided: most actions per turn.
+        #[arg(long, default_value_t = 3)]
+        actions_per_turn: usize,
+        /// Agentic: budget per turn m (B = turns × m; CypherTurn uses 3, 5 and 10).
+        #[arg(long, default_value_t = 5)]
+        budget_per_turn: usize,
+        /// Output directory.
+        #[arg(long)]
+        out: PathBuf,
+    }
+
+    #[cfg(feature = "mcp")]
+    pub fn cmd_session_eval(a: SessionEvalArgs) -> ExitCode {
+        session_eval(a).unwrap_or_else(|c| c)
+    }
+
+    #[cfg(feature = "mcp")]
+    fn session_eval(a: SessionEvalArgs) -> Result<ExitCode, ExitCode> {
+        let examples = grape::dataset::read_dataset(
+            &a.sessions,
+            Some(grape::dataset::DatasetFormat::CypherTurn),
+        )
+        .map_err(fail)?;
+        let default = match &a.graph {
+            Some(g) => Some(grape::engine::load_graph(g, Default::default()).map_err(fail)?),
+            None => None,
+        };
+        let mut named = Vec::new();
+        if let Some(dir) = &a.graphs {
+            let names: std::collections::BTreeSet<&String> =
+                examples.iter().filter_map(|e| e.graph.as_ref()).collect();
+            for n in names {
+                if let Some(g) =
+                    grape::eval::load_named_graph(dir, n, Default::default()).map_err(fail)?
+                {
+                    named.push((n.clone(), g));
+                }
+            }
+        }
+        let graphs = grape::eval::Graphs::new(
+            default.as_ref(),
+            named.iter().map(|(n, g)| (n.clone(), g)),
+            None,
+        );
+        let llm = a.model.client().map_err(fail)?;
+        let opts = grape::mcp::SessionOptions {
+            protocol: a.protocol,
+            actions_per_turn: a.actions_per_turn.max(1),
+            budget_per_turn: a.budget_per_turn.max(1),
+            ..Default::default()
+        };
+        let (predictions, traces) =
+            grape::mcp::run_sessions(&llm, &graphs, &examples, &opts, a.model.concurrency.max(1));
+        std::fs::create_dir_all(&a.out)
+            .map_err(|e| fail(format!("cannot create {}: {e}", a.out.display())))?;
+        let preds: String = examples
+            .iter()
+            .filter_map(|e| predictions.get(&e.id))
+            .map(|p| {
+                serde_json::json!({"id": p.id, "cypher": p.candidates.first()}).to_string() + "\n"
+            })
+            .collect();
+        grape::dataset::write_atomically(&a.out.join("predictions.jsonl"), preds.as_bytes())
+            .map_err(fail)?;
+        let lines: String = traces
+            .iter()
+            .map(|t| serde_json::to_string(t).unwrap_or_default() + "\n")
+            .collect();
+        grape::dataset::write_atomically(&a.out.join("traces.jsonl"), lines.as_bytes())
+            .map_err(fail)?;
+        // A rerun scores afresh: the per-example log belongs to this run's predictions.
+        let _ = std::fs::remove_file(a.out.join("examples.jsonl"));
+        let (report, _) = grape::eval::evaluate(
+            &graphs,
+            &examples,
+            &predictions,
+            &grape::eval::EvalOptions::default(),
+            Some(&a.out),
+        )
+        .map_err(fail)?;
+        print!("{}", grape::eval::report_table(&report));
+        let used: usize = traces.iter().map(|t| t.used).sum();
+        let exhausted = traces.iter().filter(|t| t.exhausted).count();
+        let cost: Option<f64> = traces
+            .iter()
+            .map(|t| t.cost_usd)
+            .try_fold(0.0, |s, c| c.map(|c| s + c));
+        println!(
+            "{} sessions, {} actions, {} ran out of budget; cost {}; reports in {}",
+            traces.len(),
+            used,
+            exhausted,
+            cost.map(|c| format!("${c:.4}"))
+                .unwrap_or_else(|| "unknown".into()),
+            a.out.display()
+        );
+        Ok(ExitCode::SUCCESS)
     }
 
     #[cfg(feature = "mcp")]

@@ -5,10 +5,12 @@
 pub mod agent;
 pub mod client;
 pub mod server;
+pub mod session;
 
 pub use agent::{evaluate, report, AgentOptions, AgentRecord, AgentReport};
 pub use client::McpClient;
 pub use server::{driver_json, records_json, GraphServer, McpConfig};
+pub use session::{run_sessions, Protocol, SessionOptions, SessionTrace};
 
 use rmcp::ServiceExt;
 use std::net::SocketAddr;
