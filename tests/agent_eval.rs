@@ -8,6 +8,7 @@
 
 mod common;
 mod llm_support;
+mod mcp_support;
 
 use llm_support::{Mock, Reply, Seen};
 use serde_json::{json, Value as Json};
@@ -263,6 +264,20 @@ fn agent_eval_against_mcp_neo4j_cypher_over_grape_bolt() {
         ("NEO4J_SCHEMA_SAMPLE_SIZE", "100".to_string()),
     ];
     run_agent_eval(&m, &server, &qa, &dir.join("out"), &envs);
+    check(&dir.join("out"), &golds, &looping);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn agent_eval_against_an_http_url() {
+    let server = mcp_support::http_server(&demo_graph());
+    let dir = std::env::temp_dir().join(format!("grape-agent-http-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (qa, golds) = dataset(&dir);
+    let looping = golds[0].1.clone();
+    let m = mock(golds.clone(), looping.clone());
+    run_agent_eval(&m, &server.1, &qa, &dir.join("out"), &[]);
     check(&dir.join("out"), &golds, &looping);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -10,11 +10,12 @@
 #![cfg(feature = "mcp")]
 
 mod common;
+mod mcp_support;
 
 use serde_json::{json, Value as Json};
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Command, Stdio};
 
 fn python() -> Option<PathBuf> {
     common::python_with(
@@ -193,46 +194,10 @@ fn stdio_with_the_python_sdk() {
         .contains("Eastmere"));
 }
 
-struct HttpServer(Child, String);
-
-impl Drop for HttpServer {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn http_server() -> HttpServer {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_grape"))
-        .args([
-            "serve",
-            "mcp",
-            "--transport",
-            "http",
-            "--port",
-            "0",
-            "--graph",
-        ])
-        .arg(demo_graph())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let url = line.trim().rsplit(' ').next().unwrap().to_string();
-    assert!(
-        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
-        "{line}"
-    );
-    HttpServer(child, url)
-}
-
 #[test]
 fn streamable_http_with_the_python_sdk() {
     let Some(py) = python() else { return };
-    let server = http_server();
+    let server = mcp_support::http_server(&demo_graph());
     let out = client(&py, &["http".to_string(), server.1.clone()], &calls());
     check_demo_session(&out, "");
     // The write of the first session is visible to the next one: one graph behind the server.

@@ -1712,8 +1712,9 @@ mod llm_cli {
     pub struct AgentEvalArgs {
         #[command(flatten)]
         model: ModelArgs,
-        /// The MCP server, as a command run over stdio (e.g. "grape serve mcp --graph G", or
-        /// "mcp-neo4j-cypher --transport stdio" with the NEO4J_* variables set).
+        /// The MCP server: a streamable HTTP URL (http://127.0.0.1:8000/mcp), or a command run
+        /// over stdio (e.g. "grape serve mcp --graph G", or "mcp-neo4j-cypher --transport
+        /// stdio" with the NEO4J_* variables set).
         #[arg(long)]
         server: String,
         /// Questions with reference answers (GRAPE JSON, or JSON Lines with `answer`).
@@ -1871,7 +1872,7 @@ mod llm_cli {
             Some(g) => Some(grape::engine::load_graph(g, Default::default()).map_err(fail)?),
             None => None,
         };
-        let mcp = grape::mcp::McpClient::spawn(&a.server).map_err(fail)?;
+        let mcp = grape::mcp::McpClient::connect(&a.server).map_err(fail)?;
         let opts = grape::mcp::AgentOptions {
             max_steps: a.max_steps.max(1),
             correct_at: a.correct_at,

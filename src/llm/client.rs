@@ -303,6 +303,8 @@ impl Llm {
                 "{model}: no API key (set {key_var} or pass --api-key)"
             )));
         }
+        // reqwest is built without a default crypto provider: ring, installed once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let http = reqwest::Client::builder()
             .timeout(config.timeout)
             .build()

@@ -1,5 +1,5 @@
-//! An MCP client for any server started as a command (stdio), on rmcp: lists the server's
-//! tools and calls them, blocking, from any thread.
+//! An MCP client for any server — started as a command (stdio) or reached at a streamable HTTP
+//! URL — on rmcp: lists the server's tools and calls them, blocking, from any thread.
 
 use rmcp::model::{CallToolRequestParams, Tool};
 use rmcp::service::RunningService;
@@ -44,6 +44,28 @@ pub fn split_command(line: &str) -> Vec<String> {
 }
 
 impl McpClient {
+    /// Connects to `target`: an `http://` or `https://` URL (streamable HTTP), else a command
+    /// line to start (stdio).
+    pub fn connect(target: &str) -> Result<McpClient, String> {
+        let t = target.trim();
+        if t.starts_with("http://") || t.starts_with("https://") {
+            McpClient::http(t)
+        } else {
+            McpClient::spawn(t)
+        }
+    }
+
+    /// Connects to a streamable HTTP server at `url` (TLS through rustls with the ring provider).
+    pub fn http(url: &str) -> Result<McpClient, String> {
+        // reqwest is built without a default crypto provider; install ring once per process.
+        let _ = rustls::crypto::ring::default_provider().install_default();
+        McpClient::start(url, || {
+            Ok(rmcp::transport::StreamableHttpClientTransport::from_uri(
+                url.to_string(),
+            ))
+        })
+    }
+
     /// Starts `command_line` (the server reads the environment of this process) and connects
     /// over its standard input and output.
     pub fn spawn(command_line: &str) -> Result<McpClient, String> {
@@ -51,24 +73,38 @@ impl McpClient {
         let Some((program, args)) = words.split_first() else {
             return Err("the server command is empty".into());
         };
+        McpClient::start(&format!("`{command_line}`"), || {
+            let mut cmd = tokio::process::Command::new(program);
+            cmd.args(args);
+            rmcp::transport::TokioChildProcess::new(cmd)
+                .map_err(|e| format!("cannot start `{command_line}`: {e}"))
+        })
+    }
+
+    /// Initialises a session over the transport `make` builds (inside the runtime) and lists
+    /// the tools; `what` names the server in errors.
+    fn start<T, E, A>(
+        what: &str,
+        make: impl FnOnce() -> Result<T, String>,
+    ) -> Result<McpClient, String>
+    where
+        T: rmcp::transport::IntoTransport<RoleClient, E, A> + Send + 'static,
+        E: std::error::Error + Send + Sync + 'static,
+    {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
             .enable_all()
             .build()
             .map_err(|e| e.to_string())?;
         let (service, tools) = runtime.block_on(async {
-            let mut cmd = tokio::process::Command::new(program);
-            cmd.args(args);
-            let transport = rmcp::transport::TokioChildProcess::new(cmd)
-                .map_err(|e| format!("cannot start `{command_line}`: {e}"))?;
             let service = ()
-                .serve(transport)
+                .serve(make()?)
                 .await
-                .map_err(|e| format!("`{command_line}`: MCP initialisation failed: {e}"))?;
+                .map_err(|e| format!("{what}: MCP initialisation failed: {e}"))?;
             let tools = service
                 .list_all_tools()
                 .await
-                .map_err(|e| format!("`{command_line}`: tools/list failed: {e}"))?;
+                .map_err(|e| format!("{what}: tools/list failed: {e}"))?;
             Ok::<_, String>((service, tools))
         })?;
         Ok(McpClient {
