@@ -265,3 +265,35 @@ fn zograscope_over_pole_through_read_neo4j_cypher() {
     eprintln!("{equal} of {} results equal", examples.len());
     assert_eq!(equal, examples.len());
 }
+
+/// The MCP server in front of a live database (`--neo4j`): here `grape serve bolt` over the demo
+/// graph, reached through the `neo4j` backend.
+#[cfg(feature = "neo4j")]
+#[test]
+fn serving_a_live_database_over_mcp() {
+    let Some(py) = python() else { return };
+    let graph = grape::engine::load_graph(&demo_graph(), Default::default()).unwrap();
+    let h = grape::bolt::Server::bind("127.0.0.1:0", graph, grape::bolt::Config::default())
+        .unwrap()
+        .spawn();
+    let target = vec![
+        "stdio".to_string(),
+        env!("CARGO_BIN_EXE_grape").to_string(),
+        "serve".into(),
+        "mcp".into(),
+        "--neo4j".into(),
+        format!("bolt://{}", h.local_addr()),
+    ];
+    let q = "MATCH (b:Book) WHERE b.year >= 1990 RETURN b.title AS title, b ORDER BY title LIMIT 3";
+    let out = client(
+        &py,
+        &target,
+        &json!([
+            {"tool": "read_neo4j_cypher", "args": {"query": q}},
+            {"tool": "get_neo4j_schema", "args": {}},
+        ]),
+    );
+    assert_eq!(out["results"][0]["text"], expected(q));
+    let schema: Json = serde_json::from_str(out["results"][1]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(schema["Book"]["type"], "node");
+}

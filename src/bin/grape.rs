@@ -62,8 +62,12 @@ enum ServeCommand {
 #[derive(clap::Args)]
 struct McpArgs {
     /// The graph to serve (as for `grape query`).
-    #[arg(long)]
-    graph: String,
+    #[arg(long, required_unless_present = "neo4j")]
+    graph: Option<String>,
+    /// Serve a live Neo4j instead (feature `neo4j`; user, password and database from
+    /// NEO4J_USERNAME, NEO4J_PASSWORD and NEO4J_DATABASE).
+    #[arg(long, value_name = "URI", conflicts_with = "graph")]
+    neo4j: Option<String>,
     /// Value types for Data Importer folders: `strings` or `model`.
     #[arg(long, default_value = "strings")]
     types: grape::graph::import::ImporterTypes,
@@ -1207,15 +1211,37 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
 
 #[cfg(feature = "mcp")]
 fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
-    let g = match grape::engine::load_graph(&a.graph, a.types) {
-        Ok(g) => g,
-        Err(e) => {
-            eprintln!("error: {e}");
+    let timeout = std::time::Duration::from_millis(a.timeout_ms);
+    let backend: std::sync::Arc<dyn grape::backend::Backend> = match (&a.graph, &a.neo4j) {
+        (Some(graph), _) => match grape::engine::load_graph(graph, a.types) {
+            Ok(g) => {
+                let mut opts = grape::engine::Options::default();
+                opts.limits.timeout = Some(timeout);
+                std::sync::Arc::new(grape::backend::Memory::with_options(g, opts))
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+        #[cfg(feature = "neo4j")]
+        (None, Some(uri)) => {
+            let mut c = grape::backend::neo4j::Neo4jConfig::from_env();
+            c.uri = uri.clone();
+            c.timeout = Some(timeout);
+            match grape::backend::neo4j::Neo4j::connect(c) {
+                Ok(db) => std::sync::Arc::new(db),
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            }
+        }
+        _ => {
+            eprintln!("error: give --graph G (or --neo4j URI in a build with the `neo4j` feature)");
             return ExitCode::from(2);
         }
     };
-    let mut opts = grape::engine::Options::default();
-    opts.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
     let config = grape::mcp::McpConfig {
         namespace: a.namespace,
         read_only: a.read_only,
@@ -1223,7 +1249,7 @@ fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
         token_limit: a.token_limit,
         ..Default::default()
     };
-    let server = grape::mcp::GraphServer::over_graph(g, opts, config);
+    let server = grape::mcp::GraphServer::new(backend, config);
     let result = match a.transport.as_str() {
         "stdio" => grape::mcp::serve_stdio(server),
         "http" => {
