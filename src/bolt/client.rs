@@ -117,7 +117,31 @@ impl Client {
                 ("credentials", Ps::from(password)),
             ]
         };
-        let mut hello = vec![("user_agent", Ps::from("grape-client/1"))];
+        let mut hello = vec![(
+            "user_agent",
+            Ps::from(concat!("grape/", env!("CARGO_PKG_VERSION"))),
+        )];
+        if self.version >= (5, 3) {
+            // Required from Bolt 5.3: who is connecting.
+            hello.push((
+                "bolt_agent",
+                Ps::map([
+                    (
+                        "product",
+                        Ps::from(concat!("grape/", env!("CARGO_PKG_VERSION"))),
+                    ),
+                    (
+                        "platform",
+                        Ps::from(format!(
+                            "{}; {}",
+                            std::env::consts::OS,
+                            std::env::consts::ARCH
+                        )),
+                    ),
+                    ("language", Ps::from("Rust")),
+                ]),
+            ));
+        }
         if self.version < (5, 1) {
             hello.extend(auth.clone());
         }
@@ -174,6 +198,64 @@ impl Client {
                 },
                 0x70 => return Ok(Ok((first, rows, f.into_iter().next().unwrap_or(Ps::Null)))),
                 _ => return Ok(Err(f.into_iter().next().unwrap_or(Ps::Null))),
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::TcpListener;
+
+    /// What a HELLO carries, by version: credentials before 5.1 (then LOGON), `bolt_agent`
+    /// from 5.3.
+    #[test]
+    fn hello_fields_follow_the_version() {
+        for (minor, agent, auth_in_hello) in
+            [(4u8, true, false), (2, false, false), (0, false, true)]
+        {
+            let l = TcpListener::bind("127.0.0.1:0").unwrap();
+            let addr = l.local_addr().unwrap().to_string();
+            let server = std::thread::spawn(move || {
+                let (mut s, _) = l.accept().unwrap();
+                let mut hs = [0u8; 20];
+                s.read_exact(&mut hs).unwrap();
+                s.write_all(&[0, 0, minor, 5]).unwrap();
+                let mut r = BufReader::new(s.try_clone().unwrap());
+                let mut seen = Vec::new();
+                let n = if minor >= 1 { 2 } else { 1 };
+                for _ in 0..n {
+                    let m = read_message(&mut r, usize::MAX).unwrap().unwrap();
+                    seen.push(decode_all(&m).unwrap());
+                    let mut out = Vec::new();
+                    write_message(&mut out, &Ps::Struct(0x70, vec![Ps::map::<&str>([])]));
+                    s.write_all(&out).unwrap();
+                }
+                seen
+            });
+            let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+            assert_eq!(c.version, (5, minor));
+            c.login("neo4j", "pw").unwrap();
+            let seen = server.join().unwrap();
+            let Ps::Struct(0x01, f) = &seen[0] else {
+                panic!("{seen:?}")
+            };
+            assert_eq!(f[0].get("bolt_agent").is_some(), agent, "5.{minor}");
+            assert_eq!(
+                f[0].get("credentials").is_some(),
+                auth_in_hello,
+                "5.{minor}"
+            );
+            assert!(f[0]
+                .get("user_agent")
+                .and_then(Ps::as_str)
+                .is_some_and(|u| u.starts_with("grape/")));
+            if minor >= 1 {
+                let Ps::Struct(0x6A, l) = &seen[1] else {
+                    panic!("{seen:?}")
+                };
+                assert_eq!(l[0].get("credentials").and_then(Ps::as_str), Some("pw"));
             }
         }
     }
