@@ -7,6 +7,7 @@ mod llm_support;
 
 use grape::llm::{ChatRequest, Llm, LlmConfig, LlmError, Message, ModelSpec, Prices};
 use llm_support::{Mock, Reply};
+use serde_json::json;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -239,4 +240,69 @@ fn embeddings_in_order_batched_and_cached() {
         serde_json::json!(["a new one"])
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn tool_calling_on_both_apis() {
+    let tools = vec![json!({"type": "function", "function": {
+        "name": "read_neo4j_cypher", "description": "Run a read query.",
+        "parameters": {"type": "object", "properties": {"query": {"type": "string"}}, "required": ["query"]}}})];
+    // OpenAI: the tool call comes back parsed.
+    let mock = Mock::start(|_, _| {
+        Reply::json(
+            json!({"choices": [{"message": {"role": "assistant", "content": null,
+            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "read_neo4j_cypher",
+                "arguments": "{\"query\": \"RETURN 1\"}"}}]}}],
+            "usage": {"prompt_tokens": 9, "completion_tokens": 4}}),
+        )
+    });
+    let llm = Llm::new(model("openai:gpt-4o-mini"), config(&mock)).unwrap();
+    let msgs = vec![
+        json!({"role": "system", "content": "sys"}),
+        json!({"role": "user", "content": "q"}),
+    ];
+    let t = llm.chat_tools(&msgs, &tools, 100).unwrap();
+    assert_eq!(t.tool_calls[0].name, "read_neo4j_cypher");
+    assert_eq!(t.tool_calls[0].arguments, json!({"query": "RETURN 1"}));
+    assert_eq!(mock.seen.lock().unwrap()[0].body["tools"], json!(tools));
+
+    // Anthropic: the same conversation, translated both ways.
+    let mock = Mock::start(|n, _| {
+        if n == 1 {
+            Reply::json(json!({"content": [
+                {"type": "text", "text": "Let me look."},
+                {"type": "tool_use", "id": "tu1", "name": "read_neo4j_cypher", "input": {"query": "RETURN 1"}}],
+                "usage": {"input_tokens": 12, "output_tokens": 6}}))
+        } else {
+            Reply::anthropic("It is 1.")
+        }
+    });
+    let mut c = config(&mock);
+    c.base_url = Some(format!("http://{}", mock.addr));
+    let llm = Llm::new(model("anthropic:claude-sonnet-4-5"), c).unwrap();
+    let first = llm.chat_tools(&msgs, &tools, 100).unwrap();
+    assert_eq!(first.content, "Let me look.");
+    assert_eq!(first.tool_calls[0].id, "tu1");
+    assert_eq!(first.tool_calls[0].arguments, json!({"query": "RETURN 1"}));
+    let mut convo = msgs.clone();
+    convo.push(first.message.clone());
+    convo.push(json!({"role": "tool", "tool_call_id": "tu1", "content": "[{\"1\":1}]"}));
+    let second = llm.chat_tools(&convo, &tools, 100).unwrap();
+    assert_eq!(second.content, "It is 1.");
+    assert!(second.tool_calls.is_empty());
+    let seen = mock.seen.lock().unwrap();
+    let req = &seen[1].body;
+    assert_eq!(req["system"], "sys");
+    assert_eq!(req["tools"][0]["name"], "read_neo4j_cypher");
+    assert_eq!(
+        req["tools"][0]["input_schema"]["required"],
+        json!(["query"])
+    );
+    let m = req["messages"].as_array().unwrap();
+    assert_eq!(m.len(), 3);
+    assert_eq!(m[1]["content"][1]["type"], "tool_use");
+    assert_eq!(m[1]["content"][1]["input"], json!({"query": "RETURN 1"}));
+    assert_eq!(m[2]["role"], "user");
+    assert_eq!(m[2]["content"][0]["type"], "tool_result");
+    assert_eq!(m[2]["content"][0]["tool_use_id"], "tu1");
 }

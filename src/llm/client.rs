@@ -383,24 +383,18 @@ impl Llm {
         })
     }
 
-    /// One turn of a tool-using conversation (OpenAI-compatible function calling):
-    /// `messages` are Chat Completions messages as JSON (including assistant turns with
-    /// `tool_calls` and `tool` results), `tools` the function definitions
-    /// (`{"type": "function", "function": {name, description, parameters}}`). The reply is
-    /// the assistant message: its text and the tool calls it asks for. Cached and retried
-    /// like [`Llm::chat`].
+    /// One turn of a tool-using conversation: `messages` are Chat Completions messages as JSON
+    /// (including assistant turns with `tool_calls` and `tool` results), `tools` the function
+    /// definitions (`{"type": "function", "function": {name, description, parameters}}`). The
+    /// reply is the assistant message: its text and the tool calls it asks for, in the same
+    /// format whatever the provider (Anthropic's `tool_use` / `tool_result` blocks are
+    /// translated both ways). Cached and retried like [`Llm::chat`].
     pub fn chat_tools(
         &self,
         messages: &[Json],
         tools: &[Json],
         max_tokens: u32,
     ) -> Result<ToolTurn, LlmError> {
-        if self.model.provider != Provider::OpenAi {
-            return Err(LlmError::Setup(format!(
-                "{}: tool calling is implemented for OpenAI-compatible endpoints",
-                self.model
-            )));
-        }
         let material = json!({
             "provider": self.model.provider,
             "model": self.model.model,
@@ -408,15 +402,33 @@ impl Llm {
             "tools": tools,
             "max_tokens": max_tokens,
         });
-        let body = json!({
-            "model": self.model.model,
-            "messages": messages,
-            "tools": tools,
-            "temperature": 0.0,
-            "max_tokens": max_tokens,
-        });
-        let (text, usage, cached) =
-            self.cached_call(&material, &self.url, &body, parse_tool_turn)?;
+        let (body, parse): (Json, ParseReply) = match self.model.provider {
+            Provider::OpenAi => (
+                json!({
+                    "model": self.model.model,
+                    "messages": messages,
+                    "tools": tools,
+                    "temperature": 0.0,
+                    "max_tokens": max_tokens,
+                }),
+                parse_tool_turn,
+            ),
+            Provider::Anthropic => {
+                let (system, msgs) = anthropic_messages(messages);
+                let mut b = json!({
+                    "model": self.model.model,
+                    "messages": msgs,
+                    "tools": anthropic_tools(tools),
+                    "temperature": 0.0,
+                    "max_tokens": max_tokens,
+                });
+                if !system.is_empty() {
+                    b["system"] = Json::String(system);
+                }
+                (b, parse_anthropic_tool_turn)
+            }
+        };
+        let (text, usage, cached) = self.cached_call(&material, &self.url, &body, parse)?;
         let message: Json = serde_json::from_str(&text)
             .map_err(|e| LlmError::Setup(format!("cached tool turn: {e}")))?;
         let calls = message
@@ -746,6 +758,120 @@ fn parse_tool_turn(_: Provider, body: &str) -> Result<(String, Usage), String> {
         Usage {
             input_tokens: n("/usage/prompt_tokens"),
             output_tokens: n("/usage/completion_tokens"),
+        },
+    ))
+}
+
+/// Chat Completions messages → Anthropic's system text and messages: assistant tool calls
+/// become `tool_use` blocks, consecutive `tool` results one user turn of `tool_result` blocks.
+fn anthropic_messages(messages: &[Json]) -> (String, Vec<Json>) {
+    let mut system = Vec::new();
+    let mut out: Vec<Json> = Vec::new();
+    for m in messages {
+        let text = m.get("content").and_then(Json::as_str).unwrap_or("");
+        match m.get("role").and_then(Json::as_str).unwrap_or("user") {
+            "system" => system.push(text.to_string()),
+            "assistant" => {
+                let mut blocks = Vec::new();
+                if !text.is_empty() {
+                    blocks.push(json!({"type": "text", "text": text}));
+                }
+                for c in m
+                    .get("tool_calls")
+                    .and_then(Json::as_array)
+                    .into_iter()
+                    .flatten()
+                {
+                    let input = c
+                        .pointer("/function/arguments")
+                        .and_then(Json::as_str)
+                        .and_then(|a| serde_json::from_str::<Json>(a).ok())
+                        .unwrap_or_else(|| json!({}));
+                    blocks.push(json!({
+                        "type": "tool_use",
+                        "id": c.get("id").cloned().unwrap_or(Json::Null),
+                        "name": c.pointer("/function/name").cloned().unwrap_or(Json::Null),
+                        "input": input,
+                    }));
+                }
+                out.push(json!({"role": "assistant", "content": blocks}));
+            }
+            "tool" => {
+                let block = json!({
+                    "type": "tool_result",
+                    "tool_use_id": m.get("tool_call_id").cloned().unwrap_or(Json::Null),
+                    "content": text,
+                });
+                let merge = out.last().is_some_and(|l| {
+                    l["role"] == "user"
+                        && l["content"]
+                            .as_array()
+                            .is_some_and(|b| b.iter().all(|x| x["type"] == "tool_result"))
+                });
+                match out.last_mut() {
+                    Some(last) if merge => {
+                        if let Some(b) = last["content"].as_array_mut() {
+                            b.push(block);
+                        }
+                    }
+                    _ => out.push(json!({"role": "user", "content": [block]})),
+                }
+            }
+            _ => out.push(json!({"role": "user", "content": text})),
+        }
+    }
+    (system.join("\n\n"), out)
+}
+
+/// OpenAI function definitions → Anthropic tools.
+fn anthropic_tools(tools: &[Json]) -> Vec<Json> {
+    tools
+        .iter()
+        .map(|t| {
+            let f = t.get("function").unwrap_or(t);
+            json!({
+                "name": f.get("name").cloned().unwrap_or(Json::Null),
+                "description": f.get("description").cloned().unwrap_or(Json::Null),
+                "input_schema": f.get("parameters").cloned().unwrap_or_else(|| json!({"type": "object"})),
+            })
+        })
+        .collect()
+}
+
+/// An Anthropic reply with `tool_use` blocks, as a Chat Completions assistant message (JSON
+/// text), so that the conversation stays in one format.
+fn parse_anthropic_tool_turn(_: Provider, body: &str) -> Result<(String, Usage), String> {
+    let j: Json = serde_json::from_str(body).map_err(|e| format!("not JSON ({e})"))?;
+    let blocks = j
+        .get("content")
+        .and_then(Json::as_array)
+        .ok_or("no content array")?;
+    let text: String = blocks
+        .iter()
+        .filter(|b| b["type"] == "text")
+        .filter_map(|b| b["text"].as_str())
+        .collect();
+    let calls: Vec<Json> = blocks
+        .iter()
+        .filter(|b| b["type"] == "tool_use")
+        .map(|b| {
+            json!({
+                "id": b["id"],
+                "type": "function",
+                "function": {"name": b["name"], "arguments": b["input"].to_string()},
+            })
+        })
+        .collect();
+    let mut m = json!({"role": "assistant", "content": text});
+    if !calls.is_empty() {
+        m["tool_calls"] = Json::Array(calls);
+    }
+    let n = |p: &str| j.pointer(p).and_then(Json::as_u64).unwrap_or(0);
+    Ok((
+        m.to_string(),
+        Usage {
+            input_tokens: n("/usage/input_tokens"),
+            output_tokens: n("/usage/output_tokens"),
         },
     ))
 }
