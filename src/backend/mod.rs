@@ -1,7 +1,7 @@
 //! Backends: where queries run. [`Memory`] runs them on grape's in-memory graph; `Neo4j`
 //! (feature `neo4j`) on a live database over Bolt. Both answer with the same
-//! [`Table`](crate::engine::Table), so the metrics, the evaluation runner and
-//! [`record`](crate::backend::record) treat them alike.
+//! [`Table`], so the metrics, the evaluation runner and
+//! [`record`] treat them alike.
 //!
 //! ```
 //! use grape::backend::{Backend, Memory};

@@ -322,7 +322,7 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
 /// The compile-time checks Neo4j makes before running anything: undefined variables, variables
 /// rebound as another kind, re-declared variables, misplaced or nested aggregation, `*` with
 /// nothing in scope, out-of-range literals. They come from the schema-free part of
-/// [`crate::analysis::validate`], so the engine and the validator agree.
+/// [`crate::analysis::validate()`], so the engine and the validator agree.
 /// The checks a statement passes before it runs (what `EXPLAIN` reports): undefined
 /// variables, misplaced aggregation and the like, without touching a graph.
 pub fn check(stmt: &Statement, src: &str) -> Result<()> {

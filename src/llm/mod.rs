@@ -3,7 +3,7 @@
 //! ([`client`]); text-to-Cypher prompts with ZOGRASCOPE's strategies ([`prompt`]); robust
 //! extraction of the query from a reply ([`extract`]); prediction generation with
 //! validator-driven repair ([`generate`]); GRAPE-style dataset generation ([`dataset`]); and an LLM judge of natural-language answers
-//! ([`judge`]).
+//! ([`mod@judge`]).
 
 pub mod cache;
 pub mod client;

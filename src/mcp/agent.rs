@@ -3,7 +3,7 @@
 //! question, calls tools until it answers or reaches the step limit (GRAPE used 10 and 25);
 //! every tool call is recorded with its arguments, result, error flag and latency, with the
 //! tokens, cost, steps and wall time of the question. The final answer is judged against the
-//! reference answer (0–1, [`crate::llm::judge`]); when the agent ran Cypher, its last query is
+//! reference answer (0–1, [`crate::llm::judge()`]); when the agent ran Cypher, its last query is
 //! also scored against the gold query on a graph (EX, EX-strict). The report breaks the scores
 //! down by noise, hops, query type and tool-call count, and gives the cost per correct answer.
 

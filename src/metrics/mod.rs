@@ -4,7 +4,7 @@
 //!   `collapse-ws` and `canonical` preprocessing variants.
 //! - [`result`]: item-level Jaccard, Coverage and Pass@k, row-level EX and EX-strict, on
 //!   result tables.
-//! - [`psjs`]: the provenance subgraph Jaccard similarity, on the nodes the leading `MATCH`
+//! - [`mod@psjs`]: the provenance subgraph Jaccard similarity, on the nodes the leading `MATCH`
 //!   clauses bind.
 //! - [`session`]: the multi-turn SEM and CER.
 
