@@ -215,7 +215,8 @@ pub fn generate_predictions(
 ) -> Result<GenerateSummary, String> {
     let partial = partial_path(out);
     let mut done = read_partial(&partial);
-    done.retain(|id, _| examples.iter().any(|e| &e.id == id));
+    let ids: std::collections::HashSet<&str> = examples.iter().map(|e| e.id.as_str()).collect();
+    done.retain(|id, _| ids.contains(id.as_str()));
     let resumed = done.len();
     let todo: Vec<&Example> = examples
         .iter()
@@ -297,9 +298,10 @@ pub fn generate_predictions(
         }
     }
     // Resumed questions count by their stored queries.
+    let asked: std::collections::HashSet<&str> = todo.iter().map(|e| e.id.as_str()).collect();
     let resumed_ids: Vec<&String> = done
         .keys()
-        .filter(|id| !todo.iter().any(|e| &e.id == *id))
+        .filter(|id| !asked.contains(id.as_str()))
         .collect();
     for id in resumed_ids {
         let g = &done[id];
