@@ -459,15 +459,15 @@ impl Rng {
     }
 }
 
+/// A label or type as Cypher text (backticks when needed).
 fn quote(name: &str) -> String {
-    format!("`{}`", name.replace('`', "``"))
+    let mut s = String::new();
+    crate::syntax::write_name(&mut s, name);
+    s
 }
 
 fn count(t: &Table) -> i64 {
-    match t.rows.first().and_then(|r| r.first()) {
-        Some(Value::Int(i)) => *i,
-        _ => 0,
-    }
+    t.first_int().unwrap_or(0)
 }
 
 fn sample(

@@ -1321,6 +1321,13 @@ fn cmd_serve_bolt(
     ExitCode::SUCCESS
 }
 
+/// Reports a failure on standard error; exit status 2 (bad input or setup).
+#[cfg(any(feature = "neo4j", feature = "llm"))]
+fn fail(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(2)
+}
+
 #[cfg(feature = "neo4j")]
 use live::{RecordArgs, ReplayCheckArgs};
 
@@ -1463,10 +1470,7 @@ mod live {
         }
     }
 
-    fn fail(e: impl std::fmt::Display) -> ExitCode {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    }
+    use super::fail;
 
     fn write_json(path: &std::path::Path, doc: &serde_json::Value) -> Result<(), ExitCode> {
         let text = serde_json::to_string_pretty(doc).unwrap_or_default() + "\n";
@@ -1728,10 +1732,7 @@ mod llm_cli {
         out: PathBuf,
     }
 
-    fn fail(e: impl std::fmt::Display) -> ExitCode {
-        eprintln!("error: {e}");
-        ExitCode::from(2)
-    }
+    use super::fail;
 
     #[cfg(feature = "mcp")]
     #[derive(clap::Args)]

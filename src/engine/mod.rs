@@ -176,6 +176,14 @@ impl Table {
         }
     }
 
+    /// The first cell of the first row when it is an integer (a `count(*)` result).
+    pub fn first_int(&self) -> Option<i64> {
+        match self.rows.first().and_then(|r| r.first()) {
+            Some(Value::Int(i)) => Some(*i),
+            _ => None,
+        }
+    }
+
     /// The nodes the rows mention (directly, in paths, lists and maps, or as the ends of a
     /// relationship), with their labels and properties as the result saw them.
     pub fn nodes(&self) -> impl Iterator<Item = (NodeId, &NodeSnapshot)> {

@@ -137,10 +137,7 @@ fn describe_node(t: &Table, n: crate::value::NodeId) -> String {
 }
 
 fn count(t: &Table) -> i64 {
-    match t.rows.first().and_then(|r| r.first()) {
-        Some(Value::Int(i)) => *i,
-        _ => 0,
-    }
+    t.first_int().unwrap_or(0)
 }
 
 fn node_param(id: u32) -> Params {
@@ -156,7 +153,8 @@ fn walk(
     hops: usize,
     rng: &mut SplitMix64,
 ) -> Result<Option<Path>, String> {
-    let l = format!("`{}`", label.replace('`', "``"));
+    let mut l = String::new();
+    crate::syntax::write_name(&mut l, label);
     let n = count(
         &db.run(&format!("MATCH (n:{l}) RETURN count(n)"), &Params::new())
             .map_err(|e| e.to_string())?,

@@ -175,17 +175,6 @@ pub fn report(records: &[AgentRecord], correct_at: f64) -> AgentReport {
     }
 }
 
-fn cut(s: &str, n: usize) -> String {
-    if s.len() <= n {
-        return s.to_string();
-    }
-    let mut i = n;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    format!("{}…", &s[..i])
-}
-
 /// Runs the agent on one question.
 fn run_one(
     llm: &Llm,
@@ -258,7 +247,7 @@ fn run_one(
                 tool: call.name.clone(),
                 arguments: call.arguments.clone(),
                 is_error,
-                result: cut(&text, opts.keep_chars),
+                result: super::cut(text.clone(), opts.keep_chars),
                 ms: c0.elapsed().as_secs_f64() * 1000.0,
             });
             messages.push(json!({"role": "tool", "tool_call_id": call.id, "content": text}));

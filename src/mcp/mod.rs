@@ -13,6 +13,18 @@ pub use server::{driver_json, records_json, GraphServer, McpConfig};
 pub use session::{run_sessions, Protocol, SessionOptions, SessionTrace};
 
 use rmcp::ServiceExt;
+
+/// `text` cut to at most `max` bytes on a character boundary, with `…` when something was cut.
+pub(crate) fn cut(text: String, max: usize) -> String {
+    if text.len() <= max {
+        return text;
+    }
+    let mut i = max;
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    format!("{}…", &text[..i])
+}
 use std::net::SocketAddr;
 
 /// Serves on standard input and output until the client closes them.

@@ -262,18 +262,11 @@ impl GraphServer {
         tools
     }
 
-    fn truncate(&self, mut text: String) -> String {
-        if let Some(limit) = self.config.token_limit {
-            let max = limit.saturating_mul(4);
-            if text.len() > max {
-                let mut cut = max;
-                while !text.is_char_boundary(cut) {
-                    cut -= 1;
-                }
-                text.truncate(cut);
-            }
+    fn truncate(&self, text: String) -> String {
+        match self.config.token_limit {
+            Some(limit) => super::cut(text, limit.saturating_mul(4)),
+            None => text,
         }
-        text
     }
 
     /// Runs one tool call (blocking); `Err` is a protocol error (unknown tool, bad arguments),
@@ -399,7 +392,11 @@ impl GraphServer {
                 p.insert("text".into(), Value::from(text.to_lowercase().as_str()));
                 p.insert("limit".into(), Value::Int(limit));
                 let node = match label {
-                    Some(l) => format!("(n:`{}`)", l.replace('`', "``")),
+                    Some(l) => {
+                        let mut n = String::from("(n:");
+                        crate::syntax::write_name(&mut n, l);
+                        n + ")"
+                    }
                     None => "(n)".into(),
                 };
                 let key_filter = match args.get("property").and_then(Json::as_str) {

@@ -147,17 +147,6 @@ fn parse_action(reply: &str) -> Option<Map<String, Json>> {
     }
 }
 
-fn cut(s: String, n: usize) -> String {
-    if s.len() <= n {
-        return s;
-    }
-    let mut i = n;
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    format!("{}… (cut)", &s[..i])
-}
-
 enum Step {
     Observe(ActionRecord),
     Submit(ActionRecord, String),
@@ -201,7 +190,7 @@ fn act(reply: &str, tools: &GraphServer, schema: &str, opts: &SessionOptions) ->
     let record = |argument: Option<String>, observation: String| ActionRecord {
         action: name.clone(),
         argument,
-        observation: cut(observation, opts.observation_chars),
+        observation: super::cut(observation, opts.observation_chars),
     };
     match name.as_str() {
         "EXECUTE_CYPHER" => {

@@ -18,7 +18,6 @@ pub use ast::*;
 pub(crate) use error::line_col;
 pub use error::ParseError;
 pub use parse::{parse, parse_script, split_statements, split_statements_lenient};
-#[cfg(feature = "fuzz")]
 pub(crate) use print::write_name;
 pub(crate) use print::write_string as write_string_literal;
 pub use print::{print, print_expr, print_script, PrintOptions};
