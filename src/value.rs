@@ -79,6 +79,82 @@ impl From<bool> for Value {
     }
 }
 
+/// The most levels of lists and maps inside one another that a value may have. The engine
+/// refuses to build a deeper value (a `LimitExceeded` error with detail `ValueNesting`), so
+/// that every recursive walk over values (equality, hashing, ordering, printing, JSON and
+/// PackStream encoding, `Drop`) stays far from the end of a thread's stack. Values decoded
+/// from JSON or PackStream are bounded more tightly by those decoders (128).
+pub const MAX_NESTING: usize = 500;
+
+/// What [`footprint`] found: an estimate of the bytes a value holds and its nesting depth.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Footprint {
+    /// Estimated bytes: the value's own slot plus everything it owns on the heap (shared
+    /// strings are counted as if owned, so the estimate errs on the high side).
+    pub bytes: usize,
+    /// Levels of lists and maps: 0 for a scalar, 1 for a flat list or map.
+    pub depth: usize,
+}
+
+/// Measures a value without recursion: estimated bytes and nesting depth. Stops early and
+/// returns `None` as soon as the value is nested deeper than `max_depth` (so measuring a
+/// hostile value costs at most `max_depth` steps down any one branch).
+pub fn footprint(v: &Value, max_depth: usize) -> Option<Footprint> {
+    const SLOT: usize = std::mem::size_of::<Value>();
+    // Per-entry overhead of a BTreeMap node and an Arc header, roughly.
+    const MAP_ENTRY: usize = 24;
+    const ARC: usize = 16;
+    let mut bytes = 0usize;
+    let mut deepest = 0usize;
+    let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        bytes = bytes.saturating_add(SLOT);
+        match v {
+            Value::String(s) => bytes = bytes.saturating_add(ARC + s.len()),
+            Value::List(items) => {
+                let d = depth + 1;
+                if d > max_depth {
+                    return None;
+                }
+                deepest = deepest.max(d);
+                for x in items {
+                    match x {
+                        Value::List(_) | Value::Map(_) => stack.push((x, d)),
+                        Value::String(s) => bytes = bytes.saturating_add(SLOT + ARC + s.len()),
+                        other => bytes = bytes.saturating_add(SLOT + scalar_heap(other)),
+                    }
+                }
+            }
+            Value::Map(m) => {
+                let d = depth + 1;
+                if d > max_depth {
+                    return None;
+                }
+                deepest = deepest.max(d);
+                for (k, x) in m {
+                    bytes = bytes.saturating_add(MAP_ENTRY + ARC + k.len());
+                    stack.push((x, d));
+                }
+            }
+            other => bytes = bytes.saturating_add(scalar_heap(other)),
+        }
+    }
+    Some(Footprint {
+        bytes,
+        depth: deepest,
+    })
+}
+
+/// Heap bytes of a value that holds no list or map.
+fn scalar_heap(v: &Value) -> usize {
+    match v {
+        Value::String(s) => 16 + s.len(),
+        Value::Path(p) => 64 + 4 * (p.nodes.len() + p.rels.len()),
+        Value::Temporal(_) => 16 + std::mem::size_of::<crate::temporal::Temporal>(),
+        _ => 0,
+    }
+}
+
 /// The type of a value, as Cypher names it (`valueType` / error messages).
 pub fn type_name(v: &Value) -> &'static str {
     match v {

@@ -456,6 +456,7 @@ fn limits(rows: usize) -> Options {
             max_rows: rows,
             max_intermediate_rows: rows,
             max_var_length: 50,
+            ..Limits::default()
         },
         ..Default::default()
     }

@@ -245,6 +245,9 @@ fn zograscope_over_pole_through_read_neo4j_cypher() {
         "--read-only".into(),
         "--max-rows".into(),
         "100000".into(),
+        // Whole results are compared, so the default reply cap (1 MiB) is lifted.
+        "--token-limit".into(),
+        "0".into(),
         "--graph".into(),
         pole.to_string_lossy().into_owned(),
     ];

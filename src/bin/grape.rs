@@ -50,6 +50,8 @@ enum ServeCommand {
         /// Time limit per query in milliseconds.
         #[arg(long, default_value_t = 30_000)]
         timeout_ms: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
     },
     /// An MCP server over an in-memory graph with mcp-neo4j-cypher's tools (get_neo4j_schema,
     /// read_neo4j_cypher, write_neo4j_cypher) plus search_values. Over stdio (for an agent
@@ -89,12 +91,18 @@ struct McpArgs {
     /// Most rows a read returns.
     #[arg(long, default_value_t = 1000)]
     max_rows: usize,
-    /// Cut replies at about this many tokens (4 characters each).
+    /// Cut replies at about this many tokens (4 characters each); default 262144 (1 MiB),
+    /// 0 for no limit.
     #[arg(long)]
     token_limit: Option<usize>,
     /// Time limit per query in milliseconds.
     #[arg(long, default_value_t = 30_000)]
     timeout_ms: u64,
+    #[command(flatten)]
+    engine: EngineArgs,
+    /// Let read_neo4j_cypher run LOAD CSV (within --import-dir); off by default.
+    #[arg(long, requires = "import_dir")]
+    allow_load_csv_in_reads: bool,
 }
 
 #[derive(Subcommand)]
@@ -215,6 +223,8 @@ enum Command {
         /// Time limit per query in milliseconds.
         #[arg(long, default_value_t = 30_000)]
         timeout_ms: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
         /// The query.
         query: Option<String>,
     },
@@ -301,8 +311,35 @@ enum SchemaCommand {
     },
 }
 
+/// Commands that write a stream to standard output end quietly when the reader goes away
+/// (`grape query … | head -1`), as `cat` and ripgrep do, instead of panicking on a broken
+/// pipe. Servers keep the default of ignoring SIGPIPE: a client going away must not stop them.
+#[cfg(unix)]
+fn quiet_broken_pipe() {
+    // SAFETY: restoring the default disposition of one signal at start-up, before any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+fn quiet_broken_pipe() {}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if matches!(
+        cli.command,
+        Command::Query { .. }
+            | Command::Parse { .. }
+            | Command::Validate { .. }
+            | Command::Analyze { .. }
+            | Command::Textsim { .. }
+            | Command::Schema { .. }
+            | Command::Eval(_)
+            | Command::Report(_)
+    ) {
+        quiet_broken_pipe();
+    }
     match cli.command {
         Command::Eval(args) => cmd_eval(args),
         #[cfg(feature = "bolt")]
@@ -314,7 +351,13 @@ fn main() -> ExitCode {
             auth,
             read_only,
             timeout_ms,
-        }) => cmd_serve_bolt(&graph, types, &bind, port, auth, read_only, timeout_ms),
+            engine,
+        }) => {
+            let mut opts = grape::engine::Options::default();
+            opts.limits.timeout = Some(std::time::Duration::from_millis(timeout_ms));
+            engine.apply(&mut opts);
+            cmd_serve_bolt(&graph, types, &bind, port, auth, read_only, opts)
+        }
         #[cfg(feature = "mcp")]
         Command::Serve(ServeCommand::Mcp(a)) => cmd_serve_mcp(a),
         #[cfg(not(any(feature = "bolt", feature = "mcp")))]
@@ -358,8 +401,10 @@ fn main() -> ExitCode {
             jsonl,
             out,
             timeout_ms,
+            engine,
             query,
         } => cmd_query(QueryArgs {
+            engine,
             graph,
             types,
             params,
@@ -466,7 +511,12 @@ fn origin_of(file: &grape::dataset::QueryFile, q: &QueryInput) -> String {
     if q.offset.is_some() {
         file.origin.clone()
     } else {
-        format!("{} (record {}, id {})", file.origin, q.line, q.id)
+        format!(
+            "{} (record {}, id {})",
+            file.origin,
+            q.line,
+            grape::syntax::escape_controls(&q.id)
+        )
     }
 }
 
@@ -516,7 +566,10 @@ fn cmd_validate(
         for rec in &file.errors {
             total += 1;
             invalid += 1;
-            eprintln!("error: {rec}");
+            eprintln!(
+                "error: {}",
+                grape::syntax::escape_controls(&rec.to_string())
+            );
         }
         for q in &file.queries {
             total += 1;
@@ -551,7 +604,12 @@ fn cmd_validate(
                 let origin = origin_of(&file, q);
                 for d in &v.diagnostics {
                     let (line, column) = file_position(q, d.line, d.column);
-                    let _ = writeln!(out, "{origin}:{line}:{column}: {}: {}", d.code, d.message);
+                    let _ = writeln!(
+                        out,
+                        "{origin}:{line}:{column}: {}: {}",
+                        d.code,
+                        grape::syntax::escape_controls(&d.message)
+                    );
                 }
                 if !v.kg_valid {
                     let props = v
@@ -561,7 +619,7 @@ fn cmd_validate(
                     let _ = writeln!(
                         out,
                         "{origin}: id {}: not KG-valid (syntax {}, schema {:.3}, properties {props})",
-                        q.id,
+                        grape::syntax::escape_controls(&q.id),
                         if v.syntax_ok { "ok" } else { "failed" },
                         v.schema_score
                     );
@@ -600,7 +658,10 @@ fn cmd_analyze(json: bool, files: &[PathBuf]) -> ExitCode {
         };
         for rec in &file.errors {
             failed += 1;
-            eprintln!("error: {rec}");
+            eprintln!(
+                "error: {}",
+                grape::syntax::escape_controls(&rec.to_string())
+            );
         }
         for q in &file.queries {
             let stmt = match parse(&q.text) {
@@ -654,7 +715,12 @@ fn cmd_analyze(json: bool, files: &[PathBuf]) -> ExitCode {
                 let _ = writeln!(
                     out,
                     "{}: hops {}{unbounded} (min {}), {} relationships, {} nodes, access {}",
-                    q.id, c.hops, c.hops_min, c.rel_patterns, c.node_patterns, a.access
+                    grape::syntax::escape_controls(&q.id),
+                    c.hops,
+                    c.hops_min,
+                    c.rel_patterns,
+                    c.node_patterns,
+                    a.access
                 );
                 for m in &a.missing_aliases {
                     let (line, column) = file_position(q, m.line, m.column);
@@ -755,7 +821,10 @@ fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool)
                 });
                 let _ = writeln!(out, "{line}");
             } else {
-                eprintln!("error: {rec}");
+                eprintln!(
+                    "error: {}",
+                    grape::syntax::escape_controls(&rec.to_string())
+                );
             }
         }
         for q in &file.queries {
@@ -792,7 +861,12 @@ fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool)
                         let origin = if q.offset.is_some() {
                             file.origin.clone()
                         } else {
-                            format!("{} (record {}, id {})", file.origin, q.line, q.id)
+                            format!(
+                                "{} (record {}, id {})",
+                                file.origin,
+                                q.line,
+                                grape::syntax::escape_controls(&q.id)
+                            )
                         };
                         let _ = out.flush();
                         eprint!("{}", e.render(&origin));
@@ -818,7 +892,55 @@ fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool)
     }
 }
 
+/// Engine limits and the LOAD CSV sandbox, shared by every command that runs queries.
+#[derive(clap::Args, Clone, Debug, Default)]
+struct EngineArgs {
+    /// Memory budget of one query (rows, aggregation state, built values), e.g. `512M`,
+    /// `2G`, `1GiB`; a query over it fails with MemoryPoolOutOfMemoryError. Default 1 GiB.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    max_memory: Option<usize>,
+    /// Neo4j's import directory: `LOAD CSV FROM 'file:///x.csv'` reads DIR/x.csv and nothing
+    /// outside DIR. Without it LOAD CSV is refused.
+    #[arg(long, value_name = "DIR")]
+    import_dir: Option<PathBuf>,
+}
+
+impl EngineArgs {
+    fn apply(&self, opts: &mut grape::engine::Options) {
+        if let Some(m) = self.max_memory {
+            opts.limits.max_memory = Some(m);
+        }
+        opts.import_dir = self.import_dir.clone();
+    }
+}
+
+/// `512M`, `2G`, `1GiB`, `100000` (bytes).
+fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a size such as 512M or 2G"))?;
+    let mul: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tb" | "tib" => 1024.0f64.powi(4),
+        _ => return Err(format!("{s:?}: unknown unit (use K, M, G or T)")),
+    };
+    let v = x * mul;
+    if !(v >= 1.0 && v < usize::MAX as f64) {
+        return Err(format!("{s:?}: out of range"));
+    }
+    Ok(v as usize)
+}
+
 struct QueryArgs {
+    engine: EngineArgs,
     graph: String,
     types: grape::graph::import::ImporterTypes,
     params: Option<String>,
@@ -876,6 +998,7 @@ fn cmd_query(a: QueryArgs) -> ExitCode {
     };
     let mut opts = Options::default();
     opts.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
+    a.engine.apply(&mut opts);
     if let Some(path) = &a.jsonl {
         return query_batch(&mut graph, path, a.out.as_deref(), &params, &opts);
     }
@@ -1089,6 +1212,8 @@ struct EvalArgs {
     /// Print report.json to standard output instead of the table.
     #[arg(long)]
     json: bool,
+    #[command(flatten)]
+    engine: EngineArgs,
 }
 
 fn cmd_eval(a: EvalArgs) -> ExitCode {
@@ -1181,6 +1306,7 @@ fn cmd_eval(a: EvalArgs) -> ExitCode {
         opts.workers = w.max(1);
     }
     opts.engine.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
+    a.engine.apply(&mut opts.engine);
     match grape::eval::evaluate(&graphs, &examples, &predictions, &opts, a.out.as_deref()) {
         Ok((report, _)) => {
             if a.json {
@@ -1217,6 +1343,7 @@ fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
             Ok(g) => {
                 let mut opts = grape::engine::Options::default();
                 opts.limits.timeout = Some(timeout);
+                a.engine.apply(&mut opts);
                 std::sync::Arc::new(grape::backend::Memory::with_options(g, opts))
             }
             Err(e) => {
@@ -1246,7 +1373,13 @@ fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
         namespace: a.namespace,
         read_only: a.read_only,
         max_rows: a.max_rows.max(1),
-        token_limit: a.token_limit,
+        token_limit: match a.token_limit {
+            Some(0) => None,
+            Some(n) => Some(n),
+            None => Some(grape::mcp::server::DEFAULT_TOKEN_LIMIT),
+        },
+        call_timeout: Some(timeout + std::time::Duration::from_secs(5)),
+        load_csv_in_reads: a.allow_load_csv_in_reads,
         ..Default::default()
     };
     let server = grape::mcp::GraphServer::new(backend, config);
@@ -1281,7 +1414,7 @@ fn cmd_serve_bolt(
     port: u16,
     auth: Option<String>,
     read_only: bool,
-    timeout_ms: u64,
+    engine: grape::engine::Options,
 ) -> ExitCode {
     let auth = match auth.map(|a| match a.split_once(':') {
         Some((u, p)) => Ok((u.to_string(), p.to_string())),
@@ -1301,12 +1434,12 @@ fn cmd_serve_bolt(
             return ExitCode::from(2);
         }
     };
-    let mut config = grape::bolt::Config {
+    let config = grape::bolt::Config {
         auth,
         read_only,
+        engine,
         ..Default::default()
     };
-    config.engine.limits.timeout = Some(std::time::Duration::from_millis(timeout_ms));
     let server = match grape::bolt::Server::bind(&format!("{bind}:{port}"), g, config) {
         Ok(s) => s,
         Err(e) => {

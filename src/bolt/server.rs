@@ -4,11 +4,11 @@ use super::convert::{from_ps, to_ps, Dialect};
 use super::packstream::{decode_all, encode, Ps};
 use crate::engine::{Options, Params, Table};
 use crate::graph::Graph;
-use std::io::{self, Read, Write};
+use std::io::{self, BufRead, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
-use std::time::Instant;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::{Duration, Instant};
 
 /// Server settings.
 #[derive(Clone, Debug)]
@@ -23,6 +23,24 @@ pub struct Config {
     pub engine: Options,
     /// The database name the server answers to (`neo4j`).
     pub database: String,
+    /// How long a new connection may take to send its handshake and HELLO.
+    pub handshake_timeout: Duration,
+    /// How long a connection may stay silent between messages before it is closed
+    /// (`None`: forever).
+    pub idle_timeout: Option<Duration>,
+    /// How long one message may take to arrive once it has begun (a client that sends a byte
+    /// a second cannot hold a connection).
+    pub message_timeout: Duration,
+    /// Most connections served at once; the next gets a FAILURE
+    /// (`Neo.TransientError.Request.NoThreadsAvailable`) and is closed.
+    pub max_connections: usize,
+    /// The longest query text RUN accepts, in bytes.
+    pub max_query_bytes: usize,
+    /// Failed logins in a row from one address before further attempts are refused for
+    /// `auth_lock` (`Neo.ClientError.Security.AuthenticationRateLimit`), as Neo4j's
+    /// `dbms.security.auth_max_failed_attempts` / `auth_lock_time`.
+    pub auth_max_failed_attempts: u32,
+    pub auth_lock: Duration,
 }
 
 impl Default for Config {
@@ -33,6 +51,13 @@ impl Default for Config {
             max_message_bytes: 16 << 20,
             engine: Options::default(),
             database: "neo4j".into(),
+            handshake_timeout: Duration::from_secs(10),
+            idle_timeout: Some(Duration::from_secs(30 * 60)),
+            message_timeout: Duration::from_secs(60),
+            max_connections: 512,
+            max_query_bytes: 1 << 20,
+            auth_max_failed_attempts: 3,
+            auth_lock: Duration::from_secs(5),
         }
     }
 }
@@ -45,6 +70,10 @@ struct Shared {
     connections: AtomicU64,
     bookmarks: AtomicU64,
     stop: AtomicBool,
+    /// Connections being served now.
+    active: AtomicUsize,
+    /// Failed logins in a row, and when the last was, by client address.
+    auth_failures: Mutex<std::collections::HashMap<std::net::IpAddr, (u32, Instant)>>,
 }
 
 impl Shared {
@@ -56,6 +85,8 @@ impl Shared {
             connections: AtomicU64::new(0),
             bookmarks: AtomicU64::new(0),
             stop: AtomicBool::new(false),
+            active: AtomicUsize::new(0),
+            auth_failures: Mutex::new(std::collections::HashMap::new()),
         }
     }
 }
@@ -94,11 +125,18 @@ impl Server {
             if self.shared.stop.load(Ordering::SeqCst) {
                 break;
             }
-            let Ok(stream) = stream else { continue };
+            let Ok(stream) = stream else {
+                // Out of descriptors or the like: do not spin.
+                std::thread::sleep(Duration::from_millis(10));
+                continue;
+            };
             let shared = self.shared.clone();
+            let guard = ActiveGuard::new(&shared);
             std::thread::spawn(move || {
                 let _ = stream.set_nodelay(true);
-                let _ = handle(stream, &shared);
+                let over = guard.count > shared.config.max_connections;
+                let _ = handle(stream, &shared, over);
+                drop(guard);
             });
         }
     }
@@ -143,11 +181,65 @@ impl Drop for ServerHandle {
     }
 }
 
+/// Counts a connection as active while it lives.
+struct ActiveGuard {
+    shared: Arc<Shared>,
+    /// Active connections, this one included, when it was accepted.
+    count: usize,
+}
+
+impl ActiveGuard {
+    fn new(shared: &Arc<Shared>) -> ActiveGuard {
+        let count = shared.active.fetch_add(1, Ordering::SeqCst) + 1;
+        ActiveGuard {
+            shared: shared.clone(),
+            count,
+        }
+    }
+}
+
+impl Drop for ActiveGuard {
+    fn drop(&mut self) {
+        self.shared.active.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// Serves one already-accepted connection on the calling thread (for embedding the server in
 /// another accept loop).
 pub fn serve_connection(stream: TcpStream, graph: Graph, config: Config) -> io::Result<()> {
     let shared = Shared::new(graph, config, stream.local_addr()?);
-    handle(stream, &shared)
+    handle(stream, &shared, false)
+}
+
+/// A socket reader with a deadline: each read waits at most until the deadline, so that a
+/// client cannot hold a connection by sending nothing, or a byte at a time.
+struct Timed {
+    stream: TcpStream,
+    deadline: std::cell::Cell<Option<Instant>>,
+}
+
+impl Timed {
+    fn until(&self, d: Option<Instant>) {
+        self.deadline.set(d);
+    }
+}
+
+impl Read for Timed {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if let Some(d) = self.deadline.get() {
+            let left = d.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Err(io::Error::new(
+                    io::ErrorKind::TimedOut,
+                    "read deadline passed",
+                ));
+            }
+            self.stream.set_read_timeout(Some(left))?;
+        } else {
+            self.stream.set_read_timeout(None)?;
+        }
+        self.stream.read(buf)
+    }
 }
 
 const MAGIC: [u8; 4] = [0x60, 0x60, 0xB0, 0x17];
@@ -250,10 +342,31 @@ struct Tx {
     /// The transaction's own graph, from its first write.
     graph: Option<Graph>,
     read_only: bool,
+    /// When the driver's `tx_timeout` runs out.
+    deadline: Option<Instant>,
+}
+
+/// The driver's `tx_timeout` (milliseconds) in a BEGIN or RUN's extra map.
+fn tx_timeout(extra: Option<&Ps>) -> Option<Duration> {
+    match extra.and_then(|e| e.get("tx_timeout")).and_then(Ps::as_int) {
+        Some(ms) if ms > 0 => Some(Duration::from_millis(ms as u64)),
+        _ => None,
+    }
+}
+
+fn tx_timed_out() -> Failure {
+    Failure::new(
+        "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
+        "The transaction has been terminated. Retry your operation in a new transaction, \
+         and you should see a successful result. The transaction has not completed within \
+         the timeout specified at its start by the client.",
+    )
 }
 
 struct Conn<'a> {
     shared: &'a Shared,
+    /// The client's address (for the failed-login count).
+    peer: std::net::IpAddr,
     dialect: Dialect,
     version: (u8, u8),
     id: u64,
@@ -264,9 +377,15 @@ struct Conn<'a> {
     next_qid: i64,
 }
 
-fn handle(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
+fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Result<()> {
+    let timed = Timed {
+        stream: stream.try_clone()?,
+        deadline: std::cell::Cell::new(Some(Instant::now() + shared.config.handshake_timeout)),
+    };
+    let _ = stream.set_write_timeout(Some(shared.config.message_timeout));
+    let mut reader = io::BufReader::new(timed);
     let mut hello = [0u8; 20];
-    stream.read_exact(&mut hello)?;
+    reader.read_exact(&mut hello)?;
     if hello[..4] != MAGIC {
         return Ok(());
     }
@@ -277,9 +396,12 @@ fn handle(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
         return Ok(());
     };
     stream.write_all(&[0, 0, version.1, version.0])?;
-    let mut reader = io::BufReader::new(stream.try_clone()?);
     let mut conn = Conn {
         shared,
+        peer: stream
+            .peer_addr()
+            .map(|a| a.ip())
+            .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
         dialect: Dialect {
             element_ids: version.0 >= 5,
             utc_datetimes: version.0 >= 5,
@@ -300,6 +422,21 @@ fn handle(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
         if !out.is_empty() && reader.buffer().is_empty() {
             stream.write_all(&out)?;
             out.clear();
+        }
+        // Wait for the next message (HELLO within the handshake deadline), then give it
+        // the message deadline to arrive whole.
+        if greeted && reader.buffer().is_empty() {
+            reader
+                .get_ref()
+                .until(shared.config.idle_timeout.map(|t| Instant::now() + t));
+            if reader.fill_buf()?.is_empty() {
+                return Ok(());
+            }
+        }
+        if greeted {
+            reader
+                .get_ref()
+                .until(Some(Instant::now() + shared.config.message_timeout));
         }
         let Some(bytes) = read_message(&mut reader, shared.config.max_message_bytes)? else {
             return Ok(());
@@ -328,6 +465,19 @@ fn handle(mut stream: TcpStream, shared: &Shared) -> io::Result<()> {
             return Ok(());
         }
         let close = match tag {
+            0x01 if over_capacity => {
+                write_message(
+                    &mut out,
+                    &failure(Failure::new(
+                        "Neo.TransientError.Request.NoThreadsAvailable",
+                        format!(
+                            "the server is serving its maximum of {} connections; try again later",
+                            shared.config.max_connections
+                        ),
+                    )),
+                );
+                true
+            }
             0x01 => {
                 greeted = true;
                 conn.hello(&fields, &mut out)
@@ -421,15 +571,39 @@ impl Conn<'_> {
 
     fn check_auth(&mut self, auth: &Ps) -> Result<(), Failure> {
         if let Some((user, pass)) = &self.shared.config.auth {
+            let cfg = &self.shared.config;
+            let mut failures = self
+                .shared
+                .auth_failures
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            if let Some(&(n, last)) = failures.get(&self.peer) {
+                if n >= cfg.auth_max_failed_attempts && last.elapsed() < cfg.auth_lock {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Security.AuthenticationRateLimit",
+                        "The client has provided incorrect authentication details too many times in a row.",
+                    ));
+                }
+            }
             let ok = auth.get("scheme").and_then(Ps::as_str) == Some("basic")
                 && auth.get("principal").and_then(Ps::as_str) == Some(user)
                 && auth.get("credentials").and_then(Ps::as_str) == Some(pass);
             if !ok {
+                // Bounded bookkeeping: forget stale entries when the table grows.
+                if failures.len() >= 4096 {
+                    failures.retain(|_, (_, t)| t.elapsed() < cfg.auth_lock);
+                }
+                if failures.len() < 65536 {
+                    let e = failures.entry(self.peer).or_insert((0, Instant::now()));
+                    e.0 = e.0.saturating_add(1);
+                    e.1 = Instant::now();
+                }
                 return Err(Failure::new(
                     "Neo.ClientError.Security.Unauthorized",
                     "The client is unauthorized due to authentication failure.",
                 ));
             }
+            failures.remove(&self.peer);
         }
         self.authenticated = true;
         Ok(())
@@ -519,6 +693,7 @@ impl Conn<'_> {
                 self.tx = Some(Tx {
                     graph: None,
                     read_only,
+                    deadline: tx_timeout(f.first()).map(|t| Instant::now() + t),
                 });
                 self.results.clear();
                 write_message(out, &success(Ps::map::<&str>([])));
@@ -560,6 +735,13 @@ impl Conn<'_> {
             .and_then(Ps::as_str)
             .ok_or_else(|| Failure::request("RUN needs a query string"))?
             .to_string();
+        if query.len() > self.shared.config.max_query_bytes {
+            return Err(Failure::request(format!(
+                "the query text has {} bytes, more than this server accepts ({})",
+                query.len(),
+                self.shared.config.max_query_bytes
+            )));
+        }
         let mut params = Params::new();
         match f.get(1) {
             Some(Ps::Map(m)) => {
@@ -605,7 +787,35 @@ impl Conn<'_> {
                 },
             ));
         }
-        let exec_err = |e: crate::engine::ExecError| Failure::new(e.code(), e.message);
+        // The driver's transaction timeout, when shorter than the server's time limit.
+        let deadline = match &self.tx {
+            Some(tx) => tx.deadline,
+            None => tx_timeout(extra).map(|t| started + t),
+        };
+        let mut engine_opts = std::borrow::Cow::Borrowed(&self.shared.config.engine);
+        let client_timeout = match deadline {
+            Some(d) => {
+                let left = d.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    return Err(tx_timed_out());
+                }
+                let server = engine_opts.limits.timeout.unwrap_or(Duration::MAX);
+                if left < server {
+                    engine_opts.to_mut().limits.timeout = Some(left);
+                    true
+                } else {
+                    false
+                }
+            }
+            None => false,
+        };
+        let engine_opts: &Options = &engine_opts;
+        let exec_err = |e: crate::engine::ExecError| {
+            if client_timeout && e.detail == Some("Timeout") {
+                return tx_timed_out();
+            }
+            Failure::new(e.code(), e.message)
+        };
         let table: Table = if explain {
             crate::engine::check(&stmt, &query).map_err(exec_err)?;
             Table::default()
@@ -617,13 +827,13 @@ impl Conn<'_> {
                         tx.graph = Some((**g).clone());
                     }
                     let g = tx.graph.as_mut().expect("the transaction's graph");
-                    crate::engine::execute(g, &stmt, &query, &params, &self.shared.config.engine)
+                    crate::engine::execute(g, &stmt, &query, &params, engine_opts)
                         .map_err(exec_err)?
                 }
                 None => {
                     let mut shared = self.shared.graph.write().unwrap_or_else(|e| e.into_inner());
                     let g = Arc::make_mut(&mut *shared);
-                    crate::engine::execute(g, &stmt, &query, &params, &self.shared.config.engine)
+                    crate::engine::execute(g, &stmt, &query, &params, engine_opts)
                         .map_err(exec_err)?
                 }
             }
@@ -641,8 +851,7 @@ impl Conn<'_> {
                     &snapshot
                 }
             };
-            crate::engine::execute_read(g, &stmt, &query, &params, &self.shared.config.engine)
-                .map_err(exec_err)?
+            crate::engine::execute_read(g, &stmt, &query, &params, engine_opts).map_err(exec_err)?
         };
         let t_first = started.elapsed().as_millis() as i64;
         let rows = table

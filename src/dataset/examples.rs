@@ -185,10 +185,13 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
         }
     }
     let mut out = Vec::new();
+    let mut seen = SeenIds::default();
     for rec in rdr.records() {
         let rec =
             rec.map_err(|e| derr(path, e.position().map(|p| p.line() as usize), e.to_string()))?;
         let eid = rec.get(id).unwrap_or("").to_string();
+        let line = rec.position().map_or(0, |p| p.line() as usize);
+        seen.check(path, &eid, line, "line")?;
         let mut categories = BTreeMap::new();
         for (i, name) in &cats {
             categories.insert(name.to_string(), rec.get(*i).unwrap_or("").to_string());
@@ -213,6 +216,31 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
     Ok(out)
 }
 
+/// Ids seen so far in a dataset, with where: a second record with an id already seen is an
+/// error naming both (it would be scored and counted twice). A number and a string that read
+/// the same (`1` and `"1"`) are the same id.
+#[derive(Default)]
+struct SeenIds(HashMap<String, usize>);
+
+impl SeenIds {
+    /// `at` is the record's line (`what` = "line") or index (`what` = "record").
+    fn check(&mut self, path: &Path, id: &str, at: usize, what: &str) -> Result<(), DatasetError> {
+        if let Some(first) = self.0.get(id) {
+            return Err(derr(
+                path,
+                (what == "line").then_some(at),
+                format!(
+                    "duplicate id {:?}: {what} {first} and {what} {at} have the same id \
+                     (ids must be unique; a number and a string that read the same are one id)",
+                    crate::syntax::escape_controls(id)
+                ),
+            ));
+        }
+        self.0.insert(id.to_string(), at);
+        Ok(())
+    }
+}
+
 fn scalar_text(v: &serde_json::Value) -> Option<String> {
     match v {
         serde_json::Value::String(s) => Some(s.clone()),
@@ -229,6 +257,7 @@ fn read_grape(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
         .as_array()
         .ok_or_else(|| derr(path, None, "expected a JSON array of records"))?;
     let mut out = Vec::new();
+    let mut seen = SeenIds::default();
     for (i, r) in arr.iter().enumerate() {
         let (Some(q), Some(c)) = (r["question"].as_str(), r["cypher"].as_str()) else {
             return Err(derr(
@@ -248,11 +277,13 @@ fn read_grape(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
                 categories.insert(name.to_string(), t);
             }
         }
+        let id = r
+            .get("id")
+            .and_then(scalar_text)
+            .unwrap_or_else(|| i.to_string());
+        seen.check(path, &id, i, "record")?;
         out.push(Example {
-            id: r
-                .get("id")
-                .and_then(scalar_text)
-                .unwrap_or_else(|| i.to_string()),
+            id,
             question: q.to_string(),
             gold: c.to_string(),
             categories,
@@ -265,6 +296,7 @@ fn read_grape(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
 
 fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
     let mut out = Vec::new();
+    let mut seen = SeenIds::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
@@ -279,6 +311,7 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
             .get("id")
             .and_then(scalar_text)
             .unwrap_or_else(|| (i + 1).to_string());
+        seen.check(path, &id, i + 1, "line")?;
         let mut categories = BTreeMap::new();
         if let Some(o) = v.as_object() {
             for (k, x) in o {

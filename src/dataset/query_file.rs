@@ -36,6 +36,8 @@ pub struct QueryFile {
     pub text: String,
     pub queries: Vec<QueryInput>,
     pub errors: Vec<QueryFileError>,
+    /// Byte offsets where the text's lines start (built on the first error located).
+    line_starts: std::sync::OnceLock<Vec<usize>>,
 }
 
 impl QueryFile {
@@ -46,11 +48,37 @@ impl QueryFile {
         query: &QueryInput,
         err: &crate::syntax::ParseError,
     ) -> crate::syntax::ParseError {
-        match query.offset {
-            Some(base) => err.relocated(&self.text, base),
-            None => err.clone(),
+        let Some(base) = query.offset else {
+            return err.clone();
+        };
+        // From the query's own position, without a pass over the file for every error.
+        let mut e = err.clone();
+        e.offset = (base + err.offset).min(self.text.len());
+        e.line = query.line + err.line.saturating_sub(1);
+        if err.line <= 1 {
+            e.column = query.column + err.column.saturating_sub(1);
+        }
+        let starts = self.line_starts.get_or_init(|| line_starts(&self.text));
+        if let Some(&ls) = starts.get(e.line.saturating_sub(1)) {
+            let le = self.text[ls..]
+                .find(['\n', '\r'])
+                .map_or(self.text.len(), |i| ls + i);
+            e.source_line = self.text[ls..le].to_string();
+        }
+        e
+    }
+}
+
+/// Where each line of `text` starts (`\r\n`, `\n` and `\r` end a line, as for positions).
+fn line_starts(text: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let mut out = vec![0];
+    for (i, &c) in b.iter().enumerate() {
+        if c == b'\n' || (c == b'\r' && b.get(i + 1) != Some(&b'\n')) {
+            out.push(i + 1);
         }
     }
+    out
 }
 
 /// A record that could not be read: the file, the line and why.
@@ -76,6 +104,7 @@ pub fn read_query_file(path: &Path) -> std::io::Result<QueryFile> {
             text,
             queries,
             errors: Vec::new(),
+            line_starts: Default::default(),
         });
     }
     let bytes = std::fs::read(path)?;
@@ -103,15 +132,17 @@ pub fn read_query_file(path: &Path) -> std::io::Result<QueryFile> {
         text,
         queries,
         errors,
+        line_starts: Default::default(),
     })
 }
 
 /// Splits a script into statements (see the module docs).
 pub fn script_queries(text: &str, origin: &str) -> Vec<QueryInput> {
+    let mut cursor = crate::syntax::LineCursor::new(text);
     crate::syntax::split_statements_lenient(text)
         .into_iter()
         .map(|(offset, stmt)| {
-            let (line, column, _) = crate::syntax::line_col(text, offset);
+            let (line, column, _) = cursor.at(offset);
             QueryInput {
                 id: format!("{origin}:{line}"),
                 text: stmt.to_string(),

@@ -39,6 +39,7 @@ impl ErrorKind {
             }
             ErrorKind::ParameterMissing => "Neo.ClientError.Statement.ParameterMissing",
             ErrorKind::ProcedureError => "Neo.ClientError.Procedure.ProcedureCallFailed",
+            // Which limit decides the code: see `ExecError::code`.
             ErrorKind::LimitExceeded => "Neo.ClientError.Transaction.TransactionTimedOut",
             ErrorKind::Cancelled => "Neo.ClientError.Transaction.Terminated",
             ErrorKind::Unsupported => "Neo.ClientError.Statement.FeatureNotSupported",
@@ -91,7 +92,20 @@ impl ExecError {
         }
         self
     }
+    /// The Neo4j status code: the kind's, except for exceeded limits, whose code says which
+    /// limit (a time limit is `TransactionTimedOut`, the memory budget Neo4j's memory-pool
+    /// error, the other limits an execution failure).
     pub fn code(&self) -> &'static str {
+        if self.kind == ErrorKind::LimitExceeded {
+            return match self.detail {
+                Some("Timeout") => "Neo.ClientError.Transaction.TransactionTimedOut",
+                Some("Memory") => "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+                _ => "Neo.DatabaseError.Statement.ExecutionFailed",
+            };
+        }
+        if self.detail == Some("LoadCsvFailed") {
+            return "Neo.ClientError.Statement.ExternalResourceFailed";
+        }
         self.kind.code()
     }
     pub(crate) fn type_error(message: impl Into<String>) -> Self {

@@ -42,6 +42,22 @@ impl<'a> Env<'a> {
     }
 }
 
+/// Whether an expression of this kind may build a new list, map or string (rather than read
+/// one), so that its value is checked against the nesting and memory limits.
+fn builds_value(k: &ExprKind) -> bool {
+    match k {
+        ExprKind::List(_)
+        | ExprKind::Map(_)
+        | ExprKind::ListComprehension { .. }
+        | ExprKind::PatternComprehension { .. }
+        | ExprKind::Collect(_)
+        | ExprKind::MapProjection { .. } => true,
+        ExprKind::Binary { op, .. } => matches!(op, BinaryOp::Add | BinaryOp::Concat),
+        ExprKind::FunctionCall { .. } => true,
+        _ => false,
+    }
+}
+
 fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
@@ -86,7 +102,12 @@ pub(crate) fn type_matches(r: &Runner, ty: u32, e: &LabelExpr) -> bool {
 impl Runner<'_> {
     /// Evaluates `e` in `env`.
     pub(crate) fn eval(&self, e: &Expr, env: &Env) -> Result<Value> {
-        self.eval_inner(e, env).map_err(|err| err.at(e.span))
+        let v = self.eval_inner(e, env).map_err(|err| err.at(e.span))?;
+        if builds_value(&e.kind) {
+            // A value this expression built: bounded in nesting and by the memory budget.
+            self.sh.admit(&v).map_err(|err| err.at(e.span))?;
+        }
+        Ok(v)
     }
 
     fn eval_inner(&self, e: &Expr, env: &Env) -> Result<Value> {
@@ -277,7 +298,9 @@ impl Runner<'_> {
                 };
                 let names = [Arc::from(variable.name.as_str())];
                 let mut out = Vec::with_capacity(items.len());
+                let mut bytes = 0usize;
                 for item in items {
+                    self.sh.tick()?;
                     let vals = [item];
                     let inner = Env {
                         names: &names,
@@ -289,10 +312,12 @@ impl Runner<'_> {
                             continue;
                         }
                     }
-                    match map {
-                        Some(m) => out.push(self.eval(m, &inner)?),
-                        None => out.push(vals.into_iter().next().unwrap_or(Value::Null)),
-                    }
+                    let v = match map {
+                        Some(m) => self.eval(m, &inner)?,
+                        None => vals.into_iter().next().unwrap_or(Value::Null),
+                    };
+                    self.sh.grow(&mut bytes, &v)?;
+                    out.push(v);
                 }
                 Ok(Value::List(out))
             }
@@ -315,6 +340,7 @@ impl Runner<'_> {
                 let names = [Arc::from(variable.name.as_str())];
                 let (mut trues, mut nulls) = (0usize, 0usize);
                 for item in items.iter() {
+                    self.sh.tick()?;
                     let vals = [item.clone()];
                     let inner = Env {
                         names: &names,
@@ -396,6 +422,7 @@ impl Runner<'_> {
                     Arc::from(variable.name.as_str()),
                 ];
                 for item in items {
+                    self.sh.tick()?;
                     let vals = [acc, item];
                     let inner = Env {
                         names: &names,
@@ -590,6 +617,18 @@ impl Runner<'_> {
 /// A binary operator (not AND/OR/XOR) on two values.
 pub(crate) fn binary_values(run: &Runner, op: BinaryOp, l: Value, r: Value) -> Result<Value> {
     use BinaryOp::*;
+    if matches!(op, Add | Concat) {
+        // Check the size of a concatenation before allocating it.
+        const SLOT: usize = std::mem::size_of::<Value>();
+        let len = |v: &Value| match v {
+            Value::String(s) => s.len(),
+            Value::List(l) => l.len().saturating_mul(SLOT),
+            _ => 0,
+        };
+        // The operands stay alive while the result is built: count both.
+        run.sh
+            .can_allocate(len(&l).saturating_add(len(&r)).saturating_mul(2))?;
+    }
     if op.is_comparison() {
         return Ok(compare_op(op, &l, &r)
             .map(Value::Bool)

@@ -39,6 +39,8 @@ pub(crate) struct Shared<'a> {
     pub regex_cache: RefCell<HashMap<String, Regex>>,
     pub stats: RefCell<Stats>,
     pub ticks: std::cell::Cell<u32>,
+    /// Estimated bytes the statement holds in materialised rows and aggregation state.
+    pub mem: std::cell::Cell<usize>,
 }
 
 impl Shared<'_> {
@@ -69,6 +71,111 @@ impl Shared<'_> {
         Ok(())
     }
 
+    /// The memory budget's error: `extra` more bytes would exceed it.
+    fn out_of_memory(&self, extra: usize) -> ExecError {
+        let max = self.limits.max_memory.unwrap_or(usize::MAX);
+        ExecError::runtime(
+            ErrorKind::LimitExceeded,
+            format!(
+                "the allocation of an extra {} would use more than the limit {} (currently using {}): \
+                 the query's memory budget is exhausted (raise Limits::max_memory / --max-memory)",
+                human_bytes(extra),
+                human_bytes(max),
+                human_bytes(self.mem.get()),
+            ),
+        )
+        .with_detail("Memory")
+    }
+
+    /// Counts `bytes` more held by the statement (rows, aggregation state).
+    pub fn charge(&self, bytes: usize) -> Result<()> {
+        let now = self.mem.get().saturating_add(bytes);
+        if let Some(max) = self.limits.max_memory {
+            if now > max {
+                return Err(self.out_of_memory(bytes));
+            }
+        }
+        self.mem.set(now);
+        Ok(())
+    }
+
+    /// Gives back `bytes` charged earlier for something that is no longer held.
+    pub fn release(&self, bytes: usize) {
+        self.mem.set(self.mem.get().saturating_sub(bytes));
+    }
+
+    /// Checks that `bytes` more could be allocated for a value under construction.
+    pub fn can_allocate(&self, bytes: usize) -> Result<()> {
+        if let Some(max) = self.limits.max_memory {
+            if self.mem.get().saturating_add(bytes) > max {
+                return Err(self.out_of_memory(bytes));
+            }
+        }
+        Ok(())
+    }
+
+    /// Admits a value an expression built: it must not be nested deeper than
+    /// [`crate::value::MAX_NESTING`] nor larger than what is left of the memory budget.
+    /// Returns its estimated size.
+    pub fn admit(&self, v: &Value) -> Result<usize> {
+        match v {
+            Value::List(_) | Value::Map(_) => {}
+            Value::String(s) => {
+                self.can_allocate(s.len())?;
+                return Ok(s.len());
+            }
+            _ => return Ok(0),
+        }
+        let Some(fp) = crate::value::footprint(v, crate::value::MAX_NESTING) else {
+            return Err(ExecError::runtime(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "a list or map nested more than {} levels deep",
+                    crate::value::MAX_NESTING
+                ),
+            )
+            .with_detail("ValueNesting"));
+        };
+        self.can_allocate(fp.bytes)?;
+        Ok(fp.bytes)
+    }
+
+    /// Adds an item to a list under construction whose items so far take `*total` bytes, and
+    /// checks the list still fits the memory budget (a comprehension grows its list item by
+    /// item, long before the list as a whole can be admitted).
+    pub fn grow(&self, total: &mut usize, item: &Value) -> Result<()> {
+        const SLOT: usize = std::mem::size_of::<Value>();
+        let b = match item {
+            Value::List(_) | Value::Map(_) | Value::String(_) | Value::Path(_) => {
+                crate::value::footprint(item, crate::value::MAX_NESTING)
+                    .map_or(usize::MAX, |f| f.bytes)
+            }
+            _ => SLOT,
+        };
+        *total = total.saturating_add(b);
+        self.can_allocate(*total)
+    }
+
+    /// The estimated bytes of a row (for [`Shared::charge`]): its slot in the rows' vector
+    /// (twice over, for the vector's amortised growth), its own buffer with the allocator's
+    /// header and rounding, and what its values hold on the heap.
+    pub fn row_bytes(row: &[Value]) -> usize {
+        const SLOT: usize = std::mem::size_of::<Value>();
+        let mut n =
+            2 * std::mem::size_of::<Vec<Value>>() + (SLOT * row.len() + 8).next_multiple_of(16);
+        for v in row {
+            match v {
+                Value::List(_) | Value::Map(_) | Value::String(_) | Value::Path(_) => {
+                    n = n.saturating_add(
+                        crate::value::footprint(v, usize::MAX).map_or(0, |f| f.bytes) - SLOT,
+                    )
+                }
+                _ => {}
+            }
+        }
+        n
+    }
+
     fn check_rows(&self, n: usize) -> Result<()> {
         if n > self.limits.max_intermediate_rows {
             return Err(ExecError::runtime(
@@ -81,6 +188,22 @@ impl Shared<'_> {
             .with_detail("IntermediateRows"));
         }
         Ok(())
+    }
+}
+
+/// Bytes as a person reads them (`1.0 GiB`).
+pub(crate) fn human_bytes(n: usize) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = n as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
     }
 }
 
@@ -210,53 +333,82 @@ fn run_single(
         None => (Vec::new(), vec![Vec::new()]),
     };
     let n = q.clauses.len();
-    for (i, clause) in q.clauses.iter().enumerate() {
-        let last = i + 1 == n;
-        match clause {
-            Clause::Return(r) => {
-                let run = Runner::new(access.graph(), sh);
-                let (cols, out) = run.project(&r.projection, &scope, rows, true, None)?;
-                if !last {
-                    return Err(ExecError::compile(
-                        ErrorKind::SyntaxError,
-                        "RETURN can only be used at the end of the query",
-                    )
-                    .at(r.span));
+    // Bytes charged to the memory budget for `rows`: each clause's output replaces its input.
+    let base = sh.mem.get();
+    let mut held = 0usize;
+    let result = (|| {
+        for (i, clause) in q.clauses.iter().enumerate() {
+            let last = i + 1 == n;
+            match clause {
+                Clause::Return(r) => {
+                    let run = Runner::new(access.graph(), sh);
+                    let (cols, out) = run.project(&r.projection, &scope, rows, true, None)?;
+                    if !last {
+                        return Err(ExecError::compile(
+                            ErrorKind::SyntaxError,
+                            "RETURN can only be used at the end of the query",
+                        )
+                        .at(r.span));
+                    }
+                    return Ok(Output {
+                        columns: cols,
+                        rows: out,
+                        returns: true,
+                    });
                 }
-                return Ok(Output {
-                    columns: cols,
-                    rows: out,
-                    returns: true,
-                });
+                Clause::CallProcedure(_) if last && n == 1 => {
+                    // A standalone procedure call returns the procedure's rows.
+                    let before = scope.len();
+                    let out = run_clause(access, sh, clause, &mut scope, rows)?;
+                    return Ok(Output {
+                        columns: scope[before..].to_vec(),
+                        rows: out.into_iter().map(|r| r[before..].to_vec()).collect(),
+                        returns: true,
+                    });
+                }
+                Clause::Match(m) if !m.optional => {
+                    // A LIMIT right after the MATCH stops the matching early.
+                    let cap = row_cap(q.clauses.get(i + 1), sh, access.graph());
+                    let run = Runner::new(access.graph(), sh);
+                    rows = run.exec_match_capped(m, &mut scope, rows, cap)?;
+                    sh.check_rows(rows.len())?;
+                }
+                _ => {
+                    rows = run_clause(access, sh, clause, &mut scope, rows)?;
+                    sh.check_rows(rows.len())?;
+                }
             }
-            Clause::CallProcedure(_) if last && n == 1 => {
-                // A standalone procedure call returns the procedure's rows.
-                let before = scope.len();
-                let out = run_clause(access, sh, clause, &mut scope, rows)?;
-                return Ok(Output {
-                    columns: scope[before..].to_vec(),
-                    rows: out.into_iter().map(|r| r[before..].to_vec()).collect(),
-                    returns: true,
-                });
-            }
-            Clause::Match(m) if !m.optional => {
-                // A LIMIT right after the MATCH stops the matching early.
-                let cap = row_cap(q.clauses.get(i + 1), sh, access.graph());
-                let run = Runner::new(access.graph(), sh);
-                rows = run.exec_match_capped(m, &mut scope, rows, cap)?;
-                sh.check_rows(rows.len())?;
-            }
-            _ => {
-                rows = run_clause(access, sh, clause, &mut scope, rows)?;
-                sh.check_rows(rows.len())?;
+            // The input rows are gone; the output is what the statement holds now.
+            sh.mem.set(base);
+            held = 0;
+            for r in &rows {
+                let b = Shared::row_bytes(r);
+                sh.charge(b)?;
+                held += b;
             }
         }
-    }
-    Ok(Output {
-        columns: Vec::new(),
-        rows: Vec::new(),
-        returns: false,
-    })
+        Ok(Output {
+            columns: Vec::new(),
+            rows: Vec::new(),
+            returns: false,
+        })
+    })();
+    // What this query returns is its caller's to count.
+    sh.mem.set(base);
+    result
+}
+
+/// A copy of `row` with `extra` values appended, allocated once at its final size.
+fn extended_row<I>(row: &[Value], extra: I) -> Vec<Value>
+where
+    I: IntoIterator<Item = Value>,
+    I::IntoIter: ExactSizeIterator,
+{
+    let extra = extra.into_iter();
+    let mut nr = Vec::with_capacity(row.len() + extra.len());
+    nr.extend_from_slice(row);
+    nr.extend(extra);
+    nr
 }
 
 fn run_clause(
@@ -277,18 +429,58 @@ fn run_clause(
         Clause::Unwind(u) => {
             let run = Runner::new(access.graph(), sh);
             let mut out = Vec::new();
+            // `UNWIND range(a, b)` walks the integers without building the list, as Neo4j's
+            // lazy range does; a huge range then meets the row, memory and time limits row by
+            // row instead of failing up front.
+            let lazy_range = match &u.expr.kind {
+                crate::syntax::ExprKind::FunctionCall {
+                    name,
+                    distinct: false,
+                    args,
+                } if name.parts.len() == 1
+                    && name.parts[0].name.eq_ignore_ascii_case("range")
+                    && (2..=3).contains(&args.len()) =>
+                {
+                    Some(args)
+                }
+                _ => None,
+            };
             for r in rows {
+                if let Some(args) = lazy_range {
+                    let env = Env::new(scope, &r);
+                    let vals = args
+                        .iter()
+                        .map(|a| run.eval(a, &env))
+                        .collect::<Result<Vec<_>>>()?;
+                    let range = super::functions::IntRange::from_args(&vals)?;
+                    for (i, x) in range.iter().enumerate() {
+                        let nr = extended_row(&r, [Value::Int(x)]);
+                        sh.charge(Shared::row_bytes(&nr))?;
+                        out.push(nr);
+                        sh.tick()?;
+                        if i % 4096 == 4095 {
+                            sh.check_rows(out.len())?;
+                        }
+                    }
+                    sh.check_rows(out.len())?;
+                    continue;
+                }
                 let v = run.eval(&u.expr, &Env::new(scope, &r))?;
+                // The list is held while its items become rows.
+                let held = sh.admit(&v)?;
+                sh.charge(held)?;
                 let items = match v {
                     Value::Null => vec![],
                     Value::List(l) => l,
                     other => vec![other],
                 };
                 for it in items {
-                    let mut nr = r.clone();
-                    nr.push(it);
+                    let nr = extended_row(&r, [it]);
+                    sh.charge(Shared::row_bytes(&nr))?;
                     out.push(nr);
+                    sh.tick()?;
                 }
+                sh.release(held);
                 sh.check_rows(out.len())?;
             }
             scope.push(Arc::from(u.variable.name.as_str()));
@@ -324,8 +516,8 @@ fn run_clause(
                         out.push(nr);
                     }
                     for sr in sub.rows {
-                        let mut nr = r.clone();
-                        nr.extend(sr);
+                        let nr = extended_row(&r, sr);
+                        sh.charge(Shared::row_bytes(&nr))?;
                         out.push(nr);
                     }
                 } else {
@@ -416,8 +608,8 @@ fn run_clause(
                     return Err(ExecError::type_error("LOAD CSV FROM expects a string URL"));
                 };
                 for rec in load_csv(sh, &url, l.with_headers, l.field_terminator.as_deref())? {
-                    let mut nr = r.clone();
-                    nr.push(rec);
+                    let nr = extended_row(&r, [rec]);
+                    sh.charge(Shared::row_bytes(&nr))?;
                     out.push(nr);
                     sh.check_rows(out.len())?;
                 }
@@ -472,29 +664,142 @@ fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
     Some(count(limit)?.saturating_add(skip))
 }
 
+/// Where a `LOAD CSV` URL points inside the import directory, as Neo4j resolves it with
+/// `server.directories.import`: `file:///x.csv` (or a bare relative path) names `DIR/x.csv`.
+/// Refused: no import directory (LOAD CSV is off), other URL schemes (no network), `..`,
+/// anything that resolves (through symbolic links too) outside the directory, and anything
+/// that is not a regular file (FIFOs, devices, directories).
+pub(crate) fn resolve_import_path(
+    import_dir: Option<&std::path::Path>,
+    url: &str,
+) -> std::result::Result<std::path::PathBuf, String> {
+    use std::path::{Component, Path};
+    let Some(dir) = import_dir else {
+        return Err(
+            "LOAD CSV is disabled: no import directory is configured (Options::import_dir, \
+             --import-dir DIR; Neo4j's server.directories.import)"
+                .to_string(),
+        );
+    };
+    let rel = match url.split_once("://") {
+        Some((scheme, rest)) if scheme.eq_ignore_ascii_case("file") => {
+            // file://host/path is not local; file:///path and file:/path are.
+            let rest = rest.strip_prefix("localhost").unwrap_or(rest);
+            if !rest.starts_with('/') {
+                return Err(format!(
+                    "cannot load from {url:?}: only local file URLs are allowed"
+                ));
+            }
+            percent_decode(rest)?
+        }
+        Some((scheme, _)) => {
+            return Err(format!(
+                "LOAD CSV from {scheme}:// is not available: grape reads local files only"
+            ))
+        }
+        None => url.to_string(),
+    };
+    let rel = rel.trim_start_matches('/');
+    if rel.is_empty() || rel.contains('\0') {
+        return Err(format!("cannot load from {url:?}: no file named"));
+    }
+    for c in Path::new(rel).components() {
+        match c {
+            Component::Normal(_) | Component::CurDir => {}
+            _ => {
+                return Err(format!(
+                    "cannot load from {url:?}: the path leaves the import directory"
+                ))
+            }
+        }
+    }
+    let root = dir
+        .canonicalize()
+        .map_err(|e| format!("the import directory {} cannot be used: {e}", dir.display()))?;
+    let target = root.join(rel);
+    let real = target.canonicalize().map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            format!("cannot load from {url:?}: no such file in the import directory")
+        }
+        _ => format!("cannot load from {url:?}: {e}"),
+    })?;
+    if !real.starts_with(&root) {
+        return Err(format!(
+            "cannot load from {url:?}: the path leaves the import directory"
+        ));
+    }
+    let meta = std::fs::metadata(&real).map_err(|e| format!("cannot load from {url:?}: {e}"))?;
+    if !meta.is_file() {
+        return Err(format!("cannot load from {url:?}: not a regular file"));
+    }
+    Ok(real)
+}
+
+/// `%XX` escapes of a file URL's path.
+fn percent_decode(s: &str) -> std::result::Result<String, String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = s
+                .get(i + 1..i + 3)
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| format!("invalid escape in URL {s:?}"))?;
+            out.push(hex);
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| format!("invalid escape in URL {s:?}"))
+}
+
+/// Opens a file for reading without blocking on a FIFO swapped in after the checks, and
+/// checks again, on the open file, that it is a regular file.
+fn open_regular(path: &std::path::Path) -> std::io::Result<std::fs::File> {
+    let mut o = std::fs::OpenOptions::new();
+    o.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        o.custom_flags(libc::O_NONBLOCK);
+    }
+    let f = o.open(path)?;
+    if !f.metadata()?.is_file() {
+        return Err(std::io::Error::other("not a regular file"));
+    }
+    Ok(f)
+}
+
+/// A reader that fails once more than `left` bytes have been read (the memory budget a
+/// `LOAD CSV` file may fill).
+struct BoundedRead<R> {
+    inner: R,
+    left: u64,
+}
+
+impl<R: std::io::Read> std::io::Read for BoundedRead<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.left == 0 {
+            return Err(std::io::Error::other(
+                "the file is larger than the query's memory budget",
+            ));
+        }
+        let n = buf.len().min(self.left.min(usize::MAX as u64) as usize);
+        let got = self.inner.read(&mut buf[..n])?;
+        self.left -= got as u64;
+        Ok(got)
+    }
+}
+
 /// Reads a CSV file for `LOAD CSV`: rows as lists of strings, or maps keyed by the header with
 /// `WITH HEADERS`. Empty fields are null, as in Neo4j.
 fn load_csv(sh: &Shared, url: &str, headers: bool, terminator: Option<&str>) -> Result<Vec<Value>> {
     let err =
         |m: String| ExecError::runtime(ErrorKind::ArgumentError, m).with_detail("LoadCsvFailed");
-    let path = match url.split_once("://") {
-        Some(("file", rest)) => {
-            let rel = rest.trim_start_matches('/');
-            match sh.import_dir {
-                Some(dir) => dir.join(rel),
-                None => std::path::PathBuf::from(format!("/{rel}")),
-            }
-        }
-        Some((scheme, _)) => {
-            return Err(err(format!(
-                "LOAD CSV from {scheme}:// is not available: grape reads local files only"
-            )))
-        }
-        None => match sh.import_dir {
-            Some(dir) => dir.join(url),
-            None => std::path::PathBuf::from(url),
-        },
-    };
+    let path = resolve_import_path(sh.import_dir, url).map_err(err)?;
     let delim = match terminator {
         None => b',',
         Some(t) if t.len() == 1 => t.as_bytes()[0],
@@ -505,12 +810,16 @@ fn load_csv(sh: &Shared, url: &str, headers: bool, terminator: Option<&str>) -> 
             )))
         }
     };
+    let file = open_regular(&path).map_err(|e| err(format!("cannot read {url:?}: {e}")))?;
+    let left = sh
+        .limits
+        .max_memory
+        .map_or(u64::MAX, |m| m.saturating_sub(sh.mem.get()) as u64);
     let mut rdr = csv::ReaderBuilder::new()
         .has_headers(headers)
         .delimiter(delim)
         .flexible(true)
-        .from_path(&path)
-        .map_err(|e| err(format!("cannot read {}: {e}", path.display())))?;
+        .from_reader(BoundedRead { inner: file, left });
     let cell = |s: &str| {
         if s.is_empty() {
             Value::Null
@@ -520,7 +829,7 @@ fn load_csv(sh: &Shared, url: &str, headers: bool, terminator: Option<&str>) -> 
     };
     let names: Vec<Arc<str>> = if headers {
         rdr.headers()
-            .map_err(|e| err(format!("{}: {e}", path.display())))?
+            .map_err(|e| err(format!("{url}: {e}")))?
             .iter()
             .map(Arc::from)
             .collect()
@@ -529,17 +838,19 @@ fn load_csv(sh: &Shared, url: &str, headers: bool, terminator: Option<&str>) -> 
     };
     let mut out = Vec::new();
     for rec in rdr.records() {
-        let rec = rec.map_err(|e| err(format!("{}: {e}", path.display())))?;
+        let rec = rec.map_err(|e| err(format!("{url}: {e}")))?;
         sh.tick()?;
-        if headers {
+        let v = if headers {
             let mut m = BTreeMap::new();
             for (i, name) in names.iter().enumerate() {
                 m.insert(name.clone(), rec.get(i).map(cell).unwrap_or(Value::Null));
             }
-            out.push(Value::Map(m));
+            Value::Map(m)
         } else {
-            out.push(Value::List(rec.iter().map(cell).collect()));
-        }
+            Value::List(rec.iter().map(cell).collect())
+        };
+        sh.charge(crate::value::footprint(&v, 2).map_or(0, |f| f.bytes))?;
+        out.push(v);
     }
     Ok(out)
 }
@@ -723,6 +1034,7 @@ impl<'a> Runner<'a> {
                         return Ok(());
                     }
                 }
+                run.sh.charge(Shared::row_bytes(&st.vals))?;
                 out.push(st.vals.clone());
                 run.sh.check_rows(out.len())?;
                 if cap.is_some_and(|c| out.len() >= c) {
@@ -1702,6 +2014,8 @@ impl<'a> Runner<'a> {
             let (Some(&a), Some(&b)) = (path.nodes.first(), path.nodes.last()) else {
                 return Ok(());
             };
+            run.sh
+                .charge(Shared::row_bytes(&st.vals) + 8 * (path.nodes.len() + path.rels.len()))?;
             found.push(Found {
                 ends: (a, b),
                 len: path.rels.len(),
@@ -2218,12 +2532,15 @@ impl<'a> Runner<'a> {
             span: pattern.span,
         };
         let mut out = Vec::new();
+        let mut bytes = 0usize;
         self.for_each_pattern_match(
             std::slice::from_ref(&part),
             filter,
             env,
             &mut |names, vals| {
-                out.push(self.eval(map, &Env::new(names, vals))?);
+                let v = self.eval(map, &Env::new(names, vals))?;
+                self.sh.grow(&mut bytes, &v)?;
+                out.push(v);
                 Ok(true)
             },
         )?;
@@ -2880,6 +3197,8 @@ impl<'a> Runner<'a> {
                     Some(&gi) => gi,
                     None => {
                         let gi = order.len();
+                        self.sh
+                            .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(&r))?;
                         groups.insert(key, gi);
                         order.push((
                             key_vals,
@@ -2897,6 +3216,15 @@ impl<'a> Runner<'a> {
                         .iter()
                         .map(|x| self.eval(x, &env))
                         .collect::<Result<_>>()?;
+                    // What an accumulator keeps: collected values, distinct sets, numbers.
+                    if a.distinct
+                        || !matches!(
+                            a.name.as_str(),
+                            "count" | "count*" | "sum" | "avg" | "min" | "max"
+                        )
+                    {
+                        self.sh.charge(Shared::row_bytes(&args))?;
+                    }
                     acc.add(args)?;
                 }
             }
@@ -2912,7 +3240,9 @@ impl<'a> Runner<'a> {
             for (key_vals, rep, accs) in order {
                 let mut values = HashMap::new();
                 for (a, acc) in aggs.iter().zip(accs) {
-                    values.insert(a.expr as *const Expr as usize, acc.finish()?);
+                    let v = acc.finish()?;
+                    self.sh.admit(&v)?;
+                    values.insert(a.expr as *const Expr as usize, v);
                 }
                 let run = Runner {
                     agg: Some(&values),

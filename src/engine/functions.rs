@@ -74,6 +74,63 @@ fn math1(name: &str, args: &[Value], f: fn(f64) -> f64) -> Result<Value> {
 }
 
 /// Calls a non-aggregate function.
+/// The integers of `range(start, end[, step])`, known before they are made: `UNWIND range(…)`
+/// walks them one by one (as Neo4j does, without building the list) and `range()` itself
+/// checks the list's size against the memory budget before it allocates.
+pub(crate) struct IntRange {
+    start: i128,
+    step: i128,
+    /// How many integers there are.
+    pub len: u128,
+}
+
+impl IntRange {
+    /// Checks `range()`'s arguments the way Neo4j does: integers, not null, a non-zero step.
+    pub fn from_args(args: &[Value]) -> Result<IntRange> {
+        let n = "range";
+        arity(n, args, 2, 3)?;
+        // Neo4j reports wrongly typed range() arguments as ArgumentError.
+        let arg_int = |v: &Value| -> Result<Option<i64>> {
+            int_arg(n, v).map_err(|e| {
+                ExecError::runtime(ErrorKind::ArgumentError, e.message)
+                    .with_detail("InvalidArgumentType")
+            })
+        };
+        let null_arg = || {
+            ExecError::runtime(ErrorKind::ArgumentError, "range() arguments cannot be null")
+                .with_detail("InvalidArgumentType")
+        };
+        let (Some(a), Some(b)) = (arg_int(&args[0])?, arg_int(&args[1])?) else {
+            return Err(null_arg());
+        };
+        let step = match args.get(2) {
+            Some(v) => arg_int(v)?.ok_or_else(null_arg)?,
+            None => 1,
+        };
+        if step == 0 {
+            return Err(
+                ExecError::runtime(ErrorKind::ArgumentError, "range() step cannot be 0")
+                    .with_detail("NumberOutOfRange"),
+            );
+        }
+        let len = if (step > 0 && a > b) || (step < 0 && a < b) {
+            0
+        } else {
+            ((b as i128 - a as i128) / step as i128 + 1) as u128
+        };
+        Ok(IntRange {
+            start: a as i128,
+            step: step as i128,
+            len,
+        })
+    }
+
+    /// The integers, in order.
+    pub fn iter(&self) -> impl Iterator<Item = i64> + '_ {
+        (0..self.len).map(move |i| (self.start + i as i128 * self.step) as i64)
+    }
+}
+
 pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
     let lname = name.dotted().to_ascii_lowercase();
     let n = lname.as_str();
@@ -215,49 +272,15 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             }
         }
         "range" => {
-            arity(n, &args, 2, 3)?;
-            // Neo4j reports wrongly typed range() arguments as ArgumentError.
-            let arg_int = |v: &Value| -> Result<Option<i64>> {
-                int_arg(n, v).map_err(|e| {
-                    ExecError::runtime(ErrorKind::ArgumentError, e.message)
-                        .with_detail("InvalidArgumentType")
-                })
-            };
-            let null_arg = || {
-                ExecError::runtime(ErrorKind::ArgumentError, "range() arguments cannot be null")
-                    .with_detail("InvalidArgumentType")
-            };
-            let (Some(a), Some(b)) = (arg_int(&args[0])?, arg_int(&args[1])?) else {
-                return Err(null_arg());
-            };
-            let step = match args.get(2) {
-                Some(v) => arg_int(v)?.ok_or_else(null_arg)?,
-                None => 1,
-            };
-            if step == 0 {
-                return Err(ExecError::runtime(
-                    ErrorKind::ArgumentError,
-                    "range() step cannot be 0",
-                )
-                .with_detail("NumberOutOfRange"));
-            }
-            let len = if (step > 0 && a > b) || (step < 0 && a < b) {
-                0
-            } else {
-                ((b as i128 - a as i128) / step as i128 + 1) as u128
-            };
-            if len > run.sh.limits.max_intermediate_rows as u128 {
-                return Err(ExecError::runtime(
-                    ErrorKind::LimitExceeded,
-                    format!("range() of {len} elements exceeds the row limit"),
-                )
-                .with_detail("IntermediateRows"));
-            }
-            let mut out = Vec::with_capacity(len as usize);
-            let mut x = a as i128;
-            for _ in 0..len {
-                out.push(Value::Int(x as i64));
-                x += step as i128;
+            let r = IntRange::from_args(&args)?;
+            run.sh
+                .can_allocate((r.len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
+            let mut out = Vec::with_capacity(r.len as usize);
+            for (i, x) in r.iter().enumerate() {
+                if i % 65536 == 65535 {
+                    run.sh.tick()?;
+                }
+                out.push(Value::Int(x));
             }
             Ok(Value::List(out))
         }
@@ -355,7 +378,17 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 str_arg(n, &args[1])?,
                 str_arg(n, &args[2])?,
             ) {
-                (Some(s), Some(a), Some(b)) => Ok(Value::from(s.replace(a, b))),
+                (Some(s), Some(a), Some(b)) => {
+                    // The result's size, known before it is built.
+                    let hits = if a.is_empty() {
+                        s.chars().count() + 1
+                    } else {
+                        s.matches(a).count()
+                    };
+                    let grow = hits.saturating_mul(b.len().saturating_sub(a.len()));
+                    run.sh.can_allocate(s.len().saturating_add(grow))?;
+                    Ok(Value::from(s.replace(a, b)))
+                }
                 _ => Ok(Value::Null),
             }
         }
@@ -415,6 +448,16 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
         }
         "split" => {
             arity(n, &args, 2, 2)?;
+            if let Some(s) = str_arg(n, &args[0])? {
+                // At most one part per character: bound the list before building it.
+                let parts = match &args[1] {
+                    Value::String(d) if !d.is_empty() => s.matches(&**d).count() + 1,
+                    _ => s.chars().count() + 1,
+                };
+                run.sh.can_allocate(
+                    parts.saturating_mul(std::mem::size_of::<Value>() + 16) + s.len(),
+                )?;
+            }
             match (str_arg(n, &args[0])?, &args[1]) {
                 (Some(s), Value::String(d)) => Ok(Value::List(if d.is_empty() {
                     s.chars().map(|c| Value::from(c.to_string())).collect()

@@ -50,7 +50,16 @@ pub struct Limits {
     pub max_intermediate_rows: usize,
     /// Deepest expansion of a variable-length relationship.
     pub max_var_length: u64,
+    /// The memory budget of one statement, in bytes: what its materialised rows, aggregation
+    /// state and the values its expressions build may hold at once (estimated; see
+    /// [`crate::value::footprint`]). Exceeding it ends the statement with a
+    /// [`ErrorKind::LimitExceeded`] error whose code is Neo4j's
+    /// `Neo.TransientError.General.MemoryPoolOutOfMemoryError`, never the process.
+    pub max_memory: Option<usize>,
 }
+
+/// The default memory budget of one statement: 1 GiB.
+pub const DEFAULT_MAX_MEMORY: usize = 1 << 30;
 
 impl Default for Limits {
     fn default() -> Self {
@@ -59,6 +68,7 @@ impl Default for Limits {
             max_rows: 1_000_000,
             max_intermediate_rows: 5_000_000,
             max_var_length: 100,
+            max_memory: Some(DEFAULT_MAX_MEMORY),
         }
     }
 }
@@ -275,6 +285,25 @@ pub fn is_updating(stmt: &Statement) -> bool {
     q(&stmt.query)
 }
 
+/// Whether a statement reads files with `LOAD CSV` (anywhere, subqueries included): read-only
+/// surfaces refuse it unless told otherwise.
+pub fn uses_load_csv(stmt: &Statement) -> bool {
+    fn q(query: &Query) -> bool {
+        std::iter::once(&query.first)
+            .chain(query.unions.iter().map(|u| &u.query))
+            .any(|s| s.clauses.iter().any(clause))
+    }
+    fn clause(c: &Clause) -> bool {
+        match c {
+            Clause::LoadCsv(_) => true,
+            Clause::CallSubquery(s) => q(&s.query),
+            Clause::Foreach(f) => f.clauses.iter().any(clause),
+            _ => false,
+        }
+    }
+    q(&stmt.query)
+}
+
 /// Parses and runs one statement.
 pub fn run(graph: &mut Graph, query: &str, params: &Params) -> Result<Table> {
     run_with(graph, query, params, &Options::default())
@@ -304,6 +333,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
         ticks: std::cell::Cell::new(0),
+        mem: std::cell::Cell::new(0),
     }
 }
 

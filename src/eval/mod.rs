@@ -516,6 +516,36 @@ pub fn score_example(
     score_with(graphs, &mut Validators::new(), ex, pred, opts)
 }
 
+/// The record of an example whose scoring panicked: not scored (as when the gold query
+/// fails), with the reason.
+fn internal_error_record(
+    ex: &Example,
+    pred: Option<&Prediction>,
+    panic: &(dyn std::any::Any + Send),
+) -> ExampleRecord {
+    let why = panic
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".to_string());
+    ExampleRecord {
+        id: ex.id.clone(),
+        question: ex.question.clone(),
+        categories: ex.categories.clone(),
+        gold: ex.gold.clone(),
+        prediction: pred.and_then(|p| p.candidates.first().cloned()),
+        metrics: BTreeMap::new(),
+        gold_error: Some(format!("grape internal error while scoring: {why}")),
+        prediction_error: None,
+        tags: ex.tags.clone(),
+        turn: ex.turn.clone(),
+        diagnostics: Vec::new(),
+        gold_result: None,
+        predicted_result: None,
+        timings_ms: None,
+    }
+}
+
 fn score_with<'g>(
     graphs: &'g Graphs,
     validators: &mut Validators<'g>,
@@ -828,8 +858,18 @@ pub fn evaluate(
             s.spawn(move || {
                 let mut validators = Validators::new();
                 for ex in todo.iter().skip(w).step_by(workers) {
-                    let rec =
-                        score_with(graphs, &mut validators, ex, predictions.get(&ex.id), opts);
+                    // A defect in grape must not end the run, nor come back on every resume:
+                    // the example is recorded as failed, with the panic's message.
+                    let scored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        score_with(graphs, &mut validators, ex, predictions.get(&ex.id), opts)
+                    }));
+                    let rec = match scored {
+                        Ok(rec) => rec,
+                        Err(panic) => {
+                            validators = Validators::new();
+                            internal_error_record(ex, predictions.get(&ex.id), &*panic)
+                        }
+                    };
                     if tx.send(rec).is_err() {
                         return;
                     }

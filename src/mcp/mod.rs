@@ -33,17 +33,181 @@ pub fn serve_stdio(server: GraphServer) -> std::io::Result<()> {
         .worker_threads(2)
         .enable_all()
         .build()?;
-    rt.block_on(async move {
-        let running = server
-            .serve(rmcp::transport::stdio())
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        running
-            .waiting()
-            .await
-            .map_err(|e| std::io::Error::other(e.to_string()))?;
-        Ok(())
-    })
+    rt.block_on(serve_lines(server, tokio::io::stdin(), tokio::io::stdout()))
+}
+
+/// What the stdio front makes of one line from the client.
+#[derive(Debug, PartialEq)]
+enum Line {
+    /// A JSON-RPC message for the SDK.
+    Forward,
+    /// Nothing to do (a blank line).
+    Skip,
+    /// An error reply to send back (the SDK would drop the line without a word).
+    Reply(serde_json::Value),
+}
+
+fn rpc_error(id: serde_json::Value, code: i64, message: &str) -> serde_json::Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": code, "message": message}})
+}
+
+/// Checks one line as JSON-RPC 2.0: unparseable JSON is a Parse error (-32700); JSON that is
+/// not a request, notification or response is an Invalid Request (-32600), with the id
+/// when there is one.
+fn classify(line: &[u8]) -> Line {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Line::Skip;
+    }
+    let v: serde_json::Value = match serde_json::from_slice(line) {
+        Ok(v) => v,
+        Err(_) => return Line::Reply(rpc_error(serde_json::Value::Null, -32700, "Parse error")),
+    };
+    let ok_one = |m: &serde_json::Value| -> Result<(), serde_json::Value> {
+        let Some(o) = m.as_object() else {
+            return Err(serde_json::Value::Null);
+        };
+        let id = o.get("id").cloned().unwrap_or(serde_json::Value::Null);
+        let id_ok = matches!(
+            o.get("id"),
+            None | Some(serde_json::Value::String(_)) | Some(serde_json::Value::Number(_))
+        );
+        let version_ok = o.get("jsonrpc").and_then(|v| v.as_str()) == Some("2.0");
+        let is_request = o.get("method").is_some_and(|m| m.is_string());
+        let is_response =
+            o.contains_key("id") && (o.contains_key("result") || o.contains_key("error"));
+        if version_ok && id_ok && (is_request || is_response) {
+            Ok(())
+        } else {
+            Err(if id_ok { id } else { serde_json::Value::Null })
+        }
+    };
+    match &v {
+        serde_json::Value::Array(_) => Line::Reply(rpc_error(
+            serde_json::Value::Null,
+            -32600,
+            "Invalid Request: batches are not supported",
+        )),
+        m => match ok_one(m) {
+            Ok(()) => Line::Forward,
+            Err(id) => Line::Reply(rpc_error(id, -32600, "Invalid Request")),
+        },
+    }
+}
+
+/// Serves MCP over newline-delimited JSON-RPC on `input` and `output`. Every line is checked
+/// before the SDK sees it: malformed or oversized lines get a JSON-RPC error reply instead of
+/// silence, so a client never waits forever.
+pub async fn serve_lines<R, W>(server: GraphServer, input: R, output: W) -> std::io::Result<()>
+where
+    R: tokio::io::AsyncRead + Unpin + Send + 'static,
+    W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+    let max = server.config().max_message_bytes.max(1024);
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (sdk_read, sdk_write) = tokio::io::split(theirs);
+    let (mut from_sdk, mut to_sdk) = tokio::io::split(ours);
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Vec<u8>>(64);
+    // One writer owns the output: the SDK's replies and the front's error replies.
+    let writer = tokio::spawn(async move {
+        let mut output = output;
+        while let Some(line) = rx.recv().await {
+            if output.write_all(&line).await.is_err() || output.flush().await.is_err() {
+                break;
+            }
+        }
+    });
+    let tx_sdk = tx.clone();
+    let pump = tokio::spawn(async move {
+        let mut r = tokio::io::BufReader::new(&mut from_sdk);
+        loop {
+            let mut line = Vec::new();
+            match r.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => break,
+                Ok(_) => {
+                    if tx_sdk.send(line).await.is_err() {
+                        break;
+                    }
+                }
+            }
+        }
+    });
+    // The SDK's initialisation waits for the client's first messages: run it beside the
+    // reader, not before it.
+    let service = tokio::spawn(async move {
+        if let Ok(running) = server.serve((sdk_read, sdk_write)).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let mut input = tokio::io::BufReader::new(input);
+    loop {
+        // One line, at most `max` bytes kept; the rest of a longer line is skipped.
+        let mut line = Vec::new();
+        let mut too_long = false;
+        let mut eof = false;
+        loop {
+            let buf = input.fill_buf().await?;
+            if buf.is_empty() {
+                eof = true;
+                break;
+            }
+            let (chunk, done) = match buf.iter().position(|&b| b == b'\n') {
+                Some(i) => (&buf[..=i], true),
+                None => (buf, false),
+            };
+            let n = chunk.len();
+            if !too_long {
+                if line.len() + n > max + 1 {
+                    too_long = true;
+                    line = Vec::new();
+                } else {
+                    line.extend_from_slice(chunk);
+                }
+            }
+            input.consume(n);
+            if done {
+                break;
+            }
+        }
+        let verdict = if too_long {
+            Line::Reply(rpc_error(
+                serde_json::Value::Null,
+                -32600,
+                &format!("Invalid Request: a message longer than {max} bytes"),
+            ))
+        } else {
+            classify(&line)
+        };
+        match verdict {
+            Line::Skip => {}
+            Line::Forward => {
+                if !line.ends_with(b"\n") {
+                    line.push(b'\n');
+                }
+                if to_sdk.write_all(&line).await.is_err() {
+                    break;
+                }
+            }
+            Line::Reply(v) => {
+                let mut text = v.to_string().into_bytes();
+                text.push(b'\n');
+                if tx.send(text).await.is_err() {
+                    break;
+                }
+            }
+        }
+        if eof {
+            break;
+        }
+    }
+    // The client is gone: close the SDK's input and let it finish.
+    let _ = to_sdk.shutdown().await;
+    drop(to_sdk);
+    let _ = service.await;
+    drop(tx);
+    let _ = pump.await;
+    let _ = writer.await;
+    Ok(())
 }
 
 /// Serves streamable HTTP at `http://ADDR/mcp` until the process ends; `ready` gets the bound

@@ -32,8 +32,18 @@ pub struct McpConfig {
     pub read_only: bool,
     /// Most rows a read returns (the rest are cut, and the reply says so).
     pub max_rows: usize,
-    /// Cut replies at about this many tokens (4 characters each); `None`: no cut.
+    /// Cut replies at about this many tokens (4 characters each); `None`: no cut. The
+    /// default, [`DEFAULT_TOKEN_LIMIT`], keeps one reply within 1 MiB.
     pub token_limit: Option<usize>,
+    /// A tool call that has not answered after this long gets an error reply (the query's own
+    /// time limit normally ends it first); `None`: wait.
+    pub call_timeout: Option<std::time::Duration>,
+    /// Let the read tool run `LOAD CSV` (inside the engine's import directory, which must be
+    /// set too). Off by default: an agent's read access does not include the server's files.
+    pub load_csv_in_reads: bool,
+    /// The largest JSON-RPC message accepted over stdio; a longer line gets an Invalid
+    /// Request error (-32600) and is skipped.
+    pub max_message_bytes: usize,
     /// Sample size `get_neo4j_schema` reports when none is given (mcp-neo4j-cypher's
     /// `NEO4J_SCHEMA_SAMPLE_SIZE`; grape's schema is exact, so it only echoes).
     pub sample_size: i64,
@@ -45,11 +55,17 @@ impl Default for McpConfig {
             namespace: String::new(),
             read_only: false,
             max_rows: 1000,
-            token_limit: None,
+            token_limit: Some(DEFAULT_TOKEN_LIMIT),
+            call_timeout: Some(std::time::Duration::from_secs(60)),
+            max_message_bytes: 4 << 20,
+            load_csv_in_reads: false,
             sample_size: 1000,
         }
     }
 }
+
+/// The default reply limit in tokens (4 characters each): 1 MiB of text.
+pub const DEFAULT_TOKEN_LIMIT: usize = 1 << 18;
 
 /// The MCP handler over a backend.
 #[derive(Clone)]
@@ -175,6 +191,11 @@ fn error_result(text: String) -> CallToolResponse {
 }
 
 impl GraphServer {
+    /// The server's settings.
+    pub fn config(&self) -> &McpConfig {
+        &self.config
+    }
+
     pub fn new(backend: Arc<dyn Backend>, config: McpConfig) -> GraphServer {
         let prefix = match config.namespace.as_str() {
             "" => String::new(),
@@ -324,6 +345,17 @@ impl GraphServer {
                     Ok(stmt) if writes(&stmt) => {
                         return Ok(error_result(
                             "Only MATCH queries are allowed for read-query".into(),
+                        ))
+                    }
+                    Ok(stmt)
+                        if !self.config.load_csv_in_reads
+                            && crate::engine::uses_load_csv(&stmt) =>
+                    {
+                        return Ok(error_result(
+                            "LOAD CSV is not allowed for read-query: it reads the server's files \
+                             (the server must be started with --import-dir and \
+                             --allow-load-csv-in-reads)"
+                                .into(),
                         ))
                     }
                     _ => {}
@@ -522,8 +554,20 @@ impl ServerHandler for GraphServer {
         let this = self.clone();
         let args = request.arguments.unwrap_or_default();
         let name = request.name.to_string();
-        tokio::task::spawn_blocking(move || this.call(&name, &args))
-            .await
-            .map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))?
+        // Each call runs on its own blocking thread, so one slow call holds up no other.
+        let call = tokio::task::spawn_blocking(move || this.call(&name, &args));
+        let joined = match self.config.call_timeout {
+            Some(t) => match tokio::time::timeout(t, call).await {
+                Ok(j) => j,
+                Err(_) => {
+                    return Ok(error_result(format!(
+                        "the tool call did not finish within {} ms",
+                        t.as_millis()
+                    )))
+                }
+            },
+            None => call.await,
+        };
+        joined.map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))?
     }
 }

@@ -64,6 +64,9 @@ impl ParseError {
     /// 1 | RETURN 1 + ) AS x
     ///   |            ^
     /// ```
+    ///
+    /// Control characters of the query, the message and the origin are shown escaped
+    /// (`\u{1b}`), never sent raw to a terminal.
     pub fn render(&self, origin: &str) -> String {
         let gutter = self.line.to_string();
         let pad = " ".repeat(gutter.len());
@@ -71,7 +74,11 @@ impl ParseError {
             .source_line
             .chars()
             .take(self.column.saturating_sub(1))
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .map(|c| match c {
+                '\t' => "\t".to_string(),
+                c if is_escaped(c) => " ".repeat(escape_char(c).len()),
+                _ => " ".to_string(),
+            })
             .collect();
         let width = self
             .found
@@ -85,13 +92,43 @@ impl ParseError {
             });
         format!(
             "error: {msg}\n{pad}--> {origin}:{line}:{col}\n{pad} |\n{gutter} | {src}\n{pad} | {caret_pad}{carets}\n",
-            msg = self.message,
+            msg = escape_controls(&self.message),
+            origin = escape_controls(origin),
             line = self.line,
             col = self.column,
-            src = self.source_line,
+            src = escape_controls(&self.source_line),
             carets = "^".repeat(width),
         )
     }
+}
+
+/// Whether a character is shown escaped by [`escape_controls`].
+fn is_escaped(c: char) -> bool {
+    c != '\t'
+        && (c.is_control()
+            || matches!(c, '\u{2028}' | '\u{2029}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'))
+}
+
+fn escape_char(c: char) -> String {
+    format!("\\u{{{:x}}}", c as u32)
+}
+
+/// A text with its control characters (escape sequences, carriage returns, bidirectional
+/// overrides; tabs excepted) written as `\u{1b}`, for printing text from untrusted input on
+/// a terminal.
+pub fn escape_controls(s: &str) -> std::borrow::Cow<'_, str> {
+    if !s.chars().any(is_escaped) {
+        return std::borrow::Cow::Borrowed(s);
+    }
+    let mut out = String::with_capacity(s.len() + 8);
+    for c in s.chars() {
+        if is_escaped(c) {
+            out.push_str(&escape_char(c));
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 impl fmt::Display for ParseError {
@@ -127,6 +164,59 @@ pub(crate) fn line_col(source: &str, offset: usize) -> (usize, usize, usize) {
     (line, column, line_start)
 }
 
+/// [`line_col`] for offsets visited in increasing order, in time linear in the source as a
+/// whole (a script of many statements on one line or many lines costs one pass, not one pass
+/// per statement). A smaller offset than the last starts again from the beginning.
+pub(crate) struct LineCursor<'a> {
+    source: &'a str,
+    pos: usize,
+    line: usize,
+    line_start: usize,
+    /// Characters from `line_start` to `pos`.
+    col: usize,
+}
+
+impl<'a> LineCursor<'a> {
+    pub(crate) fn new(source: &'a str) -> Self {
+        LineCursor {
+            source,
+            pos: 0,
+            line: 1,
+            line_start: 0,
+            col: 0,
+        }
+    }
+
+    /// The same as `line_col(source, offset)`.
+    pub(crate) fn at(&mut self, offset: usize) -> (usize, usize, usize) {
+        let offset = floor_char_boundary(self.source, offset.min(self.source.len()));
+        if offset < self.pos {
+            *self = LineCursor::new(self.source);
+        }
+        let bytes = self.source.as_bytes();
+        while self.pos < offset {
+            let b = bytes[self.pos];
+            match b {
+                b'\n' => {
+                    self.line += 1;
+                    self.line_start = self.pos + 1;
+                    self.col = 0;
+                }
+                b'\r' if bytes.get(self.pos + 1) != Some(&b'\n') => {
+                    self.line += 1;
+                    self.line_start = self.pos + 1;
+                    self.col = 0;
+                }
+                // A UTF-8 continuation byte is not a new character.
+                _ if b & 0xC0 == 0x80 => {}
+                _ => self.col += 1,
+            }
+            self.pos += 1;
+        }
+        (self.line, self.col + 1, self.line_start)
+    }
+}
+
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
     while i > 0 && !s.is_char_boundary(i) {
         i -= 1;
@@ -156,6 +246,45 @@ fn token_at(source: &str, offset: usize) -> String {
                 two
             }
             _ => first.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn rendering_escapes_control_characters_and_keeps_the_caret_aligned() {
+        let src = "RETURN '\u{1b}[2J' + )";
+        let e = crate::syntax::parse(src).unwrap_err();
+        let r = e.render("q\u{7}.cypher");
+        assert!(!r.chars().any(|c| c.is_control() && c != '\n'), "{r:?}");
+        assert!(
+            r.contains("\\u{1b}[2J") && r.contains("q\\u{7}.cypher"),
+            "{r}"
+        );
+        let lines: Vec<&str> = r.lines().collect();
+        let src_line = lines[3];
+        let caret = lines[4];
+        let at = caret.find('^').unwrap();
+        assert_eq!(&src_line[at..at + 1], ")", "{r}");
+    }
+
+    proptest! {
+        /// The cursor agrees with `line_col` at every offset, visited in order or not.
+        #[test]
+        fn line_cursor_agrees_with_line_col(
+            src in "[a\n\r\u{e9}\u{1F600};x]{0,60}",
+            offsets in proptest::collection::vec(0usize..80, 0..12),
+        ) {
+            let mut sorted = offsets.clone();
+            sorted.sort_unstable();
+            let mut c = LineCursor::new(&src);
+            for o in sorted.iter().chain(offsets.iter()) {
+                prop_assert_eq!(c.at(*o), line_col(&src, *o));
+            }
         }
     }
 }

@@ -15,8 +15,8 @@ mod parse;
 mod print;
 
 pub use ast::*;
-pub(crate) use error::line_col;
-pub use error::ParseError;
+pub use error::{escape_controls, ParseError};
+pub(crate) use error::{line_col, LineCursor};
 pub use parse::{parse, parse_script, split_statements, split_statements_lenient};
 pub(crate) use print::write_name;
 pub(crate) use print::write_string as write_string_literal;

@@ -1,0 +1,1071 @@
+//! Hostile input on every surface: the library, `grape query`, `grape parse`, `grape eval`,
+//! the Bolt server (grape's client and the official Python driver) and the MCP server (raw
+//! JSON-RPC lines and the Python MCP SDK). Every case asserts that the process survives, says
+//! what went wrong with Neo4j's status code, and answers the next request. Memory is bounded by
+//! the configured budget, checked on the child's peak RSS (wait4); time by the configured
+//! limits, checked on the error they raise — never by a wall clock in the test.
+#![cfg(unix)]
+
+mod common;
+mod mcp_support;
+
+use grape::engine::{run_with, ErrorKind, Options, Params};
+use grape::graph::Graph;
+use serde_json::{json, Value as Json};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+fn grape_bin() -> &'static str {
+    env!("CARGO_BIN_EXE_grape")
+}
+
+/// A finished child: exit code (or the signal that ended it), output and peak RSS.
+struct Finished {
+    code: Option<i32>,
+    signal: Option<i32>,
+    stdout: String,
+    stderr: String,
+    max_rss_mb: f64,
+}
+
+/// Runs a command to the end and measures its peak resident memory. The child is reaped by
+/// `wait4` (which also yields its rusage), not by `Child::wait`.
+#[allow(clippy::zombie_processes)]
+fn run_measured(cmd: &mut Command) -> Finished {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let t_out = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = out.read_to_string(&mut s);
+        s
+    });
+    let t_err = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = err.read_to_string(&mut s);
+        s
+    });
+    let mut status = 0i32;
+    // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = child.id() as libc::pid_t;
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut ru) };
+    assert_eq!(r, pid, "wait4");
+    let (code, signal) = if libc::WIFEXITED(status) {
+        (Some(libc::WEXITSTATUS(status)), None)
+    } else if libc::WIFSIGNALED(status) {
+        (None, Some(libc::WTERMSIG(status)))
+    } else {
+        (None, None)
+    };
+    Finished {
+        code,
+        signal,
+        stdout: t_out.join().unwrap(),
+        stderr: t_err.join().unwrap(),
+        max_rss_mb: ru.ru_maxrss as f64 / 1024.0,
+    }
+}
+
+/// The memory budget the CLI runs get, and the peak RSS they may reach: the budget is an
+/// estimate of what a query holds, so the process may hold somewhat more (operands of the
+/// allocation that was refused, the allocator's slack, the binary itself).
+const BUDGET: &str = "128M";
+const RSS_BOUND_MB: f64 = 128.0 * 2.0 + 96.0;
+
+/// `grape query` of one hostile query under the budget and a time limit: it must fail with a
+/// limit (exit 1, a JSON error), never crash, and stay within the memory bound.
+fn hostile_query(graph: &str, query: &str, extra: &[&str]) -> Json {
+    let f = run_measured(
+        Command::new(grape_bin())
+            .args(["query", "--json", "--graph", graph])
+            .args(["--max-memory", BUDGET, "--timeout-ms", "3000"])
+            .args(extra)
+            .arg(query),
+    );
+    assert_eq!(
+        f.code,
+        Some(1),
+        "{query}: expected a query error (signal {:?})\nstdout: {}\nstderr: {}",
+        f.signal,
+        f.stdout,
+        f.stderr
+    );
+    assert!(
+        f.max_rss_mb < RSS_BOUND_MB,
+        "{query}: peak RSS {:.0} MB over the bound {RSS_BOUND_MB} MB",
+        f.max_rss_mb
+    );
+    let v: Json = serde_json::from_str(f.stdout.trim()).expect("JSON error");
+    v["error"].clone()
+}
+
+fn dense_graph_script(dir: &Path) -> String {
+    // A complete directed graph on 12 nodes: astronomically many paths.
+    let p = dir.join("dense.cypher");
+    std::fs::write(
+        &p,
+        "UNWIND range(1, 12) AS i CREATE (:K {i: i});\nMATCH (a:K), (b:K) WHERE a <> b CREATE (a)-[:E]->(b);\n",
+    )
+    .unwrap();
+    p.display().to_string()
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("grape-hostile-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const DEEP: &str = "RETURN size(reduce(l = [], x IN range(1, 12000) | [l])) AS n";
+const DEEP_MAP: &str = "RETURN size(keys(reduce(m = {}, x IN range(1, 12000) | {m: m}))) AS n";
+const STRING_DOUBLING: &str = "RETURN size(reduce(s = 'x', x IN range(1, 40) | s + s)) AS n";
+const LIST_DOUBLING: &str = "RETURN size(reduce(l = [1], x IN range(1, 40) | l + l)) AS n";
+const NESTED_COMPREHENSION: &str =
+    "RETURN size([x IN range(1, 30000) | [y IN range(1, 30000) | y]]) AS n";
+const QUADRATIC_QUANTIFIER: &str =
+    "RETURN any(x IN range(1, 1000000) WHERE any(y IN range(1, 1000000) WHERE x * y < 0)) AS a";
+const HUGE_RANGE: &str = "RETURN size(range(1, 4000000000)) AS n";
+const REPLACE_BLOWUP: &str =
+    "WITH reduce(s = 'x', i IN range(1, 20) | s + s) AS s RETURN size(replace(s, 'x', s)) AS n";
+const UNWIND_ROWS: &str = "UNWIND range(1, 4000000) AS i WITH i, toString(i) + 'padding padding padding' AS s RETURN count(s) AS n";
+const COLLECT_ALL: &str =
+    "UNWIND range(1, 4000000) AS i RETURN size(collect(toString(i) + 'padding padding padding')) AS n";
+
+#[test]
+fn deep_values_are_refused_with_a_clear_error_in_the_library() {
+    let mut g = Graph::new();
+    for q in [DEEP, DEEP_MAP] {
+        let e = run_with(&mut g, q, &Params::new(), &Options::default()).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LimitExceeded, "{q}: {e}");
+        assert_eq!(e.detail, Some("ValueNesting"), "{q}: {e}");
+        assert!(e.message.contains("500 levels"), "{e}");
+    }
+    // Just under the bound works, and every walk over the value survives on a small stack.
+    let t = run_with(
+        &mut g,
+        "RETURN reduce(l = [], x IN range(1, 499) | [l]) AS deep",
+        &Params::new(),
+        &Options::default(),
+    )
+    .unwrap();
+    let deep = t.rows[0][0].clone();
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let copy = deep.clone();
+            assert!(copy.equals(&deep) == Some(true));
+            assert_eq!(copy.order(&deep), std::cmp::Ordering::Equal);
+            let _ = format!("{copy}");
+            let _ = grape::graph::import::value_to_json(&copy, &grape::engine::Table::default());
+            let mut set = std::collections::HashSet::new();
+            set.insert(grape::value::GroupKey(copy));
+            drop(set);
+            drop(deep);
+        })
+        .unwrap()
+        .join()
+        .expect("walks over a 499-deep value on a 1 MiB stack");
+    // The graph and the engine are fine afterwards.
+    let t = run_with(&mut g, "RETURN 1 AS x", &Params::new(), &Options::default()).unwrap();
+    assert_eq!(t.first_int(), Some(1));
+}
+
+#[test]
+fn the_memory_budget_ends_queries_not_the_process_in_the_library() {
+    let mut g = Graph::new();
+    let mut opts = Options::default();
+    opts.limits.max_memory = Some(32 << 20);
+    for q in [
+        STRING_DOUBLING,
+        LIST_DOUBLING,
+        NESTED_COMPREHENSION,
+        HUGE_RANGE,
+        REPLACE_BLOWUP,
+        UNWIND_ROWS,
+        COLLECT_ALL,
+        "UNWIND range(1, 2000) AS i RETURN size([(a)-->(b) | 1]) + size(split(reduce(s = 'ab', x IN range(1, 20) | s + s), '')) AS n",
+    ] {
+        let e = run_with(&mut g, q, &Params::new(), &opts).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::LimitExceeded, "{q}: {e}");
+        if q != HUGE_RANGE {
+            assert_eq!(e.detail, Some("Memory"), "{q}: {e}");
+            assert_eq!(
+                e.code(),
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
+            );
+        }
+    }
+    // Within the budget the same shapes run.
+    let t = run_with(
+        &mut g,
+        "RETURN size(reduce(s = 'x', x IN range(1, 10) | s + s)) AS n",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.first_int(), Some(1024));
+    // No budget: no memory error for a moderate query.
+    opts.limits.max_memory = None;
+    let t = run_with(
+        &mut g,
+        "UNWIND range(1, 1000) AS i RETURN count(i) AS n",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.first_int(), Some(1000));
+}
+
+#[test]
+fn the_time_limit_is_checked_inside_expressions() {
+    let mut g = Graph::new();
+    let mut opts = Options::default();
+    opts.limits.timeout = Some(std::time::Duration::from_millis(300));
+    for q in [
+        QUADRATIC_QUANTIFIER,
+        "RETURN size([x IN range(1, 3000) | reduce(a = 0, y IN range(1, 3000) | a + x * y)]) AS n",
+        "RETURN size([x IN range(1, 2000) WHERE all(y IN range(1, 2000) WHERE y > 0)]) AS n",
+    ] {
+        let e = run_with(&mut g, q, &Params::new(), &opts).unwrap_err();
+        assert_eq!(e.detail, Some("Timeout"), "{q}: {e}");
+        assert_eq!(e.code(), "Neo.ClientError.Transaction.TransactionTimedOut");
+    }
+    // Cancellation from another thread stops it too.
+    let cancel = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let opts = Options {
+        cancel: Some(cancel),
+        ..Default::default()
+    };
+    let e = run_with(&mut g, QUADRATIC_QUANTIFIER, &Params::new(), &opts).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Cancelled, "{e}");
+}
+
+#[test]
+fn limit_errors_say_which_limit() {
+    let mut g = Graph::from_cypher_script(
+        "UNWIND range(1, 12) AS i CREATE (:K {i: i}); MATCH (a:K), (b:K) WHERE a <> b CREATE (a)-[:E]->(b);",
+    )
+    .unwrap();
+    let mut opts = Options::default();
+    opts.limits.max_rows = 10;
+    let e = run_with(
+        &mut g,
+        "UNWIND range(1, 20) AS i RETURN i",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(e.detail, Some("ResultRows"));
+    assert_eq!(e.code(), "Neo.DatabaseError.Statement.ExecutionFailed");
+    assert!(!e.code().contains("TimedOut"));
+    opts.limits.max_rows = 1_000_000;
+    opts.limits.max_memory = Some(16 << 20);
+    let e = run_with(
+        &mut g,
+        "MATCH p = (a)-[*1..100]-(b) RETURN count(p) AS n",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert!(
+        matches!(e.detail, Some("Memory") | Some("IntermediateRows")),
+        "{e}"
+    );
+}
+
+#[test]
+fn load_csv_is_sandboxed_in_the_import_directory() {
+    let dir = temp_dir("import");
+    let import = dir.join("import");
+    std::fs::create_dir_all(import.join("sub")).unwrap();
+    std::fs::write(import.join("ok.csv"), "a,b\n1,2\n").unwrap();
+    std::fs::write(dir.join("secret.csv"), "top,secret\n").unwrap();
+    std::os::unix::fs::symlink(dir.join("secret.csv"), import.join("link.csv")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", import.join("zero.csv")).unwrap();
+    let fifo = import.join("fifo.csv");
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let mut g = Graph::new();
+    // Off without an import directory.
+    let e = run_with(
+        &mut g,
+        "LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r",
+        &Params::new(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("LOAD CSV is disabled"), "{e}");
+    assert_eq!(e.code(), "Neo.ClientError.Statement.ExternalResourceFailed");
+    let opts = Options {
+        import_dir: Some(import.clone()),
+        ..Default::default()
+    };
+    let t = run_with(
+        &mut g,
+        "LOAD CSV FROM 'file:///ok.csv' AS r RETURN r",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.rows.len(), 2);
+    for (url, why) in [
+        ("file:///etc/passwd", "no such file"),
+        ("file:///../secret.csv", "leaves the import directory"),
+        ("../secret.csv", "leaves the import directory"),
+        ("file:///%2E%2E/secret.csv", "leaves the import directory"),
+        ("file:///link.csv", "leaves the import directory"),
+        ("file:///zero.csv", "leaves the import directory"),
+        ("file:///fifo.csv", "not a regular file"),
+        ("file:///sub", "not a regular file"),
+        ("file://example.com/x.csv", "only local file URLs"),
+        ("http://127.0.0.1:1/x.csv", "local files only"),
+    ] {
+        let e = run_with(
+            &mut g,
+            &format!("LOAD CSV FROM '{url}' AS r RETURN r"),
+            &Params::new(),
+            &opts,
+        )
+        .unwrap_err();
+        assert!(e.message.contains(why), "{url}: {e}");
+        assert!(!e.message.contains("top,secret"), "{e}");
+    }
+    // A file larger than the memory budget is refused while reading.
+    std::fs::write(import.join("big.csv"), "x,y\n".repeat(1 << 19)).unwrap();
+    let mut small = opts.clone();
+    small.limits.max_memory = Some(1 << 20);
+    let e = run_with(
+        &mut g,
+        "LOAD CSV FROM 'file:///big.csv' AS r RETURN count(r)",
+        &Params::new(),
+        &small,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    // LOAD CSV is a reading clause (as in Neo4j, it runs in a read transaction), still inside
+    // the sandbox; surfaces that hand queries to agents refuse it themselves (see the MCP test).
+    let t = grape::engine::run_read(
+        &g,
+        "LOAD CSV FROM 'file:///ok.csv' AS r RETURN r",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.rows.len(), 2);
+    let e = grape::engine::run_read(
+        &g,
+        "LOAD CSV FROM 'file:///../secret.csv' AS r RETURN r",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert!(e.message.contains("leaves the import"), "{e}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn grape_query_survives_every_hostile_query_within_its_budget() {
+    let dir = temp_dir("query");
+    let dense = dense_graph_script(&dir);
+    for (q, detail) in [
+        (DEEP, "ValueNesting"),
+        (STRING_DOUBLING, "Memory"),
+        (LIST_DOUBLING, "Memory"),
+        (NESTED_COMPREHENSION, "Memory"),
+        (REPLACE_BLOWUP, "Memory"),
+        (COLLECT_ALL, "Memory"),
+        (QUADRATIC_QUANTIFIER, "Timeout"),
+    ] {
+        let e = hostile_query("none", q, &[]);
+        let want = match detail {
+            "Memory" => "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+            "Timeout" => "Neo.ClientError.Transaction.TransactionTimedOut",
+            _ => "Neo.DatabaseError.Statement.ExecutionFailed",
+        };
+        assert_eq!(e["code"], want, "{q}: {e}");
+    }
+    let e = hostile_query(
+        &dense,
+        "MATCH p = (a)-[*1..100]-(b) RETURN count(p) AS n",
+        &[],
+    );
+    assert_eq!(e["kind"], "LimitExceeded", "{e}");
+    let e = hostile_query(
+        "none",
+        "LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r",
+        &[],
+    );
+    assert!(e["message"].as_str().unwrap().contains("disabled"), "{e}");
+    let e = hostile_query(
+        "none",
+        "LOAD CSV FROM 'file:///../../etc/hostname' AS r RETURN r",
+        &["--import-dir", dir.to_str().unwrap()],
+    );
+    assert!(
+        e["message"].as_str().unwrap().contains("leaves the import"),
+        "{e}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn a_closed_pipe_ends_the_cli_quietly() {
+    for args in [
+        vec![
+            "query",
+            "--graph",
+            "none",
+            "UNWIND range(1, 300000) AS i RETURN i",
+        ],
+        vec!["parse", "--print", "-"],
+    ] {
+        let mut child = Command::new(grape_bin())
+            .args(&args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let feeder = std::thread::spawn(move || {
+            let script = "MATCH (n) RETURN n;\n".repeat(50_000);
+            let _ = stdin.write_all(script.as_bytes());
+        });
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 16];
+        out.read_exact(&mut first).unwrap();
+        drop(out); // the reader goes away, like `| head -c 16`
+        let o = child.wait_with_output().unwrap();
+        let _ = feeder.join();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_ne!(o.status.code(), Some(101), "{args:?}: {stderr}");
+    }
+}
+
+#[test]
+fn diagnostics_escape_control_characters() {
+    let dir = temp_dir("escape");
+    let f = dir.join("bad.cypher");
+    std::fs::write(&f, "RETURN '\u{1b}]0;pwned\u{7}\u{1b}[2J' + ) AS x;\n").unwrap();
+    let o = Command::new(grape_bin())
+        .args(["parse"])
+        .arg(&f)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        !stderr.contains('\u{1b}') && !stderr.contains('\u{7}'),
+        "{stderr:?}"
+    );
+    assert!(stderr.contains("\\u{1b}"), "{stderr}");
+    // JSON Lines ids with escape bytes are shown escaped too.
+    let j = dir.join("bad.jsonl");
+    std::fs::write(
+        &j,
+        format!(
+            "{}\n",
+            json!({"id": "x\u{1b}[31m", "query": "MATCH (n RETURN n"})
+        ),
+    )
+    .unwrap();
+    let o = Command::new(grape_bin())
+        .args(["parse"])
+        .arg(&j)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn eval_rejects_duplicate_ids_and_records_every_hostile_prediction() {
+    let dir = temp_dir("eval");
+    let graph = dir.join("g.cypher");
+    std::fs::write(&graph, "CREATE (:P {name: 'a'}), (:P {name: 'b'});\n").unwrap();
+    // Duplicate ids, also a number and a string that read the same.
+    for (a, b) in [(json!("q1"), json!("q1")), (json!(1), json!("1"))] {
+        let ds = dir.join("dup.jsonl");
+        std::fs::write(
+            &ds,
+            format!(
+                "{}\n{}\n{}\n",
+                json!({"id": a, "question": "?", "cypher": "MATCH (p:P) RETURN count(p)"}),
+                json!({"id": "other", "question": "?", "cypher": "RETURN 1"}),
+                json!({"id": b, "question": "?", "cypher": "RETURN 2"}),
+            ),
+        )
+        .unwrap();
+        let preds = dir.join("p.jsonl");
+        std::fs::write(&preds, "").unwrap();
+        let o = Command::new(grape_bin())
+            .args(["eval", "--dataset"])
+            .arg(&ds)
+            .arg("--predictions")
+            .arg(&preds)
+            .arg("--graph")
+            .arg(&graph)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("duplicate id") && stderr.contains("line 1 and line 3"),
+            "{stderr}"
+        );
+    }
+    // Every hostile prediction is recorded as failed, and the run (and its resume) completes.
+    let hostile = [
+        DEEP,
+        STRING_DOUBLING,
+        NESTED_COMPREHENSION,
+        QUADRATIC_QUANTIFIER,
+        "LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r",
+        "MATCH (p:P) RETURN count(p) AS n",
+    ];
+    let ds = dir.join("ds.jsonl");
+    let preds = dir.join("preds.jsonl");
+    let mut ds_text = String::new();
+    let mut pred_text = String::new();
+    for (i, q) in hostile.iter().enumerate() {
+        ds_text += &format!(
+            "{}\n",
+            json!({"id": format!("e{i}"), "question": "?", "cypher": "MATCH (p:P) RETURN count(p) AS n"})
+        );
+        pred_text += &format!("{}\n", json!({"id": format!("e{i}"), "cypher": q}));
+    }
+    std::fs::write(&ds, ds_text).unwrap();
+    std::fs::write(&preds, pred_text).unwrap();
+    let out = dir.join("out");
+    for round in 0..2 {
+        let f = run_measured(
+            Command::new(grape_bin())
+                .args([
+                    "eval",
+                    "--json",
+                    "--timeout-ms",
+                    "2000",
+                    "--max-memory",
+                    BUDGET,
+                ])
+                .arg("--dataset")
+                .arg(&ds)
+                .arg("--predictions")
+                .arg(&preds)
+                .arg("--graph")
+                .arg(&graph)
+                .arg("--out")
+                .arg(&out),
+        );
+        assert_eq!(f.code, Some(0), "round {round}: {}", f.stderr);
+        assert!(
+            f.max_rss_mb < RSS_BOUND_MB,
+            "peak RSS {:.0} MB",
+            f.max_rss_mb
+        );
+        let records: Vec<Json> = std::fs::read_to_string(out.join("examples.jsonl"))
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(records.len(), hostile.len());
+        for r in &records {
+            let last = r["id"] == format!("e{}", hostile.len() - 1);
+            assert_eq!(
+                r["prediction_error"].is_null(),
+                last,
+                "{}: {}",
+                r["id"],
+                r["prediction_error"]
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Bolt: the hostile queries over the wire, through grape's own client.
+#[cfg(feature = "bolt")]
+mod bolt {
+    use super::*;
+    use grape::bolt::client::Client;
+    use grape::bolt::packstream::Ps;
+    use grape::bolt::{Config, Server, ServerHandle};
+    use std::net::TcpStream;
+    use std::time::Duration;
+
+    const FAILURE: u8 = 0x7F;
+
+    fn start(config: Config) -> ServerHandle {
+        let g =
+            Graph::from_cypher_script("CREATE (:P {name: 'a'})-[:R]->(:P {name: 'b'});").unwrap();
+        Server::bind("127.0.0.1:0", g, config).unwrap().spawn()
+    }
+
+    fn failure_code(r: &Result<grape::bolt::client::RunResult, Ps>) -> String {
+        match r {
+            Err(meta) => meta
+                .get("code")
+                .and_then(Ps::as_str)
+                .unwrap_or_default()
+                .to_string(),
+            Ok(_) => "success".to_string(),
+        }
+    }
+
+    fn one(c: &mut Client) -> i64 {
+        let (_, rows, _) = c
+            .run("RETURN 1 AS x", Ps::map::<&str>([]))
+            .unwrap()
+            .unwrap();
+        rows[0][0].as_int().unwrap()
+    }
+
+    fn budgeted() -> Config {
+        let mut config = Config {
+            read_only: true,
+            ..Default::default()
+        };
+        config.engine.limits.max_memory = Some(64 << 20);
+        config.engine.limits.timeout = Some(Duration::from_millis(1500));
+        config
+    }
+
+    #[test]
+    fn hostile_queries_fail_and_the_connection_goes_on() {
+        let h = start(budgeted());
+        let mut c = Client::connect(&h.local_addr().to_string(), &[(5, 4, 4)]).unwrap();
+        c.login("neo4j", "x").unwrap();
+        for (q, code) in [
+            (DEEP, "Neo.DatabaseError.Statement.ExecutionFailed"),
+            (
+                STRING_DOUBLING,
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+            ),
+            (
+                NESTED_COMPREHENSION,
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+            ),
+            (
+                QUADRATIC_QUANTIFIER,
+                "Neo.ClientError.Transaction.TransactionTimedOut",
+            ),
+            (
+                "LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r",
+                "Neo.ClientError.Statement.AccessMode",
+            ),
+        ] {
+            let r = c.run(q, Ps::map::<&str>([])).unwrap();
+            assert_eq!(failure_code(&r), code, "{q}");
+            let reset = c.request(0x0F, vec![]).unwrap();
+            assert_eq!(reset.0, 0x70);
+            assert_eq!(one(&mut c), 1);
+        }
+        // A write session of a writable server has no import directory either.
+        let h = start(Config::default());
+        let mut c = Client::connect(&h.local_addr().to_string(), &[(5, 4, 4)]).unwrap();
+        c.login("neo4j", "x").unwrap();
+        let r = c
+            .run(
+                "LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r",
+                Ps::map::<&str>([]),
+            )
+            .unwrap();
+        assert_eq!(
+            failure_code(&r),
+            "Neo.ClientError.Statement.ExternalResourceFailed"
+        );
+    }
+
+    #[test]
+    fn slow_and_silent_clients_are_cut_off() {
+        let config = Config {
+            handshake_timeout: Duration::from_millis(300),
+            idle_timeout: Some(Duration::from_millis(300)),
+            message_timeout: Duration::from_millis(300),
+            ..Default::default()
+        };
+        let h = start(config);
+        let addr = h.local_addr();
+        // A byte at a time: the handshake never completes before the server hangs up.
+        let mut s = TcpStream::connect(addr).unwrap();
+        let hello = [
+            0x60, 0x60, 0xB0, 0x17, 0, 0, 4, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        ];
+        let mut cut = false;
+        for b in hello {
+            if s.write_all(&[b]).is_err() {
+                cut = true;
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        if !cut {
+            // The server closed its end: reading gives end of stream (or a reset).
+            s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+            let mut buf = [0u8; 4];
+            let n = s.read(&mut buf).unwrap_or(0);
+            cut = n == 0;
+        }
+        assert!(cut, "a dribbling handshake was served");
+        // Silence after HELLO: the connection is closed at the idle limit.
+        let mut c = Client::connect(&addr.to_string(), &[(5, 4, 4)]).unwrap();
+        c.login("neo4j", "x").unwrap();
+        std::thread::sleep(Duration::from_millis(900));
+        assert!(
+            c.run("RETURN 1", Ps::map::<&str>([])).is_err(),
+            "an idle connection stayed open"
+        );
+    }
+
+    #[test]
+    fn connections_are_capped_with_a_clear_failure() {
+        let config = Config {
+            max_connections: 2,
+            ..Default::default()
+        };
+        let h = start(config);
+        let addr = h.local_addr().to_string();
+        let mut a = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+        a.login("neo4j", "x").unwrap();
+        let mut b = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+        b.login("neo4j", "x").unwrap();
+        let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+        let r = c.request(0x01, vec![Ps::map([("user_agent", Ps::from("t"))])]);
+        let r = r.unwrap();
+        assert_eq!(r.0, FAILURE);
+        assert_eq!(
+            r.1[0].get("code").and_then(Ps::as_str),
+            Some("Neo.TransientError.Request.NoThreadsAvailable")
+        );
+        assert_eq!(one(&mut a), 1);
+        // A freed slot is served again.
+        drop(b);
+        let mut served = false;
+        for _ in 0..50 {
+            std::thread::sleep(Duration::from_millis(50));
+            let mut d = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+            if d.login("neo4j", "x").is_ok()
+                && d.run("RETURN 1", Ps::map::<&str>([]))
+                    .is_ok_and(|r| r.is_ok())
+            {
+                served = true;
+                break;
+            }
+        }
+        assert!(served);
+    }
+
+    #[test]
+    fn repeated_failed_logins_are_rate_limited() {
+        let config = Config {
+            auth: Some(("neo4j".into(), "secret".into())),
+            auth_lock: Duration::from_secs(60),
+            ..Default::default()
+        };
+        let h = start(config);
+        let addr = h.local_addr().to_string();
+        let login = |pw: &str| -> String {
+            let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+            match c.login("neo4j", pw) {
+                Ok(_) => "ok".into(),
+                Err(e) => e.to_string(),
+            }
+        };
+        assert_eq!(login("secret"), "ok");
+        for _ in 0..3 {
+            assert!(login("wrong").contains("Unauthorized"));
+        }
+        let after = login("secret");
+        assert!(after.contains("AuthenticationRateLimit"), "{after}");
+    }
+
+    #[test]
+    fn oversized_queries_and_client_timeouts() {
+        let mut config = Config {
+            max_query_bytes: 1000,
+            ..Default::default()
+        };
+        config.engine.limits.timeout = Some(Duration::from_secs(30));
+        let h = start(config);
+        let mut c = Client::connect(&h.local_addr().to_string(), &[(5, 4, 4)]).unwrap();
+        c.login("neo4j", "x").unwrap();
+        let long = format!("RETURN '{}' AS s", "x".repeat(2000));
+        let r = c.run(&long, Ps::map::<&str>([])).unwrap();
+        assert_eq!(failure_code(&r), "Neo.ClientError.Request.Invalid");
+        c.request(0x0F, vec![]).unwrap();
+        assert_eq!(one(&mut c), 1);
+        // The driver's transaction timeout (BEGIN's tx_timeout) ends a long query early.
+        let begin = c
+            .request(0x11, vec![Ps::map([("tx_timeout", Ps::Int(200))])])
+            .unwrap();
+        assert_eq!(begin.0, 0x70);
+        let r = c.run(QUADRATIC_QUANTIFIER, Ps::map::<&str>([])).unwrap();
+        assert_eq!(
+            failure_code(&r),
+            "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration"
+        );
+        c.request(0x0F, vec![]).unwrap();
+        assert_eq!(one(&mut c), 1);
+    }
+
+    /// The official Python driver against a read-only, budgeted server: each hostile query
+    /// fails with its code and the same session runs the next query.
+    #[test]
+    fn python_driver_survives_hostile_queries() {
+        let Some(py) = common::python_with(
+            "import neo4j",
+            "GRAPE_REQUIRE_PY_DRIVER",
+            "hostile queries through the Python driver",
+        ) else {
+            return;
+        };
+        let h = start(budgeted());
+        let script = r#"
+import json, sys
+from neo4j import GraphDatabase
+queries = json.load(sys.stdin)
+out = []
+with GraphDatabase.driver(sys.argv[1], auth=("neo4j", "x")) as d:
+    with d.session() as s:
+        for q in queries:
+            try:
+                s.run(q).consume()
+                out.append("ok")
+            except Exception as e:
+                out.append(getattr(e, "code", type(e).__name__))
+            out.append(s.run("RETURN 1 AS x").single()["x"])
+print(json.dumps(out))
+"#;
+        let queries = json!([
+            DEEP,
+            STRING_DOUBLING,
+            LIST_DOUBLING,
+            QUADRATIC_QUANTIFIER,
+            "LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r"
+        ]);
+        let mut child = Command::new(py)
+            .arg("-c")
+            .arg(script)
+            .arg(format!("bolt://{}", h.local_addr()))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(queries.to_string().as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let got: Json = serde_json::from_slice(&o.stdout).unwrap();
+        assert_eq!(
+            got,
+            json!([
+                "Neo.DatabaseError.Statement.ExecutionFailed",
+                1,
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+                1,
+                "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+                1,
+                "Neo.ClientError.Transaction.TransactionTimedOut",
+                1,
+                "Neo.ClientError.Statement.AccessMode",
+                1
+            ])
+        );
+    }
+}
+
+/// MCP over stdio: raw JSON-RPC lines, then the Python SDK.
+#[cfg(feature = "mcp")]
+mod mcp {
+    use super::*;
+    use std::io::{BufRead, BufReader};
+
+    struct Stdio {
+        child: std::process::Child,
+        input: std::process::ChildStdin,
+        output: BufReader<std::process::ChildStdout>,
+    }
+
+    impl Stdio {
+        fn start(extra: &[&str]) -> Stdio {
+            let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo/graph.json");
+            let mut child = Command::new(grape_bin())
+                .args([
+                    "serve",
+                    "mcp",
+                    "--read-only",
+                    "--timeout-ms",
+                    "1500",
+                    "--max-memory",
+                    "64M",
+                    "--graph",
+                ])
+                .arg(graph)
+                .args(extra)
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            let input = child.stdin.take().unwrap();
+            let output = BufReader::new(child.stdout.take().unwrap());
+            Stdio {
+                child,
+                input,
+                output,
+            }
+        }
+        fn send(&mut self, line: &[u8]) {
+            self.input.write_all(line).unwrap();
+            self.input.write_all(b"\n").unwrap();
+            self.input.flush().unwrap();
+        }
+        fn recv(&mut self) -> Json {
+            let mut line = String::new();
+            self.output.read_line(&mut line).unwrap();
+            serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line:?}"))
+        }
+    }
+
+    impl Drop for Stdio {
+        fn drop(&mut self) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
+
+    #[test]
+    fn malformed_and_oversized_lines_get_json_rpc_errors() {
+        let mut s = Stdio::start(&[]);
+        s.send(b"{not json");
+        let r = s.recv();
+        assert_eq!(r["error"]["code"], -32700, "{r}");
+        assert!(r["id"].is_null());
+        s.send(br#"{"jsonrpc":"2.0","id":7,"params":{}}"#);
+        let r = s.recv();
+        assert_eq!(r["error"]["code"], -32600, "{r}");
+        assert_eq!(r["id"], 7);
+        s.send(b"[1, 2]");
+        assert_eq!(s.recv()["error"]["code"], -32600);
+        let big = format!(
+            r#"{{"jsonrpc":"2.0","id":8,"method":"ping","params":{{"x":"{}"}}}}"#,
+            "y".repeat(5 << 20)
+        );
+        s.send(big.as_bytes());
+        let r = s.recv();
+        assert_eq!(r["error"]["code"], -32600, "{r}");
+        // The server still speaks MCP.
+        s.send(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-03-26", "capabilities": {},
+                "clientInfo": {"name": "hostile", "version": "1"}}})
+            .to_string()
+            .as_bytes(),
+        );
+        assert_eq!(s.recv()["id"], 1);
+        s.send(br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#);
+        let call = |id: i64, q: &str| {
+            json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"name": "read_neo4j_cypher", "arguments": {"query": q}}})
+            .to_string()
+        };
+        for (i, q) in [DEEP, STRING_DOUBLING, QUADRATIC_QUANTIFIER]
+            .iter()
+            .enumerate()
+        {
+            s.send(call(10 + i as i64, q).as_bytes());
+            let r = s.recv();
+            assert_eq!(r["result"]["isError"], true, "{q}: {r}");
+        }
+        s.send(call(20, "RETURN 1 AS x").as_bytes());
+        let r = s.recv();
+        assert_eq!(r["result"]["content"][0]["text"], r#"[{"x":1}]"#, "{r}");
+    }
+
+    #[test]
+    fn python_sdk_read_tool_refuses_files_and_survives_hostile_queries() {
+        let Some(py) = common::python_with(
+            "import mcp",
+            "GRAPE_REQUIRE_MCP_SDK",
+            "hostile MCP calls through the Python SDK",
+        ) else {
+            return;
+        };
+        let dir = temp_dir("mcp");
+        let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo/graph.json");
+        let read = |q: &str| json!({"tool": "read_neo4j_cypher", "args": {"query": q}});
+        let calls = json!([
+            read("LOAD CSV FROM 'file:///etc/passwd' AS r RETURN r"),
+            read(DEEP),
+            read(NESTED_COMPREHENSION),
+            read("UNWIND range(1, 100000) AS i RETURN i, 'some padding text' AS s"),
+            read("RETURN 1 AS x"),
+        ]);
+        let mut child = Command::new(py)
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/mcp_support/mcp_client.py"))
+            .args([
+                "stdio",
+                grape_bin(),
+                "serve",
+                "mcp",
+                "--read-only",
+                "--timeout-ms",
+                "1500",
+            ])
+            .args([
+                "--max-memory",
+                "64M",
+                "--max-rows",
+                "100000",
+                "--import-dir",
+            ])
+            .arg(&dir)
+            .arg("--graph")
+            .arg(graph)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(calls.to_string().as_bytes())
+            .unwrap();
+        let o = child.wait_with_output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let out: Json = serde_json::from_slice(&o.stdout).unwrap();
+        let r = &out["results"];
+        assert_eq!(r[0]["is_error"], true);
+        assert!(r[0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("LOAD CSV is not allowed"));
+        assert_eq!(r[1]["is_error"], true);
+        assert_eq!(r[2]["is_error"], true);
+        // The default reply limit (1 MiB) cuts a huge reply.
+        let big = r[3]["text"].as_str().unwrap();
+        assert!(big.len() <= (1 << 20) + 8, "{}", big.len());
+        assert!(big.ends_with('…'));
+        assert_eq!(r[4]["text"], r#"[{"x":1}]"#);
+        std::fs::remove_dir_all(&dir).ok();
+    }
+}
