@@ -820,6 +820,150 @@ mod bolt {
         assert_eq!(one(&mut c), 1);
     }
 
+    fn count(c: &mut Client, q: &str) -> i64 {
+        let (_, rows, _) = c.run(q, Ps::map::<&str>([])).unwrap().unwrap();
+        rows[0][0].as_int().unwrap()
+    }
+
+    /// Explicit write transactions journal their changes on one working copy instead of
+    /// cloning the graph: they take turns (a second writer waits, then fails with a lock
+    /// timeout the drivers retry), reads never wait on them, and rollback keeps nothing.
+    #[test]
+    fn write_transactions_take_turns_and_reads_never_wait() {
+        let mut config = Config {
+            lock_timeout: Duration::from_millis(300),
+            ..Default::default()
+        };
+        config.engine.limits.timeout = Some(Duration::from_millis(1500));
+        let h = start(config);
+        let addr = h.local_addr().to_string();
+        let connect = || {
+            let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+            c.login("neo4j", "x").unwrap();
+            c
+        };
+        let (mut a, mut b) = (connect(), connect());
+        const T: &str = "MATCH (t:T) RETURN count(t) AS n";
+        assert_eq!(a.request(0x11, vec![Ps::map::<&str>([])]).unwrap().0, 0x70);
+        a.run("CREATE (:T)", Ps::map::<&str>([])).unwrap().unwrap();
+        assert_eq!(count(&mut a, T), 1, "a transaction sees its own writes");
+        assert_eq!(count(&mut b, T), 0, "others do not see uncommitted writes");
+        let r = b.run("CREATE (:U)", Ps::map::<&str>([])).unwrap();
+        assert_eq!(
+            failure_code(&r),
+            "Neo.TransientError.Transaction.LockAcquisitionTimeout"
+        );
+        b.request(0x0F, vec![]).unwrap();
+        assert_eq!(a.request(0x12, vec![]).unwrap().0, 0x70);
+        assert_eq!(count(&mut b, T), 1, "a commit is visible");
+        // Forty transactions in turn, each writing then rolling back (or dropped with its
+        // connection): nothing is kept and the lease is always given back.
+        for i in 0..40 {
+            let mut c = connect();
+            c.request(0x11, vec![Ps::map::<&str>([])]).unwrap();
+            c.run("MATCH (p:P) CREATE (p)-[:X]->(:T)", Ps::map::<&str>([]))
+                .unwrap()
+                .unwrap();
+            if i % 2 == 0 {
+                assert_eq!(c.request(0x13, vec![]).unwrap().0, 0x70);
+            }
+        }
+        // (A dropped connection's transaction is rolled back when its thread sees the close.)
+        let mut ok = false;
+        for _ in 0..100 {
+            if b.run("CREATE (:U)", Ps::map::<&str>([])).unwrap().is_ok() {
+                ok = true;
+                break;
+            }
+            b.request(0x0F, vec![]).unwrap();
+        }
+        assert!(ok, "the write lease was not given back");
+        assert_eq!(count(&mut b, T), 1);
+        assert_eq!(h.graph().node_count(), 4);
+        // A stuck write (it runs until the time limit) holds the lease; reads go on meanwhile.
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let done = done.clone();
+            let mut w = connect();
+            std::thread::spawn(move || {
+                let q = format!("CREATE (:W) WITH 1 AS one {QUADRATIC_QUANTIFIER}");
+                let r = w.run(&q, Ps::map::<&str>([])).unwrap();
+                done.store(true, std::sync::atomic::Ordering::SeqCst);
+                failure_code(&r)
+            })
+        };
+        std::thread::sleep(Duration::from_millis(200));
+        assert_eq!(count(&mut b, T), 1);
+        assert!(
+            !done.load(std::sync::atomic::Ordering::SeqCst),
+            "the read waited for the stuck write"
+        );
+        assert_eq!(
+            writer.join().unwrap(),
+            "Neo.ClientError.Transaction.TransactionTimedOut"
+        );
+        assert_eq!(count(&mut b, "MATCH (w:W) RETURN count(w)"), 0);
+    }
+
+    /// A query stops when its client goes away or sends RESET (as Neo4j interrupts it), not
+    /// at the server's time limit: its write lease is free again and the connection answers.
+    #[test]
+    fn a_closed_connection_or_reset_stops_the_running_query() {
+        let mut config = Config {
+            lock_timeout: Duration::from_millis(300),
+            ..Default::default()
+        };
+        config.engine.limits.timeout = Some(Duration::from_secs(60));
+        let h = start(config);
+        let addr = h.local_addr().to_string();
+        let connect = || {
+            let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
+            c.login("neo4j", "x").unwrap();
+            c
+        };
+        let stuck = format!("CREATE (:W) WITH 1 AS one {QUADRATIC_QUANTIFIER}");
+        let run_pull = |q: &str| {
+            vec![
+                (
+                    0x10,
+                    vec![Ps::from(q), Ps::map::<&str>([]), Ps::map::<&str>([])],
+                ),
+                (0x3F, vec![Ps::map([("n", Ps::Int(-1))])]),
+            ]
+        };
+        // The client leaves while its write runs: the write stops and frees the lease.
+        let mut a = connect();
+        a.send_all(run_pull(&stuck)).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        drop(a);
+        let mut b = connect();
+        let mut wrote = false;
+        for _ in 0..10 {
+            if b.run("CREATE (:U)", Ps::map::<&str>([])).unwrap().is_ok() {
+                wrote = true;
+                break;
+            }
+            b.request(0x0F, vec![]).unwrap();
+        }
+        assert!(wrote, "the abandoned write still holds the lease");
+        assert_eq!(count(&mut b, "MATCH (w:W) RETURN count(w)"), 0);
+        // RESET interrupts the running query: RUN fails as terminated, PULL is ignored,
+        // RESET succeeds, and the connection goes on.
+        let mut c = connect();
+        c.send_all(run_pull(QUADRATIC_QUANTIFIER)).unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        c.send(0x0F, vec![]).unwrap();
+        let (tag, f) = c.recv().unwrap();
+        assert_eq!(tag, FAILURE);
+        assert_eq!(
+            f[0].get("code").and_then(Ps::as_str),
+            Some("Neo.ClientError.Transaction.Terminated")
+        );
+        assert_eq!(c.recv().unwrap().0, 0x7E, "PULL is ignored");
+        assert_eq!(c.recv().unwrap().0, 0x70, "RESET succeeds");
+        assert_eq!(one(&mut c), 1);
+    }
+
     /// The official Python driver against a read-only, budgeted server: each hostile query
     /// fails with its code and the same session runs the next query.
     #[test]
@@ -897,6 +1041,20 @@ mod mcp {
     use super::*;
     use std::io::{BufRead, BufReader};
 
+    /// `grape serve mcp --max-memory 64M --graph demo ARGS`, speaking on stdin and stdout.
+    fn serve_mcp(args: &[&str]) -> std::process::Child {
+        let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo/graph.json");
+        Command::new(grape_bin())
+            .args(["serve", "mcp", "--max-memory", "64M", "--graph"])
+            .arg(graph)
+            .args(args)
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap()
+    }
+
     struct Stdio {
         child: std::process::Child,
         input: std::process::ChildStdin,
@@ -905,25 +1063,12 @@ mod mcp {
 
     impl Stdio {
         fn start(extra: &[&str]) -> Stdio {
-            let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo/graph.json");
-            let mut child = Command::new(grape_bin())
-                .args([
-                    "serve",
-                    "mcp",
-                    "--read-only",
-                    "--timeout-ms",
-                    "1500",
-                    "--max-memory",
-                    "64M",
-                    "--graph",
-                ])
-                .arg(graph)
-                .args(extra)
-                .stdin(std::process::Stdio::piped())
-                .stdout(std::process::Stdio::piped())
-                .stderr(std::process::Stdio::null())
-                .spawn()
-                .unwrap();
+            let mut args = vec!["--read-only", "--timeout-ms", "1500"];
+            args.extend(extra);
+            Stdio::spawn(&args)
+        }
+        fn spawn(args: &[&str]) -> Stdio {
+            let mut child = serve_mcp(args);
             let input = child.stdin.take().unwrap();
             let output = BufReader::new(child.stdout.take().unwrap());
             Stdio {
@@ -997,6 +1142,89 @@ mod mcp {
         s.send(call(20, "RETURN 1 AS x").as_bytes());
         let r = s.recv();
         assert_eq!(r["result"]["content"][0]["text"], r#"[{"x":1}]"#, "{r}");
+    }
+
+    fn send_line(input: &mut impl Write, line: &str) {
+        input.write_all(line.as_bytes()).unwrap();
+        input.write_all(b"\n").unwrap();
+        input.flush().unwrap();
+    }
+
+    fn write_call(id: i64, q: &str) -> String {
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": "write_neo4j_cypher", "arguments": {"query": q}}})
+        .to_string()
+    }
+
+    /// A cancelled call's query stops (so the write it holds up goes through) and stdin EOF
+    /// ends the server, both long before the 60 s time limit the server runs with.
+    #[test]
+    fn cancellation_and_stdin_eof_stop_the_running_query() {
+        const LIMIT_MS: u64 = 60_000;
+        let limit = LIMIT_MS.to_string();
+        let stuck = format!("CREATE (:W) WITH 1 AS one {QUADRATIC_QUANTIFIER}");
+        let mut child = serve_mcp(&["--timeout-ms", &limit]);
+        let mut input = child.stdin.take().unwrap();
+        let mut output = BufReader::new(child.stdout.take().unwrap());
+        // Answers are read on a thread, so that every wait is bounded by half the time limit.
+        let (tx, rx) = std::sync::mpsc::channel();
+        let reader = std::thread::spawn(move || loop {
+            let mut line = String::new();
+            if output.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            if tx.send(line).is_err() {
+                return;
+            }
+        });
+        let half = std::time::Duration::from_millis(LIMIT_MS / 2);
+        send_line(
+            &mut input,
+            &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-03-26", "capabilities": {},
+                "clientInfo": {"name": "hostile", "version": "1"}}})
+            .to_string(),
+        );
+        let r: Json = serde_json::from_str(&rx.recv_timeout(half).unwrap()).unwrap();
+        assert_eq!(r["id"], 1);
+        send_line(
+            &mut input,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        );
+        send_line(&mut input, &write_call(2, &stuck));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        send_line(
+            &mut input,
+            &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                "params": {"requestId": 2, "reason": "the user gave up"}})
+            .to_string(),
+        );
+        send_line(&mut input, &write_call(3, "CREATE (:U) RETURN 1 AS x"));
+        let answer = loop {
+            let line = rx.recv_timeout(half).expect("no answer to call 3 in time");
+            let r: Json = serde_json::from_str(&line).unwrap();
+            if r["id"] == 3 {
+                break r;
+            }
+        };
+        assert_eq!(answer["result"]["isError"], false, "{answer}");
+        // Another stuck call, then stdin closes: the server ends without waiting it out.
+        send_line(&mut input, &write_call(4, &stuck));
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        drop(input);
+        let started = std::time::Instant::now();
+        let status = loop {
+            if let Some(st) = child.try_wait().unwrap() {
+                break st;
+            }
+            if started.elapsed() > half {
+                let _ = child.kill();
+                panic!("the server kept running its query after stdin closed");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        };
+        assert!(status.success(), "{status}");
+        reader.join().unwrap();
     }
 
     #[test]

@@ -20,8 +20,10 @@ pub mod record;
 
 use crate::engine::{ExecError, Options, Params, Table};
 use crate::graph::Graph;
+use crate::graph::SharedGraph;
 use crate::schema::Schema;
-use std::sync::RwLock;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Arc;
 
 /// Node and relationship handles at or above this value in a [`Table`] from another database
 /// stand for ids that do not fit in 31 bits (virtual entities, which have negative ids); below
@@ -32,6 +34,17 @@ pub const FOREIGN_ID_BASE: u32 = 1 << 31;
 pub trait Backend: Send + Sync {
     /// Runs one statement with parameters.
     fn run(&self, query: &str, params: &Params) -> Result<Table, BackendError>;
+    /// [`Backend::run`], stopping early (with a `Cancelled` error) once `cancel` is set; a
+    /// backend that cannot stop a running query runs it to its end.
+    fn run_cancellable(
+        &self,
+        query: &str,
+        params: &Params,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Table, BackendError> {
+        let _ = cancel;
+        self.run(query, params)
+    }
     /// The database's schema: labels and relationship types with their properties, and the
     /// `(start, type, end)` triples that occur.
     fn schema(&self) -> Result<Schema, BackendError>;
@@ -79,7 +92,7 @@ impl BackendError {
 
 impl From<ExecError> for BackendError {
     fn from(e: ExecError) -> BackendError {
-        let kind = if e.detail == Some("Timeout") {
+        let kind = if matches!(e.detail, Some("Timeout" | "LockTimeout")) {
             FailureKind::Timeout
         } else {
             FailureKind::Query
@@ -88,11 +101,13 @@ impl From<ExecError> for BackendError {
     }
 }
 
-/// The in-memory graph as a backend. Reads share the graph; a write takes it for itself and is
-/// atomic (a failing statement leaves it unchanged).
+/// The in-memory graph as a backend. Reads run on the committed snapshot and never wait; writes
+/// take turns on the write lease ([`SharedGraph`]) and are atomic (a failing statement leaves
+/// the graph unchanged).
 pub struct Memory {
-    graph: RwLock<Graph>,
+    graph: SharedGraph,
     options: Options,
+    writes: AtomicU64,
 }
 
 impl Memory {
@@ -103,44 +118,64 @@ impl Memory {
     /// A backend whose queries run with these limits and procedures.
     pub fn with_options(graph: Graph, options: Options) -> Memory {
         Memory {
-            graph: RwLock::new(graph),
+            graph: SharedGraph::new(graph),
             options,
+            writes: AtomicU64::new(0),
         }
     }
 
     /// The graph as it is now.
     pub fn graph(&self) -> Graph {
-        self.graph.read().unwrap_or_else(|e| e.into_inner()).clone()
+        (*self.graph.snapshot()).clone()
+    }
+}
+
+impl Memory {
+    fn run_with(
+        &self,
+        query: &str,
+        params: &Params,
+        options: &Options,
+    ) -> Result<Table, BackendError> {
+        let stmt = crate::syntax::parse(query)
+            .map_err(|e| BackendError::new(FailureKind::Query, e.to_string()))?;
+        if crate::engine::is_updating(&stmt) {
+            // A write waits for the one before it, up to the query's own time limit.
+            let id = self.writes.fetch_add(1, Ordering::Relaxed) + 1;
+            Ok(self
+                .graph
+                .write(id, options.limits.timeout, options.cancel.as_deref(), |g| {
+                    crate::engine::execute(g, &stmt, query, params, options)
+                })?)
+        } else {
+            let g = self.graph.snapshot();
+            Ok(crate::engine::execute_read(
+                &g, &stmt, query, params, options,
+            )?)
+        }
     }
 }
 
 impl Backend for Memory {
     fn run(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
-        let stmt = crate::syntax::parse(query)
-            .map_err(|e| BackendError::new(FailureKind::Query, e.to_string()))?;
-        if crate::engine::is_updating(&stmt) {
-            let mut g = self.graph.write().unwrap_or_else(|e| e.into_inner());
-            Ok(crate::engine::execute(
-                &mut g,
-                &stmt,
-                query,
-                params,
-                &self.options,
-            )?)
-        } else {
-            let g = self.graph.read().unwrap_or_else(|e| e.into_inner());
-            Ok(crate::engine::execute_read(
-                &g,
-                &stmt,
-                query,
-                params,
-                &self.options,
-            )?)
-        }
+        self.run_with(query, params, &self.options)
+    }
+
+    fn run_cancellable(
+        &self,
+        query: &str,
+        params: &Params,
+        cancel: &Arc<AtomicBool>,
+    ) -> Result<Table, BackendError> {
+        let options = Options {
+            cancel: Some(cancel.clone()),
+            ..self.options.clone()
+        };
+        self.run_with(query, params, &options)
     }
 
     fn schema(&self) -> Result<Schema, BackendError> {
-        let g = self.graph.read().unwrap_or_else(|e| e.into_inner());
+        let g = self.graph.snapshot();
         Ok(crate::engine::schema_of(&g))
     }
 

@@ -553,13 +553,13 @@ fn cmd_validate(
     let validator = Validator::with_options(&schema, options);
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (mut total, mut invalid, mut io_error) = (0usize, 0usize, false);
+    let (mut total, mut invalid, mut unread) = (0usize, 0usize, 0usize);
     for path in files {
         let file = match read_query_file(path) {
             Ok(f) => f,
             Err(e) => {
                 eprintln!("error: cannot read {}: {e}", path.display());
-                io_error = true;
+                unread += 1;
                 continue;
             }
         };
@@ -630,11 +630,12 @@ fn cmd_validate(
     let _ = out.flush();
     if !json {
         eprintln!(
-            "{total} queries, {} KG-valid, {invalid} not",
-            total - invalid
+            "{total} queries, {} KG-valid, {invalid} not{}",
+            total - invalid,
+            unread_note(unread)
         );
     }
-    if io_error {
+    if unread > 0 {
         ExitCode::from(2)
     } else if invalid > 0 {
         ExitCode::from(1)
@@ -792,20 +793,28 @@ fn cmd_schema_convert(
     ExitCode::SUCCESS
 }
 
+/// The end of a summary line when some files could not be read.
+fn unread_note(unread: usize) -> String {
+    match unread {
+        0 => String::new(),
+        1 => "; 1 file could not be read".to_string(),
+        n => format!("; {n} files could not be read"),
+    }
+}
+
 fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool) -> ExitCode {
     let opts = PrintOptions {
         rename_variables: rename,
     };
     let stdout = std::io::stdout();
     let mut out = std::io::BufWriter::new(stdout.lock());
-    let (mut total, mut failed) = (0usize, 0usize);
-    let mut io_error = false;
+    let (mut total, mut failed, mut unread) = (0usize, 0usize, 0usize);
     for path in files {
         let file = match read_query_file(path) {
             Ok(f) => f,
             Err(e) => {
                 eprintln!("error: cannot read {}: {e}", path.display());
-                io_error = true;
+                unread += 1;
                 continue;
             }
         };
@@ -877,13 +886,16 @@ fn cmd_parse(files: &[PathBuf], json: bool, print_canonical: bool, rename: bool)
     }
     let _ = out.flush();
     if !json {
-        if failed == 0 {
+        if failed == 0 && unread == 0 {
             eprintln!("{total} queries parsed, all OK");
         } else {
-            eprintln!("{total} queries, {failed} with errors");
+            eprintln!(
+                "{total} queries, {failed} with errors{}",
+                unread_note(unread)
+            );
         }
     }
-    if io_error {
+    if unread > 0 {
         ExitCode::from(2)
     } else if failed > 0 {
         ExitCode::from(1)
@@ -1969,8 +1981,8 @@ mod llm_cli {
         };
         let (predictions, traces) =
             grape::mcp::run_sessions(&llm, &graphs, &examples, &opts, a.model.concurrency.max(1));
-        std::fs::create_dir_all(&a.out)
-            .map_err(|e| fail(format!("cannot create {}: {e}", a.out.display())))?;
+        grape::dataset::create_out_dir(&a.out)
+            .map_err(|e| fail(format!("cannot create the output: {e}")))?;
         let preds: String = examples
             .iter()
             .filter_map(|e| predictions.get(&e.id))
@@ -2052,8 +2064,8 @@ mod llm_cli {
         );
         bar.finish_and_clear();
         let report = grape::mcp::report(&records, a.correct_at);
-        std::fs::create_dir_all(&a.out)
-            .map_err(|e| fail(format!("cannot create {}: {e}", a.out.display())))?;
+        grape::dataset::create_out_dir(&a.out)
+            .map_err(|e| fail(format!("cannot create the output: {e}")))?;
         let lines: String = records
             .iter()
             .map(|r| serde_json::to_string(r).unwrap_or_default() + "\n")

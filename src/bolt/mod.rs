@@ -22,5 +22,6 @@ pub mod client;
 pub mod convert;
 pub mod packstream;
 mod server;
+mod watch;
 
 pub use server::{serve_connection, Config, Server, ServerHandle};

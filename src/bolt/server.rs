@@ -2,12 +2,13 @@
 
 use super::convert::{from_ps, to_ps, Dialect};
 use super::packstream::{decode_all, encode, Ps};
+use super::watch::Watcher;
 use crate::engine::{Options, Params, Table};
-use crate::graph::Graph;
+use crate::graph::{Graph, SharedGraph, WriteTx};
 use std::io::{self, BufRead, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Server settings.
@@ -41,6 +42,10 @@ pub struct Config {
     /// `dbms.security.auth_max_failed_attempts` / `auth_lock_time`.
     pub auth_max_failed_attempts: u32,
     pub auth_lock: Duration,
+    /// How long a write waits for the transaction that is writing to end (grape runs one
+    /// write transaction at a time) before it fails with
+    /// `Neo.TransientError.Transaction.LockAcquisitionTimeout`, which drivers retry.
+    pub lock_timeout: Duration,
 }
 
 impl Default for Config {
@@ -58,13 +63,14 @@ impl Default for Config {
             max_query_bytes: 1 << 20,
             auth_max_failed_attempts: 3,
             auth_lock: Duration::from_secs(5),
+            lock_timeout: Duration::from_secs(10),
         }
     }
 }
 
 /// State shared by all connections.
 struct Shared {
-    graph: RwLock<Arc<Graph>>,
+    graph: SharedGraph,
     config: Config,
     addr: SocketAddr,
     connections: AtomicU64,
@@ -79,7 +85,7 @@ struct Shared {
 impl Shared {
     fn new(graph: Graph, config: Config, addr: SocketAddr) -> Shared {
         Shared {
-            graph: RwLock::new(Arc::new(graph)),
+            graph: SharedGraph::new(graph),
             config,
             addr,
             connections: AtomicU64::new(0),
@@ -158,11 +164,7 @@ impl ServerHandle {
     }
     /// A snapshot of the graph as committed now.
     pub fn graph(&self) -> Arc<Graph> {
-        self.shared
-            .graph
-            .read()
-            .map(|g| g.clone())
-            .unwrap_or_else(|e| e.into_inner().clone())
+        self.shared.graph.snapshot()
     }
     /// Stops accepting connections (open ones run until their clients leave).
     pub fn shutdown(&mut self) {
@@ -338,9 +340,9 @@ struct Pending {
 }
 
 /// An explicit transaction.
-struct Tx {
-    /// The transaction's own graph, from its first write.
-    graph: Option<Graph>,
+struct Tx<'a> {
+    /// The write lease and the transaction's working graph, from its first write.
+    lease: Option<WriteTx<'a>>,
     read_only: bool,
     /// When the driver's `tx_timeout` runs out.
     deadline: Option<Instant>,
@@ -372,7 +374,9 @@ struct Conn<'a> {
     id: u64,
     authenticated: bool,
     failed: bool,
-    tx: Option<Tx>,
+    tx: Option<Tx<'a>>,
+    /// Watches the socket while a query runs (for a close or RESET).
+    watcher: Watcher,
     results: Vec<Pending>,
     next_qid: i64,
 }
@@ -411,6 +415,7 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
         authenticated: false,
         failed: false,
         tx: None,
+        watcher: Watcher::new(stream.try_clone().ok()),
         results: Vec::new(),
         next_qid: 0,
     };
@@ -539,7 +544,7 @@ fn stat_keys(s: &crate::engine::Stats) -> Vec<(String, Ps)> {
     v
 }
 
-impl Conn<'_> {
+impl<'a> Conn<'a> {
     fn hello(&mut self, fields: &[Ps], out: &mut Vec<u8>) -> bool {
         let extra = fields.first().cloned().unwrap_or(Ps::Null);
         // Up to 5.0 the credentials come with HELLO; from 5.1 with LOGON.
@@ -691,7 +696,7 @@ impl Conn<'_> {
                 let read_only =
                     f.first().and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r");
                 self.tx = Some(Tx {
-                    graph: None,
+                    lease: None,
                     read_only,
                     deadline: tx_timeout(f.first()).map(|t| Instant::now() + t),
                 });
@@ -704,9 +709,8 @@ impl Conn<'_> {
                     .tx
                     .take()
                     .ok_or_else(|| Failure::request("COMMIT without an open transaction"))?;
-                if let Some(g) = tx.graph {
-                    let mut shared = self.shared.graph.write().unwrap_or_else(|e| e.into_inner());
-                    *shared = Arc::new(g);
+                if let Some(lease) = tx.lease {
+                    lease.commit();
                 }
                 self.results.clear();
                 write_message(out, &success(Ps::map([("bookmark", self.bookmark())])));
@@ -809,6 +813,9 @@ impl Conn<'_> {
             }
             None => false,
         };
+        // The watcher sets this when the client closes the connection or sends RESET.
+        let cancel = Arc::new(AtomicBool::new(false));
+        engine_opts.to_mut().cancel = Some(cancel.clone());
         let engine_opts: &Options = &engine_opts;
         let exec_err = |e: crate::engine::ExecError| {
             if client_timeout && e.detail == Some("Timeout") {
@@ -816,43 +823,57 @@ impl Conn<'_> {
             }
             Failure::new(e.code(), e.message)
         };
-        let table: Table = if explain {
-            crate::engine::check(&stmt, &query).map_err(exec_err)?;
-            Table::default()
-        } else if updating {
-            match &mut self.tx {
-                Some(tx) => {
-                    if tx.graph.is_none() {
-                        let g = self.shared.graph.read().unwrap_or_else(|e| e.into_inner());
-                        tx.graph = Some((**g).clone());
-                    }
-                    let g = tx.graph.as_mut().expect("the transaction's graph");
-                    crate::engine::execute(g, &stmt, &query, &params, engine_opts)
-                        .map_err(exec_err)?
-                }
-                None => {
-                    let mut shared = self.shared.graph.write().unwrap_or_else(|e| e.into_inner());
-                    let g = Arc::make_mut(&mut *shared);
-                    crate::engine::execute(g, &stmt, &query, &params, engine_opts)
-                        .map_err(exec_err)?
-                }
-            }
-        } else {
-            let snapshot;
-            let g: &Graph = match self.tx.as_ref().and_then(|t| t.graph.as_ref()) {
-                Some(g) => g,
-                None => {
-                    snapshot = self
-                        .shared
-                        .graph
-                        .read()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .clone();
-                    &snapshot
-                }
-            };
-            crate::engine::execute_read(g, &stmt, &query, &params, engine_opts).map_err(exec_err)?
+        // A write waits for the write lease no longer than the server allows, nor past the
+        // driver's transaction timeout.
+        let lock_wait = match deadline {
+            Some(d) => self
+                .shared
+                .config
+                .lock_timeout
+                .min(d.saturating_duration_since(Instant::now())),
+            None => self.shared.config.lock_timeout,
         };
+        let table = self.watcher.during(&cancel, || -> Result<Table, Failure> {
+            Ok(if explain {
+                crate::engine::check(&stmt, &query).map_err(exec_err)?;
+                Table::default()
+            } else if updating {
+                let shared: &'a Shared = self.shared;
+                match &mut self.tx {
+                    Some(tx) => {
+                        if tx.lease.is_none() {
+                            tx.lease = Some(
+                                shared
+                                    .graph
+                                    .begin_write(self.id, Some(lock_wait), Some(&cancel))
+                                    .map_err(|e| exec_err(e.into()))?,
+                            );
+                        }
+                        let g = tx.lease.as_mut().expect("the write lease").graph_mut();
+                        crate::engine::execute(g, &stmt, &query, &params, engine_opts)
+                            .map_err(exec_err)?
+                    }
+                    None => shared
+                        .graph
+                        .write(self.id, Some(lock_wait), Some(&cancel), |g| {
+                            crate::engine::execute(g, &stmt, &query, &params, engine_opts)
+                        })
+                        .map_err(exec_err)?,
+                }
+            } else {
+                let snapshot;
+                let g: &Graph = match self.tx.as_ref().and_then(|t| t.lease.as_ref()) {
+                    Some(lease) => lease.graph(),
+                    None => {
+                        snapshot = self.shared.graph.snapshot();
+                        &snapshot
+                    }
+                };
+                crate::engine::execute_read(g, &stmt, &query, &params, engine_opts)
+                    .map_err(exec_err)?
+            })
+        });
+        let table = table?;
         let t_first = started.elapsed().as_millis() as i64;
         let rows = table
             .rows

@@ -12,6 +12,22 @@ pub use examples::{
 };
 pub use query_file::{read_query_file, QueryFile, QueryFileError, QueryInput};
 
+/// Creates the output directory `dir` (and its parents). A file already there is an error
+/// that says so, rather than the system's bare "File exists".
+pub fn create_out_dir(dir: &std::path::Path) -> std::io::Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            format!(
+                "{} is a file; the output is a directory (of the report, the per-example log \
+                 and the predictions): name a new or existing directory",
+                dir.display()
+            ),
+        ));
+    }
+    std::fs::create_dir_all(dir)
+}
+
 /// Writes `bytes` to `path` atomically: to a temporary file beside it, then renamed over it, so
 /// that readers never see a half-written file.
 pub fn write_atomically(path: &std::path::Path, bytes: &[u8]) -> std::io::Result<()> {

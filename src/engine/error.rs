@@ -100,6 +100,7 @@ impl ExecError {
             return match self.detail {
                 Some("Timeout") => "Neo.ClientError.Transaction.TransactionTimedOut",
                 Some("Memory") => "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+                Some("LockTimeout") => crate::graph::LOCK_TIMEOUT_CODE,
                 _ => "Neo.DatabaseError.Statement.ExecutionFailed",
             };
         }
@@ -128,6 +129,12 @@ impl From<ParseError> for ExecError {
             phase: Phase::CompileTime,
             span: Some(Span::new(e.offset, e.offset)),
         }
+    }
+}
+
+impl From<crate::graph::LockTimeout> for ExecError {
+    fn from(e: crate::graph::LockTimeout) -> Self {
+        ExecError::runtime(ErrorKind::LimitExceeded, e.to_string()).with_detail("LockTimeout")
     }
 }
 

@@ -262,7 +262,7 @@ impl Entities for Table {
     }
 }
 
-/// Whether a statement may change the graph (so that it needs write access and a rollback copy).
+/// Whether a statement may change the graph (so that it needs write access and a savepoint).
 pub fn is_updating(stmt: &Statement) -> bool {
     fn q(query: &Query) -> bool {
         std::iter::once(&query.first)
@@ -402,18 +402,18 @@ pub fn execute(
     }
     static_check(stmt, src)?;
     let sh = shared(params, src, opts);
-    let backup = graph.clone();
+    // The statement's changes are journaled, not copied: on failure they are undone.
+    let sp = graph.savepoint();
     let result = {
         let mut access = Access::Write(graph);
         exec::run_query(&mut access, &sh, &stmt.query, None)
-    };
-    match result {
-        Ok(out) => finish(out, &sh, graph),
-        Err(e) => {
-            *graph = backup;
-            Err(e)
-        }
     }
+    .and_then(|out| finish(out, &sh, graph));
+    if result.is_err() {
+        graph.rollback_to(&sp);
+    }
+    graph.release(sp);
+    result
 }
 
 /// Runs a parsed read-only statement.

@@ -837,7 +837,7 @@ pub fn evaluate(
     let mut done: Vec<ExampleRecord> = Vec::new();
     let mut log = None;
     if let Some(dir) = out_dir {
-        std::fs::create_dir_all(dir)?;
+        crate::dataset::create_out_dir(dir)?;
         let path = dir.join("examples.jsonl");
         done = read_records(&path);
         // Rewrite the log without a torn last line before appending to it.
@@ -1005,7 +1005,7 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
     let mut all: Vec<ExampleRecord> = by_id.into_values().collect();
     all.sort_by_cached_key(|r| id_key(&r.id));
     let report = aggregate(&all, variant);
-    std::fs::create_dir_all(out).map_err(|e| format!("{}: {e}", out.display()))?;
+    crate::dataset::create_out_dir(out).map_err(|e| format!("{}: {e}", out.display()))?;
     let log = records_jsonl(&all);
     let write = |name: &str, bytes: &[u8]| {
         crate::dataset::write_atomically(&out.join(name), bytes)

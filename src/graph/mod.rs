@@ -7,6 +7,8 @@
 //!   module never depends on the engine.
 
 pub mod import;
+mod shared;
 mod store;
 
-pub use store::{Dir, Graph, Interner, NodeData, RelData, Sym};
+pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
+pub use store::{ChangeLog, Dir, Graph, Interner, NodeData, RelData, Savepoint, Sym};

@@ -102,6 +102,84 @@ pub struct Graph {
     by_label: HashMap<Sym, Vec<NodeId>>,
     /// Lazily built (label, key) → value → nodes indexes; cleared by any mutation.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
+    /// The changes since the oldest open [`Savepoint`], when one is open.
+    journal: Option<Vec<Change>>,
+}
+
+/// One change, as the journal records it: enough to undo it, and to make it again on a copy of
+/// the graph ([`Graph::replay`]).
+#[derive(Clone, Debug)]
+enum Change {
+    AddNode {
+        id: NodeId,
+        data: NodeData,
+    },
+    AddRel {
+        id: RelId,
+        start: NodeId,
+        end: NodeId,
+        data: RelData,
+    },
+    NodeProp {
+        id: NodeId,
+        key: Sym,
+        old: Option<Value>,
+        new: Value,
+    },
+    RelProp {
+        id: RelId,
+        key: Sym,
+        old: Option<Value>,
+        new: Value,
+    },
+    AddLabel {
+        id: NodeId,
+        label: Sym,
+    },
+    RemoveLabel {
+        id: NodeId,
+        label: Sym,
+        pos: usize,
+    },
+    RemoveRel {
+        id: RelId,
+        start: NodeId,
+        end: NodeId,
+        data: RelData,
+    },
+    /// An isolated node's removal (its relationships are removed, and journaled, first).
+    RemoveNode {
+        id: NodeId,
+        data: NodeData,
+    },
+}
+
+/// A point in a graph's history to roll back to: statements and transactions take one before
+/// they change anything, and either release it (keep the changes) or roll back to it. Changes
+/// are journaled, not copied: a rollback undoes them one by one, newest first, and restores
+/// every element under its old id.
+#[derive(Debug)]
+#[must_use = "a savepoint is released or rolled back to"]
+pub struct Savepoint {
+    len: usize,
+    /// Whether this savepoint started the journal (and its release ends it).
+    opened: bool,
+}
+
+/// The changes a transaction made, taken from its graph's journal to be made again on a copy
+/// of the graph as it was when the transaction began ([`Graph::replay`]).
+#[derive(Debug, Default)]
+pub struct ChangeLog {
+    changes: Vec<Change>,
+}
+
+impl ChangeLog {
+    pub fn len(&self) -> usize {
+        self.changes.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.changes.is_empty()
+    }
 }
 
 impl Clone for Graph {
@@ -111,6 +189,7 @@ impl Clone for Graph {
             syms: self.syms.clone(),
             by_label: self.by_label.clone(),
             prop_indexes: RwLock::new(HashMap::new()),
+            journal: None,
         }
     }
 }
@@ -333,6 +412,184 @@ impl Graph {
         }
     }
 
+    fn log(&mut self, c: impl FnOnce() -> Change) {
+        if let Some(j) = &mut self.journal {
+            j.push(c());
+        }
+    }
+
+    // ---- savepoints ----
+
+    /// Starts recording changes (if nothing records them yet) and marks the present.
+    pub fn savepoint(&mut self) -> Savepoint {
+        match &self.journal {
+            Some(j) => Savepoint {
+                len: j.len(),
+                opened: false,
+            },
+            None => {
+                self.journal = Some(Vec::new());
+                Savepoint {
+                    len: 0,
+                    opened: true,
+                }
+            }
+        }
+    }
+
+    /// Undoes every change made since `sp`, newest first. Returns whether every element came
+    /// back under its old id (always, unless the graph was changed behind the journal's back).
+    pub fn rollback_to(&mut self, sp: &Savepoint) -> bool {
+        let Some(mut j) = self.journal.take() else {
+            return true;
+        };
+        let mut exact = true;
+        while j.len() > sp.len {
+            let c = j.pop().expect("a journaled change");
+            exact &= self.undo(c);
+        }
+        self.journal = Some(j);
+        self.touch();
+        exact
+    }
+
+    /// Keeps the changes made since `sp`; the savepoint that started the journal ends it.
+    pub fn release(&mut self, sp: Savepoint) {
+        if sp.opened {
+            self.journal = None;
+        }
+    }
+
+    /// Ends the journal of the transaction that opened `sp` and returns its changes, to be
+    /// made again on another copy of the graph with [`Graph::replay`].
+    pub fn commit(&mut self, sp: Savepoint) -> ChangeLog {
+        let changes = self.journal.take().unwrap_or_default();
+        if !sp.opened {
+            // A nested savepoint: the outer one still records.
+            self.journal = Some(changes);
+            return ChangeLog::default();
+        }
+        ChangeLog { changes }
+    }
+
+    /// Makes the changes of `log` (taken from `from`, a copy of this graph that has gone
+    /// further) on this graph. Returns `false` when an element would get another id than it
+    /// has in `from`: this graph is then no longer a copy of `from` and must be replaced.
+    pub fn replay(&mut self, log: &ChangeLog, from: &Graph) -> bool {
+        self.touch();
+        let tr = |g: &mut Graph, s: Sym| g.syms.intern(from.sym_name(s));
+        let tr_props = |g: &mut Graph, props: &[(Sym, Value)]| -> Vec<(Sym, Value)> {
+            props.iter().map(|(k, v)| (tr(g, *k), v.clone())).collect()
+        };
+        for c in &log.changes {
+            let ok = match c {
+                Change::AddNode { id, data } => {
+                    let labels = data.labels.iter().map(|l| tr(self, *l)).collect();
+                    let props = tr_props(self, &data.props);
+                    self.add_node_syms(labels, props) == *id
+                }
+                Change::AddRel {
+                    id,
+                    start,
+                    end,
+                    data,
+                } => {
+                    let ty = tr(self, data.ty);
+                    let props = tr_props(self, &data.props);
+                    self.add_relationship_syms(*start, *end, ty, props) == Some(*id)
+                }
+                Change::NodeProp { id, key, new, .. } => {
+                    let key = tr(self, *key);
+                    self.set_node_property_sym(*id, key, new.clone())
+                }
+                Change::RelProp { id, key, new, .. } => {
+                    let key = tr(self, *key);
+                    self.set_relationship_property_sym(*id, key, new.clone())
+                }
+                Change::AddLabel { id, label } => {
+                    let l = tr(self, *label);
+                    self.add_label_sym(*id, l)
+                }
+                Change::RemoveLabel { id, label, .. } => {
+                    let l = tr(self, *label);
+                    self.remove_label_sym(*id, l)
+                }
+                Change::RemoveRel { id, .. } => self.remove_relationship(*id),
+                Change::RemoveNode { id, .. } => self.remove_node(*id),
+            };
+            if !ok {
+                return false;
+            }
+        }
+        self.node_count() == from.node_count()
+            && self.relationship_count() == from.relationship_count()
+    }
+
+    /// Undoes one change; `false` if an element did not come back under its old id.
+    fn undo(&mut self, c: Change) -> bool {
+        match c {
+            Change::AddNode { id, .. } => self.unlink_node(id),
+            Change::AddRel { id, .. } => self.g.remove_edge(eix(id)).is_some(),
+            Change::NodeProp { id, key, old, .. } => match self.g.node_weight_mut(nix(id)) {
+                Some(d) => {
+                    prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
+                    true
+                }
+                None => false,
+            },
+            Change::RelProp { id, key, old, .. } => match self.g.edge_weight_mut(eix(id)) {
+                Some(d) => {
+                    prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
+                    true
+                }
+                None => false,
+            },
+            Change::AddLabel { id, label } => {
+                let Some(d) = self.g.node_weight_mut(nix(id)) else {
+                    return false;
+                };
+                d.labels.retain(|l| *l != label);
+                remove_sorted(self.by_label.get_mut(&label), id);
+                true
+            }
+            Change::RemoveLabel { id, label, pos } => {
+                let Some(d) = self.g.node_weight_mut(nix(id)) else {
+                    return false;
+                };
+                d.labels.insert(pos.min(d.labels.len()), label);
+                insert_sorted(self.by_label.entry(label).or_default(), id);
+                true
+            }
+            Change::RemoveRel {
+                id,
+                start,
+                end,
+                data,
+            } => self.g.add_edge(nix(start), nix(end), data).index() == id.0 as usize,
+            Change::RemoveNode { id, data } => {
+                let labels = data.labels.clone();
+                let back = self.g.add_node(data);
+                for l in labels {
+                    insert_sorted(self.by_label.entry(l).or_default(), id);
+                }
+                back.index() == id.0 as usize
+            }
+        }
+    }
+
+    /// Removes an isolated node and its label index entries.
+    fn unlink_node(&mut self, n: NodeId) -> bool {
+        match self.g.remove_node(nix(n)) {
+            Some(d) => {
+                for l in d.labels {
+                    remove_sorted(self.by_label.get_mut(&l), n);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
     /// Adds a node with labels and properties (null properties are not stored).
     pub fn add_node(&mut self, labels: &[&str], props: Vec<(&str, Value)>) -> NodeId {
         let labels: Vec<Sym> = labels.iter().map(|l| self.intern(l)).collect();
@@ -356,13 +613,19 @@ impl Graph {
         for (k, v) in props {
             prop_set(&mut sorted, k, v);
         }
-        let idx = self.g.add_node(NodeData {
-            labels: dedup.clone(),
+        let data = NodeData {
+            labels: dedup,
             props: sorted,
-        });
+        };
+        let labels = data.labels.clone();
+        let logged = self.journal.is_some().then(|| data.clone());
+        let idx = self.g.add_node(data);
         let id = NodeId(idx.index() as u32);
-        for l in dedup {
+        for l in labels {
             insert_sorted(self.by_label.entry(l).or_default(), id);
+        }
+        if let Some(data) = logged {
+            self.log(|| Change::AddNode { id, data });
         }
         id
     }
@@ -399,41 +662,80 @@ impl Graph {
         for (k, v) in props {
             prop_set(&mut sorted, k, v);
         }
-        let e = self
-            .g
-            .add_edge(nix(start), nix(end), RelData { ty, props: sorted });
-        Some(RelId(e.index() as u32))
+        let data = RelData { ty, props: sorted };
+        let logged = self.journal.is_some().then(|| data.clone());
+        let e = self.g.add_edge(nix(start), nix(end), data);
+        let id = RelId(e.index() as u32);
+        if let Some(data) = logged {
+            self.log(|| Change::AddRel {
+                id,
+                start,
+                end,
+                data,
+            });
+        }
+        Some(id)
     }
 
     /// Sets (or with null, removes) a node property. Returns whether the node exists.
     pub fn set_node_property(&mut self, n: NodeId, key: &str, value: Value) -> bool {
         let key = self.intern(key);
+        self.set_node_property_sym(n, key, value)
+    }
+
+    fn set_node_property_sym(&mut self, n: NodeId, key: Sym, value: Value) -> bool {
         self.touch();
-        match self.g.node_weight_mut(nix(n)) {
-            Some(d) => {
-                prop_set(&mut d.props, key, value);
-                true
-            }
-            None => false,
+        let journaling = self.journal.is_some();
+        let Some(d) = self.g.node_weight_mut(nix(n)) else {
+            return false;
+        };
+        let old = journaling.then(|| prop_get(&d.props, key).cloned());
+        let new = journaling.then(|| value.clone());
+        prop_set(&mut d.props, key, value);
+        if let (Some(old), Some(new)) = (old, new) {
+            self.log(|| Change::NodeProp {
+                id: n,
+                key,
+                old,
+                new,
+            });
         }
+        true
     }
 
     /// Sets (or with null, removes) a relationship property.
     pub fn set_relationship_property(&mut self, r: RelId, key: &str, value: Value) -> bool {
         let key = self.intern(key);
+        self.set_relationship_property_sym(r, key, value)
+    }
+
+    fn set_relationship_property_sym(&mut self, r: RelId, key: Sym, value: Value) -> bool {
         self.touch();
-        match self.g.edge_weight_mut(eix(r)) {
-            Some(d) => {
-                prop_set(&mut d.props, key, value);
-                true
-            }
-            None => false,
+        let journaling = self.journal.is_some();
+        let Some(d) = self.g.edge_weight_mut(eix(r)) else {
+            return false;
+        };
+        let old = journaling.then(|| prop_get(&d.props, key).cloned());
+        let new = journaling.then(|| value.clone());
+        prop_set(&mut d.props, key, value);
+        if let (Some(old), Some(new)) = (old, new) {
+            self.log(|| Change::RelProp {
+                id: r,
+                key,
+                old,
+                new,
+            });
         }
+        true
     }
 
     /// Adds a label; returns whether it was new.
     pub fn add_label(&mut self, n: NodeId, label: &str) -> bool {
         let l = self.intern(label);
+        self.add_label_sym(n, l)
+    }
+
+    fn add_label_sym(&mut self, n: NodeId, l: Sym) -> bool {
         self.touch();
         let Some(d) = self.g.node_weight_mut(nix(n)) else {
             return false;
@@ -443,6 +745,7 @@ impl Graph {
         }
         d.labels.push(l);
         insert_sorted(self.by_label.entry(l).or_default(), n);
+        self.log(|| Change::AddLabel { id: n, label: l });
         true
     }
 
@@ -451,6 +754,10 @@ impl Graph {
         let Some(l) = self.sym(label) else {
             return false;
         };
+        self.remove_label_sym(n, l)
+    }
+
+    fn remove_label_sym(&mut self, n: NodeId, l: Sym) -> bool {
         self.touch();
         let Some(d) = self.g.node_weight_mut(nix(n)) else {
             return false;
@@ -459,35 +766,69 @@ impl Graph {
             return false;
         };
         d.labels.remove(pos);
-        if let Some(v) = self.by_label.get_mut(&l) {
-            if let Ok(i) = v.binary_search(&n) {
-                v.remove(i);
-            }
-        }
+        remove_sorted(self.by_label.get_mut(&l), n);
+        self.log(|| Change::RemoveLabel {
+            id: n,
+            label: l,
+            pos,
+        });
         true
     }
 
     /// Removes a relationship.
     pub fn remove_relationship(&mut self, r: RelId) -> bool {
         self.touch();
-        self.g.remove_edge(eix(r)).is_some()
+        let ends = self.g.edge_endpoints(eix(r));
+        match (self.g.remove_edge(eix(r)), ends) {
+            (Some(data), Some((a, b))) => {
+                let (start, end) = (NodeId(a.index() as u32), NodeId(b.index() as u32));
+                self.log(|| Change::RemoveRel {
+                    id: r,
+                    start,
+                    end,
+                    data,
+                });
+                true
+            }
+            _ => false,
+        }
     }
 
-    /// Removes a node and its relationships (callers check `DETACH` semantics first).
+    /// Removes a node and its relationships (callers check `DETACH` semantics first). The
+    /// relationships go first, one by one, so that a rollback can bring each back.
     pub fn remove_node(&mut self, n: NodeId) -> bool {
+        if !self.contains_node(n) {
+            return false;
+        }
         self.touch();
+        let mut rels: Vec<RelId> = self
+            .g
+            .edges_directed(nix(n), PgDirection::Outgoing)
+            .chain(self.g.edges_directed(nix(n), PgDirection::Incoming))
+            .map(|e| RelId(e.id().index() as u32))
+            .collect();
+        rels.sort_unstable();
+        rels.dedup();
+        for r in rels {
+            self.remove_relationship(r);
+        }
         match self.g.remove_node(nix(n)) {
-            Some(d) => {
-                for l in d.labels {
-                    if let Some(v) = self.by_label.get_mut(&l) {
-                        if let Ok(i) = v.binary_search(&n) {
-                            v.remove(i);
-                        }
-                    }
+            Some(data) => {
+                for l in &data.labels {
+                    remove_sorted(self.by_label.get_mut(l), n);
                 }
+                self.log(|| Change::RemoveNode { id: n, data });
                 true
             }
             None => false,
+        }
+    }
+}
+
+fn remove_sorted(v: Option<&mut Vec<NodeId>>, id: NodeId) {
+    if let Some(v) = v {
+        if let Ok(i) = v.binary_search(&id) {
+            v.remove(i);
         }
     }
 }
@@ -567,6 +908,149 @@ mod tests {
         // Setting null removes a property.
         g.set_node_property(a, "age", Value::Null);
         assert!(g.node_property(a, g.sym("age").unwrap()).is_none());
+    }
+
+    /// Everything a reader can observe of a graph, by id, with names instead of symbols.
+    fn dump(g: &Graph) -> String {
+        use std::fmt::Write;
+        let mut out = String::new();
+        let mut nodes: Vec<NodeId> = g.node_ids().collect();
+        nodes.sort();
+        for n in nodes {
+            let mut labels: Vec<String> = g.labels(n).iter().map(|l| l.to_string()).collect();
+            labels.sort();
+            writeln!(out, "n{} {:?} {:?}", n.0, labels, g.node_properties(n)).unwrap();
+        }
+        let mut rels: Vec<RelId> = g.relationship_ids().collect();
+        rels.sort();
+        for r in rels {
+            writeln!(
+                out,
+                "r{} {:?} {:?} {:?}",
+                r.0,
+                g.endpoints(r),
+                g.rel_type(r),
+                g.relationship_properties(r)
+            )
+            .unwrap();
+        }
+        let mut idx: Vec<(String, Vec<NodeId>)> = g
+            .by_label
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(l, v)| (g.sym_name(*l).to_string(), v.clone()))
+            .collect();
+        idx.sort();
+        writeln!(out, "{idx:?}").unwrap();
+        out
+    }
+
+    /// Applies one change chosen by `op` (a no-op when it names nothing).
+    fn apply(g: &mut Graph, op: (u8, u8, u8)) {
+        let nodes: Vec<NodeId> = g.node_ids().collect();
+        let rels: Vec<RelId> = g.relationship_ids().collect();
+        let pick_n = |i: u8| nodes.get(i as usize % nodes.len().max(1)).copied();
+        let pick_r = |i: u8| rels.get(i as usize % rels.len().max(1)).copied();
+        let label = ["A", "B", "C"][op.2 as usize % 3];
+        match op.0 % 8 {
+            0 => {
+                g.add_node(&[label], vec![("k", Value::Int(op.1 as i64))]);
+            }
+            1 => {
+                if let (Some(a), Some(b)) = (pick_n(op.1), pick_n(op.2)) {
+                    g.add_relationship(a, b, label, vec![("w", Value::Int(1))]);
+                }
+            }
+            2 => {
+                if let Some(n) = pick_n(op.1) {
+                    let v = if op.2.is_multiple_of(4) {
+                        Value::Null
+                    } else {
+                        Value::Int(op.2 as i64)
+                    };
+                    g.set_node_property(n, ["k", "x"][op.2 as usize % 2], v);
+                }
+            }
+            3 => {
+                if let Some(r) = pick_r(op.1) {
+                    g.set_relationship_property(r, "w", Value::Int(op.2 as i64));
+                }
+            }
+            4 => {
+                if let Some(n) = pick_n(op.1) {
+                    g.add_label(n, label);
+                }
+            }
+            5 => {
+                if let Some(n) = pick_n(op.1) {
+                    g.remove_label(n, label);
+                }
+            }
+            6 => {
+                if let Some(r) = pick_r(op.1) {
+                    g.remove_relationship(r);
+                }
+            }
+            _ => {
+                if let Some(n) = pick_n(op.1) {
+                    g.remove_node(n);
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A rollback restores the graph exactly (every element under its old id), nested
+        /// savepoints included; the same history replayed on a copy gives the same graph.
+        #[test]
+        fn rollback_restores_and_replay_reproduces(
+            setup in proptest::collection::vec((0u8..8, proptest::num::u8::ANY, proptest::num::u8::ANY), 0..40),
+            first in proptest::collection::vec((0u8..8, proptest::num::u8::ANY, proptest::num::u8::ANY), 0..40),
+            failed in proptest::collection::vec((0u8..8, proptest::num::u8::ANY, proptest::num::u8::ANY), 0..40),
+            after in proptest::collection::vec((0u8..8, proptest::num::u8::ANY, proptest::num::u8::ANY), 0..40),
+        ) {
+            let mut g = Graph::new();
+            for op in setup {
+                apply(&mut g, op);
+            }
+            let before = dump(&g);
+            let mut copy = g.clone();
+
+            // A transaction: one statement kept, one rolled back, one more kept.
+            let tx = g.savepoint();
+            let s1 = g.savepoint();
+            for op in first {
+                apply(&mut g, op);
+            }
+            g.release(s1);
+            let kept = dump(&g);
+            let s2 = g.savepoint();
+            for op in failed {
+                apply(&mut g, op);
+            }
+            proptest::prop_assert!(g.rollback_to(&s2));
+            g.release(s2);
+            proptest::prop_assert_eq!(dump(&g), kept.clone());
+            for op in after {
+                apply(&mut g, op);
+            }
+            let done = dump(&g);
+
+            // Replayed on the copy, the transaction's changes give the same graph.
+            let mut undo_copy = g.clone();
+            let log = g.commit(tx);
+            proptest::prop_assert!(copy.replay(&log, &g));
+            proptest::prop_assert_eq!(dump(&copy), done.clone());
+
+            // And the whole transaction rolled back gives the graph it began with.
+            let tx2 = undo_copy.savepoint();
+            drop(tx2);
+            let sp = Savepoint { len: 0, opened: true };
+            undo_copy.journal = Some(log.changes);
+            proptest::prop_assert!(undo_copy.rollback_to(&sp));
+            undo_copy.release(sp);
+            proptest::prop_assert_eq!(dump(&undo_copy), before);
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! `max_rows` rows and about `token_limit` tokens (4 characters each); every query has a time
 //! limit. Transports: stdio, and streamable HTTP at `/mcp` bound to loopback by default.
 
-use crate::backend::{Backend, Memory};
+use crate::backend::{Backend, BackendError, Memory};
 use crate::engine::{Params, Table};
 use crate::value::{Entities, Value};
 use rmcp::model::{
@@ -21,6 +21,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Map, Value as Json};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
 /// Server settings.
@@ -73,6 +74,8 @@ pub struct GraphServer {
     backend: Arc<dyn Backend>,
     config: McpConfig,
     prefix: String,
+    /// Set when the client cancels the call this (per-call) clone serves, or goes away.
+    cancel: Option<Arc<AtomicBool>>,
 }
 
 fn schema_of(props: &[(&str, &str, &str)], required: &[&str]) -> Map<String, Json> {
@@ -182,6 +185,15 @@ fn writes(stmt: &crate::syntax::Statement) -> bool {
     )
 }
 
+/// Sets the flag when dropped: a call's query stops once nobody waits for its answer.
+struct StopOnDrop(Arc<AtomicBool>);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
 fn text_result(text: String) -> CallToolResponse {
     CallToolResult::success(vec![ContentBlock::text(text)]).into()
 }
@@ -206,6 +218,7 @@ impl GraphServer {
             backend,
             config,
             prefix,
+            cancel: None,
         }
     }
 
@@ -216,6 +229,14 @@ impl GraphServer {
         config: McpConfig,
     ) -> GraphServer {
         GraphServer::new(Arc::new(Memory::with_options(graph, opts)), config)
+    }
+
+    /// Runs a query on the backend, cancellable when this clone serves a call.
+    fn run_query(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
+        match &self.cancel {
+            Some(c) => self.backend.run_cancellable(query, params, c),
+            None => self.run_query(query, params),
+        }
     }
 
     /// The tools this server offers.
@@ -325,7 +346,7 @@ impl GraphServer {
                     .unwrap_or(self.config.sample_size);
                 let q =
                     format!("CALL apoc.meta.schema({{sample: {sample}}}) YIELD value RETURN value");
-                match self.backend.run(&q, &Params::new()) {
+                match self.run_query(&q, &Params::new()) {
                     Ok(t) => {
                         let v = t
                             .rows
@@ -360,7 +381,7 @@ impl GraphServer {
                     }
                     _ => {}
                 }
-                match self.backend.run(q, &p) {
+                match self.run_query(q, &p) {
                     Ok(mut t) => {
                         let cut = t.rows.len() > self.config.max_rows;
                         t.rows.truncate(self.config.max_rows);
@@ -386,7 +407,7 @@ impl GraphServer {
                     }
                     _ => {}
                 }
-                match self.backend.run(q, &p) {
+                match self.run_query(q, &p) {
                     Ok(t) => {
                         let s = &t.stats;
                         Ok(text_result(
@@ -445,7 +466,7 @@ impl GraphServer {
                      RETURN DISTINCT labels, k AS property, v AS value \
                      ORDER BY size(toString(value)), property, value LIMIT $limit"
                 );
-                match self.backend.run(&q, &p) {
+                match self.run_query(&q, &p) {
                     Ok(t) => Ok(text_result(self.truncate(records_json(&t).to_string()))),
                     Err(e) => Ok(error_result(format!("Neo4j Error: {e}"))),
                 }
@@ -549,24 +570,35 @@ impl ServerHandler for GraphServer {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let this = self.clone();
+        let mut this = self.clone();
+        let cancel = Arc::new(AtomicBool::new(false));
+        this.cancel = Some(cancel.clone());
         let args = request.arguments.unwrap_or_default();
         let name = request.name.to_string();
-        // Each call runs on its own blocking thread, so one slow call holds up no other.
+        // Each call runs on its own blocking thread, so one slow call holds up no other; the
+        // query stops when the call times out, the client cancels it
+        // (`notifications/cancelled`) or the session ends (stdin closed).
+        let _stop = StopOnDrop(cancel.clone());
         let call = tokio::task::spawn_blocking(move || this.call(&name, &args));
-        let joined = match self.config.call_timeout {
-            Some(t) => match tokio::time::timeout(t, call).await {
-                Ok(j) => j,
-                Err(_) => {
-                    return Ok(error_result(format!(
-                        "the tool call did not finish within {} ms",
-                        t.as_millis()
-                    )))
-                }
-            },
-            None => call.await,
+        let limit = async {
+            match self.config.call_timeout {
+                Some(t) => tokio::time::sleep(t).await,
+                None => std::future::pending().await,
+            }
+        };
+        let joined = tokio::select! {
+            j = call => j,
+            _ = limit => {
+                return Ok(error_result(format!(
+                    "the tool call did not finish within {} ms",
+                    self.config.call_timeout.unwrap_or_default().as_millis()
+                )))
+            }
+            _ = context.ct.cancelled() => {
+                return Err(ErrorData::internal_error("the tool call was cancelled", None))
+            }
         };
         joined.map_err(|e| ErrorData::internal_error(format!("the tool call failed: {e}"), None))?
     }

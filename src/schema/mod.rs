@@ -266,6 +266,13 @@ pub enum SchemaError {
     NoWriter(SchemaFormat),
     #[error("cannot tell the schema format of {0}; name it (grape, structured, apoc, zograscope, cypherturn, importer, prompt)")]
     UnknownFormat(String),
+    #[error("{what} is not valid JSON ({source}); is it truncated?")]
+    NotJson {
+        what: String,
+        source: serde_json::Error,
+    },
+    #[error("{0} is empty")]
+    Empty(String),
     #[error("{path}: {source}")]
     Io {
         path: String,
@@ -381,6 +388,21 @@ impl std::str::FromStr for SchemaFormat {
     }
 }
 
+/// Why the format of `text` (named `what`) could not be told: it is empty, or meant to be JSON
+/// but broken (with where), or a document of no known format.
+fn undetected(what: String, text: &str) -> SchemaError {
+    let t = text.trim_start();
+    if t.is_empty() {
+        return SchemaError::Empty(what);
+    }
+    if t.starts_with('{') || t.starts_with('[') {
+        if let Err(source) = serde_json::from_str::<serde::de::IgnoredAny>(text) {
+            return SchemaError::NotJson { what, source };
+        }
+    }
+    SchemaError::UnknownFormat(what)
+}
+
 /// A written schema, with what the format could not carry.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Written {
@@ -409,7 +431,7 @@ impl Schema {
     /// Reads a schema document, guessing its format from the content.
     pub fn read_auto(text: &str) -> Result<Schema, SchemaError> {
         let format = SchemaFormat::detect(text)
-            .ok_or_else(|| SchemaError::UnknownFormat("the schema document".to_string()))?;
+            .ok_or_else(|| undetected("the schema document".to_string(), text))?;
         Schema::read(format, text)
     }
 
@@ -423,7 +445,7 @@ impl Schema {
         let format = match format {
             Some(f) => f,
             None => SchemaFormat::detect(&text)
-                .ok_or_else(|| SchemaError::UnknownFormat(path.display().to_string()))?,
+                .ok_or_else(|| undetected(path.display().to_string(), &text))?,
         };
         if format == SchemaFormat::Importer {
             let dir = path.parent().unwrap_or(Path::new("."));
