@@ -104,6 +104,13 @@ pub fn footprint(v: &Value, max_depth: usize) -> Option<Footprint> {
     // Per-entry overhead of a BTreeMap node and an Arc header, roughly.
     const MAP_ENTRY: usize = 24;
     const ARC: usize = 16;
+    if !matches!(v, Value::List(_) | Value::Map(_)) {
+        // A scalar: no walk (and no allocation).
+        return Some(Footprint {
+            bytes: SLOT + scalar_heap(v),
+            depth: 0,
+        });
+    }
     let mut bytes = 0usize;
     let mut deepest = 0usize;
     let mut stack: Vec<(&Value, usize)> = vec![(v, 0)];

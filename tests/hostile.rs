@@ -192,6 +192,10 @@ fn the_memory_budget_ends_queries_not_the_process_in_the_library() {
         UNWIND_ROWS,
         COLLECT_ALL,
         "UNWIND range(1, 2000) AS i RETURN size([(a)-->(b) | 1]) + size(split(reduce(s = 'ab', x IN range(1, 20) | s + s), '')) AS n",
+        // Found by the `execute` fuzz target: each projected (or sort-key) list fits the
+        // budget, but the rows holding them together do not.
+        "UNWIND range(1, 14) AS i RETURN DISTINCT range(i, 1000000) AS n",
+        "UNWIND range(1, 14) AS i RETURN i ORDER BY range(i, 1000000)",
     ] {
         let e = run_with(&mut g, q, &Params::new(), &opts).unwrap_err();
         assert_eq!(e.kind, ErrorKind::LimitExceeded, "{q}: {e}");
@@ -488,6 +492,102 @@ fn diagnostics_escape_control_characters() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!stderr.contains('\u{1b}'), "{stderr:?}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+/// Errors name the real problem: a model file missing from an importer folder, a truncated
+/// schema, an unreadable query file (no "all OK" after it), an `--out` that is a file.
+#[test]
+fn messages_name_the_real_problem() {
+    let dir = temp_dir("messages");
+    let run = |args: &[std::ffi::OsString]| {
+        let o = Command::new(grape_bin()).args(args).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stderr).to_string(),
+        )
+    };
+    let os = |s: &str| std::ffi::OsString::from(s);
+    // An importer folder whose model maps a file that is not there (POLE without its areas).
+    if let Some(shared) = common::shared_dir("a missing importer file") {
+        let importer = dir.join("importer");
+        std::fs::create_dir_all(&importer).unwrap();
+        for e in std::fs::read_dir(shared.join("data/pole")).unwrap() {
+            let e = e.unwrap();
+            let name = e.file_name().to_string_lossy().to_string();
+            if name != "crime-investigation.nodes.Area.csv" {
+                std::fs::copy(e.path(), importer.join(&name)).unwrap();
+            }
+        }
+        let (code, err) = run(&[
+            os("query"),
+            os("--graph"),
+            importer.clone().into(),
+            os("RETURN 1"),
+        ]);
+        assert_ne!(code, Some(0));
+        assert!(
+            err.contains("crime-investigation.nodes.Area.csv, which is not in"),
+            "{err}"
+        );
+    }
+    // A truncated schema file.
+    let schema = dir.join("schema.json");
+    std::fs::write(
+        &schema,
+        r#"{"node_props": {"Person": [{"property": "name", "#,
+    )
+    .unwrap();
+    let (code, err) = run(&[
+        os("schema"),
+        os("convert"),
+        schema.clone().into(),
+        os("--to"),
+        os("grape"),
+    ]);
+    assert_ne!(code, Some(0));
+    assert!(
+        err.contains("is not valid JSON") && err.contains("truncated") && err.contains("line 1"),
+        "{err}"
+    );
+    // An unreadable query file among readable ones.
+    let good = dir.join("good.cypher");
+    std::fs::write(&good, "RETURN 1;\n").unwrap();
+    let (code, err) = run(&[
+        os("parse"),
+        good.clone().into(),
+        dir.join("missing.cypher").into(),
+    ]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(!err.contains("all OK"), "{err}");
+    assert!(err.contains("1 file could not be read"), "{err}");
+    // `eval --out` naming a file.
+    let ds = dir.join("ds.jsonl");
+    std::fs::write(
+        &ds,
+        json!({"id": "a", "question": "?", "cypher": "RETURN 1"}).to_string() + "\n",
+    )
+    .unwrap();
+    let graph = dir.join("g.cypher");
+    std::fs::write(&graph, "CREATE (:P);\n").unwrap();
+    let taken = dir.join("taken");
+    std::fs::write(&taken, "keep me").unwrap();
+    let (code, err) = run(&[
+        os("eval"),
+        os("--dataset"),
+        ds.clone().into(),
+        os("--predictions"),
+        ds.clone().into(),
+        os("--graph"),
+        graph.into(),
+        os("--out"),
+        taken.clone().into(),
+    ]);
+    assert_ne!(code, Some(0));
+    assert!(
+        err.contains("is a file; the output is a directory"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me");
 }
 
 #[test]

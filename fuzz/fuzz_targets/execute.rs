@@ -2,15 +2,66 @@
 //! grammar-aware generator (clauses, patterns and expressions of the kinds models write,
 //! hostile ones included: deep nesting, huge ranges, doubling strings, variable-length paths),
 //! then byte-level mutations of the generated text. Whatever happens, grape must not panic,
-//! overflow its stack or outgrow its memory budget (libFuzzer's -rss_limit_mb and -timeout
-//! catch those); a failed statement must leave the graph as it was.
+//! overflow its stack or outgrow its memory budget: a counting allocator measures the most
+//! bytes live while each query runs, and more than `PEAK_FACTOR` times the budget fails the
+//! run; a failed statement must leave the graph as it was.
 #![no_main]
 
 use grape::engine::{run_with, Limits, Options, Params};
 use grape::graph::Graph;
 use grape::value::Value;
 use libfuzzer_sys::fuzz_target;
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
+
+/// The memory budget the queries run with.
+const BUDGET: usize = 64 << 20;
+/// The budget is an estimate: live bytes may exceed it by this factor, no more.
+const PEAK_FACTOR: usize = 4;
+
+/// The system allocator, counting the bytes live and the most live since the last reset.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+fn grew(n: usize) {
+    let now = LIVE.fetch_add(n, Ordering::Relaxed) + n;
+    PEAK.fetch_max(now, Ordering::Relaxed);
+}
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(l) };
+        if !p.is_null() {
+            grew(l.size());
+        }
+        p
+    }
+    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc_zeroed(l) };
+        if !p.is_null() {
+            grew(l.size());
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        unsafe { System.dealloc(p, l) };
+        LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
+        let q = unsafe { System.realloc(p, l, new) };
+        if !q.is_null() {
+            LIVE.fetch_sub(l.size(), Ordering::Relaxed);
+            grew(new);
+        }
+        q
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
 
 /// Choices read from the fuzzer's bytes; zeros once they run out (so every input is a query).
 struct Gen<'a> {
@@ -473,13 +524,21 @@ fuzz_target!(|data: &[u8]| {
             max_rows: 10_000,
             max_intermediate_rows: 100_000,
             max_var_length: 12,
-            max_memory: Some(64 << 20),
+            max_memory: Some(BUDGET),
         },
         ..Options::default()
     };
     let mut params = Params::new();
     params.insert("p".into(), Value::List(vec![Value::Int(1), Value::Null]));
-    match run_with(&mut graph, &query, &params, &opts) {
+    let base = LIVE.load(Ordering::Relaxed);
+    PEAK.store(base, Ordering::Relaxed);
+    let result = run_with(&mut graph, &query, &params, &opts);
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    assert!(
+        peak <= PEAK_FACTOR * BUDGET,
+        "{peak} bytes live at once under a {BUDGET}-byte budget: {query}"
+    );
+    match result {
         Ok(table) => {
             // Encoding the result must not fail or recurse without bound either.
             let _ = serde_json::to_string(&table.to_json());

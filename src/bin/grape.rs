@@ -50,6 +50,14 @@ enum ServeCommand {
         /// Time limit per query in milliseconds.
         #[arg(long, default_value_t = 30_000)]
         timeout_ms: u64,
+        /// Most connections served at once; the next gets a FAILURE
+        /// (Neo.TransientError.Request.NoThreadsAvailable).
+        #[arg(long, default_value_t = 512)]
+        max_connections: usize,
+        /// How long a write waits for the write transaction under way (one at a time) before
+        /// failing with Neo.TransientError.Transaction.LockAcquisitionTimeout, in milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        lock_timeout_ms: u64,
         #[command(flatten)]
         engine: EngineArgs,
     },
@@ -351,12 +359,21 @@ fn main() -> ExitCode {
             auth,
             read_only,
             timeout_ms,
+            max_connections,
+            lock_timeout_ms,
             engine,
         }) => {
             let mut opts = grape::engine::Options::default();
             opts.limits.timeout = Some(std::time::Duration::from_millis(timeout_ms));
             engine.apply(&mut opts);
-            cmd_serve_bolt(&graph, types, &bind, port, auth, read_only, opts)
+            let config = grape::bolt::Config {
+                read_only,
+                engine: opts,
+                max_connections: max_connections.max(1),
+                lock_timeout: std::time::Duration::from_millis(lock_timeout_ms),
+                ..Default::default()
+            };
+            cmd_serve_bolt(&graph, types, &bind, port, auth, config)
         }
         #[cfg(feature = "mcp")]
         Command::Serve(ServeCommand::Mcp(a)) => cmd_serve_mcp(a),
@@ -1425,8 +1442,7 @@ fn cmd_serve_bolt(
     bind: &str,
     port: u16,
     auth: Option<String>,
-    read_only: bool,
-    engine: grape::engine::Options,
+    config: grape::bolt::Config,
 ) -> ExitCode {
     let auth = match auth.map(|a| match a.split_once(':') {
         Some((u, p)) => Ok((u.to_string(), p.to_string())),
@@ -1446,12 +1462,7 @@ fn cmd_serve_bolt(
             return ExitCode::from(2);
         }
     };
-    let config = grape::bolt::Config {
-        auth,
-        read_only,
-        engine,
-        ..Default::default()
-    };
+    let config = grape::bolt::Config { auth, ..config };
     let server = match grape::bolt::Server::bind(&format!("{bind}:{port}"), g, config) {
         Ok(s) => s,
         Err(e) => {

@@ -43,6 +43,9 @@ pub(crate) struct Shared<'a> {
     pub mem: std::cell::Cell<usize>,
 }
 
+/// How many items [`Shared::sort_checked`] sorts between checks of the deadline.
+pub(crate) const SORT_RUN: usize = 1 << 14;
+
 impl Shared<'_> {
     /// Checks the deadline and cancellation (cheaply: the clock is read every 1024 calls).
     pub fn tick(&self) -> Result<()> {
@@ -69,6 +72,57 @@ impl Shared<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Sorts `items` stably by `cmp`, checking the deadline and cancellation as it goes: runs
+    /// of [`SORT_RUN`] items are sorted whole, then merged pairwise with a check per item, so
+    /// that sorting millions of rows stops soon after the time limit.
+    pub fn sort_checked<T>(
+        &self,
+        mut items: Vec<T>,
+        mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+    ) -> Result<Vec<T>> {
+        if items.len() <= SORT_RUN {
+            items.sort_by(&mut cmp);
+            return Ok(items);
+        }
+        let mut runs: std::collections::VecDeque<Vec<T>> = std::collections::VecDeque::new();
+        let mut it = items.into_iter();
+        loop {
+            let mut run: Vec<T> = it.by_ref().take(SORT_RUN).collect();
+            if run.is_empty() {
+                break;
+            }
+            self.ticks.set(1023);
+            self.tick()?;
+            run.sort_by(&mut cmp);
+            runs.push_back(run);
+        }
+        // Merge neighbours, level by level, so that ties keep their input order.
+        while runs.len() > 1 {
+            let mut next = std::collections::VecDeque::with_capacity(runs.len().div_ceil(2));
+            while let Some(a) = runs.pop_front() {
+                let Some(b) = runs.pop_front() else {
+                    next.push_back(a);
+                    break;
+                };
+                let mut merged = Vec::with_capacity(a.len() + b.len());
+                let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+                loop {
+                    self.tick()?;
+                    let take_b = match (a.peek(), b.peek()) {
+                        (Some(x), Some(y)) => cmp(y, x) == std::cmp::Ordering::Less,
+                        (Some(_), None) => false,
+                        (None, Some(_)) => true,
+                        (None, None) => break,
+                    };
+                    merged.extend(if take_b { b.next() } else { a.next() });
+                }
+                next.push_back(merged);
+            }
+            runs = next;
+        }
+        Ok(runs.pop_front().unwrap_or_default())
     }
 
     /// The memory budget's error: `extra` more bytes would exceed it.
@@ -165,7 +219,9 @@ impl Shared<'_> {
             2 * std::mem::size_of::<Vec<Value>>() + (SLOT * row.len() + 8).next_multiple_of(16);
         for v in row {
             match v {
-                Value::List(_) | Value::Map(_) | Value::String(_) | Value::Path(_) => {
+                // (The common case, without a walk.)
+                Value::String(s) => n = n.saturating_add(16 + s.len()),
+                Value::List(_) | Value::Map(_) | Value::Path(_) => {
                     n = n.saturating_add(
                         crate::value::footprint(v, usize::MAX).map_or(0, |f| f.bytes) - SLOT,
                     )
@@ -3177,6 +3233,8 @@ impl<'a> Runner<'a> {
                 for it in &p.items {
                     out.push(self.eval(&it.expr, &env)?);
                 }
+                // The projected rows are held until the clause ends.
+                self.sh.charge(Shared::row_bytes(&out))?;
                 projected.push((out, r, None));
             }
         } else {
@@ -3296,9 +3354,10 @@ impl<'a> Runner<'a> {
                         None => run.eval(&s.expr, &env)?,
                     });
                 }
+                self.sh.charge(Shared::row_bytes(&keys))?;
                 keyed.push((keys, (out, src, agg_vals)));
             }
-            keyed.sort_by(|a, b| {
+            let keyed = self.sh.sort_checked(keyed, |a, b| {
                 for (i, s) in p.order_by.iter().enumerate() {
                     let o = a.0[i].order(&b.0[i]);
                     let o = if s.descending { o.reverse() } else { o };
@@ -3307,7 +3366,7 @@ impl<'a> Runner<'a> {
                     }
                 }
                 std::cmp::Ordering::Equal
-            });
+            })?;
             projected = keyed.into_iter().map(|(_, r)| r).collect();
         }
         let projected = self.skip_limit(p, projected)?;

@@ -523,3 +523,46 @@ pub fn params_from_json(text: &str) -> std::result::Result<Params, String> {
         .map(|(k, x)| Ok((k.clone(), crate::graph::import::json_to_value(x, k)?)))
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(8))]
+
+        /// The checked sort sorts as the standard stable sort does, runs and merges included.
+        #[test]
+        fn checked_sort_is_a_stable_sort(
+            keys in prop::collection::vec(0u8..50, 0..(3 * exec::SORT_RUN + 77)),
+        ) {
+            let (params, opts) = (Params::new(), Options::default());
+            let sh = shared(&params, "", &opts);
+            let items: Vec<(u8, usize)> = keys.iter().copied().zip(0..).collect();
+            let mut expected = items.clone();
+            expected.sort_by_key(|a| std::cmp::Reverse(a.0));
+            let got = sh.sort_checked(items, |a, b| b.0.cmp(&a.0)).unwrap();
+            prop_assert_eq!(got, expected);
+        }
+    }
+
+    #[test]
+    fn a_long_sort_stops_when_cancelled() {
+        let cancel = Arc::new(AtomicBool::new(true));
+        let opts = Options {
+            cancel: Some(cancel),
+            ..Options::default()
+        };
+        let params = Params::new();
+        let sh = shared(&params, "", &opts);
+        let items: Vec<u32> = (0..(4 * exec::SORT_RUN as u32)).rev().collect();
+        let err = sh.sort_checked(items, |a, b| a.cmp(b)).unwrap_err();
+        assert_eq!(err.kind, ErrorKind::Cancelled);
+        // A short one is sorted whole (nothing to stop).
+        assert_eq!(
+            sh.sort_checked(vec![3, 1, 2], |a, b| a.cmp(b)).unwrap(),
+            [1, 2, 3]
+        );
+    }
+}

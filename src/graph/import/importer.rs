@@ -367,6 +367,25 @@ pub fn load_importer_dir(dir: &Path, types: ImporterTypes) -> Result<Graph, Impo
         }
     }
 
+    // A file the model maps must be there: without it, the relationships that point at its
+    // nodes would fail later with a misleading "undefined node id".
+    for (f, what) in node_tables
+        .keys()
+        .map(|f| (f, "nodes"))
+        .chain(rel_tables.keys().map(|f| (f, "relationships")))
+    {
+        if csv_files.binary_search(f).is_err() {
+            return Err(ImportError::new(
+                &model_file,
+                None,
+                format!(
+                    "the model maps {what} to the file {f}, which is not in {}",
+                    dir.display()
+                ),
+            ));
+        }
+    }
+
     // Nodes first: mapped tables, then unmapped node files.
     let mut pending_rel_files = Vec::new();
     for f in &csv_files {
