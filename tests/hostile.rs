@@ -1064,6 +1064,101 @@ mod bolt {
         assert_eq!(one(&mut c), 1);
     }
 
+    /// Kilobytes of a process's `VmRSS` or `VmHWM` (peak) from /proc.
+    #[cfg(target_os = "linux")]
+    fn proc_kb(pid: u32, field: &str) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(field))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap()
+    }
+
+    /// Forty write transactions opened at once on POLE: one holds the write lease, the others
+    /// wait the configured lock timeout and fail with the code drivers retry. None copies the
+    /// graph: the server's peak memory stays within three times its size at rest (it used to
+    /// grow by a copy of the graph per transaction).
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn forty_open_write_transactions_do_not_multiply_memory() {
+        let Some(shared) = common::shared_dir("open transactions on POLE") else {
+            return;
+        };
+        let mut server = Command::new(grape_bin())
+            .args([
+                "serve",
+                "bolt",
+                "--port",
+                "0",
+                "--lock-timeout-ms",
+                "300",
+                "--graph",
+            ])
+            .arg(shared.join("data/pole"))
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufRead::read_line(
+            &mut std::io::BufReader::new(server.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let addr = line
+            .split("bolt://")
+            .nth(1)
+            .and_then(|r| r.split_whitespace().next())
+            .unwrap()
+            .to_string();
+        let pid = server.id();
+        let at_rest = proc_kb(pid, "VmRSS:");
+        let opened = std::sync::Barrier::new(41);
+        let codes: Vec<String> = std::thread::scope(|s| {
+            let workers: Vec<_> = (0..40)
+                .map(|i| {
+                    let (addr, opened) = (&addr, &opened);
+                    s.spawn(move || {
+                        let mut c = Client::connect(addr, &[(5, 4, 4)]).unwrap();
+                        c.login("neo4j", "x").unwrap();
+                        c.request(0x11, vec![Ps::map::<&str>([])]).unwrap();
+                        let r = c
+                            .run(
+                                "MATCH (p:Person) WITH p LIMIT 1 SET p.tx = $i",
+                                Ps::map([("i", Ps::Int(i))]),
+                            )
+                            .unwrap();
+                        let code = failure_code(&r);
+                        opened.wait();
+                        // Keep the transaction open until the peak is read.
+                        opened.wait();
+                        code
+                    })
+                })
+                .collect();
+            opened.wait();
+            let peak = proc_kb(pid, "VmHWM:");
+            assert!(
+                peak < 3 * at_rest,
+                "peak {peak} kB with 40 open transactions, {at_rest} kB at rest"
+            );
+            opened.wait();
+            workers.into_iter().map(|w| w.join().unwrap()).collect()
+        });
+        let _ = server.kill();
+        let _ = server.wait();
+        let ok = codes.iter().filter(|c| *c == "success").count();
+        assert_eq!(ok, 1, "one transaction holds the lease: {codes:?}");
+        assert!(
+            codes
+                .iter()
+                .all(|c| c == "success"
+                    || c == "Neo.TransientError.Transaction.LockAcquisitionTimeout"),
+            "{codes:?}"
+        );
+    }
+
     /// The official Python driver against a read-only, budgeted server: each hostile query
     /// fails with its code and the same session runs the next query.
     #[test]

@@ -235,7 +235,7 @@ impl GraphServer {
     fn run_query(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
         match &self.cancel {
             Some(c) => self.backend.run_cancellable(query, params, c),
-            None => self.run_query(query, params),
+            None => self.backend.run(query, params),
         }
     }
 
