@@ -16,6 +16,7 @@ pub mod analysis;
 pub mod backend;
 #[cfg(feature = "bolt")]
 pub mod bolt;
+pub mod catalogue;
 pub mod dataset;
 pub mod engine;
 pub mod eval;

@@ -149,6 +149,7 @@ fn parameters_are_checked_only_when_supplied() {
                 .into_iter()
                 .collect(),
         ),
+        ..Default::default()
     };
     let v = Validator::with_options(&s, opts).validate(q);
     assert_eq!(v.diagnostics.len(), 1);

@@ -58,6 +58,11 @@ pub enum DiagnosticKind {
     UnknownPropertyKey,
     /// A property key that exists, but not on the label (or type) of the variable.
     InvalidPropertyAccessByLabel,
+    /// A function Neo4j does not know (`Unknown function 'foo.bar'`).
+    UnknownFunction,
+    /// A function Neo4j knows that the engine asked about does not run
+    /// ([`crate::analysis::ValidateOptions::executable`]).
+    UnsupportedFunction,
 }
 
 impl DiagnosticKind {
@@ -74,7 +79,9 @@ impl DiagnosticKind {
             | AggregationInWhere
             | ReturnStarWithoutVariables
             | NumberOutOfRange
-            | InvalidArgumentType => "Neo.ClientError.Statement.SyntaxError",
+            | InvalidArgumentType
+            | UnknownFunction => "Neo.ClientError.Statement.SyntaxError",
+            UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",
             UnsatisfiableRelationshipType => {

@@ -45,6 +45,9 @@ pub struct ValidateOptions {
     /// The names of the parameters that will be supplied. `None`: not known, so parameters are
     /// not checked; `Some(set)`: every `$name` not in the set is a `MissingParameter`.
     pub parameters: Option<BTreeSet<String>>,
+    /// The functions an engine runs, when validating for that engine: a function Neo4j knows
+    /// but this rejects is an `UnsupportedFunction`. `None`: any function Neo4j knows.
+    pub executable: Option<fn(&str) -> bool>,
 }
 
 /// The verdict on one query.
@@ -1422,6 +1425,23 @@ impl<'a, 's> Checker<'a, 's> {
                 self.expr(expr, scope, ctx)
             }
             ExprKind::FunctionCall { name, args, .. } => {
+                let dotted = name.dotted();
+                match crate::catalogue::function(&dotted) {
+                    None => self.diag(
+                        DiagnosticKind::UnknownFunction,
+                        crate::catalogue::unknown_function_message(&dotted),
+                        name.span,
+                    ),
+                    Some(f) if self.opts.executable.is_some_and(|run| !run(&dotted)) => self.diag(
+                        DiagnosticKind::UnsupportedFunction,
+                        format!(
+                            "the function {}() is not supported by this engine yet",
+                            f.name
+                        ),
+                        name.span,
+                    ),
+                    Some(_) => {}
+                }
                 let mut inner = ctx;
                 if name.is_aggregate() {
                     self.aggregate_here(e.span, &name.dotted(), ctx);

@@ -566,6 +566,7 @@ fn cmd_validate(
                 .filter(|x| !x.is_empty())
                 .collect()
         }),
+        ..Default::default()
     };
     let validator = Validator::with_options(&schema, options);
     let stdout = std::io::stdout();

@@ -370,9 +370,20 @@ pub fn check(stmt: &Statement, src: &str) -> Result<()> {
 fn static_check(stmt: &Statement, src: &str) -> Result<()> {
     use crate::analysis::DiagnosticKind as K;
     let schema = crate::schema::Schema::default();
-    let v = crate::analysis::Validator::new(&schema).validate_statement(stmt, src);
+    let options = crate::analysis::ValidateOptions {
+        executable: Some(functions::is_implemented),
+        ..Default::default()
+    };
+    let v =
+        crate::analysis::Validator::with_options(&schema, options).validate_statement(stmt, src);
     for d in v.diagnostics {
+        if d.kind == K::UnsupportedFunction {
+            return Err(ExecError::compile(ErrorKind::Unsupported, d.message)
+                .with_detail("UnsupportedFunction")
+                .at(d.span));
+        }
         let detail = match d.kind {
+            K::UnknownFunction => "UnknownFunction",
             K::UndefinedVariable => "UndefinedVariable",
             K::VariableTypeConflict => "VariableTypeConflict",
             K::VariableAlreadyBound => "VariableAlreadyBound",
@@ -545,6 +556,96 @@ mod tests {
             let got = sh.sort_checked(items, |a, b| b.0.cmp(&a.0)).unwrap();
             prop_assert_eq!(got, expected);
         }
+    }
+
+    /// `functions::is_implemented` says yes exactly for the names `functions::call` dispatches.
+    #[test]
+    fn the_implemented_list_is_what_the_engine_dispatches() {
+        let g = Graph::new();
+        let (params, opts) = (Params::new(), Options::default());
+        let sh = shared(&params, "", &opts);
+        let run = exec::Runner::new(&g, &sh);
+        for name in functions::IMPLEMENTED {
+            assert!(
+                crate::catalogue::function(name).is_some(),
+                "{name} is not Neo4j's"
+            );
+        }
+        for f in crate::catalogue::functions() {
+            if f.aggregating {
+                continue;
+            }
+            let name = crate::syntax::parse(&format!("RETURN {}() AS x", f.name))
+                .ok()
+                .and_then(|stmt| match &stmt.query.first.clauses[0] {
+                    crate::syntax::Clause::Return(r) => match &r.projection.items[0].expr.kind {
+                        crate::syntax::ExprKind::FunctionCall { name, .. } => Some(name.clone()),
+                        _ => None,
+                    },
+                    _ => None,
+                });
+            let Some(name) = name else { continue };
+            let dispatched = match functions::call(&run, &name, Vec::new()) {
+                Ok(_) => true,
+                Err(e) => {
+                    !matches!(e.detail, Some("UnknownFunction")) && e.kind != ErrorKind::Unsupported
+                }
+            };
+            assert_eq!(
+                dispatched,
+                functions::is_implemented(f.name),
+                "{}: dispatched {dispatched}",
+                f.name
+            );
+        }
+    }
+
+    /// Functions are resolved before any row is read or written.
+    #[test]
+    fn unknown_and_unsupported_functions_fail_at_compile_time() {
+        let mut g = Graph::new();
+        let opts = Options::default();
+        let e = run_with(
+            &mut g,
+            "MATCH (b:Business) RETURN foo.bar(b)",
+            &Params::new(),
+            &opts,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.kind, e.phase, e.detail),
+            (
+                ErrorKind::SyntaxError,
+                Phase::CompileTime,
+                Some("UnknownFunction")
+            )
+        );
+        assert_eq!(e.message, "Unknown function 'foo.bar'");
+        assert_eq!(e.code(), "Neo.ClientError.Statement.SyntaxError");
+        let e = run_with(
+            &mut g,
+            "CREATE (n:A) RETURN apoc.text.join(['a'], ',') AS s",
+            &Params::new(),
+            &opts,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.kind, e.phase),
+            (ErrorKind::Unsupported, Phase::CompileTime)
+        );
+        assert_eq!(g.node_count(), 0, "nothing was written");
+        let e = run_with(
+            &mut g,
+            "CREATE (n:A) RETURN toUpperCase('a') AS s",
+            &Params::new(),
+            &opts,
+        )
+        .unwrap_err();
+        assert_eq!(e.detail, Some("UnknownFunction"));
+        assert_eq!(g.node_count(), 0, "nothing was written");
+        // Known functions in any case run.
+        let t = run_with(&mut g, "RETURN TOUPPER('a') AS s, DateTime.Truncate('day', datetime('2020-01-02T03:04:05Z')) IS NOT NULL AS d", &Params::new(), &opts).unwrap();
+        assert_eq!(t.rows[0][0].as_str(), Some("A"));
     }
 
     #[test]

@@ -314,6 +314,23 @@ pub struct QualifiedName {
     pub span: Span,
 }
 
+/// Whether `name` (one part, any case) is one of the aggregating functions.
+pub fn is_aggregate_name(name: &str) -> bool {
+    const AGGREGATES: &[&str] = &[
+        "avg",
+        "collect",
+        "count",
+        "max",
+        "min",
+        "percentilecont",
+        "percentiledisc",
+        "stdev",
+        "stdevp",
+        "sum",
+    ];
+    AGGREGATES.iter().any(|a| name.eq_ignore_ascii_case(a))
+}
+
 impl QualifiedName {
     /// The dotted text, e.g. `db.schema.visualization`.
     pub fn dotted(&self) -> String {
@@ -330,20 +347,8 @@ impl QualifiedName {
     /// Whether this names one of Cypher's aggregating functions (`count`, `collect`, `sum`, …;
     /// case-insensitive, unqualified). The one list the analysis and the engine share.
     pub fn is_aggregate(&self) -> bool {
-        const AGGREGATES: &[&str] = &[
-            "avg",
-            "collect",
-            "count",
-            "max",
-            "min",
-            "percentilecont",
-            "percentiledisc",
-            "stdev",
-            "stdevp",
-            "sum",
-        ];
         match self.parts.as_slice() {
-            [only] => AGGREGATES.iter().any(|a| only.name.eq_ignore_ascii_case(a)),
+            [only] => is_aggregate_name(&only.name),
             _ => false,
         }
     }

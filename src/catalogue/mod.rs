@@ -1,0 +1,125 @@
+//! The catalogue: what functions exist, independent of who executes them.
+//!
+//! Neo4j resolves every function name when it compiles a query: a name it does not know is a
+//! syntax error (`Unknown function 'foo.bar'`) before any data is touched. This module answers
+//! the question for Neo4j 5.26 with APOC core — the names of `SHOW FUNCTIONS` in both Cypher
+//! versions — so that the validator and the engine can ask it offline. Which of them grape's
+//! engine implements is the engine's business (`engine::functions::is_implemented`).
+
+mod neo4j_functions;
+
+/// The Cypher versions a function exists in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Versions {
+    pub cypher_5: bool,
+    pub cypher_25: bool,
+}
+
+impl Versions {
+    pub const BOTH: Versions = Versions {
+        cypher_5: true,
+        cypher_25: true,
+    };
+    pub const CYPHER_5: Versions = Versions {
+        cypher_5: true,
+        cypher_25: false,
+    };
+    pub const CYPHER_25: Versions = Versions {
+        cypher_5: false,
+        cypher_25: true,
+    };
+}
+
+/// A function Neo4j knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Function {
+    /// As Neo4j spells it (`toInteger`, `apoc.text.join`); names match case-insensitively.
+    pub name: &'static str,
+    pub aggregating: bool,
+    /// Part of Cypher (`true`) or of a plugin (APOC).
+    pub built_in: bool,
+    pub versions: Versions,
+}
+
+/// Every function Neo4j knows, sorted by lower-case name.
+pub fn functions() -> &'static [Function] {
+    neo4j_functions::FUNCTIONS
+}
+
+/// The function named `name` (dotted, any case), if Neo4j knows it.
+pub fn function(name: &str) -> Option<&'static Function> {
+    let all = functions();
+    all.binary_search_by(|f| cmp_lower(f.name, name))
+        .ok()
+        .map(|i| &all[i])
+}
+
+/// Compares two names as their ASCII lower-case forms, without allocating.
+fn cmp_lower(a: &str, b: &str) -> std::cmp::Ordering {
+    a.bytes()
+        .map(|c| c.to_ascii_lowercase())
+        .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
+}
+
+/// The error message Neo4j gives for a function it does not know.
+pub fn unknown_function_message(name: &str) -> String {
+    format!("Unknown function '{name}'")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lookup_is_case_insensitive_and_exact() {
+        assert_eq!(function("tointeger").unwrap().name, "toInteger");
+        assert_eq!(function("APOC.TEXT.JOIN").unwrap().name, "apoc.text.join");
+        assert!(function("count").unwrap().aggregating);
+        assert!(function("foo.bar").is_none());
+        assert!(function("toInteg").is_none());
+        assert!(function("").is_none());
+        let names: Vec<String> = functions()
+            .iter()
+            .map(|f| f.name.to_ascii_lowercase())
+            .collect();
+        assert!(
+            names.windows(2).all(|w| w[0] < w[1]),
+            "sorted, no duplicates"
+        );
+    }
+
+    /// The list is Neo4j's catalogue, name for name (when the shared data is there).
+    #[test]
+    fn the_list_is_neo4js_catalogue() {
+        let dir = std::env::var_os("GRAPE_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+        let path = dir.join("data/neo4j-catalogue/functions.json");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("SKIPPED the catalogue check: {} not found", path.display());
+            return;
+        };
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let mut seen = 0;
+        for (version, fs) in doc.as_object().unwrap() {
+            for f in fs.as_array().unwrap() {
+                let name = f["name"].as_str().unwrap();
+                let ours = function(name).unwrap_or_else(|| panic!("{name} is missing"));
+                assert_eq!(
+                    ours.aggregating,
+                    f["aggregating"].as_bool().unwrap(),
+                    "{name}"
+                );
+                assert_eq!(ours.built_in, f["isBuiltIn"].as_bool().unwrap(), "{name}");
+                let v = if version == "CYPHER 5" {
+                    ours.versions.cypher_5
+                } else {
+                    ours.versions.cypher_25
+                };
+                assert!(v, "{name} in {version}");
+                seen += 1;
+            }
+        }
+        assert!(seen > 700, "{seen}");
+    }
+}
