@@ -79,6 +79,11 @@ impl From<bool> for Value {
     }
 }
 
+/// Node and relationship handles at or above this value in a table from another database
+/// (`backend`, decoded by `bolt::convert`) stand for ids that do not fit in 31 bits (virtual
+/// entities, which have negative ids); below it, a handle is the entity's id in that database.
+pub const FOREIGN_ID_BASE: u32 = 1 << 31;
+
 /// The most levels of lists and maps inside one another that a value may have. The engine
 /// refuses to build a deeper value (a `LimitExceeded` error with detail `ValueNesting`), so
 /// that every recursive walk over values (equality, hashing, ordering, printing, JSON and

@@ -25,10 +25,7 @@ use crate::schema::Schema;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
-/// Node and relationship handles at or above this value in a [`Table`] from another database
-/// stand for ids that do not fit in 31 bits (virtual entities, which have negative ids); below
-/// it, a handle is the entity's id in that database.
-pub const FOREIGN_ID_BASE: u32 = 1 << 31;
+pub use crate::value::FOREIGN_ID_BASE;
 
 /// A database that runs Cypher and describes its schema.
 pub trait Backend: Send + Sync {

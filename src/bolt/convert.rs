@@ -355,7 +355,7 @@ pub struct ResultDecoder {
     rel_ids: std::collections::HashMap<i64, u32>,
 }
 
-use crate::backend::FOREIGN_ID_BASE;
+use crate::value::FOREIGN_ID_BASE;
 
 fn local_id(id: i64, map: &mut std::collections::HashMap<i64, u32>) -> u32 {
     if (0..FOREIGN_ID_BASE as i64).contains(&id) {

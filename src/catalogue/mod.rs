@@ -3,10 +3,13 @@
 //! Neo4j resolves every function name when it compiles a query: a name it does not know is a
 //! syntax error (`Unknown function 'foo.bar'`) before any data is touched. This module answers
 //! the question for Neo4j 5.26 with APOC core — the names of `SHOW FUNCTIONS` in both Cypher
-//! versions — so that the validator and the engine can ask it offline. Which of them grape's
-//! engine implements is the engine's business (`engine::functions::is_implemented`).
+//! versions — so that the validator and the engine can ask it offline; and the same for
+//! procedures (`There is no procedure with the name …`, `Neo.ClientError.Procedure.ProcedureNotFound`).
+//! Which of them grape's engine implements is the engine's business
+//! (`engine::functions::is_implemented`, `engine::procedures::is_implemented`).
 
 mod neo4j_functions;
+mod neo4j_procedures;
 
 /// The Cypher versions a function exists in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +42,61 @@ pub struct Function {
     /// Part of Cypher (`true`) or of a plugin (APOC).
     pub built_in: bool,
     pub versions: Versions,
+}
+
+/// What a procedure may do (Neo4j's `mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    Read,
+    Write,
+    Schema,
+    Dbms,
+    /// APOC's and others' procedures that declare no mode.
+    Default,
+}
+
+impl Mode {
+    /// As `SHOW PROCEDURES` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Read => "READ",
+            Mode::Write => "WRITE",
+            Mode::Schema => "SCHEMA",
+            Mode::Dbms => "DBMS",
+            Mode::Default => "DEFAULT",
+        }
+    }
+}
+
+/// A procedure Neo4j knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Procedure {
+    /// As Neo4j spells it (`db.schema.visualization`); names match case-insensitively.
+    pub name: &'static str,
+    pub mode: Mode,
+    pub versions: Versions,
+}
+
+/// Every procedure Neo4j knows, sorted by lower-case name.
+pub fn procedures() -> &'static [Procedure] {
+    neo4j_procedures::PROCEDURES
+}
+
+/// The procedure named `name` (dotted, any case), if Neo4j knows it.
+pub fn procedure(name: &str) -> Option<&'static Procedure> {
+    let all = procedures();
+    all.binary_search_by(|p| cmp_lower(p.name, name))
+        .ok()
+        .map(|i| &all[i])
+}
+
+/// The error message Neo4j gives for a procedure it does not know.
+pub fn unknown_procedure_message(name: &str) -> String {
+    format!(
+        "There is no procedure with the name `{name}` registered for this database instance. \
+         Please ensure you've spelled the procedure name correctly and that the procedure is \
+         properly deployed."
+    )
 }
 
 /// Every function Neo4j knows, sorted by lower-case name.
@@ -121,5 +179,41 @@ mod tests {
             }
         }
         assert!(seen > 700, "{seen}");
+    }
+
+    #[test]
+    fn procedures_are_neo4js_catalogue() {
+        assert_eq!(procedure("DB.LABELS").unwrap().name, "db.labels");
+        assert_eq!(procedure("db.labels").unwrap().mode, Mode::Read);
+        assert!(procedure("foo.bar").is_none());
+        let names: Vec<String> = procedures()
+            .iter()
+            .map(|p| p.name.to_ascii_lowercase())
+            .collect();
+        assert!(
+            names.windows(2).all(|w| w[0] < w[1]),
+            "sorted, no duplicates"
+        );
+        let dir = std::env::var_os("GRAPE_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+        let path = dir.join("data/neo4j-catalogue/procedures.json");
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("SKIPPED the catalogue check: {} not found", path.display());
+            return;
+        };
+        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+        for (version, ps) in doc.as_object().unwrap() {
+            for p in ps.as_array().unwrap() {
+                let name = p["name"].as_str().unwrap();
+                let ours = procedure(name).unwrap_or_else(|| panic!("{name} is missing"));
+                if version == "CYPHER 5" {
+                    assert_eq!(ours.mode.name(), p["mode"].as_str().unwrap(), "{name}");
+                    assert!(ours.versions.cypher_5, "{name}");
+                } else {
+                    assert!(ours.versions.cypher_25, "{name}");
+                }
+            }
+        }
     }
 }

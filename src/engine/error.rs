@@ -104,6 +104,9 @@ impl ExecError {
                 _ => "Neo.DatabaseError.Statement.ExecutionFailed",
             };
         }
+        if self.detail == Some("ProcedureNotFound") {
+            return "Neo.ClientError.Procedure.ProcedureNotFound";
+        }
         if self.detail == Some("LoadCsvFailed") {
             return "Neo.ClientError.Statement.ExternalResourceFailed";
         }

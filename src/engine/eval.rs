@@ -507,7 +507,7 @@ impl Runner<'_> {
                 .cloned()
                 .unwrap_or(Value::Null)),
             Value::Map(m) => Ok(m.get(key).cloned().unwrap_or(Value::Null)),
-            Value::Temporal(t) => crate::temporal::component(t, key).ok_or_else(|| {
+            Value::Temporal(t) => super::temporal_values::component(t, key).ok_or_else(|| {
                 ExecError::runtime(
                     ErrorKind::SyntaxError,
                     format!("{} has no component `{key}`", t.type_name()),

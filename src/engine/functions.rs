@@ -716,14 +716,14 @@ fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
         match (kind, member) {
             (k, None) if KINDS.contains(&k) => {
                 arity(n, &args, 0, 1)?;
-                Ok(tm::construct(k, args.first())
+                Ok(super::temporal_values::construct(k, args.first())
                     .map_err(temporal_error)?
                     .map(Value::from)
                     .unwrap_or(Value::Null))
             }
             (k, Some("transaction" | "statement" | "realtime")) if KINDS.contains(&k) => {
                 arity(n, &args, 0, 1)?;
-                let now = tm::construct(k, None).map_err(temporal_error)?;
+                let now = super::temporal_values::construct(k, None).map_err(temporal_error)?;
                 match (now, args.first()) {
                     (Some(t), Some(Value::String(z))) => {
                         let mut m = std::collections::BTreeMap::new();
@@ -736,7 +736,7 @@ fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
                             Value::from(t),
                         );
                         m.insert(std::sync::Arc::from("timezone"), Value::String(z.clone()));
-                        Ok(tm::construct(k, Some(&Value::Map(m)))
+                        Ok(super::temporal_values::construct(k, Some(&Value::Map(m)))
                             .map_err(temporal_error)?
                             .map(Value::from)
                             .unwrap_or(Value::Null))
@@ -761,7 +761,7 @@ fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
                     Some(Value::Null) | None => None,
                     Some(other) => return Err(bad_arg(n, other)),
                 };
-                tm::truncate(k, &unit, &t, ov)
+                super::temporal_values::truncate(k, &unit, &t, ov)
                     .map(Value::from)
                     .map_err(temporal_error)
             }
@@ -777,14 +777,16 @@ fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
                 if let Some(ns) = args.get(1) {
                     m.insert(std::sync::Arc::from("nanosecond"), ns.clone());
                 }
-                Ok(tm::construct("datetime", Some(&Value::Map(m)))
-                    .map_err(temporal_error)?
-                    .map(Value::from)
-                    .unwrap_or(Value::Null))
+                Ok(
+                    super::temporal_values::construct("datetime", Some(&Value::Map(m)))
+                        .map_err(temporal_error)?
+                        .map(Value::from)
+                        .unwrap_or(Value::Null),
+                )
             }
             ("duration", None) => {
                 arity(n, &args, 1, 1)?;
-                Ok(tm::duration_from(&args[0])
+                Ok(super::temporal_values::duration_from(&args[0])
                     .map_err(temporal_error)?
                     .map(|d| Value::from(Temporal::Duration(d)))
                     .unwrap_or(Value::Null))

@@ -22,6 +22,7 @@ mod eval;
 mod exec;
 mod functions;
 mod procedures;
+pub(crate) mod temporal_values;
 
 pub use error::{ErrorKind, ExecError, Phase, Result};
 
@@ -412,6 +413,7 @@ pub fn execute(
         return execute_read(graph, stmt, src, params, opts);
     }
     static_check(stmt, src)?;
+    procedures::check_calls(&stmt.query, &opts.procedures)?;
     let sh = shared(params, src, opts);
     // The statement's changes are journaled, not copied: on failure they are undone.
     let sp = graph.savepoint();
@@ -436,6 +438,7 @@ pub fn execute_read(
     opts: &Options,
 ) -> Result<Table> {
     static_check(stmt, src)?;
+    procedures::check_calls(&stmt.query, &opts.procedures)?;
     let sh = shared(params, src, opts);
     let mut access = Access::Read(graph);
     let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
@@ -598,6 +601,84 @@ mod tests {
                 f.name
             );
         }
+    }
+
+    /// `procedures::is_implemented` says yes exactly for the names `procedures::call` dispatches.
+    #[test]
+    fn the_implemented_procedures_are_what_the_engine_dispatches() {
+        let g = Graph::new();
+        let (params, opts) = (Params::new(), Options::default());
+        let sh = shared(&params, "", &opts);
+        let run = exec::Runner::new(&g, &sh);
+        for name in procedures::IMPLEMENTED {
+            assert!(
+                crate::catalogue::procedure(name).is_some(),
+                "{name} is not Neo4j's"
+            );
+        }
+        for p in crate::catalogue::procedures() {
+            let dispatched = match procedures::call(&run, p.name, &[]) {
+                Ok(_) => true,
+                Err(e) => e.detail != Some("ProcedureNotFound"),
+            };
+            assert_eq!(
+                dispatched,
+                procedures::is_implemented(p.name, &[]),
+                "{}",
+                p.name
+            );
+        }
+    }
+
+    /// Procedures are resolved before any row is read or written.
+    #[test]
+    fn unknown_and_unsupported_procedures_fail_at_compile_time() {
+        let mut g = Graph::new();
+        let mut opts = Options::default();
+        let e = run_with(
+            &mut g,
+            "CREATE (n:A) WITH n CALL foo.bar() YIELD x RETURN x",
+            &Params::new(),
+            &opts,
+        )
+        .unwrap_err();
+        assert_eq!(
+            (e.kind, e.phase, e.detail),
+            (
+                ErrorKind::ProcedureError,
+                Phase::CompileTime,
+                Some("ProcedureNotFound")
+            )
+        );
+        assert_eq!(e.code(), "Neo.ClientError.Procedure.ProcedureNotFound");
+        assert!(
+            e.message
+                .starts_with("There is no procedure with the name `foo.bar` registered"),
+            "{}",
+            e.message
+        );
+        let e = run_with(&mut g, "MATCH (n) CALL { CALL apoc.periodic.iterate('a', 'b', {}) YIELD batches RETURN batches } RETURN n", &Params::new(), &opts)
+            .unwrap_err();
+        assert_eq!(
+            (e.kind, e.phase),
+            (ErrorKind::Unsupported, Phase::CompileTime)
+        );
+        assert_eq!(g.node_count(), 0, "nothing was written");
+        // Table procedures and built-ins resolve.
+        opts.procedures.push(TableProcedure {
+            name: "test.my.proc".into(),
+            inputs: vec![],
+            outputs: vec!["out".into()],
+            rows: vec![vec![crate::value::Value::Int(1)]],
+        });
+        let t = run_with(
+            &mut g,
+            "CALL test.my.proc() YIELD out CALL db.labels() YIELD label RETURN out, label",
+            &Params::new(),
+            &opts,
+        )
+        .unwrap();
+        assert!(t.rows.is_empty());
     }
 
     /// Functions are resolved before any row is read or written.

@@ -67,6 +67,69 @@ fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
     m
 }
 
+/// The built-in procedures the engine runs (lower-case), besides the table procedures of
+/// [`super::Options::procedures`]. A unit test holds it equal to what [`call`] dispatches.
+pub(crate) const IMPLEMENTED: &[&str] = &[
+    "apoc.meta.schema",
+    "db.labels",
+    "db.propertykeys",
+    "db.relationshiptypes",
+    "db.schema.nodetypeproperties",
+    "db.schema.reltypeproperties",
+    "db.schema.visualization",
+];
+
+/// Whether the engine runs the procedure `name` (dotted, any case), given the table procedures
+/// `extra`.
+pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
+    IMPLEMENTED
+        .binary_search(&name.to_ascii_lowercase().as_str())
+        .is_ok()
+        || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
+}
+
+/// Checks, before anything runs, that every procedure `query` calls (in its parts, its unions
+/// and its `CALL { … }` subqueries) is one the engine runs: one Neo4j does not know is
+/// `ProcedureNotFound`, one it knows but grape does not run is `Unsupported`.
+pub(crate) fn check_calls(
+    query: &crate::syntax::Query,
+    extra: &[super::TableProcedure],
+) -> Result<()> {
+    use crate::syntax::Clause;
+    let parts = std::iter::once(&query.first).chain(query.unions.iter().map(|u| &u.query));
+    for part in parts {
+        for clause in &part.clauses {
+            match clause {
+                Clause::CallProcedure(c) => {
+                    let name = c.name.dotted();
+                    if is_implemented(&name, extra) {
+                        continue;
+                    }
+                    return Err(match crate::catalogue::procedure(&name) {
+                        None => ExecError::compile(
+                            ErrorKind::ProcedureError,
+                            crate::catalogue::unknown_procedure_message(&name),
+                        )
+                        .with_detail("ProcedureNotFound"),
+                        Some(p) => ExecError::compile(
+                            ErrorKind::Unsupported,
+                            format!(
+                                "the procedure {} is not supported by grape's engine yet",
+                                p.name
+                            ),
+                        )
+                        .with_detail("UnsupportedProcedure"),
+                    }
+                    .at(c.name.span));
+                }
+                Clause::CallSubquery(c) => check_calls(&c.query, extra)?,
+                _ => {}
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Calls a procedure; returns its output columns and rows.
 pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
     let g = run.graph();
@@ -288,7 +351,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
         "apoc.meta.schema" => Ok((cols(&["value"]), vec![vec![apoc_meta_schema(g)]])),
         _ => Err(ExecError::compile(
             ErrorKind::ProcedureError,
-            format!("there is no procedure with the name `{name}` registered"),
+            crate::catalogue::unknown_procedure_message(name),
         )
         .with_detail("ProcedureNotFound")),
     }
