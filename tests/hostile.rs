@@ -920,6 +920,13 @@ mod bolt {
         assert_eq!(one(&mut c), 1);
     }
 
+    /// A Bolt 5.4 connection to `addr`, logged in.
+    fn logged_in(addr: &str) -> Client {
+        let mut c = Client::connect(addr, &[(5, 4, 4)]).unwrap();
+        c.login("neo4j", "x").unwrap();
+        c
+    }
+
     fn count(c: &mut Client, q: &str) -> i64 {
         let (_, rows, _) = c.run(q, Ps::map::<&str>([])).unwrap().unwrap();
         rows[0][0].as_int().unwrap()
@@ -937,11 +944,7 @@ mod bolt {
         config.engine.limits.timeout = Some(Duration::from_millis(1500));
         let h = start(config);
         let addr = h.local_addr().to_string();
-        let connect = || {
-            let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
-            c.login("neo4j", "x").unwrap();
-            c
-        };
+        let connect = || logged_in(&addr);
         let (mut a, mut b) = (connect(), connect());
         const T: &str = "MATCH (t:T) RETURN count(t) AS n";
         assert_eq!(a.request(0x11, vec![Ps::map::<&str>([])]).unwrap().0, 0x70);
@@ -1016,11 +1019,7 @@ mod bolt {
         config.engine.limits.timeout = Some(Duration::from_secs(60));
         let h = start(config);
         let addr = h.local_addr().to_string();
-        let connect = || {
-            let mut c = Client::connect(&addr, &[(5, 4, 4)]).unwrap();
-            c.login("neo4j", "x").unwrap();
-            c
-        };
+        let connect = || logged_in(&addr);
         let stuck = format!("CREATE (:W) WITH 1 AS one {QUADRATIC_QUANTIFIER}");
         let run_pull = |q: &str| {
             vec![
@@ -1120,8 +1119,7 @@ mod bolt {
                 .map(|i| {
                     let (addr, opened) = (&addr, &opened);
                     s.spawn(move || {
-                        let mut c = Client::connect(addr, &[(5, 4, 4)]).unwrap();
-                        c.login("neo4j", "x").unwrap();
+                        let mut c = logged_in(addr);
                         c.request(0x11, vec![Ps::map::<&str>([])]).unwrap();
                         let r = c
                             .run(

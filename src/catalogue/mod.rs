@@ -84,10 +84,7 @@ pub fn procedures() -> &'static [Procedure] {
 
 /// The procedure named `name` (dotted, any case), if Neo4j knows it.
 pub fn procedure(name: &str) -> Option<&'static Procedure> {
-    let all = procedures();
-    all.binary_search_by(|p| cmp_lower(p.name, name))
-        .ok()
-        .map(|i| &all[i])
+    find(procedures(), |p| p.name, name)
 }
 
 /// The error message Neo4j gives for a procedure it does not know.
@@ -106,8 +103,12 @@ pub fn functions() -> &'static [Function] {
 
 /// The function named `name` (dotted, any case), if Neo4j knows it.
 pub fn function(name: &str) -> Option<&'static Function> {
-    let all = functions();
-    all.binary_search_by(|f| cmp_lower(f.name, name))
+    find(functions(), |f| f.name, name)
+}
+
+/// The entry of `all` (sorted by lower-case name) named `name`, in any case.
+fn find<T>(all: &'static [T], name_of: fn(&T) -> &str, name: &str) -> Option<&'static T> {
+    all.binary_search_by(|x| cmp_lower(name_of(x), name))
         .ok()
         .map(|i| &all[i])
 }
@@ -127,6 +128,19 @@ pub fn unknown_function_message(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `../shared/data/neo4j-catalogue/FILE`, when the shared data is there.
+    fn shared_catalogue(file: &str) -> Option<serde_json::Value> {
+        let dir = std::env::var_os("GRAPE_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
+        let path = dir.join("data/neo4j-catalogue").join(file);
+        let Ok(text) = std::fs::read_to_string(&path) else {
+            eprintln!("SKIPPED the catalogue check: {} not found", path.display());
+            return None;
+        };
+        Some(serde_json::from_str(&text).unwrap())
+    }
 
     #[test]
     fn lookup_is_case_insensitive_and_exact() {
@@ -149,15 +163,9 @@ mod tests {
     /// The list is Neo4j's catalogue, name for name (when the shared data is there).
     #[test]
     fn the_list_is_neo4js_catalogue() {
-        let dir = std::env::var_os("GRAPE_SHARED")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-        let path = dir.join("data/neo4j-catalogue/functions.json");
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("SKIPPED the catalogue check: {} not found", path.display());
+        let Some(doc) = shared_catalogue("functions.json") else {
             return;
         };
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
         let mut seen = 0;
         for (version, fs) in doc.as_object().unwrap() {
             for f in fs.as_array().unwrap() {
@@ -194,15 +202,9 @@ mod tests {
             names.windows(2).all(|w| w[0] < w[1]),
             "sorted, no duplicates"
         );
-        let dir = std::env::var_os("GRAPE_SHARED")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"));
-        let path = dir.join("data/neo4j-catalogue/procedures.json");
-        let Ok(text) = std::fs::read_to_string(&path) else {
-            eprintln!("SKIPPED the catalogue check: {} not found", path.display());
+        let Some(doc) = shared_catalogue("procedures.json") else {
             return;
         };
-        let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
         for (version, ps) in doc.as_object().unwrap() {
             for p in ps.as_array().unwrap() {
                 let name = p["name"].as_str().unwrap();
