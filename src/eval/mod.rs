@@ -217,6 +217,55 @@ impl<'a> Graphs<'a> {
     }
 }
 
+/// Why the graphs of a dataset could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum DatasetGraphsError {
+    #[error(
+        "{}: no graph named {name:?} (expected {name}.json, {name}.cypher, {name}/graph.json or a \
+         Data Importer folder {name}/)",
+        dir.display()
+    )]
+    Missing {
+        dir: std::path::PathBuf,
+        name: String,
+    },
+    #[error("{0}")]
+    Load(String),
+}
+
+/// The named graphs the examples of a dataset ask for (their `graph` field), from the folder
+/// `dir` (see [`load_named_graph`]), each loaded once. A name with no graph in `dir` is an
+/// error, unless `has_default`: a default graph then stands in for it. Every command that runs
+/// a dataset assembles its graphs here, so that they agree.
+pub fn load_dataset_graphs(
+    examples: &[crate::dataset::Example],
+    dir: Option<&Path>,
+    has_default: bool,
+    types: crate::graph::import::ImporterTypes,
+) -> Result<BTreeMap<String, Graph>, DatasetGraphsError> {
+    let mut named = BTreeMap::new();
+    let Some(dir) = dir else {
+        return Ok(named);
+    };
+    let wanted: std::collections::BTreeSet<&str> =
+        examples.iter().filter_map(|e| e.graph.as_deref()).collect();
+    for name in wanted {
+        match load_named_graph(dir, name, types).map_err(DatasetGraphsError::Load)? {
+            Some(g) => {
+                named.insert(name.to_string(), g);
+            }
+            None if has_default => {}
+            None => {
+                return Err(DatasetGraphsError::Missing {
+                    dir: dir.to_path_buf(),
+                    name: name.to_string(),
+                })
+            }
+        }
+    }
+    Ok(named)
+}
+
 /// Loads the graph called `name` from a folder of named graphs: `NAME.json`, `NAME.jsonl`,
 /// `NAME.cypher`, `NAME/graph.json`, `NAME/graph.cypher`, or a Data Importer folder `NAME/`.
 /// `Ok(None)` when there is none; names that could leave the folder are refused.
@@ -1138,6 +1187,40 @@ pub fn report_markdown(report: &Report) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn dataset_graphs_load_once_per_name_and_a_missing_one_is_an_error_without_a_default() {
+        let dir = std::env::temp_dir().join(format!("grape-graphs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.cypher"), "CREATE (:A);\n").unwrap();
+        let ex = |id: &str, graph: Option<&str>| crate::dataset::Example {
+            id: id.into(),
+            graph: graph.map(String::from),
+            ..Default::default()
+        };
+        let types = crate::graph::import::ImporterTypes::Strings;
+        let examples = [ex("1", Some("a")), ex("2", Some("a")), ex("3", None)];
+        let g = load_dataset_graphs(&examples, Some(&dir), false, types).unwrap();
+        assert_eq!(g.keys().collect::<Vec<_>>(), ["a"]);
+        assert_eq!(g["a"].node_count(), 1);
+        let examples = [ex("1", Some("a")), ex("2", Some("b"))];
+        let e = load_dataset_graphs(&examples, Some(&dir), false, types).unwrap_err();
+        assert!(
+            matches!(&e, DatasetGraphsError::Missing { name, .. } if name == "b"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("no graph named \"b\""), "{e}");
+        // A default graph stands in for a missing name; no folder, no named graphs.
+        let g = load_dataset_graphs(&examples, Some(&dir), true, types).unwrap();
+        assert_eq!(g.len(), 1);
+        assert!(load_dataset_graphs(&examples, None, false, types)
+            .unwrap()
+            .is_empty());
+        // Names that could leave the folder are refused.
+        let e = load_dataset_graphs(&[ex("1", Some("../x"))], Some(&dir), true, types).unwrap_err();
+        assert!(matches!(e, DatasetGraphsError::Load(_)), "{e}");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn bootstrap_intervals_are_reproducible_and_sensible() {

@@ -43,30 +43,18 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut named = std::collections::BTreeMap::new();
-    if let Some(dir) = &a.graphs {
-        let wanted: std::collections::BTreeSet<&str> =
-            examples.iter().filter_map(|e| e.graph.as_deref()).collect();
-        for name in wanted {
-            match grape::eval::load_named_graph(dir, name, a.types) {
-                Ok(Some(g)) => {
-                    named.insert(name.to_string(), g);
-                }
-                Ok(None) if default_graph.is_some() => {}
-                Ok(None) => {
-                    eprintln!(
-                        "error: {}: no graph named {name:?} (expected {name}.json, {name}.cypher, {name}/graph.json or a Data Importer folder {name}/)",
-                        dir.display()
-                    );
-                    return ExitCode::from(2);
-                }
-                Err(e) => {
-                    eprintln!("error: {e}");
-                    return ExitCode::from(2);
-                }
-            }
+    let named = match grape::eval::load_dataset_graphs(
+        &examples,
+        a.graphs.as_deref(),
+        default_graph.is_some(),
+        a.types,
+    ) {
+        Ok(named) => named,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
         }
-    }
+    };
     let schema = match &a.schema {
         None => None,
         Some(p) => match grape::schema::Schema::read_path(p, None) {

@@ -252,18 +252,13 @@ fn session_eval(a: SessionEvalArgs) -> Result<ExitCode, ExitCode> {
         Some(g) => Some(grape::engine::load_graph(g, Default::default()).map_err(fail)?),
         None => None,
     };
-    let mut named = Vec::new();
-    if let Some(dir) = &a.graphs {
-        let names: std::collections::BTreeSet<&String> =
-            examples.iter().filter_map(|e| e.graph.as_ref()).collect();
-        for n in names {
-            if let Some(g) =
-                grape::eval::load_named_graph(dir, n, Default::default()).map_err(fail)?
-            {
-                named.push((n.clone(), g));
-            }
-        }
-    }
+    let named = grape::eval::load_dataset_graphs(
+        &examples,
+        a.graphs.as_deref(),
+        default.is_some(),
+        Default::default(),
+    )
+    .map_err(fail)?;
     let graphs = grape::eval::Graphs::new(
         default.as_ref(),
         named.iter().map(|(n, g)| (n.clone(), g)),
