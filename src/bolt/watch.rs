@@ -62,28 +62,29 @@ impl Inner {
 /// A connection's watcher (see the module documentation).
 pub(crate) struct Watcher {
     inner: Arc<Inner>,
-    /// The socket, until the watcher thread takes its own clone.
-    stream: Option<TcpStream>,
-    /// The connection's socket, switched to non-blocking while a query runs (so that the
-    /// watcher's peeks return at once) and back before the connection reads again.
-    socket: Option<TcpStream>,
+    /// A clone of the connection's socket (one descriptor, shared with the watcher thread),
+    /// switched to non-blocking while a query runs (so that the watcher's peeks return at once)
+    /// and back before the connection reads again.
+    socket: Option<Arc<TcpStream>>,
+    /// Whether the watcher thread has been started.
+    started: bool,
 }
 
 impl Watcher {
     /// A watcher for `stream` (a clone of the connection's socket); `None` watches nothing.
     pub(crate) fn new(stream: Option<TcpStream>) -> Watcher {
-        let socket = stream.as_ref().and_then(|s| s.try_clone().ok());
         Watcher {
             inner: Arc::default(),
-            stream: socket.is_some().then_some(stream).flatten(),
-            socket,
+            socket: stream.map(Arc::new),
+            started: false,
         }
     }
 
     /// Runs `f`, setting `cancel` if the client goes away or interrupts meanwhile.
     pub(crate) fn during<T>(&mut self, cancel: &Arc<AtomicBool>, f: impl FnOnce() -> T) -> T {
-        if let Some(s) = self.stream.take() {
-            let inner = self.inner.clone();
+        if let (false, Some(s)) = (self.started, &self.socket) {
+            self.started = true;
+            let (s, inner) = (s.clone(), self.inner.clone());
             // Without a thread (none left), queries are simply not watched.
             if std::thread::Builder::new()
                 .name("grape-bolt-watch".into())
