@@ -1427,11 +1427,16 @@ impl<'a, 's> Checker<'a, 's> {
             ExprKind::FunctionCall { name, args, .. } => {
                 let dotted = name.dotted();
                 match crate::catalogue::function(&dotted) {
-                    None => self.diag(
-                        DiagnosticKind::UnknownFunction,
-                        crate::catalogue::unknown_function_message(&dotted),
-                        name.span,
-                    ),
+                    None => {
+                        let hint = crate::catalogue::suggest_function(&dotted)
+                            .map(|c| format!("; did you mean `{c}`?"))
+                            .unwrap_or_default();
+                        self.diag(
+                            DiagnosticKind::UnknownFunction,
+                            crate::catalogue::unknown_function_message(&dotted) + &hint,
+                            name.span,
+                        )
+                    }
                     Some(f) if self.opts.executable.is_some_and(|run| !run(&dotted)) => self.diag(
                         DiagnosticKind::UnsupportedFunction,
                         format!(

@@ -120,6 +120,46 @@ fn cmp_lower(a: &str, b: &str) -> std::cmp::Ordering {
         .cmp(b.bytes().map(|c| c.to_ascii_lowercase()))
 }
 
+/// The function a misspelt or outdated `name` most likely meant: one whose last dotted part is
+/// the same (`distance` → `point.distance`), else one `name` begins with (`toLowerCase` →
+/// `toLower`), else the nearest by edit distance, if it is near (at most 2 edits, or a quarter
+/// of the name). Built-in functions first.
+pub fn suggest_function(name: &str) -> Option<&'static str> {
+    let lower = name.to_ascii_lowercase();
+    let last = lower.rsplit('.').next().unwrap_or(&lower);
+    let by_last = functions()
+        .iter()
+        .filter(|f| {
+            let n = f.name.to_ascii_lowercase();
+            n != lower && n.rsplit('.').next() == Some(last)
+        })
+        .min_by_key(|f| (!f.built_in, f.name.len()));
+    if let Some(f) = by_last {
+        return Some(f.name);
+    }
+    // A longer spelling of a function (`toLowerCase` → `toLower`).
+    let prefix = functions()
+        .iter()
+        .filter(|f| f.name.len() >= 5 && lower.starts_with(&f.name.to_ascii_lowercase()))
+        .max_by_key(|f| (f.name.len(), f.built_in));
+    if let Some(f) = prefix {
+        return Some(f.name);
+    }
+    let limit = 2.max(lower.len() / 4);
+    functions()
+        .iter()
+        .map(|f| {
+            (
+                strsim::levenshtein(&lower, &f.name.to_ascii_lowercase()),
+                !f.built_in,
+                f.name,
+            )
+        })
+        .filter(|(d, _, _)| *d <= limit)
+        .min()
+        .map(|(_, _, n)| n)
+}
+
 /// The error message Neo4j gives for a function it does not know.
 pub fn unknown_function_message(name: &str) -> String {
     format!("Unknown function '{name}'")
@@ -150,6 +190,12 @@ mod tests {
         assert!(function("foo.bar").is_none());
         assert!(function("toInteg").is_none());
         assert!(function("").is_none());
+        assert_eq!(suggest_function("distance"), Some("point.distance"));
+        assert_eq!(suggest_function("collector"), Some("collect"));
+        assert_eq!(suggest_function("toLowerCase"), Some("toLower"));
+        assert_eq!(suggest_function("lengthOf"), Some("length"));
+        assert_eq!(suggest_function("tolowr"), Some("toLower"));
+        assert_eq!(suggest_function("foo.bar"), None);
         let names: Vec<String> = functions()
             .iter()
             .map(|f| f.name.to_ascii_lowercase())
