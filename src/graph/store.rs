@@ -67,6 +67,18 @@ fn prop_get(props: &[(Sym, Value)], key: Sym) -> Option<&Value> {
         .map(|i| &props[i].1)
 }
 
+/// [`prop_set`], returning the old and new values for the journal when `journaling`.
+fn set_prop_logged(
+    props: &mut Vec<(Sym, Value)>,
+    key: Sym,
+    value: Value,
+    journaling: bool,
+) -> Option<(Option<Value>, Value)> {
+    let logged = journaling.then(|| (prop_get(props, key).cloned(), value.clone()));
+    prop_set(props, key, value);
+    logged
+}
+
 fn prop_set(props: &mut Vec<(Sym, Value)>, key: Sym, value: Value) {
     match props.binary_search_by_key(&key, |(k, _)| *k) {
         Ok(i) => {
@@ -689,10 +701,7 @@ impl Graph {
         let Some(d) = self.g.node_weight_mut(nix(n)) else {
             return false;
         };
-        let old = journaling.then(|| prop_get(&d.props, key).cloned());
-        let new = journaling.then(|| value.clone());
-        prop_set(&mut d.props, key, value);
-        if let (Some(old), Some(new)) = (old, new) {
+        if let Some((old, new)) = set_prop_logged(&mut d.props, key, value, journaling) {
             self.log(|| Change::NodeProp {
                 id: n,
                 key,
@@ -715,10 +724,7 @@ impl Graph {
         let Some(d) = self.g.edge_weight_mut(eix(r)) else {
             return false;
         };
-        let old = journaling.then(|| prop_get(&d.props, key).cloned());
-        let new = journaling.then(|| value.clone());
-        prop_set(&mut d.props, key, value);
-        if let (Some(old), Some(new)) = (old, new) {
+        if let Some((old, new)) = set_prop_logged(&mut d.props, key, value, journaling) {
             self.log(|| Change::RelProp {
                 id: r,
                 key,

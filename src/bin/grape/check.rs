@@ -346,18 +346,8 @@ pub(super) fn cmd_parse(
                     }
                     Err(e) => {
                         let e = file.locate(q, e);
-                        let origin = if q.offset.is_some() {
-                            file.origin.clone()
-                        } else {
-                            format!(
-                                "{} (record {}, id {})",
-                                file.origin,
-                                q.line,
-                                grape::syntax::escape_controls(&q.id)
-                            )
-                        };
                         let _ = out.flush();
-                        eprint!("{}", e.render(&origin));
+                        eprint!("{}", e.render(&origin_of(&file, q)));
                     }
                 }
             }
