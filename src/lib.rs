@@ -26,6 +26,7 @@ pub mod llm;
 #[cfg(feature = "mcp")]
 pub mod mcp;
 pub mod metrics;
+pub mod plan;
 mod rng;
 pub mod schema;
 pub mod syntax;

@@ -91,6 +91,26 @@ fn python_driver_end_to_end() {
         );
         assert_eq!(o["explain_type"], "w");
         assert_eq!(o["explain_plan"], true);
+        // The planner's plan, in Neo4j's shape, as the driver's `summary.plan`.
+        assert_eq!(
+            o["explain_ops"],
+            json!(["ProduceResults", "Expand(All)", "NodeIndexSeek"])
+        );
+        assert_eq!(
+            o["explain_leaf_details"],
+            "p:Person(name) WHERE name = 'Ann'"
+        );
+        assert_eq!(o["profile_records"], o["profile_root_rows"]);
+        assert_eq!(
+            o["profile_ops"],
+            json!([
+                "ProduceResults",
+                "Projection",
+                "Expand(All)",
+                "NodeByLabelScan"
+            ])
+        );
+        assert!(o["profile_db_hits"].as_u64().unwrap() > 0, "{o}");
         assert_eq!(o["write_in_read"], "Neo.ClientError.Statement.AccessMode");
         assert_eq!(o["syntax_error"], "Neo.ClientError.Statement.SyntaxError");
         assert_eq!(

@@ -60,6 +60,11 @@ pub enum DiagnosticKind {
     InvalidPropertyAccessByLabel,
     /// A function Neo4j does not know (`Unknown function 'foo.bar'`).
     UnknownFunction,
+    /// A function or procedure called with too few or too many arguments (Neo4j's
+    /// `Insufficient parameters for function 'left'` and its kin).
+    WrongArity,
+    /// `YIELD column` where the procedure has no such output (`Unknown procedure output`).
+    UnknownProcedureOutput,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -80,7 +85,9 @@ impl DiagnosticKind {
             | ReturnStarWithoutVariables
             | NumberOutOfRange
             | InvalidArgumentType
-            | UnknownFunction => "Neo.ClientError.Statement.SyntaxError",
+            | UnknownFunction
+            | WrongArity
+            | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",

@@ -835,8 +835,17 @@ impl<'a> Conn<'a> {
         };
         let table = self.watcher.during(&cancel, || -> Result<Table, Failure> {
             Ok(if explain {
-                crate::engine::check(&stmt, &query).map_err(exec_err)?;
-                Table::default()
+                // The plan over what this session sees; nothing runs.
+                let snapshot;
+                let g: &Graph = match self.tx.as_ref().and_then(|t| t.lease.as_ref()) {
+                    Some(lease) => lease.graph(),
+                    None => {
+                        snapshot = self.shared.graph.snapshot();
+                        &snapshot
+                    }
+                };
+                crate::engine::execute_read(g, &stmt, &query, &params, engine_opts)
+                    .map_err(exec_err)?
             } else if updating {
                 let shared: &'a Shared = self.shared;
                 match &mut self.tx {
@@ -899,19 +908,9 @@ impl<'a> Conn<'a> {
         if !stats.is_empty() {
             summary.push(("stats".into(), Ps::Map(stats)));
         }
-        if explain {
-            summary.push((
-                "plan".into(),
-                Ps::map([
-                    ("operatorType", Ps::from("ProduceResults@grape")),
-                    ("args", Ps::map([("planner", Ps::from("grape"))])),
-                    (
-                        "identifiers",
-                        Ps::List(table.columns.iter().map(|c| Ps::from(c.as_str())).collect()),
-                    ),
-                    ("children", Ps::List(vec![])),
-                ]),
-            ));
+        if let Some(plan) = &table.plan {
+            let key = if explain { "plan" } else { "profile" };
+            summary.push((key.into(), plan_to_ps(plan, !explain)));
         }
         let qid = self.next_qid;
         self.next_qid += 1;
@@ -974,6 +973,51 @@ impl<'a> Conn<'a> {
         write_message(out, &success(Ps::Map(meta)));
         Ok(())
     }
+}
+
+/// A plan in the shape Neo4j's Bolt server sends it (`plan` after `EXPLAIN`, `profile` after
+/// `PROFILE`): `operatorType` with the runtime after `@`, `args` (`Details`, `EstimatedRows`,
+/// and for the root the planner and runtime), `identifiers`, `children`, and when profiled
+/// `rows` and `dbHits`.
+fn plan_to_ps(plan: &crate::plan::Plan, profiled: bool) -> Ps {
+    fn node(p: &crate::plan::Plan, root: bool, profiled: bool) -> Ps {
+        let mut args = vec![("EstimatedRows", Ps::Float(p.estimated_rows))];
+        if !p.details.is_empty() {
+            args.push(("Details", Ps::from(p.details.as_str())));
+        }
+        if root {
+            args.push(("planner", Ps::from("COST")));
+            args.push(("planner-impl", Ps::from("IDP")));
+            args.push(("runtime", Ps::from("GRAPE")));
+            args.push(("runtime-impl", Ps::from("GRAPE")));
+            args.push(("Version", Ps::from("CYPHER 5")));
+        }
+        let mut entries = vec![
+            ("operatorType", Ps::from(format!("{}@grape", p.operator))),
+            ("args", Ps::map(args)),
+            (
+                "identifiers",
+                Ps::List(p.identifiers.iter().map(|i| Ps::from(i.as_str())).collect()),
+            ),
+            (
+                "children",
+                Ps::List(
+                    p.children
+                        .iter()
+                        .map(|c| node(c, false, profiled))
+                        .collect(),
+                ),
+            ),
+        ];
+        if profiled {
+            entries.push(("rows", Ps::Int(p.rows.unwrap_or(0) as i64)));
+            entries.push(("dbHits", Ps::Int(p.db_hits.unwrap_or(0) as i64)));
+            entries.push(("pageCacheHits", Ps::Int(0)));
+            entries.push(("pageCacheMisses", Ps::Int(0)));
+        }
+        Ps::map(entries)
+    }
+    node(plan, true, profiled)
 }
 
 #[cfg(test)]

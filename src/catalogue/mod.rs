@@ -10,6 +10,9 @@
 
 mod neo4j_functions;
 mod neo4j_procedures;
+mod signature;
+
+pub use signature::{unknown_output_message, Arity, Param, Signature};
 
 /// The Cypher versions a function exists in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -33,8 +36,18 @@ impl Versions {
     };
 }
 
-/// A function Neo4j knows.
+/// Where a function comes from and whether it aggregates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FunctionKind {
+    BuiltIn,
+    BuiltInAggregating,
+    /// A plugin's (APOC's) function.
+    Plugin,
+    PluginAggregating,
+}
+
+/// A function Neo4j knows.
+#[derive(Debug)]
 pub struct Function {
     /// As Neo4j spells it (`toInteger`, `apoc.text.join`); names match case-insensitively.
     pub name: &'static str,
@@ -42,6 +55,56 @@ pub struct Function {
     /// Part of Cypher (`true`) or of a plugin (APOC).
     pub built_in: bool,
     pub versions: Versions,
+    /// `SHOW FUNCTIONS`' category (`Numeric`, `Temporal`, …; empty for plugins).
+    pub category: &'static str,
+    /// As `SHOW FUNCTIONS` prints it: `left(original :: STRING, length :: INTEGER) :: STRING`.
+    pub signature_text: &'static str,
+    parsed: std::sync::OnceLock<Option<Signature>>,
+}
+
+impl Function {
+    pub(crate) const fn new(
+        name: &'static str,
+        kind: FunctionKind,
+        versions: Versions,
+        category: &'static str,
+        signature_text: &'static str,
+    ) -> Function {
+        Function {
+            name,
+            aggregating: matches!(
+                kind,
+                FunctionKind::BuiltInAggregating | FunctionKind::PluginAggregating
+            ),
+            built_in: matches!(
+                kind,
+                FunctionKind::BuiltIn | FunctionKind::BuiltInAggregating
+            ),
+            versions,
+            category,
+            signature_text,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// The parsed signature; `None` for the few whose arguments are syntax rather than values
+    /// (`all(x IN list WHERE …)`, `reduce(…)`, `trim(BOTH 'x' FROM s)`).
+    pub fn signature(&self) -> Option<&Signature> {
+        self.parsed
+            .get_or_init(|| Signature::parse(self.signature_text))
+            .as_ref()
+    }
+
+    /// How many arguments a call may pass, as Neo4j checks it at compile time; `None` when
+    /// Neo4j does not check the count (`timestamp`) or the arguments are syntax.
+    pub fn arity(&self) -> Option<Arity> {
+        signature::function_arity(self)
+    }
+
+    /// Neo4j's compile-time error for a call with `given` arguments, if the count is wrong.
+    pub fn arity_error(&self, given: usize) -> Option<String> {
+        signature::function_arity_error(self, given)
+    }
 }
 
 /// What a procedure may do (Neo4j's `mode`).
@@ -69,17 +132,64 @@ impl Mode {
 }
 
 /// A procedure Neo4j knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Debug)]
 pub struct Procedure {
     /// As Neo4j spells it (`db.schema.visualization`); names match case-insensitively.
     pub name: &'static str,
     pub mode: Mode,
     pub versions: Versions,
+    /// As `SHOW PROCEDURES` prints it under `CYPHER 5`:
+    /// `db.labels() :: (label :: STRING)`.
+    pub signature_text: &'static str,
+    /// Under `CYPHER 25`, where it differs.
+    pub signature_text_25: Option<&'static str>,
+    parsed: std::sync::OnceLock<Option<Signature>>,
+}
+
+impl Procedure {
+    pub(crate) const fn new(
+        name: &'static str,
+        mode: Mode,
+        versions: Versions,
+        signature_text: &'static str,
+    ) -> Procedure {
+        Procedure {
+            name,
+            mode,
+            versions,
+            signature_text,
+            signature_text_25: None,
+            parsed: std::sync::OnceLock::new(),
+        }
+    }
+
+    pub(crate) const fn in_cypher_25(mut self, signature_text: &'static str) -> Procedure {
+        self.signature_text_25 = Some(signature_text);
+        self
+    }
+
+    /// The parsed signature (Cypher 5's): arguments with their defaults, and output columns.
+    pub fn signature(&self) -> Option<&Signature> {
+        self.parsed
+            .get_or_init(|| Signature::parse(self.signature_text))
+            .as_ref()
+    }
+
+    /// Neo4j's compile-time error for a call with `given` arguments, if the count is wrong.
+    pub fn arity_error(&self, given: usize) -> Option<String> {
+        signature::procedure_arity_error(self, given)
+    }
+
+    /// Whether `column` is one of the procedure's outputs (`YIELD column`).
+    pub fn has_output(&self, column: &str) -> bool {
+        self.signature()
+            .is_none_or(|s| s.outputs.iter().any(|o| o.name == column))
+    }
 }
 
 /// Every procedure Neo4j knows, sorted by lower-case name.
 pub fn procedures() -> &'static [Procedure] {
-    neo4j_procedures::PROCEDURES
+    &neo4j_procedures::PROCEDURES
 }
 
 /// The procedure named `name` (dotted, any case), if Neo4j knows it.
@@ -98,7 +208,7 @@ pub fn unknown_procedure_message(name: &str) -> String {
 
 /// Every function Neo4j knows, sorted by lower-case name.
 pub fn functions() -> &'static [Function] {
-    neo4j_functions::FUNCTIONS
+    &neo4j_functions::FUNCTIONS
 }
 
 /// The function named `name` (dotted, any case), if Neo4j knows it.

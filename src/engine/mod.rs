@@ -21,13 +21,14 @@ mod error;
 mod eval;
 mod exec;
 mod functions;
+mod planner;
 mod procedures;
 pub(crate) mod temporal_values;
 
 pub use error::{ErrorKind, ExecError, Phase, Result};
 
 use crate::graph::Graph;
-use crate::syntax::{Clause, Query, Statement};
+use crate::syntax::{Clause, Query, QueryPrefix, Statement};
 use crate::value::{Entities, NodeId, RelId, Value};
 use exec::{Access, Shared};
 use serde::Serialize;
@@ -133,6 +134,9 @@ pub struct Table {
     pub columns: Vec<String>,
     pub rows: Vec<Vec<Value>>,
     pub stats: Stats,
+    /// The plan, for a statement prefixed with `EXPLAIN` (which runs nothing and returns no
+    /// rows) or `PROFILE` (which runs and counts rows and db hits per clause).
+    pub plan: Option<crate::plan::Plan>,
     nodes: HashMap<NodeId, NodeSnapshot>,
     rels: HashMap<RelId, RelSnapshot>,
 }
@@ -143,6 +147,7 @@ impl Table {
             columns,
             rows,
             stats,
+            plan: None,
             nodes: HashMap::new(),
             rels: HashMap::new(),
         };
@@ -182,6 +187,7 @@ impl Table {
             columns,
             rows,
             stats,
+            plan: None,
             nodes: nodes.into_iter().collect(),
             rels: rels.into_iter().collect(),
         }
@@ -209,11 +215,18 @@ impl Table {
     /// The result as JSON: `{"columns", "rows", "stats"}` with values in grape's JSON encoding
     /// (see [`crate::graph::import::value_to_json`]).
     pub fn to_json(&self) -> serde_json::Value {
-        serde_json::json!({
+        let mut v = serde_json::json!({
             "columns": self.columns,
             "rows": self.rows_json(),
             "stats": self.stats,
-        })
+        });
+        if let (Some(plan), Some(obj)) = (&self.plan, v.as_object_mut()) {
+            obj.insert(
+                "plan".into(),
+                serde_json::to_value(plan).unwrap_or_default(),
+            );
+        }
+        v
     }
 
     /// The rows in grape's JSON value encoding.
@@ -334,6 +347,8 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
         ticks: std::cell::Cell::new(0),
+        profile: None,
+        profiled_hits: std::cell::Cell::new(0),
         mem: std::cell::Cell::new(0),
     }
 }
@@ -385,6 +400,8 @@ fn static_check(stmt: &Statement, src: &str) -> Result<()> {
         }
         let detail = match d.kind {
             K::UnknownFunction => "UnknownFunction",
+            K::WrongArity => "WrongArity",
+            K::UnknownProcedureOutput => "UnknownProcedureOutput",
             K::UndefinedVariable => "UndefinedVariable",
             K::VariableTypeConflict => "VariableTypeConflict",
             K::VariableAlreadyBound => "VariableAlreadyBound",
@@ -401,7 +418,9 @@ fn static_check(stmt: &Statement, src: &str) -> Result<()> {
     Ok(())
 }
 
-/// Runs a parsed statement; `src` is its text (column names are taken from it).
+/// Runs a parsed statement; `src` is its text (column names are taken from it). Under
+/// `EXPLAIN` nothing runs: the table has the columns and the plan, no rows. Under `PROFILE`
+/// it runs and the table carries the plan with rows and db hits per clause.
 pub fn execute(
     graph: &mut Graph,
     stmt: &Statement,
@@ -409,19 +428,24 @@ pub fn execute(
     params: &Params,
     opts: &Options,
 ) -> Result<Table> {
-    if !is_updating(stmt) {
+    if !is_updating(stmt) || stmt.prefix == Some(QueryPrefix::Explain) {
         return execute_read(graph, stmt, src, params, opts);
     }
     static_check(stmt, src)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let sh = shared(params, src, opts);
+    let mut sh = shared(params, src, opts);
+    let profile = stmt.prefix == Some(QueryPrefix::Profile);
+    if profile {
+        sh.profile = Some(RefCell::default());
+    }
     // The statement's changes are journaled, not copied: on failure they are undone.
     let sp = graph.savepoint();
     let result = {
         let mut access = Access::Write(graph);
         exec::run_query(&mut access, &sh, &stmt.query, None)
     }
-    .and_then(|out| finish(out, &sh, graph));
+    .and_then(|out| finish(out, &sh, graph))
+    .and_then(|t| with_profile(t, profile, graph, &sh, stmt));
     if result.is_err() {
         graph.rollback_to(&sp);
     }
@@ -429,7 +453,7 @@ pub fn execute(
     result
 }
 
-/// Runs a parsed read-only statement.
+/// Runs a parsed read-only statement (`EXPLAIN` and `PROFILE` as in [`execute`]).
 pub fn execute_read(
     graph: &Graph,
     stmt: &Statement,
@@ -439,10 +463,70 @@ pub fn execute_read(
 ) -> Result<Table> {
     static_check(stmt, src)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let sh = shared(params, src, opts);
+    let mut sh = shared(params, src, opts);
+    if stmt.prefix == Some(QueryPrefix::Explain) {
+        let run = exec::Runner::new(graph, &sh);
+        let (plan, columns) = planner::plan_query(&run, &stmt.query)?;
+        return Ok(Table {
+            columns: columns.iter().map(|c| c.to_string()).collect(),
+            plan: Some(plan),
+            ..Table::default()
+        });
+    }
+    let profile = stmt.prefix == Some(QueryPrefix::Profile);
+    if profile {
+        sh.profile = Some(RefCell::default());
+    }
     let mut access = Access::Read(graph);
     let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
-    finish(out, &sh, graph)
+    let table = finish(out, &sh, graph)?;
+    with_profile(table, profile, graph, &sh, stmt)
+}
+
+/// The plan of a statement as `EXPLAIN` gives it, after the same compile-time checks as
+/// [`execute`]; nothing runs. The prefix of `stmt`, if any, does not matter.
+///
+/// ```
+/// let g = grape::graph::Graph::from_cypher_script(
+///     "CREATE (:Person {name: 'x'})-[:KNOWS]->(:Person {name: 'y'})",
+/// ).unwrap();
+/// let q = "MATCH (p:Person {name: 'x'})-[:KNOWS]->(f) RETURN f";
+/// let stmt = grape::syntax::parse(q).unwrap();
+/// let opts = grape::engine::Options::default();
+/// let plan = grape::engine::explain(&g, &stmt, q, &Default::default(), &opts).unwrap();
+/// assert_eq!(plan.operator, "ProduceResults");
+/// assert!(plan.contains("NodeIndexSeek"));
+/// ```
+pub fn explain(
+    graph: &Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<crate::plan::Plan> {
+    static_check(stmt, src)?;
+    procedures::check_calls(&stmt.query, &opts.procedures)?;
+    let sh = shared(params, src, opts);
+    let run = exec::Runner::new(graph, &sh);
+    Ok(planner::plan_query(&run, &stmt.query)?.0)
+}
+
+/// Under `PROFILE`, the table with the plan and what each clause did.
+fn with_profile(
+    mut table: Table,
+    profile: bool,
+    graph: &Graph,
+    sh: &Shared,
+    stmt: &Statement,
+) -> Result<Table> {
+    if profile {
+        let run = exec::Runner::new(graph, sh);
+        let (mut plan, _) = planner::plan_query(&run, &stmt.query)?;
+        plan.rows = Some(table.rows.len() as u64);
+        plan.db_hits = Some(0);
+        table.plan = Some(plan);
+    }
+    Ok(table)
 }
 
 /// Runs every statement of a script (e.g. a file of CREATE statements) and adds up the
@@ -618,7 +702,20 @@ mod tests {
         }
         for p in crate::catalogue::procedures() {
             let dispatched = match procedures::call(&run, p.name, &[]) {
-                Ok(_) => true,
+                Ok((columns, _)) => {
+                    // The columns are Neo4j's, so that `YIELD` checked against the catalogue
+                    // agrees with what runs.
+                    let outputs: Vec<&str> = p
+                        .signature()
+                        .unwrap()
+                        .outputs
+                        .iter()
+                        .map(|o| o.name.as_str())
+                        .collect();
+                    let columns: Vec<&str> = columns.iter().map(|c| &**c).collect();
+                    assert_eq!(columns, outputs, "{}", p.name);
+                    true
+                }
                 Err(e) => e.detail != Some("ProcedureNotFound"),
             };
             assert_eq!(

@@ -354,6 +354,19 @@ impl Graph {
         hits
     }
 
+    /// The planner's estimate of the nodes an equality seek on `label.key` finds: the
+    /// label's nodes over the distinct values (0 when the key is unknown or never set).
+    pub fn seek_estimate(&self, label: Sym, key: Option<Sym>) -> f64 {
+        let Some(key) = key else {
+            return 0.0;
+        };
+        let index = self.property_index(label, key);
+        if index.is_empty() {
+            return 0.0;
+        }
+        self.nodes_with_label(label).len() as f64 / index.len() as f64
+    }
+
     fn property_index(&self, label: Sym, key: Sym) -> Arc<PropIndex> {
         if let Ok(map) = self.prop_indexes.read() {
             if let Some(ix) = map.get(&(label, key)) {

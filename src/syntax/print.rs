@@ -51,6 +51,15 @@ pub fn print_expr(e: &Expr, opts: &PrintOptions) -> String {
     p.out
 }
 
+/// Prints a label (or relationship type) expression as a pattern writes it: `:A:B`, `:A|B`,
+/// `:!A&B`.
+pub fn print_label_expr(l: &LabelExpr) -> String {
+    let opts = PrintOptions::default();
+    let mut p = Printer::new(&opts);
+    p.node_labels(l);
+    p.out
+}
+
 /// Words that are escaped when used as variables, so they can never be read as keywords.
 const KEYWORDS: &[&str] = &[
     "all",

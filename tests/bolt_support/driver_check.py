@@ -78,6 +78,22 @@ def main():
         s = d.execute_query("EXPLAIN CREATE (n:X)").summary
         out["explain_type"] = s.query_type
         out["explain_plan"] = s.plan is not None
+
+        def ops(p):
+            return [p["operatorType"].split("@")[0]] + [o for c in p.get("children", []) for o in ops(c)]
+
+        s = d.execute_query("EXPLAIN MATCH (p:Person {name: 'Ann'})-[:KNOWS]->(f) RETURN f").summary
+        out["explain_ops"] = ops(s.plan)
+        out["explain_leaf_details"] = s.plan["children"][0]["children"][0]["args"].get("Details")
+        recs, s, _ = d.execute_query("PROFILE MATCH (p:Person)-[:KNOWS]->(f) RETURN f.name AS n")
+        out["profile_records"] = len(recs)
+        out["profile_root_rows"] = s.profile["rows"]
+        out["profile_ops"] = ops(s.profile)
+
+        def hits(p):
+            return p.get("dbHits", 0) + sum(hits(c) for c in p.get("children", []))
+
+        out["profile_db_hits"] = hits(s.profile)
         with d.session() as ses:
             tx = ses.begin_transaction()
             tx.run("CREATE (:Tmp {v: 1})").consume()

@@ -253,6 +253,13 @@ enum Command {
         /// Time limit per query in milliseconds.
         #[arg(long, default_value_t = 30_000)]
         timeout_ms: u64,
+        /// Print the plan as a tree instead of running the query (as `EXPLAIN`); with
+        /// --json, the result JSON carries it as `plan`.
+        #[arg(long, conflicts_with_all = ["profile", "jsonl"])]
+        explain: bool,
+        /// Run the query and print the plan with rows and db hits per clause (as `PROFILE`).
+        #[arg(long, conflicts_with = "jsonl")]
+        profile: bool,
         #[command(flatten)]
         engine: EngineArgs,
         /// The query.
@@ -440,9 +447,13 @@ fn main() -> ExitCode {
             jsonl,
             out,
             timeout_ms,
+            explain,
+            profile,
             engine,
             query,
         } => cmd_query(QueryArgs {
+            explain,
+            profile,
             engine,
             graph,
             types,
@@ -573,6 +584,8 @@ fn parse_size(s: &str) -> Result<usize, String> {
 }
 
 struct QueryArgs {
+    explain: bool,
+    profile: bool,
     engine: EngineArgs,
     graph: String,
     types: grape::graph::import::ImporterTypes,

@@ -56,7 +56,31 @@ pub(super) fn cmd_query(a: QueryArgs) -> ExitCode {
         eprintln!("error: give a QUERY or --jsonl FILE");
         return ExitCode::from(2);
     };
-    let result = grape::engine::run_with(&mut graph, query, &params, &opts);
+    let prefix = if a.explain {
+        Some(grape::syntax::QueryPrefix::Explain)
+    } else if a.profile {
+        Some(grape::syntax::QueryPrefix::Profile)
+    } else {
+        None
+    };
+    let result = grape::syntax::parse(query)
+        .map_err(grape::engine::ExecError::from)
+        .and_then(|mut stmt| {
+            if prefix.is_some() {
+                stmt.prefix = prefix;
+            }
+            grape::engine::execute(&mut graph, &stmt, query, &params, &opts)
+        });
+    if let (Ok(t), Some(_), false) = (&result, prefix, a.json) {
+        // People read the plan as a tree.
+        if let Some(plan) = &t.plan {
+            print!("{}", plan.render());
+        }
+        if a.profile {
+            println!("{} rows", t.rows.len());
+        }
+        return ExitCode::SUCCESS;
+    }
     let (value, code) = match &result {
         Ok(t) => (t.to_json(), ExitCode::SUCCESS),
         Err(e) => (

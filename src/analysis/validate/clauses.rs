@@ -1,0 +1,400 @@
+//! The checker over queries and clauses: scopes, projections and bindings.
+
+use super::*;
+
+impl<'a, 's> Checker<'a, 's> {
+    /// Checks a query starting from `scope`; returns the scope its (first) part ends with.
+    pub(super) fn query(&mut self, q: &Query, scope: Scope) -> Scope {
+        let out = self.single_query(&q.first, scope.clone());
+        for u in &q.unions {
+            self.single_query(&u.query, scope.clone());
+        }
+        out
+    }
+
+    pub(super) fn single_query(&mut self, q: &SingleQuery, mut scope: Scope) -> Scope {
+        let standalone = q.clauses.len() == 1;
+        for clause in &q.clauses {
+            scope = self.clause(clause, scope, standalone);
+        }
+        scope
+    }
+
+    pub(super) fn clause(&mut self, clause: &Clause, mut scope: Scope, standalone: bool) -> Scope {
+        match clause {
+            // Rows without a match survive an OPTIONAL MATCH: checked like a predicate, on copies.
+            Clause::Match(m) if m.optional => self.isolated(|c| c.match_clause(m, scope)),
+            Clause::Match(m) => self.match_clause(m, scope),
+            Clause::With(w) => {
+                let mut out = self.projection(&w.projection, &scope, "WITH");
+                if let Some(wh) = &w.where_ {
+                    // Without aggregation, WITH … WHERE (DISTINCT or not) also sees the variables
+                    // of the preceding scope (openCypher TCK WithWhere1 [3]; `MATCH (a) WITH
+                    // DISTINCT a.name AS name WHERE a.surname = 'B' RETURN name`).
+                    let aggregating = w
+                        .projection
+                        .items
+                        .iter()
+                        .any(|it| contains_aggregate(&it.expr));
+                    let visible = if aggregating {
+                        out.clone()
+                    } else {
+                        let mut merged = scope.clone();
+                        for (k, v) in &out.vars {
+                            merged.vars.insert(k.clone(), *v);
+                        }
+                        merged.open |= out.open;
+                        merged
+                    };
+                    self.expr(
+                        wh,
+                        &visible,
+                        Ctx {
+                            in_where: true,
+                            ..Ctx::default()
+                        },
+                    );
+                }
+                out.open |= scope.open;
+                out
+            }
+            Clause::Return(r) => {
+                let mut out = self.projection(&r.projection, &scope, "RETURN");
+                out.open |= scope.open;
+                out
+            }
+            Clause::Unwind(u) => {
+                self.expr(&u.expr, &scope, Ctx::default());
+                self.bind_value(&u.variable, &mut scope, Kind::Unknown, "UNWIND");
+                scope
+            }
+            Clause::CallSubquery(c) => {
+                let returned = match &c.scope {
+                    Some(SubqueryScope::All) => self.query(&c.query, scope.clone()),
+                    // No scope clause: only a leading (importing) `WITH` sees the outer variables.
+                    None => {
+                        let out = self.call_body(&c.query.first, &scope);
+                        for u in &c.query.unions {
+                            self.call_body(&u.query, &scope);
+                        }
+                        out
+                    }
+                    Some(SubqueryScope::Variables(vs)) => {
+                        let mut s = Scope {
+                            open: scope.open,
+                            ..Scope::default()
+                        };
+                        for v in vs {
+                            self.lookup(v, &scope);
+                            if let Some((k, b)) = scope.get(&v.name) {
+                                s.bind(&v.name, k, b);
+                            }
+                        }
+                        self.query(&c.query, s)
+                    }
+                };
+                if let Some(t) = &c.in_transactions {
+                    for e in [&t.batch_size].into_iter().flatten() {
+                        self.expr(e, &scope, Ctx::default());
+                    }
+                    if let Some(Some(e)) = &t.concurrency {
+                        self.expr(e, &scope, Ctx::default());
+                    }
+                }
+                let ends_with_return = c
+                    .query
+                    .first
+                    .clauses
+                    .last()
+                    .is_some_and(|cl| matches!(cl, Clause::Return(_)));
+                if ends_with_return {
+                    for (name, (k, b)) in returned.vars {
+                        if !scope.vars.contains_key(&name) {
+                            scope.bind(&name, k, b);
+                        }
+                    }
+                    scope.open |= returned.open;
+                }
+                if let Some(t) = &c.in_transactions {
+                    if let Some(v) = &t.report_status {
+                        self.bind_value(v, &mut scope, Kind::Value, "REPORT STATUS AS");
+                    }
+                }
+                scope
+            }
+            Clause::CallProcedure(p) => {
+                for a in p.args.iter().flatten() {
+                    self.expr(a, &scope, Ctx::default());
+                }
+                let known = crate::catalogue::procedure(&p.name.dotted());
+                if let (Some(proc_), Some(args)) = (known, &p.args) {
+                    if let Some(message) = proc_.arity_error(args.len()) {
+                        self.diag(DiagnosticKind::WrongArity, message, p.span);
+                    }
+                }
+                if let (Some(proc_), Some(y)) = (known, &p.yield_) {
+                    for item in &y.items {
+                        if !proc_.has_output(&item.field.name) {
+                            self.diag(
+                                DiagnosticKind::UnknownProcedureOutput,
+                                crate::catalogue::unknown_output_message(&item.field.name),
+                                item.field.span,
+                            );
+                        }
+                    }
+                }
+                match &p.yield_ {
+                    Some(y) => {
+                        if y.star {
+                            scope.open = true;
+                        }
+                        for item in &y.items {
+                            let v = item.alias.as_ref().unwrap_or(&item.field);
+                            self.bind_value(v, &mut scope, Kind::Unknown, "YIELD");
+                        }
+                        if let Some(w) = &y.where_ {
+                            self.expr(
+                                w,
+                                &scope,
+                                Ctx {
+                                    in_where: true,
+                                    ..Ctx::default()
+                                },
+                            );
+                        }
+                    }
+                    None => {
+                        if !standalone {
+                            scope.open = true;
+                        }
+                    }
+                }
+                scope
+            }
+            Clause::Create(c) => {
+                self.pattern(&c.pattern, &mut scope, Mode::Create);
+                scope
+            }
+            Clause::Merge(m) => {
+                self.pattern(std::slice::from_ref(&m.pattern), &mut scope, Mode::Merge);
+                for a in &m.actions {
+                    for item in &a.items {
+                        self.set_item(item, &scope);
+                    }
+                }
+                scope
+            }
+            Clause::Set(s) => {
+                for item in &s.items {
+                    self.set_item(item, &scope);
+                }
+                scope
+            }
+            Clause::Remove(r) => {
+                for item in &r.items {
+                    match item {
+                        RemoveItem::Property { target, .. } => self.write_target(target, &scope),
+                        RemoveItem::Labels { variable, .. } => self.lookup(variable, &scope),
+                    }
+                }
+                scope
+            }
+            Clause::Delete(d) => {
+                for e in &d.exprs {
+                    self.expr(e, &scope, Ctx::default());
+                }
+                scope
+            }
+            Clause::Foreach(f) => {
+                self.expr(&f.list, &scope, Ctx::default());
+                let mut inner = scope.clone();
+                inner.bind(&f.variable.name, Kind::Unknown, None);
+                for c in &f.clauses {
+                    inner = self.clause(c, inner, false);
+                }
+                scope
+            }
+            Clause::LoadCsv(l) => {
+                self.expr(&l.source, &scope, Ctx::default());
+                self.bind_value(&l.variable, &mut scope, Kind::Value, "LOAD CSV … AS");
+                scope
+            }
+            Clause::Use(_) | Clause::Finish(_) => scope,
+        }
+    }
+
+    /// One part of a `CALL { … }` without a scope clause: it starts with nothing in scope, except
+    /// that a leading `WITH` imports from `outer`.
+    pub(super) fn call_body(&mut self, q: &SingleQuery, outer: &Scope) -> Scope {
+        let start = match q.clauses.first() {
+            Some(Clause::With(_)) => outer.clone(),
+            _ => Scope::default(),
+        };
+        self.single_query(q, start)
+    }
+
+    pub(super) fn match_clause(&mut self, m: &Match, mut scope: Scope) -> Scope {
+        self.pattern(&m.pattern, &mut scope, Mode::Read);
+        for h in &m.hints {
+            match h {
+                Hint::Index { variable, .. } | Hint::Scan { variable, .. } => {
+                    self.lookup(variable, &scope)
+                }
+                Hint::Join { variables, .. } => {
+                    for v in variables {
+                        self.lookup(v, &scope)
+                    }
+                }
+            }
+        }
+        if let Some(w) = &m.where_ {
+            self.expr(
+                w,
+                &scope,
+                Ctx {
+                    in_where: true,
+                    ..Ctx::default()
+                },
+            );
+        }
+        scope
+    }
+
+    pub(super) fn set_item(&mut self, item: &SetItem, scope: &Scope) {
+        match item {
+            SetItem::Property { target, value, .. } => {
+                self.write_target(target, scope);
+                self.expr(value, scope, Ctx::default());
+            }
+            SetItem::Variable {
+                variable, value, ..
+            } => {
+                self.lookup(variable, scope);
+                self.expr(value, scope, Ctx::default());
+            }
+            SetItem::Labels { variable, .. } => self.lookup(variable, scope),
+        }
+    }
+
+    /// `n.p` / `n[k]` written by `SET` or `REMOVE`: the object is read, the key is not.
+    pub(super) fn write_target(&mut self, target: &Expr, scope: &Scope) {
+        match &target.kind {
+            ExprKind::Property { expr, .. } => self.expr(expr, scope, Ctx::default()),
+            ExprKind::Index { expr, index } => {
+                self.expr(expr, scope, Ctx::default());
+                self.expr(index, scope, Ctx::default());
+            }
+            _ => self.expr(target, scope, Ctx::default()),
+        }
+    }
+
+    /// Binds a non-pattern variable (`UNWIND … AS x`, `YIELD x`, …).
+    pub(super) fn bind_value(&mut self, v: &Ident, scope: &mut Scope, kind: Kind, clause: &str) {
+        if scope.get(&v.name).is_some() {
+            self.diag(
+                DiagnosticKind::VariableAlreadyBound,
+                format!(
+                    "variable `{}` is already declared; give {clause} a new name",
+                    v.name
+                ),
+                v.span,
+            );
+        }
+        scope.bind(&v.name, kind, None);
+    }
+
+    pub(super) fn projection(&mut self, p: &Projection, scope: &Scope, clause: &str) -> Scope {
+        let mut out = Scope::default();
+        if p.star {
+            // `WITH *` with nothing in scope is legal (it projects nothing); `RETURN *` is not.
+            if clause == "RETURN" && scope.vars.is_empty() && !scope.open {
+                self.diag(
+                    DiagnosticKind::ReturnStarWithoutVariables,
+                    format!("`{clause} *` is not allowed when there are no variables in scope; name the values to return"),
+                    p.span,
+                );
+            }
+            out = scope.clone();
+        }
+        for item in &p.items {
+            self.expr(&item.expr, scope, Ctx::default());
+            let (kind, binding) = self.kind_of(&item.expr, scope);
+            let name = match (&item.alias, &item.expr.kind) {
+                (Some(a), _) => a.name.clone(),
+                (None, ExprKind::Variable(v)) => v.name.clone(),
+                (None, _) => self.text(item.expr.span).to_string(),
+            };
+            out.bind(&name, kind, binding);
+        }
+        // ORDER BY sees the projected names and, unless shadowed, what was in scope before.
+        let mut order_scope = scope.clone();
+        for (k, v) in &out.vars {
+            order_scope.vars.insert(k.clone(), *v);
+        }
+        for s in &p.order_by {
+            self.expr(&s.expr, &order_scope, Ctx::default());
+        }
+        for e in [&p.skip, &p.limit].into_iter().flatten() {
+            self.expr(e, &order_scope, Ctx::default());
+        }
+        out
+    }
+
+    /// What an expression evaluates to, as far as the analysis needs to know.
+    pub(super) fn kind_of(&self, e: &Expr, scope: &Scope) -> (Kind, Option<usize>) {
+        match &e.kind {
+            ExprKind::Variable(v) => scope.get(&v.name).unwrap_or((Kind::Unknown, None)),
+            ExprKind::Literal(Literal::Null) => (Kind::Unknown, None),
+            ExprKind::Literal(_)
+            | ExprKind::Map(_)
+            | ExprKind::Property { .. }
+            | ExprKind::Binary { .. }
+            | ExprKind::Comparison { .. }
+            | ExprKind::IsNull { .. }
+            | ExprKind::IsType { .. }
+            | ExprKind::CountStar
+            | ExprKind::CountSubquery(_)
+            | ExprKind::Exists(_)
+            | ExprKind::MapProjection { .. } => (Kind::Value, None),
+            ExprKind::Unary { op, .. } if *op == UnaryOp::Not => (Kind::Value, None),
+            ExprKind::FunctionCall { name, .. }
+                if name.parts.len() == 1
+                    && matches!(
+                        name.parts[0].name.to_ascii_lowercase().as_str(),
+                        "count"
+                            | "sum"
+                            | "avg"
+                            | "size"
+                            | "tostring"
+                            | "tointeger"
+                            | "tofloat"
+                            | "length"
+                            | "id"
+                            | "elementid"
+                            | "type"
+                            | "labels"
+                            | "keys"
+                    ) =>
+            {
+                (Kind::Value, None)
+            }
+            _ => (Kind::Unknown, None),
+        }
+    }
+
+    pub(super) fn lookup(&mut self, v: &Ident, scope: &Scope) {
+        if scope.get(&v.name).is_some() || scope.open {
+            return;
+        }
+        let hint = closest(&v.name, scope.vars.keys().map(String::as_str))
+            .map(|c| format!("; did you mean `{c}`?"))
+            .unwrap_or_else(|| "; bind it in a MATCH, WITH or UNWIND first".to_string());
+        self.diag(
+            DiagnosticKind::UndefinedVariable,
+            format!("variable `{}` not defined{hint}", v.name),
+            v.span,
+        );
+    }
+
+    // ----- patterns -----
+}

@@ -1,0 +1,312 @@
+//! The checker over expressions: variables in scope, functions in the catalogue, aggregates
+//! where they are allowed, literal operand types.
+
+use super::*;
+
+impl<'a, 's> Checker<'a, 's> {
+    pub(super) fn expr(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
+        match &e.kind {
+            // Patterns that test or collect, never filter the outer rows: checked on copies.
+            ExprKind::Pattern(_)
+            | ExprKind::ShortestPath { .. }
+            | ExprKind::PatternComprehension { .. }
+            | ExprKind::Exists(_)
+            | ExprKind::CountSubquery(_)
+            | ExprKind::Collect(_) => self.isolated(|c| c.expr_here(e, scope, ctx)),
+            _ => self.expr_here(e, scope, ctx),
+        }
+    }
+
+    pub(super) fn expr_here(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
+        self.literal_operand_types(e);
+        match &e.kind {
+            ExprKind::Literal(Literal::OutOfRange { text, float }) => self.diag(
+                DiagnosticKind::NumberOutOfRange,
+                format!(
+                    "{} `{text}` is out of range; {}",
+                    if *float { "float" } else { "integer" },
+                    if *float {
+                        "use a smaller number"
+                    } else {
+                        "integers are 64-bit (at most 9223372036854775807); use a float or a string"
+                    }
+                ),
+                e.span,
+            ),
+            ExprKind::CountStar => self.aggregate_here(e.span, "count(*)", ctx),
+            ExprKind::Parameter(p) => {
+                if let Some(params) = &self.opts.parameters {
+                    let name = match p {
+                        Parameter::Named(n) => n.clone(),
+                        Parameter::Positional(i) => i.to_string(),
+                    };
+                    if !params.contains(&name) {
+                        let hint = closest(&name, params.iter().map(String::as_str))
+                            .map(|c| format!("; did you mean `${c}`?"))
+                            .unwrap_or_default();
+                        self.diag(
+                            DiagnosticKind::MissingParameter,
+                            format!("expected parameter `${name}`, which is not supplied{hint}"),
+                            e.span,
+                        );
+                    }
+                }
+            }
+            ExprKind::Variable(v) => self.lookup(v, scope),
+            ExprKind::List(xs) => {
+                for x in xs {
+                    self.expr(x, scope, ctx);
+                }
+            }
+            ExprKind::Map(entries) => {
+                for (_, x) in entries {
+                    self.expr(x, scope, ctx);
+                }
+            }
+            ExprKind::Property { expr, key } => {
+                self.expr(expr, scope, ctx);
+                if let ExprKind::Variable(v) = &expr.kind {
+                    if let Some((Kind::Node | Kind::Rel, Some(b))) = scope.get(&v.name) {
+                        self.access(b, key, &v.name);
+                    }
+                }
+            }
+            ExprKind::Index { expr, index } => {
+                self.expr(expr, scope, ctx);
+                self.expr(index, scope, ctx);
+            }
+            ExprKind::Slice { expr, from, to } => {
+                self.expr(expr, scope, ctx);
+                for x in [from, to].into_iter().flatten() {
+                    self.expr(x, scope, ctx);
+                }
+            }
+            ExprKind::HasLabels { expr, labels } => {
+                self.expr(expr, scope, ctx);
+                let kind = match &expr.kind {
+                    ExprKind::Variable(v) => scope.get(&v.name).map(|(k, _)| k),
+                    _ => None,
+                };
+                match kind {
+                    Some(Kind::Node) => {
+                        self.check_labels(labels);
+                    }
+                    Some(Kind::Rel) => {
+                        self.check_types(labels);
+                    }
+                    _ => {}
+                }
+            }
+            ExprKind::Unary { expr, .. } => self.expr(expr, scope, ctx),
+            ExprKind::Binary { op, lhs, rhs } => {
+                self.expr(lhs, scope, ctx);
+                self.expr(rhs, scope, ctx);
+                if matches!(op, BinaryOp::Div | BinaryOp::Mod)
+                    && matches!(rhs.kind, ExprKind::Literal(Literal::Integer(0)))
+                    && !matches!(lhs.kind, ExprKind::Literal(Literal::Float(_)))
+                {
+                    self.diag(
+                        DiagnosticKind::DivisionByZero,
+                        format!(
+                            "`{}` divides by zero and fails with `/ by zero` on integers; remove it or divide by a non-zero value",
+                            self.text(e.span)
+                        ),
+                        rhs.span,
+                    );
+                }
+            }
+            ExprKind::Comparison { first, rest } => {
+                self.expr(first, scope, ctx);
+                for (_, x) in rest {
+                    self.expr(x, scope, ctx);
+                }
+            }
+            ExprKind::IsNull { expr, .. } | ExprKind::IsType { expr, .. } => {
+                self.expr(expr, scope, ctx)
+            }
+            ExprKind::FunctionCall { name, args, .. } => {
+                let dotted = name.dotted();
+                match crate::catalogue::function(&dotted) {
+                    None => {
+                        let hint = crate::catalogue::suggest_function(&dotted)
+                            .map(|c| format!("; did you mean `{c}`?"))
+                            .unwrap_or_default();
+                        self.diag(
+                            DiagnosticKind::UnknownFunction,
+                            crate::catalogue::unknown_function_message(&dotted) + &hint,
+                            name.span,
+                        )
+                    }
+                    Some(f) if f.arity_error(args.len()).is_some() => {
+                        let message = f.arity_error(args.len()).unwrap_or_default();
+                        self.diag(DiagnosticKind::WrongArity, message, e.span)
+                    }
+                    Some(f) if self.opts.executable.is_some_and(|run| !run(&dotted)) => self.diag(
+                        DiagnosticKind::UnsupportedFunction,
+                        format!(
+                            "the function {}() is not supported by this engine yet",
+                            f.name
+                        ),
+                        name.span,
+                    ),
+                    Some(_) => {}
+                }
+                let mut inner = ctx;
+                if name.is_aggregate() {
+                    self.aggregate_here(e.span, &name.dotted(), ctx);
+                    inner.in_aggregate = true;
+                }
+                for a in args {
+                    self.expr(a, scope, inner);
+                }
+            }
+            ExprKind::Case {
+                operand,
+                whens,
+                else_,
+            } => {
+                if let Some(o) = operand {
+                    self.expr(o, scope, ctx);
+                }
+                for (w, t) in whens {
+                    self.expr(w, scope, ctx);
+                    self.expr(t, scope, ctx);
+                }
+                if let Some(x) = else_ {
+                    self.expr(x, scope, ctx);
+                }
+            }
+            ExprKind::ListComprehension {
+                variable,
+                list,
+                filter,
+                map,
+            } => {
+                self.expr(list, scope, ctx);
+                let mut inner = scope.clone();
+                inner.bind(&variable.name, Kind::Unknown, None);
+                for x in [filter, map].into_iter().flatten() {
+                    self.expr(x, &inner, ctx);
+                }
+            }
+            ExprKind::Quantified {
+                variable,
+                list,
+                filter,
+                ..
+            } => {
+                self.expr(list, scope, ctx);
+                let mut inner = scope.clone();
+                inner.bind(&variable.name, Kind::Unknown, None);
+                if let Some(f) = filter {
+                    self.expr(f, &inner, ctx);
+                }
+            }
+            ExprKind::Reduce {
+                accumulator,
+                init,
+                variable,
+                list,
+                expr,
+            } => {
+                self.expr(init, scope, ctx);
+                self.expr(list, scope, ctx);
+                let mut inner = scope.clone();
+                inner.bind(&accumulator.name, Kind::Unknown, None);
+                inner.bind(&variable.name, Kind::Unknown, None);
+                self.expr(expr, &inner, ctx);
+            }
+            ExprKind::PatternComprehension {
+                variable,
+                pattern,
+                filter,
+                map,
+            } => {
+                let mut inner = scope.clone();
+                if let Some(v) = variable {
+                    self.bind_other(v, &mut inner, Kind::Path);
+                }
+                let mut rel_vars = BTreeSet::new();
+                let ids = self.chain(pattern, &mut inner, Mode::Read, &mut rel_vars, false);
+                self.chain_exprs(pattern, &ids, &inner, Mode::Read);
+                if let Some(f) = filter {
+                    self.expr(
+                        f,
+                        &inner,
+                        Ctx {
+                            in_where: true,
+                            ..ctx
+                        },
+                    );
+                }
+                self.expr(map, &inner, ctx);
+            }
+            ExprKind::Pattern(chain) | ExprKind::ShortestPath { chain, .. } => {
+                let mut inner = scope.clone();
+                let mut rel_vars = BTreeSet::new();
+                let ids = self.chain(chain, &mut inner, Mode::Read, &mut rel_vars, false);
+                self.chain_exprs(chain, &ids, &inner, Mode::Read);
+            }
+            ExprKind::Exists(body) | ExprKind::CountSubquery(body) => match &**body {
+                SubqueryBody::Query(q) => {
+                    self.query(q, scope.clone());
+                }
+                SubqueryBody::Pattern { pattern, where_ } => {
+                    let mut inner = scope.clone();
+                    self.pattern(pattern, &mut inner, Mode::Read);
+                    if let Some(w) = where_ {
+                        self.expr(
+                            w,
+                            &inner,
+                            Ctx {
+                                in_where: true,
+                                ..Ctx::default()
+                            },
+                        );
+                    }
+                }
+            },
+            ExprKind::Collect(q) => {
+                self.query(q, scope.clone());
+            }
+            ExprKind::MapProjection { variable, items } => {
+                self.lookup(variable, scope);
+                let binding = match scope.get(&variable.name) {
+                    Some((Kind::Node | Kind::Rel, Some(b))) => Some(b),
+                    _ => None,
+                };
+                for item in items {
+                    match item {
+                        MapProjectionItem::Property(k) => {
+                            if let Some(b) = binding {
+                                self.access(b, k, &variable.name);
+                            }
+                        }
+                        MapProjectionItem::AllProperties(_) => {}
+                        MapProjectionItem::Entry(_, x) => self.expr(x, scope, ctx),
+                        MapProjectionItem::Variable(v) => self.lookup(v, scope),
+                    }
+                }
+            }
+            ExprKind::Literal(_) => {}
+        }
+    }
+
+    pub(super) fn aggregate_here(&mut self, span: Span, name: &str, ctx: Ctx) {
+        if ctx.in_aggregate {
+            self.diag(
+                DiagnosticKind::NestedAggregation,
+                format!("`{name}` is inside another aggregating function; aggregate in a WITH first, then aggregate the result"),
+                span,
+            );
+        } else if ctx.in_where {
+            self.diag(
+                DiagnosticKind::AggregationInWhere,
+                format!("`{name}` cannot be used in WHERE; compute it in a WITH (`WITH …, {name} AS x WHERE x …`)"),
+                span,
+            );
+        }
+    }
+
+    // ----- inference and path checks -----
+}

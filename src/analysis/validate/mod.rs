@@ -1,0 +1,501 @@
+//! CyVer's three validators — syntax, schema, properties — offline, on the AST.
+//!
+//! - **Syntax**: the query parses, and passes the static checks Neo4j's `EXPLAIN` makes that
+//!   a text-to-Cypher system gets wrong: undefined variables, a variable rebound as another kind,
+//!   `CREATE`/`MERGE` re-declaring a bound variable, one relationship variable for two
+//!   relationships, nested aggregation, aggregation in `WHERE`, `RETURN *` with nothing in scope,
+//!   integer division by the literal `0`, parameters missing from a supplied parameter set,
+//!   relationship-type expressions no type satisfies (`[:A&B]`), number literals out of range.
+//! - **Schema**: every label and relationship type read by a pattern (`MATCH`, `OPTIONAL
+//!   MATCH`, pattern predicates, `EXISTS`/`COUNT`/`COLLECT` subqueries, pattern comprehensions)
+//!   or tested by a label predicate exists, and every one-hop segment — variable-length ones
+//!   included — can be formed from the schema's endpoint triples in the written direction.
+//!   `CREATE`, `MERGE` and `SET` may introduce new labels and types and are not checked.
+//! - **Properties**: every property read (`x.key`, a key of a read pattern's property map, a map
+//!   projection's `.key`) of a node or relationship variable exists on its label (or type).
+//!
+//! Labels of unlabelled nodes (and types of untyped relationships) are inferred from the
+//! endpoint triples: every segment of the statement narrows the label sets of its two ends to
+//! those some triple supports, repeated until nothing changes. The result is deterministic
+//! (CyVer samples one label assignment from the database at random) and never flags a query
+//! that some assignment makes valid: a segment is reported only when no triple fits the label
+//! sets the rest of the query allows.
+//!
+//! Scores follow CyVer (`../shared/docs/METRICS.md` §3): the schema score is the mean, over the
+//! non-empty groups among {labels, relationship types, paths}, of the valid fraction of the
+//! distinct members (1 when all are empty); the properties score is valid / total over distinct
+//! (label, property) pairs, or `None` when no property is read. A query is KG-valid when syntax
+//! passes, the schema score is 1 and the properties score is 1 or `None`.
+//!
+//! Differences from CyVer, on purpose: a property key that exists nowhere gets only
+//! `UnknownPropertyKeyWarning` (CyVer also adds `InvalidPropertyAccessByLabelWarning`); a path
+//! with an unknown label or type counts as invalid but is reported once, as the unknown name;
+//! property accesses on values that are not known nodes or relationships (maps, list elements)
+//! are not checked.
+
+use super::diagnostic::{closest, Diagnostic, DiagnosticKind};
+use crate::schema::Schema;
+use crate::syntax::ast::*;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+// The checker's methods, by topic: clauses and scopes, patterns, expressions, and the path
+// inference over the schema.
+mod clauses;
+mod exprs;
+mod paths;
+mod patterns;
+
+/// Options for validation.
+#[derive(Clone, Debug, Default)]
+pub struct ValidateOptions {
+    /// The names of the parameters that will be supplied. `None`: not known, so parameters are
+    /// not checked; `Some(set)`: every `$name` not in the set is a `MissingParameter`.
+    pub parameters: Option<BTreeSet<String>>,
+    /// The functions an engine runs, when validating for that engine: a function Neo4j knows
+    /// but this rejects is an `UnsupportedFunction`. `None`: any function Neo4j knows.
+    pub executable: Option<fn(&str) -> bool>,
+}
+
+/// The verdict on one query.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Validation {
+    /// The query parses and passes the static checks.
+    pub syntax_ok: bool,
+    /// CyVer's schema score in [0, 1] (0 when the query does not parse).
+    pub schema_score: f64,
+    /// CyVer's properties score in [0, 1]; `None` when no property is read.
+    pub properties_score: Option<f64>,
+    /// `syntax_ok`, `schema_score == 1` and `properties_score` is 1 or `None`.
+    pub kg_valid: bool,
+    /// Every finding, in the order of the text.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Validates one query against a schema.
+///
+/// ```
+/// use grape::schema::{Schema, SchemaFormat};
+/// use grape::analysis::validate;
+/// let schema = Schema::read(SchemaFormat::Prompt, "Node properties are the following:\n\
+///     Person {name: STRING}\nCrime {date: STRING}\n\
+///     Relationship properties are the following:\n\
+///     The relationships are the following:\n(:Person)-[:PARTY_TO]->(:Crime)").unwrap();
+/// let v = validate("MATCH (c:Crime)-[:PARTY_TO]->(p:Person) RETURN p.name AS name", &schema);
+/// assert!(!v.kg_valid);
+/// assert_eq!(v.diagnostics[0].code, "WrongDirectionPathWarning");
+/// assert!(v.diagnostics[0].message.contains("<-[:PARTY_TO]-"));
+/// ```
+pub fn validate(query: &str, schema: &Schema) -> Validation {
+    Validator::new(schema).validate(query)
+}
+
+/// A validator for one schema, reusable across queries.
+pub struct Validator<'s> {
+    index: SchemaIndex<'s>,
+    options: ValidateOptions,
+}
+
+impl<'s> Validator<'s> {
+    pub fn new(schema: &'s Schema) -> Validator<'s> {
+        Validator {
+            index: SchemaIndex::new(schema),
+            options: ValidateOptions::default(),
+        }
+    }
+
+    pub fn with_options(schema: &'s Schema, options: ValidateOptions) -> Validator<'s> {
+        Validator {
+            index: SchemaIndex::new(schema),
+            options,
+        }
+    }
+
+    /// Parses and validates `query`.
+    pub fn validate(&self, query: &str) -> Validation {
+        match crate::syntax::parse(query) {
+            Ok(stmt) => self.validate_statement(&stmt, query),
+            Err(e) => {
+                let span = Span::new(e.offset, e.offset);
+                let mut d =
+                    Diagnostic::new(DiagnosticKind::ParseError, e.message.clone(), span, query);
+                d.line = e.line;
+                d.column = e.column;
+                Validation {
+                    syntax_ok: false,
+                    schema_score: 0.0,
+                    properties_score: None,
+                    kg_valid: false,
+                    diagnostics: vec![d],
+                }
+            }
+        }
+    }
+
+    /// Validates a parsed statement; `source` is the text it was parsed from (for positions and
+    /// messages).
+    pub fn validate_statement(&self, stmt: &Statement, source: &str) -> Validation {
+        let mut c = Checker {
+            ix: &self.index,
+            opts: &self.options,
+            src: source,
+            diags: Vec::new(),
+            bindings: Vec::new(),
+            segments: Vec::new(),
+            accesses: Vec::new(),
+            label_group: BTreeMap::new(),
+            type_group: BTreeMap::new(),
+            copy_from: None,
+            copies: BTreeMap::new(),
+        };
+        c.query(&stmt.query, Scope::default());
+        c.infer_paths();
+        let properties_score = c.check_properties();
+        let schema_score = c.schema_score();
+        let mut diagnostics = c.diags;
+        diagnostics.sort_by_key(|d| (d.span.start, d.span.end, d.kind));
+        diagnostics.dedup();
+        let syntax_ok = !diagnostics
+            .iter()
+            .any(|d| d.category() == super::Category::Syntax);
+        let kg_valid =
+            syntax_ok && schema_score == 1.0 && properties_score.is_none_or(|p| p == 1.0);
+        Validation {
+            syntax_ok,
+            schema_score,
+            properties_score,
+            kg_valid,
+            diagnostics,
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The schema, indexed.
+
+type Set = BTreeSet<usize>;
+
+struct SchemaIndex<'s> {
+    schema: &'s Schema,
+    labels: Vec<&'s str>,
+    label_ix: HashMap<&'s str, usize>,
+    types: Vec<&'s str>,
+    type_ix: HashMap<&'s str, usize>,
+    /// (start, type, end)
+    triples: Vec<(usize, usize, usize)>,
+}
+
+impl<'s> SchemaIndex<'s> {
+    fn new(schema: &'s Schema) -> Self {
+        let mut labels: BTreeSet<&str> = schema.labels.keys().map(String::as_str).collect();
+        let mut types: BTreeSet<&str> = schema
+            .relationship_types
+            .keys()
+            .map(String::as_str)
+            .collect();
+        for t in &schema.triples {
+            labels.insert(&t.start);
+            labels.insert(&t.end);
+            types.insert(&t.rel_type);
+        }
+        let labels: Vec<&str> = labels.into_iter().collect();
+        let types: Vec<&str> = types.into_iter().collect();
+        let label_ix: HashMap<&str, usize> =
+            labels.iter().enumerate().map(|(i, l)| (*l, i)).collect();
+        let type_ix: HashMap<&str, usize> =
+            types.iter().enumerate().map(|(i, l)| (*l, i)).collect();
+        let triples = schema
+            .triples
+            .iter()
+            .map(|t| {
+                (
+                    label_ix[t.start.as_str()],
+                    type_ix[t.rel_type.as_str()],
+                    label_ix[t.end.as_str()],
+                )
+            })
+            .collect();
+        SchemaIndex {
+            schema,
+            labels,
+            label_ix,
+            types,
+            type_ix,
+            triples,
+        }
+    }
+
+    fn all_labels(&self) -> Set {
+        (0..self.labels.len()).collect()
+    }
+
+    fn all_types(&self) -> Set {
+        (0..self.types.len()).collect()
+    }
+
+    /// The labels a node matching `e` may carry that the schema knows (see the module docs).
+    fn label_domain(&self, e: &LabelExpr) -> Set {
+        match e {
+            LabelExpr::Name(i) => self
+                .label_ix
+                .get(i.name.as_str())
+                .into_iter()
+                .copied()
+                .collect(),
+            LabelExpr::Wildcard(_) => self.all_labels(),
+            LabelExpr::Not(x, _) => {
+                let inner = self.label_domain(x);
+                self.all_labels().difference(&inner).copied().collect()
+            }
+            LabelExpr::Or(xs, _) => xs.iter().flat_map(|x| self.label_domain(x)).collect(),
+            LabelExpr::And(xs, _) => {
+                let mut named = Set::new();
+                let mut any_named = false;
+                let mut others: Option<Set> = None;
+                for x in xs {
+                    if let LabelExpr::Name(_) = x {
+                        any_named = true;
+                        named.extend(self.label_domain(x));
+                    } else {
+                        let d = self.label_domain(x);
+                        others = Some(match others {
+                            None => d,
+                            Some(o) => o.intersection(&d).copied().collect(),
+                        });
+                    }
+                }
+                match (any_named, others) {
+                    (true, Some(o)) => named.intersection(&o).copied().collect(),
+                    (true, None) => named,
+                    (false, Some(o)) => o,
+                    (false, None) => self.all_labels(),
+                }
+            }
+        }
+    }
+
+    /// The relationship types that satisfy `e` (a relationship has exactly one type).
+    fn type_domain(&self, e: &LabelExpr) -> Set {
+        (0..self.types.len())
+            .filter(|&t| type_matches(e, self.types[t]))
+            .collect()
+    }
+
+    fn label_names(&self, s: &Set) -> Vec<&'s str> {
+        s.iter().map(|&i| self.labels[i]).collect()
+    }
+}
+
+fn type_matches(e: &LabelExpr, t: &str) -> bool {
+    match e {
+        LabelExpr::Name(i) => i.name == t,
+        LabelExpr::Wildcard(_) => true,
+        LabelExpr::Not(x, _) => !type_matches(x, t),
+        LabelExpr::And(xs, _) => xs.iter().all(|x| type_matches(x, t)),
+        LabelExpr::Or(xs, _) => xs.iter().any(|x| type_matches(x, t)),
+    }
+}
+
+/// Whether some single relationship type (named in `e`, or any other) satisfies `e`.
+fn type_expr_satisfiable(e: &LabelExpr) -> bool {
+    let names: BTreeSet<&str> = e.names().into_iter().map(|i| i.name.as_str()).collect();
+    names.iter().any(|n| type_matches(e, n)) || type_matches(e, "\u{0}not a type\u{0}")
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scopes and bindings.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Node,
+    Rel,
+    RelList,
+    Path,
+    /// A value that is certainly not a node or relationship (number, string, map, …).
+    Value,
+    /// Not known (list elements, procedure outputs, function results).
+    Unknown,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Node => "a node",
+            Kind::Rel => "a relationship",
+            Kind::RelList => "a list of relationships",
+            Kind::Path => "a path",
+            Kind::Value => "a value",
+            Kind::Unknown => "a value",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct Scope {
+    vars: BTreeMap<String, (Kind, Option<usize>)>,
+    /// Unknown variables may be in scope (`YIELD *`, an in-query `CALL` without `YIELD`).
+    open: bool,
+}
+
+impl Scope {
+    fn get(&self, name: &str) -> Option<(Kind, Option<usize>)> {
+        self.vars.get(name).copied()
+    }
+    fn bind(&mut self, name: &str, kind: Kind, binding: Option<usize>) {
+        self.vars.insert(name.to_string(), (kind, binding));
+    }
+}
+
+/// A node (label set) or relationship (type set) of the statement, after inference.
+struct Binding {
+    node: bool,
+    name: Option<String>,
+    domain: Set,
+    /// The node had a label expression, or the relationship a type expression.
+    explicit: bool,
+    /// The label/type expression names only things the schema lacks (reported already).
+    unknown: bool,
+    /// Bound by a reading pattern (a `CREATE`d node may carry labels the schema lacks).
+    checked: bool,
+    /// A copy of this outer binding, for a pattern that must not narrow it (`OPTIONAL MATCH`,
+    /// a predicate): it narrows with its parent, never the other way round.
+    parent: Option<usize>,
+}
+
+struct Segment {
+    left: usize,
+    rel: usize,
+    right: usize,
+    direction: Direction,
+    /// `None`: one hop; `Some((min, max))`: variable length.
+    bounds: Option<(u64, Option<u64>)>,
+    span: Span,
+    left_span: Span,
+    right_span: Span,
+    /// Invalid for a reason reported elsewhere (unknown label or type).
+    skip: bool,
+    /// Found invalid (reported).
+    invalid: bool,
+}
+
+struct PropertyAccess {
+    binding: usize,
+    key: String,
+    span: Span,
+    variable: String,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// A pattern that reads the graph: checked against the schema.
+    Read,
+    Create,
+    Merge,
+}
+
+#[derive(Clone, Copy, Default)]
+struct Ctx {
+    in_aggregate: bool,
+    in_where: bool,
+}
+
+struct Checker<'a, 's> {
+    ix: &'a SchemaIndex<'s>,
+    opts: &'a ValidateOptions,
+    src: &'a str,
+    diags: Vec<Diagnostic>,
+    bindings: Vec<Binding>,
+    segments: Vec<Segment>,
+    accesses: Vec<PropertyAccess>,
+    label_group: BTreeMap<String, bool>,
+    type_group: BTreeMap<String, bool>,
+    /// Inside an isolated pattern (see [`Checker::isolated`]): bindings below this index are
+    /// outer ones, used through copies.
+    copy_from: Option<usize>,
+    /// Outer binding → its copy in the current isolated pattern.
+    copies: BTreeMap<usize, usize>,
+}
+
+/// The type of a literal operand, as Neo4j names it in type errors (`None`: not a literal, or
+/// null, which every operator accepts).
+fn literal_type(e: &Expr) -> Option<&'static str> {
+    match &e.kind {
+        ExprKind::Literal(Literal::Boolean(_)) => Some("Boolean"),
+        ExprKind::Literal(Literal::Integer(_)) => Some("Integer"),
+        ExprKind::Literal(Literal::Float(_)) => Some("Float"),
+        ExprKind::Literal(Literal::String(_)) => Some("String"),
+        ExprKind::List(_) | ExprKind::ListComprehension { .. } => Some("List"),
+        ExprKind::Map(_) => Some("Map"),
+        _ => None,
+    }
+}
+
+/// Whether an aggregating function appears in `e` (outside subqueries).
+fn contains_aggregate(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::CountStar => true,
+        ExprKind::FunctionCall { name, .. } if name.is_aggregate() => true,
+        _ => e.children().into_iter().any(contains_aggregate),
+    }
+}
+
+impl<'a, 's> Checker<'a, 's> {
+    fn diag(&mut self, kind: DiagnosticKind, message: String, span: Span) {
+        self.diags
+            .push(Diagnostic::new(kind, message, span, self.src));
+    }
+
+    fn text(&self, span: Span) -> &'a str {
+        span.text(self.src)
+    }
+
+    /// Runs `f` over a pattern whose rows need not exist for the outer rows to (an `OPTIONAL
+    /// MATCH`, a pattern predicate, `EXISTS`/`COUNT`/`COLLECT`, a pattern comprehension): the
+    /// outer variables it mentions are checked through copies, so its segments never narrow
+    /// their label domains (`MATCH (x) WHERE (x)-[:A]->() OR (x)-[:B]->()`).
+    fn isolated<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved_from = self.copy_from.replace(self.bindings.len());
+        let saved = std::mem::take(&mut self.copies);
+        let out = f(self);
+        self.copy_from = saved_from;
+        self.copies = saved;
+        out
+    }
+
+    /// The binding a reading pattern uses for the already-bound `b`: `b` itself, or inside an
+    /// isolated pattern, its copy there.
+    fn use_binding(&mut self, b: usize) -> usize {
+        match self.copy_from {
+            Some(start) if b < start => {
+                if let Some(&c) = self.copies.get(&b) {
+                    return c;
+                }
+                let src = &self.bindings[b];
+                let copy = Binding {
+                    node: src.node,
+                    name: src.name.clone(),
+                    domain: src.domain.clone(),
+                    explicit: src.explicit,
+                    unknown: src.unknown,
+                    checked: src.checked,
+                    parent: Some(b),
+                };
+                let id = self.bindings.len();
+                self.bindings.push(copy);
+                self.copies.insert(b, id);
+                id
+            }
+            _ => b,
+        }
+    }
+
+    // ----- queries and clauses -----
+}
+
+fn narrow(domain: &mut Set, to: &Set) -> bool {
+    if domain.iter().all(|x| to.contains(x)) {
+        return false;
+    }
+    *domain = domain.intersection(to).copied().collect();
+    true
+}

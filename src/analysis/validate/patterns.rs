@@ -1,0 +1,460 @@
+//! The checker over patterns: node and relationship bindings against the schema's labels,
+//! types and property keys.
+
+use super::*;
+
+impl<'a, 's> Checker<'a, 's> {
+    pub(super) fn pattern(&mut self, parts: &[PatternPart], scope: &mut Scope, mode: Mode) {
+        let mut rel_vars = BTreeSet::new();
+        let mut ids = Vec::new();
+        for part in parts {
+            if let Some(v) = &part.variable {
+                self.bind_other(v, scope, Kind::Path);
+            }
+            let single_node = part.path.chain().elements.len() == 1;
+            ids.push(self.chain(part.path.chain(), scope, mode, &mut rel_vars, single_node));
+        }
+        for (part, ids) in parts.iter().zip(&ids) {
+            self.chain_exprs(part.path.chain(), ids, scope, mode);
+        }
+    }
+
+    /// Binds a path variable (or other non-node, non-relationship pattern variable).
+    pub(super) fn bind_other(&mut self, v: &Ident, scope: &mut Scope, kind: Kind) {
+        if kind == Kind::Path && scope.get(&v.name).is_some() {
+            self.diag(
+                DiagnosticKind::VariableAlreadyBound,
+                format!(
+                    "variable `{}` is already declared; a path needs a new variable",
+                    v.name
+                ),
+                v.span,
+            );
+            return;
+        }
+        if let Some((k, _)) = scope.get(&v.name) {
+            if k != kind && k != Kind::Unknown {
+                self.diag(
+                    DiagnosticKind::VariableTypeConflict,
+                    format!(
+                        "variable `{}` is already {} and cannot also be {}; rename one of them",
+                        v.name,
+                        k.name(),
+                        kind.name()
+                    ),
+                    v.span,
+                );
+                return;
+            }
+        }
+        scope.bind(&v.name, kind, None);
+    }
+
+    pub(super) fn chain(
+        &mut self,
+        chain: &PathChain,
+        scope: &mut Scope,
+        mode: Mode,
+        rel_vars: &mut BTreeSet<String>,
+        single_node: bool,
+    ) -> Vec<Option<usize>> {
+        let mut ids = Vec::with_capacity(chain.elements.len());
+        let mut prev: Option<(usize, Span)> = None;
+        let mut pending: Option<(usize, &RelationshipPattern)> = None;
+        for el in &chain.elements {
+            match el {
+                PathElement::Node(n) => {
+                    let b = self.bind_node(n, scope, mode, single_node);
+                    if let (Some((p, pspan)), Some((r, rp))) = (prev, pending.take()) {
+                        if mode == Mode::Read {
+                            self.add_segment(p, pspan, r, rp, b, n.span);
+                        }
+                    }
+                    prev = Some((b, n.span));
+                    ids.push(Some(b));
+                }
+                PathElement::Relationship(r) => {
+                    let b = self.bind_rel(r, scope, mode, rel_vars);
+                    pending = Some((b, r));
+                    ids.push(Some(b));
+                }
+                PathElement::Group(g) => {
+                    let mut inner = scope.clone();
+                    if let Some(v) = &g.variable {
+                        self.bind_other(v, &mut inner, Kind::Path);
+                    }
+                    let inner_ids = self.chain(&g.chain, &mut inner, mode, rel_vars, false);
+                    self.chain_exprs(&g.chain, &inner_ids, &inner, mode);
+                    if let Some(w) = &g.where_ {
+                        self.expr(
+                            w,
+                            &inner,
+                            Ctx {
+                                in_where: true,
+                                ..Ctx::default()
+                            },
+                        );
+                    }
+                    // Variables of a quantified group are lists outside it.
+                    for (name, (kind, b)) in inner.vars {
+                        if !scope.vars.contains_key(&name) {
+                            if g.quantifier.is_some() {
+                                scope.bind(&name, Kind::Unknown, None);
+                            } else {
+                                scope.bind(&name, kind, b);
+                            }
+                        }
+                    }
+                    prev = None;
+                    pending = None;
+                    ids.push(None);
+                }
+            }
+        }
+        ids
+    }
+
+    pub(super) fn chain_exprs(
+        &mut self,
+        chain: &PathChain,
+        ids: &[Option<usize>],
+        scope: &Scope,
+        mode: Mode,
+    ) {
+        for (el, id) in chain.elements.iter().zip(ids) {
+            let (var, props, where_) = match el {
+                PathElement::Node(n) => (&n.variable, &n.properties, &n.where_),
+                PathElement::Relationship(r) => (&r.variable, &r.properties, &r.where_),
+                PathElement::Group(_) => continue,
+            };
+            if let Some(p) = props {
+                self.expr(p, scope, Ctx::default());
+                if let (Mode::Read, ExprKind::Map(entries), Some(b)) = (mode, &p.kind, id) {
+                    let name = var.as_ref().map(|v| v.name.as_str()).unwrap_or("");
+                    for (k, _) in entries {
+                        self.access(*b, k, name);
+                    }
+                }
+            }
+            if let Some(w) = where_ {
+                self.expr(
+                    w,
+                    scope,
+                    Ctx {
+                        in_where: true,
+                        ..Ctx::default()
+                    },
+                );
+            }
+        }
+    }
+
+    pub(super) fn check_labels(&mut self, e: &LabelExpr) -> bool {
+        let mut all_unknown = true;
+        for name in e.names() {
+            let known = self.ix.label_ix.contains_key(name.name.as_str());
+            all_unknown &= !known;
+            self.label_group.insert(name.name.clone(), known);
+            if !known {
+                let hint = closest(&name.name, self.ix.labels.iter().copied())
+                    .map(|c| format!("; did you mean `{c}`?"))
+                    .unwrap_or_default();
+                self.diag(
+                    DiagnosticKind::UnknownLabel,
+                    format!("the schema has no label `{}`{hint}", name.name),
+                    name.span,
+                );
+            }
+        }
+        all_unknown && !e.names().is_empty()
+    }
+
+    pub(super) fn check_types(&mut self, e: &LabelExpr) -> bool {
+        let mut all_unknown = true;
+        for name in e.names() {
+            let known = self.ix.type_ix.contains_key(name.name.as_str());
+            all_unknown &= !known;
+            self.type_group.insert(name.name.clone(), known);
+            if !known {
+                let hint = closest(&name.name, self.ix.types.iter().copied())
+                    .map(|c| format!("; did you mean `{c}`?"))
+                    .unwrap_or_default();
+                self.diag(
+                    DiagnosticKind::UnknownRelationshipType,
+                    format!("the schema has no relationship type `{}`{hint}", name.name),
+                    name.span,
+                );
+            }
+        }
+        all_unknown && !e.names().is_empty()
+    }
+
+    pub(super) fn bind_node(
+        &mut self,
+        n: &NodePattern,
+        scope: &mut Scope,
+        mode: Mode,
+        single: bool,
+    ) -> usize {
+        let mut unknown = false;
+        let domain = match &n.labels {
+            Some(l) => {
+                if mode == Mode::Read {
+                    unknown = self.check_labels(l);
+                }
+                self.ix.label_domain(l)
+            }
+            None => self.ix.all_labels(),
+        };
+        if let Some(v) = &n.variable {
+            if let Some((k, b)) = scope.get(&v.name) {
+                match (k, b) {
+                    (Kind::Node, Some(b)) => {
+                        if mode != Mode::Read
+                            && (n.labels.is_some() || n.properties.is_some() || single)
+                        {
+                            self.diag(
+                                DiagnosticKind::VariableAlreadyBound,
+                                format!(
+                                    "variable `{}` is already declared; {} cannot give it labels or properties or create it again — use SET, or a new variable",
+                                    v.name,
+                                    if mode == Mode::Create { "CREATE" } else { "MERGE" }
+                                ),
+                                v.span,
+                            );
+                        }
+                        if mode != Mode::Read {
+                            return b;
+                        }
+                        let b = self.use_binding(b);
+                        if n.labels.is_some() {
+                            let bd = &self.bindings[b];
+                            let meet: Set = bd.domain.intersection(&domain).copied().collect();
+                            if meet.is_empty()
+                                && bd.explicit
+                                && !bd.unknown
+                                && !unknown
+                                && !bd.domain.is_empty()
+                                && !domain.is_empty()
+                                && bd.parent.is_none()
+                            {
+                                let before = self.ix.label_names(&bd.domain).join("|");
+                                self.diag(
+                                    DiagnosticKind::VariableTypeConflict,
+                                    format!(
+                                        "variable `{}` is already bound to a node labelled :{before}, which cannot also be :{}; rename one of them or use one label",
+                                        v.name,
+                                        self.text(n.labels.as_ref().map_or(v.span, |l| l.span()))
+                                            .trim_start_matches(':')
+                                    ),
+                                    v.span,
+                                );
+                            }
+                            let bd = &mut self.bindings[b];
+                            bd.domain = meet;
+                            bd.explicit = true;
+                            bd.unknown |= unknown;
+                        }
+                        return b;
+                    }
+                    (Kind::Unknown, _) => {}
+                    (k, _) => {
+                        self.diag(
+                            DiagnosticKind::VariableTypeConflict,
+                            format!(
+                                "variable `{}` is already {} and cannot also be a node; rename one of them",
+                                v.name,
+                                k.name()
+                            ),
+                            v.span,
+                        );
+                    }
+                }
+            }
+        }
+        let id = self.bindings.len();
+        self.bindings.push(Binding {
+            node: true,
+            name: n.variable.as_ref().map(|v| v.name.clone()),
+            domain,
+            explicit: n.labels.is_some(),
+            unknown,
+            checked: mode == Mode::Read,
+            parent: None,
+        });
+        if let Some(v) = &n.variable {
+            scope.bind(&v.name, Kind::Node, Some(id));
+        }
+        id
+    }
+
+    pub(super) fn bind_rel(
+        &mut self,
+        r: &RelationshipPattern,
+        scope: &mut Scope,
+        mode: Mode,
+        rel_vars: &mut BTreeSet<String>,
+    ) -> usize {
+        let var_length = r.length.is_some() || r.quantifier.is_some();
+        let kind = if var_length { Kind::RelList } else { Kind::Rel };
+        let mut unknown = false;
+        let domain = match &r.types {
+            Some(t) => {
+                if !type_expr_satisfiable(t) {
+                    self.diag(
+                        DiagnosticKind::UnsatisfiableRelationshipType,
+                        format!(
+                            "no relationship satisfies `{}`: a relationship has exactly one type; use `|` for alternatives",
+                            self.text(t.span())
+                        ),
+                        t.span(),
+                    );
+                }
+                if mode == Mode::Read {
+                    unknown = self.check_types(t);
+                }
+                // An unsatisfiable expression is reported as such, not again as a path.
+                unknown |= !type_expr_satisfiable(t);
+                self.ix.type_domain(t)
+            }
+            None => self.ix.all_types(),
+        };
+        if let Some(v) = &r.variable {
+            if !rel_vars.insert(v.name.clone()) {
+                self.diag(
+                    DiagnosticKind::VariableAlreadyBound,
+                    format!(
+                        "relationship variable `{}` names two relationships of one pattern; give the second a new name",
+                        v.name
+                    ),
+                    v.span,
+                );
+            }
+            if let Some((k, b)) = scope.get(&v.name) {
+                if k == kind && mode == Mode::Read {
+                    if let Some(b) = b {
+                        let b = self.use_binding(b);
+                        if r.types.is_some() {
+                            let bd = &mut self.bindings[b];
+                            bd.domain = bd.domain.intersection(&domain).copied().collect();
+                            bd.unknown |= unknown;
+                        }
+                        return b;
+                    }
+                } else if k == kind && mode != Mode::Read {
+                    self.diag(
+                        DiagnosticKind::VariableAlreadyBound,
+                        format!(
+                            "relationship variable `{}` is already declared; {} needs a new variable",
+                            v.name,
+                            if mode == Mode::Create { "CREATE" } else { "MERGE" }
+                        ),
+                        v.span,
+                    );
+                } else if k != Kind::Unknown {
+                    self.diag(
+                        DiagnosticKind::VariableTypeConflict,
+                        format!(
+                            "variable `{}` is already {} and cannot also be {}; rename one of them",
+                            v.name,
+                            k.name(),
+                            kind.name()
+                        ),
+                        v.span,
+                    );
+                }
+            }
+        }
+        let id = self.bindings.len();
+        self.bindings.push(Binding {
+            node: false,
+            name: r.variable.as_ref().map(|v| v.name.clone()),
+            domain,
+            explicit: r.types.is_some(),
+            unknown,
+            checked: mode == Mode::Read,
+            parent: None,
+        });
+        if let Some(v) = &r.variable {
+            scope.bind(&v.name, kind, Some(id));
+        }
+        id
+    }
+
+    pub(super) fn add_segment(
+        &mut self,
+        left: usize,
+        left_span: Span,
+        rel: usize,
+        rp: &RelationshipPattern,
+        right: usize,
+        right_span: Span,
+    ) {
+        let bounds = match (&rp.length, &rp.quantifier) {
+            (Some(l), _) => Some(l.bounds()),
+            (None, Some(q)) => Some(q.bounds()),
+            (None, None) => None,
+        };
+        self.segments.push(Segment {
+            left,
+            rel,
+            right,
+            direction: rp.direction,
+            bounds,
+            span: rp.span,
+            left_span,
+            right_span,
+            skip: false,
+            invalid: false,
+        });
+    }
+
+    pub(super) fn access(&mut self, binding: usize, key: &Ident, variable: &str) {
+        self.accesses.push(PropertyAccess {
+            binding,
+            key: key.name.clone(),
+            span: key.span,
+            variable: variable.to_string(),
+        });
+    }
+
+    // ----- expressions -----
+
+    /// Literal operands of the wrong type: booleans for AND/OR/XOR/NOT, numbers for arithmetic.
+    pub(super) fn literal_operand_types(&mut self, e: &Expr) {
+        let (what, operands, allowed): (&str, Vec<&Expr>, &[&str]) = match &e.kind {
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                    (op.symbol(), vec![lhs, rhs], &["Boolean"])
+                }
+                BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Pow => {
+                    (op.symbol(), vec![lhs, rhs], &["Integer", "Float"])
+                }
+                _ => return,
+            },
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                expr,
+            } => ("NOT", vec![expr], &["Boolean"]),
+            ExprKind::Unary {
+                op: UnaryOp::Neg,
+                expr,
+            } => ("-", vec![expr], &["Integer", "Float"]),
+            _ => return,
+        };
+        for o in operands {
+            if let Some(t) = literal_type(o) {
+                if !allowed.contains(&t) {
+                    self.diag(
+                        DiagnosticKind::InvalidArgumentType,
+                        format!(
+                            "type mismatch: `{what}` expects {}, but this is a {t} literal",
+                            allowed.join(" or ")
+                        ),
+                        o.span,
+                    );
+                }
+            }
+        }
+    }
+}

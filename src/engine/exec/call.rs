@@ -1,0 +1,72 @@
+//! `CALL proc(...) YIELD ...` inside a query: the procedure's rows joined to each input row.
+
+use super::*;
+
+impl<'a> Runner<'a> {
+    pub(super) fn call_procedure(
+        &self,
+        c: &CallProcedure,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+    ) -> Result<Vec<Row>> {
+        let name = c.name.dotted();
+        let mut out = Vec::new();
+        let mut out_cols: Option<Vec<Arc<str>>> = None;
+        for r in rows {
+            let env = Env::new(scope, &r);
+            let args = match &c.args {
+                Some(a) => a
+                    .iter()
+                    .map(|x| self.eval(x, &env))
+                    .collect::<Result<Vec<_>>>()?,
+                None => Vec::new(),
+            };
+            let (cols, results) = crate::engine::procedures::call(self, &name, &args)?;
+            // Which fields to keep, under which names.
+            let (keep, names): (Vec<usize>, Vec<Arc<str>>) = match &c.yield_ {
+                Some(y) if !y.star => {
+                    let mut keep = Vec::new();
+                    let mut names = Vec::new();
+                    for it in &y.items {
+                        let i =
+                            cols.iter()
+                                .position(|c| **c == *it.field.name)
+                                .ok_or_else(|| {
+                                    ExecError::compile(
+                                        ErrorKind::SyntaxError,
+                                        format!("unknown procedure output `{}`", it.field.name),
+                                    )
+                                    .with_detail("UndefinedVariable")
+                                })?;
+                        keep.push(i);
+                        names.push(Arc::from(
+                            it.alias.as_ref().unwrap_or(&it.field).name.as_str(),
+                        ));
+                    }
+                    (keep, names)
+                }
+                _ => ((0..cols.len()).collect(), cols.clone()),
+            };
+            let mut new_scope = scope.clone();
+            new_scope.extend(names.iter().cloned());
+            for res in results {
+                let mut nr = r.clone();
+                nr.extend(
+                    keep.iter()
+                        .map(|&i| res.get(i).cloned().unwrap_or(Value::Null)),
+                );
+                if let Some(w) = c.yield_.as_ref().and_then(|y| y.where_.as_ref()) {
+                    if self.eval(w, &Env::new(&new_scope, &nr))?.as_bool() != Some(true) {
+                        continue;
+                    }
+                }
+                out.push(nr);
+            }
+            out_cols = Some(names);
+        }
+        if let Some(cols) = out_cols {
+            scope.extend(cols);
+        }
+        Ok(out)
+    }
+}

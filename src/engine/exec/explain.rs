@@ -1,0 +1,376 @@
+//! The plan of a `MATCH`: the same compiled chains and anchors the executor runs, described as
+//! operators (`NodeIndexSeek`, `NodeByLabelScan`, `Expand(All)`, `Filter`, …) with estimates
+//! from the graph's statistics.
+
+use super::*;
+use crate::plan::Plan;
+
+/// Names for pattern elements without a variable (`anon_0`, `anon_1`, …), as Neo4j's plans
+/// print them.
+#[derive(Default)]
+pub(crate) struct Anon(usize);
+
+impl Anon {
+    fn name(&mut self, v: &Option<Ident>) -> String {
+        match v {
+            Some(v) => v.name.clone(),
+            None => {
+                let n = format!("anon_{}", self.0);
+                self.0 += 1;
+                n
+            }
+        }
+    }
+}
+
+/// Default selectivity of a predicate the planner cannot estimate from statistics.
+const PREDICATE_SELECTIVITY: f64 = 0.1;
+
+impl Runner<'_> {
+    /// The plan of `MATCH` (or `OPTIONAL MATCH`) over `input` (the rows before it; `None` at the
+    /// start of a query). `scope` is updated with the pattern's variables, as the executor does.
+    pub(crate) fn plan_match(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        input: Option<Plan>,
+        anon: &mut Anon,
+    ) -> Result<Plan> {
+        let old_len = scope.len();
+        let mut new_scope = scope.clone();
+        declare_pattern_vars(&m.pattern, &mut new_scope);
+        let (chains, rest) =
+            self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+        // An OPTIONAL MATCH after other clauses runs per incoming row, over an `Argument`.
+        let per_row = input.is_some() && m.optional;
+        let mut cur = if per_row {
+            Some(Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string())))
+        } else {
+            input.clone()
+        };
+        let mut bound: Vec<bool> = (0..new_scope.len()).map(|i| i < old_len).collect();
+        for (ch, part) in chains.iter().zip(&m.pattern) {
+            cur = Some(self.plan_chain(ch, part, cur, &bound, anon)?);
+            let mut names = Vec::new();
+            declare_pattern_vars(std::slice::from_ref(part), &mut names);
+            for n in names {
+                if let Some(i) = new_scope.iter().position(|s| *s == n) {
+                    bound[i] = true;
+                }
+            }
+        }
+        let mut plan = cur.unwrap_or_else(|| Plan::leaf("Argument", ""));
+        if let Some(w) = &rest {
+            plan = filter(plan, vec![self.text(w)]);
+        }
+        if per_row {
+            if m.optional {
+                plan = Plan::over("Optional", new_scope[old_len..].join(", "), plan);
+            }
+            let lhs = input.expect("per-row plans have an input");
+            let rows =
+                lhs.estimated_rows * plan.estimated_rows.max(if m.optional { 1.0 } else { 0.0 });
+            let mut apply = Plan::over("Apply", "", lhs).bind(plan.identifiers.clone());
+            apply.children.push(plan);
+            plan = apply.estimate(rows);
+        } else if m.optional {
+            plan = Plan::over("Optional", new_scope[old_len..].join(", "), plan);
+            plan.estimated_rows = plan.estimated_rows.max(1.0);
+        }
+        *scope = new_scope;
+        Ok(plan)
+    }
+
+    /// One chain on top of `input`: its start (seek, scan or the bound node), then one expand
+    /// per relationship in the order the executor walks them, with the filters in between.
+    fn plan_chain(
+        &self,
+        ch: &ChainInfo,
+        part: &PatternPart,
+        input: Option<Plan>,
+        bound: &[bool],
+        anon: &mut Anon,
+    ) -> Result<Plan> {
+        let Some(anchor) = &ch.anchor else {
+            return self.plan_other_chain(ch, part, input, anon);
+        };
+        let names: Vec<String> = ch
+            .nodes
+            .iter()
+            .map(|n| anon.name(&n.pat.variable))
+            .collect();
+        let rel_names: Vec<String> = ch.rels.iter().map(|r| anon.name(&r.pat.variable)).collect();
+        let k = anchor.node;
+        let start = &ch.nodes[k];
+        let v = &names[k];
+        let mut skip: Option<(&str, &Expr)> = None;
+        let leaf = match &anchor.access {
+            AnchorAccess::Bound => None,
+            AnchorAccess::Seek {
+                label, key, value, ..
+            } => {
+                skip = Some((key, value));
+                Some(Plan::leaf(
+                    "NodeIndexSeek",
+                    format!(
+                        "{v}:{}({key}) WHERE {key} = {}",
+                        self.g.sym_name(*label),
+                        self.text(value)
+                    ),
+                ))
+            }
+            AnchorAccess::LabelScan(l) => Some(Plan::leaf(
+                "NodeByLabelScan",
+                format!("{v}:{}", self.g.sym_name(*l)),
+            )),
+            AnchorAccess::AllNodes => Some(Plan::leaf("AllNodesScan", v.clone())),
+            AnchorAccess::Nothing => Some(Plan::leaf(
+                "NodeByLabelScan",
+                format!(
+                    "{v}:{}",
+                    first_label(start.pat.labels.as_ref()).unwrap_or("")
+                ),
+            )),
+        };
+        let mut plan = match leaf {
+            None => input.unwrap_or_else(|| Plan::leaf("Argument", v.clone()).bind([v.clone()])),
+            Some(leaf) => {
+                let leaf = leaf.bind([v.clone()]).estimate(anchor.estimate);
+                match input {
+                    None => leaf,
+                    // Under an Apply, the seek or scan is the per-row side itself.
+                    Some(lhs) if lhs.operator == "Argument" && lhs.children.is_empty() => {
+                        leaf.bind(lhs.identifiers)
+                    }
+                    Some(lhs) => {
+                        let rows = lhs.estimated_rows * leaf.estimated_rows;
+                        let reads_rows =
+                            matches!(&anchor.access, AnchorAccess::Seek { hits: None, .. });
+                        let op = if reads_rows {
+                            "Apply"
+                        } else {
+                            "CartesianProduct"
+                        };
+                        let mut p = Plan::over(op, "", lhs).bind(leaf.identifiers.clone());
+                        p.children.push(leaf);
+                        p.estimate(rows)
+                    }
+                }
+            }
+        };
+        let scan_label = match &anchor.access {
+            AnchorAccess::Seek { label, .. } | AnchorAccess::LabelScan(label) => {
+                Some(self.g.sym_name(*label).to_string())
+            }
+            _ => None,
+        };
+        if !matches!(anchor.access, AnchorAccess::Bound) {
+            let preds = self.node_predicates(start, v, scan_label.as_deref(), skip);
+            plan = filter(plan, preds);
+        }
+        let mut visited = vec![false; ch.nodes.len()];
+        visited[k] = true;
+        let steps: Vec<(usize, bool)> = (k..ch.rels.len())
+            .map(|j| (j, true))
+            .chain((0..k).rev().map(|j| (j, false)))
+            .collect();
+        let avg_degree = self.g.relationship_count() as f64 / (self.g.node_count().max(1)) as f64;
+        for (j, forward) in steps {
+            let rel = &ch.rels[j];
+            let (from, to) = if forward { (j, j + 1) } else { (j + 1, j) };
+            let into = visited[to] || ch.nodes[to].slot.is_some_and(|s| bound[s]);
+            let arrow = rel_text(rel.pat, &rel_names[j], forward);
+            let details = format!("({}){arrow}({})", names[from], names[to]);
+            let (op, fanout) = match rel.pat.length {
+                Some(len) => {
+                    let (min, max) = len.bounds();
+                    let hops = max.unwrap_or(min.max(1) + 2).min(8) as i32;
+                    let kind = if into { "Into" } else { "All" };
+                    (
+                        format!("VarLengthExpand({kind})"),
+                        avg_degree.max(1.0).powi(hops),
+                    )
+                }
+                None if into => ("Expand(Into)".to_string(), avg_degree.min(1.0)),
+                None => ("Expand(All)".to_string(), avg_degree),
+            };
+            let fanout = if rel.pat.direction == Direction::Undirected {
+                fanout * 2.0
+            } else {
+                fanout
+            };
+            let rows = plan.estimated_rows * fanout;
+            plan = Plan::over(op, details, plan)
+                .bind([rel_names[j].clone(), names[to].clone()])
+                .estimate(rows);
+            let mut preds = self.rel_predicates(rel, &rel_names[j]);
+            if !visited[to] {
+                preds.extend(self.node_predicates(&ch.nodes[to], &names[to], None, None));
+            }
+            visited[to] = true;
+            plan = filter(plan, preds);
+        }
+        if let Some(p) = &part.variable {
+            plan = plan.bind([p.name.clone()]);
+        }
+        Ok(plan)
+    }
+
+    /// Shortest paths and quantified patterns: matched from their first node by the
+    /// executor's path search.
+    fn plan_other_chain(
+        &self,
+        ch: &ChainInfo,
+        part: &PatternPart,
+        input: Option<Plan>,
+        anon: &mut Anon,
+    ) -> Result<Plan> {
+        let text = self.text_span(part.span);
+        let op = match (ch.shortest, &ch.general) {
+            (Some(true), _) => "ShortestPath(all)",
+            (Some(false), _) => "ShortestPath",
+            (None, Some(g)) if g.selector.is_some() => "StatefulShortestPath(All)",
+            _ => "Repeat(Trail)",
+        };
+        let input = input.unwrap_or_else(|| Plan::leaf("Argument", ""));
+        let mut names = Vec::new();
+        declare_pattern_vars(std::slice::from_ref(part), &mut names);
+        let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+        let _ = anon;
+        let rows = input.estimated_rows.max(1.0);
+        Ok(Plan::over(op, text, input).bind(names).estimate(rows))
+    }
+
+    /// The predicates a node pattern checks, as text: labels (except the one scanned),
+    /// properties (except the one sought), inline and pushed-down WHERE.
+    fn node_predicates(
+        &self,
+        n: &NodeInfo,
+        v: &str,
+        scanned: Option<&str>,
+        sought: Option<(&str, &Expr)>,
+    ) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(l) = &n.pat.labels {
+            match &n.plain_labels {
+                Some(Some(syms)) => {
+                    for s in syms {
+                        let name = self.g.sym_name(*s);
+                        if Some(&**name) != scanned {
+                            out.push(format!("{v}:{name}"));
+                        }
+                    }
+                }
+                _ => out.push(format!(
+                    "{v}:{}",
+                    crate::syntax::print_label_expr(l).trim_start_matches(':')
+                )),
+            }
+        }
+        let is_sought =
+            |k: &str, e: &Expr| sought.is_some_and(|(sk, se)| sk == k && std::ptr::eq(se, e));
+        if let Some(props) = &n.pat.properties {
+            match &props.kind {
+                ExprKind::Map(entries) => {
+                    for (k, e) in entries {
+                        if !is_sought(&k.name, e) {
+                            out.push(format!("{v}.{} = {}", k.name, self.text(e)));
+                        }
+                    }
+                }
+                _ => out.push(format!("{v} = {}", self.text(props))),
+            }
+        }
+        if let Some(w) = &n.pat.where_ {
+            for c in conjuncts(w) {
+                if !equality_seek(c, v).is_some_and(|(k, e)| is_sought(k, e)) {
+                    out.push(self.text(c));
+                }
+            }
+        }
+        for c in &n.filters {
+            if !equality_seek(c, v).is_some_and(|(k, e)| is_sought(k, e)) {
+                out.push(self.text(c));
+            }
+        }
+        out
+    }
+
+    fn rel_predicates(&self, r: &RelInfo, v: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(props) = &r.pat.properties {
+            match &props.kind {
+                ExprKind::Map(entries) => {
+                    for (k, e) in entries {
+                        out.push(format!("{v}.{} = {}", k.name, self.text(e)));
+                    }
+                }
+                _ => out.push(format!("{v} = {}", self.text(props))),
+            }
+        }
+        if let Some(w) = &r.pat.where_ {
+            out.push(self.text(w));
+        }
+        for c in &r.filters {
+            out.push(self.text(c));
+        }
+        out
+    }
+
+    /// An expression as the query wrote it (printed when it has no text, e.g. one the
+    /// planner assembled).
+    pub(crate) fn text(&self, e: &Expr) -> String {
+        match self.sh.src.get(e.span.start..e.span.end) {
+            Some(t) if !t.is_empty() && e.span.end > e.span.start => t.to_string(),
+            _ => crate::syntax::print_expr(e, &Default::default()),
+        }
+    }
+
+    fn text_span(&self, span: crate::syntax::Span) -> String {
+        self.sh
+            .src
+            .get(span.start..span.end)
+            .unwrap_or_default()
+            .to_string()
+    }
+}
+
+/// `input` under a `Filter` of the conjunction of `preds` (none: `input` itself).
+pub(crate) fn filter(input: Plan, preds: Vec<String>) -> Plan {
+    if preds.is_empty() {
+        return input;
+    }
+    let rows = input.estimated_rows * PREDICATE_SELECTIVITY.powi(preds.len().min(3) as i32);
+    Plan::over("Filter", preds.join(" AND "), input).estimate(rows)
+}
+
+/// `-[r:T*1..3]->` as walked: reversed when the executor walks the relationship backwards.
+fn rel_text(r: &RelationshipPattern, name: &str, forward: bool) -> String {
+    let types = r
+        .types
+        .as_ref()
+        .map(crate::syntax::print_label_expr)
+        .unwrap_or_default();
+    let len = match r.length {
+        None => String::new(),
+        Some(l) => {
+            let (min, max) = l.bounds();
+            match max {
+                Some(m) if m == min => format!("*{min}"),
+                Some(m) => format!("*{min}..{m}"),
+                None => format!("*{min}.."),
+            }
+        }
+    };
+    let body = format!("[{name}{types}{len}]");
+    let dir = match (r.direction, forward) {
+        (Direction::Undirected, _) => 0,
+        (Direction::Right, true) | (Direction::Left, false) => 1,
+        _ => -1,
+    };
+    match dir {
+        1 => format!("-{body}->"),
+        -1 => format!("<-{body}-"),
+        _ => format!("-{body}-"),
+    }
+}

@@ -1,0 +1,2075 @@
+//! `MATCH` and pattern predicates: WHERE conjuncts pushed down to pattern elements, the
+//! anchor chosen from the bound variables, index seeks and label counts, then expansion along
+//! the chain (fixed, variable-length, shortest and quantified paths).
+
+use super::*;
+
+/// What matching needs to know about a node pattern.
+#[derive(Clone)]
+pub(super) struct NodeInfo<'q> {
+    pub(super) slot: Option<usize>,
+    pub(super) pat: &'q NodePattern,
+    /// The labels as symbols when they are a plain conjunction of names (the common case);
+    /// `Some(None)` when one of them is unknown to the graph (nothing can match).
+    pub(super) plain_labels: Option<Option<Vec<Sym>>>,
+    /// Extra predicates pushed down from WHERE that only involve this element.
+    pub(super) filters: Vec<&'q Expr>,
+    /// Equality seeks (`key = value`) usable through a property index.
+    pub(super) seeks: Vec<(&'q str, &'q Expr)>,
+}
+
+#[derive(Clone)]
+pub(super) struct RelInfo<'q> {
+    pub(super) slot: Option<usize>,
+    pub(super) pat: &'q RelationshipPattern,
+    pub(super) types: Option<Vec<Sym>>,
+    pub(super) filters: Vec<&'q Expr>,
+}
+
+pub(super) struct ChainInfo<'q> {
+    pub(super) path_slot: Option<usize>,
+    pub(super) nodes: Vec<NodeInfo<'q>>,
+    pub(super) rels: Vec<RelInfo<'q>>,
+    /// Where a fixed-length chain starts, chosen once when the pattern is compiled.
+    pub(super) anchor: Option<Anchor<'q>>,
+    pub(super) shortest: Option<bool>,
+    /// Chains with quantified relationships, quantified path patterns or a path selector are
+    /// matched left to right by [`Runner::match_general`]; `nodes` and `rels` stay empty.
+    pub(super) general: Option<General<'q>>,
+}
+
+/// How a chain's start node is found: the planner's choice, made once per pattern (not per
+/// row) from what is bound when the chain is matched and the graph's statistics.
+#[derive(Clone, Debug)]
+pub(super) struct Anchor<'q> {
+    /// The node of the chain matching starts from.
+    pub node: usize,
+    pub access: AnchorAccess<'q>,
+    /// The planner's estimate of the candidates.
+    pub estimate: f64,
+}
+
+#[derive(Clone, Debug)]
+pub(super) enum AnchorAccess<'q> {
+    /// The node's variable is bound before the chain is matched (`Argument`, `Expand`).
+    Bound,
+    /// `label.key = value` through the (label, key) property index (`NodeIndexSeek`): the
+    /// candidates computed once when the value reads no variable, else per row.
+    Seek {
+        label: Sym,
+        key: &'q str,
+        value: &'q Expr,
+        hits: Option<Vec<NodeId>>,
+    },
+    /// Every node with the label (`NodeByLabelScan`).
+    LabelScan(Sym),
+    /// Every node (`AllNodesScan`).
+    AllNodes,
+    /// A label the graph does not have: nothing matches.
+    Nothing,
+}
+
+/// A pattern part matched element by element along a growing path (see `match_general`).
+pub(super) struct General<'q> {
+    pub(super) elems: Vec<GElem<'q>>,
+    pub(super) selector: Option<&'q PathSelector>,
+}
+
+/// One element of a general chain. A node checks (or, at the start, chooses) the path's
+/// current end node; a relationship extends the path; a group repeats its elements.
+pub(super) enum GElem<'q> {
+    Node(NodeInfo<'q>),
+    Rel(RelInfo<'q>),
+    Group(GroupInfo<'q>),
+    /// The WHERE of an unquantified parenthesized path.
+    Filter(&'q Expr),
+}
+
+/// A quantified path pattern (or a quantified relationship, whose group is that relationship
+/// alone): its elements repeat `min..=max` times, consecutive iterations sharing a node.
+pub(super) struct GroupInfo<'q> {
+    pub(super) elems: Vec<GElem<'q>>,
+    pub(super) min: u64,
+    pub(super) max: Option<u64>,
+    pub(super) where_: Option<&'q Expr>,
+    /// Slots of the group variables: single values inside an iteration, lists after it.
+    pub(super) slots: Vec<usize>,
+}
+
+/// The path matched so far by a general chain.
+#[derive(Default)]
+pub(super) struct GPath {
+    nodes: Vec<NodeId>,
+    rels: Vec<RelId>,
+}
+
+/// A general-chain match kept for path selection: end nodes, length and the bindings.
+pub(super) struct Found {
+    ends: (NodeId, NodeId),
+    len: usize,
+    vals: Vec<Value>,
+    bound: Vec<bool>,
+    used: Vec<RelId>,
+    path: GPath,
+}
+
+/// The bindings made while matching one MATCH clause.
+pub(super) struct MatchState {
+    vals: Vec<Value>,
+    bound: Vec<bool>,
+    used: Vec<RelId>,
+    /// `MATCH REPEATABLE ELEMENTS`: relationships may repeat (no uniqueness check).
+    repeatable: bool,
+}
+
+/// Where each element of a chain is bound: node ids, and per relationship the relationships
+/// and intermediate nodes traversed (left to right).
+pub(super) struct Trace {
+    nodes: Vec<Option<NodeId>>,
+    rels: Vec<Option<(Vec<RelId>, Vec<NodeId>)>>,
+}
+
+impl<'a> Runner<'a> {
+    pub(crate) fn exec_match(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+    ) -> Result<Vec<Row>> {
+        self.exec_match_capped(m, scope, rows, None)
+    }
+
+    /// MATCH that stops once `cap` rows are produced (a following `LIMIT` needs no more).
+    pub(crate) fn exec_match_capped(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+        cap: Option<usize>,
+    ) -> Result<Vec<Row>> {
+        let old_len = scope.len();
+        let mut new_scope = scope.clone();
+        declare_pattern_vars(&m.pattern, &mut new_scope);
+        let new_vars: Vec<Arc<str>> = new_scope[old_len..].to_vec();
+        let chains = self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+        let mut out = Vec::new();
+        for r in rows {
+            self.sh.tick()?;
+            let mut st = MatchState {
+                vals: r.clone(),
+                bound: vec![true; r.len()],
+                used: Vec::new(),
+                repeatable: m.mode == Some(crate::syntax::MatchMode::RepeatableElements),
+            };
+            st.vals.resize(new_scope.len(), Value::Null);
+            st.bound.resize(new_scope.len(), false);
+            let before = out.len();
+            let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
+                if let Some(w) = &chains.1 {
+                    let env = Env::new(&new_scope, &st.vals);
+                    if run.eval(w, &env)?.as_bool() != Some(true) {
+                        return Ok(());
+                    }
+                }
+                run.sh.charge(Shared::row_bytes(&st.vals))?;
+                out.push(st.vals.clone());
+                run.sh.check_rows(out.len())?;
+                if cap.is_some_and(|c| out.len() >= c) {
+                    return Err(limit_reached());
+                }
+                Ok(())
+            });
+            match result {
+                Err(e) if is_limit_reached(&e) => {}
+                other => other?,
+            }
+            if m.optional && out.len() == before {
+                let mut nr = r;
+                nr.extend(new_vars.iter().map(|_| Value::Null));
+                out.push(nr);
+            }
+            if cap.is_some_and(|c| out.len() >= c) {
+                break;
+            }
+        }
+        *scope = new_scope;
+        Ok(out)
+    }
+
+    /// Prepares the pattern: slots, relationship type symbols, and WHERE conjuncts pushed down
+    /// to the elements they alone involve. Returns the chains and what is left of WHERE.
+    pub(super) fn compile_chains<'q>(
+        &self,
+        parts: &'q [PatternPart],
+        scope: &[Arc<str>],
+        old_len: usize,
+        where_: Option<&'q Expr>,
+    ) -> Result<(Vec<ChainInfo<'q>>, Option<Expr>)> {
+        let slot = |v: &Option<Ident>| {
+            v.as_ref()
+                .and_then(|v| scope.iter().position(|s| **s == *v.name))
+        };
+        let mut chains = Vec::new();
+        for p in parts {
+            let (chain, shortest) = match &p.path {
+                PathExpr::Chain(c) => (c, None),
+                PathExpr::ShortestFunction { all, chain, .. } => (chain, Some(*all)),
+            };
+            let mut info = ChainInfo {
+                path_slot: slot(&p.variable),
+                nodes: Vec::new(),
+                rels: Vec::new(),
+                anchor: None,
+                shortest,
+                general: None,
+            };
+            if p.selector.is_some() || needs_general(chain) {
+                if shortest.is_some() {
+                    return Err(ExecError::unsupported(
+                        "quantified patterns inside shortestPath()",
+                    ));
+                }
+                info.general = Some(General {
+                    elems: self.compile_general(&chain.elements, &slot, old_len, false)?,
+                    selector: p.selector.as_ref(),
+                });
+                chains.push(info);
+                continue;
+            }
+            for el in &chain.elements {
+                match el {
+                    PathElement::Node(n) => info.nodes.push(self.node_info(n, slot(&n.variable))),
+                    PathElement::Relationship(r) => info.rels.push(RelInfo {
+                        slot: slot(&r.variable),
+                        pat: r,
+                        types: r.types.as_ref().and_then(|t| self.simple_types(t)),
+                        filters: Vec::new(),
+                    }),
+                    PathElement::Group(_) => unreachable!("groups take the general path"),
+                }
+            }
+            if info.nodes.len() != info.rels.len() + 1 {
+                return Err(ExecError::unsupported("this pattern shape"));
+            }
+            chains.push(info);
+        }
+        // Push WHERE conjuncts down to the one new element they mention.
+        let mut rest: Vec<&Expr> = Vec::new();
+        if let Some(w) = where_ {
+            for c in conjuncts(w) {
+                let mut vars = Vec::new();
+                free_vars(c, &mut vars);
+                let new: Vec<&String> = vars
+                    .iter()
+                    .filter(|v| scope[old_len..].iter().any(|s| **s == ***v))
+                    .collect();
+                let mut placed = false;
+                if new.len() == 1 && !contains_pattern(c) {
+                    let name = new[0].as_str();
+                    'outer: for ch in chains.iter_mut() {
+                        if let Some(gen) = &mut ch.general {
+                            if gen.selector.is_none() && place_in_general(gen, name, c) {
+                                placed = true;
+                                break 'outer;
+                            }
+                            continue;
+                        }
+                        for n in ch.nodes.iter_mut() {
+                            if n.pat.variable.as_ref().is_some_and(|v| v.name == name) {
+                                if let Some((k, v)) = equality_seek(c, name) {
+                                    n.seeks.push((k, v));
+                                }
+                                n.filters.push(c);
+                                placed = true;
+                                break 'outer;
+                            }
+                        }
+                        for r in ch.rels.iter_mut() {
+                            if r.pat.length.is_none()
+                                && r.pat.variable.as_ref().is_some_and(|v| v.name == name)
+                            {
+                                r.filters.push(c);
+                                placed = true;
+                                break 'outer;
+                            }
+                        }
+                    }
+                }
+                if !placed {
+                    rest.push(c);
+                }
+            }
+        }
+        let remaining = rest.into_iter().cloned().reduce(|a, b| {
+            let span = a.span.to(b.span);
+            Expr::new(
+                ExprKind::Binary {
+                    op: BinaryOp::And,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                },
+                span,
+            )
+        });
+        // Plan where each fixed-length chain starts, once: what is bound when a chain is
+        // matched is what came before the pattern and the earlier chains' variables.
+        let mut bound: Vec<bool> = (0..scope.len()).map(|i| i < old_len).collect();
+        for (ch, p) in chains.iter_mut().zip(parts) {
+            if ch.general.is_none() && ch.shortest.is_none() {
+                ch.anchor = Some(self.plan_anchor(ch, &bound, scope)?);
+            }
+            let mut names = Vec::new();
+            declare_pattern_vars(std::slice::from_ref(p), &mut names);
+            for n in names {
+                if let Some(i) = scope.iter().position(|s| *s == n) {
+                    bound[i] = true;
+                }
+            }
+        }
+        Ok((chains, remaining))
+    }
+
+    /// Chooses the start of a fixed-length chain: a bound node, else the cheapest of an index
+    /// seek (exact hits when the value reads no variable, else the label's nodes over the
+    /// index's distinct values), a label scan, or all nodes. `bound` says which slots are bound
+    /// when the chain is matched.
+    pub(super) fn plan_anchor<'q>(
+        &self,
+        ch: &ChainInfo<'q>,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Result<Anchor<'q>> {
+        for (k, n) in ch.nodes.iter().enumerate() {
+            if n.slot.is_some_and(|s| bound[s]) {
+                return Ok(Anchor {
+                    node: k,
+                    access: AnchorAccess::Bound,
+                    estimate: 1.0,
+                });
+            }
+        }
+        let mut best: Option<Anchor<'q>> = None;
+        for (k, n) in ch.nodes.iter().enumerate() {
+            let first = first_label(n.pat.labels.as_ref());
+            let label = first.and_then(|l| self.g.sym(l));
+            if first.is_some() && label.is_none() {
+                return Ok(Anchor {
+                    node: k,
+                    access: AnchorAccess::Nothing,
+                    estimate: 0.0,
+                });
+            }
+            let mut here = match label {
+                Some(l) => Anchor {
+                    node: k,
+                    access: AnchorAccess::LabelScan(l),
+                    estimate: self.g.nodes_with_label(l).len() as f64,
+                },
+                None => Anchor {
+                    node: k,
+                    access: AnchorAccess::AllNodes,
+                    estimate: self.g.node_count() as f64,
+                },
+            };
+            if let Some(l) = label {
+                for (key, value) in &n.seeks {
+                    let mut vars = Vec::new();
+                    free_vars(value, &mut vars);
+                    let usable = vars.iter().all(|v| {
+                        scope
+                            .iter()
+                            .rposition(|s| **s == **v)
+                            .is_none_or(|i| bound[i])
+                    });
+                    if !usable {
+                        continue;
+                    }
+                    let ks = self.g.sym(key);
+                    let (estimate, hits) = if vars.is_empty() {
+                        // A constant (literal or parameter): the exact hits, looked up once.
+                        match self.eval(value, &Env::new(&[], &[])) {
+                            Ok(v) => {
+                                let hits = match ks {
+                                    Some(ks) if !v.is_null() => {
+                                        self.g.nodes_with_property(l, ks, &v)
+                                    }
+                                    _ => Vec::new(),
+                                };
+                                (hits.len() as f64, Some(hits))
+                            }
+                            // It fails when rows reach it, if any do.
+                            Err(_) => (self.g.seek_estimate(l, ks), None),
+                        }
+                    } else {
+                        (self.g.seek_estimate(l, ks), None)
+                    };
+                    if estimate < here.estimate {
+                        here = Anchor {
+                            node: k,
+                            access: AnchorAccess::Seek {
+                                label: l,
+                                key,
+                                value,
+                                hits,
+                            },
+                            estimate,
+                        };
+                    }
+                }
+            }
+            if best.as_ref().is_none_or(|b| here.estimate < b.estimate) {
+                best = Some(here);
+            }
+        }
+        Ok(best.unwrap_or(Anchor {
+            node: 0,
+            access: AnchorAccess::Nothing,
+            estimate: 0.0,
+        }))
+    }
+
+    /// The start nodes of a chain for the current row, as its anchor says.
+    fn anchor_candidates<'c>(
+        &'c self,
+        anchor: &'c Anchor,
+        ch: &ChainInfo,
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<std::borrow::Cow<'c, [NodeId]>> {
+        use std::borrow::Cow;
+        Ok(match &anchor.access {
+            AnchorAccess::Bound => {
+                let slot = ch.nodes[anchor.node]
+                    .slot
+                    .expect("a bound anchor has a slot");
+                match &st.vals[slot] {
+                    Value::Node(id) => Cow::Owned(vec![*id]),
+                    _ => Cow::Borrowed(&[]),
+                }
+            }
+            AnchorAccess::Seek {
+                hits: Some(hits), ..
+            } => Cow::Borrowed(hits),
+            AnchorAccess::Seek {
+                label, key, value, ..
+            } => {
+                let v = self.eval(value, &Env::new(scope, &st.vals))?;
+                match self.g.sym(key) {
+                    Some(ks) if !v.is_null() => {
+                        Cow::Owned(self.g.nodes_with_property(*label, ks, &v))
+                    }
+                    _ => Cow::Borrowed(&[]),
+                }
+            }
+            AnchorAccess::LabelScan(l) => Cow::Borrowed(self.g.nodes_with_label(*l)),
+            AnchorAccess::AllNodes => Cow::Owned(self.g.node_ids().collect()),
+            AnchorAccess::Nothing => Cow::Borrowed(&[]),
+        })
+    }
+
+    /// A node pattern's matching information, with the seeks its inline `{key: value}` map
+    /// and inline `WHERE v.key = value` offer.
+    pub(super) fn node_info<'q>(&self, n: &'q NodePattern, slot: Option<usize>) -> NodeInfo<'q> {
+        let mut info = NodeInfo {
+            slot,
+            pat: n,
+            plain_labels: self.plain_label_syms(n.labels.as_ref()),
+            filters: Vec::new(),
+            seeks: Vec::new(),
+        };
+        if let Some(props) = &n.properties {
+            if let ExprKind::Map(entries) = &props.kind {
+                for (k, v) in entries {
+                    info.seeks.push((k.name.as_str(), v));
+                }
+            }
+        }
+        if let (Some(w), Some(var)) = (&n.where_, &n.variable) {
+            for c in conjuncts(w) {
+                if let Some(seek) = equality_seek(c, &var.name) {
+                    info.seeks.push(seek);
+                }
+            }
+        }
+        info
+    }
+
+    pub(super) fn rel_info<'q>(
+        &self,
+        r: &'q RelationshipPattern,
+        slot: Option<usize>,
+    ) -> RelInfo<'q> {
+        RelInfo {
+            slot,
+            pat: r,
+            types: r.types.as_ref().and_then(|t| self.simple_types(t)),
+            filters: Vec::new(),
+        }
+    }
+
+    /// Compiles the elements of a chain matched by `match_general`. Quantified relationships
+    /// become one-relationship groups; unquantified parenthesized paths are inlined.
+    pub(super) fn compile_general<'q>(
+        &self,
+        elements: &'q [PathElement],
+        slot: &dyn Fn(&Option<Ident>) -> Option<usize>,
+        old_len: usize,
+        in_group: bool,
+    ) -> Result<Vec<GElem<'q>>> {
+        let mut out = Vec::new();
+        for el in elements {
+            match el {
+                PathElement::Node(n) => out.push(GElem::Node(self.node_info(n, slot(&n.variable)))),
+                PathElement::Relationship(r) => {
+                    let info = self.rel_info(r, slot(&r.variable));
+                    match r.quantifier {
+                        None => out.push(GElem::Rel(info)),
+                        Some(q) => {
+                            if in_group || r.length.is_some() {
+                                return Err(ExecError::unsupported(
+                                    "nested quantifiers in a pattern",
+                                ));
+                            }
+                            let (min, max) = q.bounds();
+                            let slots = info.slot.filter(|&s| s >= old_len).into_iter().collect();
+                            out.push(GElem::Group(GroupInfo {
+                                elems: vec![GElem::Rel(info)],
+                                min,
+                                max,
+                                where_: None,
+                                slots,
+                            }));
+                        }
+                    }
+                }
+                PathElement::Group(g) => {
+                    if g.variable.is_some() {
+                        return Err(ExecError::unsupported(
+                            "path variables inside parenthesized path patterns",
+                        ));
+                    }
+                    match g.quantifier {
+                        None => {
+                            out.extend(self.compile_general(
+                                &g.chain.elements,
+                                slot,
+                                old_len,
+                                in_group,
+                            )?);
+                            if let Some(w) = &g.where_ {
+                                out.push(GElem::Filter(w));
+                            }
+                        }
+                        Some(q) => {
+                            if in_group {
+                                return Err(ExecError::unsupported(
+                                    "nested quantified path patterns",
+                                ));
+                            }
+                            let elems =
+                                self.compile_general(&g.chain.elements, slot, old_len, true)?;
+                            if elems
+                                .iter()
+                                .any(|e| matches!(e, GElem::Rel(r) if r.pat.length.is_some()))
+                            {
+                                return Err(ExecError::unsupported(
+                                    "variable-length relationships inside quantified path patterns",
+                                ));
+                            }
+                            let mut slots = Vec::new();
+                            let mut vars = Vec::new();
+                            declare_chain_vars(&g.chain, &mut vars);
+                            for v in vars {
+                                let s = slot(&Some(Ident {
+                                    name: v.to_string(),
+                                    span: g.span,
+                                }));
+                                if let Some(s) = s.filter(|&s| s >= old_len) {
+                                    if !slots.contains(&s) {
+                                        slots.push(s);
+                                    }
+                                }
+                            }
+                            let (min, max) = q.bounds();
+                            out.push(GElem::Group(GroupInfo {
+                                elems,
+                                min,
+                                max,
+                                where_: g.where_.as_ref(),
+                                slots,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Label symbols for a plain name or conjunction of names (`None` for other expressions).
+    pub(super) fn plain_label_syms(&self, l: Option<&LabelExpr>) -> Option<Option<Vec<Sym>>> {
+        let names: Vec<&str> = match l? {
+            LabelExpr::Name(i) => vec![i.name.as_str()],
+            LabelExpr::And(xs, _) => {
+                let mut v = Vec::new();
+                for x in xs {
+                    match x {
+                        LabelExpr::Name(i) => v.push(i.name.as_str()),
+                        _ => return None,
+                    }
+                }
+                v
+            }
+            _ => return None,
+        };
+        Some(names.iter().map(|n| self.g.sym(n)).collect())
+    }
+
+    /// Type symbols for a plain type or disjunction of plain types; `None` otherwise.
+    pub(super) fn simple_types(&self, t: &LabelExpr) -> Option<Vec<Sym>> {
+        match t {
+            LabelExpr::Name(i) => Some(self.g.sym(&i.name).into_iter().collect()),
+            LabelExpr::Or(xs, _) => {
+                let mut out = Vec::new();
+                for x in xs {
+                    match x {
+                        LabelExpr::Name(i) => out.extend(self.g.sym(&i.name)),
+                        _ => return None,
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn match_parts(
+        &self,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        if i == chains.len() {
+            return emit(st, self);
+        }
+        let ch = &chains[i];
+        if let Some(all) = ch.shortest {
+            return self.match_shortest(ch, all, chains, i, st, scope, emit);
+        }
+        if let Some(gen) = &ch.general {
+            return self.match_general(ch, gen, chains, i, st, scope, emit);
+        }
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
+        // The anchor the planner chose for this chain.
+        let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
+        let anchor = planned.node;
+        let candidates = self.anchor_candidates(planned, ch, st, scope)?;
+        let steps: Vec<(usize, bool)> = (anchor..ch.rels.len())
+            .map(|j| (j, true))
+            .chain((0..anchor).rev().map(|j| (j, false)))
+            .collect();
+        for &n in candidates.iter() {
+            self.sh.tick()?;
+            if let Some(saved) = self.bind_node(&ch.nodes[anchor], n, st, scope)? {
+                trace.nodes[anchor] = Some(n);
+                self.expand(
+                    ch,
+                    &steps,
+                    0,
+                    st,
+                    &mut trace,
+                    scope,
+                    &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+                )?;
+                trace.nodes[anchor] = None;
+                restore_node(&ch.nodes[anchor], saved, st);
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn finish_chain(
+        &self,
+        ch: &ChainInfo,
+        trace: &Trace,
+        st: &mut MatchState,
+        chains: &[ChainInfo],
+        i: usize,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        match ch.path_slot {
+            Some(ps) => {
+                let mut nodes = Vec::new();
+                let mut rels = Vec::new();
+                for k in 0..ch.nodes.len() {
+                    if k > 0 {
+                        if let Some((rs, mids)) = &trace.rels[k - 1] {
+                            if rs.is_empty() {
+                                // A zero-length segment: node k is node k-1.
+                                continue;
+                            }
+                            for (idx, r) in rs.iter().enumerate() {
+                                rels.push(*r);
+                                if idx < mids.len() {
+                                    nodes.push(mids[idx]);
+                                }
+                            }
+                        }
+                    }
+                    if let Some(n) = trace.nodes[k] {
+                        nodes.push(n);
+                    }
+                }
+                let prev = std::mem::replace(&mut st.vals[ps], path_value(nodes, rels));
+                let was = std::mem::replace(&mut st.bound[ps], true);
+                let r = self.match_parts(chains, i + 1, st, scope, emit);
+                st.vals[ps] = prev;
+                st.bound[ps] = was;
+                r
+            }
+            None => self.match_parts(chains, i + 1, st, scope, emit),
+        }
+    }
+
+    /// Picks the start node of a chain: a bound variable, an index seek, the smallest label,
+    /// or all nodes — whichever promises the fewest candidates.
+    pub(super) fn choose_anchor(
+        &self,
+        ch: &ChainInfo,
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<(usize, Vec<NodeId>)> {
+        let mut best: Option<(usize, usize, Vec<NodeId>)> = None;
+        for (k, n) in ch.nodes.iter().enumerate() {
+            if let Some(s) = n.slot {
+                if st.bound[s] {
+                    let c = match &st.vals[s] {
+                        Value::Node(id) => vec![*id],
+                        _ => vec![],
+                    };
+                    return Ok((k, c));
+                }
+            }
+        }
+        let env = Env::new(scope, &st.vals);
+        for (k, n) in ch.nodes.iter().enumerate() {
+            let label = first_label(n.pat.labels.as_ref()).and_then(|l| self.g.sym(l));
+            if n.pat.labels.is_some()
+                && first_label(n.pat.labels.as_ref()).is_some()
+                && label.is_none()
+            {
+                return Ok((k, Vec::new())); // a label nobody has: no matches
+            }
+            let mut cand: Option<Vec<NodeId>> = None;
+            if let Some(l) = label {
+                for (key, vexpr) in &n.seeks {
+                    if !self.independent_of_unbound(vexpr, st, scope) {
+                        continue;
+                    }
+                    let v = self.eval(vexpr, &env)?;
+                    if v.is_null() {
+                        cand = Some(Vec::new());
+                        break;
+                    }
+                    if let Some(ks) = self.g.sym(key) {
+                        let hits = self.g.nodes_with_property(l, ks, &v);
+                        if cand.as_ref().is_none_or(|c| hits.len() < c.len()) {
+                            cand = Some(hits);
+                        }
+                    } else {
+                        cand = Some(Vec::new());
+                    }
+                }
+                if cand.is_none() {
+                    cand = Some(self.g.nodes_with_label(l).to_vec());
+                }
+            }
+            let cost = cand
+                .as_ref()
+                .map(|c| c.len())
+                .unwrap_or(self.g.node_count());
+            if best.as_ref().is_none_or(|b| cost < b.0) {
+                let c = cand.unwrap_or_else(|| self.g.node_ids().collect());
+                best = Some((cost, k, c));
+            }
+        }
+        let (_, k, c) = best.unwrap_or((0, 0, Vec::new()));
+        Ok((k, c))
+    }
+
+    /// Whether an expression only reads variables that are bound now.
+    pub(super) fn independent_of_unbound(
+        &self,
+        e: &Expr,
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> bool {
+        let mut vars = Vec::new();
+        free_vars(e, &mut vars);
+        vars.iter().all(|v| {
+            scope
+                .iter()
+                .rposition(|s| **s == **v)
+                .is_none_or(|i| st.bound[i])
+        })
+    }
+
+    /// Checks node `n` against a node pattern and binds it. Returns what to restore, or `None`
+    /// when the node does not match.
+    pub(super) fn bind_node(
+        &self,
+        info: &NodeInfo,
+        n: NodeId,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<Option<Option<Value>>> {
+        let Some(data) = self.g.node(n) else {
+            return Ok(None);
+        };
+        if let Some(s) = info.slot {
+            if st.bound[s] {
+                return Ok(match &st.vals[s] {
+                    Value::Node(m) if *m == n => Some(None),
+                    _ => None,
+                });
+            }
+        }
+        match &info.plain_labels {
+            Some(Some(req)) => {
+                if !req.iter().all(|l| data.labels.contains(l)) {
+                    return Ok(None);
+                }
+            }
+            Some(None) => return Ok(None),
+            None => {
+                if let Some(l) = &info.pat.labels {
+                    if !labels_match(self, &data.labels, l) {
+                        return Ok(None);
+                    }
+                }
+            }
+        }
+        let saved = info.slot.map(|s| {
+            st.bound[s] = true;
+            std::mem::replace(&mut st.vals[s], Value::Node(n))
+        });
+        let ok = self.element_ok(
+            &Value::Node(n),
+            info.pat.properties.as_ref(),
+            info.pat.where_.as_ref(),
+            &info.filters,
+            st,
+            scope,
+        );
+        match ok {
+            Ok(true) => Ok(Some(saved)),
+            other => {
+                if let (Some(s), Some(v)) = (info.slot, saved) {
+                    st.vals[s] = v;
+                    st.bound[s] = false;
+                }
+                other.map(|_| None)
+            }
+        }
+    }
+
+    /// Property map, inline WHERE and pushed-down filters of a bound element.
+    pub(super) fn element_ok(
+        &self,
+        v: &Value,
+        props: Option<&Expr>,
+        where_: Option<&Expr>,
+        filters: &[&Expr],
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<bool> {
+        let env = Env::new(scope, &st.vals);
+        if let Some(p) = props {
+            match &p.kind {
+                ExprKind::Map(entries) => {
+                    for (k, e) in entries {
+                        let want = self.eval(e, &env)?;
+                        if self.property(v, &k.name)?.equals(&want) != Some(true) {
+                            return Ok(false);
+                        }
+                    }
+                }
+                _ => {
+                    let want = self.eval(p, &env)?;
+                    match want {
+                        Value::Map(m) => {
+                            for (k, x) in m {
+                                if self.property(v, &k)?.equals(&x) != Some(true) {
+                                    return Ok(false);
+                                }
+                            }
+                        }
+                        Value::Null => return Ok(false),
+                        other => {
+                            return Err(ExecError::type_error(format!(
+                                "pattern properties must be a map, got {}",
+                                crate::value::type_name(&other)
+                            )))
+                        }
+                    }
+                }
+            }
+        }
+        if let Some(w) = where_ {
+            if self.eval(w, &env)?.as_bool() != Some(true) {
+                return Ok(false);
+            }
+        }
+        for f in filters {
+            if self.eval(f, &env)?.as_bool() != Some(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn expand(
+        &self,
+        ch: &ChainInfo,
+        steps: &[(usize, bool)],
+        si: usize,
+        st: &mut MatchState,
+        trace: &mut Trace,
+        scope: &[Arc<str>],
+        done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
+    ) -> Result<()> {
+        let Some(&(j, forward)) = steps.get(si) else {
+            return done(st, self, trace);
+        };
+        let rel = &ch.rels[j];
+        let (from_k, to_k) = if forward { (j, j + 1) } else { (j + 1, j) };
+        let Some(from) = trace.nodes[from_k] else {
+            return Ok(());
+        };
+        let dir = match (rel.pat.direction, forward) {
+            (Direction::Right, true) | (Direction::Left, false) => Dir::Outgoing,
+            (Direction::Left, true) | (Direction::Right, false) => Dir::Incoming,
+            (Direction::Undirected, _) => Dir::Both,
+        };
+        let types = rel.types.as_deref();
+        match rel.pat.length {
+            None => {
+                let mut nbrs = Vec::new();
+                self.g
+                    .for_each_neighbour(from, dir, types, |r, m| nbrs.push((r, m)));
+                for (r, m) in nbrs {
+                    self.sh.tick()?;
+                    if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
+                        continue;
+                    }
+                    if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
+                        // Already bound (an earlier pattern or clause): must be this one.
+                        if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
+                            continue;
+                        }
+                    }
+                    let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
+                        st.bound[s] = true;
+                        std::mem::replace(&mut st.vals[s], Value::Relationship(r))
+                    });
+                    let ok = self.element_ok(
+                        &Value::Relationship(r),
+                        rel.pat.properties.as_ref(),
+                        rel.pat.where_.as_ref(),
+                        &rel.filters,
+                        st,
+                        scope,
+                    )?;
+                    if ok {
+                        st.used.push(r);
+                        if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
+                            trace.nodes[to_k] = Some(m);
+                            trace.rels[j] = Some((vec![r], vec![]));
+                            self.expand(ch, steps, si + 1, st, trace, scope, done)?;
+                            trace.rels[j] = None;
+                            trace.nodes[to_k] = None;
+                            restore_node(&ch.nodes[to_k], saved, st);
+                        }
+                        st.used.pop();
+                    }
+                    if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                        st.vals[s] = v;
+                        st.bound[s] = false;
+                    }
+                }
+                Ok(())
+            }
+            Some(len) => {
+                let (min, max) = len.bounds();
+                let min = if matches!(len, VarLength::Range { min: None, .. } | VarLength::Any) {
+                    1
+                } else {
+                    min
+                };
+                let max = max.unwrap_or(u64::MAX);
+                let mut path_rels: Vec<RelId> = Vec::new();
+                let mut path_nodes: Vec<NodeId> = Vec::new();
+                self.var_length(
+                    ch,
+                    steps,
+                    si,
+                    j,
+                    to_k,
+                    forward,
+                    from,
+                    dir,
+                    types,
+                    min,
+                    max,
+                    &mut path_rels,
+                    &mut path_nodes,
+                    st,
+                    trace,
+                    scope,
+                    done,
+                )
+            }
+        }
+    }
+
+    pub(super) fn rel_type_ok(&self, rel: &RelInfo, r: RelId) -> bool {
+        match (&rel.types, &rel.pat.types) {
+            (Some(_), _) | (None, None) => true,
+            (None, Some(t)) => self
+                .g
+                .relationship(r)
+                .is_some_and(|d| type_matches(self, d.ty, t)),
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn var_length(
+        &self,
+        ch: &ChainInfo,
+        steps: &[(usize, bool)],
+        si: usize,
+        j: usize,
+        to_k: usize,
+        forward: bool,
+        at: NodeId,
+        dir: Dir,
+        types: Option<&[Sym]>,
+        min: u64,
+        max: u64,
+        path_rels: &mut Vec<RelId>,
+        path_nodes: &mut Vec<NodeId>,
+        st: &mut MatchState,
+        trace: &mut Trace,
+        scope: &[Arc<str>],
+        done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
+    ) -> Result<()> {
+        self.sh.tick()?;
+        let depth = path_rels.len() as u64;
+        let rel = &ch.rels[j];
+        if depth >= min {
+            // `at` is a candidate end node.
+            let saved_rel = rel.slot.map(|s| {
+                st.bound[s] = true;
+                let mut rs: Vec<Value> =
+                    path_rels.iter().map(|r| Value::Relationship(*r)).collect();
+                if !forward {
+                    rs.reverse();
+                }
+                std::mem::replace(&mut st.vals[s], Value::List(rs))
+            });
+            if let Some(saved) = self.bind_node(&ch.nodes[to_k], at, st, scope)? {
+                trace.nodes[to_k] = Some(at);
+                let (mut rs, mut mids) = (path_rels.clone(), path_nodes.clone());
+                if !forward {
+                    rs.reverse();
+                    mids.reverse();
+                }
+                trace.rels[j] = Some((rs, mids));
+                let n_used = st.used.len();
+                st.used.extend(path_rels.iter().copied());
+                self.expand(ch, steps, si + 1, st, trace, scope, done)?;
+                st.used.truncate(n_used);
+                trace.rels[j] = None;
+                trace.nodes[to_k] = None;
+                restore_node(&ch.nodes[to_k], saved, st);
+            }
+            if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                st.vals[s] = v;
+                st.bound[s] = false;
+            }
+        }
+        if depth >= max {
+            return Ok(());
+        }
+        if depth >= self.sh.limits.max_var_length {
+            return Err(var_length_limit(self.sh.limits.max_var_length));
+        }
+        let mut nbrs = Vec::new();
+        self.g
+            .for_each_neighbour(at, dir, types, |r, m| nbrs.push((r, m)));
+        for (r, m) in nbrs {
+            if (!st.repeatable && (path_rels.contains(&r) || st.used.contains(&r)))
+                || !self.rel_type_ok(rel, r)
+            {
+                continue;
+            }
+            if let Some(p) = &rel.pat.properties {
+                let env = Env::new(scope, &st.vals);
+                if !self.element_ok(&Value::Relationship(r), Some(p), None, &[], st, scope)? {
+                    let _ = env;
+                    continue;
+                }
+            }
+            if depth > 0 {
+                path_nodes.push(at);
+            }
+            path_rels.push(r);
+            self.var_length(
+                ch, steps, si, j, to_k, forward, m, dir, types, min, max, path_rels, path_nodes,
+                st, trace, scope, done,
+            )?;
+            path_rels.pop();
+            if depth > 0 {
+                path_nodes.pop();
+            }
+        }
+        Ok(())
+    }
+
+    /// shortestPath / allShortestPaths between two nodes (both ends bound or boundable).
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn match_shortest(
+        &self,
+        ch: &ChainInfo,
+        all: bool,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        if ch.rels.len() != 1 {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "shortestPath requires a pattern with a single relationship",
+            ));
+        }
+        let rel = &ch.rels[0];
+        let (min, max) = rel.pat.length.map(|l| l.bounds()).unwrap_or((1, Some(1)));
+        let max = max.unwrap_or(self.sh.limits.max_var_length);
+        let dir = match rel.pat.direction {
+            Direction::Right => Dir::Outgoing,
+            Direction::Left => Dir::Incoming,
+            Direction::Undirected => Dir::Both,
+        };
+        let env = Env::new(scope, &st.vals);
+        let _ = env;
+        // Start candidates.
+        let (_, starts) = self.choose_anchor(
+            &ChainInfo {
+                path_slot: None,
+                nodes: vec![NodeInfo {
+                    slot: ch.nodes[0].slot,
+                    pat: ch.nodes[0].pat,
+                    plain_labels: ch.nodes[0].plain_labels.clone(),
+                    filters: vec![],
+                    seeks: ch.nodes[0].seeks.clone(),
+                }],
+                rels: vec![],
+                anchor: None,
+                shortest: None,
+                general: None,
+            },
+            st,
+            scope,
+        )?;
+        for s in starts {
+            let Some(saved_s) = self.bind_node(&ch.nodes[0], s, st, scope)? else {
+                continue;
+            };
+            // BFS layers from s, recording all shortest predecessors.
+            let mut preds: HashMap<NodeId, Vec<(RelId, NodeId)>> = HashMap::new();
+            let mut dist: HashMap<NodeId, u64> = HashMap::new();
+            dist.insert(s, 0);
+            let mut frontier = vec![s];
+            let mut d = 0;
+            let mut found: Vec<NodeId> = Vec::new();
+            while !frontier.is_empty() && d < max {
+                self.sh.tick()?;
+                d += 1;
+                let mut next = Vec::new();
+                for &u in &frontier {
+                    let mut nbrs = Vec::new();
+                    self.g
+                        .for_each_neighbour(u, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
+                    for (r, m) in nbrs {
+                        if !self.rel_type_ok(rel, r) {
+                            continue;
+                        }
+                        match dist.get(&m) {
+                            Some(&dm) if dm < d => continue,
+                            Some(_) => preds.entry(m).or_default().push((r, u)),
+                            None => {
+                                dist.insert(m, d);
+                                preds.entry(m).or_default().push((r, u));
+                                next.push(m);
+                            }
+                        }
+                    }
+                }
+                for &m in &next {
+                    if d >= min && m != s {
+                        found.push(m);
+                    }
+                }
+                frontier = next;
+            }
+            found.sort();
+            for t in found {
+                let Some(saved_t) = self.bind_node(&ch.nodes[1], t, st, scope)? else {
+                    continue;
+                };
+                // Enumerate shortest paths back from t.
+                let mut paths: Vec<(Vec<NodeId>, Vec<RelId>)> = Vec::new();
+                let mut stack = vec![(t, vec![t], Vec::<RelId>::new())];
+                while let Some((u, ns, rs)) = stack.pop() {
+                    if u == s {
+                        let mut ns = ns.clone();
+                        let mut rs = rs.clone();
+                        ns.reverse();
+                        rs.reverse();
+                        paths.push((ns, rs));
+                        if !all {
+                            break;
+                        }
+                        continue;
+                    }
+                    for (r, p) in preds.get(&u).cloned().unwrap_or_default() {
+                        let mut ns2 = ns.clone();
+                        ns2.push(p);
+                        let mut rs2 = rs.clone();
+                        rs2.push(r);
+                        stack.push((p, ns2, rs2));
+                    }
+                }
+                for (ns, rs) in paths {
+                    let saved_r = rel.slot.map(|sl| {
+                        st.bound[sl] = true;
+                        let v = if rel.pat.length.is_some() {
+                            Value::List(rs.iter().map(|r| Value::Relationship(*r)).collect())
+                        } else {
+                            Value::Relationship(rs[0])
+                        };
+                        std::mem::replace(&mut st.vals[sl], v)
+                    });
+                    let saved_p = ch.path_slot.map(|ps| {
+                        st.bound[ps] = true;
+                        std::mem::replace(&mut st.vals[ps], path_value(ns.clone(), rs.clone()))
+                    });
+                    self.match_parts(chains, i + 1, st, scope, emit)?;
+                    if let (Some(ps), Some(v)) = (ch.path_slot, saved_p) {
+                        st.vals[ps] = v;
+                        st.bound[ps] = false;
+                    }
+                    if let (Some(sl), Some(v)) = (rel.slot, saved_r) {
+                        st.vals[sl] = v;
+                        st.bound[sl] = false;
+                    }
+                }
+                restore_node(&ch.nodes[1], saved_t, st);
+            }
+            restore_node(&ch.nodes[0], saved_s, st);
+        }
+        Ok(())
+    }
+
+    // ---- general chains: quantified relationships, quantified path patterns, selectors ----
+
+    /// Matches a general chain left to right, applies its path selector per pair of end
+    /// nodes, binds the path variable and goes on with the next pattern part.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn match_general(
+        &self,
+        ch: &ChainInfo,
+        gen: &General,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let mut path = GPath::default();
+        let Some(sel) = gen.selector else {
+            return self.gmatch(&gen.elems, 0, st, &mut path, scope, &mut |st, path, run| {
+                run.general_done(ch, path, st, chains, i, scope, emit)
+            });
+        };
+        let mut found: Vec<Found> = Vec::new();
+        self.gmatch(&gen.elems, 0, st, &mut path, scope, &mut |st, path, run| {
+            let (Some(&a), Some(&b)) = (path.nodes.first(), path.nodes.last()) else {
+                return Ok(());
+            };
+            run.sh
+                .charge(Shared::row_bytes(&st.vals) + 8 * (path.nodes.len() + path.rels.len()))?;
+            found.push(Found {
+                ends: (a, b),
+                len: path.rels.len(),
+                vals: st.vals.clone(),
+                bound: st.bound.clone(),
+                used: st.used.clone(),
+                path: GPath {
+                    nodes: path.nodes.clone(),
+                    rels: path.rels.clone(),
+                },
+            });
+            run.sh.check_rows(found.len())
+        })?;
+        // Partitions by end nodes, in order of first appearance.
+        let mut order: Vec<(NodeId, NodeId)> = Vec::new();
+        let mut parts: HashMap<(NodeId, NodeId), Vec<usize>> = HashMap::new();
+        for (k, f) in found.iter().enumerate() {
+            parts
+                .entry(f.ends)
+                .or_insert_with(|| {
+                    order.push(f.ends);
+                    Vec::new()
+                })
+                .push(k);
+        }
+        let mut keep: Vec<usize> = Vec::new();
+        for key in &order {
+            let mut ks = parts.remove(key).unwrap_or_default();
+            ks.sort_by_key(|&k| found[k].len); // stable: ties keep the matching order
+            let lens = |ks: &[usize]| -> Vec<usize> {
+                let mut ls: Vec<usize> = ks.iter().map(|&k| found[k].len).collect();
+                ls.dedup();
+                ls
+            };
+            match sel {
+                PathSelector::All => keep.extend(ks),
+                PathSelector::AnyShortest => keep.extend(ks.into_iter().take(1)),
+                PathSelector::Shortest(k) => {
+                    keep.extend(ks.into_iter().take(k.unwrap_or(1) as usize))
+                }
+                PathSelector::AllShortest => {
+                    let min = ks.first().map(|&k| found[k].len);
+                    keep.extend(ks.into_iter().filter(|&k| Some(found[k].len) == min));
+                }
+                PathSelector::ShortestGroups(k) => {
+                    let ls = lens(&ks);
+                    let ls = &ls[..ls.len().min(k.unwrap_or(1) as usize)];
+                    keep.extend(ks.into_iter().filter(|&k| ls.contains(&found[k].len)));
+                }
+                PathSelector::Any(k) => {
+                    ks.sort(); // matching order
+                    keep.extend(ks.into_iter().take(k.unwrap_or(1) as usize));
+                }
+            }
+        }
+        for k in keep {
+            let f = &mut found[k];
+            std::mem::swap(&mut st.vals, &mut f.vals);
+            std::mem::swap(&mut st.bound, &mut f.bound);
+            std::mem::swap(&mut st.used, &mut f.used);
+            let r = self.general_done(ch, &f.path, st, chains, i, scope, emit);
+            std::mem::swap(&mut st.vals, &mut f.vals);
+            std::mem::swap(&mut st.bound, &mut f.bound);
+            std::mem::swap(&mut st.used, &mut f.used);
+            r?;
+        }
+        Ok(())
+    }
+
+    /// Binds a general chain's path variable and matches the next pattern part.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn general_done(
+        &self,
+        ch: &ChainInfo,
+        path: &GPath,
+        st: &mut MatchState,
+        chains: &[ChainInfo],
+        i: usize,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let Some(ps) = ch.path_slot else {
+            return self.match_parts(chains, i + 1, st, scope, emit);
+        };
+        let v = path_value(path.nodes.clone(), path.rels.clone());
+        let prev = std::mem::replace(&mut st.vals[ps], v);
+        let was = std::mem::replace(&mut st.bound[ps], true);
+        let r = self.match_parts(chains, i + 1, st, scope, emit);
+        st.vals[ps] = prev;
+        st.bound[ps] = was;
+        r
+    }
+
+    /// Matches `elems[idx..]` extending `path`, then calls `k`.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn gmatch(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let Some(el) = elems.get(idx) else {
+            return k(st, path, self);
+        };
+        // A path that does not start with a node starts from any node.
+        let starts_here = matches!(el, GElem::Node(_))
+            || matches!(el, GElem::Group(g) if g.min > 0 && matches!(g.elems.first(), Some(GElem::Node(_))));
+        if path.nodes.is_empty() && !starts_here {
+            let all: Vec<NodeId> = self.g.node_ids().collect();
+            for n in all {
+                self.sh.tick()?;
+                path.nodes.push(n);
+                let r = self.gmatch(elems, idx, st, path, scope, k);
+                path.nodes.pop();
+                r?;
+            }
+            return Ok(());
+        }
+        match el {
+            GElem::Filter(w) => {
+                if self.eval(w, &Env::new(scope, &st.vals))?.as_bool() == Some(true) {
+                    self.gmatch(elems, idx + 1, st, path, scope, k)?;
+                }
+                Ok(())
+            }
+            GElem::Node(info) => {
+                let candidates = match path.nodes.last() {
+                    Some(&n) => vec![n],
+                    None => {
+                        let single = ChainInfo {
+                            path_slot: None,
+                            nodes: vec![info.clone()],
+                            rels: vec![],
+                            anchor: None,
+                            shortest: None,
+                            general: None,
+                        };
+                        self.choose_anchor(&single, st, scope)?.1
+                    }
+                };
+                let fresh = path.nodes.is_empty();
+                for n in candidates {
+                    self.sh.tick()?;
+                    if let Some(saved) = self.bind_node(info, n, st, scope)? {
+                        if fresh {
+                            path.nodes.push(n);
+                        }
+                        let r = self.gmatch(elems, idx + 1, st, path, scope, k);
+                        if fresh {
+                            path.nodes.pop();
+                        }
+                        restore_node(info, saved, st);
+                        r?;
+                    }
+                }
+                Ok(())
+            }
+            GElem::Rel(rel) => {
+                let dir = match rel.pat.direction {
+                    Direction::Right => Dir::Outgoing,
+                    Direction::Left => Dir::Incoming,
+                    Direction::Undirected => Dir::Both,
+                };
+                match rel.pat.length {
+                    None => self.g_hop(elems, idx, rel, dir, st, path, scope, k),
+                    Some(len) => {
+                        let (min, max) = len.bounds();
+                        let mut hops = Vec::new();
+                        self.g_varlen(
+                            elems,
+                            idx,
+                            rel,
+                            dir,
+                            min,
+                            max.unwrap_or(u64::MAX),
+                            &mut hops,
+                            st,
+                            path,
+                            scope,
+                            k,
+                        )
+                    }
+                }
+            }
+            GElem::Group(g) => {
+                let mut acc: Vec<Vec<Value>> = vec![Vec::new(); g.slots.len()];
+                self.g_iterate(elems, idx, g, 0, &mut acc, st, path, scope, k)
+            }
+        }
+    }
+
+    /// One relationship from the path's end node.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn g_hop(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        rel: &RelInfo,
+        dir: Dir,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let Some(&from) = path.nodes.last() else {
+            return Ok(());
+        };
+        let mut nbrs = Vec::new();
+        self.g
+            .for_each_neighbour(from, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
+        for (r, m) in nbrs {
+            self.sh.tick()?;
+            if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
+                continue;
+            }
+            if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
+                if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
+                    continue;
+                }
+            }
+            let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
+                st.bound[s] = true;
+                std::mem::replace(&mut st.vals[s], Value::Relationship(r))
+            });
+            let ok = self.element_ok(
+                &Value::Relationship(r),
+                rel.pat.properties.as_ref(),
+                rel.pat.where_.as_ref(),
+                &rel.filters,
+                st,
+                scope,
+            );
+            let r2 = match ok {
+                Ok(true) => {
+                    st.used.push(r);
+                    path.rels.push(r);
+                    path.nodes.push(m);
+                    let x = self.gmatch(elems, idx + 1, st, path, scope, k);
+                    path.nodes.pop();
+                    path.rels.pop();
+                    st.used.pop();
+                    x
+                }
+                Ok(false) => Ok(()),
+                Err(e) => Err(e),
+            };
+            if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                st.vals[s] = v;
+                st.bound[s] = false;
+            }
+            r2?;
+        }
+        Ok(())
+    }
+
+    /// A legacy variable-length relationship (`*min..max`) in a general chain.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn g_varlen(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        rel: &RelInfo,
+        dir: Dir,
+        min: u64,
+        max: u64,
+        hops: &mut Vec<RelId>,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        self.sh.tick()?;
+        let depth = hops.len() as u64;
+        if depth >= min {
+            let saved = rel.slot.map(|s| {
+                let was = std::mem::replace(&mut st.bound[s], true);
+                let rs = hops.iter().map(|r| Value::Relationship(*r)).collect();
+                (std::mem::replace(&mut st.vals[s], Value::List(rs)), was)
+            });
+            let n_used = st.used.len();
+            st.used.extend(hops.iter().copied());
+            let r = self.gmatch(elems, idx + 1, st, path, scope, k);
+            st.used.truncate(n_used);
+            if let (Some(s), Some((v, was))) = (rel.slot, saved) {
+                st.vals[s] = v;
+                st.bound[s] = was;
+            }
+            r?;
+        }
+        if depth >= max {
+            return Ok(());
+        }
+        if depth >= self.sh.limits.max_var_length {
+            return Err(var_length_limit(self.sh.limits.max_var_length));
+        }
+        let Some(&at) = path.nodes.last() else {
+            return Ok(());
+        };
+        let mut nbrs = Vec::new();
+        self.g
+            .for_each_neighbour(at, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
+        for (r, m) in nbrs {
+            if (!st.repeatable && (hops.contains(&r) || st.used.contains(&r)))
+                || !self.rel_type_ok(rel, r)
+            {
+                continue;
+            }
+            if let Some(p) = &rel.pat.properties {
+                if !self.element_ok(&Value::Relationship(r), Some(p), None, &[], st, scope)? {
+                    continue;
+                }
+            }
+            hops.push(r);
+            path.rels.push(r);
+            path.nodes.push(m);
+            let x = self.g_varlen(elems, idx, rel, dir, min, max, hops, st, path, scope, k);
+            path.nodes.pop();
+            path.rels.pop();
+            hops.pop();
+            x?;
+        }
+        Ok(())
+    }
+
+    /// Iterations `count + 1, …` of a group; after each complete iteration (and before the
+    /// first when `min` is 0) the group may end and the chain go on.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn g_iterate(
+        &self,
+        elems: &[GElem],
+        idx: usize,
+        g: &GroupInfo,
+        count: u64,
+        acc: &mut Vec<Vec<Value>>,
+        st: &mut MatchState,
+        path: &mut GPath,
+        scope: &[Arc<str>],
+        k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        self.sh.tick()?;
+        if count >= g.min && !path.nodes.is_empty() {
+            // End the group here: its variables become lists.
+            let saved: Vec<(Value, bool)> = g
+                .slots
+                .iter()
+                .zip(acc.iter())
+                .map(|(&s, vs)| {
+                    let was = std::mem::replace(&mut st.bound[s], true);
+                    (
+                        std::mem::replace(&mut st.vals[s], Value::List(vs.clone())),
+                        was,
+                    )
+                })
+                .collect();
+            let r = self.gmatch(elems, idx + 1, st, path, scope, k);
+            for (&s, (v, was)) in g.slots.iter().zip(saved) {
+                st.vals[s] = v;
+                st.bound[s] = was;
+            }
+            r?;
+        }
+        if g.max.is_some_and(|m| count >= m) {
+            return Ok(());
+        }
+        if count >= self.sh.limits.max_var_length {
+            return Err(var_length_limit(self.sh.limits.max_var_length));
+        }
+        let start_len = path.rels.len();
+        self.gmatch(&g.elems, 0, st, path, scope, &mut |st, path, run| {
+            if path.rels.len() == start_len {
+                return Ok(()); // an iteration must make progress
+            }
+            if let Some(w) = g.where_ {
+                if run.eval(w, &Env::new(scope, &st.vals))?.as_bool() != Some(true) {
+                    return Ok(());
+                }
+            }
+            // The iteration's values join the lists; the next iteration binds afresh.
+            let saved: Vec<(Value, bool)> = g
+                .slots
+                .iter()
+                .zip(acc.iter_mut())
+                .map(|(&s, vs)| {
+                    vs.push(st.vals[s].clone());
+                    let was = std::mem::replace(&mut st.bound[s], false);
+                    (std::mem::replace(&mut st.vals[s], Value::Null), was)
+                })
+                .collect();
+            let r = run.g_iterate(elems, idx, g, count + 1, acc, st, path, scope, k);
+            for ((&s, (v, was)), vs) in g.slots.iter().zip(saved).zip(acc.iter_mut()) {
+                st.vals[s] = v;
+                st.bound[s] = was;
+                vs.pop();
+            }
+            r
+        })
+    }
+
+    // ---- pattern expressions and subqueries ----
+
+    /// Matches `chain` against the current environment and calls `f` for each match with the
+    /// extended environment.
+    pub(super) fn for_each_pattern_match(
+        &self,
+        parts: &[PatternPart],
+        where_: Option<&Expr>,
+        env: &Env,
+        f: &mut MatchCallback,
+    ) -> Result<()> {
+        // Flatten the environment into one frame.
+        let (mut names, mut vals) = (Vec::new(), Vec::new());
+        flatten_env(env, &mut names, &mut vals);
+        let old_len = names.len();
+        declare_pattern_vars(parts, &mut names);
+        let (chains, rest) = self.compile_chains(parts, &names, old_len, where_)?;
+        let mut st = MatchState {
+            bound: vec![true; vals.len()],
+            vals,
+            used: Vec::new(),
+            repeatable: false,
+        };
+        st.vals.resize(names.len(), Value::Null);
+        st.bound.resize(names.len(), false);
+        struct Stop;
+        let mut stop = false;
+        let r = self.match_parts(&chains, 0, &mut st, &names, &mut |st, run| {
+            if stop {
+                return Ok(());
+            }
+            if let Some(w) = &rest {
+                if run.eval(w, &Env::new(&names, &st.vals))?.as_bool() != Some(true) {
+                    return Ok(());
+                }
+            }
+            if !f(&names, &st.vals)? {
+                stop = true;
+            }
+            Ok(())
+        });
+        let _ = Stop;
+        r
+    }
+
+    /// `shortestPath(…)` / `allShortestPaths(…)` used as an expression: the path (or null), or
+    /// the list of all shortest paths.
+    pub(crate) fn shortest_path_value(
+        &self,
+        all: bool,
+        chain: &PathChain,
+        env: &Env,
+    ) -> Result<Value> {
+        const VAR: &str = "\u{0}shortest";
+        let part = PatternPart {
+            variable: Some(Ident {
+                name: VAR.to_string(),
+                span: chain.span,
+            }),
+            selector: None,
+            path: PathExpr::ShortestFunction {
+                all,
+                chain: chain.clone(),
+                span: chain.span,
+            },
+            span: chain.span,
+        };
+        let mut paths = Vec::new();
+        self.for_each_pattern_match(
+            std::slice::from_ref(&part),
+            None,
+            env,
+            &mut |names, vals| {
+                if let Some(i) = names.iter().rposition(|n| &**n == VAR) {
+                    paths.push(vals[i].clone());
+                }
+                Ok(all)
+            },
+        )?;
+        Ok(if all {
+            Value::List(paths)
+        } else {
+            paths.into_iter().next().unwrap_or(Value::Null)
+        })
+    }
+
+    pub(crate) fn pattern_exists(&self, chain: &PathChain, env: &Env) -> Result<bool> {
+        let part = PatternPart {
+            variable: None,
+            selector: None,
+            path: PathExpr::Chain(chain.clone()),
+            span: chain.span,
+        };
+        let mut found = false;
+        self.for_each_pattern_match(std::slice::from_ref(&part), None, env, &mut |_, _| {
+            found = true;
+            Ok(false)
+        })?;
+        Ok(found)
+    }
+
+    pub(crate) fn pattern_comprehension(
+        &self,
+        variable: Option<&Ident>,
+        pattern: &PathChain,
+        filter: Option<&Expr>,
+        map: &Expr,
+        env: &Env,
+    ) -> Result<Value> {
+        let part = PatternPart {
+            variable: variable.cloned(),
+            selector: None,
+            path: PathExpr::Chain(pattern.clone()),
+            span: pattern.span,
+        };
+        let mut out = Vec::new();
+        let mut bytes = 0usize;
+        self.for_each_pattern_match(
+            std::slice::from_ref(&part),
+            filter,
+            env,
+            &mut |names, vals| {
+                let v = self.eval(map, &Env::new(names, vals))?;
+                self.sh.grow(&mut bytes, &v)?;
+                out.push(v);
+                Ok(true)
+            },
+        )?;
+        Ok(Value::List(out))
+    }
+
+    /// Rows of an `EXISTS { … }` / `COUNT { … }` body (stops at the first when `exists_only`).
+    pub(crate) fn subquery_count(
+        &self,
+        body: &SubqueryBody,
+        env: &Env,
+        exists_only: bool,
+    ) -> Result<usize> {
+        match body {
+            SubqueryBody::Pattern { pattern, where_ } => {
+                let mut n = 0;
+                self.for_each_pattern_match(pattern, where_.as_ref(), env, &mut |_, _| {
+                    n += 1;
+                    Ok(!exists_only)
+                })?;
+                Ok(n)
+            }
+            SubqueryBody::Query(q) => {
+                let (mut names, mut vals) = (Vec::new(), Vec::new());
+                flatten_env(env, &mut names, &mut vals);
+                let mut access = Access::Read(self.g);
+                let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
+                Ok(if out.returns {
+                    out.rows.len()
+                } else {
+                    // A subquery without RETURN: count the rows its last clause produced.
+                    count_unit_rows(&mut access, self.sh, q, &names, &vals)?
+                })
+            }
+        }
+    }
+
+    pub(crate) fn collect_subquery(&self, q: &Query, env: &Env) -> Result<Value> {
+        let (mut names, mut vals) = (Vec::new(), Vec::new());
+        flatten_env(env, &mut names, &mut vals);
+        let mut access = Access::Read(self.g);
+        let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
+        if out.columns.len() != 1 {
+            return Err(ExecError::compile(
+                ErrorKind::SemanticError,
+                "COLLECT subquery must return exactly one column",
+            ));
+        }
+        Ok(Value::List(
+            out.rows.into_iter().filter_map(|mut r| r.pop()).collect(),
+        ))
+    }
+
+    // ---- procedures ----
+}
+
+pub(super) fn count_unit_rows(
+    access: &mut Access,
+    sh: &Shared,
+    q: &Query,
+    names: &[Arc<str>],
+    vals: &[Value],
+) -> Result<usize> {
+    let mut scope = names.to_vec();
+    let mut rows = vec![vals.to_vec()];
+    for c in &q.first.clauses {
+        rows = run_clause(access, sh, c, &mut scope, rows)?;
+    }
+    Ok(rows.len())
+}
+
+pub(super) fn flatten_env(env: &Env, names: &mut Vec<Arc<str>>, vals: &mut Vec<Value>) {
+    if let Some(o) = env.outer {
+        flatten_env(o, names, vals);
+    }
+    names.extend(env.names.iter().cloned());
+    vals.extend(env.values.iter().cloned());
+}
+
+pub(super) fn restore_node(info: &NodeInfo, saved: Option<Value>, st: &mut MatchState) {
+    if let (Some(s), Some(v)) = (info.slot, saved) {
+        st.vals[s] = v;
+        st.bound[s] = false;
+    }
+}
+
+/// The first plain label of a label expression (for index choice).
+pub(super) fn first_label(l: Option<&LabelExpr>) -> Option<&str> {
+    match l? {
+        LabelExpr::Name(i) => Some(&i.name),
+        LabelExpr::And(xs, _) => xs.iter().find_map(|x| match x {
+            LabelExpr::Name(i) => Some(i.name.as_str()),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// Adds the variables a pattern introduces (in order of appearance) to `scope`.
+pub(crate) fn declare_pattern_vars(parts: &[PatternPart], scope: &mut Vec<Arc<str>>) {
+    for p in parts {
+        declare_chain_vars(p.path.chain(), scope);
+        declare_var(&p.variable, scope);
+    }
+}
+
+pub(super) fn declare_var(v: &Option<Ident>, scope: &mut Vec<Arc<str>>) {
+    if let Some(v) = v {
+        if !scope.iter().any(|s| **s == *v.name) {
+            scope.push(Arc::from(v.name.as_str()));
+        }
+    }
+}
+
+/// The variables of a chain, those inside parenthesized (quantified) paths included.
+pub(super) fn declare_chain_vars(c: &PathChain, scope: &mut Vec<Arc<str>>) {
+    for el in &c.elements {
+        match el {
+            PathElement::Node(n) => declare_var(&n.variable, scope),
+            PathElement::Relationship(r) => declare_var(&r.variable, scope),
+            PathElement::Group(g) => {
+                declare_var(&g.variable, scope);
+                declare_chain_vars(&g.chain, scope);
+            }
+        }
+    }
+}
+
+/// The error for a variable-length expansion or quantified pattern deeper than the limit.
+pub(super) fn var_length_limit(max: u64) -> ExecError {
+    ExecError::runtime(
+        ErrorKind::LimitExceeded,
+        format!("variable-length expansion deeper than {max} hops (raise Limits::max_var_length)"),
+    )
+    .with_detail("VarLengthExpansion")
+}
+
+/// Whether a chain needs the general matcher: quantified relationships or parenthesized paths.
+pub(super) fn needs_general(c: &PathChain) -> bool {
+    c.elements.iter().any(|el| match el {
+        PathElement::Node(_) => false,
+        PathElement::Relationship(r) => r.quantifier.is_some(),
+        PathElement::Group(_) => true,
+    })
+}
+
+/// Pushes a WHERE conjunct about `name` down to the top-level element of a general chain that
+/// declares it (not into groups: there the variable is a list outside the group).
+pub(super) fn place_in_general<'q>(gen: &mut General<'q>, name: &str, c: &'q Expr) -> bool {
+    for el in gen.elems.iter_mut() {
+        match el {
+            GElem::Node(n) if n.pat.variable.as_ref().is_some_and(|v| v.name == name) => {
+                if let Some((k, v)) = equality_seek(c, name) {
+                    n.seeks.push((k, v));
+                }
+                n.filters.push(c);
+                return true;
+            }
+            GElem::Rel(r)
+                if r.pat.length.is_none()
+                    && r.pat.variable.as_ref().is_some_and(|v| v.name == name) =>
+            {
+                r.filters.push(c);
+                return true;
+            }
+            _ => {}
+        }
+    }
+    false
+}
+
+/// The conjuncts of an AND tree.
+pub(super) fn conjuncts(e: &Expr) -> Vec<&Expr> {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::And,
+            lhs,
+            rhs,
+        } => {
+            let mut v = conjuncts(lhs);
+            v.extend(conjuncts(rhs));
+            v
+        }
+        _ => vec![e],
+    }
+}
+
+/// `var.key = value` or `value = var.key` where `value` does not mention `var`.
+pub(super) fn equality_seek<'e>(e: &'e Expr, var: &str) -> Option<(&'e str, &'e Expr)> {
+    let ExprKind::Binary {
+        op: BinaryOp::Eq,
+        lhs,
+        rhs,
+    } = &e.kind
+    else {
+        return None;
+    };
+    let side = |p: &'e Expr, v: &'e Expr| -> Option<(&'e str, &'e Expr)> {
+        if let ExprKind::Property { expr, key } = &p.kind {
+            if matches!(&expr.kind, ExprKind::Variable(x) if x.name == var) {
+                let mut vars = Vec::new();
+                free_vars(v, &mut vars);
+                if !vars.iter().any(|x| x == var) {
+                    return Some((key.name.as_str(), v));
+                }
+            }
+        }
+        None
+    };
+    side(lhs, rhs).or_else(|| side(rhs, lhs))
+}
+
+pub(super) fn contains_pattern(e: &Expr) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(
+            x.kind,
+            ExprKind::Pattern(_)
+                | ExprKind::Exists(_)
+                | ExprKind::CountSubquery(_)
+                | ExprKind::Collect(_)
+                | ExprKind::PatternComprehension { .. }
+        ) {
+            found = true;
+        }
+    });
+    found
+}

@@ -1,0 +1,852 @@
+//! Query execution: clauses over materialised rows, pattern matching that starts from the most
+//! selective pattern element, projection with implicit grouping, and the updating clauses.
+
+use super::error::{ErrorKind, ExecError, Phase, Result};
+use super::eval::{labels_match, path_value, type_matches, Env};
+use super::functions;
+use super::{Limits, Stats};
+use crate::graph::{Dir, Graph, Sym};
+use crate::syntax::{
+    BinaryOp, CallProcedure, Clause, Direction, Expr, ExprKind, Ident, LabelExpr, Match,
+    NodePattern, PathChain, PathElement, PathExpr, PathSelector, PatternPart, Projection, Query,
+    RelationshipPattern, RemoveItem, SetItem, SingleQuery, SubqueryBody, VarLength,
+};
+use crate::value::{GroupKey, NodeId, RelId, Value};
+use regex::Regex;
+use std::cell::RefCell;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
+use std::sync::Arc;
+use std::time::Instant;
+
+// By topic: pattern matching (`MATCH`), expression walks, projection and aggregation
+// (`WITH`/`RETURN`), the updating clauses, and `LOAD CSV`'s file access.
+mod call;
+mod explain;
+mod load_csv;
+mod matching;
+mod project;
+mod update;
+mod walk;
+
+pub(crate) use explain::{filter, Anon};
+pub(crate) use load_csv::*;
+pub(crate) use matching::declare_pattern_vars;
+use matching::*;
+use project::*;
+pub(crate) use project::{has_aggregate, projection_columns};
+use update::*;
+pub(crate) use walk::*;
+
+pub(crate) type Row = Vec<Value>;
+
+/// Called with the names and values of each match; returns whether to go on.
+type MatchCallback<'f> = dyn FnMut(&[Arc<str>], &[Value]) -> Result<bool> + 'f;
+
+/// A projected row, the row it came from, and its group's aggregate values.
+type Projected = (Row, Row, Option<HashMap<usize, Value>>);
+
+/// State shared by every part of one query's execution.
+pub(crate) struct Shared<'a> {
+    pub params: &'a BTreeMap<String, Value>,
+    pub src: &'a str,
+    pub limits: &'a Limits,
+    pub deadline: Option<Instant>,
+    pub cancel: Option<&'a AtomicBool>,
+    pub procedures: &'a [super::TableProcedure],
+    pub import_dir: Option<&'a std::path::Path>,
+    pub regex_cache: RefCell<HashMap<String, Regex>>,
+    pub stats: RefCell<Stats>,
+    /// Units of work done (candidates tried, relationships followed, rows made): the deadline
+    /// is checked every 1,024 of them, and `PROFILE` reports them as db hits.
+    pub ticks: std::cell::Cell<u64>,
+    /// Under `PROFILE`: rows and db hits per clause (by the clause's address), and the hits
+    /// already attributed to clauses nested in the running one.
+    pub profile: Option<RefCell<HashMap<usize, ClauseProfile>>>,
+    pub profiled_hits: std::cell::Cell<u64>,
+    /// Estimated bytes the statement holds in materialised rows and aggregation state.
+    pub mem: std::cell::Cell<usize>,
+}
+
+/// What `PROFILE` measured for one clause, over every time it ran.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ClauseProfile {
+    pub rows: u64,
+    pub db_hits: u64,
+}
+
+/// How many items [`Shared::sort_checked`] sorts between checks of the deadline.
+pub(crate) const SORT_RUN: usize = 1 << 14;
+
+impl Shared<'_> {
+    /// Checks the deadline and cancellation (cheaply: the clock is read every 1024 calls).
+    pub fn tick(&self) -> Result<()> {
+        let t = self.ticks.get().wrapping_add(1);
+        self.ticks.set(t);
+        if !t.is_multiple_of(1024) {
+            return Ok(());
+        }
+        if let Some(c) = self.cancel {
+            if c.load(AtomicOrdering::Relaxed) {
+                return Err(ExecError::runtime(ErrorKind::Cancelled, "query cancelled"));
+            }
+        }
+        if let Some(d) = self.deadline {
+            if Instant::now() > d {
+                return Err(ExecError::runtime(
+                    ErrorKind::LimitExceeded,
+                    format!(
+                        "query exceeded its time limit of {} ms",
+                        self.limits.timeout.map(|t| t.as_millis()).unwrap_or(0)
+                    ),
+                )
+                .with_detail("Timeout"));
+            }
+        }
+        Ok(())
+    }
+
+    /// Under `PROFILE`, before a clause runs: the work counters.
+    pub(crate) fn profile_start(&self) -> (u64, u64) {
+        (self.ticks.get(), self.profiled_hits.get())
+    }
+
+    /// Under `PROFILE`, after a clause ran: its rows, and the work it did itself (not counting
+    /// clauses nested in it, which recorded their own).
+    pub(crate) fn profile_end(&self, clause: &Clause, (ticks, nested): (u64, u64), rows: usize) {
+        let Some(p) = &self.profile else {
+            return;
+        };
+        let all = self.ticks.get() - ticks;
+        let own = all.saturating_sub(self.profiled_hits.get() - nested);
+        self.profiled_hits.set(nested + all);
+        let mut p = p.borrow_mut();
+        let e = p.entry(clause as *const Clause as usize).or_default();
+        e.rows += rows as u64;
+        e.db_hits += own;
+    }
+
+    /// What `PROFILE` recorded for `clause`.
+    pub(crate) fn profile_of(&self, clause: &Clause) -> Option<ClauseProfile> {
+        let p = self.profile.as_ref()?.borrow();
+        Some(
+            p.get(&(clause as *const Clause as usize))
+                .copied()
+                .unwrap_or_default(),
+        )
+    }
+
+    /// Sorts `items` stably by `cmp`, checking the deadline and cancellation as it goes: runs
+    /// of [`SORT_RUN`] items are sorted whole, then merged pairwise with a check per item, so
+    /// that sorting millions of rows stops soon after the time limit.
+    pub fn sort_checked<T>(
+        &self,
+        mut items: Vec<T>,
+        mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+    ) -> Result<Vec<T>> {
+        if items.len() <= SORT_RUN {
+            items.sort_by(&mut cmp);
+            return Ok(items);
+        }
+        let mut runs: std::collections::VecDeque<Vec<T>> = std::collections::VecDeque::new();
+        let mut it = items.into_iter();
+        loop {
+            let mut run: Vec<T> = it.by_ref().take(SORT_RUN).collect();
+            if run.is_empty() {
+                break;
+            }
+            // Make the next tick a checking one.
+            self.ticks.set(self.ticks.get() | 1023);
+            self.tick()?;
+            run.sort_by(&mut cmp);
+            runs.push_back(run);
+        }
+        // Merge neighbours, level by level, so that ties keep their input order.
+        while runs.len() > 1 {
+            let mut next = std::collections::VecDeque::with_capacity(runs.len().div_ceil(2));
+            while let Some(a) = runs.pop_front() {
+                let Some(b) = runs.pop_front() else {
+                    next.push_back(a);
+                    break;
+                };
+                let mut merged = Vec::with_capacity(a.len() + b.len());
+                let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+                loop {
+                    self.tick()?;
+                    let take_b = match (a.peek(), b.peek()) {
+                        (Some(x), Some(y)) => cmp(y, x) == std::cmp::Ordering::Less,
+                        (Some(_), None) => false,
+                        (None, Some(_)) => true,
+                        (None, None) => break,
+                    };
+                    merged.extend(if take_b { b.next() } else { a.next() });
+                }
+                next.push_back(merged);
+            }
+            runs = next;
+        }
+        Ok(runs.pop_front().unwrap_or_default())
+    }
+
+    /// The memory budget's error: `extra` more bytes would exceed it.
+    fn out_of_memory(&self, extra: usize) -> ExecError {
+        let max = self.limits.max_memory.unwrap_or(usize::MAX);
+        ExecError::runtime(
+            ErrorKind::LimitExceeded,
+            format!(
+                "the allocation of an extra {} would use more than the limit {} (currently using {}): \
+                 the query's memory budget is exhausted (raise Limits::max_memory / --max-memory)",
+                human_bytes(extra),
+                human_bytes(max),
+                human_bytes(self.mem.get()),
+            ),
+        )
+        .with_detail("Memory")
+    }
+
+    /// Counts `bytes` more held by the statement (rows, aggregation state).
+    pub fn charge(&self, bytes: usize) -> Result<()> {
+        let now = self.mem.get().saturating_add(bytes);
+        if let Some(max) = self.limits.max_memory {
+            if now > max {
+                return Err(self.out_of_memory(bytes));
+            }
+        }
+        self.mem.set(now);
+        Ok(())
+    }
+
+    /// Gives back `bytes` charged earlier for something that is no longer held.
+    pub fn release(&self, bytes: usize) {
+        self.mem.set(self.mem.get().saturating_sub(bytes));
+    }
+
+    /// Checks that `bytes` more could be allocated for a value under construction.
+    pub fn can_allocate(&self, bytes: usize) -> Result<()> {
+        if let Some(max) = self.limits.max_memory {
+            if self.mem.get().saturating_add(bytes) > max {
+                return Err(self.out_of_memory(bytes));
+            }
+        }
+        Ok(())
+    }
+
+    /// Admits a value an expression built: it must not be nested deeper than
+    /// [`crate::value::MAX_NESTING`] nor larger than what is left of the memory budget.
+    /// Returns its estimated size.
+    pub fn admit(&self, v: &Value) -> Result<usize> {
+        match v {
+            Value::List(_) | Value::Map(_) => {}
+            Value::String(s) => {
+                self.can_allocate(s.len())?;
+                return Ok(s.len());
+            }
+            _ => return Ok(0),
+        }
+        let Some(fp) = crate::value::footprint(v, crate::value::MAX_NESTING) else {
+            return Err(ExecError::runtime(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "a list or map nested more than {} levels deep",
+                    crate::value::MAX_NESTING
+                ),
+            )
+            .with_detail("ValueNesting"));
+        };
+        self.can_allocate(fp.bytes)?;
+        Ok(fp.bytes)
+    }
+
+    /// Adds an item to a list under construction whose items so far take `*total` bytes, and
+    /// checks the list still fits the memory budget (a comprehension grows its list item by
+    /// item, long before the list as a whole can be admitted).
+    pub fn grow(&self, total: &mut usize, item: &Value) -> Result<()> {
+        const SLOT: usize = std::mem::size_of::<Value>();
+        let b = match item {
+            Value::List(_) | Value::Map(_) | Value::String(_) | Value::Path(_) => {
+                crate::value::footprint(item, crate::value::MAX_NESTING)
+                    .map_or(usize::MAX, |f| f.bytes)
+            }
+            _ => SLOT,
+        };
+        *total = total.saturating_add(b);
+        self.can_allocate(*total)
+    }
+
+    /// The estimated bytes of a row (for [`Shared::charge`]): its slot in the rows' vector
+    /// (twice over, for the vector's amortised growth), its own buffer with the allocator's
+    /// header and rounding, and what its values hold on the heap.
+    pub fn row_bytes(row: &[Value]) -> usize {
+        const SLOT: usize = std::mem::size_of::<Value>();
+        let mut n =
+            2 * std::mem::size_of::<Vec<Value>>() + (SLOT * row.len() + 8).next_multiple_of(16);
+        for v in row {
+            match v {
+                // (The common case, without a walk.)
+                Value::String(s) => n = n.saturating_add(16 + s.len()),
+                Value::List(_) | Value::Map(_) | Value::Path(_) => {
+                    n = n.saturating_add(
+                        crate::value::footprint(v, usize::MAX).map_or(0, |f| f.bytes) - SLOT,
+                    )
+                }
+                _ => {}
+            }
+        }
+        n
+    }
+
+    fn check_rows(&self, n: usize) -> Result<()> {
+        if n > self.limits.max_intermediate_rows {
+            return Err(ExecError::runtime(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "more than {} intermediate rows (raise Limits::max_intermediate_rows)",
+                    self.limits.max_intermediate_rows
+                ),
+            )
+            .with_detail("IntermediateRows"));
+        }
+        Ok(())
+    }
+}
+
+/// Bytes as a person reads them (`1.0 GiB`).
+pub(crate) fn human_bytes(n: usize) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut x = n as f64;
+    let mut u = 0;
+    while x >= 1024.0 && u + 1 < UNITS.len() {
+        x /= 1024.0;
+        u += 1;
+    }
+    if u == 0 {
+        format!("{n} B")
+    } else {
+        format!("{x:.1} {}", UNITS[u])
+    }
+}
+
+/// Read access to a graph plus the shared state; evaluation and matching hang off it.
+#[derive(Clone, Copy)]
+pub(crate) struct Runner<'a> {
+    g: &'a Graph,
+    pub sh: &'a Shared<'a>,
+    pub params: &'a BTreeMap<String, Value>,
+    /// Aggregate results of the current group, by the address of their expression.
+    pub agg: Option<&'a HashMap<usize, Value>>,
+}
+
+/// Graph access for a clause: reading clauses need `&Graph`, updating ones `&mut Graph`.
+pub(crate) enum Access<'a> {
+    Read(&'a Graph),
+    Write(&'a mut Graph),
+}
+
+impl Access<'_> {
+    fn graph(&self) -> &Graph {
+        match self {
+            Access::Read(g) => g,
+            Access::Write(g) => g,
+        }
+    }
+}
+
+impl<'a> Runner<'a> {
+    pub fn new(g: &'a Graph, sh: &'a Shared<'a>) -> Self {
+        Runner {
+            g,
+            sh,
+            params: sh.params,
+            agg: None,
+        }
+    }
+
+    pub fn graph(&self) -> &'a Graph {
+        self.g
+    }
+
+    /// The value of an aggregate expression in the current group.
+    pub(crate) fn aggregate_value(&self, e: &Expr) -> Result<Value> {
+        match self.agg.and_then(|m| m.get(&(e as *const Expr as usize))) {
+            Some(v) => Ok(v.clone()),
+            None => Err(ExecError::compile(
+                ErrorKind::SemanticError,
+                "aggregation is only allowed in WITH and RETURN projections",
+            )
+            .with_detail("InvalidAggregation")),
+        }
+    }
+
+    /// `text =~ pattern`: the whole string must match (Java semantics).
+    pub(crate) fn regex_full_match(&self, pattern: &str, text: &str) -> Result<bool> {
+        let mut cache = self.sh.regex_cache.borrow_mut();
+        if !cache.contains_key(pattern) {
+            let re = Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
+                ExecError::runtime(ErrorKind::ArgumentError, format!("invalid regex: {e}"))
+                    .with_detail("InvalidArgumentValue")
+            })?;
+            cache.insert(pattern.to_string(), re);
+        }
+        Ok(cache.get(pattern).is_some_and(|re| re.is_match(text)))
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Queries and clauses
+
+/// The result of a (sub)query: column names and rows.
+pub(crate) struct Output {
+    pub columns: Vec<Arc<str>>,
+    pub rows: Vec<Row>,
+    /// Whether the query ends with RETURN (a unit subquery does not).
+    pub returns: bool,
+}
+
+/// Runs a query. `outer` is the importing row for subqueries.
+pub(crate) fn run_query(
+    access: &mut Access,
+    sh: &Shared,
+    q: &Query,
+    outer: Option<(&[Arc<str>], &[Value])>,
+) -> Result<Output> {
+    let first = run_single(access, sh, &q.first, outer)?;
+    if q.unions.is_empty() {
+        return Ok(first);
+    }
+    let mut columns = first.columns.clone();
+    let mut rows = first.rows;
+    let mut all = true;
+    for u in &q.unions {
+        let part = run_single(access, sh, &u.query, outer)?;
+        if part.columns != columns {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "all sub queries in a UNION must have the same return column names",
+            )
+            .with_detail("DifferentColumnsInUnion")
+            .at(u.span));
+        }
+        all &= u.all;
+        rows.extend(part.rows);
+        columns = part.columns;
+    }
+    if !all {
+        let mut seen = HashSet::new();
+        rows.retain(|r| seen.insert(r.iter().cloned().map(GroupKey).collect::<Vec<_>>()));
+    }
+    Ok(Output {
+        columns,
+        rows,
+        returns: true,
+    })
+}
+
+fn run_single(
+    access: &mut Access,
+    sh: &Shared,
+    q: &SingleQuery,
+    outer: Option<(&[Arc<str>], &[Value])>,
+) -> Result<Output> {
+    let (mut scope, mut rows): (Vec<Arc<str>>, Vec<Row>) = match outer {
+        Some((names, values)) => (names.to_vec(), vec![values.to_vec()]),
+        None => (Vec::new(), vec![Vec::new()]),
+    };
+    let n = q.clauses.len();
+    // Bytes charged to the memory budget for `rows`: each clause's output replaces its input.
+    let base = sh.mem.get();
+    let mut held = 0usize;
+    let result = (|| {
+        for (i, clause) in q.clauses.iter().enumerate() {
+            let last = i + 1 == n;
+            let started = sh.profile.as_ref().map(|_| sh.profile_start());
+            match clause {
+                Clause::Return(r) => {
+                    let run = Runner::new(access.graph(), sh);
+                    let (cols, out) = run.project(&r.projection, &scope, rows, true, None)?;
+                    if let Some(s) = started {
+                        sh.profile_end(clause, s, out.len());
+                    }
+                    if !last {
+                        return Err(ExecError::compile(
+                            ErrorKind::SyntaxError,
+                            "RETURN can only be used at the end of the query",
+                        )
+                        .at(r.span));
+                    }
+                    return Ok(Output {
+                        columns: cols,
+                        rows: out,
+                        returns: true,
+                    });
+                }
+                Clause::CallProcedure(_) if last && n == 1 => {
+                    // A standalone procedure call returns the procedure's rows.
+                    let before = scope.len();
+                    let out = run_clause(access, sh, clause, &mut scope, rows)?;
+                    if let Some(s) = started {
+                        sh.profile_end(clause, s, out.len());
+                    }
+                    return Ok(Output {
+                        columns: scope[before..].to_vec(),
+                        rows: out.into_iter().map(|r| r[before..].to_vec()).collect(),
+                        returns: true,
+                    });
+                }
+                Clause::Match(m) if !m.optional => {
+                    // A LIMIT right after the MATCH stops the matching early.
+                    let cap = row_cap(q.clauses.get(i + 1), sh, access.graph());
+                    let run = Runner::new(access.graph(), sh);
+                    rows = run.exec_match_capped(m, &mut scope, rows, cap)?;
+                    sh.check_rows(rows.len())?;
+                }
+                _ => {
+                    rows = run_clause(access, sh, clause, &mut scope, rows)?;
+                    sh.check_rows(rows.len())?;
+                }
+            }
+            if let Some(s) = started {
+                sh.profile_end(clause, s, rows.len());
+            }
+            // The input rows are gone; the output is what the statement holds now.
+            sh.mem.set(base);
+            held = 0;
+            for r in &rows {
+                let b = Shared::row_bytes(r);
+                sh.charge(b)?;
+                held += b;
+            }
+        }
+        Ok(Output {
+            columns: Vec::new(),
+            rows: Vec::new(),
+            returns: false,
+        })
+    })();
+    // What this query returns is its caller's to count.
+    sh.mem.set(base);
+    result
+}
+
+/// A copy of `row` with `extra` values appended, allocated once at its final size.
+fn extended_row<I>(row: &[Value], extra: I) -> Vec<Value>
+where
+    I: IntoIterator<Item = Value>,
+    I::IntoIter: ExactSizeIterator,
+{
+    let extra = extra.into_iter();
+    let mut nr = Vec::with_capacity(row.len() + extra.len());
+    nr.extend_from_slice(row);
+    nr.extend(extra);
+    nr
+}
+
+fn run_clause(
+    access: &mut Access,
+    sh: &Shared,
+    clause: &Clause,
+    scope: &mut Vec<Arc<str>>,
+    rows: Vec<Row>,
+) -> Result<Vec<Row>> {
+    match clause {
+        Clause::Match(m) => Runner::new(access.graph(), sh).exec_match(m, scope, rows),
+        Clause::With(w) => {
+            let run = Runner::new(access.graph(), sh);
+            let (cols, out) = run.project(&w.projection, scope, rows, false, w.where_.as_ref())?;
+            *scope = cols;
+            Ok(out)
+        }
+        Clause::Unwind(u) => {
+            let run = Runner::new(access.graph(), sh);
+            let mut out = Vec::new();
+            // `UNWIND range(a, b)` walks the integers without building the list, as Neo4j's
+            // lazy range does; a huge range then meets the row, memory and time limits row by
+            // row instead of failing up front.
+            let lazy_range = match &u.expr.kind {
+                crate::syntax::ExprKind::FunctionCall {
+                    name,
+                    distinct: false,
+                    args,
+                } if name.parts.len() == 1
+                    && name.parts[0].name.eq_ignore_ascii_case("range")
+                    && (2..=3).contains(&args.len()) =>
+                {
+                    Some(args)
+                }
+                _ => None,
+            };
+            for r in rows {
+                if let Some(args) = lazy_range {
+                    let env = Env::new(scope, &r);
+                    let vals = args
+                        .iter()
+                        .map(|a| run.eval(a, &env))
+                        .collect::<Result<Vec<_>>>()?;
+                    let range = super::functions::IntRange::from_args(&vals)?;
+                    for (i, x) in range.iter().enumerate() {
+                        let nr = extended_row(&r, [Value::Int(x)]);
+                        sh.charge(Shared::row_bytes(&nr))?;
+                        out.push(nr);
+                        sh.tick()?;
+                        if i % 4096 == 4095 {
+                            sh.check_rows(out.len())?;
+                        }
+                    }
+                    sh.check_rows(out.len())?;
+                    continue;
+                }
+                let v = run.eval(&u.expr, &Env::new(scope, &r))?;
+                // The list is held while its items become rows.
+                let held = sh.admit(&v)?;
+                sh.charge(held)?;
+                let items = match v {
+                    Value::Null => vec![],
+                    Value::List(l) => l,
+                    other => vec![other],
+                };
+                for it in items {
+                    let nr = extended_row(&r, [it]);
+                    sh.charge(Shared::row_bytes(&nr))?;
+                    out.push(nr);
+                    sh.tick()?;
+                }
+                sh.release(held);
+                sh.check_rows(out.len())?;
+            }
+            scope.push(Arc::from(u.variable.name.as_str()));
+            Ok(out)
+        }
+        Clause::CallProcedure(c) => {
+            let run = Runner::new(access.graph(), sh);
+            run.call_procedure(c, scope, rows)
+        }
+        Clause::CallSubquery(c) => {
+            if c.in_transactions.is_some() {
+                // Transactions are a no-op for an in-memory graph: every statement is atomic.
+            }
+            let mut out = Vec::new();
+            let imports: Vec<Arc<str>> = match &c.scope {
+                Some(crate::syntax::SubqueryScope::All) => scope.clone(),
+                Some(crate::syntax::SubqueryScope::Variables(vs)) => {
+                    vs.iter().map(|v| Arc::from(v.name.as_str())).collect()
+                }
+                None => scope.clone(),
+            };
+            for r in rows {
+                let env = Env::new(scope, &r);
+                let mut vals = Vec::with_capacity(imports.len());
+                for name in &imports {
+                    vals.push(env.lookup(name).cloned().unwrap_or(Value::Null));
+                }
+                let sub = run_query(access, sh, &c.query, Some((&imports, &vals)))?;
+                if sub.returns {
+                    if sub.rows.is_empty() && c.optional {
+                        let mut nr = r.clone();
+                        nr.extend(sub.columns.iter().map(|_| Value::Null));
+                        out.push(nr);
+                    }
+                    for sr in sub.rows {
+                        let nr = extended_row(&r, sr);
+                        sh.charge(Shared::row_bytes(&nr))?;
+                        out.push(nr);
+                    }
+                } else {
+                    out.push(r);
+                }
+                sh.check_rows(out.len())?;
+            }
+            // The subquery's columns, known from its RETURN clause.
+            if let Some(cols) = returned_columns(&c.query, sh.src) {
+                scope.extend(cols);
+            }
+            Ok(out)
+        }
+        Clause::Create(c) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            exec_create(g, sh, &c.pattern, scope, rows)
+        }
+        Clause::Merge(m) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            exec_merge(g, sh, m, scope, rows)
+        }
+        Clause::Set(s) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            for r in &rows {
+                apply_set_items(g, sh, &s.items, scope, r)?;
+            }
+            Ok(rows)
+        }
+        Clause::Remove(rm) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            for r in &rows {
+                for it in &rm.items {
+                    apply_remove(g, sh, it, scope, r)?;
+                }
+            }
+            Ok(rows)
+        }
+        Clause::Delete(d) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            exec_delete(g, sh, d, scope, &rows)?;
+            Ok(rows)
+        }
+        Clause::Foreach(f) => {
+            for r in &rows {
+                let list = {
+                    let run = Runner::new(access.graph(), sh);
+                    run.eval(&f.list, &Env::new(scope, r))?
+                };
+                let items = match list {
+                    Value::Null => vec![],
+                    Value::List(l) => l,
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "FOREACH expects a list, got {}",
+                            crate::value::type_name(&other)
+                        )))
+                    }
+                };
+                for it in items {
+                    let mut inner_scope = scope.clone();
+                    inner_scope.push(Arc::from(f.variable.name.as_str()));
+                    let mut nr = r.clone();
+                    nr.push(it);
+                    let mut inner_rows = vec![nr];
+                    for c in &f.clauses {
+                        inner_rows = run_clause(access, sh, c, &mut inner_scope, inner_rows)?;
+                    }
+                }
+            }
+            Ok(rows)
+        }
+        Clause::LoadCsv(l) => {
+            let run = Runner::new(access.graph(), sh);
+            let mut out = Vec::new();
+            for r in rows {
+                let src = run.eval(&l.source, &Env::new(scope, &r))?;
+                let Value::String(url) = src else {
+                    return Err(ExecError::type_error("LOAD CSV FROM expects a string URL"));
+                };
+                for rec in load_csv(sh, &url, l.with_headers, l.field_terminator.as_deref())? {
+                    let nr = extended_row(&r, [rec]);
+                    sh.charge(Shared::row_bytes(&nr))?;
+                    out.push(nr);
+                    sh.check_rows(out.len())?;
+                }
+            }
+            scope.push(Arc::from(l.variable.name.as_str()));
+            Ok(out)
+        }
+        Clause::Use(_) => Ok(rows),
+        Clause::Finish(_) => Ok(Vec::new()),
+        Clause::Return(_) => unreachable_return(),
+    }
+}
+
+/// An internal signal: enough rows for the LIMIT that follows; caught where it is raised.
+fn limit_reached() -> ExecError {
+    ExecError::runtime(ErrorKind::Cancelled, "limit reached").with_detail("\u{0}LimitReached")
+}
+
+fn is_limit_reached(e: &ExecError) -> bool {
+    e.detail == Some("\u{0}LimitReached")
+}
+
+/// The number of rows a MATCH needs to produce when the next clause is a projection that keeps
+/// rows one for one up to its `SKIP`/`LIMIT` (no ORDER BY, DISTINCT or aggregation): the
+/// rest would be thrown away.
+fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
+    let p = match next? {
+        Clause::Return(r) => &r.projection,
+        Clause::With(w) if w.where_.is_none() => &w.projection,
+        _ => return None,
+    };
+    let limit = p.limit.as_ref()?;
+    if p.distinct || !p.order_by.is_empty() {
+        return None;
+    }
+    let mut aggs = Vec::new();
+    for it in &p.items {
+        collect_aggregates(&it.expr, &mut aggs);
+    }
+    if !aggs.is_empty() {
+        return None;
+    }
+    let run = Runner::new(g, sh);
+    let count = |e: &Expr| match run.eval(e, &Env::new(&[], &[])) {
+        Ok(Value::Int(i)) if i >= 0 => Some(i as usize),
+        _ => None,
+    };
+    let skip = match &p.skip {
+        Some(s) => count(s)?,
+        None => 0,
+    };
+    Some(count(limit)?.saturating_add(skip))
+}
+
+fn unreachable_return() -> Result<Vec<Row>> {
+    Err(ExecError::compile(
+        ErrorKind::SyntaxError,
+        "RETURN can only be used at the end of the query",
+    ))
+}
+
+fn read_only() -> ExecError {
+    ExecError::compile(
+        ErrorKind::SemanticError,
+        "an updating clause cannot run here (read-only context)",
+    )
+    .with_detail("InvalidClauseComposition")
+}
+
+/// Column names of a query's final RETURN (for `CALL { … }` scoping).
+fn returned_columns(q: &Query, src: &str) -> Option<Vec<Arc<str>>> {
+    let last = q.first.clauses.last()?;
+    let Clause::Return(r) = last else { return None };
+    let mut cols = Vec::new();
+    for it in &r.projection.items {
+        cols.push(column_name(&it.expr, it.alias.as_ref(), src));
+    }
+    Some(cols)
+}
+
+/// The name Neo4j gives a projection column: the alias, else the expression as written.
+pub(crate) fn column_name(e: &Expr, alias: Option<&Ident>, src: &str) -> Arc<str> {
+    if let Some(a) = alias {
+        return Arc::from(a.name.as_str());
+    }
+    if let ExprKind::Variable(v) = &e.kind {
+        return Arc::from(v.name.as_str());
+    }
+    let text = e.span.text(src);
+    if text.is_empty() {
+        Arc::from(crate::syntax::print_expr(e, &Default::default()).as_str())
+    } else {
+        Arc::from(text)
+    }
+}
+
+impl Value {
+    /// The boolean inside, if any.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+}
+
+impl Phase {
+    pub fn is_compile_time(self) -> bool {
+        self == Phase::CompileTime
+    }
+}

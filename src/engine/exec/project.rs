@@ -1,0 +1,706 @@
+//! `WITH` and `RETURN`: projection, implicit grouping with the aggregate accumulators,
+//! DISTINCT, ORDER BY, SKIP and LIMIT.
+
+use super::*;
+
+/// A variable that `e` reads outside every projected expression and aggregate call, when the
+/// projection aggregates (such a read has no single value per group).
+pub(super) fn unprojected_variable(e: &Expr, p: &Projection, cols: &[Arc<str>]) -> Option<String> {
+    if p.items.iter().any(|it| it.expr == *e) {
+        return None;
+    }
+    match &e.kind {
+        ExprKind::Variable(v) => (!cols.iter().any(|c| **c == *v.name)).then(|| v.name.clone()),
+        ExprKind::CountStar => None,
+        ExprKind::FunctionCall { name, .. } if functions::is_aggregate(name) => None,
+        ExprKind::ListComprehension { .. }
+        | ExprKind::Quantified { .. }
+        | ExprKind::Reduce { .. }
+        | ExprKind::Pattern(_)
+        | ExprKind::Exists(_)
+        | ExprKind::CountSubquery(_)
+        | ExprKind::Collect(_)
+        | ExprKind::PatternComprehension { .. } => {
+            let mut vars = Vec::new();
+            free_vars(e, &mut vars);
+            vars.into_iter()
+                .find(|v| !v.starts_with('\u{0}') && !cols.iter().any(|c| **c == **v))
+        }
+        _ => e
+            .children()
+            .into_iter()
+            .find_map(|c| unprojected_variable(c, p, cols)),
+    }
+}
+
+pub(super) struct AggSpec<'q> {
+    expr: &'q Expr,
+    name: String,
+    distinct: bool,
+    args: &'q [Expr],
+}
+
+pub(super) fn collect_aggregates<'q>(e: &'q Expr, out: &mut Vec<AggSpec<'q>>) {
+    match &e.kind {
+        ExprKind::CountStar => out.push(AggSpec {
+            expr: e,
+            name: "count*".into(),
+            distinct: false,
+            args: &[],
+        }),
+        ExprKind::FunctionCall {
+            name,
+            distinct,
+            args,
+        } if functions::is_aggregate(name) => out.push(AggSpec {
+            expr: e,
+            name: name.dotted().to_ascii_lowercase(),
+            distinct: *distinct,
+            args,
+        }),
+        ExprKind::ListComprehension { .. }
+        | ExprKind::Quantified { .. }
+        | ExprKind::Reduce { .. }
+        | ExprKind::Exists(_)
+        | ExprKind::CountSubquery(_)
+        | ExprKind::Collect(_)
+        | ExprKind::PatternComprehension { .. } => {
+            // Aggregates inside these are evaluated per element, not per group.
+            for c in direct_children(e) {
+                collect_aggregates(c, out)
+            }
+        }
+        _ => {
+            for c in direct_children(e) {
+                collect_aggregates(c, out)
+            }
+        }
+    }
+}
+
+impl<'a> Runner<'a> {
+    /// WITH / RETURN: projects, groups, dedupes, orders, skips and limits.
+    pub(crate) fn project(
+        &self,
+        p: &Projection,
+        scope: &[Arc<str>],
+        rows: Vec<Row>,
+        is_return: bool,
+        where_: Option<&Expr>,
+    ) -> Result<(Vec<Arc<str>>, Vec<Row>)> {
+        let (cols, star_slots) = projection_columns(p, scope, is_return, self.sh.src)?;
+        let mut aggs: Vec<AggSpec> = Vec::new();
+        for it in &p.items {
+            collect_aggregates(&it.expr, &mut aggs);
+        }
+        let items_aggregate = !aggs.is_empty();
+        for s in &p.order_by {
+            let mut in_sort = Vec::new();
+            collect_aggregates(&s.expr, &mut in_sort);
+            if p.items.iter().any(|it| it.expr == s.expr) {
+                continue;
+            }
+            if !in_sort.is_empty() && !items_aggregate {
+                // Sorting by an aggregate needs the projection to aggregate too.
+                return Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    "aggregation in ORDER BY requires an aggregating WITH or RETURN",
+                )
+                .with_detail("InvalidAggregation")
+                .at(s.span));
+            }
+            if items_aggregate || !in_sort.is_empty() {
+                // After aggregation only the projected names (and projected expressions, and
+                // the arguments of aggregates) are in scope.
+                if let Some(v) = unprojected_variable(&s.expr, p, &cols) {
+                    return Err(ExecError::compile(
+                        ErrorKind::SyntaxError,
+                        format!("variable `{v}` not defined: after aggregation ORDER BY sees only the projected columns"),
+                    )
+                    .with_detail("UndefinedVariable")
+                    .at(s.span));
+                }
+            }
+        }
+        let item_has_agg: Vec<bool> = p
+            .items
+            .iter()
+            .map(|it| {
+                let mut v = Vec::new();
+                collect_aggregates(&it.expr, &mut v);
+                !v.is_empty()
+            })
+            .collect();
+        for s in &p.order_by {
+            collect_aggregates(&s.expr, &mut aggs);
+        }
+
+        // (projected row, source row, aggregate values)
+        let mut projected: Vec<Projected> = Vec::new();
+        if aggs.is_empty() {
+            for r in rows {
+                self.sh.tick()?;
+                let env = Env::new(scope, &r);
+                let mut out: Row = star_slots.iter().map(|&i| r[i].clone()).collect();
+                for it in &p.items {
+                    out.push(self.eval(&it.expr, &env)?);
+                }
+                // The projected rows are held until the clause ends.
+                self.sh.charge(Shared::row_bytes(&out))?;
+                projected.push((out, r, None));
+            }
+        } else {
+            // Group by the items without aggregates (and the `*` variables).
+            let mut groups: HashMap<Vec<GroupKey>, usize> = HashMap::new();
+            let mut order: Vec<(Row, Row, Vec<Accumulator>)> = Vec::new();
+            for r in rows {
+                self.sh.tick()?;
+                let env = Env::new(scope, &r);
+                let mut key_vals: Row = star_slots.iter().map(|&i| r[i].clone()).collect();
+                for (it, has) in p.items.iter().zip(&item_has_agg) {
+                    if !has {
+                        key_vals.push(self.eval(&it.expr, &env)?);
+                    }
+                }
+                let key: Vec<GroupKey> = key_vals.iter().cloned().map(GroupKey).collect();
+                let gi = match groups.get(&key) {
+                    Some(&gi) => gi,
+                    None => {
+                        let gi = order.len();
+                        self.sh
+                            .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(&r))?;
+                        groups.insert(key, gi);
+                        order.push((
+                            key_vals,
+                            r.clone(),
+                            aggs.iter()
+                                .map(|a| Accumulator::new(&a.name, a.distinct))
+                                .collect(),
+                        ));
+                        gi
+                    }
+                };
+                for (a, acc) in aggs.iter().zip(order[gi].2.iter_mut()) {
+                    let args: Vec<Value> = a
+                        .args
+                        .iter()
+                        .map(|x| self.eval(x, &env))
+                        .collect::<Result<_>>()?;
+                    // What an accumulator keeps: collected values, distinct sets, numbers.
+                    if a.distinct
+                        || !matches!(
+                            a.name.as_str(),
+                            "count" | "count*" | "sum" | "avg" | "min" | "max"
+                        )
+                    {
+                        self.sh.charge(Shared::row_bytes(&args))?;
+                    }
+                    acc.add(args)?;
+                }
+            }
+            if order.is_empty() && star_slots.is_empty() && item_has_agg.iter().all(|h| *h) {
+                order.push((
+                    Vec::new(),
+                    vec![Value::Null; scope.len()],
+                    aggs.iter()
+                        .map(|a| Accumulator::new(&a.name, a.distinct))
+                        .collect(),
+                ));
+            }
+            for (key_vals, rep, accs) in order {
+                let mut values = HashMap::new();
+                for (a, acc) in aggs.iter().zip(accs) {
+                    let v = acc.finish()?;
+                    self.sh.admit(&v)?;
+                    values.insert(a.expr as *const Expr as usize, v);
+                }
+                let run = Runner {
+                    agg: Some(&values),
+                    ..*self
+                };
+                let env = Env::new(scope, &rep);
+                let mut keys = key_vals.into_iter();
+                let mut out: Row = Vec::with_capacity(cols.len());
+                for _ in &star_slots {
+                    out.push(keys.next().unwrap_or(Value::Null));
+                }
+                for (it, has) in p.items.iter().zip(&item_has_agg) {
+                    if *has {
+                        out.push(run.eval(&it.expr, &env)?);
+                    } else {
+                        out.push(keys.next().unwrap_or(Value::Null));
+                    }
+                }
+                projected.push((out, rep, Some(values)));
+            }
+        }
+
+        if p.distinct {
+            let mut seen = HashSet::new();
+            projected.retain(|(out, _, _)| {
+                seen.insert(out.iter().cloned().map(GroupKey).collect::<Vec<_>>())
+            });
+        }
+
+        if !p.order_by.is_empty() {
+            // Sort keys see the projected columns first, then the source row's variables.
+            let mut keyed: Vec<(Vec<Value>, Projected)> = Vec::with_capacity(projected.len());
+            for (out, src, agg_vals) in projected {
+                self.sh.tick()?;
+                let run = Runner {
+                    agg: agg_vals.as_ref(),
+                    ..*self
+                };
+                let outer = Env::new(scope, &src);
+                let env = Env {
+                    names: &cols,
+                    values: &out,
+                    outer: Some(&outer),
+                };
+                let mut keys = Vec::with_capacity(p.order_by.len());
+                for s in &p.order_by {
+                    // An ORDER BY expression that is a projected item uses that column.
+                    let idx = p.items.iter().position(|it| it.expr == s.expr);
+                    keys.push(match idx {
+                        Some(i) => out[star_slots.len() + i].clone(),
+                        None => run.eval(&s.expr, &env)?,
+                    });
+                }
+                self.sh.charge(Shared::row_bytes(&keys))?;
+                keyed.push((keys, (out, src, agg_vals)));
+            }
+            let keyed = self.sh.sort_checked(keyed, |a, b| {
+                for (i, s) in p.order_by.iter().enumerate() {
+                    let o = a.0[i].order(&b.0[i]);
+                    let o = if s.descending { o.reverse() } else { o };
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            })?;
+            projected = keyed.into_iter().map(|(_, r)| r).collect();
+        }
+        let projected = self.skip_limit(p, projected)?;
+        let rows = match where_ {
+            None => projected.into_iter().map(|(r, _, _)| r).collect(),
+            Some(pred) => {
+                // WITH … WHERE sees the projected names and, without aggregation or DISTINCT,
+                // the variables of the preceding scope.
+                let mut kept = Vec::with_capacity(projected.len());
+                for (out, src, agg_vals) in projected {
+                    self.sh.tick()?;
+                    let outer = Env::new(scope, &src);
+                    let env = Env {
+                        names: &cols,
+                        values: &out,
+                        outer: (agg_vals.is_none() && !p.distinct).then_some(&outer),
+                    };
+                    if self.eval(pred, &env)?.as_bool() == Some(true) {
+                        kept.push(out);
+                    }
+                }
+                kept
+            }
+        };
+        Ok((cols, rows))
+    }
+
+    pub(super) fn skip_limit<T>(&self, p: &Projection, mut rows: Vec<T>) -> Result<Vec<T>> {
+        let count = |e: &Expr, what: &str| -> Result<usize> {
+            let v = self.eval(e, &Env::new(&[], &[]))?;
+            match v {
+                Value::Int(i) if i >= 0 => Ok(i as usize),
+                Value::Int(_) => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("{what} must be a non-negative integer"),
+                )
+                .with_detail("NegativeIntegerArgument")),
+                Value::Float(_) => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("{what} must be an integer"),
+                )
+                .with_detail("InvalidArgumentType")),
+                other => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!(
+                        "{what} must be an integer, got {}",
+                        crate::value::type_name(&other)
+                    ),
+                )
+                .with_detail("InvalidArgumentType")),
+            }
+        };
+        if let Some(s) = &p.skip {
+            let n = count(s, "SKIP")?;
+            rows.drain(..n.min(rows.len()));
+        }
+        if let Some(l) = &p.limit {
+            let n = count(l, "LIMIT")?;
+            rows.truncate(n);
+        }
+        Ok(rows)
+    }
+}
+
+/// The running state of one aggregate function in one group.
+pub(super) enum Accumulator {
+    Count {
+        distinct: Option<HashSet<GroupKey>>,
+        n: i64,
+        star: bool,
+    },
+    Sum {
+        distinct: Option<HashSet<GroupKey>>,
+        int: i64,
+        float: f64,
+        is_float: bool,
+        any: bool,
+    },
+    Avg {
+        distinct: Option<HashSet<GroupKey>>,
+        sum: f64,
+        n: u64,
+    },
+    Min(Option<Value>),
+    Max(Option<Value>),
+    Collect {
+        distinct: Option<HashSet<GroupKey>>,
+        items: Vec<Value>,
+    },
+    /// stDev, stDevP, percentileCont, percentileDisc: collect the numbers, finish at the end.
+    Numbers {
+        name: String,
+        distinct: Option<HashSet<GroupKey>>,
+        xs: Vec<f64>,
+        ints: bool,
+        pct: Option<Value>,
+    },
+}
+
+impl Accumulator {
+    pub(super) fn new(name: &str, distinct: bool) -> Self {
+        let d = || distinct.then(HashSet::new);
+        match name {
+            "count*" => Accumulator::Count {
+                distinct: None,
+                n: 0,
+                star: true,
+            },
+            "count" => Accumulator::Count {
+                distinct: d(),
+                n: 0,
+                star: false,
+            },
+            "sum" => Accumulator::Sum {
+                distinct: d(),
+                int: 0,
+                float: 0.0,
+                is_float: false,
+                any: false,
+            },
+            "avg" => Accumulator::Avg {
+                distinct: d(),
+                sum: 0.0,
+                n: 0,
+            },
+            "min" => Accumulator::Min(None),
+            "max" => Accumulator::Max(None),
+            "collect" => Accumulator::Collect {
+                distinct: d(),
+                items: Vec::new(),
+            },
+            other => Accumulator::Numbers {
+                name: other.to_string(),
+                distinct: d(),
+                xs: Vec::new(),
+                ints: true,
+                pct: None,
+            },
+        }
+    }
+
+    pub(super) fn first_new(distinct: &mut Option<HashSet<GroupKey>>, v: &Value) -> bool {
+        match distinct {
+            Some(set) => set.insert(GroupKey(v.clone())),
+            None => true,
+        }
+    }
+
+    pub(super) fn add(&mut self, mut args: Vec<Value>) -> Result<()> {
+        let v = if args.is_empty() {
+            Value::Null
+        } else {
+            args.remove(0)
+        };
+        match self {
+            Accumulator::Count { distinct, n, star } => {
+                if *star || (!v.is_null() && Self::first_new(distinct, &v)) {
+                    *n += 1;
+                }
+            }
+            Accumulator::Sum {
+                distinct,
+                int,
+                float,
+                is_float,
+                any,
+            } => {
+                if v.is_null() || !Self::first_new(distinct, &v) {
+                    return Ok(());
+                }
+                *any = true;
+                match v {
+                    Value::Int(i) => {
+                        if *is_float {
+                            *float += i as f64;
+                        } else {
+                            match int.checked_add(i) {
+                                Some(s) => *int = s,
+                                None => {
+                                    return Err(ExecError::runtime(
+                                        ErrorKind::ArithmeticError,
+                                        "integer overflow in sum()",
+                                    )
+                                    .with_detail("IntegerOverflow"))
+                                }
+                            }
+                        }
+                    }
+                    Value::Float(f) => {
+                        if !*is_float {
+                            *is_float = true;
+                            *float = *int as f64;
+                        }
+                        *float += f;
+                    }
+                    other => {
+                        return Err(ExecError::type_error(format!(
+                            "sum() of {}",
+                            crate::value::type_name(&other)
+                        )))
+                    }
+                }
+            }
+            Accumulator::Avg { distinct, sum, n } => {
+                if v.is_null() || !Self::first_new(distinct, &v) {
+                    return Ok(());
+                }
+                match v.as_f64() {
+                    Some(f) => {
+                        *sum += f;
+                        *n += 1;
+                    }
+                    None => {
+                        return Err(ExecError::type_error(format!(
+                            "avg() of {}",
+                            crate::value::type_name(&v)
+                        )))
+                    }
+                }
+            }
+            Accumulator::Min(cur) => {
+                if !v.is_null()
+                    && cur
+                        .as_ref()
+                        .is_none_or(|c| v.order(c) == std::cmp::Ordering::Less)
+                {
+                    *cur = Some(v);
+                }
+            }
+            Accumulator::Max(cur) => {
+                if !v.is_null()
+                    && cur
+                        .as_ref()
+                        .is_none_or(|c| v.order(c) == std::cmp::Ordering::Greater)
+                {
+                    *cur = Some(v);
+                }
+            }
+            Accumulator::Collect { distinct, items } => {
+                if !v.is_null() && Self::first_new(distinct, &v) {
+                    items.push(v);
+                }
+            }
+            Accumulator::Numbers {
+                distinct,
+                xs,
+                ints,
+                pct,
+                ..
+            } => {
+                if let Some(p) = args.first() {
+                    if pct.is_none() {
+                        *pct = Some(p.clone());
+                    }
+                }
+                if v.is_null() || !Self::first_new(distinct, &v) {
+                    return Ok(());
+                }
+                if !matches!(v, Value::Int(_)) {
+                    *ints = false;
+                }
+                match v.as_f64() {
+                    Some(f) => xs.push(f),
+                    None => {
+                        return Err(ExecError::type_error(format!(
+                            "aggregation over {}",
+                            crate::value::type_name(&v)
+                        )))
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn finish(self) -> Result<Value> {
+        Ok(match self {
+            Accumulator::Count { n, .. } => Value::Int(n),
+            Accumulator::Sum {
+                int,
+                float,
+                is_float,
+                ..
+            } => {
+                if is_float {
+                    Value::Float(float)
+                } else {
+                    Value::Int(int)
+                }
+            }
+            Accumulator::Avg { sum, n, .. } => {
+                if n == 0 {
+                    Value::Null
+                } else {
+                    Value::Float(sum / n as f64)
+                }
+            }
+            Accumulator::Min(v) | Accumulator::Max(v) => v.unwrap_or(Value::Null),
+            Accumulator::Collect { items, .. } => Value::List(items),
+            Accumulator::Numbers {
+                name,
+                mut xs,
+                ints,
+                pct,
+                ..
+            } => {
+                let n = xs.len();
+                match name.as_str() {
+                    "stdev" | "stdevp" => {
+                        let pop = name == "stdevp";
+                        if n == 0 || (!pop && n == 1) {
+                            return Ok(Value::Float(0.0));
+                        }
+                        let mean = xs.iter().sum::<f64>() / n as f64;
+                        let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
+                        Value::Float((ss / if pop { n as f64 } else { (n - 1) as f64 }).sqrt())
+                    }
+                    "percentilecont" | "percentiledisc" => {
+                        let p = match pct {
+                            Some(Value::Int(i)) => i as f64,
+                            Some(Value::Float(f)) => f,
+                            Some(Value::Null) | None => return Ok(Value::Null),
+                            Some(other) => {
+                                return Err(ExecError::type_error(format!(
+                                    "percentile must be a number, got {}",
+                                    crate::value::type_name(&other)
+                                )))
+                            }
+                        };
+                        if !(0.0..=1.0).contains(&p) {
+                            return Err(ExecError::runtime(
+                                ErrorKind::ArgumentError,
+                                format!("percentile {p} is not between 0.0 and 1.0"),
+                            )
+                            .with_detail("NumberOutOfRange"));
+                        }
+                        if n == 0 {
+                            return Ok(Value::Null);
+                        }
+                        xs.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
+                        if name == "percentilecont" {
+                            let pos = p * (n - 1) as f64;
+                            let lo = pos.floor() as usize;
+                            let hi = pos.ceil() as usize;
+                            Value::Float(xs[lo] + (xs[hi] - xs[lo]) * (pos - lo as f64))
+                        } else {
+                            let idx = if p == 0.0 {
+                                0
+                            } else {
+                                ((p * n as f64).ceil() as usize).saturating_sub(1)
+                            };
+                            let x = xs[idx.min(n - 1)];
+                            if ints {
+                                Value::Int(x as i64)
+                            } else {
+                                Value::Float(x)
+                            }
+                        }
+                    }
+                    _ => Value::Null,
+                }
+            }
+        })
+    }
+}
+
+/// The columns of a projection, with `*` expanded (sorted by name in RETURN), and the slots
+/// the star's columns come from.
+pub(crate) fn projection_columns(
+    p: &Projection,
+    scope: &[Arc<str>],
+    is_return: bool,
+    src: &str,
+) -> Result<(Vec<Arc<str>>, Vec<usize>)> {
+    // Items, with `*` expanded.
+    let mut cols: Vec<Arc<str>> = Vec::new();
+    let mut star_slots: Vec<usize> = Vec::new();
+    if p.star {
+        let mut names: Vec<(Arc<str>, usize)> = scope
+            .iter()
+            .enumerate()
+            .filter(|(i, n)| {
+                !n.starts_with('\u{0}') && scope.iter().rposition(|m| m == *n) == Some(*i)
+            })
+            .map(|(i, n)| (n.clone(), i))
+            .collect();
+        if is_return {
+            names.sort_by(|a, b| a.0.cmp(&b.0));
+        }
+        if names.is_empty() {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "RETURN * is not allowed when there are no variables in scope",
+            )
+            .with_detail("NoVariablesInScope"));
+        }
+        for (n, i) in names {
+            cols.push(n);
+            star_slots.push(i);
+        }
+    }
+    for it in &p.items {
+        cols.push(column_name(&it.expr, it.alias.as_ref(), src));
+    }
+    {
+        let mut seen = HashSet::new();
+        for c in &cols {
+            if !seen.insert(c.clone()) {
+                return Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("multiple result columns with the same name `{c}`"),
+                )
+                .with_detail("ColumnNameConflict"));
+            }
+        }
+    }
+    Ok((cols, star_slots))
+}
+
+/// Whether `e` calls an aggregating function (outside comprehensions' own scopes).
+pub(crate) fn has_aggregate(e: &Expr) -> bool {
+    let mut found = Vec::new();
+    collect_aggregates(e, &mut found);
+    !found.is_empty()
+}

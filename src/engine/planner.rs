@@ -1,0 +1,338 @@
+//! The planner: a statement's operator tree, clause by clause, from the same compiled patterns
+//! and anchors the executor runs (see `exec::explain` for `MATCH`). `EXPLAIN` returns it;
+//! `PROFILE` runs the statement and fills in rows and db hits per clause.
+
+use super::error::Result;
+use super::exec::{filter, has_aggregate, projection_columns, Anon, Runner};
+use crate::plan::Plan;
+use crate::syntax::{
+    Clause, Expr, Projection, Query, RemoveItem, SetItem, SingleQuery, SubqueryScope,
+};
+use std::sync::Arc;
+
+/// How many rows the planner assumes an `UNWIND` or a procedure produces per input row.
+const UNWIND_ROWS: f64 = 10.0;
+
+/// Plans a statement: the root is `ProduceResults` (or `EmptyResult` under it, for a statement
+/// that returns nothing).
+pub(crate) fn plan_query(run: &Runner, q: &Query) -> Result<(Plan, Vec<Arc<str>>)> {
+    let mut anon = Anon::default();
+    let (plan, cols, returns) = query(run, q, &[], None, &mut anon)?;
+    let plan = if returns {
+        Plan::over("ProduceResults", cols.join(", "), plan)
+    } else {
+        Plan::over(
+            "ProduceResults",
+            "",
+            Plan::over("EmptyResult", "", plan).estimate(0.0),
+        )
+        .estimate(0.0)
+    };
+    Ok((plan, cols))
+}
+
+/// A query with its unions: the plan, its columns, and whether it returns rows.
+fn query(
+    run: &Runner,
+    q: &Query,
+    outer: &[Arc<str>],
+    input: Option<Plan>,
+    anon: &mut Anon,
+) -> Result<(Plan, Vec<Arc<str>>, bool)> {
+    let (mut plan, cols, returns) = single(run, &q.first, outer, input.clone(), anon)?;
+    for u in &q.unions {
+        let (next, _, _) = single(run, &u.query, outer, input.clone(), anon)?;
+        let rows = plan.estimated_rows + next.estimated_rows;
+        let mut union = Plan::over("Union", "", plan).bind(cols.iter().map(|c| c.to_string()));
+        union.children.push(next);
+        plan = union.estimate(rows);
+        if !u.all {
+            plan = Plan::over("Distinct", cols.join(", "), plan);
+        }
+    }
+    Ok((plan, cols, returns))
+}
+
+fn single(
+    run: &Runner,
+    q: &SingleQuery,
+    outer: &[Arc<str>],
+    input: Option<Plan>,
+    anon: &mut Anon,
+) -> Result<(Plan, Vec<Arc<str>>, bool)> {
+    let mut scope: Vec<Arc<str>> = outer.to_vec();
+    let mut cur = input;
+    for clause in &q.clauses {
+        let text = clause_text(run, clause);
+        let plan = match clause {
+            Clause::Match(m) => run.plan_match(m, &mut scope, cur.take(), anon)?,
+            Clause::With(w) => {
+                let p = projection(run, &w.projection, &mut scope, cur.take(), false)?;
+                match &w.where_ {
+                    Some(e) => filter(p, vec![run.text(e)]),
+                    None => p,
+                }
+            }
+            Clause::Return(r) => {
+                let p = projection(run, &r.projection, &mut scope, cur.take(), true)?;
+                return Ok((profiled(run, clause, p), scope, true));
+            }
+            Clause::Unwind(u) => {
+                scope.push(Arc::from(u.variable.name.as_str()));
+                let input = start(cur.take());
+                let rows = input.estimated_rows * UNWIND_ROWS;
+                Plan::over(
+                    "Unwind",
+                    format!("{} AS {}", run.text(&u.expr), u.variable.name),
+                    input,
+                )
+                .bind([u.variable.name.clone()])
+                .estimate(rows)
+            }
+            Clause::CallProcedure(c) => {
+                let yielded: Vec<String> = match &c.yield_ {
+                    Some(y) => y
+                        .items
+                        .iter()
+                        .map(|it| it.alias.as_ref().unwrap_or(&it.field).name.clone())
+                        .collect(),
+                    None => crate::catalogue::procedure(&c.name.dotted())
+                        .and_then(|p| p.signature())
+                        .map(|s| s.outputs.iter().map(|o| o.name.clone()).collect())
+                        .unwrap_or_default(),
+                };
+                scope.extend(yielded.iter().map(|y| Arc::from(y.as_str())));
+                let input = start(cur.take());
+                let rows = input.estimated_rows * UNWIND_ROWS;
+                let call = text.trim_start_matches("OPTIONAL ").trim_start();
+                Plan::over("ProcedureCall", call.to_string(), input)
+                    .bind(yielded)
+                    .estimate(rows)
+            }
+            Clause::CallSubquery(c) => {
+                let imports: Vec<Arc<str>> = match &c.scope {
+                    Some(SubqueryScope::Variables(vs)) => {
+                        vs.iter().map(|v| Arc::from(v.name.as_str())).collect()
+                    }
+                    _ => scope.clone(),
+                };
+                let arg = Plan::leaf("Argument", imports.join(", "))
+                    .bind(imports.iter().map(|s| s.to_string()));
+                let (sub, cols, returns) = query(run, &c.query, &imports, Some(arg), anon)?;
+                let lhs = start(cur.take());
+                let op = match (c.in_transactions.is_some(), returns) {
+                    (true, true) => "TransactionApply",
+                    (true, false) => "TransactionForeach",
+                    (false, true) => "Apply",
+                    (false, false) => "SubqueryForeach",
+                };
+                let rows = if returns {
+                    lhs.estimated_rows * sub.estimated_rows.max(1.0)
+                } else {
+                    lhs.estimated_rows
+                };
+                if returns {
+                    scope.extend(cols.iter().cloned());
+                }
+                let mut p = Plan::over(op, "", lhs).bind(cols.iter().map(|c| c.to_string()));
+                p.children.push(sub);
+                p.estimate(rows)
+            }
+            Clause::Create(c) => {
+                crate::engine::exec::declare_pattern_vars(&c.pattern, &mut scope);
+                let input = start(cur.take());
+                Plan::over("Create", strip_keyword(&text, "CREATE"), input)
+                    .bind(scope.iter().map(|s| s.to_string()))
+            }
+            Clause::Merge(m) => {
+                crate::engine::exec::declare_pattern_vars(
+                    std::slice::from_ref(&m.pattern),
+                    &mut scope,
+                );
+                let input = start(cur.take());
+                Plan::over("Merge", strip_keyword(&text, "MERGE"), input)
+                    .bind(scope.iter().map(|s| s.to_string()))
+            }
+            Clause::Set(s) => {
+                let op = match s.items.first() {
+                    Some(SetItem::Labels { .. }) => "SetLabels",
+                    Some(SetItem::Variable { .. }) => "SetPropertiesFromMap",
+                    _ => "SetProperty",
+                };
+                Plan::over(op, strip_keyword(&text, "SET"), start(cur.take()))
+            }
+            Clause::Remove(r) => {
+                let op = match r.items.first() {
+                    Some(RemoveItem::Labels { .. }) => "RemoveLabels",
+                    _ => "SetProperty",
+                };
+                Plan::over(op, strip_keyword(&text, "REMOVE"), start(cur.take()))
+            }
+            Clause::Delete(d) => {
+                let op = if d.detach { "DetachDelete" } else { "Delete" };
+                let details = strip_keyword(&strip_keyword(&text, "DETACH"), "DELETE");
+                Plan::over(op, details, start(cur.take()))
+            }
+            Clause::Foreach(_) => Plan::over(
+                "Foreach",
+                strip_keyword(&text, "FOREACH"),
+                start(cur.take()),
+            ),
+            Clause::LoadCsv(l) => {
+                scope.push(Arc::from(l.variable.name.as_str()));
+                let input = start(cur.take());
+                let rows = input.estimated_rows * UNWIND_ROWS;
+                Plan::over("LoadCSV", text.clone(), input)
+                    .bind([l.variable.name.clone()])
+                    .estimate(rows)
+            }
+            Clause::Use(_) => match cur.take() {
+                Some(p) => p,
+                None => continue,
+            },
+            Clause::Finish(_) => Plan::over("EmptyResult", "", start(cur.take())).estimate(0.0),
+        };
+        cur = Some(profiled(run, clause, plan));
+    }
+    Ok((start(cur), Vec::new(), false))
+}
+
+/// Under `PROFILE`: the clause's rows and db hits on the operator that finishes it.
+fn profiled(run: &Runner, clause: &Clause, mut plan: Plan) -> Plan {
+    if let Some(c) = run.sh.profile_of(clause) {
+        plan.rows = Some(c.rows);
+        plan.db_hits = Some(c.db_hits);
+    }
+    plan
+}
+
+/// `WITH` / `RETURN`: aggregation or projection, then DISTINCT, ORDER BY with LIMIT (`Top`)
+/// or alone (`Sort`), SKIP and LIMIT.
+fn projection(
+    run: &Runner,
+    p: &Projection,
+    scope: &mut Vec<Arc<str>>,
+    input: Option<Plan>,
+    is_return: bool,
+) -> Result<Plan> {
+    let (cols, _) = projection_columns(p, scope, is_return, run.sh.src)?;
+    let mut plan = start(input);
+    let item = |e: &Expr, col: &str| {
+        let t = run.text(e);
+        if t == col {
+            t
+        } else {
+            format!("{t} AS {col}")
+        }
+    };
+    let offset = cols.len() - p.items.len();
+    let (aggs, keys): (Vec<_>, Vec<_>) = p
+        .items
+        .iter()
+        .enumerate()
+        .partition(|(_, it)| has_aggregate(&it.expr));
+    if !aggs.is_empty() {
+        let mut details: Vec<String> = keys
+            .iter()
+            .map(|(i, it)| item(&it.expr, &cols[offset + i]))
+            .collect();
+        details.extend(aggs.iter().map(|(i, it)| item(&it.expr, &cols[offset + i])));
+        let rows = if keys.is_empty() {
+            1.0
+        } else {
+            plan.estimated_rows.sqrt().max(1.0)
+        };
+        plan = Plan::over("EagerAggregation", details.join(", "), plan)
+            .bind(cols.iter().map(|c| c.to_string()))
+            .estimate(rows);
+    } else {
+        let computed: Vec<String> = p
+            .items
+            .iter()
+            .enumerate()
+            .filter(|(i, it)| {
+                !matches!(&it.expr.kind, crate::syntax::ExprKind::Variable(v)
+                    if *v.name == *cols[offset + i])
+            })
+            .map(|(i, it)| item(&it.expr, &cols[offset + i]))
+            .collect();
+        if !computed.is_empty() {
+            plan = Plan::over("Projection", computed.join(", "), plan)
+                .bind(cols.iter().map(|c| c.to_string()));
+        }
+    }
+    if p.distinct {
+        let rows = plan.estimated_rows;
+        plan = Plan::over("Distinct", cols.join(", "), plan).estimate(rows);
+    }
+    let order = p
+        .order_by
+        .iter()
+        .map(|s| {
+            format!(
+                "{} {}",
+                run.text(&s.expr),
+                if s.descending { "DESC" } else { "ASC" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    let limit = p.limit.as_ref().map(|e| run.text(e));
+    let skip = p.skip.as_ref().map(|e| run.text(e));
+    let literal = |e: &Option<Expr>| match e.as_ref().map(|e| &e.kind) {
+        Some(crate::syntax::ExprKind::Literal(crate::syntax::Literal::Integer(n))) => {
+            Some(*n as f64)
+        }
+        _ => None,
+    };
+    let cap = |plan: &Plan, n: Option<f64>| match n {
+        Some(n) => plan.estimated_rows.min(n),
+        None => plan.estimated_rows,
+    };
+    match (&limit, order.is_empty()) {
+        (Some(l), false) => {
+            // The top SKIP + LIMIT rows, then the skip.
+            let n = match &skip {
+                Some(s) => format!("{s} + {l}"),
+                None => l.clone(),
+            };
+            let rows = cap(
+                &plan,
+                literal(&p.limit).map(|l| l + literal(&p.skip).unwrap_or(0.0)),
+            );
+            plan = Plan::over("Top", format!("{order} LIMIT {n}"), plan).estimate(rows);
+        }
+        (_, false) => {
+            plan = Plan::over("Sort", order.clone(), plan);
+        }
+        _ => {}
+    }
+    if let Some(s) = skip {
+        plan = Plan::over("Skip", s, plan);
+    }
+    if let (Some(l), true) = (limit, order.is_empty()) {
+        let rows = cap(&plan, literal(&p.limit));
+        plan = Plan::over("Limit", l, plan).estimate(rows);
+    }
+    *scope = cols;
+    Ok(plan)
+}
+
+/// The plan so far, or the single empty row a query starts from.
+fn start(p: Option<Plan>) -> Plan {
+    p.unwrap_or_else(|| Plan::leaf("Argument", ""))
+}
+
+fn clause_text(run: &Runner, c: &Clause) -> String {
+    let s = c.span();
+    let t = run.sh.src.get(s.start..s.end).unwrap_or_default();
+    t.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The clause text without its leading keyword (matched case-insensitively).
+fn strip_keyword(text: &str, keyword: &str) -> String {
+    match text.get(..keyword.len()) {
+        Some(head) if head.eq_ignore_ascii_case(keyword) => text[keyword.len()..].trim().into(),
+        _ => text.to_string(),
+    }
+}

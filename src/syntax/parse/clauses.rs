@@ -1,0 +1,756 @@
+//! The builder for statements and clauses.
+
+use super::*;
+
+impl<'s> Builder<'s> {
+    pub(super) fn statement(&self, p: Pair<'_, Rule>) -> Res<Statement> {
+        let span = span_of(&p);
+        let mut prefix = None;
+        let mut query = None;
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::query_prefix => {
+                    let kw = c.into_inner().next().map(|k| k.as_rule());
+                    prefix = Some(if kw == Some(Rule::PROFILE) {
+                        QueryPrefix::Profile
+                    } else {
+                        QueryPrefix::Explain
+                    });
+                }
+                Rule::query => query = Some(self.query(c)?),
+                _ => {}
+            }
+        }
+        let query = query.ok_or_else(|| internal(self.src, span.start))?;
+        Ok(Statement {
+            prefix,
+            query,
+            span,
+        })
+    }
+
+    pub(super) fn query(&self, p: Pair<'_, Rule>) -> Res<Query> {
+        let span = span_of(&p);
+        let mut first = None;
+        let mut unions = Vec::new();
+        let mut pending: Option<(bool, Span)> = None;
+        for c in p.into_inner() {
+            match c.as_rule() {
+                Rule::single_query => {
+                    let sq = self.single_query(c)?;
+                    match pending.take() {
+                        None => first = Some(sq),
+                        Some((all, uspan)) => unions.push(UnionPart {
+                            all,
+                            span: uspan.to(sq.span),
+                            query: sq,
+                        }),
+                    }
+                }
+                Rule::union => {
+                    let uspan = span_of(&c);
+                    let all = c.into_inner().any(|k| k.as_rule() == Rule::ALL);
+                    pending = Some((all, uspan));
+                }
+                _ => {}
+            }
+        }
+        let first = first.ok_or_else(|| internal(self.src, span.start))?;
+        Ok(Query {
+            first,
+            unions,
+            span,
+        })
+    }
+
+    pub(super) fn single_query(&self, p: Pair<'_, Rule>) -> Res<SingleQuery> {
+        let span = span_of(&p);
+        let clauses = self.clauses(p.into_inner())?;
+        if clauses.len() > 1 {
+            for c in &clauses {
+                if let Clause::CallProcedure(call) = c {
+                    if call.args.is_none() {
+                        return Err(self.err(
+                            call.name.span.end,
+                            format!(
+                                "procedure call inside a larger query needs parentheses: write `CALL {}(…)` \
+                                 (arguments may be omitted only when CALL is the whole query)",
+                                call.name.dotted()
+                            ),
+                        ));
+                    }
+                    if let Some(y) = &call.yield_ {
+                        if y.star {
+                            return Err(self.err(
+                                y.span.start,
+                                "`YIELD *` is only allowed when CALL is the whole query; name the fields to yield",
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(SingleQuery { clauses, span })
+    }
+
+    pub(super) fn clauses(&self, pairs: Pairs<'_, Rule>) -> Res<Vec<Clause>> {
+        let mut out = Vec::new();
+        for c in pairs {
+            if let Some(cl) = self.clause(c)? {
+                out.push(cl);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Converts a clause pair; keyword pairs and other tokens yield `None`.
+    pub(super) fn clause(&self, c: Pair<'_, Rule>) -> Res<Option<Clause>> {
+        let span = span_of(&c);
+        Ok(Some(match c.as_rule() {
+            Rule::match_clause => Clause::Match(self.match_clause(c)?),
+            Rule::with_clause => {
+                let mut projection = None;
+                let mut where_ = None;
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::projection_body => projection = Some(self.projection(x)?),
+                        Rule::where_clause => where_ = Some(self.where_clause(x)?),
+                        _ => {}
+                    }
+                }
+                Clause::With(With {
+                    projection: projection.ok_or_else(|| internal(self.src, span.start))?,
+                    where_,
+                    span,
+                })
+            }
+            Rule::return_clause => {
+                let body = c
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::projection_body)
+                    .ok_or_else(|| internal(self.src, span.start))?;
+                Clause::Return(Return {
+                    projection: self.projection(body)?,
+                    span,
+                })
+            }
+            Rule::unwind_clause => {
+                let mut expr = None;
+                let mut var = None;
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::expression => expr = Some(self.expr(x)?),
+                        Rule::alias_name => var = Some(self.ident(x)?),
+                        _ => {}
+                    }
+                }
+                match (expr, var) {
+                    (Some(expr), Some(variable)) => Clause::Unwind(Unwind {
+                        expr,
+                        variable,
+                        span,
+                    }),
+                    _ => return Err(internal(self.src, span.start)),
+                }
+            }
+            Rule::call_subquery => Clause::CallSubquery(self.call_subquery(c)?),
+            Rule::call_procedure => Clause::CallProcedure(self.call_procedure(c)?),
+            Rule::create_clause => {
+                let pat = c
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::pattern)
+                    .ok_or_else(|| internal(self.src, span.start))?;
+                Clause::Create(Create {
+                    pattern: self.pattern(pat)?,
+                    span,
+                })
+            }
+            Rule::merge_clause => {
+                let mut pattern = None;
+                let mut actions = Vec::new();
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::pattern_part => pattern = Some(self.pattern_part(x)?),
+                        Rule::merge_action => {
+                            let aspan = span_of(&x);
+                            let mut on_create = false;
+                            let mut items = Vec::new();
+                            for y in x.into_inner() {
+                                match y.as_rule() {
+                                    Rule::CREATE => on_create = true,
+                                    Rule::set_item => items.push(self.set_item(y)?),
+                                    _ => {}
+                                }
+                            }
+                            actions.push(MergeAction {
+                                on_create,
+                                items,
+                                span: aspan,
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                Clause::Merge(Merge {
+                    pattern: pattern.ok_or_else(|| internal(self.src, span.start))?,
+                    actions,
+                    span,
+                })
+            }
+            Rule::set_clause => {
+                let mut items = Vec::new();
+                for x in c.into_inner() {
+                    if x.as_rule() == Rule::set_item {
+                        items.push(self.set_item(x)?);
+                    }
+                }
+                Clause::Set(SetClause { items, span })
+            }
+            Rule::remove_clause => {
+                let mut items = Vec::new();
+                for x in c.into_inner() {
+                    if x.as_rule() == Rule::remove_item {
+                        items.push(self.remove_item(x)?);
+                    }
+                }
+                Clause::Remove(Remove { items, span })
+            }
+            Rule::delete_clause => {
+                let mut detach = false;
+                let mut exprs = Vec::new();
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::DETACH => detach = true,
+                        Rule::expression => exprs.push(self.expr(x)?),
+                        _ => {}
+                    }
+                }
+                Clause::Delete(Delete {
+                    detach,
+                    exprs,
+                    span,
+                })
+            }
+            Rule::foreach_clause => {
+                let mut variable = None;
+                let mut list = None;
+                let mut clauses = Vec::new();
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::variable => variable = Some(self.ident(x)?),
+                        Rule::expression => list = Some(self.expr(x)?),
+                        _ => {
+                            if let Some(cl) = self.clause(x)? {
+                                clauses.push(cl);
+                            }
+                        }
+                    }
+                }
+                match (variable, list) {
+                    (Some(variable), Some(list)) => Clause::Foreach(Foreach {
+                        variable,
+                        list,
+                        clauses,
+                        span,
+                    }),
+                    _ => return Err(internal(self.src, span.start)),
+                }
+            }
+            Rule::load_csv_clause => {
+                let mut with_headers = false;
+                let mut source = None;
+                let mut variable = None;
+                let mut field_terminator = None;
+                for x in c.into_inner() {
+                    match x.as_rule() {
+                        Rule::with_headers => with_headers = true,
+                        Rule::expression => source = Some(self.expr(x)?),
+                        Rule::alias_name => variable = Some(self.ident(x)?),
+                        Rule::string_lit => field_terminator = Some(self.string(x)?),
+                        _ => {}
+                    }
+                }
+                match (source, variable) {
+                    (Some(source), Some(variable)) => Clause::LoadCsv(LoadCsv {
+                        with_headers,
+                        source,
+                        variable,
+                        field_terminator,
+                        span,
+                    }),
+                    _ => return Err(internal(self.src, span.start)),
+                }
+            }
+            Rule::use_clause => {
+                let gref = c
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::graph_ref)
+                    .and_then(|g| g.into_inner().next())
+                    .ok_or_else(|| internal(self.src, span.start))?;
+                let graph = match gref.as_rule() {
+                    Rule::function_call => self.function_call(gref)?,
+                    _ => {
+                        let name = self.qualified_name(gref)?;
+                        let mut parts = name.parts.into_iter();
+                        let first = parts.next().ok_or_else(|| internal(self.src, span.start))?;
+                        let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
+                        for part in parts {
+                            let s = e.span.to(part.span);
+                            e = Expr::new(
+                                ExprKind::Property {
+                                    expr: Box::new(e),
+                                    key: part,
+                                },
+                                s,
+                            );
+                        }
+                        e
+                    }
+                };
+                Clause::Use(Use { graph, span })
+            }
+            Rule::finish_clause => Clause::Finish(span),
+            _ => return Ok(None),
+        }))
+    }
+
+    pub(super) fn match_clause(&self, c: Pair<'_, Rule>) -> Res<Match> {
+        let span = span_of(&c);
+        let mut m = Match {
+            optional: false,
+            mode: None,
+            pattern: Vec::new(),
+            hints: Vec::new(),
+            where_: None,
+            span,
+        };
+        for x in c.into_inner() {
+            match x.as_rule() {
+                Rule::OPTIONAL => m.optional = true,
+                Rule::match_mode => {
+                    let repeatable = x.into_inner().any(|k| k.as_rule() == Rule::REPEATABLE);
+                    m.mode = Some(if repeatable {
+                        MatchMode::RepeatableElements
+                    } else {
+                        MatchMode::DifferentRelationships
+                    });
+                }
+                Rule::pattern => m.pattern = self.pattern(x)?,
+                Rule::hint => m.hints.push(self.hint(x)?),
+                Rule::where_clause => m.where_ = Some(self.where_clause(x)?),
+                _ => {}
+            }
+        }
+        Ok(m)
+    }
+
+    pub(super) fn hint(&self, p: Pair<'_, Rule>) -> Res<Hint> {
+        let span = span_of(&p);
+        let inner = p
+            .into_inner()
+            .find(|x| {
+                matches!(
+                    x.as_rule(),
+                    Rule::hint_index | Rule::hint_scan | Rule::hint_join
+                )
+            })
+            .ok_or_else(|| internal(self.src, span.start))?;
+        let rule = inner.as_rule();
+        let mut kind = None;
+        let mut seek = false;
+        let mut vars = Vec::new();
+        let mut names = Vec::new();
+        for x in inner.into_inner() {
+            match x.as_rule() {
+                Rule::index_kind => kind = Some(x.as_str().to_ascii_uppercase()),
+                Rule::SEEK => seek = true,
+                Rule::variable => vars.push(self.ident(x)?),
+                Rule::symbolic_name => names.push(self.ident(x)?),
+                _ => {}
+            }
+        }
+        let bad = || internal(self.src, span.start);
+        Ok(match rule {
+            Rule::hint_index => {
+                let variable = vars.pop().ok_or_else(bad)?;
+                if names.is_empty() {
+                    return Err(bad());
+                }
+                let label = names.remove(0);
+                Hint::Index {
+                    kind,
+                    seek,
+                    variable,
+                    label,
+                    properties: names,
+                    span,
+                }
+            }
+            Rule::hint_scan => Hint::Scan {
+                variable: vars.pop().ok_or_else(bad)?,
+                label: names.pop().ok_or_else(bad)?,
+                span,
+            },
+            _ => Hint::Join {
+                variables: vars,
+                span,
+            },
+        })
+    }
+
+    pub(super) fn where_clause(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let span = span_of(&p);
+        let e = p
+            .into_inner()
+            .find(|x| x.as_rule() == Rule::expression)
+            .ok_or_else(|| internal(self.src, span.start))?;
+        self.expr(e)
+    }
+
+    pub(super) fn projection(&self, p: Pair<'_, Rule>) -> Res<Projection> {
+        let span = span_of(&p);
+        let mut pr = Projection {
+            distinct: false,
+            star: false,
+            items: Vec::new(),
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+            span,
+        };
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::DISTINCT => pr.distinct = true,
+                Rule::projection_items => {
+                    for it in x.into_inner() {
+                        match it.as_rule() {
+                            Rule::projection_star => pr.star = true,
+                            Rule::projection_item => {
+                                let ispan = span_of(&it);
+                                let mut expr = None;
+                                let mut alias = None;
+                                for y in it.into_inner() {
+                                    match y.as_rule() {
+                                        Rule::expression => expr = Some(self.expr(y)?),
+                                        Rule::alias_name => alias = Some(self.ident(y)?),
+                                        _ => {}
+                                    }
+                                }
+                                pr.items.push(ProjectionItem {
+                                    expr: expr.ok_or_else(|| internal(self.src, ispan.start))?,
+                                    alias,
+                                    span: ispan,
+                                });
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::order_by => {
+                    for s in x.into_inner() {
+                        if s.as_rule() != Rule::sort_item {
+                            continue;
+                        }
+                        let sspan = span_of(&s);
+                        let mut expr = None;
+                        let mut descending = false;
+                        let mut explicit = false;
+                        for y in s.into_inner() {
+                            match y.as_rule() {
+                                Rule::expression => expr = Some(self.expr(y)?),
+                                Rule::sort_dir => {
+                                    explicit = true;
+                                    descending = y.into_inner().any(|k| {
+                                        matches!(k.as_rule(), Rule::DESC | Rule::DESCENDING)
+                                    });
+                                }
+                                _ => {}
+                            }
+                        }
+                        pr.order_by.push(SortItem {
+                            expr: expr.ok_or_else(|| internal(self.src, sspan.start))?,
+                            descending,
+                            explicit,
+                            span: sspan,
+                        });
+                    }
+                }
+                Rule::skip => pr.skip = Some(self.inner_expr(x)?),
+                Rule::limit => pr.limit = Some(self.inner_expr(x)?),
+                _ => {}
+            }
+        }
+        Ok(pr)
+    }
+
+    /// The first `expression` child of `p`.
+    pub(super) fn inner_expr(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let start = p.as_span().start();
+        let e = p
+            .into_inner()
+            .find(|x| x.as_rule() == Rule::expression)
+            .ok_or_else(|| internal(self.src, start))?;
+        self.expr(e)
+    }
+
+    pub(super) fn call_subquery(&self, p: Pair<'_, Rule>) -> Res<CallSubquery> {
+        let span = span_of(&p);
+        let mut optional = false;
+        let mut scope = None;
+        let mut query = None;
+        let mut in_transactions = None;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::OPTIONAL => optional = true,
+                Rule::subquery_scope => {
+                    let mut vars = Vec::new();
+                    let mut all = false;
+                    for y in x.into_inner() {
+                        match y.as_rule() {
+                            Rule::scope_all => all = true,
+                            Rule::variable => vars.push(self.ident(y)?),
+                            _ => {}
+                        }
+                    }
+                    scope = Some(if all {
+                        SubqueryScope::All
+                    } else {
+                        SubqueryScope::Variables(vars)
+                    });
+                }
+                Rule::query => query = Some(self.query(x)?),
+                Rule::in_transactions => {
+                    let tspan = span_of(&x);
+                    let mut t = InTransactions {
+                        concurrency: None,
+                        batch_size: None,
+                        on_error: None,
+                        report_status: None,
+                        span: tspan,
+                    };
+                    for y in x.into_inner() {
+                        match y.as_rule() {
+                            Rule::tx_concurrency => {
+                                let e = y.into_inner().find(|z| z.as_rule() == Rule::expression);
+                                t.concurrency = Some(match e {
+                                    Some(e) => Some(self.expr(e)?),
+                                    None => None,
+                                });
+                            }
+                            Rule::tx_batch => t.batch_size = Some(self.inner_expr(y)?),
+                            Rule::tx_on_error => {
+                                for k in y.into_inner() {
+                                    t.on_error = match k.as_rule() {
+                                        Rule::CONTINUE => Some(OnError::Continue),
+                                        Rule::BREAK => Some(OnError::Break),
+                                        Rule::FAIL => Some(OnError::Fail),
+                                        Rule::RETRY => Some(OnError::Retry),
+                                        _ => t.on_error,
+                                    };
+                                }
+                            }
+                            Rule::tx_report => {
+                                for k in y.into_inner() {
+                                    if k.as_rule() == Rule::alias_name {
+                                        t.report_status = Some(self.ident(k)?);
+                                    }
+                                }
+                            }
+                            _ => {}
+                        }
+                    }
+                    in_transactions = Some(t);
+                }
+                _ => {}
+            }
+        }
+        Ok(CallSubquery {
+            optional,
+            scope,
+            query: Box::new(query.ok_or_else(|| internal(self.src, span.start))?),
+            in_transactions,
+            span,
+        })
+    }
+
+    pub(super) fn call_procedure(&self, p: Pair<'_, Rule>) -> Res<CallProcedure> {
+        let span = span_of(&p);
+        let mut optional = false;
+        let mut name = None;
+        let mut args = None;
+        let mut yield_ = None;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::OPTIONAL => optional = true,
+                Rule::qualified_name => name = Some(self.qualified_name(x)?),
+                Rule::proc_args => {
+                    let mut v = Vec::new();
+                    for y in x.into_inner() {
+                        if y.as_rule() == Rule::expression {
+                            v.push(self.expr(y)?);
+                        }
+                    }
+                    args = Some(v);
+                }
+                Rule::yield_clause => {
+                    let yspan = span_of(&x);
+                    let mut y = YieldSpec {
+                        star: false,
+                        items: Vec::new(),
+                        where_: None,
+                        span: yspan,
+                    };
+                    for z in x.into_inner() {
+                        match z.as_rule() {
+                            Rule::yield_star => y.star = true,
+                            Rule::yield_item => {
+                                let ispan = span_of(&z);
+                                let mut field = None;
+                                let mut alias = None;
+                                for w in z.into_inner() {
+                                    match w.as_rule() {
+                                        Rule::symbolic_name => field = Some(self.ident(w)?),
+                                        Rule::alias_name => alias = Some(self.ident(w)?),
+                                        _ => {}
+                                    }
+                                }
+                                y.items.push(YieldItem {
+                                    field: field.ok_or_else(|| internal(self.src, ispan.start))?,
+                                    alias,
+                                    span: ispan,
+                                });
+                            }
+                            Rule::where_clause => y.where_ = Some(self.where_clause(z)?),
+                            _ => {}
+                        }
+                    }
+                    yield_ = Some(y);
+                }
+                _ => {}
+            }
+        }
+        Ok(CallProcedure {
+            optional,
+            name: name.ok_or_else(|| internal(self.src, span.start))?,
+            args,
+            yield_,
+            span,
+        })
+    }
+
+    pub(super) fn set_item(&self, p: Pair<'_, Rule>) -> Res<SetItem> {
+        let span = span_of(&p);
+        let inner = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| internal(self.src, span.start))?;
+        match inner.as_rule() {
+            Rule::set_labels => {
+                let (variable, labels) = self.set_labels(inner)?;
+                Ok(SetItem::Labels {
+                    variable,
+                    labels,
+                    span,
+                })
+            }
+            Rule::set_property => {
+                let mut it = inner.into_inner();
+                let (Some(t), Some(v)) = (it.next(), it.next()) else {
+                    return Err(internal(self.src, span.start));
+                };
+                let target = self.postfix_expr(t)?.expr;
+                let value = self.expr(v)?;
+                match target.kind {
+                    ExprKind::Variable(variable) => Ok(SetItem::Variable {
+                        variable,
+                        value,
+                        merge: false,
+                        span,
+                    }),
+                    ExprKind::Property { .. } | ExprKind::Index { .. } => Ok(SetItem::Property {
+                        target,
+                        value,
+                        span,
+                    }),
+                    _ => Err(self.err(
+                        target.span.start,
+                        "SET needs a property (`n.key`), a variable (`n = {…}`) or labels (`n:Label`) here",
+                    )),
+                }
+            }
+            Rule::set_variable => {
+                let mut variable = None;
+                let mut merge = false;
+                let mut value = None;
+                for x in inner.into_inner() {
+                    match x.as_rule() {
+                        Rule::variable => variable = Some(self.ident(x)?),
+                        Rule::set_op => merge = x.as_str() == "+=",
+                        Rule::expression => value = Some(self.expr(x)?),
+                        _ => {}
+                    }
+                }
+                match (variable, value) {
+                    (Some(variable), Some(value)) => Ok(SetItem::Variable {
+                        variable,
+                        value,
+                        merge,
+                        span,
+                    }),
+                    _ => Err(internal(self.src, span.start)),
+                }
+            }
+            _ => Err(self.bad_tree(&inner)),
+        }
+    }
+
+    pub(super) fn set_labels(&self, p: Pair<'_, Rule>) -> Res<(Ident, LabelExpr)> {
+        let start = p.as_span().start();
+        let mut variable = None;
+        let mut labels = None;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::variable => variable = Some(self.ident(x)?),
+                Rule::node_labels => labels = Some(self.node_labels(x)?),
+                _ => {}
+            }
+        }
+        match (variable, labels) {
+            (Some(v), Some(l)) => Ok((v, l)),
+            _ => Err(internal(self.src, start)),
+        }
+    }
+
+    pub(super) fn remove_item(&self, p: Pair<'_, Rule>) -> Res<RemoveItem> {
+        let span = span_of(&p);
+        let inner = p
+            .into_inner()
+            .next()
+            .ok_or_else(|| internal(self.src, span.start))?;
+        match inner.as_rule() {
+            Rule::set_labels => {
+                let (variable, labels) = self.set_labels(inner)?;
+                Ok(RemoveItem::Labels {
+                    variable,
+                    labels,
+                    span,
+                })
+            }
+            Rule::postfix_expr => {
+                let target = self.postfix_expr(inner)?.expr;
+                match target.kind {
+                    ExprKind::Property { .. } | ExprKind::Index { .. } => {
+                        Ok(RemoveItem::Property { target, span })
+                    }
+                    _ => Err(self.err(
+                        target.span.start,
+                        "REMOVE needs a property (`n.key`) or labels (`n:Label`) here",
+                    )),
+                }
+            }
+            _ => Err(self.bad_tree(&inner)),
+        }
+    }
+
+    // ---- patterns ----
+}

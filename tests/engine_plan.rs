@@ -1,0 +1,250 @@
+//! The planner: `EXPLAIN` gives the plan the executor runs (anchors chosen from the graph's
+//! statistics), `PROFILE` runs it and counts rows and db hits; the CLI prints both as trees.
+
+use grape::engine::{execute, explain, Options, Params};
+use grape::graph::Graph;
+use grape::plan::Plan;
+
+fn graph(script: &str) -> Graph {
+    Graph::from_cypher_script(script).unwrap()
+}
+
+fn plan_of(g: &Graph, q: &str) -> Plan {
+    let stmt = grape::syntax::parse(q).unwrap();
+    explain(g, &stmt, q, &Params::new(), &Options::default()).unwrap()
+}
+
+fn ops(p: &Plan) -> Vec<String> {
+    p.walk().iter().map(|p| p.operator.clone()).collect()
+}
+
+/// Ten people with distinct names, and one friendship.
+const PEOPLE: &str = "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i, team: 'all'});\
+    MATCH (a:Person {name: 'p1'}), (b:Person {name: 'p2'}) CREATE (a)-[:KNOWS]->(b)";
+
+#[test]
+fn a_selective_property_is_sought_an_unselective_one_filtered() {
+    let g = graph(PEOPLE);
+    let p = plan_of(&g, "MATCH (p:Person {name: 'p1'})-[:KNOWS]->(f) RETURN f");
+    assert_eq!(ops(&p), ["ProduceResults", "Expand(All)", "NodeIndexSeek"]);
+    let leaf = p.walk().last().copied().unwrap();
+    assert_eq!(leaf.details, "p:Person(name) WHERE name = 'p1'");
+    assert_eq!(leaf.estimated_rows, 1.0);
+    // Every person has the same team: a seek finds them all, so the planner scans the label
+    // and filters.
+    let p = plan_of(&g, "MATCH (p:Person {team: 'all'})-[:KNOWS]->(f) RETURN f");
+    assert_eq!(
+        ops(&p),
+        ["ProduceResults", "Expand(All)", "Filter", "NodeByLabelScan"]
+    );
+    assert_eq!(p.children[0].children[0].details, "p.team = 'all'");
+    // The cheaper end is the anchor: here the right-hand node, then the walk goes backwards.
+    let p = plan_of(&g, "MATCH (f)<-[:KNOWS]-(p:Person {name: 'p1'}) RETURN f");
+    assert_eq!(p.children[0].details, "(p)-[anon_0:KNOWS]->(f)");
+    // Parameters are constants for the planner: their hits are looked up once.
+    let q = "MATCH (p:Person) WHERE p.name = $n RETURN p";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let mut params = Params::new();
+    params.insert("n".into(), grape::value::Value::from("p3"));
+    let p = explain(&g, &stmt, q, &params, &Options::default()).unwrap();
+    assert_eq!(ops(&p), ["ProduceResults", "NodeIndexSeek"]);
+}
+
+#[test]
+fn seeks_that_read_earlier_rows_are_applied_per_row() {
+    let g = graph(PEOPLE);
+    let p = plan_of(
+        &g,
+        "MATCH (a:Person {name: 'p1'}) MATCH (b:Person {name: a.name}) RETURN b",
+    );
+    assert_eq!(
+        ops(&p),
+        ["ProduceResults", "Apply", "NodeIndexSeek", "NodeIndexSeek"]
+    );
+    assert_eq!(p.walk()[3].details, "b:Person(name) WHERE name = a.name");
+    let p = plan_of(&g, "MATCH (a:Person {name: 'p1'}), (c:Person) RETURN a, c");
+    assert_eq!(
+        ops(&p),
+        [
+            "ProduceResults",
+            "CartesianProduct",
+            "NodeIndexSeek",
+            "NodeByLabelScan"
+        ]
+    );
+    // A label nobody has: nothing to scan.
+    let p = plan_of(&g, "MATCH (x:Nobody)-->(y) RETURN y");
+    assert_eq!(p.walk().last().unwrap().estimated_rows, 0.0);
+}
+
+#[test]
+fn projections_aggregation_order_and_limits_are_planned() {
+    let g = graph(PEOPLE);
+    let p = plan_of(
+        &g,
+        "MATCH (p:Person) WITH p.team AS t, count(*) AS n WHERE n > 1 \
+         RETURN DISTINCT t, n ORDER BY n DESC SKIP 1 LIMIT 5",
+    );
+    assert_eq!(
+        ops(&p),
+        [
+            "ProduceResults",
+            "Skip",
+            "Top",
+            "Distinct",
+            "Filter",
+            "EagerAggregation",
+            "NodeByLabelScan"
+        ]
+    );
+    assert_eq!(p.walk()[2].details, "n DESC LIMIT 1 + 5");
+    let p = plan_of(
+        &g,
+        "MATCH (p:Person) WITH p.team AS t, count(*) AS n RETURN t, n ORDER BY n SKIP 1 LIMIT 2",
+    );
+    assert_eq!(p.children[0].operator, "Skip");
+    let agg = &p.walk()[3];
+    assert_eq!(agg.details, "p.team AS t, count(*) AS n");
+    assert_eq!(p.details, "t, n");
+    let p = plan_of(&g, "MATCH (p:Person) RETURN p.name AS n ORDER BY n LIMIT 3");
+    assert_eq!(
+        ops(&p),
+        ["ProduceResults", "Top", "Projection", "NodeByLabelScan"]
+    );
+    assert_eq!(p.children[0].estimated_rows, 3.0);
+    let p = plan_of(
+        &g,
+        "UNWIND [1, 2] AS x CALL { WITH x RETURN x * 2 AS y } RETURN x, y \
+         UNION ALL RETURN 1 AS x, 2 AS y",
+    );
+    assert!(p.contains("Union") && p.contains("Apply") && p.contains("Unwind"));
+}
+
+#[test]
+fn explain_runs_nothing_and_profile_counts() {
+    let mut g = graph(PEOPLE);
+    let opts = Options::default();
+    let q = "EXPLAIN CREATE (:X)";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let t = execute(&mut g, &stmt, q, &Params::new(), &opts).unwrap();
+    assert!(t.rows.is_empty());
+    let plan = t.plan.unwrap();
+    assert_eq!(
+        ops(&plan),
+        ["ProduceResults", "EmptyResult", "Create", "Argument"]
+    );
+    let x = grape::engine::run(&mut g, "MATCH (x:X) RETURN count(x)", &Params::new()).unwrap();
+    assert_eq!(x.first_int(), Some(0), "EXPLAIN created nothing");
+
+    let q = "PROFILE MATCH (p:Person)-[:KNOWS]->(f) RETURN f.name AS n";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let t = execute(&mut g, &stmt, q, &Params::new(), &opts).unwrap();
+    assert_eq!(t.rows.len(), 1);
+    let plan = t.plan.unwrap();
+    assert_eq!(plan.rows, Some(1));
+    // The MATCH's rows and work sit on its top operator; the scan saw ten people.
+    let expand = &plan.children[0].children[0];
+    assert_eq!(expand.operator, "Expand(All)");
+    assert_eq!(expand.rows, Some(1));
+    assert!(expand.db_hits.unwrap() >= 10, "{plan:?}");
+
+    // A selective seek does less work than a scan of every person.
+    let hits = |g: &mut Graph, q: &str| {
+        let stmt = grape::syntax::parse(q).unwrap();
+        let t = execute(g, &stmt, q, &Params::new(), &opts).unwrap();
+        t.plan.unwrap().total_db_hits()
+    };
+    let seek = hits(&mut g, "PROFILE MATCH (p:Person {name: 'p1'}) RETURN p");
+    let scan = hits(&mut g, "PROFILE MATCH (p:Person {team: 'all'}) RETURN p");
+    assert!(seek < scan, "{seek} < {scan}");
+
+    // PROFILE of an update runs it.
+    let q = "PROFILE CREATE (:X)";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let t = execute(&mut g, &stmt, q, &Params::new(), &opts).unwrap();
+    assert_eq!(t.stats.nodes_created, 1);
+    assert!(t.plan.unwrap().contains("Create"));
+}
+
+#[test]
+fn explain_checks_what_running_checks() {
+    let g = graph(PEOPLE);
+    let q = "EXPLAIN MATCH (b:Person) RETURN foo.bar(b)";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let e = explain(&g, &stmt, q, &Params::new(), &Options::default()).unwrap_err();
+    assert_eq!(e.code(), "Neo.ClientError.Statement.SyntaxError");
+    assert!(
+        e.message.contains("Unknown function 'foo.bar'"),
+        "{}",
+        e.message
+    );
+    let q = "MATCH (b:Person) RETURN left(b.name)";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let e = explain(&g, &stmt, q, &Params::new(), &Options::default()).unwrap_err();
+    assert_eq!(e.message, "Insufficient parameters for function 'left'");
+}
+
+/// Planning once per MATCH (not per row) gives the same rows as before: every anchor the
+/// planner can choose yields the same matches.
+#[test]
+fn every_anchor_gives_the_same_rows() {
+    let g = graph(PEOPLE);
+    let queries = [
+        "MATCH (p:Person {name: 'p1'})-[:KNOWS]->(f) RETURN f.name AS n",
+        "MATCH (f)<-[:KNOWS]-(p:Person {name: 'p1'}) RETURN f.name AS n",
+        "MATCH (p:Person {team: 'all'})-[:KNOWS]->(f:Person) RETURN f.name AS n",
+        "MATCH (a:Person) MATCH (b:Person {name: a.name})-[:KNOWS]->(c) RETURN c.name AS n",
+        "MATCH (a:Person {name: 'p1'}) OPTIONAL MATCH (a)<-[:KNOWS]-(b) RETURN b.name AS n",
+    ];
+    let want = [Some("p2"), Some("p2"), Some("p2"), Some("p2"), None];
+    for (q, w) in queries.iter().zip(want) {
+        let t = grape::engine::run_read(&g, q, &Params::new(), &Options::default()).unwrap();
+        assert_eq!(t.rows.len(), 1, "{q}");
+        let got = match &t.rows[0][0] {
+            grape::value::Value::String(s) => Some(&**s),
+            _ => None,
+        };
+        assert_eq!(got, w, "{q}");
+    }
+}
+
+#[test]
+fn the_cli_prints_the_plan_as_a_tree() {
+    let dir = std::env::temp_dir().join(format!("grape-plan-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let script = dir.join("g.cypher");
+    std::fs::write(&script, PEOPLE).unwrap();
+    let grape = env!("CARGO_BIN_EXE_grape");
+    let out = std::process::Command::new(grape)
+        .args(["query", "--graph"])
+        .arg(&script)
+        .args([
+            "--explain",
+            "MATCH (p:Person {name: 'p1'})-[:KNOWS]->(f) RETURN f",
+        ])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(
+        text,
+        "ProduceResults  f  (est. 0.1)\n\
+         └─ Expand(All)  (p)-[anon_0:KNOWS]->(f)  (est. 0.1)\n   \
+         └─ NodeIndexSeek  p:Person(name) WHERE name = 'p1'  (est. 1)\n"
+    );
+    let out = std::process::Command::new(grape)
+        .args(["query", "--graph"])
+        .arg(&script)
+        .args([
+            "--profile",
+            "--json",
+            "MATCH (p:Person) RETURN count(p) AS n",
+        ])
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["rows"], serde_json::json!([[10]]));
+    assert_eq!(v["plan"]["operator"], "ProduceResults");
+    assert_eq!(v["plan"]["rows"], 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
