@@ -49,7 +49,7 @@ impl Interner {
 /// A node's labels and properties (properties sorted by key symbol).
 #[derive(Clone, Debug, Default)]
 pub struct NodeData {
-    pub labels: Vec<Sym>,
+    pub labels: smallvec::SmallVec<[Sym; 4]>,
     pub props: Vec<(Sym, Value)>,
 }
 
@@ -106,12 +106,34 @@ pub enum Dir {
 
 type PropIndex = rustc_hash::FxHashMap<GroupKey, Vec<NodeId>>;
 
+/// Compressed adjacency: node `i`'s outgoing relationships are
+/// `entries[starts[2i]..starts[2i + 1]]`, its incoming ones `entries[starts[2i + 1]..starts[2i + 2]]`,
+/// each list in petgraph's iteration order (so results come out in the same order as before).
+#[derive(Debug, Default)]
+struct Adjacency {
+    starts: Vec<u32>,
+    entries: Vec<AdjEntry>,
+}
+
+/// (relationship, the other node, the relationship's type).
+type AdjEntry = (RelId, NodeId, Sym);
+
 /// A property graph.
 #[derive(Debug, Default)]
 pub struct Graph {
     g: StableDiGraph<NodeData, RelData, u32>,
     syms: Interner,
     by_label: HashMap<Sym, Vec<NodeId>>,
+    /// Per node (by index), a bit per label among the first 64 distinct labels
+    /// (`label_bit`): label checks during matching read this compact array instead of the
+    /// node's record. Kept in step with `by_label`.
+    label_bits: Vec<u64>,
+    /// The bit of each label symbol (`u8::MAX`: none, the label is past the first 64).
+    label_bit: Vec<u8>,
+    /// The relationships of every node as contiguous arrays (built on first expansion after a
+    /// change; cleared by any mutation), so that expanding reads one block per node instead of
+    /// following petgraph's per-edge links.
+    adjacency: std::sync::OnceLock<Adjacency>,
     /// Lazily built (label, key) → value → nodes indexes; cleared by any mutation.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
     /// The changes since the oldest open [`Savepoint`], when one is open.
@@ -200,6 +222,9 @@ impl Clone for Graph {
             g: self.g.clone(),
             syms: self.syms.clone(),
             by_label: self.by_label.clone(),
+            label_bits: self.label_bits.clone(),
+            label_bit: self.label_bit.clone(),
+            adjacency: std::sync::OnceLock::new(),
             prop_indexes: RwLock::new(HashMap::new()),
             journal: None,
         }
@@ -261,6 +286,11 @@ impl Graph {
     }
 
     /// All node ids in id order.
+    /// One more than the largest node id in use (ids of removed nodes may be reused).
+    pub fn node_id_bound(&self) -> usize {
+        petgraph::visit::NodeIndexable::node_bound(&self.g)
+    }
+
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
         self.g.node_indices().map(|i| NodeId(i.index() as u32))
     }
@@ -275,6 +305,63 @@ impl Graph {
             .get(&label)
             .map(|v| v.as_slice())
             .unwrap_or(&[])
+    }
+
+    /// Whether node `n` has every label of `labels`, from the label bitmap: `None` when one of
+    /// them has no bit (then ask the node's record).
+    #[inline]
+    pub fn has_labels_fast(&self, n: NodeId, labels: &[Sym]) -> Option<bool> {
+        let bits = *self.label_bits.get(n.0 as usize)?;
+        let mut want = 0u64;
+        for l in labels {
+            match self.label_bit.get(*l as usize) {
+                Some(&b) if b != u8::MAX => want |= 1 << b,
+                _ => return None,
+            }
+        }
+        Some(bits & want == want)
+    }
+
+    /// Records that `n` has label `l` (label index and bitmap).
+    fn label_on(&mut self, n: NodeId, l: Sym) {
+        insert_sorted(self.by_label.entry(l).or_default(), n);
+        let bit = self.bit_of(l);
+        let i = n.0 as usize;
+        if self.label_bits.len() <= i {
+            self.label_bits.resize(i + 1, 0);
+        }
+        if let Some(b) = bit {
+            self.label_bits[i] |= 1 << b;
+        }
+    }
+
+    /// Records that `n` no longer has label `l`.
+    fn label_off(&mut self, n: NodeId, l: Sym) {
+        remove_sorted(self.by_label.get_mut(&l), n);
+        if let (Some(&b), Some(bits)) = (
+            self.label_bit.get(l as usize),
+            self.label_bits.get_mut(n.0 as usize),
+        ) {
+            if b != u8::MAX {
+                *bits &= !(1 << b);
+            }
+        }
+    }
+
+    /// The bitmap bit of label `l`, assigned on first use while fewer than 64 are taken.
+    fn bit_of(&mut self, l: Sym) -> Option<u8> {
+        let i = l as usize;
+        if self.label_bit.len() <= i {
+            self.label_bit.resize(i + 1, u8::MAX);
+        }
+        if self.label_bit[i] == u8::MAX {
+            let used = self.label_bit.iter().filter(|b| **b != u8::MAX).count();
+            if used < 64 {
+                self.label_bit[i] = used as u8;
+            }
+        }
+        let b = self.label_bit[i];
+        (b != u8::MAX).then_some(b)
     }
 
     pub fn has_label(&self, n: NodeId, label: Sym) -> bool {
@@ -305,34 +392,44 @@ impl Graph {
         ty: Option<&[Sym]>,
         mut f: impl FnMut(RelId, NodeId),
     ) {
-        let idx = nix(n);
-        if !self.g.contains_node(idx) {
-            return;
+        for (r, m) in self.neighbours_iter(n, dir, ty) {
+            f(r, m);
         }
-        let ok = |w: &RelData| ty.is_none_or(|t| t.contains(&w.ty));
-        if matches!(dir, Dir::Outgoing | Dir::Both) {
-            for e in self.g.edges_directed(idx, PgDirection::Outgoing) {
-                if ok(e.weight()) {
-                    f(
-                        RelId(e.id().index() as u32),
-                        NodeId(e.target().index() as u32),
-                    );
-                }
+    }
+
+    /// The relationships at `n` in direction `dir` of the given types, as (relationship, other
+    /// node): outgoing first, then incoming (a self-loop once under `Both`), each in insertion
+    /// order reversed as petgraph keeps them; without allocating.
+    pub fn neighbours_iter<'g>(
+        &'g self,
+        n: NodeId,
+        dir: Dir,
+        ty: Option<&'g [Sym]>,
+    ) -> impl Iterator<Item = (RelId, NodeId)> + 'g {
+        let adj = self.adjacency();
+        let i = n.0 as usize;
+        let (out, inc): (&[AdjEntry], &[AdjEntry]) = match adj.starts.get(2 * i..2 * i + 3) {
+            Some(&[o, m, e]) => {
+                let (o, m, e) = (o as usize, m as usize, e as usize);
+                let out = if matches!(dir, Dir::Outgoing | Dir::Both) {
+                    &adj.entries[o..m]
+                } else {
+                    &[]
+                };
+                let inc = if matches!(dir, Dir::Incoming | Dir::Both) {
+                    &adj.entries[m..e]
+                } else {
+                    &[]
+                };
+                (out, inc)
             }
-        }
-        if matches!(dir, Dir::Incoming | Dir::Both) {
-            for e in self.g.edges_directed(idx, PgDirection::Incoming) {
-                if dir == Dir::Both && e.source() == e.target() {
-                    continue; // a self-loop was already reported as outgoing
-                }
-                if ok(e.weight()) {
-                    f(
-                        RelId(e.id().index() as u32),
-                        NodeId(e.source().index() as u32),
-                    );
-                }
-            }
-        }
+            _ => (&[], &[]),
+        };
+        let both = dir == Dir::Both;
+        out.iter()
+            .chain(inc.iter().filter(move |(_, m, _)| !(both && *m == n)))
+            .filter(move |(_, _, t)| ty.is_none_or(|ts| ts.contains(t)))
+            .map(|&(r, m, _)| (r, m))
     }
 
     /// Number of relationships at `n` in direction `dir` (of the given types).
@@ -435,6 +532,40 @@ impl Graph {
         if let Ok(m) = self.prop_indexes.get_mut() {
             m.clear();
         }
+        self.adjacency.take();
+    }
+
+    fn adjacency(&self) -> &Adjacency {
+        self.adjacency.get_or_init(|| {
+            let bound = petgraph::visit::NodeIndexable::node_bound(&self.g);
+            let mut starts = Vec::with_capacity(2 * bound + 1);
+            let mut entries = Vec::with_capacity(2 * self.g.edge_count());
+            for i in 0..bound {
+                let idx = NodeIndex::new(i);
+                starts.push(entries.len() as u32);
+                if self.g.contains_node(idx) {
+                    for e in self.g.edges_directed(idx, PgDirection::Outgoing) {
+                        entries.push((
+                            RelId(e.id().index() as u32),
+                            NodeId(e.target().index() as u32),
+                            e.weight().ty,
+                        ));
+                    }
+                }
+                starts.push(entries.len() as u32);
+                if self.g.contains_node(idx) {
+                    for e in self.g.edges_directed(idx, PgDirection::Incoming) {
+                        entries.push((
+                            RelId(e.id().index() as u32),
+                            NodeId(e.source().index() as u32),
+                            e.weight().ty,
+                        ));
+                    }
+                }
+            }
+            starts.push(entries.len() as u32);
+            Adjacency { starts, entries }
+        })
     }
 
     fn log(&mut self, c: impl FnOnce() -> Change) {
@@ -574,7 +705,7 @@ impl Graph {
                     return false;
                 };
                 d.labels.retain(|l| *l != label);
-                remove_sorted(self.by_label.get_mut(&label), id);
+                self.label_off(id, label);
                 true
             }
             Change::RemoveLabel { id, label, pos } => {
@@ -582,7 +713,7 @@ impl Graph {
                     return false;
                 };
                 d.labels.insert(pos.min(d.labels.len()), label);
-                insert_sorted(self.by_label.entry(label).or_default(), id);
+                self.label_on(id, label);
                 true
             }
             Change::RemoveRel {
@@ -595,7 +726,7 @@ impl Graph {
                 let labels = data.labels.clone();
                 let back = self.g.add_node(data);
                 for l in labels {
-                    insert_sorted(self.by_label.entry(l).or_default(), id);
+                    self.label_on(id, l);
                 }
                 back.index() == id.0 as usize
             }
@@ -607,7 +738,7 @@ impl Graph {
         match self.g.remove_node(nix(n)) {
             Some(d) => {
                 for l in d.labels {
-                    remove_sorted(self.by_label.get_mut(&l), n);
+                    self.label_off(n, l);
                 }
                 true
             }
@@ -628,7 +759,7 @@ impl Graph {
     /// Adds a node from interned labels and properties.
     pub fn add_node_syms(&mut self, mut labels: Vec<Sym>, props: Vec<(Sym, Value)>) -> NodeId {
         self.touch();
-        let mut dedup = Vec::with_capacity(labels.len());
+        let mut dedup = smallvec::SmallVec::<[Sym; 4]>::with_capacity(labels.len());
         for l in labels.drain(..) {
             if !dedup.contains(&l) {
                 dedup.push(l);
@@ -647,7 +778,7 @@ impl Graph {
         let idx = self.g.add_node(data);
         let id = NodeId(idx.index() as u32);
         for l in labels {
-            insert_sorted(self.by_label.entry(l).or_default(), id);
+            self.label_on(id, l);
         }
         if let Some(data) = logged {
             self.log(|| Change::AddNode { id, data });
@@ -763,7 +894,7 @@ impl Graph {
             return false;
         }
         d.labels.push(l);
-        insert_sorted(self.by_label.entry(l).or_default(), n);
+        self.label_on(n, l);
         self.log(|| Change::AddLabel { id: n, label: l });
         true
     }
@@ -785,7 +916,7 @@ impl Graph {
             return false;
         };
         d.labels.remove(pos);
-        remove_sorted(self.by_label.get_mut(&l), n);
+        self.label_off(n, l);
         self.log(|| Change::RemoveLabel {
             id: n,
             label: l,
@@ -834,7 +965,7 @@ impl Graph {
         match self.g.remove_node(nix(n)) {
             Some(data) => {
                 for l in &data.labels {
-                    remove_sorted(self.by_label.get_mut(l), n);
+                    self.label_off(n, *l);
                 }
                 self.log(|| Change::RemoveNode { id: n, data });
                 true
@@ -1018,7 +1149,70 @@ mod tests {
         }
     }
 
+    /// The caches agree with the graph: the compressed adjacency with petgraph's edge lists
+    /// (same order), the label bitmap with each node's labels.
+    fn check_caches(g: &Graph) -> Result<(), proptest::test_runner::TestCaseError> {
+        for n in g.node_ids() {
+            for dir in [Dir::Outgoing, Dir::Incoming, Dir::Both] {
+                let mut want = Vec::new();
+                let idx = nix(n);
+                if matches!(dir, Dir::Outgoing | Dir::Both) {
+                    for e in g.g.edges_directed(idx, PgDirection::Outgoing) {
+                        want.push((
+                            RelId(e.id().index() as u32),
+                            NodeId(e.target().index() as u32),
+                        ));
+                    }
+                }
+                if matches!(dir, Dir::Incoming | Dir::Both) {
+                    for e in g.g.edges_directed(idx, PgDirection::Incoming) {
+                        if !(dir == Dir::Both && e.source() == e.target()) {
+                            want.push((
+                                RelId(e.id().index() as u32),
+                                NodeId(e.source().index() as u32),
+                            ));
+                        }
+                    }
+                }
+                let got: Vec<_> = g.neighbours_iter(n, dir, None).collect();
+                proptest::prop_assert_eq!(got, want);
+            }
+            let labels = &g.node(n).unwrap().labels;
+            for l in g.labels_in_use() {
+                proptest::prop_assert_eq!(
+                    g.has_labels_fast(n, &[l])
+                        .unwrap_or_else(|| labels.contains(&l)),
+                    labels.contains(&l)
+                );
+            }
+        }
+        Ok(())
+    }
+
     proptest::proptest! {
+        /// The adjacency and label caches stay true through changes, rollbacks and replays.
+        #[test]
+        fn caches_follow_changes_and_rollbacks(
+            setup in proptest::collection::vec((0u8..8, proptest::num::u8::ANY, proptest::num::u8::ANY), 0..40),
+            failed in proptest::collection::vec((0u8..8, proptest::num::u8::ANY, proptest::num::u8::ANY), 0..40),
+        ) {
+            let mut g = Graph::new();
+            for op in setup {
+                apply(&mut g, op);
+                check_caches(&g)?;
+            }
+            let copy = g.clone();
+            check_caches(&copy)?;
+            let sp = g.savepoint();
+            for op in failed {
+                apply(&mut g, op);
+                check_caches(&g)?;
+            }
+            proptest::prop_assert!(g.rollback_to(&sp));
+            g.release(sp);
+            check_caches(&g)?;
+        }
+
         /// A rollback restores the graph exactly (every element under its old id), nested
         /// savepoints included; the same history replayed on a copy gives the same graph.
         #[test]

@@ -16,6 +16,25 @@ pub(super) struct NodeInfo<'q> {
     pub(super) filters: Vec<&'q Expr>,
     /// Equality seeks (`key = value`) usable through a property index.
     pub(super) seeks: Vec<(&'q str, &'q Expr)>,
+    /// When every property map entry, inline WHERE conjunct and pushed-down filter is a
+    /// comparison of one of the node's properties with a constant, those comparisons, compiled
+    /// once (key symbols resolved, constants evaluated): checked without binding the node or
+    /// evaluating an expression.
+    pub(super) checks: Option<Vec<PropCheck>>,
+}
+
+/// `v.key <op> constant` (or `constant <op> v.key`), compiled.
+#[derive(Clone, Debug)]
+pub(super) struct PropCheck {
+    /// For `=` on a labelled node: the nodes that pass, as a bitmap over node ids taken from
+    /// the (label, key) property index, so that the check reads no node record.
+    members: Option<Arc<Vec<u64>>>,
+    /// `None`: a key the graph does not have (the property is null).
+    key: Option<Sym>,
+    op: BinaryOp,
+    value: Value,
+    /// Whether the property is the left operand.
+    prop_first: bool,
 }
 
 #[derive(Clone)]
@@ -47,6 +66,9 @@ pub(super) struct Anchor<'q> {
     pub access: AnchorAccess<'q>,
     /// The planner's estimate of the candidates.
     pub estimate: f64,
+    /// Whether the access alone guarantees the node's pattern (a scan of its one label with
+    /// no other predicate, a seek that is its only one): candidates are bound unchecked.
+    pub implied: bool,
 }
 
 #[derive(Clone, Debug)]
@@ -151,7 +173,16 @@ impl<'a> Runner<'a> {
         let mut new_scope = scope.clone();
         declare_pattern_vars(&m.pattern, &mut new_scope);
         let new_vars: Vec<Arc<str>> = new_scope[old_len..].to_vec();
-        let chains = self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+        let mut chains = self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+        if rows.len() > 1 || chains.0.len() > 1 || chains.0.iter().any(|c| c.rels.len() > 1) {
+            // Worth it when many candidates will be checked: equality checks on a labelled
+            // node become membership tests in a bitmap taken from the property index.
+            for ch in chains.0.iter_mut() {
+                for n in ch.nodes.iter_mut() {
+                    self.index_checks(n);
+                }
+            }
+        }
         let mut out = Vec::new();
         for r in rows {
             self.sh.tick()?;
@@ -311,12 +342,19 @@ impl<'a> Runner<'a> {
                 span,
             )
         });
+        for ch in chains.iter_mut() {
+            for n in ch.nodes.iter_mut() {
+                n.checks = self.compile_checks(n);
+            }
+        }
         // Plan where each fixed-length chain starts, once: what is bound when a chain is
         // matched is what came before the pattern and the earlier chains' variables.
         let mut bound: Vec<bool> = (0..scope.len()).map(|i| i < old_len).collect();
         for (ch, p) in chains.iter_mut().zip(parts) {
             if ch.general.is_none() && ch.shortest.is_none() {
-                ch.anchor = Some(self.plan_anchor(ch, &bound, scope)?);
+                let mut anchor = self.plan_anchor(ch, &bound, scope)?;
+                anchor.implied = self.anchor_implied(&ch.nodes[anchor.node], &anchor);
+                ch.anchor = Some(anchor);
             }
             let mut names = Vec::new();
             declare_pattern_vars(std::slice::from_ref(p), &mut names);
@@ -343,6 +381,7 @@ impl<'a> Runner<'a> {
             if n.slot.is_some_and(|s| bound[s]) {
                 return Ok(Anchor {
                     node: k,
+                    implied: false,
                     access: AnchorAccess::Bound,
                     estimate: 1.0,
                 });
@@ -355,6 +394,7 @@ impl<'a> Runner<'a> {
             if first.is_some() && label.is_none() {
                 return Ok(Anchor {
                     node: k,
+                    implied: false,
                     access: AnchorAccess::Nothing,
                     estimate: 0.0,
                 });
@@ -362,11 +402,13 @@ impl<'a> Runner<'a> {
             let mut here = match label {
                 Some(l) => Anchor {
                     node: k,
+                    implied: false,
                     access: AnchorAccess::LabelScan(l),
                     estimate: self.g.nodes_with_label(l).len() as f64,
                 },
                 None => Anchor {
                     node: k,
+                    implied: false,
                     access: AnchorAccess::AllNodes,
                     estimate: self.g.node_count() as f64,
                 },
@@ -406,6 +448,7 @@ impl<'a> Runner<'a> {
                     if estimate < here.estimate {
                         here = Anchor {
                             node: k,
+                            implied: false,
                             access: AnchorAccess::Seek {
                                 label: l,
                                 key,
@@ -423,9 +466,170 @@ impl<'a> Runner<'a> {
         }
         Ok(best.unwrap_or(Anchor {
             node: 0,
+            implied: false,
             access: AnchorAccess::Nothing,
             estimate: 0.0,
         }))
+    }
+
+    /// Whether every candidate the anchor's access yields matches the node's pattern.
+    fn anchor_implied(&self, n: &NodeInfo, anchor: &Anchor) -> bool {
+        let (label, seek) = match &anchor.access {
+            AnchorAccess::LabelScan(l) => (*l, None),
+            AnchorAccess::Seek {
+                label,
+                key,
+                value,
+                hits: Some(_),
+            } => (*label, Some((*key, *value))),
+            _ => return false,
+        };
+        let one_label = matches!(&n.plain_labels, Some(Some(ls)) if ls.as_slice() == [label]);
+        let Some(checks) = &n.checks else {
+            return false;
+        };
+        one_label
+            && match seek {
+                None => checks.is_empty(),
+                Some((key, value)) => match (checks.as_slice(), self.constant(value)) {
+                    ([c], Some(v)) => {
+                        c.op == BinaryOp::Eq
+                            && c.key.is_some()
+                            && c.key == self.g.sym(key)
+                            && c.value.equals(&v) == Some(true)
+                            // The index groups NaN with NaN; `=` does not.
+                            && !matches!(v, Value::Float(f) if f.is_nan())
+                    }
+                    _ => false,
+                },
+            }
+    }
+
+    /// The node's predicates as compiled property comparisons, when all of them are.
+    fn compile_checks(&self, n: &NodeInfo) -> Option<Vec<PropCheck>> {
+        let var = n.pat.variable.as_ref().map(|v| v.name.as_str());
+        let mut out = Vec::new();
+        if let Some(props) = &n.pat.properties {
+            let ExprKind::Map(entries) = &props.kind else {
+                return None;
+            };
+            for (k, e) in entries {
+                out.push(PropCheck {
+                    members: None,
+                    key: self.g.sym(&k.name),
+                    op: BinaryOp::Eq,
+                    value: self.constant(e)?,
+                    prop_first: true,
+                });
+            }
+        }
+        let inline = n.pat.where_.as_ref().map(conjuncts).unwrap_or_default();
+        for c in inline.into_iter().chain(n.filters.iter().copied()) {
+            out.push(self.compile_check(c, var?)?);
+        }
+        Some(out)
+    }
+
+    /// `var.key <op> constant` or `constant <op> var.key`.
+    fn compile_check(&self, c: &Expr, var: &str) -> Option<PropCheck> {
+        let (op, first, second) = match &c.kind {
+            ExprKind::Binary { op, lhs, rhs } => (op, &**lhs, &**rhs),
+            ExprKind::Comparison { first, rest } => match rest.as_slice() {
+                [(op, second)] => (op, &**first, second),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if !matches!(
+            op,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        ) {
+            return None;
+        }
+        fn prop_of<'e>(e: &'e Expr, var: &str) -> Option<&'e str> {
+            match &e.kind {
+                ExprKind::Property { expr, key } => match &expr.kind {
+                    ExprKind::Variable(v) if v.name == var => Some(key.name.as_str()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        let (key, value, prop_first) = match (prop_of(first, var), prop_of(second, var)) {
+            (Some(k), None) => (k, self.constant(second)?, true),
+            (None, Some(k)) => (k, self.constant(first)?, false),
+            _ => return None,
+        };
+        Some(PropCheck {
+            members: None,
+            key: self.g.sym(key),
+            op: *op,
+            value,
+            prop_first,
+        })
+    }
+
+    /// The value of a literal or a parameter (constants for the whole statement).
+    fn constant(&self, e: &Expr) -> Option<Value> {
+        match &e.kind {
+            ExprKind::Literal(_) | ExprKind::Parameter(_) => self.eval(e, &Env::new(&[], &[])).ok(),
+            _ => None,
+        }
+    }
+
+    /// Turns the node's `key = scalar` checks into bitmap membership tests (see
+    /// [`PropCheck::members`]). Only scalars whose `=` is the index's equivalence qualify
+    /// (not NaN, lists or maps, where null elements make `=` null).
+    fn index_checks(&self, n: &mut NodeInfo) {
+        let Some(Some(labels)) = &n.plain_labels else {
+            return;
+        };
+        let Some(&label) = labels.first() else {
+            return;
+        };
+        let Some(checks) = &mut n.checks else {
+            return;
+        };
+        for c in checks.iter_mut() {
+            let scalar = match &c.value {
+                Value::String(_) | Value::Int(_) | Value::Bool(_) => true,
+                Value::Float(f) => !f.is_nan(),
+                _ => false,
+            };
+            let (BinaryOp::Eq, Some(key), true) = (c.op, c.key, scalar) else {
+                continue;
+            };
+            let hits = self.g.nodes_with_property(label, key, &c.value);
+            let mut bits = vec![0u64; self.g.node_id_bound().div_ceil(64)];
+            for h in hits {
+                let i = h.0 as usize;
+                if let Some(w) = bits.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+            c.members = Some(Arc::new(bits));
+        }
+    }
+
+    /// Whether node `n` passes compiled checks.
+    fn checks_pass(&self, n: NodeId, checks: &[PropCheck]) -> bool {
+        static NULL: Value = Value::Null;
+        checks.iter().all(|c| {
+            if let Some(bits) = &c.members {
+                let i = n.0 as usize;
+                return bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
+            }
+            let p = c
+                .key
+                .and_then(|k| self.g.node_property(n, k))
+                .unwrap_or(&NULL);
+            let r = if c.prop_first {
+                super::super::eval::compare_op(c.op, p, &c.value)
+            } else {
+                super::super::eval::compare_op(c.op, &c.value, p)
+            };
+            r == Some(true)
+        })
     }
 
     /// The start nodes of a chain for the current row, as its anchor says.
@@ -476,6 +680,7 @@ impl<'a> Runner<'a> {
             plain_labels: self.plain_label_syms(n.labels.as_ref()),
             filters: Vec::new(),
             seeks: Vec::new(),
+            checks: None,
         };
         if let Some(props) = &n.properties {
             if let ExprKind::Map(entries) = &props.kind {
@@ -675,7 +880,16 @@ impl<'a> Runner<'a> {
             .collect();
         for &n in candidates.iter() {
             self.sh.tick()?;
-            if let Some(saved) = self.bind_node(&ch.nodes[anchor], n, st, scope)? {
+            let bound = if planned.implied {
+                let info = &ch.nodes[anchor];
+                Some(info.slot.map(|s| {
+                    st.bound[s] = true;
+                    std::mem::replace(&mut st.vals[s], Value::Node(n))
+                }))
+            } else {
+                self.bind_node(&ch.nodes[anchor], n, st, scope)?
+            };
+            if let Some(saved) = bound {
                 trace.nodes[anchor] = Some(n);
                 self.expand(
                     ch,
@@ -830,6 +1044,21 @@ impl<'a> Runner<'a> {
         st: &mut MatchState,
         scope: &[Arc<str>],
     ) -> Result<Option<Option<Value>>> {
+        // Plain labels from the label bitmap and compiled property checks: the node's record
+        // is read only for the properties the checks compare.
+        if let (Some(Some(req)), Some(checks)) = (&info.plain_labels, &info.checks) {
+            if !info.slot.is_some_and(|s| st.bound[s]) {
+                if let Some(has) = self.g.has_labels_fast(n, req) {
+                    if !has || !self.checks_pass(n, checks) {
+                        return Ok(None);
+                    }
+                    return Ok(Some(info.slot.map(|s| {
+                        st.bound[s] = true;
+                        std::mem::replace(&mut st.vals[s], Value::Node(n))
+                    })));
+                }
+            }
+        }
         let Some(data) = self.g.node(n) else {
             return Ok(None);
         };
@@ -855,6 +1084,16 @@ impl<'a> Runner<'a> {
                     }
                 }
             }
+        }
+        if let Some(checks) = &info.checks {
+            if !self.checks_pass(n, checks) {
+                return Ok(None);
+            }
+            let saved = info.slot.map(|s| {
+                st.bound[s] = true;
+                std::mem::replace(&mut st.vals[s], Value::Node(n))
+            });
+            return Ok(Some(saved));
         }
         let saved = info.slot.map(|s| {
             st.bound[s] = true;
@@ -962,10 +1201,10 @@ impl<'a> Runner<'a> {
         let types = rel.types.as_deref();
         match rel.pat.length {
             None => {
-                let mut nbrs = Vec::new();
-                self.g
-                    .for_each_neighbour(from, dir, types, |r, m| nbrs.push((r, m)));
-                for (r, m) in nbrs {
+                let unchecked = rel.pat.properties.is_none()
+                    && rel.pat.where_.is_none()
+                    && rel.filters.is_empty();
+                for (r, m) in self.g.neighbours_iter(from, dir, types) {
                     self.sh.tick()?;
                     if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
                         continue;
@@ -980,19 +1219,23 @@ impl<'a> Runner<'a> {
                         st.bound[s] = true;
                         std::mem::replace(&mut st.vals[s], Value::Relationship(r))
                     });
-                    let ok = self.element_ok(
-                        &Value::Relationship(r),
-                        rel.pat.properties.as_ref(),
-                        rel.pat.where_.as_ref(),
-                        &rel.filters,
-                        st,
-                        scope,
-                    )?;
+                    let ok = unchecked
+                        || self.element_ok(
+                            &Value::Relationship(r),
+                            rel.pat.properties.as_ref(),
+                            rel.pat.where_.as_ref(),
+                            &rel.filters,
+                            st,
+                            scope,
+                        )?;
                     if ok {
                         st.used.push(r);
                         if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
                             trace.nodes[to_k] = Some(m);
-                            trace.rels[j] = Some((vec![r], vec![]));
+                            if ch.path_slot.is_some() {
+                                // Only a path variable reads the trace's relationships.
+                                trace.rels[j] = Some((vec![r], vec![]));
+                            }
                             self.expand(ch, steps, si + 1, st, trace, scope, done)?;
                             trace.rels[j] = None;
                             trace.nodes[to_k] = None;
@@ -1182,6 +1425,7 @@ impl<'a> Runner<'a> {
                     plain_labels: ch.nodes[0].plain_labels.clone(),
                     filters: vec![],
                     seeks: ch.nodes[0].seeks.clone(),
+                    checks: None,
                 }],
                 rels: vec![],
                 anchor: None,
