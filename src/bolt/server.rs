@@ -556,7 +556,10 @@ impl<'a> Conn<'a> {
         }
         let mut meta = vec![
             // Drivers and tools read the product name from the agent string.
-            ("server".to_string(), Ps::from("Neo4j/5.26.0")),
+            (
+                "server".to_string(),
+                Ps::from(format!("Neo4j/{}", crate::catalogue::NEO4J_VERSION)),
+            ),
             (
                 "connection_id".to_string(),
                 Ps::String(format!("grape-bolt-{}", self.id)),

@@ -8,6 +8,10 @@
 //! Which of them grape's engine implements is the engine's business
 //! (`engine::functions::is_implemented`, `engine::procedures::is_implemented`).
 
+/// The Neo4j version whose catalogue and behaviour grape follows, as `dbms.components()` and
+/// the Bolt server's greeting report it.
+pub const NEO4J_VERSION: &str = "5.26.0";
+
 mod neo4j_functions;
 mod neo4j_procedures;
 mod signature;

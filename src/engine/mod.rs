@@ -727,6 +727,31 @@ mod tests {
         }
     }
 
+    /// `dbms.components()` answers as the Neo4j grape follows, in Neo4j's columns.
+    #[test]
+    fn dbms_components_reports_the_neo4j_version() {
+        let mut g = Graph::new();
+        let t = run(
+            &mut g,
+            "CALL dbms.components() YIELD name, versions, edition \
+             UNWIND versions AS v RETURN name, v, edition",
+            &Params::new(),
+        )
+        .unwrap();
+        assert_eq!(t.columns, ["name", "v", "edition"]);
+        assert_eq!(
+            t.to_json()["rows"],
+            serde_json::json!([["Neo4j Kernel", crate::catalogue::NEO4J_VERSION, "community"]])
+        );
+        let e = run(
+            &mut g,
+            "CALL dbms.components() YIELD version RETURN version",
+            &Params::new(),
+        )
+        .unwrap_err();
+        assert_eq!(e.message, "Unknown procedure output: `version`");
+    }
+
     /// Procedures are resolved before any row is read or written.
     #[test]
     fn unknown_and_unsupported_procedures_fail_at_compile_time() {

@@ -77,6 +77,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "db.schema.nodetypeproperties",
     "db.schema.reltypeproperties",
     "db.schema.visualization",
+    "dbms.components",
 ];
 
 /// Whether the engine runs the procedure `name` (dotted, any case), given the table procedures
@@ -181,6 +182,20 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
         ));
     }
     match lname.as_str() {
+        // What clients ask to learn which Neo4j they talk to (neo4j-graphrag, langchain-neo4j
+        // check the version before using vector indexes): grape answers as the Neo4j it
+        // follows.
+        "dbms.components" => {
+            no_args(args)?;
+            Ok((
+                cols(&["name", "versions", "edition"]),
+                vec![vec![
+                    Value::from("Neo4j Kernel"),
+                    Value::List(vec![Value::from(crate::catalogue::NEO4J_VERSION)]),
+                    Value::from("community"),
+                ]],
+            ))
+        }
         "db.labels" => {
             no_args(args)?;
             let mut names: Vec<Arc<str>> = g
