@@ -194,6 +194,7 @@ impl Flags {
                     self.clauses(&f.clauses);
                 }
                 Clause::LoadCsv(l) => self.expr(&l.source),
+                Clause::Show(_) => self.read = true,
                 Clause::Use(_) | Clause::Finish(_) => {}
             }
         }

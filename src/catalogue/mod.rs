@@ -12,6 +12,42 @@
 /// the Bolt server's greeting report it.
 pub const NEO4J_VERSION: &str = "5.26.0";
 
+/// The columns of `SHOW FUNCTIONS … YIELD *`, in Neo4j 5's order; the first three are what
+/// `SHOW FUNCTIONS` without `YIELD` returns.
+pub const SHOW_FUNCTIONS_COLUMNS: &[&str] = &[
+    "name",
+    "category",
+    "description",
+    "signature",
+    "isBuiltIn",
+    "argumentDescription",
+    "returnDescription",
+    "aggregating",
+    "rolesExecution",
+    "rolesBoostedExecution",
+    "isDeprecated",
+    "deprecatedBy",
+];
+pub const SHOW_FUNCTIONS_DEFAULT: usize = 3;
+
+/// The columns of `SHOW PROCEDURES … YIELD *`; the first four are the default ones.
+pub const SHOW_PROCEDURES_COLUMNS: &[&str] = &[
+    "name",
+    "description",
+    "mode",
+    "worksOnSystem",
+    "signature",
+    "argumentDescription",
+    "returnDescription",
+    "admin",
+    "rolesExecution",
+    "rolesBoostedExecution",
+    "isDeprecated",
+    "deprecatedBy",
+    "option",
+];
+pub const SHOW_PROCEDURES_DEFAULT: usize = 4;
+
 mod neo4j_functions;
 mod neo4j_procedures;
 mod signature;

@@ -190,11 +190,25 @@ fn single(
                 Some(p) => p,
                 None => continue,
             },
+            Clause::Show(c) => {
+                let (rows, yielded) = super::exec::show_columns(c);
+                scope.extend(yielded.iter().cloned());
+                let op = match c.kind {
+                    crate::syntax::ShowKind::Functions => "ShowFunctions",
+                    crate::syntax::ShowKind::Procedures => "ShowProcedures",
+                };
+                Plan::over(op, strip_keyword(&text, "SHOW"), start(cur.take()))
+                    .bind(yielded.iter().map(|c| c.to_string()))
+                    .estimate(rows as f64)
+            }
             Clause::Finish(_) => Plan::over("EmptyResult", "", start(cur.take())).estimate(0.0),
         };
         cur = Some(profiled(run, clause, plan));
     }
-    Ok((start(cur), Vec::new(), false))
+    // A query that ends with SHOW returns what it shows.
+    let shows = matches!(q.clauses.last(), Some(Clause::Show(_)));
+    let cols = if shows { scope } else { Vec::new() };
+    Ok((start(cur), cols, shows))
 }
 
 /// Under `PROFILE`: the clause's rows and db hits on the operator that finishes it.

@@ -122,6 +122,8 @@ pub enum Clause {
     LoadCsv(LoadCsv),
     Use(Use),
     Finish(Span),
+    /// `SHOW FUNCTIONS` / `SHOW PROCEDURES`.
+    Show(Show),
 }
 
 impl Clause {
@@ -142,6 +144,7 @@ impl Clause {
             Clause::LoadCsv(c) => c.span,
             Clause::Use(c) => c.span,
             Clause::Finish(s) => *s,
+            Clause::Show(c) => c.span,
         }
     }
 }
@@ -288,6 +291,37 @@ pub struct CallProcedure {
     pub args: Option<Vec<Expr>>,
     pub yield_: Option<YieldSpec>,
     pub span: Span,
+}
+
+/// `SHOW [ALL | BUILT IN | USER DEFINED] FUNCTIONS | PROCEDURES [EXECUTABLE [BY user]]`, then
+/// `YIELD … [ORDER BY …] [SKIP …] [LIMIT …] [WHERE …]` or `WHERE …`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Show {
+    pub kind: ShowKind,
+    pub scope: ShowScope,
+    /// `EXECUTABLE` (`Some(None)`: by the current user) or `EXECUTABLE BY name`.
+    pub executable: Option<Option<Ident>>,
+    pub yield_: Option<YieldSpec>,
+    pub order_by: Vec<SortItem>,
+    pub skip: Option<Expr>,
+    pub limit: Option<Expr>,
+    /// `WHERE` without `YIELD` (with one, it is the yield's).
+    pub where_: Option<Expr>,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ShowKind {
+    Functions,
+    Procedures,
+}
+
+/// Which functions `SHOW … FUNCTIONS` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ShowScope {
+    All,
+    BuiltIn,
+    UserDefined,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -557,29 +557,35 @@ impl<'o> Printer<'o> {
                     self.w(")");
                 }
                 if let Some(y) = &c.yield_ {
-                    self.w(" YIELD ");
-                    if y.star {
-                        self.w("*");
-                    }
-                    for (i, it) in y.items.iter().enumerate() {
-                        if i > 0 {
-                            self.w(", ");
-                        }
-                        self.name(&it.field);
-                        match &it.alias {
-                            Some(a) => {
-                                self.w(" AS ");
-                                self.var(a);
-                            }
-                            None if self.opts.rename_variables => {
-                                self.w(" AS ");
-                                self.var(&it.field);
-                            }
-                            None => {}
-                        }
-                    }
+                    self.yield_items(y);
                     self.where_(&y.where_);
                 }
+            }
+            Clause::Show(c) => {
+                self.w("SHOW ");
+                match c.scope {
+                    ShowScope::All => {}
+                    ShowScope::BuiltIn => self.w("BUILT IN "),
+                    ShowScope::UserDefined => self.w("USER DEFINED "),
+                }
+                self.w(match c.kind {
+                    ShowKind::Functions => "FUNCTIONS",
+                    ShowKind::Procedures => "PROCEDURES",
+                });
+                match &c.executable {
+                    None => {}
+                    Some(None) => self.w(" EXECUTABLE"),
+                    Some(Some(u)) => {
+                        self.w(" EXECUTABLE BY ");
+                        self.name(u);
+                    }
+                }
+                if let Some(y) = &c.yield_ {
+                    self.yield_items(y);
+                    self.order_skip_limit(&c.order_by, &c.skip, &c.limit);
+                    self.where_(&y.where_);
+                }
+                self.where_(&c.where_);
             }
             Clause::Create(c) => {
                 self.w("CREATE ");
@@ -759,9 +765,18 @@ impl<'o> Printer<'o> {
                 self.var(a);
             }
         }
-        if !p.order_by.is_empty() {
+        self.order_skip_limit(&p.order_by, &p.skip, &p.limit);
+    }
+
+    fn order_skip_limit(
+        &mut self,
+        order_by: &[SortItem],
+        skip: &Option<Expr>,
+        limit: &Option<Expr>,
+    ) {
+        if !order_by.is_empty() {
             self.w(" ORDER BY ");
-            for (i, s) in p.order_by.iter().enumerate() {
+            for (i, s) in order_by.iter().enumerate() {
                 if i > 0 {
                     self.w(", ");
                 }
@@ -773,13 +788,38 @@ impl<'o> Printer<'o> {
                 }
             }
         }
-        if let Some(s) = &p.skip {
+        if let Some(s) = skip {
             self.w(" SKIP ");
             self.expr(s);
         }
-        if let Some(l) = &p.limit {
+        if let Some(l) = limit {
             self.w(" LIMIT ");
             self.expr(l);
+        }
+    }
+
+    /// ` YIELD *` or ` YIELD field [AS alias], …`.
+    fn yield_items(&mut self, y: &YieldSpec) {
+        self.w(" YIELD ");
+        if y.star {
+            self.w("*");
+        }
+        for (i, it) in y.items.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.name(&it.field);
+            match &it.alias {
+                Some(a) => {
+                    self.w(" AS ");
+                    self.var(a);
+                }
+                None if self.opts.rename_variables => {
+                    self.w(" AS ");
+                    self.var(&it.field);
+                }
+                None => {}
+            }
         }
     }
 

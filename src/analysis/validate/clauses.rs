@@ -219,6 +219,65 @@ impl<'a, 's> Checker<'a, 's> {
                 self.bind_value(&l.variable, &mut scope, Kind::Value, "LOAD CSV … AS");
                 scope
             }
+            Clause::Show(c) => {
+                let all = match c.kind {
+                    ShowKind::Functions => crate::catalogue::SHOW_FUNCTIONS_COLUMNS,
+                    ShowKind::Procedures => crate::catalogue::SHOW_PROCEDURES_COLUMNS,
+                };
+                let mut columns = scope.clone();
+                for col in all {
+                    columns.bind(col, Kind::Value, None);
+                }
+                let where_ctx = Ctx {
+                    in_where: true,
+                    ..Ctx::default()
+                };
+                match &c.yield_ {
+                    None => {
+                        if let Some(w) = &c.where_ {
+                            self.expr(w, &columns, where_ctx);
+                        }
+                        let n = match c.kind {
+                            ShowKind::Functions => crate::catalogue::SHOW_FUNCTIONS_DEFAULT,
+                            ShowKind::Procedures => crate::catalogue::SHOW_PROCEDURES_DEFAULT,
+                        };
+                        for col in &all[..n] {
+                            scope.bind(col, Kind::Value, None);
+                        }
+                    }
+                    Some(y) => {
+                        if y.star {
+                            for col in all {
+                                scope.bind(col, Kind::Value, None);
+                            }
+                        }
+                        for item in &y.items {
+                            if !all.contains(&item.field.name.as_str()) {
+                                self.diag(
+                                    DiagnosticKind::UnknownProcedureOutput,
+                                    format!(
+                                        "Trying to YIELD non-existing column: `{}`",
+                                        item.field.name
+                                    ),
+                                    item.field.span,
+                                );
+                            }
+                            let v = item.alias.as_ref().unwrap_or(&item.field);
+                            self.bind_value(v, &mut scope, Kind::Value, "YIELD");
+                        }
+                        for s in &c.order_by {
+                            self.expr(&s.expr, &scope, Ctx::default());
+                        }
+                        for e in c.skip.iter().chain(&c.limit) {
+                            self.expr(e, &scope, Ctx::default());
+                        }
+                        if let Some(w) = &y.where_ {
+                            self.expr(w, &scope, where_ctx);
+                        }
+                    }
+                }
+                scope
+            }
             Clause::Use(_) | Clause::Finish(_) => scope,
         }
     }

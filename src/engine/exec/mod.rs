@@ -26,6 +26,7 @@ mod explain;
 mod load_csv;
 mod matching;
 mod project;
+mod show;
 mod update;
 mod walk;
 
@@ -35,6 +36,7 @@ pub(crate) use matching::declare_pattern_vars;
 use matching::*;
 use project::*;
 pub(crate) use project::{has_aggregate, projection_columns};
+pub(crate) use show::show_columns;
 use update::*;
 pub(crate) use walk::*;
 
@@ -479,6 +481,18 @@ fn run_single(
                         returns: true,
                     });
                 }
+                Clause::Show(_) if last => {
+                    // A SHOW command returns its rows.
+                    let out = run_clause(access, sh, clause, &mut scope, rows)?;
+                    if let Some(s) = started {
+                        sh.profile_end(clause, s, out.len());
+                    }
+                    return Ok(Output {
+                        columns: scope,
+                        rows: out,
+                        returns: true,
+                    });
+                }
                 Clause::CallProcedure(_) if last && n == 1 => {
                     // A standalone procedure call returns the procedure's rows.
                     let before = scope.len();
@@ -748,6 +762,7 @@ fn run_clause(
         }
         Clause::Use(_) => Ok(rows),
         Clause::Finish(_) => Ok(Vec::new()),
+        Clause::Show(c) => Runner::new(access.graph(), sh).exec_show(c, scope, rows),
         Clause::Return(_) => unreachable_return(),
     }
 }

@@ -310,6 +310,7 @@ impl<'s> Builder<'s> {
                 Clause::Use(Use { graph, span })
             }
             Rule::finish_clause => Clause::Finish(span),
+            Rule::show_clause => Clause::Show(self.show_clause(c)?),
             _ => return Ok(None),
         }))
     }
@@ -446,35 +447,7 @@ impl<'s> Builder<'s> {
                         }
                     }
                 }
-                Rule::order_by => {
-                    for s in x.into_inner() {
-                        if s.as_rule() != Rule::sort_item {
-                            continue;
-                        }
-                        let sspan = span_of(&s);
-                        let mut expr = None;
-                        let mut descending = false;
-                        let mut explicit = false;
-                        for y in s.into_inner() {
-                            match y.as_rule() {
-                                Rule::expression => expr = Some(self.expr(y)?),
-                                Rule::sort_dir => {
-                                    explicit = true;
-                                    descending = y.into_inner().any(|k| {
-                                        matches!(k.as_rule(), Rule::DESC | Rule::DESCENDING)
-                                    });
-                                }
-                                _ => {}
-                            }
-                        }
-                        pr.order_by.push(SortItem {
-                            expr: expr.ok_or_else(|| internal(self.src, sspan.start))?,
-                            descending,
-                            explicit,
-                            span: sspan,
-                        });
-                    }
-                }
+                Rule::order_by => pr.order_by = self.sort_items(x)?,
                 Rule::skip => pr.skip = Some(self.inner_expr(x)?),
                 Rule::limit => pr.limit = Some(self.inner_expr(x)?),
                 _ => {}
@@ -592,40 +565,7 @@ impl<'s> Builder<'s> {
                     }
                     args = Some(v);
                 }
-                Rule::yield_clause => {
-                    let yspan = span_of(&x);
-                    let mut y = YieldSpec {
-                        star: false,
-                        items: Vec::new(),
-                        where_: None,
-                        span: yspan,
-                    };
-                    for z in x.into_inner() {
-                        match z.as_rule() {
-                            Rule::yield_star => y.star = true,
-                            Rule::yield_item => {
-                                let ispan = span_of(&z);
-                                let mut field = None;
-                                let mut alias = None;
-                                for w in z.into_inner() {
-                                    match w.as_rule() {
-                                        Rule::symbolic_name => field = Some(self.ident(w)?),
-                                        Rule::alias_name => alias = Some(self.ident(w)?),
-                                        _ => {}
-                                    }
-                                }
-                                y.items.push(YieldItem {
-                                    field: field.ok_or_else(|| internal(self.src, ispan.start))?,
-                                    alias,
-                                    span: ispan,
-                                });
-                            }
-                            Rule::where_clause => y.where_ = Some(self.where_clause(z)?),
-                            _ => {}
-                        }
-                    }
-                    yield_ = Some(y);
-                }
+                Rule::yield_clause => yield_ = Some(self.yield_spec(x)?),
                 _ => {}
             }
         }
@@ -753,4 +693,129 @@ impl<'s> Builder<'s> {
     }
 
     // ---- patterns ----
+
+    /// `ORDER BY a, b DESC`.
+    pub(super) fn sort_items(&self, x: Pair<'_, Rule>) -> Res<Vec<SortItem>> {
+        let mut out = Vec::new();
+        for s in x.into_inner() {
+            if s.as_rule() != Rule::sort_item {
+                continue;
+            }
+            let sspan = span_of(&s);
+            let mut expr = None;
+            let mut descending = false;
+            let mut explicit = false;
+            for y in s.into_inner() {
+                match y.as_rule() {
+                    Rule::expression => expr = Some(self.expr(y)?),
+                    Rule::sort_dir => {
+                        explicit = true;
+                        descending = y
+                            .into_inner()
+                            .any(|k| matches!(k.as_rule(), Rule::DESC | Rule::DESCENDING));
+                    }
+                    _ => {}
+                }
+            }
+            out.push(SortItem {
+                expr: expr.ok_or_else(|| internal(self.src, sspan.start))?,
+                descending,
+                explicit,
+                span: sspan,
+            });
+        }
+        Ok(out)
+    }
+
+    /// `YIELD * | item [AS alias], …` and its `WHERE` (other parts are the caller's).
+    pub(super) fn yield_spec(&self, x: Pair<'_, Rule>) -> Res<YieldSpec> {
+        let yspan = span_of(&x);
+        let mut y = YieldSpec {
+            star: false,
+            items: Vec::new(),
+            where_: None,
+            span: yspan,
+        };
+        for z in x.into_inner() {
+            match z.as_rule() {
+                Rule::yield_star => y.star = true,
+                Rule::yield_item => {
+                    let ispan = span_of(&z);
+                    let mut field = None;
+                    let mut alias = None;
+                    for w in z.into_inner() {
+                        match w.as_rule() {
+                            Rule::symbolic_name => field = Some(self.ident(w)?),
+                            Rule::alias_name => alias = Some(self.ident(w)?),
+                            _ => {}
+                        }
+                    }
+                    y.items.push(YieldItem {
+                        field: field.ok_or_else(|| internal(self.src, ispan.start))?,
+                        alias,
+                        span: ispan,
+                    });
+                }
+                Rule::where_clause => y.where_ = Some(self.where_clause(z)?),
+                _ => {}
+            }
+        }
+        Ok(y)
+    }
+
+    /// `SHOW [ALL | BUILT IN | USER DEFINED] FUNCTIONS | PROCEDURES [EXECUTABLE [BY …]]
+    /// [YIELD … [ORDER BY …] [SKIP …] [LIMIT …] [WHERE …] | WHERE …]`.
+    pub(super) fn show_clause(&self, c: Pair<'_, Rule>) -> Res<Show> {
+        let span = span_of(&c);
+        let mut show = Show {
+            kind: ShowKind::Functions,
+            scope: ShowScope::All,
+            executable: None,
+            yield_: None,
+            order_by: Vec::new(),
+            skip: None,
+            limit: None,
+            where_: None,
+            span,
+        };
+        for x in c.into_inner() {
+            match x.as_rule() {
+                Rule::show_scope => {
+                    show.scope = match x.into_inner().next().map(|k| k.as_rule()) {
+                        Some(Rule::BUILT) => ShowScope::BuiltIn,
+                        Some(Rule::USER) => ShowScope::UserDefined,
+                        _ => ShowScope::All,
+                    }
+                }
+                Rule::show_what => {
+                    show.kind = match x.into_inner().next().map(|k| k.as_rule()) {
+                        Some(Rule::PROCEDURES | Rule::PROCEDURE) => ShowKind::Procedures,
+                        _ => ShowKind::Functions,
+                    }
+                }
+                Rule::show_executable => {
+                    let user = x
+                        .into_inner()
+                        .find(|k| k.as_rule() == Rule::symbolic_name)
+                        .map(|k| self.ident(k))
+                        .transpose()?;
+                    show.executable = Some(user);
+                }
+                Rule::show_yield => {
+                    show.yield_ = Some(self.yield_spec(x.clone())?);
+                    for z in x.into_inner() {
+                        match z.as_rule() {
+                            Rule::order_by => show.order_by = self.sort_items(z)?,
+                            Rule::skip => show.skip = Some(self.inner_expr(z)?),
+                            Rule::limit => show.limit = Some(self.inner_expr(z)?),
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::where_clause => show.where_ = Some(self.where_clause(x)?),
+                _ => {}
+            }
+        }
+        Ok(show)
+    }
 }

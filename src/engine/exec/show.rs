@@ -1,0 +1,236 @@
+//! `SHOW FUNCTIONS` and `SHOW PROCEDURES`: the catalogue as rows, in Neo4j 5's columns. The
+//! catalogue holds names, signatures, categories and modes; Neo4j's descriptions are not in it,
+//! so `description` is null, and the role columns are null as in Neo4j's Community Edition.
+
+use super::*;
+use crate::catalogue::{Param, Signature};
+use crate::syntax::{Show, ShowKind, ShowScope};
+
+/// The rows a `SHOW` lists before filtering, and the columns it binds.
+pub(crate) fn show_columns(c: &Show) -> (usize, Vec<Arc<str>>) {
+    let (all, default) = columns(c.kind);
+    let rows = table(c).len();
+    let bound: Vec<Arc<str>> = match &c.yield_ {
+        None => all[..default].iter().map(|s| Arc::from(*s)).collect(),
+        Some(y) => {
+            let mut v: Vec<Arc<str>> = if y.star {
+                all.iter().map(|s| Arc::from(*s)).collect()
+            } else {
+                Vec::new()
+            };
+            v.extend(
+                y.items
+                    .iter()
+                    .map(|it| Arc::from(it.alias.as_ref().unwrap_or(&it.field).name.as_str())),
+            );
+            v
+        }
+    };
+    (rows, bound)
+}
+
+fn columns(kind: ShowKind) -> (&'static [&'static str], usize) {
+    match kind {
+        ShowKind::Functions => (
+            crate::catalogue::SHOW_FUNCTIONS_COLUMNS,
+            crate::catalogue::SHOW_FUNCTIONS_DEFAULT,
+        ),
+        ShowKind::Procedures => (
+            crate::catalogue::SHOW_PROCEDURES_COLUMNS,
+            crate::catalogue::SHOW_PROCEDURES_DEFAULT,
+        ),
+    }
+}
+
+/// `{name, description, type[, default], isDeprecated}` per argument, as Neo4j lists them.
+fn params_value(params: &[Param]) -> Value {
+    Value::List(
+        params
+            .iter()
+            .map(|p| {
+                let mut m = BTreeMap::new();
+                m.insert(Arc::from("name"), Value::from(p.name.as_str()));
+                m.insert(Arc::from("description"), Value::Null);
+                m.insert(Arc::from("type"), Value::from(p.ty.as_str()));
+                if let Some(d) = &p.default {
+                    m.insert(Arc::from("default"), Value::from(d.as_str()));
+                }
+                m.insert(Arc::from("isDeprecated"), Value::Bool(false));
+                Value::Map(m)
+            })
+            .collect(),
+    )
+}
+
+/// Every row of the `SHOW` (all columns), for Cypher 5, in the catalogue's order (by name).
+fn table(c: &Show) -> Vec<Vec<Value>> {
+    let sig_params = |s: Option<&Signature>| s.map(|s| params_value(&s.params));
+    match c.kind {
+        ShowKind::Functions => crate::catalogue::functions()
+            .iter()
+            .filter(|f| f.versions.cypher_5)
+            .filter(|f| match c.scope {
+                ShowScope::All => true,
+                ShowScope::BuiltIn => f.built_in,
+                ShowScope::UserDefined => !f.built_in,
+            })
+            .map(|f| {
+                let sig = f.signature();
+                vec![
+                    Value::from(f.name),
+                    Value::from(f.category),
+                    Value::Null,
+                    Value::from(f.signature_text),
+                    Value::Bool(f.built_in),
+                    sig_params(sig).unwrap_or(Value::List(Vec::new())),
+                    sig.map_or(Value::Null, |s| Value::from(s.result.as_str())),
+                    Value::Bool(f.aggregating),
+                    Value::Null,
+                    Value::Null,
+                    Value::Bool(false),
+                    Value::Null,
+                ]
+            })
+            .collect(),
+        ShowKind::Procedures => crate::catalogue::procedures()
+            .iter()
+            .filter(|p| p.versions.cypher_5)
+            .map(|p| {
+                let sig = p.signature();
+                let mut option = BTreeMap::new();
+                option.insert(Arc::from("deprecated"), Value::Bool(false));
+                vec![
+                    Value::from(p.name),
+                    Value::Null,
+                    Value::from(p.mode.name()),
+                    Value::Bool(p.mode == crate::catalogue::Mode::Dbms),
+                    Value::from(p.signature_text),
+                    sig_params(sig).unwrap_or(Value::List(Vec::new())),
+                    sig.map_or(Value::List(Vec::new()), |s| params_value(&s.outputs)),
+                    Value::Bool(false),
+                    Value::Null,
+                    Value::Null,
+                    Value::Bool(false),
+                    Value::Null,
+                    Value::Map(option),
+                ]
+            })
+            .collect(),
+    }
+}
+
+impl Runner<'_> {
+    /// Runs a `SHOW`: the catalogue's rows, filtered by `WHERE` and projected to the default
+    /// columns, or projected by `YIELD` (with its ORDER BY, SKIP, LIMIT and WHERE, as a `WITH`
+    /// would), appended to each incoming row.
+    pub(super) fn exec_show(
+        &self,
+        c: &Show,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+    ) -> Result<Vec<Row>> {
+        let (all, default) = columns(c.kind);
+        let table = table(c);
+        let mut wide: Vec<Arc<str>> = scope.clone();
+        wide.extend(all.iter().map(|s| Arc::from(*s)));
+        let mut out = Vec::new();
+        let mut out_cols = Vec::new();
+        for r in rows {
+            self.sh.tick()?;
+            let mut rs = Vec::with_capacity(table.len());
+            for t in &table {
+                rs.push(extended_row(&r, t.iter().cloned()));
+            }
+            let (cols, got) = match &c.yield_ {
+                None => {
+                    let mut kept = Vec::new();
+                    for row in rs {
+                        let pass = match &c.where_ {
+                            Some(w) => {
+                                self.eval(w, &Env::new(&wide, &row))?.as_bool() == Some(true)
+                            }
+                            None => true,
+                        };
+                        if pass {
+                            let mut nr = row[..scope.len()].to_vec();
+                            nr.extend_from_slice(&row[scope.len()..scope.len() + default]);
+                            kept.push(nr);
+                        }
+                    }
+                    let mut cols = scope.clone();
+                    cols.extend(all[..default].iter().map(|s| Arc::from(*s)));
+                    (cols, kept)
+                }
+                Some(y) => {
+                    // YIELD as a WITH over the outer variables and the yielded columns.
+                    let var = |name: &str, span| {
+                        Expr::new(
+                            ExprKind::Variable(Ident {
+                                name: name.to_string(),
+                                span,
+                            }),
+                            span,
+                        )
+                    };
+                    let mut items: Vec<crate::syntax::ProjectionItem> = scope
+                        .iter()
+                        .map(|s| crate::syntax::ProjectionItem {
+                            expr: var(s, c.span),
+                            alias: Some(Ident {
+                                name: s.to_string(),
+                                span: c.span,
+                            }),
+                            span: c.span,
+                        })
+                        .collect();
+                    if y.star {
+                        items.extend(all.iter().map(|s| crate::syntax::ProjectionItem {
+                            expr: var(s, c.span),
+                            alias: Some(Ident {
+                                name: s.to_string(),
+                                span: c.span,
+                            }),
+                            span: c.span,
+                        }));
+                    }
+                    for it in &y.items {
+                        if !all.contains(&it.field.name.as_str()) {
+                            return Err(ExecError::compile(
+                                ErrorKind::SyntaxError,
+                                format!("Trying to YIELD non-existing column: `{}`", it.field.name),
+                            )
+                            .at(it.field.span));
+                        }
+                        items.push(crate::syntax::ProjectionItem {
+                            expr: var(&it.field.name, it.span),
+                            alias: Some(it.alias.clone().unwrap_or_else(|| it.field.clone())),
+                            span: it.span,
+                        });
+                    }
+                    let p = Projection {
+                        distinct: false,
+                        star: false,
+                        items,
+                        order_by: c.order_by.clone(),
+                        skip: c.skip.clone(),
+                        limit: c.limit.clone(),
+                        span: c.span,
+                    };
+                    self.project(&p, &wide, rs, false, y.where_.as_ref())?
+                }
+            };
+            out_cols = cols;
+            for row in got {
+                self.sh.charge(Shared::row_bytes(&row))?;
+                out.push(row);
+            }
+            self.sh.check_rows(out.len())?;
+        }
+        if out_cols.is_empty() {
+            out_cols = scope.clone();
+            out_cols.extend(show_columns(c).1);
+        }
+        *scope = out_cols;
+        Ok(out)
+    }
+}

@@ -1,0 +1,143 @@
+//! `SHOW FUNCTIONS` / `SHOW PROCEDURES` list the catalogue in Neo4j's columns; they parse,
+//! print canonically, validate and run like Neo4j's.
+
+use grape::engine::{run_read, Options, Params};
+use grape::graph::Graph;
+use serde_json::{json, Value as Json};
+
+fn rows(q: &str) -> (Vec<String>, Json) {
+    let t = run_read(&Graph::new(), q, &Params::new(), &Options::default())
+        .unwrap_or_else(|e| panic!("{q}: {e}"));
+    (t.columns.clone(), t.to_json()["rows"].clone())
+}
+
+#[test]
+fn show_functions_lists_the_catalogue() {
+    let (cols, r) = rows("SHOW FUNCTIONS");
+    assert_eq!(cols, ["name", "category", "description"]);
+    let n = r.as_array().unwrap().len();
+    let cypher5 = grape::catalogue::functions()
+        .iter()
+        .filter(|f| f.versions.cypher_5)
+        .count();
+    assert_eq!(n, cypher5);
+    let (_, r) = rows(
+        "SHOW BUILT IN FUNCTIONS YIELD name, category WHERE category = 'Spatial' \
+         RETURN name ORDER BY name",
+    );
+    assert_eq!(
+        r,
+        json!([["point"], ["point.distance"], ["point.withinBBox"]])
+    );
+    let (_, r) = rows("SHOW USER DEFINED FUNCTIONS YIELD name RETURN count(*) AS n");
+    let plugins = grape::catalogue::functions()
+        .iter()
+        .filter(|f| f.versions.cypher_5 && !f.built_in)
+        .count();
+    assert_eq!(r, json!([[plugins]]));
+    let (cols, r) = rows(
+        "SHOW FUNCTIONS YIELD * WHERE name = 'left' \
+         RETURN signature, argumentDescription, returnDescription, aggregating, isBuiltIn",
+    );
+    assert_eq!(cols.len(), 5);
+    assert_eq!(
+        r,
+        json!([[
+            "left(original :: STRING, length :: INTEGER) :: STRING",
+            [
+                {"name": "original", "type": "STRING", "description": null, "isDeprecated": false},
+                {"name": "length", "type": "INTEGER", "description": null, "isDeprecated": false}
+            ],
+            "STRING",
+            false,
+            true
+        ]])
+    );
+}
+
+#[test]
+fn show_procedures_filters_orders_and_limits() {
+    let (cols, r) = rows("SHOW PROCEDURES WHERE name STARTS WITH 'db.index.vector.query'");
+    assert_eq!(cols, ["name", "description", "mode", "worksOnSystem"]);
+    assert_eq!(
+        r,
+        json!([
+            ["db.index.vector.queryNodes", null, "READ", false],
+            ["db.index.vector.queryRelationships", null, "READ", false]
+        ])
+    );
+    let (_, r) = rows(
+        "SHOW PROCEDURES YIELD name AS n, mode ORDER BY n DESC SKIP 1 LIMIT 2 \
+         WHERE n STARTS WITH 'db.' RETURN n",
+    );
+    let all: Vec<&str> = grape::catalogue::procedures()
+        .iter()
+        .filter(|p| p.versions.cypher_5)
+        .map(|p| p.name)
+        .collect();
+    let mut sorted = all.clone();
+    sorted.sort_by(|a, b| b.cmp(a));
+    let want: Vec<Json> = sorted[1..3]
+        .iter()
+        .filter(|n| n.starts_with("db."))
+        .map(|n| json!([n]))
+        .collect();
+    assert_eq!(r, Json::Array(want));
+    let (_, r) = rows(
+        "SHOW PROCEDURES YIELD name, signature, returnDescription \
+         WHERE name = 'db.labels' RETURN signature, returnDescription",
+    );
+    assert_eq!(
+        r,
+        json!([[
+            "db.labels() :: (label :: STRING)",
+            [{"name": "label", "type": "STRING", "description": null, "isDeprecated": false}]
+        ]])
+    );
+}
+
+#[test]
+fn show_parses_prints_and_validates() {
+    let q = "show built in functions executable by current user yield name as n, category \
+             order by n desc skip 1 limit 3 where n <> 'x' return n";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let printed = grape::syntax::print(&stmt, &Default::default());
+    assert_eq!(
+        printed,
+        "SHOW BUILT IN FUNCTIONS EXECUTABLE YIELD name AS n, category ORDER BY n DESC SKIP 1 \
+         LIMIT 3 WHERE n <> 'x' RETURN n"
+    );
+    let again = grape::syntax::parse(&printed).unwrap();
+    assert_eq!(grape::syntax::print(&again, &Default::default()), printed);
+    for q in [
+        "SHOW PROCEDURES",
+        "SHOW PROCEDURE EXECUTABLE BY alice",
+        "SHOW ALL FUNCTIONS WHERE isBuiltIn",
+        "SHOW USER DEFINED FUNCTIONS YIELD *",
+    ] {
+        let s = grape::syntax::parse(q).unwrap();
+        let p = grape::syntax::print(&s, &Default::default());
+        assert_eq!(
+            grape::syntax::print(&grape::syntax::parse(&p).unwrap(), &Default::default()),
+            p,
+            "{q}"
+        );
+    }
+    // A column SHOW does not have is a compile-time error, in the validator and the engine.
+    let v = grape::analysis::validate("SHOW FUNCTIONS YIELD nope RETURN nope", &Default::default());
+    assert!(!v.syntax_ok);
+    assert!(v.diagnostics[0]
+        .message
+        .contains("Trying to YIELD non-existing column: `nope`"));
+    let e = run_read(
+        &Graph::new(),
+        "SHOW FUNCTIONS YIELD name RETURN category",
+        &Params::new(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("category"), "{}", e.message);
+    // SHOW reads: it runs in read-only contexts.
+    let stmt = grape::syntax::parse("SHOW PROCEDURES").unwrap();
+    assert!(!grape::engine::is_updating(&stmt));
+}
