@@ -22,6 +22,7 @@ use std::time::Instant;
 // By topic: pattern matching (`MATCH`), expression walks, projection and aggregation
 // (`WITH`/`RETURN`), the updating clauses, and `LOAD CSV`'s file access.
 mod call;
+mod compile;
 mod explain;
 mod load_csv;
 mod matching;

@@ -1,0 +1,568 @@
+//! Pattern compilation, once per pattern: pattern elements to slots and symbols, WHERE
+//! conjuncts pushed down to the element they alone involve, property predicates compiled into
+//! checks, and the planner's choice of where each chain starts (`plan_anchor`).
+
+use super::*;
+
+impl Runner<'_> {
+    /// Prepares the pattern: slots, relationship type symbols, and WHERE conjuncts pushed down
+    /// to the elements they alone involve. Returns the chains and what is left of WHERE.
+    pub(super) fn compile_chains<'q>(
+        &self,
+        parts: &'q [PatternPart],
+        scope: &[Arc<str>],
+        old_len: usize,
+        where_: Option<&'q Expr>,
+    ) -> Result<(Vec<ChainInfo<'q>>, Option<Expr>)> {
+        let slot = |v: &Option<Ident>| {
+            v.as_ref()
+                .and_then(|v| scope.iter().position(|s| **s == *v.name))
+        };
+        let mut chains = Vec::new();
+        for p in parts {
+            let (chain, shortest) = match &p.path {
+                PathExpr::Chain(c) => (c, None),
+                PathExpr::ShortestFunction { all, chain, .. } => (chain, Some(*all)),
+            };
+            let mut info = ChainInfo {
+                path_slot: slot(&p.variable),
+                nodes: Vec::new(),
+                rels: Vec::new(),
+                anchor: None,
+                shortest,
+                general: None,
+            };
+            if p.selector.is_some() || needs_general(chain) {
+                if shortest.is_some() {
+                    return Err(ExecError::unsupported(
+                        "quantified patterns inside shortestPath()",
+                    ));
+                }
+                info.general = Some(General {
+                    elems: self.compile_general(&chain.elements, &slot, old_len, false)?,
+                    selector: p.selector.as_ref(),
+                });
+                chains.push(info);
+                continue;
+            }
+            for el in &chain.elements {
+                match el {
+                    PathElement::Node(n) => info.nodes.push(self.node_info(n, slot(&n.variable))),
+                    PathElement::Relationship(r) => info.rels.push(RelInfo {
+                        slot: slot(&r.variable),
+                        pat: r,
+                        types: r.types.as_ref().and_then(|t| self.simple_types(t)),
+                        filters: Vec::new(),
+                    }),
+                    PathElement::Group(_) => unreachable!("groups take the general path"),
+                }
+            }
+            if info.nodes.len() != info.rels.len() + 1 {
+                return Err(ExecError::unsupported("this pattern shape"));
+            }
+            chains.push(info);
+        }
+        // Push WHERE conjuncts down to the one new element they mention.
+        let mut rest: Vec<&Expr> = Vec::new();
+        if let Some(w) = where_ {
+            for c in conjuncts(w) {
+                let mut vars = Vec::new();
+                free_vars(c, &mut vars);
+                let new: Vec<&String> = vars
+                    .iter()
+                    .filter(|v| scope[old_len..].iter().any(|s| **s == ***v))
+                    .collect();
+                let mut placed = false;
+                if new.len() == 1 && !contains_pattern(c) {
+                    let name = new[0].as_str();
+                    'outer: for ch in chains.iter_mut() {
+                        if let Some(gen) = &mut ch.general {
+                            if gen.selector.is_none() && place_in_general(gen, name, c) {
+                                placed = true;
+                                break 'outer;
+                            }
+                            continue;
+                        }
+                        for n in ch.nodes.iter_mut() {
+                            if n.pat.variable.as_ref().is_some_and(|v| v.name == name) {
+                                if let Some((k, v)) = equality_seek(c, name) {
+                                    n.seeks.push((k, v));
+                                }
+                                n.filters.push(c);
+                                placed = true;
+                                break 'outer;
+                            }
+                        }
+                        for r in ch.rels.iter_mut() {
+                            if r.pat.length.is_none()
+                                && r.pat.variable.as_ref().is_some_and(|v| v.name == name)
+                            {
+                                r.filters.push(c);
+                                placed = true;
+                                break 'outer;
+                            }
+                        }
+                    }
+                }
+                if !placed {
+                    rest.push(c);
+                }
+            }
+        }
+        let remaining = rest.into_iter().cloned().reduce(|a, b| {
+            let span = a.span.to(b.span);
+            Expr::new(
+                ExprKind::Binary {
+                    op: BinaryOp::And,
+                    lhs: Box::new(a),
+                    rhs: Box::new(b),
+                },
+                span,
+            )
+        });
+        for ch in chains.iter_mut() {
+            for n in ch.nodes.iter_mut() {
+                n.checks = self.compile_checks(n);
+            }
+        }
+        // Plan where each fixed-length chain starts, once: what is bound when a chain is
+        // matched is what came before the pattern and the earlier chains' variables.
+        let mut bound: Vec<bool> = (0..scope.len()).map(|i| i < old_len).collect();
+        for (ch, p) in chains.iter_mut().zip(parts) {
+            if ch.general.is_none() && ch.shortest.is_none() {
+                let mut anchor = self.plan_anchor(ch, &bound, scope)?;
+                anchor.implied = self.anchor_implied(&ch.nodes[anchor.node], &anchor);
+                ch.anchor = Some(anchor);
+            }
+            let mut names = Vec::new();
+            declare_pattern_vars(std::slice::from_ref(p), &mut names);
+            for n in names {
+                if let Some(i) = scope.iter().position(|s| *s == n) {
+                    bound[i] = true;
+                }
+            }
+        }
+        Ok((chains, remaining))
+    }
+
+    /// Chooses the start of a fixed-length chain: a bound node, else the cheapest of an index
+    /// seek (exact hits when the value reads no variable, else the label's nodes over the
+    /// index's distinct values), a label scan, or all nodes. `bound` says which slots are bound
+    /// when the chain is matched.
+    pub(super) fn plan_anchor<'q>(
+        &self,
+        ch: &ChainInfo<'q>,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Result<Anchor<'q>> {
+        for (k, n) in ch.nodes.iter().enumerate() {
+            if n.slot.is_some_and(|s| bound[s]) {
+                return Ok(Anchor {
+                    node: k,
+                    implied: false,
+                    access: AnchorAccess::Bound,
+                    estimate: 1.0,
+                });
+            }
+        }
+        let mut best: Option<Anchor<'q>> = None;
+        for (k, n) in ch.nodes.iter().enumerate() {
+            let first = first_label(n.pat.labels.as_ref());
+            let label = first.and_then(|l| self.g.sym(l));
+            if first.is_some() && label.is_none() {
+                return Ok(Anchor {
+                    node: k,
+                    implied: false,
+                    access: AnchorAccess::Nothing,
+                    estimate: 0.0,
+                });
+            }
+            let mut here = match label {
+                Some(l) => Anchor {
+                    node: k,
+                    implied: false,
+                    access: AnchorAccess::LabelScan(l),
+                    estimate: self.g.nodes_with_label(l).len() as f64,
+                },
+                None => Anchor {
+                    node: k,
+                    implied: false,
+                    access: AnchorAccess::AllNodes,
+                    estimate: self.g.node_count() as f64,
+                },
+            };
+            if let Some(l) = label {
+                for (key, value) in &n.seeks {
+                    let mut vars = Vec::new();
+                    free_vars(value, &mut vars);
+                    let usable = vars.iter().all(|v| {
+                        scope
+                            .iter()
+                            .rposition(|s| **s == **v)
+                            .is_none_or(|i| bound[i])
+                    });
+                    if !usable {
+                        continue;
+                    }
+                    let ks = self.g.sym(key);
+                    let (estimate, hits) = if vars.is_empty() {
+                        // A constant (literal or parameter): the exact hits, looked up once.
+                        match self.eval(value, &Env::new(&[], &[])) {
+                            Ok(v) => {
+                                let hits = match ks {
+                                    Some(ks) if !v.is_null() => {
+                                        self.g.nodes_with_property(l, ks, &v)
+                                    }
+                                    _ => Vec::new(),
+                                };
+                                (hits.len() as f64, Some(hits))
+                            }
+                            // It fails when rows reach it, if any do.
+                            Err(_) => (self.g.seek_estimate(l, ks), None),
+                        }
+                    } else {
+                        (self.g.seek_estimate(l, ks), None)
+                    };
+                    if estimate < here.estimate {
+                        here = Anchor {
+                            node: k,
+                            implied: false,
+                            access: AnchorAccess::Seek {
+                                label: l,
+                                key,
+                                value,
+                                hits,
+                            },
+                            estimate,
+                        };
+                    }
+                }
+            }
+            if best.as_ref().is_none_or(|b| here.estimate < b.estimate) {
+                best = Some(here);
+            }
+        }
+        Ok(best.unwrap_or(Anchor {
+            node: 0,
+            implied: false,
+            access: AnchorAccess::Nothing,
+            estimate: 0.0,
+        }))
+    }
+
+    /// Whether every candidate the anchor's access yields matches the node's pattern.
+    pub(super) fn anchor_implied(&self, n: &NodeInfo, anchor: &Anchor) -> bool {
+        let (label, seek) = match &anchor.access {
+            AnchorAccess::LabelScan(l) => (*l, None),
+            AnchorAccess::Seek {
+                label,
+                key,
+                value,
+                hits: Some(_),
+            } => (*label, Some((*key, *value))),
+            _ => return false,
+        };
+        let one_label = matches!(&n.plain_labels, Some(Some(ls)) if ls.as_slice() == [label]);
+        let Some(checks) = &n.checks else {
+            return false;
+        };
+        one_label
+            && match seek {
+                None => checks.is_empty(),
+                Some((key, value)) => match (checks.as_slice(), self.constant(value)) {
+                    ([c], Some(v)) => {
+                        c.op == BinaryOp::Eq
+                            && c.key.is_some()
+                            && c.key == self.g.sym(key)
+                            && c.value.equals(&v) == Some(true)
+                            // The index groups NaN with NaN; `=` does not.
+                            && !matches!(v, Value::Float(f) if f.is_nan())
+                    }
+                    _ => false,
+                },
+            }
+    }
+
+    /// The node's predicates as compiled property comparisons, when all of them are.
+    pub(super) fn compile_checks(&self, n: &NodeInfo) -> Option<Vec<PropCheck>> {
+        let var = n.pat.variable.as_ref().map(|v| v.name.as_str());
+        let mut out = Vec::new();
+        if let Some(props) = &n.pat.properties {
+            let ExprKind::Map(entries) = &props.kind else {
+                return None;
+            };
+            for (k, e) in entries {
+                out.push(PropCheck {
+                    members: None,
+                    key: self.g.sym(&k.name),
+                    op: BinaryOp::Eq,
+                    value: self.constant(e)?,
+                    prop_first: true,
+                });
+            }
+        }
+        let inline = n.pat.where_.as_ref().map(conjuncts).unwrap_or_default();
+        for c in inline.into_iter().chain(n.filters.iter().copied()) {
+            out.push(self.compile_check(c, var?)?);
+        }
+        Some(out)
+    }
+
+    /// `var.key <op> constant` or `constant <op> var.key`.
+    pub(super) fn compile_check(&self, c: &Expr, var: &str) -> Option<PropCheck> {
+        let (op, first, second) = match &c.kind {
+            ExprKind::Binary { op, lhs, rhs } => (op, &**lhs, &**rhs),
+            ExprKind::Comparison { first, rest } => match rest.as_slice() {
+                [(op, second)] => (op, &**first, second),
+                _ => return None,
+            },
+            _ => return None,
+        };
+        if !matches!(
+            op,
+            BinaryOp::Eq | BinaryOp::Ne | BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+        ) {
+            return None;
+        }
+        fn prop_of<'e>(e: &'e Expr, var: &str) -> Option<&'e str> {
+            match &e.kind {
+                ExprKind::Property { expr, key } => match &expr.kind {
+                    ExprKind::Variable(v) if v.name == var => Some(key.name.as_str()),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
+        let (key, value, prop_first) = match (prop_of(first, var), prop_of(second, var)) {
+            (Some(k), None) => (k, self.constant(second)?, true),
+            (None, Some(k)) => (k, self.constant(first)?, false),
+            _ => return None,
+        };
+        Some(PropCheck {
+            members: None,
+            key: self.g.sym(key),
+            op: *op,
+            value,
+            prop_first,
+        })
+    }
+
+    /// The value of a literal or a parameter (constants for the whole statement).
+    pub(super) fn constant(&self, e: &Expr) -> Option<Value> {
+        match &e.kind {
+            ExprKind::Literal(_) | ExprKind::Parameter(_) => self.eval(e, &Env::new(&[], &[])).ok(),
+            _ => None,
+        }
+    }
+
+    /// Turns the node's `key = scalar` checks into bitmap membership tests (see
+    /// [`PropCheck::members`]). Only scalars whose `=` is the index's equivalence qualify
+    /// (not NaN, lists or maps, where null elements make `=` null).
+    pub(super) fn index_checks(&self, n: &mut NodeInfo) {
+        let Some(Some(labels)) = &n.plain_labels else {
+            return;
+        };
+        let Some(&label) = labels.first() else {
+            return;
+        };
+        let Some(checks) = &mut n.checks else {
+            return;
+        };
+        for c in checks.iter_mut() {
+            let scalar = match &c.value {
+                Value::String(_) | Value::Int(_) | Value::Bool(_) => true,
+                Value::Float(f) => !f.is_nan(),
+                _ => false,
+            };
+            let (BinaryOp::Eq, Some(key), true) = (c.op, c.key, scalar) else {
+                continue;
+            };
+            let hits = self.g.nodes_with_property(label, key, &c.value);
+            let mut bits = vec![0u64; self.g.node_id_bound().div_ceil(64)];
+            for h in hits {
+                let i = h.0 as usize;
+                if let Some(w) = bits.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+            c.members = Some(Arc::new(bits));
+        }
+    }
+
+    /// A node pattern's matching information, with the seeks its inline `{key: value}` map
+    /// and inline `WHERE v.key = value` offer.
+    pub(super) fn node_info<'q>(&self, n: &'q NodePattern, slot: Option<usize>) -> NodeInfo<'q> {
+        let mut info = NodeInfo {
+            slot,
+            pat: n,
+            plain_labels: self.plain_label_syms(n.labels.as_ref()),
+            filters: Vec::new(),
+            seeks: Vec::new(),
+            checks: None,
+        };
+        if let Some(props) = &n.properties {
+            if let ExprKind::Map(entries) = &props.kind {
+                for (k, v) in entries {
+                    info.seeks.push((k.name.as_str(), v));
+                }
+            }
+        }
+        if let (Some(w), Some(var)) = (&n.where_, &n.variable) {
+            for c in conjuncts(w) {
+                if let Some(seek) = equality_seek(c, &var.name) {
+                    info.seeks.push(seek);
+                }
+            }
+        }
+        info
+    }
+
+    pub(super) fn rel_info<'q>(
+        &self,
+        r: &'q RelationshipPattern,
+        slot: Option<usize>,
+    ) -> RelInfo<'q> {
+        RelInfo {
+            slot,
+            pat: r,
+            types: r.types.as_ref().and_then(|t| self.simple_types(t)),
+            filters: Vec::new(),
+        }
+    }
+
+    /// Compiles the elements of a chain matched by `match_general`. Quantified relationships
+    /// become one-relationship groups; unquantified parenthesized paths are inlined.
+    pub(super) fn compile_general<'q>(
+        &self,
+        elements: &'q [PathElement],
+        slot: &dyn Fn(&Option<Ident>) -> Option<usize>,
+        old_len: usize,
+        in_group: bool,
+    ) -> Result<Vec<GElem<'q>>> {
+        let mut out = Vec::new();
+        for el in elements {
+            match el {
+                PathElement::Node(n) => out.push(GElem::Node(self.node_info(n, slot(&n.variable)))),
+                PathElement::Relationship(r) => {
+                    let info = self.rel_info(r, slot(&r.variable));
+                    match r.quantifier {
+                        None => out.push(GElem::Rel(info)),
+                        Some(q) => {
+                            if in_group || r.length.is_some() {
+                                return Err(ExecError::unsupported(
+                                    "nested quantifiers in a pattern",
+                                ));
+                            }
+                            let (min, max) = q.bounds();
+                            let slots = info.slot.filter(|&s| s >= old_len).into_iter().collect();
+                            out.push(GElem::Group(GroupInfo {
+                                elems: vec![GElem::Rel(info)],
+                                min,
+                                max,
+                                where_: None,
+                                slots,
+                            }));
+                        }
+                    }
+                }
+                PathElement::Group(g) => {
+                    if g.variable.is_some() {
+                        return Err(ExecError::unsupported(
+                            "path variables inside parenthesized path patterns",
+                        ));
+                    }
+                    match g.quantifier {
+                        None => {
+                            out.extend(self.compile_general(
+                                &g.chain.elements,
+                                slot,
+                                old_len,
+                                in_group,
+                            )?);
+                            if let Some(w) = &g.where_ {
+                                out.push(GElem::Filter(w));
+                            }
+                        }
+                        Some(q) => {
+                            if in_group {
+                                return Err(ExecError::unsupported(
+                                    "nested quantified path patterns",
+                                ));
+                            }
+                            let elems =
+                                self.compile_general(&g.chain.elements, slot, old_len, true)?;
+                            if elems
+                                .iter()
+                                .any(|e| matches!(e, GElem::Rel(r) if r.pat.length.is_some()))
+                            {
+                                return Err(ExecError::unsupported(
+                                    "variable-length relationships inside quantified path patterns",
+                                ));
+                            }
+                            let mut slots = Vec::new();
+                            let mut vars = Vec::new();
+                            declare_chain_vars(&g.chain, &mut vars);
+                            for v in vars {
+                                let s = slot(&Some(Ident {
+                                    name: v.to_string(),
+                                    span: g.span,
+                                }));
+                                if let Some(s) = s.filter(|&s| s >= old_len) {
+                                    if !slots.contains(&s) {
+                                        slots.push(s);
+                                    }
+                                }
+                            }
+                            let (min, max) = q.bounds();
+                            out.push(GElem::Group(GroupInfo {
+                                elems,
+                                min,
+                                max,
+                                where_: g.where_.as_ref(),
+                                slots,
+                            }));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// Label symbols for a plain name or conjunction of names (`None` for other expressions).
+    pub(super) fn plain_label_syms(&self, l: Option<&LabelExpr>) -> Option<Option<Vec<Sym>>> {
+        let names: Vec<&str> = match l? {
+            LabelExpr::Name(i) => vec![i.name.as_str()],
+            LabelExpr::And(xs, _) => {
+                let mut v = Vec::new();
+                for x in xs {
+                    match x {
+                        LabelExpr::Name(i) => v.push(i.name.as_str()),
+                        _ => return None,
+                    }
+                }
+                v
+            }
+            _ => return None,
+        };
+        Some(names.iter().map(|n| self.g.sym(n)).collect())
+    }
+
+    /// Type symbols for a plain type or disjunction of plain types; `None` otherwise.
+    pub(super) fn simple_types(&self, t: &LabelExpr) -> Option<Vec<Sym>> {
+        match t {
+            LabelExpr::Name(i) => Some(self.g.sym(&i.name).into_iter().collect()),
+            LabelExpr::Or(xs, _) => {
+                let mut out = Vec::new();
+                for x in xs {
+                    match x {
+                        LabelExpr::Name(i) => out.extend(self.g.sym(&i.name)),
+                        _ => return None,
+                    }
+                }
+                Some(out)
+            }
+            _ => None,
+        }
+    }
+}
