@@ -1,0 +1,433 @@
+//! The command line's arguments (clap), one struct or enum per command family.
+
+use super::*;
+
+#[derive(Parser)]
+#[command(
+    name = "grape",
+    version,
+    about = "Test and evaluate text-to-Cypher systems: parse, analyse, execute and score Cypher offline"
+)]
+pub(crate) struct Cli {
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// Servers over an in-memory graph.
+#[derive(Subcommand)]
+pub(crate) enum ServeCommand {
+    /// A Bolt server (Bolt 4.0–4.4 and 5.0–5.4) over an in-memory graph: the official Neo4j
+    /// drivers, and tools built on them, connect to bolt://HOST:PORT or neo4j://HOST:PORT.
+    /// Prints the address on its first line of output, then serves until stopped.
+    #[cfg(feature = "bolt")]
+    Bolt {
+        /// The graph to serve (as for `grape query`).
+        #[arg(long)]
+        graph: String,
+        /// Value types for Data Importer folders: `strings` or `model`.
+        #[arg(long, default_value = "strings")]
+        types: grape::graph::import::ImporterTypes,
+        /// TCP port (0: any free port).
+        #[arg(long, default_value_t = 7687)]
+        port: u16,
+        /// Address to bind; loopback unless you mean to expose the graph.
+        #[arg(long, default_value = "127.0.0.1")]
+        bind: String,
+        /// Require these credentials (`user:password`); default: accept any.
+        #[arg(long)]
+        auth: Option<String>,
+        /// Refuse every write.
+        #[arg(long)]
+        read_only: bool,
+        /// Time limit per query in milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        timeout_ms: u64,
+        /// Most connections served at once; the next gets a FAILURE
+        /// (Neo.TransientError.Request.NoThreadsAvailable).
+        #[arg(long, default_value_t = 512)]
+        max_connections: usize,
+        /// How long a write waits for the write transaction under way (one at a time) before
+        /// failing with Neo.TransientError.Transaction.LockAcquisitionTimeout, in milliseconds.
+        #[arg(long, default_value_t = 10_000)]
+        lock_timeout_ms: u64,
+        #[command(flatten)]
+        engine: EngineArgs,
+    },
+    /// An MCP server over an in-memory graph with mcp-neo4j-cypher's tools (get_neo4j_schema,
+    /// read_neo4j_cypher, write_neo4j_cypher) plus search_values. Over stdio (for an agent
+    /// that starts it) or streamable HTTP at http://BIND:PORT/mcp (prints the URL first).
+    #[cfg(feature = "mcp")]
+    Mcp(McpArgs),
+}
+
+#[cfg(feature = "mcp")]
+#[derive(clap::Args)]
+pub(crate) struct McpArgs {
+    /// The graph to serve (as for `grape query`).
+    #[arg(long, required_unless_present = "neo4j")]
+    pub(crate) graph: Option<String>,
+    /// Serve a live Neo4j instead (feature `neo4j`; user, password and database from
+    /// NEO4J_USERNAME, NEO4J_PASSWORD and NEO4J_DATABASE).
+    #[arg(long, value_name = "URI", conflicts_with = "graph")]
+    pub(crate) neo4j: Option<String>,
+    /// Value types for Data Importer folders: `strings` or `model`.
+    #[arg(long, default_value = "strings")]
+    pub(crate) types: grape::graph::import::ImporterTypes,
+    /// `stdio` or `http`.
+    #[arg(long, default_value = "stdio")]
+    pub(crate) transport: String,
+    /// HTTP port (0: any free port).
+    #[arg(long, default_value_t = 8000)]
+    pub(crate) port: u16,
+    /// HTTP address to bind; loopback unless you mean to expose the graph.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub(crate) bind: String,
+    /// Leave out the write tool.
+    #[arg(long)]
+    pub(crate) read_only: bool,
+    /// Prefix tool names with `NAMESPACE-`.
+    #[arg(long, default_value = "")]
+    pub(crate) namespace: String,
+    /// Most rows a read returns.
+    #[arg(long, default_value_t = 1000)]
+    pub(crate) max_rows: usize,
+    /// Cut replies at about this many tokens (4 characters each); default 262144 (1 MiB),
+    /// 0 for no limit.
+    #[arg(long)]
+    pub(crate) token_limit: Option<usize>,
+    /// Time limit per query in milliseconds.
+    #[arg(long, default_value_t = 30_000)]
+    pub(crate) timeout_ms: u64,
+    #[command(flatten)]
+    pub(crate) engine: EngineArgs,
+    /// Let read_neo4j_cypher run LOAD CSV (within --import-dir); off by default.
+    #[arg(long, requires = "import_dir")]
+    pub(crate) allow_load_csv_in_reads: bool,
+}
+
+#[derive(Subcommand)]
+pub(crate) enum ReportCommand {
+    /// Merge the output directories of `grape eval --shard` runs into one (examples.jsonl and
+    /// report.json, the same as one unsharded run would write); prints the report.
+    Merge {
+        /// Where the merged output goes.
+        #[arg(long)]
+        out: PathBuf,
+        /// The shards' output directories.
+        #[arg(required = true)]
+        dirs: Vec<PathBuf>,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum Command {
+    /// Score predictions against a benchmark's gold queries on an in-memory graph.
+    ///
+    /// DATASET is ZOGRASCOPE CSV (`id`, `nl`, `mr`; the iid/compositional split is read from
+    /// the id lists beside it), GRAPE JSON, JSON Lines (`id`, `question`, `cypher`) or CypherTurn
+    /// sessions (one example per turn, id `session_id/turn_id`). PREDICTIONS is JSON Lines with
+    /// `id` (or `session_id` and `turn_id`) and `cypher` (or a `candidates` array for Pass@k), or
+    /// CypherTurn sessions with `pred_cypher`. Prints a table of the report (the report itself
+    /// with --json); with --out, per-example records go to DIR/examples.jsonl (a rerun resumes
+    /// from it) and the report to DIR/report.json, report.md and report.html.
+    Eval(EvalArgs),
+    /// Evaluation reports.
+    #[command(subcommand)]
+    Report(ReportCommand),
+    /// Serve an in-memory graph over a network protocol.
+    #[command(subcommand)]
+    Serve(ServeCommand),
+    /// Record the part of a live Neo4j that a dataset's gold queries touch into a fixture.
+    ///
+    /// Runs each gold query and its provenance queries (every MATCH prefix, anonymous elements
+    /// named, then RETURN *) live, stores what they bind, adds --hops N neighbourhoods and
+    /// --sample M diverse paths, then replays every query on the fixture and extends it around
+    /// queries that answer differently (--rounds). Writes OUT (grape's JSON fixture with a
+    /// `recording` section) and OUT's schema beside it (`NAME.schema.json`, apoc.meta.schema
+    /// form). Connection: --neo4j or NEO4J_URI, --user / NEO4J_USERNAME, --password /
+    /// NEO4J_PASSWORD, --database / NEO4J_DATABASE.
+    #[cfg(feature = "neo4j")]
+    Record(RecordArgs),
+    /// Check a fixture against the live Neo4j: run every gold query on both and report, per
+    /// query, whether they agree, and the fidelity. Exits 1 when a query differs.
+    #[cfg(feature = "neo4j")]
+    ReplayCheck(ReplayCheckArgs),
+    /// Generate with an LLM (feature `llm`).
+    #[cfg(feature = "llm")]
+    #[command(subcommand)]
+    Generate(llm_cli::GenerateCommand),
+    /// Score natural-language answers against reference answers with an LLM judge (GRAPE's
+    /// 0–1 rubric). ANSWERS is JSON Lines with `id` and `answer`; writes one line per example
+    /// with `score` and `reasoning`, and prints the mean. --self-check first judges each
+    /// reference against itself (it must score 1) and reports how many pass.
+    #[cfg(feature = "llm")]
+    Judge(llm_cli::JudgeArgs),
+    /// Evaluate an LLM agent that answers questions through an MCP server (GRAPE's protocol):
+    /// per question the agent calls the server's tools until it answers or reaches
+    /// --max-steps; every call, the tokens, cost and time are recorded; the answer is judged
+    /// against the dataset's reference answer and, with --graph, the agent's last Cypher query
+    /// is scored against the gold query. Writes OUT/records.jsonl and OUT/report.json (by noise,
+    /// hops, query type and tool-call count, with cost per correct answer) and prints a summary.
+    #[cfg(feature = "mcp")]
+    AgentEval(llm_cli::AgentEvalArgs),
+    /// Evaluate an LLM on CypherTurn sessions with the guided or the agentic protocol (one
+    /// JSON action per reply: EXECUTE_CYPHER, INSPECT_SCHEMA, SEARCH_VALUES, ASK_USER,
+    /// SUBMIT_ANSWER; each costs one unit — at most --actions-per-turn per turn when guided, a
+    /// shared budget of turns × --budget-per-turn when agentic). The submitted queries are
+    /// scored like `grape eval` (EX, EX-strict, PSJS, CER, SEM, by phenomenon and chain mode):
+    /// OUT/predictions.jsonl, OUT/traces.jsonl and the reports in OUT.
+    #[cfg(feature = "mcp")]
+    SessionEval(llm_cli::SessionEvalArgs),
+    /// Text similarity of query pairs: Jaro–Winkler and normalized Levenshtein.
+    ///
+    /// PAIRS is JSON Lines with `id`, `a` and `b` (the reference and the prediction). Prints one
+    /// line per pair: {"id", "jaro_winkler", "normalized_levenshtein"} (with --json), else a table.
+    Textsim {
+        /// JSON output, one object per line.
+        #[arg(long)]
+        json: bool,
+        /// Preprocessing: `default`, `collapse-ws` or `canonical`.
+        #[arg(long, default_value = "default")]
+        variant: grape::metrics::TextVariant,
+        /// The pairs file.
+        pairs: PathBuf,
+    },
+    /// Run Cypher on an in-memory graph and print the result as JSON.
+    ///
+    /// GRAPH is a `.json` fixture, a `.cypher` script of CREATE statements, a Neo4j Data
+    /// Importer folder (CSV files and neo4j_importer_model.json), or `none` for an empty graph.
+    /// Prints {"columns", "rows", "stats"} or {"error": {"kind", "code", "message", "phase"}}.
+    Query {
+        /// The graph to load.
+        #[arg(long)]
+        graph: String,
+        /// Value types for Data Importer folders: `strings` (as the CSV header says) or `model`.
+        #[arg(long, default_value = "strings")]
+        types: grape::graph::import::ImporterTypes,
+        /// Parameters as a JSON object.
+        #[arg(long)]
+        params: Option<String>,
+        /// A Cypher script run before the query (setup).
+        #[arg(long)]
+        script: Option<PathBuf>,
+        /// Compact JSON instead of pretty-printed.
+        #[arg(long)]
+        json: bool,
+        /// Batch mode: a JSONL file of queries (`id`, `query`/`cypher`); one result line each:
+        /// {"id", "columns", "rows", "error", "ms"}. The graph is loaded once.
+        #[arg(long, conflicts_with = "query")]
+        jsonl: Option<PathBuf>,
+        /// Where batch results go (written atomically; default: standard output).
+        #[arg(long, requires = "jsonl")]
+        out: Option<PathBuf>,
+        /// Time limit per query in milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        timeout_ms: u64,
+        /// Print the plan as a tree instead of running the query (as `EXPLAIN`); with
+        /// --json, the result JSON carries it as `plan`.
+        #[arg(long, conflicts_with_all = ["profile", "jsonl"])]
+        explain: bool,
+        /// Run the query and print the plan with rows and db hits per clause (as `PROFILE`).
+        #[arg(long, conflicts_with = "jsonl")]
+        profile: bool,
+        #[command(flatten)]
+        engine: EngineArgs,
+        /// The query.
+        query: Option<String>,
+    },
+    /// Parse Cypher queries and report syntax errors with line, column and a caret.
+    ///
+    /// Each FILE is JSON Lines (`.jsonl`: objects with `id` and `query` or `cypher`), a Cypher
+    /// script (statements separated by `;`), or `-` for a script on standard input.
+    /// Exit status: 0 when every query parses, 1 otherwise, 2 when a file cannot be read.
+    Parse {
+        /// One JSON object per query: {"id", "ok", "error": {"line", "column", "message"} | null, "canonical"}.
+        #[arg(long)]
+        json: bool,
+        /// Print each query in canonical form (human output).
+        #[arg(long)]
+        print: bool,
+        /// Rename variables to v0, v1, … in the canonical form.
+        #[arg(long)]
+        rename: bool,
+        /// Query files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Validate queries against a graph schema, offline, with CyVer's codes and scores.
+    ///
+    /// Reports unknown labels, relationship types and property keys (with the closest existing
+    /// name), wrong directions, impossible paths and static errors, each with line and column.
+    /// Inputs as for `grape parse`. Exit status: 0 when every query is KG-valid, 1 otherwise, 2
+    /// when a file or the schema cannot be read.
+    Validate {
+        /// The schema file (format guessed from its content; see `grape schema convert`).
+        #[arg(long)]
+        schema: PathBuf,
+        /// The schema's format, when guessing is not wanted.
+        #[arg(long, value_name = "FMT")]
+        schema_format: Option<String>,
+        /// Comma-separated names of the parameters that will be supplied; `$x` not among them is
+        /// reported. Without it parameters are not checked.
+        #[arg(long, value_name = "NAMES")]
+        params: Option<String>,
+        /// One JSON object per query: {"id", "syntax_ok", "schema_score", "properties_score",
+        /// "kg_valid", "diagnostics": [{"code", "message", "line", "column"}]}.
+        #[arg(long)]
+        json: bool,
+        /// Query files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Report hop complexity (GRAPE), missing aliases and the read/write type of queries.
+    ///
+    /// Inputs as for `grape parse`. Exit status: 0, or 1 when a query does not parse, 2 when a
+    /// file cannot be read.
+    Analyze {
+        /// One JSON object per query: {"id", "hops", "hops_min", "hops_unbounded",
+        /// "rel_patterns", "node_patterns", "missing_aliases": [...], "access"}.
+        #[arg(long)]
+        json: bool,
+        /// Query files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+    /// Graph schemas: convert between formats.
+    Schema {
+        #[command(subcommand)]
+        command: SchemaCommand,
+    },
+}
+
+#[derive(Subcommand)]
+pub(crate) enum SchemaCommand {
+    /// Convert a schema: grape, structured (neo4j-graphrag / LangChain), apoc (apoc.meta.schema,
+    /// mcp-neo4j-cypher), zograscope, cypherturn, importer (read only; refined from the CSVs
+    /// beside it), prompt (LLM prompt text).
+    Convert {
+        /// Input format (guessed from the content when omitted).
+        #[arg(long, value_name = "FMT")]
+        from: Option<String>,
+        /// Output format.
+        #[arg(long, value_name = "FMT")]
+        to: String,
+        /// Input file.
+        input: PathBuf,
+        /// Output file (standard output when omitted).
+        output: Option<PathBuf>,
+    },
+}
+
+/// Engine limits and the LOAD CSV sandbox, shared by every command that runs queries.
+#[derive(clap::Args, Clone, Debug, Default)]
+pub(crate) struct EngineArgs {
+    /// Memory budget of one query (rows, aggregation state, built values), e.g. `512M`,
+    /// `2G`, `1GiB`; a query over it fails with MemoryPoolOutOfMemoryError. Default 1 GiB.
+    #[arg(long, value_name = "SIZE", value_parser = parse_size)]
+    pub(crate) max_memory: Option<usize>,
+    /// Neo4j's import directory: `LOAD CSV FROM 'file:///x.csv'` reads DIR/x.csv and nothing
+    /// outside DIR. Without it LOAD CSV is refused.
+    #[arg(long, value_name = "DIR")]
+    pub(crate) import_dir: Option<PathBuf>,
+}
+
+impl EngineArgs {
+    pub(crate) fn apply(&self, opts: &mut grape::engine::Options) {
+        if let Some(m) = self.max_memory {
+            opts.limits.max_memory = Some(m);
+        }
+        opts.import_dir = self.import_dir.clone();
+    }
+}
+
+/// `512M`, `2G`, `1GiB`, `100000` (bytes).
+pub(crate) fn parse_size(s: &str) -> Result<usize, String> {
+    let t = s.trim();
+    let split = t
+        .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+        .unwrap_or(t.len());
+    let (num, unit) = t.split_at(split);
+    let x: f64 = num
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a size such as 512M or 2G"))?;
+    let mul: f64 = match unit.trim().to_ascii_lowercase().as_str() {
+        "" | "b" => 1.0,
+        "k" | "kb" | "kib" => 1024.0,
+        "m" | "mb" | "mib" => 1024.0 * 1024.0,
+        "g" | "gb" | "gib" => 1024.0 * 1024.0 * 1024.0,
+        "t" | "tb" | "tib" => 1024.0f64.powi(4),
+        _ => return Err(format!("{s:?}: unknown unit (use K, M, G or T)")),
+    };
+    let v = x * mul;
+    if !(v >= 1.0 && v < usize::MAX as f64) {
+        return Err(format!("{s:?}: out of range"));
+    }
+    Ok(v as usize)
+}
+
+pub(crate) struct QueryArgs {
+    pub(crate) explain: bool,
+    pub(crate) profile: bool,
+    pub(crate) engine: EngineArgs,
+    pub(crate) graph: String,
+    pub(crate) types: grape::graph::import::ImporterTypes,
+    pub(crate) params: Option<String>,
+    pub(crate) script: Option<PathBuf>,
+    pub(crate) json: bool,
+    pub(crate) jsonl: Option<PathBuf>,
+    pub(crate) out: Option<PathBuf>,
+    pub(crate) timeout_ms: u64,
+    pub(crate) query: Option<String>,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct EvalArgs {
+    /// The benchmark file.
+    #[arg(long)]
+    pub(crate) dataset: PathBuf,
+    /// `zograscope`, `grape`, `jsonl` or `cypherturn` (default: guessed from the file).
+    #[arg(long)]
+    pub(crate) format: Option<grape::dataset::DatasetFormat>,
+    /// The predictions file.
+    #[arg(long)]
+    pub(crate) predictions: PathBuf,
+    /// The graph both gold and predicted queries run on (as for `grape query`).
+    #[arg(long, required_unless_present = "graphs")]
+    pub(crate) graph: Option<String>,
+    /// A folder of named graphs for benchmarks whose examples name their graph (CypherTurn's
+    /// `graph`): NAME.json, NAME.cypher, NAME/graph.json or a Data Importer folder NAME/.
+    /// With --graph too, examples naming no known graph run on --graph.
+    #[arg(long)]
+    pub(crate) graphs: Option<PathBuf>,
+    /// The schema predictions are validated against (KG-valid, diagnostics; any format
+    /// `grape validate` reads). Default: the graph's own, as `apoc.meta.schema` reports it.
+    #[arg(long)]
+    pub(crate) schema: Option<PathBuf>,
+    /// Value types for Data Importer folders: `strings` or `model`.
+    #[arg(long, default_value = "strings")]
+    pub(crate) types: grape::graph::import::ImporterTypes,
+    /// Pass@k is reported for k = 1 and this k.
+    #[arg(long, default_value_t = 1)]
+    pub(crate) k: usize,
+    /// Text-metric preprocessing: `default`, `collapse-ws` or `canonical`.
+    #[arg(long, default_value = "default")]
+    pub(crate) variant: grape::metrics::TextVariant,
+    /// Time limit per query in milliseconds.
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) timeout_ms: u64,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    pub(crate) workers: Option<usize>,
+    /// Output directory (resumable).
+    #[arg(long)]
+    pub(crate) out: Option<PathBuf>,
+    /// Run only shard i of n (`i/n`, 0-based: every n-th example in id order); combine the
+    /// shards' output directories with `grape report merge`.
+    #[arg(long, value_parser = grape::eval::parse_shard)]
+    pub(crate) shard: Option<(usize, usize)>,
+    /// Print report.json to standard output instead of the table.
+    #[arg(long)]
+    pub(crate) json: bool,
+    #[command(flatten)]
+    pub(crate) engine: EngineArgs,
+}

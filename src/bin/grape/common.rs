@@ -1,0 +1,65 @@
+//! Helpers the commands share: output lines, positions and origins of queries in files,
+//! schemas, failures, and the broken-pipe policy.
+
+use super::*;
+
+/// Commands that write a stream to standard output end quietly when the reader goes away
+/// (`grape query … | head -1`), as `cat` and ripgrep do, instead of panicking on a broken
+/// pipe. Servers keep the default of ignoring SIGPIPE: a client going away must not stop them.
+#[cfg(unix)]
+pub(crate) fn quiet_broken_pipe() {
+    // SAFETY: restoring the default disposition of one signal at start-up, before any thread.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
+#[cfg(not(unix))]
+pub(crate) fn quiet_broken_pipe() {}
+
+pub(crate) fn json_line<T: Serialize>(value: &T) -> String {
+    serde_json::to_string(value).unwrap_or_default()
+}
+
+/// Line and column of a position inside `q`'s text, moved onto its file for scripts.
+pub(crate) fn file_position(q: &QueryInput, line: usize, column: usize) -> (usize, usize) {
+    if q.offset.is_some() {
+        let l = q.line + line - 1;
+        let c = if line == 1 {
+            q.column + column - 1
+        } else {
+            column
+        };
+        (l, c)
+    } else {
+        (line, column)
+    }
+}
+
+pub(crate) fn origin_of(file: &grape::dataset::QueryFile, q: &QueryInput) -> String {
+    if q.offset.is_some() {
+        file.origin.clone()
+    } else {
+        format!(
+            "{} (record {}, id {})",
+            file.origin,
+            q.line,
+            grape::syntax::escape_controls(&q.id)
+        )
+    }
+}
+
+pub(crate) fn read_schema(path: &Path, format: Option<&str>) -> Result<Schema, String> {
+    let format = match format {
+        Some(f) => Some(f.parse::<SchemaFormat>().map_err(|e| e.to_string())?),
+        None => None,
+    };
+    Schema::read_path(path, format).map_err(|e| e.to_string())
+}
+
+/// Reports a failure on standard error; exit status 2 (bad input or setup).
+#[cfg(any(feature = "neo4j", feature = "llm"))]
+pub(crate) fn fail(e: impl std::fmt::Display) -> ExitCode {
+    eprintln!("error: {e}");
+    ExitCode::from(2)
+}
