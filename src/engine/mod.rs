@@ -567,39 +567,72 @@ impl Graph {
     }
 }
 
+/// Why [`load_graph`] failed, naming the file.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadGraphError {
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    /// A fixture, sampled-paths file or Data Importer folder with a bad record (the error names
+    /// the file and the record).
+    #[error(transparent)]
+    Import(#[from] crate::graph::import::ImportError),
+    /// A `.cypher` script whose statement failed.
+    #[error("{path}: {source}")]
+    Script { path: String, source: ExecError },
+    #[error(
+        "{path}: expected a .json fixture, a .cypher script, a Data Importer folder or `none`"
+    )]
+    UnknownFormat { path: String },
+    /// A graph name (`--graphs DIR` and a dataset's `graph` field) that could leave its folder.
+    #[error("graph name {name:?} is not a plain name")]
+    BadName { name: String },
+}
+
 /// Loads a graph for the CLI and the evaluation runner: a `.json` fixture, GRAPE-style sampled
 /// paths (`.json` array of `nodesInfo`/`relsInfo` records, or `.jsonl`), a `.cypher` script run
 /// through the engine, a Data Importer folder, or `none` (empty).
 pub fn load_graph(
     path: &str,
     types: crate::graph::import::ImporterTypes,
-) -> std::result::Result<Graph, String> {
+) -> std::result::Result<Graph, LoadGraphError> {
     if path == "none" {
         return Ok(Graph::new());
     }
     let p = std::path::Path::new(path);
     if p.is_dir() {
-        return crate::graph::import::load_importer_dir(p, types).map_err(|e| e.to_string());
+        return Ok(crate::graph::import::load_importer_dir(p, types)?);
     }
+    let read = || {
+        std::fs::read_to_string(p).map_err(|source| LoadGraphError::Read {
+            path: path.to_string(),
+            source,
+        })
+    };
     let lower = path.to_ascii_lowercase();
     if lower.ends_with(".json") || lower.ends_with(".jsonl") {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {path}: {e}"))?;
+        let text = read()?;
         let sampled = lower.ends_with(".jsonl")
             || serde_json::from_str::<serde_json::Value>(&text)
                 .is_ok_and(|d| crate::graph::import::looks_like_sampled_paths(&d));
-        return if sampled {
-            crate::graph::import::parse_sampled_paths(&text, path).map_err(|e| e.to_string())
+        return Ok(if sampled {
+            crate::graph::import::parse_sampled_paths(&text, path)?
         } else {
-            crate::graph::import::parse_json_fixture(&text, path).map_err(|e| e.to_string())
-        };
+            crate::graph::import::parse_json_fixture(&text, path)?
+        });
     }
     if lower.ends_with(".cypher") || lower.ends_with(".cyp") || lower.ends_with(".cql") {
-        let text = std::fs::read_to_string(p).map_err(|e| format!("cannot read {path}: {e}"))?;
-        return Graph::from_cypher_script(&text).map_err(|e| format!("{path}: {e}"));
+        let text = read()?;
+        return Graph::from_cypher_script(&text).map_err(|source| LoadGraphError::Script {
+            path: path.to_string(),
+            source,
+        });
     }
-    Err(format!(
-        "{path}: expected a .json fixture, a .cypher script, a Data Importer folder or `none`"
-    ))
+    Err(LoadGraphError::UnknownFormat {
+        path: path.to_string(),
+    })
 }
 
 /// The schema of a graph as `apoc.meta.schema` describes it: every label in use with its
@@ -725,6 +758,35 @@ mod tests {
                 p.name
             );
         }
+    }
+
+    /// Loading errors are typed and name the file.
+    #[test]
+    fn load_graph_errors_name_the_file() {
+        let dir = std::env::temp_dir().join(format!("grape-load-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let t = Default::default();
+        let e = load_graph("graph.txt", t).unwrap_err();
+        assert!(matches!(e, LoadGraphError::UnknownFormat { .. }), "{e}");
+        let missing = dir.join("missing.json");
+        let e = load_graph(missing.to_str().unwrap(), t).unwrap_err();
+        assert!(matches!(e, LoadGraphError::Read { .. }), "{e}");
+        assert!(e.to_string().contains("missing.json"));
+        let bad = dir.join("bad.cypher");
+        std::fs::write(&bad, "CREATE (:A);\nCREATE (").unwrap();
+        let e = load_graph(bad.to_str().unwrap(), t).unwrap_err();
+        assert!(matches!(e, LoadGraphError::Script { .. }), "{e}");
+        assert!(e.to_string().starts_with(bad.to_str().unwrap()), "{e}");
+        let fixture = dir.join("bad.json");
+        std::fs::write(
+            &fixture,
+            r#"{"nodes": [{"id": 1}], "relationships": [{"start": 1, "end": 9, "type": "R"}]}"#,
+        )
+        .unwrap();
+        let e = load_graph(fixture.to_str().unwrap(), t).unwrap_err();
+        assert!(matches!(e, LoadGraphError::Import(_)), "{e}");
+        assert!(e.to_string().contains("bad.json"), "{e}");
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     /// `dbms.components()` answers as the Neo4j grape follows, in Neo4j's columns.

@@ -229,8 +229,8 @@ pub enum DatasetGraphsError {
         dir: std::path::PathBuf,
         name: String,
     },
-    #[error("{0}")]
-    Load(String),
+    #[error(transparent)]
+    Load(#[from] crate::engine::LoadGraphError),
 }
 
 /// The named graphs the examples of a dataset ask for (their `graph` field), from the folder
@@ -273,14 +273,16 @@ pub fn load_named_graph(
     dir: &Path,
     name: &str,
     types: crate::graph::import::ImporterTypes,
-) -> Result<Option<Graph>, String> {
+) -> Result<Option<Graph>, crate::engine::LoadGraphError> {
     if name.is_empty()
         || name == "."
         || name == ".."
         || name.contains(['/', '\\'])
         || Path::new(name).is_absolute()
     {
-        return Err(format!("graph name {name:?} is not a plain name"));
+        return Err(crate::engine::LoadGraphError::BadName {
+            name: name.to_string(),
+        });
     }
     let load = |p: std::path::PathBuf| crate::engine::load_graph(&p.to_string_lossy(), types);
     for ext in ["json", "jsonl", "cypher"] {
