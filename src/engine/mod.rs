@@ -229,6 +229,24 @@ impl Table {
         v
     }
 
+    /// Writes the rows as the JSON array [`Table::rows_json`] gives, one row at a time (a large
+    /// result is never held as one JSON tree).
+    pub fn write_rows_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(b"[")?;
+        for (i, r) in self.rows.iter().enumerate() {
+            if i > 0 {
+                out.write_all(b",")?;
+            }
+            let row = serde_json::Value::Array(
+                r.iter()
+                    .map(|v| crate::graph::import::value_to_json(v, self))
+                    .collect(),
+            );
+            serde_json::to_writer(&mut *out, &row)?;
+        }
+        out.write_all(b"]")
+    }
+
     /// The rows in grape's JSON value encoding.
     pub fn rows_json(&self) -> Vec<serde_json::Value> {
         self.rows

@@ -131,20 +131,28 @@ fn query_batch(
         let t0 = std::time::Instant::now();
         let r = grape::engine::run_with(graph, &q.text, params, opts);
         let ms = t0.elapsed().as_secs_f64() * 1000.0;
-        let line = match r {
+        // {"columns", "error", "id", "ms", "rows"}, keys in serde_json's order, the rows
+        // streamed one by one: a large result is never one JSON tree in memory.
+        let mut text = Vec::new();
+        let line = match &r {
             Ok(t) => {
-                serde_json::json!({"id": q.id, "columns": t.columns, "rows": t.rows_json(), "error": null, "ms": ms})
+                let head =
+                    serde_json::json!({"id": q.id, "columns": t.columns, "error": null, "ms": ms});
+                write_with_rows(&mut text, &head, t)
             }
             Err(e) => {
                 failed += 1;
-                serde_json::json!({"id": q.id, "columns": [], "rows": [], "error": error_json(&e), "ms": ms})
+                let line = serde_json::json!({"id": q.id, "columns": [], "rows": [], "error": error_json(e), "ms": ms});
+                serde_json::to_writer(&mut text, &line).map_err(std::io::Error::from)
             }
         };
-        let text = format!("{line}\n");
-        let written = match &mut atomic {
-            Some(f) => f.write_all(text.as_bytes()),
-            None => lock.write_all(text.as_bytes()),
-        };
+        let written = line.and_then(|()| {
+            text.push(b'\n');
+            match &mut atomic {
+                Some(f) => f.write_all(&text),
+                None => lock.write_all(&text),
+            }
+        });
         if let Err(e) = written {
             eprintln!("error: cannot write results: {e}");
             return ExitCode::from(2);
@@ -162,4 +170,20 @@ fn query_batch(
     } else {
         ExitCode::SUCCESS
     }
+}
+
+/// `head` (an object whose keys all sort before `rows`) with `"rows": [...]` added last, the
+/// rows written one at a time.
+fn write_with_rows(
+    out: &mut Vec<u8>,
+    head: &serde_json::Value,
+    t: &grape::engine::Table,
+) -> std::io::Result<()> {
+    let text = serde_json::to_string(head)?;
+    // `{"columns":…,"ms":…}` → `{"columns":…,"ms":…,"rows":[…]}`
+    out.extend_from_slice(&text.as_bytes()[..text.len() - 1]);
+    out.extend_from_slice(b",\"rows\":");
+    t.write_rows_json(out)?;
+    out.push(b'}');
+    Ok(())
 }
