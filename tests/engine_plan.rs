@@ -148,6 +148,26 @@ fn explain_runs_nothing_and_profile_counts() {
     assert_eq!(expand.rows, Some(1));
     assert!(expand.db_hits.unwrap() >= 10, "{plan:?}");
 
+    // Each step of a chain has its rows: ten people scanned, one friendship expanded.
+    let q = "PROFILE MATCH (p:Person)-[:KNOWS]->(f) WITH f RETURN count(*) AS n";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let t = execute(&mut g, &stmt, q, &Params::new(), &opts).unwrap();
+    let plan = t.plan.unwrap();
+    let scan = plan
+        .walk()
+        .into_iter()
+        .find(|p| p.operator == "NodeByLabelScan")
+        .unwrap()
+        .clone();
+    assert_eq!(scan.rows, Some(10), "{}", plan.render());
+    let expand = plan
+        .walk()
+        .into_iter()
+        .find(|p| p.operator == "Expand(All)")
+        .unwrap()
+        .clone();
+    assert_eq!(expand.rows, Some(1), "{}", plan.render());
+
     // A selective seek does less work than a scan of every person.
     let hits = |g: &mut Graph, q: &str| {
         let stmt = grape::syntax::parse(q).unwrap();

@@ -367,6 +367,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         ticks: std::cell::Cell::new(0),
         profile: None,
         profiled_hits: std::cell::Cell::new(0),
+        profile_steps: RefCell::new(HashMap::new()),
         mem: std::cell::Cell::new(0),
     }
 }

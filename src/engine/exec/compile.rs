@@ -25,6 +25,7 @@ impl Runner<'_> {
                 PathExpr::ShortestFunction { all, chain, .. } => (chain, Some(*all)),
             };
             let mut info = ChainInfo {
+                part: p as *const PatternPart as usize,
                 path_slot: slot(&p.variable),
                 nodes: Vec::new(),
                 rels: Vec::new(),

@@ -167,6 +167,13 @@ impl Runner<'_> {
         if !matches!(anchor.access, AnchorAccess::Bound) {
             let preds = self.node_predicates(start, v, scan_label.as_deref(), skip);
             plan = filter(plan, preds);
+            // Under PROFILE: the start nodes that passed (the operator that ends the step).
+            if let Some(rows) = self
+                .sh
+                .profile_step_rows(part as *const PatternPart as usize, 0)
+            {
+                top_of_step(&mut plan, rows);
+            }
         }
         let mut visited = vec![false; ch.nodes.len()];
         visited[k] = true;
@@ -175,7 +182,7 @@ impl Runner<'_> {
             .chain((0..k).rev().map(|j| (j, false)))
             .collect();
         let avg_degree = self.g.relationship_count() as f64 / (self.g.node_count().max(1)) as f64;
-        for (j, forward) in steps {
+        for (step, (j, forward)) in steps.into_iter().enumerate() {
             let rel = &ch.rels[j];
             let (from, to) = if forward { (j, j + 1) } else { (j + 1, j) };
             let into = visited[to] || ch.nodes[to].slot.is_some_and(|s| bound[s]);
@@ -209,6 +216,12 @@ impl Runner<'_> {
             }
             visited[to] = true;
             plan = filter(plan, preds);
+            if let Some(rows) = self
+                .sh
+                .profile_step_rows(part as *const PatternPart as usize, step + 1)
+            {
+                top_of_step(&mut plan, rows);
+            }
         }
         if let Some(p) = &part.variable {
             plan = plan.bind([p.name.clone()]);
@@ -372,5 +385,13 @@ fn rel_text(r: &RelationshipPattern, name: &str, forward: bool) -> String {
         1 => format!("-{body}->"),
         -1 => format!("<-{body}-"),
         _ => format!("-{body}-"),
+    }
+}
+
+/// Puts PROFILE's row count on the operator that ends a step of a chain (an expansion or its
+/// filter), unless the clause's count is already there.
+fn top_of_step(plan: &mut Plan, rows: u64) {
+    if plan.rows.is_none() {
+        plan.rows = Some(rows);
     }
 }

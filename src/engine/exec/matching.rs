@@ -46,6 +46,8 @@ pub(super) struct RelInfo<'q> {
 }
 
 pub(super) struct ChainInfo<'q> {
+    /// The address of the pattern part in the AST: where `PROFILE` files the chain's rows.
+    pub(super) part: usize,
     pub(super) path_slot: Option<usize>,
     pub(super) nodes: Vec<NodeInfo<'q>>,
     pub(super) rels: Vec<RelInfo<'q>>,
@@ -329,6 +331,7 @@ impl<'a> Runner<'a> {
                 self.bind_node(&ch.nodes[anchor], n, st, scope)?
             };
             if let Some(saved) = bound {
+                self.sh.profile_step(ch.part, 0);
                 trace.nodes[anchor] = Some(n);
                 self.expand(
                     ch,
@@ -670,6 +673,7 @@ impl<'a> Runner<'a> {
                     if ok {
                         st.used.push(r);
                         if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
+                            self.sh.profile_step(ch.part, si + 1);
                             trace.nodes[to_k] = Some(m);
                             if ch.path_slot.is_some() {
                                 // Only a path variable reads the trace's relationships.
@@ -857,6 +861,7 @@ impl<'a> Runner<'a> {
         // Start candidates.
         let (_, starts) = self.choose_anchor(
             &ChainInfo {
+                part: 0,
                 path_slot: None,
                 nodes: vec![NodeInfo {
                     slot: ch.nodes[0].slot,
@@ -1135,6 +1140,7 @@ impl<'a> Runner<'a> {
                     Some(&n) => vec![n],
                     None => {
                         let single = ChainInfo {
+                            part: 0,
                             path_slot: None,
                             nodes: vec![info.clone()],
                             rels: vec![],
@@ -1419,7 +1425,11 @@ impl<'a> Runner<'a> {
         flatten_env(env, &mut names, &mut vals);
         let old_len = names.len();
         declare_pattern_vars(parts, &mut names);
-        let (chains, rest) = self.compile_chains(parts, &names, old_len, where_)?;
+        let (mut chains, rest) = self.compile_chains(parts, &names, old_len, where_)?;
+        // Pattern predicates are not operators of the plan: PROFILE does not count their steps.
+        for ch in chains.iter_mut() {
+            ch.part = 0;
+        }
         let mut st = MatchState {
             bound: vec![true; vals.len()],
             vals,

@@ -67,6 +67,9 @@ pub(crate) struct Shared<'a> {
     /// already attributed to clauses nested in the running one.
     pub profile: Option<RefCell<HashMap<usize, ClauseProfile>>>,
     pub profiled_hits: std::cell::Cell<u64>,
+    /// Under `PROFILE`: rows per pattern chain (by the pattern part's address) and step (0:
+    /// its start node bound, k: its k-th expansion bound).
+    pub profile_steps: RefCell<HashMap<(usize, usize), u64>>,
     /// Estimated bytes the statement holds in materialised rows and aggregation state.
     pub mem: std::cell::Cell<usize>,
 }
@@ -127,6 +130,30 @@ impl Shared<'_> {
         let e = p.entry(clause as *const Clause as usize).or_default();
         e.rows += rows as u64;
         e.db_hits += own;
+    }
+
+    /// Under `PROFILE`, one more row at step `step` of the chain of pattern part `part`.
+    #[inline]
+    pub(crate) fn profile_step(&self, part: usize, step: usize) {
+        if self.profile.is_some() && part != 0 {
+            *self
+                .profile_steps
+                .borrow_mut()
+                .entry((part, step))
+                .or_default() += 1;
+        }
+    }
+
+    /// Rows PROFILE counted at `step` of the chain of pattern part `part`.
+    pub(crate) fn profile_step_rows(&self, part: usize, step: usize) -> Option<u64> {
+        self.profile.as_ref()?;
+        Some(
+            self.profile_steps
+                .borrow()
+                .get(&(part, step))
+                .copied()
+                .unwrap_or(0),
+        )
     }
 
     /// What `PROFILE` recorded for `clause`.
