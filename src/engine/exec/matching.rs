@@ -322,11 +322,7 @@ impl<'a> Runner<'a> {
         for &n in candidates.iter() {
             self.sh.tick()?;
             let bound = if planned.implied {
-                let info = &ch.nodes[anchor];
-                Some(info.slot.map(|s| {
-                    st.bound[s] = true;
-                    std::mem::replace(&mut st.vals[s], Value::Node(n))
-                }))
+                Some(bind_node_slot(&ch.nodes[anchor], n, st))
             } else {
                 self.bind_node(&ch.nodes[anchor], n, st, scope)?
             };
@@ -494,10 +490,7 @@ impl<'a> Runner<'a> {
                     if !has || !self.checks_pass(n, checks) {
                         return Ok(None);
                     }
-                    return Ok(Some(info.slot.map(|s| {
-                        st.bound[s] = true;
-                        std::mem::replace(&mut st.vals[s], Value::Node(n))
-                    })));
+                    return Ok(Some(bind_node_slot(info, n, st)));
                 }
             }
         }
@@ -531,16 +524,9 @@ impl<'a> Runner<'a> {
             if !self.checks_pass(n, checks) {
                 return Ok(None);
             }
-            let saved = info.slot.map(|s| {
-                st.bound[s] = true;
-                std::mem::replace(&mut st.vals[s], Value::Node(n))
-            });
-            return Ok(Some(saved));
+            return Ok(Some(bind_node_slot(info, n, st)));
         }
-        let saved = info.slot.map(|s| {
-            st.bound[s] = true;
-            std::mem::replace(&mut st.vals[s], Value::Node(n))
-        });
+        let saved = bind_node_slot(info, n, st);
         let ok = self.element_ok(
             &Value::Node(n),
             info.pat.properties.as_ref(),
@@ -1615,6 +1601,15 @@ pub(super) fn flatten_env(env: &Env, names: &mut Vec<Arc<str>>, vals: &mut Vec<V
     }
     names.extend(env.names.iter().cloned());
     vals.extend(env.values.iter().cloned());
+}
+
+/// Binds node `n` to the pattern node's variable, if it has one; returns what to restore
+/// (see [`restore_node`]).
+pub(super) fn bind_node_slot(info: &NodeInfo, n: NodeId, st: &mut MatchState) -> Option<Value> {
+    info.slot.map(|s| {
+        st.bound[s] = true;
+        std::mem::replace(&mut st.vals[s], Value::Node(n))
+    })
 }
 
 pub(super) fn restore_node(info: &NodeInfo, saved: Option<Value>, st: &mut MatchState) {

@@ -9,7 +9,10 @@ use crate::syntax::{Show, ShowKind, ShowScope};
 /// The rows a `SHOW` lists before filtering, and the columns it binds.
 pub(crate) fn show_columns(c: &Show) -> (usize, Vec<Arc<str>>) {
     let (all, default) = columns(c.kind);
-    let rows = table(c).len();
+    let rows = match c.kind {
+        ShowKind::Functions => listed_functions(c).count(),
+        ShowKind::Procedures => listed_procedures().count(),
+    };
     let bound: Vec<Arc<str>> = match &c.yield_ {
         None => all[..default].iter().map(|s| Arc::from(*s)).collect(),
         Some(y) => {
@@ -62,18 +65,30 @@ fn params_value(params: &[Param]) -> Value {
     )
 }
 
+/// The functions `SHOW … FUNCTIONS` lists (Cypher 5's, in the requested scope).
+fn listed_functions(c: &Show) -> impl Iterator<Item = &'static crate::catalogue::Function> + '_ {
+    crate::catalogue::functions()
+        .iter()
+        .filter(|f| f.versions.cypher_5)
+        .filter(move |f| match c.scope {
+            ShowScope::All => true,
+            ShowScope::BuiltIn => f.built_in,
+            ShowScope::UserDefined => !f.built_in,
+        })
+}
+
+/// The procedures `SHOW PROCEDURES` lists (Cypher 5's).
+fn listed_procedures() -> impl Iterator<Item = &'static crate::catalogue::Procedure> {
+    crate::catalogue::procedures()
+        .iter()
+        .filter(|p| p.versions.cypher_5)
+}
+
 /// Every row of the `SHOW` (all columns), for Cypher 5, in the catalogue's order (by name).
 fn table(c: &Show) -> Vec<Vec<Value>> {
     let sig_params = |s: Option<&Signature>| s.map(|s| params_value(&s.params));
     match c.kind {
-        ShowKind::Functions => crate::catalogue::functions()
-            .iter()
-            .filter(|f| f.versions.cypher_5)
-            .filter(|f| match c.scope {
-                ShowScope::All => true,
-                ShowScope::BuiltIn => f.built_in,
-                ShowScope::UserDefined => !f.built_in,
-            })
+        ShowKind::Functions => listed_functions(c)
             .map(|f| {
                 let sig = f.signature();
                 vec![
@@ -92,9 +107,7 @@ fn table(c: &Show) -> Vec<Vec<Value>> {
                 ]
             })
             .collect(),
-        ShowKind::Procedures => crate::catalogue::procedures()
-            .iter()
-            .filter(|p| p.versions.cypher_5)
+        ShowKind::Procedures => listed_procedures()
             .map(|p| {
                 let sig = p.signature();
                 let mut option = BTreeMap::new();
