@@ -268,3 +268,72 @@ fn the_cli_prints_the_plan_as_a_tree() {
     assert_eq!(v["plan"]["rows"], 1);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn pattern_predicates_are_planned_once_as_apply_operators() {
+    let g = graph(PEOPLE);
+    // A WHERE conjunct that is a pattern alone keeps the rows with (or without) a match.
+    let p = plan_of(
+        &g,
+        "MATCH (p:Person) WHERE exists((p)-[:KNOWS]->()) AND p.name <> 'x' RETURN p",
+    );
+    assert_eq!(
+        ops(&p),
+        [
+            "ProduceResults",
+            "SemiApply",
+            "Filter",
+            "NodeByLabelScan",
+            "Limit",
+            "Expand(All)",
+            "Argument"
+        ]
+    );
+    assert_eq!(p.children[0].details, "(p)-[:KNOWS]->()");
+    assert_eq!(
+        p.children[0].children[1].children[0].children[0].details,
+        "p"
+    );
+    let p = plan_of(
+        &g,
+        "MATCH (p:Person) WITH p WHERE NOT EXISTS { (p)-[:KNOWS]->() } RETURN p",
+    );
+    assert_eq!(ops(&p)[1], "AntiSemiApply");
+    // In a projection: a comprehension rolls its rows up into a list, COUNT counts them.
+    let p = plan_of(
+        &g,
+        "MATCH (p:Person) RETURN [(p)-[:KNOWS]->(f) | f.name] AS fs, COUNT { (p)--() } AS c",
+    );
+    let names = ops(&p);
+    assert!(names.contains(&"RollUpApply".to_string()), "{names:?}");
+    assert!(names.contains(&"Apply".to_string()), "{names:?}");
+    let rollup = p
+        .walk()
+        .into_iter()
+        .find(|o| o.operator == "RollUpApply")
+        .unwrap();
+    assert_eq!(rollup.details, "[(p)-[:KNOWS]->(f) | f.name]");
+    assert_eq!(rollup.children[1].operator, "Projection");
+    assert_eq!(rollup.children[1].details, "f.name");
+    // The predicate's pattern is planned like a MATCH from the row's bound node: expand, then
+    // check the other end.
+    let p = plan_of(
+        &g,
+        "MATCH (p:Person) WHERE EXISTS { (p)-[:KNOWS]->(:Person {name: 'p2'}) } RETURN p",
+    );
+    assert_eq!(
+        ops(&p)[1..],
+        [
+            "SemiApply",
+            "NodeByLabelScan",
+            "Limit",
+            "Filter",
+            "Expand(All)",
+            "Argument"
+        ]
+    );
+    assert_eq!(
+        p.children[0].children[1].children[0].details,
+        "anon_0:Person AND anon_0.name = 'p2'"
+    );
+}

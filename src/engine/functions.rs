@@ -341,8 +341,13 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             }
         }
         "exists" => {
+            // The argument is a pattern (the validator refuses anything else), evaluated to
+            // whether it has a match.
             arity(n, &args, 1, 1)?;
-            Ok(Value::Bool(!args[0].is_null()))
+            match &args[0] {
+                Value::Bool(b) => Ok(Value::Bool(*b)),
+                other => Err(bad_arg(n, other)),
+            }
         }
 
         // ---- lists ----

@@ -369,6 +369,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         profiled_hits: std::cell::Cell::new(0),
         profile_steps: RefCell::new(HashMap::new()),
         mem: std::cell::Cell::new(0),
+        sites: RefCell::default(),
     }
 }
 

@@ -67,14 +67,12 @@ fn single(
         let plan = match clause {
             Clause::Match(m) => run.plan_match(m, &mut scope, cur.take(), anon)?,
             Clause::With(w) => {
-                let p = projection(run, &w.projection, &mut scope, cur.take(), false)?;
-                match &w.where_ {
-                    Some(e) => filter(p, vec![run.text(e)]),
-                    None => p,
-                }
+                let p = projection(run, &w.projection, &mut scope, cur.take(), false, anon)?;
+                let (p, rest) = plan_predicates(run, &[], w.where_.as_ref(), &scope, p, anon)?;
+                filter(p, rest)
             }
             Clause::Return(r) => {
-                let p = projection(run, &r.projection, &mut scope, cur.take(), true)?;
+                let p = projection(run, &r.projection, &mut scope, cur.take(), true, anon)?;
                 return Ok((profiled(run, clause, p), scope, true));
             }
             Clause::Unwind(u) => {
@@ -228,9 +226,11 @@ fn projection(
     scope: &mut Vec<Arc<str>>,
     input: Option<Plan>,
     is_return: bool,
+    anon: &mut Anon,
 ) -> Result<Plan> {
     let (cols, _) = projection_columns(p, scope, is_return, run.sh.src)?;
-    let mut plan = start(input);
+    let items: Vec<&Expr> = p.items.iter().map(|it| &it.expr).collect();
+    let (mut plan, _) = plan_predicates(run, &items, None, scope, start(input), anon)?;
     let item = |e: &Expr, col: &str| {
         let t = run.text(e);
         if t == col {
@@ -348,5 +348,186 @@ fn strip_keyword(text: &str, keyword: &str) -> String {
     match text.get(..keyword.len()) {
         Some(head) if head.eq_ignore_ascii_case(keyword) => text[keyword.len()..].trim().into(),
         _ => text.to_string(),
+    }
+}
+
+/// How a pattern predicate uses its pattern's matches.
+#[derive(Clone, Copy, PartialEq)]
+enum SiteUse {
+    /// A WHERE conjunct: keeps the rows with a match (`SemiApply`) or without (`AntiSemiApply`).
+    Semi { negated: bool },
+    /// Inside an expression: whether there is a match (`Apply` over a `Limit 1`).
+    Exists,
+    /// `COUNT { … }`: how many (`Apply` over a count).
+    Count,
+    /// A pattern comprehension or `COLLECT { … }`: the list (`RollUpApply`).
+    Collect,
+}
+
+/// The pattern predicates in `exprs` (not those inside another one, which run within it), each
+/// as an operator over `input` whose second child is the plan run per row: an `Argument` with
+/// the row's variables, then the pattern's expansions (or the subquery). The executor compiles
+/// each once per statement (`exec::predicates`) and runs it per row. WHERE conjuncts that are a
+/// pattern predicate alone become `SemiApply` / `AntiSemiApply` and leave `filtered`.
+pub(crate) fn plan_predicates(
+    run: &Runner,
+    exprs: &[&Expr],
+    where_: Option<&Expr>,
+    scope: &[Arc<str>],
+    input: Plan,
+    anon: &mut Anon,
+) -> Result<(Plan, Vec<String>)> {
+    use crate::syntax::{ExprKind, UnaryOp};
+    let mut sites: Vec<(&Expr, SiteUse)> = Vec::new();
+    let mut remaining = Vec::new();
+    for c in where_.map(super::exec::conjuncts).unwrap_or_default() {
+        let (inner, negated) = match &c.kind {
+            ExprKind::Unary {
+                op: UnaryOp::Not,
+                expr,
+            } => (&**expr, true),
+            _ => (c, false),
+        };
+        let inner = match &inner.kind {
+            ExprKind::FunctionCall { name, args, .. }
+                if name.dotted().eq_ignore_ascii_case("exists") && args.len() == 1 =>
+            {
+                &args[0]
+            }
+            _ => inner,
+        };
+        if matches!(inner.kind, ExprKind::Pattern(_) | ExprKind::Exists(_)) {
+            sites.push((inner, SiteUse::Semi { negated }));
+        } else {
+            remaining.push(run.text(c));
+            collect_sites(c, &mut sites);
+        }
+    }
+    for e in exprs {
+        collect_sites(e, &mut sites);
+    }
+    let mut plan = input;
+    for (e, how) in sites {
+        let Some(mut rhs) = site_plan(run, e, scope, how, anon)? else {
+            continue;
+        };
+        // PROFILE counts a predicate's work in the operator that evaluates it, not per step.
+        unmeasured(&mut rhs);
+        let (op, rows) = match how {
+            SiteUse::Semi { negated: false } => ("SemiApply", plan.estimated_rows * 0.5),
+            SiteUse::Semi { negated: true } => ("AntiSemiApply", plan.estimated_rows * 0.5),
+            SiteUse::Collect => ("RollUpApply", plan.estimated_rows),
+            SiteUse::Exists | SiteUse::Count => ("Apply", plan.estimated_rows),
+        };
+        let mut p = Plan::over(op, run.text(e), plan);
+        p.children.push(rhs);
+        plan = p.estimate(rows);
+    }
+    Ok((plan, remaining))
+}
+
+/// Clears the measured rows of a plan tree (its operators were not counted one by one).
+fn unmeasured(p: &mut Plan) {
+    p.rows = None;
+    p.db_hits = None;
+    for c in &mut p.children {
+        unmeasured(c);
+    }
+}
+
+/// The pattern predicates of `e`, with how each is used inside an expression (the walk does
+/// not enter patterns and subqueries: a predicate inside another one runs within it).
+fn collect_sites<'e>(e: &'e Expr, out: &mut Vec<(&'e Expr, SiteUse)>) {
+    use crate::syntax::ExprKind;
+    super::exec::walk(e, &mut |x| {
+        let how = match &x.kind {
+            ExprKind::Pattern(_) | ExprKind::Exists(_) => SiteUse::Exists,
+            ExprKind::CountSubquery(_) => SiteUse::Count,
+            ExprKind::PatternComprehension { .. } | ExprKind::Collect(_) => SiteUse::Collect,
+            _ => return,
+        };
+        out.push((x, how));
+    });
+}
+
+/// The plan a pattern predicate runs per row, over an `Argument` of the row's variables.
+fn site_plan(
+    run: &Runner,
+    e: &Expr,
+    scope: &[Arc<str>],
+    how: SiteUse,
+    anon: &mut Anon,
+) -> Result<Option<Plan>> {
+    use crate::syntax::{ExprKind, Match, PathExpr, PatternPart, SubqueryBody};
+    let arg = Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string()));
+    let chain_match = |variable: Option<&crate::syntax::Ident>,
+                       chain: &crate::syntax::PathChain,
+                       where_: Option<&Expr>| Match {
+        optional: false,
+        mode: None,
+        pattern: vec![PatternPart {
+            variable: variable.cloned(),
+            selector: None,
+            path: PathExpr::Chain(chain.clone()),
+            span: chain.span,
+        }],
+        hints: Vec::new(),
+        where_: where_.cloned(),
+        span: e.span,
+    };
+    let mut inner_scope = scope.to_vec();
+    let body = match &e.kind {
+        ExprKind::Exists(b) | ExprKind::CountSubquery(b) => Some(&**b),
+        _ => None,
+    };
+    if let ExprKind::Collect(q) = &e.kind {
+        let (p, _, _) = query(run, q, scope, Some(arg), anon)?;
+        return Ok(Some(top(p, how, None, run)));
+    }
+    if let Some(SubqueryBody::Query(q)) = body {
+        let (p, _, _) = query(run, q, scope, Some(arg), anon)?;
+        return Ok(Some(top(p, how, None, run)));
+    }
+    let (m, map) = match (&e.kind, body) {
+        (ExprKind::Pattern(chain), _) => (chain_match(None, chain, None), None),
+        (
+            ExprKind::PatternComprehension {
+                variable,
+                pattern,
+                filter,
+                map,
+            },
+            _,
+        ) => (
+            chain_match(variable.as_ref(), pattern, filter.as_deref()),
+            Some(&**map),
+        ),
+        (_, Some(SubqueryBody::Pattern { pattern, where_ })) => (
+            Match {
+                optional: false,
+                mode: None,
+                pattern: pattern.clone(),
+                hints: Vec::new(),
+                where_: where_.clone(),
+                span: e.span,
+            },
+            None,
+        ),
+        _ => return Ok(None),
+    };
+    let p = run.plan_match(&m, &mut inner_scope, Some(arg), anon)?;
+    Ok(Some(top(p, how, map, run)))
+}
+
+/// What a predicate's plan ends with: the first match, the count, or the comprehension's
+/// projection.
+fn top(p: Plan, how: SiteUse, map: Option<&Expr>, run: &Runner) -> Plan {
+    match how {
+        SiteUse::Semi { .. } | SiteUse::Exists => Plan::over("Limit", "1", p).estimate(1.0),
+        SiteUse::Count => Plan::over("EagerAggregation", "count(*)", p).estimate(1.0),
+        SiteUse::Collect => match map {
+            Some(m) => Plan::over("Projection", run.text(m), p),
+            None => p,
+        },
     }
 }

@@ -138,6 +138,8 @@ pub struct Graph {
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
     /// The changes since the oldest open [`Savepoint`], when one is open.
     journal: Option<Vec<Change>>,
+    /// Counts changes (see [`Graph::version`]).
+    version: u64,
 }
 
 /// One change, as the journal records it: enough to undo it, and to make it again on a copy of
@@ -227,6 +229,7 @@ impl Clone for Graph {
             adjacency: std::sync::OnceLock::new(),
             prop_indexes: RwLock::new(HashMap::new()),
             journal: None,
+            version: self.version,
         }
     }
 }
@@ -528,7 +531,14 @@ impl Graph {
 
     // ---- writing ----
 
+    /// A number that changes with every change to the graph: what is derived from the graph
+    /// (a compiled pattern, an index) stays valid while it does not change.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     fn touch(&mut self) {
+        self.version = self.version.wrapping_add(1);
         if let Ok(m) = self.prop_indexes.get_mut() {
             m.clear();
         }

@@ -151,6 +151,9 @@ impl<'a, 's> Checker<'a, 's> {
                     ),
                     Some(_) => {}
                 }
+                if dotted.eq_ignore_ascii_case("exists") && args.len() == 1 {
+                    self.exists_argument(&args[0]);
+                }
                 let mut inner = ctx;
                 if name.is_aggregate() {
                     self.aggregate_here(e.span, &name.dotted(), ctx);
@@ -290,6 +293,24 @@ impl<'a, 's> Checker<'a, 's> {
             }
             ExprKind::Literal(_) => {}
         }
+    }
+
+    /// `exists(…)`: in Neo4j 5 its argument must be a pattern (`exists((a)-->())`); the
+    /// property form of Neo4j 4 (`exists(n.prop)`) and any other value are compile-time errors,
+    /// with Neo4j's messages.
+    fn exists_argument(&mut self, arg: &Expr) {
+        let message = match &arg.kind {
+            ExprKind::Pattern(_) => return,
+            ExprKind::Property { .. } | ExprKind::Index { .. } => {
+                "The property existence syntax `... exists(variable.property)` is no longer supported. Please use `variable.property IS NOT NULL` instead."
+            }
+            _ => "Argument to exists(...) is not a pattern",
+        };
+        self.diag(
+            DiagnosticKind::InvalidArgumentType,
+            message.to_string(),
+            arg.span,
+        );
     }
 
     pub(super) fn aggregate_here(&mut self, span: Span, name: &str, ctx: Ctx) {

@@ -61,7 +61,15 @@ impl Runner<'_> {
         }
         let mut plan = cur.unwrap_or_else(|| Plan::leaf("Argument", ""));
         if let Some(w) = &rest {
-            plan = filter(plan, vec![self.text(w)]);
+            let (p, preds) = crate::engine::planner::plan_predicates(
+                self,
+                &[],
+                Some(w),
+                &new_scope,
+                plan,
+                anon,
+            )?;
+            plan = filter(p, preds);
         }
         if per_row {
             if m.optional {
@@ -334,7 +342,7 @@ impl Runner<'_> {
     /// planner assembled).
     pub(crate) fn text(&self, e: &Expr) -> String {
         match self.sh.src.get(e.span.start..e.span.end) {
-            Some(t) if !t.is_empty() && e.span.end > e.span.start => t.to_string(),
+            Some(t) if !t.trim().is_empty() => t.trim().to_string(),
             _ => crate::syntax::print_expr(e, &Default::default()),
         }
     }

@@ -1397,139 +1397,6 @@ impl<'a> Runner<'a> {
 
     // ---- pattern expressions and subqueries ----
 
-    /// Matches `chain` against the current environment and calls `f` for each match with the
-    /// extended environment.
-    pub(super) fn for_each_pattern_match(
-        &self,
-        parts: &[PatternPart],
-        where_: Option<&Expr>,
-        env: &Env,
-        f: &mut MatchCallback,
-    ) -> Result<()> {
-        // Flatten the environment into one frame.
-        let (mut names, mut vals) = (Vec::new(), Vec::new());
-        flatten_env(env, &mut names, &mut vals);
-        let old_len = names.len();
-        declare_pattern_vars(parts, &mut names);
-        let (mut chains, rest) = self.compile_chains(parts, &names, old_len, where_)?;
-        // Pattern predicates are not operators of the plan: PROFILE does not count their steps.
-        for ch in chains.iter_mut() {
-            ch.part = 0;
-        }
-        let mut st = MatchState {
-            bound: vec![true; vals.len()],
-            vals,
-            used: Vec::new(),
-            repeatable: false,
-        };
-        st.vals.resize(names.len(), Value::Null);
-        st.bound.resize(names.len(), false);
-        struct Stop;
-        let mut stop = false;
-        let r = self.match_parts(&chains, 0, &mut st, &names, &mut |st, run| {
-            if stop {
-                return Ok(());
-            }
-            if let Some(w) = &rest {
-                if run.eval(w, &Env::new(&names, &st.vals))?.as_bool() != Some(true) {
-                    return Ok(());
-                }
-            }
-            if !f(&names, &st.vals)? {
-                stop = true;
-            }
-            Ok(())
-        });
-        let _ = Stop;
-        r
-    }
-
-    /// `shortestPath(…)` / `allShortestPaths(…)` used as an expression: the path (or null), or
-    /// the list of all shortest paths.
-    pub(crate) fn shortest_path_value(
-        &self,
-        all: bool,
-        chain: &PathChain,
-        env: &Env,
-    ) -> Result<Value> {
-        const VAR: &str = "\u{0}shortest";
-        let part = PatternPart {
-            variable: Some(Ident {
-                name: VAR.to_string(),
-                span: chain.span,
-            }),
-            selector: None,
-            path: PathExpr::ShortestFunction {
-                all,
-                chain: chain.clone(),
-                span: chain.span,
-            },
-            span: chain.span,
-        };
-        let mut paths = Vec::new();
-        self.for_each_pattern_match(
-            std::slice::from_ref(&part),
-            None,
-            env,
-            &mut |names, vals| {
-                if let Some(i) = names.iter().rposition(|n| &**n == VAR) {
-                    paths.push(vals[i].clone());
-                }
-                Ok(all)
-            },
-        )?;
-        Ok(if all {
-            Value::List(paths)
-        } else {
-            paths.into_iter().next().unwrap_or(Value::Null)
-        })
-    }
-
-    pub(crate) fn pattern_exists(&self, chain: &PathChain, env: &Env) -> Result<bool> {
-        let part = PatternPart {
-            variable: None,
-            selector: None,
-            path: PathExpr::Chain(chain.clone()),
-            span: chain.span,
-        };
-        let mut found = false;
-        self.for_each_pattern_match(std::slice::from_ref(&part), None, env, &mut |_, _| {
-            found = true;
-            Ok(false)
-        })?;
-        Ok(found)
-    }
-
-    pub(crate) fn pattern_comprehension(
-        &self,
-        variable: Option<&Ident>,
-        pattern: &PathChain,
-        filter: Option<&Expr>,
-        map: &Expr,
-        env: &Env,
-    ) -> Result<Value> {
-        let part = PatternPart {
-            variable: variable.cloned(),
-            selector: None,
-            path: PathExpr::Chain(pattern.clone()),
-            span: pattern.span,
-        };
-        let mut out = Vec::new();
-        let mut bytes = 0usize;
-        self.for_each_pattern_match(
-            std::slice::from_ref(&part),
-            filter,
-            env,
-            &mut |names, vals| {
-                let v = self.eval(map, &Env::new(names, vals))?;
-                self.sh.grow(&mut bytes, &v)?;
-                out.push(v);
-                Ok(true)
-            },
-        )?;
-        Ok(Value::List(out))
-    }
-
     /// Rows of an `EXISTS { … }` / `COUNT { … }` body (stops at the first when `exists_only`).
     pub(crate) fn subquery_count(
         &self,
@@ -1539,12 +1406,7 @@ impl<'a> Runner<'a> {
     ) -> Result<usize> {
         match body {
             SubqueryBody::Pattern { pattern, where_ } => {
-                let mut n = 0;
-                self.for_each_pattern_match(pattern, where_.as_ref(), env, &mut |_, _| {
-                    n += 1;
-                    Ok(!exists_only)
-                })?;
-                Ok(n)
+                self.pattern_subquery_count(pattern, where_.as_ref(), env, exists_only)
             }
             SubqueryBody::Query(q) => {
                 let (mut names, mut vals) = (Vec::new(), Vec::new());
@@ -1705,7 +1567,7 @@ pub(super) fn place_in_general<'q>(gen: &mut General<'q>, name: &str, c: &'q Exp
 }
 
 /// The conjuncts of an AND tree.
-pub(super) fn conjuncts(e: &Expr) -> Vec<&Expr> {
+pub(crate) fn conjuncts(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::Binary {
             op: BinaryOp::And,

@@ -26,6 +26,7 @@ mod compile;
 mod explain;
 mod load_csv;
 mod matching;
+mod predicates;
 mod project;
 mod show;
 mod update;
@@ -33,8 +34,8 @@ mod walk;
 
 pub(crate) use explain::{filter, Anon};
 pub(crate) use load_csv::*;
-pub(crate) use matching::declare_pattern_vars;
 use matching::*;
+pub(crate) use matching::{conjuncts, declare_pattern_vars};
 use project::*;
 pub(crate) use project::{has_aggregate, projection_columns};
 pub(crate) use show::show_columns;
@@ -72,6 +73,8 @@ pub(crate) struct Shared<'a> {
     pub profile_steps: RefCell<HashMap<(usize, usize), u64>>,
     /// Estimated bytes the statement holds in materialised rows and aggregation state.
     pub mem: std::cell::Cell<usize>,
+    /// The statement's pattern predicates, each compiled once (see `predicates.rs`).
+    pub sites: predicates::SiteCache,
 }
 
 /// What `PROFILE` measured for one clause, over every time it ran.

@@ -3,7 +3,7 @@
 use super::*;
 
 /// Calls `f` on `e` and every sub-expression (not descending into subqueries).
-pub(crate) fn walk(e: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn walk<'e>(e: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(e);
     for c in e.children() {
         walk(c, f);

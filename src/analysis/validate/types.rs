@@ -1,0 +1,450 @@
+//! Static types, as Neo4j's compile-time checker infers them: the set of types an expression
+//! may have, and the argument check of built-in functions (`Type mismatch: expected Path but
+//! was String`). Only what is known for certain is typed; everything else is `Any` and never
+//! reported, so a check fails only where Neo4j's would.
+
+use super::*;
+use crate::syntax::{BinaryOp, ExprKind, Literal, UnaryOp};
+
+/// Neo4j's types, in the order its messages list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Ty {
+    Boolean,
+    Float,
+    Integer,
+    Number,
+    Map,
+    Node,
+    Relationship,
+    Path,
+    Point,
+    String,
+    Duration,
+    Date,
+    Time,
+    LocalTime,
+    LocalDateTime,
+    DateTime,
+    Vector,
+}
+
+impl Ty {
+    const ALL: [Ty; 17] = [
+        Ty::Boolean,
+        Ty::Float,
+        Ty::Integer,
+        Ty::Number,
+        Ty::Map,
+        Ty::Node,
+        Ty::Relationship,
+        Ty::Path,
+        Ty::Point,
+        Ty::String,
+        Ty::Duration,
+        Ty::Date,
+        Ty::Time,
+        Ty::LocalTime,
+        Ty::LocalDateTime,
+        Ty::DateTime,
+        Ty::Vector,
+    ];
+
+    fn bit(self) -> u32 {
+        1 << (self as u32)
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            Ty::Boolean => "Boolean",
+            Ty::Float => "Float",
+            Ty::Integer => "Integer",
+            Ty::Number => "Number",
+            Ty::Map => "Map",
+            Ty::Node => "Node",
+            Ty::Relationship => "Relationship",
+            Ty::Path => "Path",
+            Ty::Point => "Point",
+            Ty::String => "String",
+            Ty::Duration => "Duration",
+            Ty::Date => "Date",
+            Ty::Time => "Time",
+            Ty::LocalTime => "LocalTime",
+            Ty::LocalDateTime => "LocalDateTime",
+            Ty::DateTime => "DateTime",
+            Ty::Vector => "Vector",
+        }
+    }
+
+    /// A type name as Neo4j's catalogue writes it (`ZONED DATETIME`, `LIST<…>` aside).
+    fn from_catalogue(name: &str) -> Option<Ty> {
+        Some(match name {
+            "BOOLEAN" => Ty::Boolean,
+            "FLOAT" => Ty::Float,
+            "INTEGER" => Ty::Integer,
+            "MAP" => Ty::Map,
+            "NODE" => Ty::Node,
+            "RELATIONSHIP" => Ty::Relationship,
+            "PATH" => Ty::Path,
+            "POINT" => Ty::Point,
+            "STRING" => Ty::String,
+            "DURATION" => Ty::Duration,
+            "DATE" => Ty::Date,
+            "ZONED TIME" => Ty::Time,
+            "LOCAL TIME" => Ty::LocalTime,
+            "LOCAL DATETIME" => Ty::LocalDateTime,
+            "ZONED DATETIME" => Ty::DateTime,
+            "VECTOR" => Ty::Vector,
+            _ => return None,
+        })
+    }
+}
+
+/// A set of types: scalars, lists of scalars, and lists of anything (`List<T>`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) struct Types {
+    scalars: u32,
+    lists: u32,
+    any_list: bool,
+}
+
+impl Types {
+    pub(super) fn of(t: Ty) -> Types {
+        Types {
+            scalars: t.bit(),
+            ..Types::default()
+        }
+    }
+
+    pub(super) fn list_of(t: Ty) -> Types {
+        Types {
+            lists: t.bit(),
+            ..Types::default()
+        }
+    }
+
+    pub(super) fn any_list() -> Types {
+        Types {
+            any_list: true,
+            ..Types::default()
+        }
+    }
+
+    fn union(self, o: Types) -> Types {
+        Types {
+            scalars: self.scalars | o.scalars,
+            lists: self.lists | o.lists,
+            any_list: self.any_list || o.any_list,
+        }
+    }
+
+    fn is_empty(self) -> bool {
+        self.scalars == 0 && self.lists == 0 && !self.any_list
+    }
+
+    /// The one scalar type of the set, if it is exactly one.
+    fn single(self) -> Option<Ty> {
+        if self.lists != 0 || self.any_list || self.scalars.count_ones() != 1 {
+            return None;
+        }
+        Ty::ALL.into_iter().find(|t| self.scalars == t.bit())
+    }
+
+    /// What a property of a node or relationship may hold: every storable type.
+    fn storable() -> Types {
+        let scalars = [
+            Ty::Boolean,
+            Ty::Float,
+            Ty::Integer,
+            Ty::Number,
+            Ty::Point,
+            Ty::String,
+            Ty::Duration,
+            Ty::Date,
+            Ty::Time,
+            Ty::LocalTime,
+            Ty::LocalDateTime,
+            Ty::DateTime,
+        ];
+        let bits = scalars.iter().fold(0, |b, t| b | t.bit());
+        Types {
+            scalars: bits | Ty::Vector.bit(),
+            lists: bits,
+            any_list: false,
+        }
+    }
+
+    /// A type as Neo4j's catalogue writes it (`INTEGER | FLOAT`, `LIST<STRING>`); `None` for
+    /// `ANY` and for what this checker does not model.
+    pub(super) fn from_catalogue(text: &str) -> Option<Types> {
+        let mut out = Types::default();
+        for alt in text.split('|').map(str::trim) {
+            if let Some(inner) = alt.strip_prefix("LIST<").and_then(|r| r.strip_suffix('>')) {
+                if inner.contains('<') || inner == "ANY" || inner.contains('|') {
+                    // `LIST<ANY>`; a list of unions or of lists is any list too.
+                    out.any_list = true;
+                } else {
+                    out.lists |= Ty::from_catalogue(inner)?.bit();
+                }
+            } else {
+                out.scalars |= Ty::from_catalogue(alt)?.bit();
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// Whether a value of one of `self`'s types may be passed where `expected` is wanted
+    /// (integers are accepted as floats; `List<T>` takes every list; a list of unknown
+    /// elements is accepted by every list type).
+    fn meets(self, expected: Types) -> bool {
+        let mut accepted = expected.scalars;
+        if accepted & Ty::Float.bit() != 0 {
+            accepted |= Ty::Integer.bit() | Ty::Number.bit();
+        }
+        if accepted & Ty::Integer.bit() != 0 {
+            accepted |= Ty::Number.bit();
+        }
+        let any_list_expected = expected.any_list;
+        let lists_expected = expected.lists != 0 || any_list_expected;
+        self.scalars & accepted != 0
+            || (self.lists != 0 && (any_list_expected || self.lists & expected.lists != 0))
+            || (self.any_list && lists_expected)
+    }
+
+    /// `Boolean, Float or List<T>`, as Neo4j's messages list types.
+    pub(super) fn describe(self) -> String {
+        let mut names: Vec<String> = Ty::ALL
+            .iter()
+            .filter(|t| self.scalars & t.bit() != 0)
+            .map(|t| t.name().to_string())
+            .collect();
+        names.extend(
+            Ty::ALL
+                .iter()
+                .filter(|t| self.lists & t.bit() != 0)
+                .map(|t| format!("List<{}>", t.name())),
+        );
+        if self.any_list {
+            names.push("List<T>".into());
+        }
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+}
+
+/// The types Neo4j's checker accepts for argument `i` of a built-in function, where they
+/// differ from the catalogue's signature (Neo4j's frontend declares these functions with
+/// overloads of its own). `Some(None)`: not checked.
+fn expected_override(function: &str, i: usize) -> Option<Option<Types>> {
+    let set = |ts: &[Ty]| Types {
+        scalars: ts.iter().fold(0, |b, t| b | t.bit()),
+        ..Types::default()
+    };
+    Some(match (function.to_ascii_lowercase().as_str(), i) {
+        ("tostring", 0) => Some(set(&[
+            Ty::Boolean,
+            Ty::Float,
+            Ty::Integer,
+            Ty::Point,
+            Ty::String,
+            Ty::Duration,
+            Ty::Date,
+            Ty::Time,
+            Ty::LocalTime,
+            Ty::LocalDateTime,
+            Ty::DateTime,
+        ])),
+        ("isempty", 0) => Some(
+            set(&[Ty::Map, Ty::Node, Ty::Relationship, Ty::String]).union(Types::any_list()),
+        ),
+        ("round", 1) => Some(set(&[Ty::Float, Ty::Integer, Ty::Number])),
+        ("vector.similarity.cosine" | "vector.similarity.euclidean", _) => Some(Types {
+            lists: Ty::Float.bit() | Ty::Integer.bit() | Ty::Number.bit(),
+            ..Types::default()
+        }),
+        // Accepted by Neo4j's checker whatever the argument (checked when the query runs).
+        ("reverse" | "tointeger" | "tofloat" | "toboolean" | "timestamp", _) => None,
+        ("tointegerornull" | "tofloatornull" | "tobooleanornull", _) => None,
+        _ => return None,
+    })
+}
+
+/// The result type of a built-in function whose result depends on its arguments.
+fn result_type(checker: &Checker, name: &str, args: &[Expr], scope: &Scope) -> Option<Types> {
+    let arg = |i: usize| args.get(i).and_then(|a| checker.static_type(a, scope));
+    match name.to_ascii_lowercase().as_str() {
+        "collect" => Some(match arg(0).and_then(Types::single) {
+            Some(t) => Types::list_of(t),
+            None => Types::any_list(),
+        }),
+        "min" | "max" => arg(0),
+        "head" | "last" => {
+            let l = arg(0)?;
+            (l.scalars == 0 && !l.any_list && l.lists.count_ones() == 1).then(|| Types {
+                scalars: l.lists,
+                ..Types::default()
+            })
+        }
+        "coalesce" | "timestamp" => None,
+        other => {
+            let f = crate::catalogue::function(other)?;
+            if !f.built_in {
+                return None;
+            }
+            Types::from_catalogue(&f.signature()?.result)
+        }
+    }
+}
+
+impl Checker<'_, '_> {
+    /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`. (A pattern
+    /// used as a value is reported by its own check, not typed here.)
+    pub(super) fn static_type(&self, e: &Expr, scope: &Scope) -> Option<Types> {
+        Some(match &e.kind {
+            ExprKind::Literal(l) => match l {
+                Literal::Integer(_) => Types::of(Ty::Integer),
+                Literal::Float(_) => Types::of(Ty::Float),
+                Literal::String(_) => Types::of(Ty::String),
+                Literal::Boolean(_) => Types::of(Ty::Boolean),
+                _ => return None,
+            },
+            ExprKind::List(items) => {
+                let mut elem: Option<Ty> = None;
+                for x in items {
+                    match self.static_type(x, scope).and_then(Types::single) {
+                        Some(t) if elem.is_none_or(|e| e == t) => elem = Some(t),
+                        _ => return Some(Types::any_list()),
+                    }
+                }
+                match elem {
+                    Some(t) => Types::list_of(t),
+                    None => Types::any_list(),
+                }
+            }
+            ExprKind::Map(_) | ExprKind::MapProjection { .. } => Types::of(Ty::Map),
+            ExprKind::Variable(v) => match scope.get(&v.name)?.0 {
+                Kind::Node => Types::of(Ty::Node),
+                Kind::Rel => Types::of(Ty::Relationship),
+                Kind::RelList => Types::list_of(Ty::Relationship),
+                Kind::Path => Types::of(Ty::Path),
+                Kind::Value | Kind::Unknown => return None,
+            },
+            ExprKind::Property { expr, .. } => match &expr.kind {
+                ExprKind::Variable(v) => match scope.get(&v.name)?.0 {
+                    Kind::Node | Kind::Rel => Types::storable(),
+                    _ => return None,
+                },
+                _ => return None,
+            },
+            ExprKind::Comparison { .. }
+            | ExprKind::IsNull { .. }
+            | ExprKind::IsType { .. }
+            | ExprKind::HasLabels { .. }
+            | ExprKind::Exists(_)
+            | ExprKind::Quantified { .. } => Types::of(Ty::Boolean),
+            ExprKind::Unary { op, expr } => match op {
+                UnaryOp::Not => Types::of(Ty::Boolean),
+                _ => {
+                    let t = self.static_type(expr, scope)?.single()?;
+                    matches!(t, Ty::Integer | Ty::Float).then_some(Types::of(t))?
+                }
+            },
+            ExprKind::Binary { op, lhs, rhs } => match op {
+                BinaryOp::And
+                | BinaryOp::Or
+                | BinaryOp::Xor
+                | BinaryOp::Eq
+                | BinaryOp::Ne
+                | BinaryOp::Lt
+                | BinaryOp::Gt
+                | BinaryOp::Le
+                | BinaryOp::Ge
+                | BinaryOp::RegexMatch
+                | BinaryOp::StartsWith
+                | BinaryOp::EndsWith
+                | BinaryOp::Contains
+                | BinaryOp::In => Types::of(Ty::Boolean),
+                _ => {
+                    let a = self.static_type(lhs, scope)?.single()?;
+                    let b = self.static_type(rhs, scope)?.single()?;
+                    Types::of(arithmetic(*op, a, b)?)
+                }
+            },
+            ExprKind::CountStar | ExprKind::CountSubquery(_) => Types::of(Ty::Integer),
+            ExprKind::Case { whens, else_, .. } => {
+                let mut out = Types::default();
+                for x in whens.iter().map(|(_, t)| t).chain(else_.as_deref()) {
+                    if matches!(x.kind, ExprKind::Literal(Literal::Null)) {
+                        continue;
+                    }
+                    out = out.union(self.static_type(x, scope)?);
+                }
+                (!out.is_empty()).then_some(out)?
+            }
+            ExprKind::FunctionCall { name, args, .. } => {
+                result_type(self, &name.dotted(), args, scope)?
+            }
+            _ => return None,
+        })
+    }
+
+    /// Neo4j's argument check of a built-in function: an argument none of whose possible types
+    /// is accepted is a compile-time error.
+    pub(super) fn check_argument_types(
+        &mut self,
+        f: &crate::catalogue::Function,
+        args: &[Expr],
+        scope: &Scope,
+    ) {
+        if !f.built_in {
+            return;
+        }
+        let Some(sig) = f.signature() else {
+            return;
+        };
+        for (i, (arg, param)) in args.iter().zip(&sig.params).enumerate() {
+            let expected = match expected_override(f.name, i) {
+                Some(e) => e,
+                None => Types::from_catalogue(&param.ty),
+            };
+            let (Some(expected), Some(actual)) = (expected, self.static_type(arg, scope)) else {
+                continue;
+            };
+            if !actual.meets(expected) {
+                self.diag(
+                    DiagnosticKind::InvalidArgumentType,
+                    format!(
+                        "Type mismatch: expected {} but was {}",
+                        expected.describe(),
+                        actual.describe()
+                    ),
+                    arg.span,
+                );
+            }
+        }
+    }
+}
+
+/// The type of `a op b` for two known scalar types, where Cypher defines it.
+fn arithmetic(op: BinaryOp, a: Ty, b: Ty) -> Option<Ty> {
+    use Ty::*;
+    let numeric = |t: Ty| matches!(t, Integer | Float);
+    match op {
+        BinaryOp::Add if a == String || b == String => {
+            (numeric(a) || numeric(b) || a == b).then_some(String)
+        }
+        BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
+            if numeric(a) && numeric(b) =>
+        {
+            Some(if a == Integer && b == Integer {
+                Integer
+            } else {
+                Float
+            })
+        }
+        BinaryOp::Pow if numeric(a) && numeric(b) => Some(Float),
+        _ => None,
+    }
+}
