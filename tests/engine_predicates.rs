@@ -46,7 +46,7 @@ fn every_form_of_pattern_predicate_agrees_row_by_row() {
          RETURN n.name, exists((n)-[:KNOWS]->()), COUNT { (n)-[:KNOWS]->() }, \
          'c' IN [(n)-[:KNOWS]->(f) | f.name] ORDER BY n.name",
         "MATCH (n:P) WHERE (n)-[:KNOWS]->() \
-         RETURN n.name, (n)-[:KNOWS]->() IS NOT NULL AND (n)-[:KNOWS]->(), \
+         RETURN n.name, NOT NOT (n)-[:KNOWS]->() AND (n)-[:KNOWS]->(), \
          COUNT { (n)-[:KNOWS]->(f) WHERE f.name <> 'x' }, \
          'c' IN [(n)-[:KNOWS]->(f) WHERE f.name IS NOT NULL | f.name] ORDER BY n.name",
         "MATCH (n:P) WHERE EXISTS { (n)-[:KNOWS]->(:P) } \

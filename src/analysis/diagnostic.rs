@@ -31,6 +31,9 @@ pub enum DiagnosticKind {
     NestedAggregation,
     /// An aggregating function in a `WHERE`.
     AggregationInWhere,
+    /// An aggregation Neo4j refuses where it stands: a column reading variables that are not
+    /// grouping keys, an aggregate sort key that is not a column of its own.
+    InvalidAggregation,
     /// `RETURN *` with no variable in scope (`WITH *` with none is legal).
     ReturnStarWithoutVariables,
     /// Integer division or modulo by the literal `0`.
@@ -82,6 +85,7 @@ impl DiagnosticKind {
             | VariableAlreadyBound
             | NestedAggregation
             | AggregationInWhere
+            | InvalidAggregation
             | ReturnStarWithoutVariables
             | NumberOutOfRange
             | InvalidArgumentType

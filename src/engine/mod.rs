@@ -404,6 +404,15 @@ pub fn check(stmt: &Statement, src: &str) -> Result<()> {
 }
 
 fn static_check(stmt: &Statement, src: &str) -> Result<()> {
+    match compile_errors(stmt, src).into_iter().next() {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// Every compile-time error of a statement, in the order of the text (the first is what
+/// [`check`] and running the statement report).
+pub fn compile_errors(stmt: &Statement, src: &str) -> Vec<ExecError> {
     use crate::analysis::DiagnosticKind as K;
     let schema = crate::schema::Schema::default();
     let options = crate::analysis::ValidateOptions {
@@ -412,11 +421,15 @@ fn static_check(stmt: &Statement, src: &str) -> Result<()> {
     };
     let v =
         crate::analysis::Validator::with_options(&schema, options).validate_statement(stmt, src);
+    let mut out = Vec::new();
     for d in v.diagnostics {
         if d.kind == K::UnsupportedFunction {
-            return Err(ExecError::compile(ErrorKind::Unsupported, d.message)
-                .with_detail("UnsupportedFunction")
-                .at(d.span));
+            out.push(
+                ExecError::compile(ErrorKind::Unsupported, d.message)
+                    .with_detail("UnsupportedFunction")
+                    .at(d.span),
+            );
+            continue;
         }
         let detail = match d.kind {
             K::UnknownFunction => "UnknownFunction",
@@ -426,16 +439,18 @@ fn static_check(stmt: &Statement, src: &str) -> Result<()> {
             K::VariableTypeConflict => "VariableTypeConflict",
             K::VariableAlreadyBound => "VariableAlreadyBound",
             K::NestedAggregation => "NestedAggregation",
-            K::AggregationInWhere => "InvalidAggregation",
+            K::AggregationInWhere | K::InvalidAggregation => "InvalidAggregation",
             K::ReturnStarWithoutVariables => "NoVariablesInScope",
             K::InvalidArgumentType => "InvalidArgumentType",
             _ => continue,
         };
-        return Err(ExecError::compile(ErrorKind::SyntaxError, d.message)
-            .with_detail(detail)
-            .at(d.span));
+        out.push(
+            ExecError::compile(ErrorKind::SyntaxError, d.message)
+                .with_detail(detail)
+                .at(d.span),
+        );
     }
-    Ok(())
+    out
 }
 
 /// Runs a parsed statement; `src` is its text (column names are taken from it). Under

@@ -3,6 +3,12 @@
 
 use super::*;
 
+/// Neo4j 5's message for a pattern expression used as a value.
+const PATTERN_AS_VALUE: &str = "A pattern expression should only be used in order to test the existence of a pattern. It should therefore only be used in contexts that evaluate to a boolean, e.g. inside the function exists() or in a WHERE-clause. No other uses are allowed, instead they should be replaced by a pattern comprehension.";
+
+/// … and inside `size()`.
+const PATTERN_IN_SIZE: &str = "A pattern expression should only be used in order to test the existence of a pattern. It can no longer be used inside the function size(), an alternative is to replace size() with COUNT {}.";
+
 impl<'a, 's> Checker<'a, 's> {
     pub(super) fn expr(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
         match &e.kind {
@@ -19,6 +25,10 @@ impl<'a, 's> Checker<'a, 's> {
 
     pub(super) fn expr_here(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
         self.literal_operand_types(e);
+        if !matches!(e.kind, ExprKind::FunctionCall { .. }) {
+            // (A function call's arguments are checked with its catalogue entry.)
+            self.patterns_as_values(e);
+        }
         match &e.kind {
             ExprKind::Literal(Literal::OutOfRange { text, float }) => self.diag(
                 DiagnosticKind::NumberOutOfRange,
@@ -154,13 +164,27 @@ impl<'a, 's> Checker<'a, 's> {
                 if dotted.eq_ignore_ascii_case("exists") && args.len() == 1 {
                     self.exists_argument(&args[0]);
                 }
+                if dotted.eq_ignore_ascii_case("point") && args.len() == 1 {
+                    self.point_map(&args[0]);
+                }
                 let mut inner = ctx;
                 if name.is_aggregate() {
                     self.aggregate_here(e.span, &name.dotted(), ctx);
                     inner.in_aggregate = true;
                 }
+                // Which arguments have errors of their own: those come first, as Neo4j reports
+                // them, and an argument's type is not judged on top of them.
+                let mut clean = Vec::with_capacity(args.len());
                 for a in args {
+                    let before = self.diags.len();
                     self.expr(a, scope, inner);
+                    clean.push(self.diags.len() == before);
+                }
+                self.patterns_as_values(e);
+                if let Some(f) = crate::catalogue::function(&dotted) {
+                    if f.arity_error(args.len()).is_none() {
+                        self.check_argument_types(f, args, &clean, scope);
+                    }
                 }
             }
             ExprKind::Case {
@@ -293,6 +317,86 @@ impl<'a, 's> Checker<'a, 's> {
             }
             ExprKind::Literal(_) => {}
         }
+    }
+
+    /// A pattern expression (`(a)-->()`) directly inside `e` where Neo4j 5 refuses it: as a
+    /// value rather than a test — an argument of a function other than `exists()`, an operand
+    /// of a comparison or arithmetic, a list element, `IS NULL`. Boolean operators, `exists()`,
+    /// `CASE` conditions and list filters take it as a test.
+    fn patterns_as_values(&mut self, e: &Expr) {
+        let children: Vec<&Expr> = match &e.kind {
+            ExprKind::FunctionCall { name, args, .. } => {
+                let dotted = name.dotted();
+                if dotted.eq_ignore_ascii_case("exists") {
+                    return;
+                }
+                if dotted.eq_ignore_ascii_case("size") {
+                    for a in args
+                        .iter()
+                        .filter(|a| matches!(a.kind, ExprKind::Pattern(_)))
+                    {
+                        self.diag(
+                            DiagnosticKind::InvalidArgumentType,
+                            PATTERN_IN_SIZE.into(),
+                            a.span,
+                        );
+                    }
+                    return;
+                }
+                args.iter().collect()
+            }
+            ExprKind::Binary { op, lhs, rhs }
+                if !matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor) =>
+            {
+                vec![&**lhs, &**rhs]
+            }
+            ExprKind::Comparison { first, rest } => std::iter::once(&**first)
+                .chain(rest.iter().map(|(_, x)| x))
+                .collect(),
+            ExprKind::IsNull { expr, .. }
+            | ExprKind::IsType { expr, .. }
+            | ExprKind::Property { expr, .. } => vec![&**expr],
+            ExprKind::Index { expr, index } => vec![&**expr, &**index],
+            ExprKind::List(items) => items.iter().collect(),
+            _ => return,
+        };
+        for c in children {
+            self.pattern_as_value(c);
+        }
+    }
+
+    /// Reports `e` if it is a pattern expression: it stands where a value is wanted (a
+    /// projected column, a sort key, a value written by SET, …).
+    pub(super) fn pattern_as_value(&mut self, e: &Expr) {
+        if matches!(e.kind, ExprKind::Pattern(_)) {
+            self.diag(
+                DiagnosticKind::InvalidArgumentType,
+                PATTERN_AS_VALUE.into(),
+                e.span,
+            );
+        }
+    }
+
+    /// `point({…})` with a map literal: its keys must describe a point — `x` and `y`
+    /// (cartesian) or `latitude` and `longitude` (geographic) — as Neo4j checks at compile
+    /// time.
+    fn point_map(&mut self, arg: &Expr) {
+        let ExprKind::Map(entries) = &arg.kind else {
+            return;
+        };
+        let has = |k: &str| entries.iter().any(|(key, _)| key.name == k);
+        if (has("x") && has("y")) || (has("latitude") && has("longitude")) {
+            return;
+        }
+        let keys: Vec<String> = entries
+            .iter()
+            .map(|(k, _)| format!("'{}'", k.name))
+            .collect();
+        self.diag(
+            DiagnosticKind::InvalidArgumentType,
+            format!("A map with keys {} is not describing a valid point, a point is described either by using cartesian coordinates e.g. {{x: 2.3, y: 4.5, crs: 'cartesian'}} or using geographic coordinates e.g. {{latitude: 12.78, longitude: 56.7, crs: 'WGS-84'}}.", keys.join(", ")),
+            arg.span,
+        );
     }
 
     /// `exists(…)`: in Neo4j 5 its argument must be a pattern (`exists((a)-->())`); the

@@ -45,6 +45,7 @@ mod clauses;
 mod exprs;
 mod paths;
 mod patterns;
+mod types;
 
 /// Options for validation.
 #[derive(Clone, Debug, Default)]

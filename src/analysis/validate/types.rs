@@ -256,9 +256,9 @@ fn expected_override(function: &str, i: usize) -> Option<Option<Types>> {
             Ty::LocalDateTime,
             Ty::DateTime,
         ])),
-        ("isempty", 0) => Some(
-            set(&[Ty::Map, Ty::Node, Ty::Relationship, Ty::String]).union(Types::any_list()),
-        ),
+        ("isempty", 0) => {
+            Some(set(&[Ty::Map, Ty::Node, Ty::Relationship, Ty::String]).union(Types::any_list()))
+        }
         ("round", 1) => Some(set(&[Ty::Float, Ty::Integer, Ty::Number])),
         ("vector.similarity.cosine" | "vector.similarity.euclidean", _) => Some(Types {
             lists: Ty::Float.bit() | Ty::Integer.bit() | Ty::Number.bit(),
@@ -299,8 +299,7 @@ fn result_type(checker: &Checker, name: &str, args: &[Expr], scope: &Scope) -> O
 }
 
 impl Checker<'_, '_> {
-    /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`. (A pattern
-    /// used as a value is reported by its own check, not typed here.)
+    /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`.
     pub(super) fn static_type(&self, e: &Expr, scope: &Scope) -> Option<Types> {
         Some(match &e.kind {
             ExprKind::Literal(l) => match l {
@@ -373,6 +372,9 @@ impl Checker<'_, '_> {
                 }
             },
             ExprKind::CountStar | ExprKind::CountSubquery(_) => Types::of(Ty::Integer),
+            // A pattern used as a value is the list of its paths (and reported by its own
+            // check).
+            ExprKind::Pattern(_) => Types::list_of(Ty::Path),
             ExprKind::Case { whens, else_, .. } => {
                 let mut out = Types::default();
                 for x in whens.iter().map(|(_, t)| t).chain(else_.as_deref()) {
@@ -391,11 +393,12 @@ impl Checker<'_, '_> {
     }
 
     /// Neo4j's argument check of a built-in function: an argument none of whose possible types
-    /// is accepted is a compile-time error.
+    /// is accepted is a compile-time error (`clean[i]`: argument `i` has no error of its own).
     pub(super) fn check_argument_types(
         &mut self,
         f: &crate::catalogue::Function,
         args: &[Expr],
+        clean: &[bool],
         scope: &Scope,
     ) {
         if !f.built_in {
@@ -405,6 +408,9 @@ impl Checker<'_, '_> {
             return;
         };
         for (i, (arg, param)) in args.iter().zip(&sig.params).enumerate() {
+            if !clean.get(i).copied().unwrap_or(true) {
+                continue;
+            }
             let expected = match expected_override(f.name, i) {
                 Some(e) => e,
                 None => Types::from_catalogue(&param.ty),
