@@ -417,7 +417,7 @@ fn unbounded_quantifier_with_repeatable_elements_hits_the_limit() {
     let mut g = graph("CREATE (a:N), (a)-[:T]->(a)");
     let e = g
         .run(
-            "MATCH REPEATABLE ELEMENTS (x)-[:T]->+(y) RETURN count(*)",
+            "CYPHER 25 MATCH REPEATABLE ELEMENTS (x)-[:T]->+(y) RETURN count(*)",
             &Default::default(),
         )
         .expect_err("the expansion is cut off");

@@ -81,7 +81,7 @@ fn relationship_uniqueness_and_repeatable_elements() {
     assert_eq!(
         rows(
             &mut g,
-            "MATCH REPEATABLE ELEMENTS (x)-[:R]-(y)-[:R]-(z) RETURN count(*)"
+            "CYPHER 25 MATCH REPEATABLE ELEMENTS (x)-[:R]-(y)-[:R]-(z) RETURN count(*)"
         ),
         ["2"]
     );

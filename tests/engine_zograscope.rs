@@ -12,7 +12,7 @@
 //!   reachability product, returning one row per distinct endpoint combination where Neo4j
 //!   returns one row per path — the rows agree as sets;
 //! - relationship uniqueness: FalkorDB lets one relationship appear twice in a pattern; running
-//!   grape with `MATCH REPEATABLE ELEMENTS` (Neo4j 5's switch for exactly that) reproduces the
+//!   grape with `MATCH REPEATABLE ELEMENTS` (Cypher 25's switch for exactly that) reproduces the
 //!   reference;
 //! - null ordering: FalkorDB sorts null first in ascending order, Neo4j last; for those queries
 //!   (`"null_top": true`, ascending) grape's row must be the Neo4j answer, the first non-null key.
@@ -110,9 +110,14 @@ fn tied_with_first(full: &Table, n: usize, skip_null: bool) -> Option<Vec<String
     )
 }
 
-/// The query with every MATCH switched to `REPEATABLE ELEMENTS`.
+/// The query with every MATCH switched to `REPEATABLE ELEMENTS` (a Cypher 25 match mode).
 fn repeatable(stmt: &Statement) -> Statement {
     let mut s = stmt.clone();
+    s.cypher = Some(grape::syntax::CypherPrefix {
+        version: Some("25".into()),
+        options: Vec::new(),
+        span: Default::default(),
+    });
     for c in s.query.first.clauses.iter_mut() {
         if let Clause::Match(m) = c {
             m.mode = Some(grape::syntax::MatchMode::RepeatableElements);

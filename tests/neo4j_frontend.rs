@@ -128,7 +128,7 @@ fn text2cypher_agreement_with_neo4j_5() {
         // (plugins), not on the language, so it is no verdict either way.
         let ours = match grape::syntax::parse(&ex.query) {
             Err(e) => Err(e.to_string()),
-            Ok(stmt) => grape::engine::compile_errors(&stmt, &ex.query)
+            Ok(stmt) => grape::engine::compile_errors(&stmt, &ex.query, Default::default())
                 .into_iter()
                 .find(|e| e.kind != ErrorKind::Unsupported && e.detail != Some("UnknownFunction"))
                 .map_or(Ok(()), |e| Err(e.message)),

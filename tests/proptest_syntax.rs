@@ -1241,6 +1241,7 @@ fn first_difference(expected: &Statement, got: &Statement) -> String {
             span: sp(),
         };
         let stmt = Statement {
+            cypher: None,
             prefix: None,
             query: Query {
                 first: query,
@@ -1277,14 +1278,31 @@ fn statement() -> BoxedStrategy<Statement> {
         1 => call_subquery(inner, simple),
     ]
     .boxed();
+    let cypher = prop::option::weighted(
+        0.1,
+        (
+            prop::option::of(prop::sample::select(&["5", "25"][..])),
+            prop::collection::vec(
+                prop::sample::select(&[("runtime", "slotted"), ("planner", "cost")][..]),
+                0..2,
+            ),
+        )
+            .prop_map(|(version, options)| CypherPrefix {
+                version: version.map(String::from),
+                options: options.into_iter().map(|(k, v)| (id(k), id(v))).collect(),
+                span: sp(),
+            }),
+    );
     (
+        cypher,
         prop::option::weighted(
             0.1,
             prop::sample::select(&[QueryPrefix::Explain, QueryPrefix::Profile][..]),
         ),
         query(clause),
     )
-        .prop_map(|(prefix, query)| Statement {
+        .prop_map(|(cypher, prefix, query)| Statement {
+            cypher,
             prefix,
             query,
             span: sp(),

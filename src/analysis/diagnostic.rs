@@ -68,6 +68,9 @@ pub enum DiagnosticKind {
     WrongArity,
     /// `YIELD column` where the procedure has no such output (`Unknown procedure output`).
     UnknownProcedureOutput,
+    /// A Cypher version that does not exist (`CYPHER 4`), or a construct the statement's
+    /// version lacks (`MATCH REPEATABLE ELEMENTS` or a read right after a write in Cypher 5).
+    CypherVersion,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -91,6 +94,7 @@ impl DiagnosticKind {
             | InvalidArgumentType
             | UnknownFunction
             | WrongArity
+            | CypherVersion
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",

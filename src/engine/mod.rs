@@ -87,6 +87,8 @@ pub struct Options {
     /// Where `LOAD CSV FROM 'file:///x.csv'` looks (Neo4j's import directory). `None`: a
     /// `file:///` URL names an absolute path. Other URL schemes are refused: no network.
     pub import_dir: Option<std::path::PathBuf>,
+    /// The Cypher version of statements without a `CYPHER n` prefix (default 5, as in Neo4j).
+    pub cypher: crate::syntax::CypherVersion,
 }
 
 /// A procedure whose results are a fixed table: a call returns the output columns of the rows
@@ -400,23 +402,29 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
 /// The checks a statement passes before it runs (what `EXPLAIN` reports): undefined
 /// variables, misplaced aggregation and the like, without touching a graph.
 pub fn check(stmt: &Statement, src: &str) -> Result<()> {
-    static_check(stmt, src)
+    static_check(stmt, src, Default::default())
 }
 
-fn static_check(stmt: &Statement, src: &str) -> Result<()> {
-    match compile_errors(stmt, src).into_iter().next() {
+fn static_check(stmt: &Statement, src: &str, cypher: crate::syntax::CypherVersion) -> Result<()> {
+    match compile_errors(stmt, src, cypher).into_iter().next() {
         Some(e) => Err(e),
         None => Ok(()),
     }
 }
 
 /// Every compile-time error of a statement, in the order of the text (the first is what
-/// [`check`] and running the statement report).
-pub fn compile_errors(stmt: &Statement, src: &str) -> Vec<ExecError> {
+/// [`check`] and running the statement report). `cypher`: the version of a statement without
+/// a `CYPHER n` prefix.
+pub fn compile_errors(
+    stmt: &Statement,
+    src: &str,
+    cypher: crate::syntax::CypherVersion,
+) -> Vec<ExecError> {
     use crate::analysis::DiagnosticKind as K;
     let schema = crate::schema::Schema::default();
     let options = crate::analysis::ValidateOptions {
         executable: Some(functions::is_implemented),
+        cypher,
         ..Default::default()
     };
     let v =
@@ -442,6 +450,7 @@ pub fn compile_errors(stmt: &Statement, src: &str) -> Vec<ExecError> {
             K::AggregationInWhere | K::InvalidAggregation => "InvalidAggregation",
             K::ReturnStarWithoutVariables => "NoVariablesInScope",
             K::InvalidArgumentType => "InvalidArgumentType",
+            K::CypherVersion => "CypherVersion",
             _ => continue,
         };
         out.push(
@@ -466,7 +475,7 @@ pub fn execute(
     if !is_updating(stmt) || stmt.prefix == Some(QueryPrefix::Explain) {
         return execute_read(graph, stmt, src, params, opts);
     }
-    static_check(stmt, src)?;
+    static_check(stmt, src, opts.cypher)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let mut sh = shared(params, src, opts);
     let profile = stmt.prefix == Some(QueryPrefix::Profile);
@@ -496,7 +505,7 @@ pub fn execute_read(
     params: &Params,
     opts: &Options,
 ) -> Result<Table> {
-    static_check(stmt, src)?;
+    static_check(stmt, src, opts.cypher)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let mut sh = shared(params, src, opts);
     if stmt.prefix == Some(QueryPrefix::Explain) {
@@ -539,7 +548,7 @@ pub fn explain(
     params: &Params,
     opts: &Options,
 ) -> Result<crate::plan::Plan> {
-    static_check(stmt, src)?;
+    static_check(stmt, src, opts.cypher)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let sh = shared(params, src, opts);
     let run = exec::Runner::new(graph, &sh);

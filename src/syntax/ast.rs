@@ -60,12 +60,72 @@ pub struct Script {
 /// One statement: an optional `EXPLAIN` / `PROFILE` prefix and a query.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Statement {
+    /// `CYPHER 25 …`: the language version and options the statement asks for.
+    pub cypher: Option<CypherPrefix>,
     pub prefix: Option<QueryPrefix>,
     pub query: Query,
     pub span: Span,
 }
 
+/// The `CYPHER` prefix: `CYPHER 5`, `CYPHER 25 runtime=slotted`, `CYPHER planner=cost`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CypherPrefix {
+    /// The version as written (`5`, `25`; anything else is refused by the analysis).
+    pub version: Option<String>,
+    /// `key=value` query options, in order.
+    pub options: Vec<(Ident, Ident)>,
+    pub span: Span,
+}
+
+/// The Cypher language versions Neo4j 5.26 and its successors accept.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub enum CypherVersion {
+    /// Cypher 5, Neo4j 5's language and the default.
+    #[default]
+    #[serde(rename = "5")]
+    Cypher5,
+    /// Cypher 25 (Neo4j 2025.06 and later).
+    #[serde(rename = "25")]
+    Cypher25,
+}
+
+impl CypherVersion {
+    /// `5` / `25`, as `CYPHER n` writes it.
+    pub fn parse(text: &str) -> Option<CypherVersion> {
+        match text {
+            "5" => Some(CypherVersion::Cypher5),
+            "25" => Some(CypherVersion::Cypher25),
+            _ => None,
+        }
+    }
+
+    pub fn number(self) -> &'static str {
+        match self {
+            CypherVersion::Cypher5 => "5",
+            CypherVersion::Cypher25 => "25",
+        }
+    }
+}
+
+impl std::str::FromStr for CypherVersion {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        CypherVersion::parse(s).ok_or_else(|| {
+            format!("{s} is not a valid option for cypher version. Valid options are: 5, 25")
+        })
+    }
+}
+
 impl Statement {
+    /// The version the statement runs under: its `CYPHER n` prefix, else `default`. `Err` with
+    /// Neo4j's message when the prefix names a version that does not exist.
+    pub fn cypher_version(&self, default: CypherVersion) -> Result<CypherVersion, String> {
+        match self.cypher.as_ref().and_then(|c| c.version.as_deref()) {
+            Some(v) => v.parse(),
+            None => Ok(default),
+        }
+    }
+
     /// Whether the final projection of the (first) query orders its rows: `RETURN … ORDER BY`.
     /// Results of such a query compare as sequences, others as multisets.
     pub fn orders_rows(&self) -> bool {

@@ -431,6 +431,20 @@ impl<'o> Printer<'o> {
     // ---- statements ----
 
     fn statement(&mut self, s: &Statement) {
+        if let Some(c) = &s.cypher {
+            self.w("CYPHER");
+            if let Some(v) = &c.version {
+                self.w(" ");
+                self.w(v);
+            }
+            for (k, v) in &c.options {
+                self.w(" ");
+                self.name(k);
+                self.w("=");
+                self.name(v);
+            }
+            self.w(" ");
+        }
         match s.prefix {
             Some(QueryPrefix::Explain) => self.w("EXPLAIN "),
             Some(QueryPrefix::Profile) => self.w("PROFILE "),

@@ -14,10 +14,41 @@ impl<'a, 's> Checker<'a, 's> {
 
     pub(super) fn single_query(&mut self, q: &SingleQuery, mut scope: Scope) -> Scope {
         let standalone = q.clauses.len() == 1;
+        if self.version == CypherVersion::Cypher5 {
+            self.with_between_write_and_read(q);
+        }
         for clause in &q.clauses {
             scope = self.clause(clause, scope, standalone);
         }
         scope
+    }
+
+    /// Cypher 5 wants a `WITH` between an updating clause and a reading one
+    /// (`CREATE (a) MATCH (b)`); Cypher 25 does not.
+    fn with_between_write_and_read(&mut self, q: &SingleQuery) {
+        for pair in q.clauses.windows(2) {
+            let write = match &pair[0] {
+                Clause::Create(_) => "CREATE",
+                Clause::Merge(_) => "MERGE",
+                Clause::Set(_) => "SET",
+                Clause::Delete(_) => "DELETE",
+                Clause::Remove(_) => "REMOVE",
+                Clause::Foreach(_) => "FOREACH",
+                _ => continue,
+            };
+            let read = match &pair[1] {
+                Clause::Match(_) => "MATCH",
+                Clause::Unwind(_) => "UNWIND",
+                Clause::CallProcedure(_) | Clause::CallSubquery(_) => "CALL",
+                Clause::LoadCsv(_) => "LOAD CSV",
+                _ => continue,
+            };
+            self.diag(
+                DiagnosticKind::CypherVersion,
+                format!("WITH is required between {write} and {read}"),
+                pair[1].span(),
+            );
+        }
     }
 
     pub(super) fn clause(&mut self, clause: &Clause, mut scope: Scope, standalone: bool) -> Scope {
@@ -293,6 +324,17 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     pub(super) fn match_clause(&mut self, m: &Match, mut scope: Scope) -> Scope {
+        if let (Some(mode), CypherVersion::Cypher5) = (m.mode, self.version) {
+            let name = match mode {
+                MatchMode::RepeatableElements => "REPEATABLE ELEMENTS",
+                MatchMode::DifferentRelationships => "DIFFERENT RELATIONSHIPS",
+            };
+            self.diag(
+                DiagnosticKind::CypherVersion,
+                format!("Match modes such as `{name}` are not supported in Cypher 5."),
+                m.span,
+            );
+        }
         self.pattern(&m.pattern, &mut scope, Mode::Read);
         for h in &m.hints {
             match h {

@@ -56,6 +56,9 @@ pub struct ValidateOptions {
     /// The functions an engine runs, when validating for that engine: a function Neo4j knows
     /// but this rejects is an `UnsupportedFunction`. `None`: any function Neo4j knows.
     pub executable: Option<fn(&str) -> bool>,
+    /// The Cypher version of a statement without a `CYPHER n` prefix (Neo4j's default, 5,
+    /// unless the caller says otherwise).
+    pub cypher: CypherVersion,
 }
 
 /// The verdict on one query.
@@ -148,7 +151,15 @@ impl<'s> Validator<'s> {
             type_group: BTreeMap::new(),
             copy_from: None,
             copies: BTreeMap::new(),
+            version: self.options.cypher,
         };
+        match stmt.cypher_version(self.options.cypher) {
+            Ok(v) => c.version = v,
+            Err(message) => {
+                let span = stmt.cypher.as_ref().map_or(stmt.span, |p| p.span);
+                c.diag(DiagnosticKind::CypherVersion, message, span);
+            }
+        }
         c.query(&stmt.query, Scope::default());
         c.infer_paths();
         let properties_score = c.check_properties();
@@ -415,6 +426,8 @@ struct Checker<'a, 's> {
     copy_from: Option<usize>,
     /// Outer binding → its copy in the current isolated pattern.
     copies: BTreeMap<usize, usize>,
+    /// The Cypher version the statement is checked under.
+    version: CypherVersion,
 }
 
 /// The type of a literal operand, as Neo4j names it in type errors (`None`: not a literal, or

@@ -329,6 +329,9 @@ pub(crate) struct EngineArgs {
     /// outside DIR. Without it LOAD CSV is refused.
     #[arg(long, value_name = "DIR")]
     pub(crate) import_dir: Option<PathBuf>,
+    /// The Cypher version of queries without a `CYPHER n` prefix: 5 (Neo4j's default) or 25.
+    #[arg(long, value_name = "VERSION", default_value = "5")]
+    pub(crate) cypher: grape::syntax::CypherVersion,
 }
 
 impl EngineArgs {
@@ -337,6 +340,7 @@ impl EngineArgs {
             opts.limits.max_memory = Some(m);
         }
         opts.import_dir = self.import_dir.clone();
+        opts.cypher = self.cypher;
     }
 }
 

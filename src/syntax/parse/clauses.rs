@@ -6,16 +6,41 @@ impl<'s> Builder<'s> {
     pub(super) fn statement(&self, p: Pair<'_, Rule>) -> Res<Statement> {
         let span = span_of(&p);
         let mut prefix = None;
+        let mut cypher: Option<CypherPrefix> = None;
         let mut query = None;
         for c in p.into_inner() {
             match c.as_rule() {
                 Rule::query_prefix => {
-                    let kw = c.into_inner().next().map(|k| k.as_rule());
-                    prefix = Some(if kw == Some(Rule::PROFILE) {
-                        QueryPrefix::Profile
-                    } else {
-                        QueryPrefix::Explain
-                    });
+                    let Some(kw) = c.into_inner().next() else {
+                        continue;
+                    };
+                    match kw.as_rule() {
+                        Rule::PROFILE => prefix = Some(QueryPrefix::Profile),
+                        Rule::EXPLAIN => prefix = Some(QueryPrefix::Explain),
+                        _ => {
+                            // `CYPHER …`: a later prefix's version wins, options add up.
+                            let mut c = cypher.take().unwrap_or(CypherPrefix {
+                                version: None,
+                                options: Vec::new(),
+                                span: span_of(&kw),
+                            });
+                            c.span = c.span.to(span_of(&kw));
+                            for x in kw.into_inner() {
+                                match x.as_rule() {
+                                    Rule::cypher_version => c.version = Some(x.as_str().into()),
+                                    Rule::cypher_option => {
+                                        let mut kv = x.into_inner();
+                                        let (Some(k), Some(v)) = (kv.next(), kv.next()) else {
+                                            continue;
+                                        };
+                                        c.options.push((self.ident(k)?, self.ident(v)?));
+                                    }
+                                    _ => {}
+                                }
+                            }
+                            cypher = Some(c);
+                        }
+                    }
                 }
                 Rule::query => query = Some(self.query(c)?),
                 _ => {}
@@ -23,6 +48,7 @@ impl<'s> Builder<'s> {
         }
         let query = query.ok_or_else(|| internal(self.src, span.start))?;
         Ok(Statement {
+            cypher,
             prefix,
             query,
             span,
