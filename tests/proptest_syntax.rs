@@ -1071,7 +1071,7 @@ fn reading_clause(inner: Exprs) -> BoxedStrategy<Clause> {
             }),
         1 => (
             any::<bool>(),
-            inner,
+            inner.clone(),
             ident(),
             prop::option::weighted(0.3, any_string(4)),
         )
@@ -1086,6 +1086,12 @@ fn reading_clause(inner: Exprs) -> BoxedStrategy<Clause> {
             }),
         1 => graph.prop_map(|graph| Clause::Use(Use { graph, span: sp() })),
         1 => Just(Clause::Finish(sp())),
+        1 => prop::collection::vec((ident(), inner.clone()), 1..3)
+            .prop_map(|items| Clause::Let(Let { items, span: sp() })),
+        1 => inner.prop_map(|predicate| Clause::Filter(Filter {
+            predicate,
+            span: sp()
+        })),
     ]
     .boxed()
 }

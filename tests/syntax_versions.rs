@@ -135,3 +135,91 @@ fn cypher_25_constructs_are_refused_under_5_and_run_under_25() {
         ["1"]
     );
 }
+
+#[test]
+fn let_and_filter_are_cypher_25_clauses() {
+    for (text, canonical) in [
+        (
+            "CYPHER 25 UNWIND [1, 2, 3] AS x LET y = x * 2, z = x FILTER WHERE y > 2 RETURN x, y, z",
+            "CYPHER 25 UNWIND [1, 2, 3] AS x LET y = x * 2, z = x FILTER y > 2 RETURN x, y, z",
+        ),
+        ("CYPHER 25 LET a = 1 RETURN a", "CYPHER 25 LET a = 1 RETURN a"),
+    ] {
+        let stmt = parse(text).unwrap();
+        let printed = print(&stmt, &PrintOptions::default());
+        assert_eq!(printed, canonical);
+        assert_eq!(parse(&printed).unwrap(), stmt);
+    }
+    let mut g =
+        Graph::from_cypher_script("CREATE (:P {n: 'a', x: 1}), (:P {n: 'b', x: 5})").unwrap();
+    let q = "MATCH (p:P) LET big = p.x > 2, name = p.n FILTER big RETURN name";
+    assert_eq!(run(&mut g, q, CypherVersion::Cypher25).unwrap(), ["'b'"]);
+    let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
+    assert!(err.contains("Invalid input 'LET'"), "{err}");
+    // LET's items see the incoming row, not each other; a bound name cannot be rebound; an
+    // aggregate has no group to aggregate over.
+    for (q, message) in [
+        (
+            "CYPHER 25 LET a = 1, b = a RETURN b",
+            "variable `a` not defined",
+        ),
+        (
+            "CYPHER 25 MATCH (p:P) LET p = 1 RETURN p",
+            "already declared",
+        ),
+        (
+            "CYPHER 25 MATCH (p:P) LET c = count(p) RETURN c",
+            "Invalid use of aggregating function",
+        ),
+        (
+            "CYPHER 25 MATCH (p:P) FILTER count(p) > 1 RETURN p",
+            "`count` cannot be used",
+        ),
+    ] {
+        let err = run(&mut g, q, CypherVersion::Cypher25).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    // The plan: a projection and a filter.
+    let stmt = parse(q).unwrap();
+    let opts = Options {
+        cypher: CypherVersion::Cypher25,
+        ..Default::default()
+    };
+    let plan = grape::engine::explain(&g, &stmt, q, &Params::new(), &opts).unwrap();
+    let ops: Vec<&str> = plan.walk().iter().map(|p| p.operator.as_str()).collect();
+    assert_eq!(
+        ops,
+        ["ProduceResults", "Filter", "Projection", "NodeByLabelScan"]
+    );
+}
+
+#[test]
+fn a_query_concludes_with_a_result_or_an_effect() {
+    let mut g = Graph::new();
+    for (q, clause) in [
+        ("MATCH (n)", "MATCH"),
+        ("MATCH (n) WITH n", "WITH"),
+        ("UNWIND [1] AS x", "UNWIND"),
+        ("CALL { MATCH (n) RETURN n }", "CALL"),
+        ("MATCH (n) RETURN n UNION MATCH (n)", "MATCH"),
+        ("CYPHER 25 MATCH (n) FILTER n.x > 1", "FILTER"),
+    ] {
+        let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
+        assert!(
+            err.contains(&format!(
+                "Query cannot conclude with {clause} (must be a RETURN clause"
+            )),
+            "{q}: {err}"
+        );
+    }
+    for q in [
+        "CALL db.labels() YIELD label",
+        "CALL db.labels()",
+        "CALL { CREATE (:X) }",
+        "MATCH (n) FINISH",
+        "CREATE (:Y)",
+        "MATCH (n) WHERE EXISTS { MATCH (n)-->(m) } RETURN n",
+    ] {
+        assert!(run(&mut g, q, CypherVersion::Cypher5).is_ok(), "{q}");
+    }
+}

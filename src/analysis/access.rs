@@ -196,6 +196,8 @@ impl Flags {
                 Clause::LoadCsv(l) => self.expr(&l.source),
                 Clause::Show(_) => self.read = true,
                 Clause::Use(_) | Clause::Finish(_) => {}
+                Clause::Let(l) => l.items.iter().for_each(|(_, e)| self.expr(e)),
+                Clause::Filter(f) => self.expr(&f.predicate),
             }
         }
     }

@@ -71,6 +71,9 @@ pub enum DiagnosticKind {
     /// A Cypher version that does not exist (`CYPHER 4`), or a construct the statement's
     /// version lacks (`MATCH REPEATABLE ELEMENTS` or a read right after a write in Cypher 5).
     CypherVersion,
+    /// A query ending with a clause that yields neither a result nor an effect (`MATCH (n)`
+    /// alone): `Query cannot conclude with MATCH …`.
+    QueryConclusion,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -95,6 +98,7 @@ impl DiagnosticKind {
             | UnknownFunction
             | WrongArity
             | CypherVersion
+            | QueryConclusion
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",

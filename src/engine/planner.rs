@@ -200,6 +200,30 @@ fn single(
                     .estimate(rows as f64)
             }
             Clause::Finish(_) => Plan::over("EmptyResult", "", start(cur.take())).estimate(0.0),
+            Clause::Let(l) => {
+                let items: Vec<&Expr> = l.items.iter().map(|(_, e)| e).collect();
+                let (input, _) =
+                    plan_predicates(run, &items, None, &scope, start(cur.take()), anon)?;
+                let details: Vec<String> = l
+                    .items
+                    .iter()
+                    .map(|(v, e)| format!("{} AS {}", run.text(e), v.name))
+                    .collect();
+                scope.extend(l.items.iter().map(|(v, _)| Arc::from(v.name.as_str())));
+                Plan::over("Projection", details.join(", "), input)
+                    .bind(l.items.iter().map(|(v, _)| v.name.clone()))
+            }
+            Clause::Filter(f) => {
+                let (p, rest) = plan_predicates(
+                    run,
+                    &[],
+                    Some(&f.predicate),
+                    &scope,
+                    start(cur.take()),
+                    anon,
+                )?;
+                filter(p, rest)
+            }
         };
         cur = Some(profiled(run, clause, plan));
     }

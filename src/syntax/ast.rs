@@ -184,6 +184,25 @@ pub enum Clause {
     Finish(Span),
     /// `SHOW FUNCTIONS` / `SHOW PROCEDURES`.
     Show(Show),
+    /// Cypher 25: `LET a = 1, b = x.y`.
+    Let(Let),
+    /// Cypher 25: `FILTER predicate`.
+    Filter(Filter),
+}
+
+/// `LET a = expr, …`: new variables, each computed from the incoming row (the items do not
+/// see each other), every other variable kept.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Let {
+    pub items: Vec<(Ident, Expr)>,
+    pub span: Span,
+}
+
+/// `FILTER [WHERE] predicate`: the rows where the predicate is true, every variable kept.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Filter {
+    pub predicate: Expr,
+    pub span: Span,
 }
 
 impl Clause {
@@ -204,6 +223,8 @@ impl Clause {
             Clause::LoadCsv(c) => c.span,
             Clause::Use(c) => c.span,
             Clause::Finish(s) => *s,
+            Clause::Let(c) => c.span,
+            Clause::Filter(c) => c.span,
             Clause::Show(c) => c.span,
         }
     }

@@ -673,6 +673,21 @@ impl<'o> Printer<'o> {
                 self.graph_ref(&u.graph);
             }
             Clause::Finish(_) => self.w("FINISH"),
+            Clause::Let(l) => {
+                self.w("LET ");
+                for (i, (v, e)) in l.items.iter().enumerate() {
+                    if i > 0 {
+                        self.w(", ");
+                    }
+                    self.var(v);
+                    self.w(" = ");
+                    self.expr(e);
+                }
+            }
+            Clause::Filter(f) => {
+                self.w("FILTER ");
+                self.expr(&f.predicate);
+            }
         }
     }
 

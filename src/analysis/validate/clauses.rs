@@ -310,6 +310,77 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::Use(_) | Clause::Finish(_) => scope,
+            Clause::Let(l) => {
+                self.cypher_25_clause("LET", l.span);
+                // The items see the incoming row, not each other.
+                let before = scope.clone();
+                for (v, e) in &l.items {
+                    self.pattern_as_value(e);
+                    self.expr(e, &before, Ctx::default());
+                    if contains_aggregate(e) {
+                        self.diag(
+                            DiagnosticKind::InvalidAggregation,
+                            "Invalid use of aggregating function in this context: LET computes one value per row".into(),
+                            e.span,
+                        );
+                    }
+                    let (kind, binding) = self.kind_of(e, &before);
+                    if scope.get(&v.name).is_some() {
+                        self.bind_value(v, &mut scope, kind, "LET");
+                    } else {
+                        scope.bind(&v.name, kind, binding);
+                    }
+                }
+                scope
+            }
+            Clause::Filter(f) => {
+                self.cypher_25_clause("FILTER", f.span);
+                let ctx = Ctx {
+                    in_where: true,
+                    ..Ctx::default()
+                };
+                self.expr(&f.predicate, &scope, ctx);
+                scope
+            }
+        }
+    }
+
+    /// A query ends with a clause that produces its result or its effect: RETURN, FINISH, an
+    /// update, a unit subquery, a procedure call (standalone, or without YIELD), SHOW.
+    pub(super) fn query_conclusion(&mut self, q: &SingleQuery) {
+        let Some(last) = q.clauses.last() else {
+            return;
+        };
+        let name = match last {
+            Clause::Match(_) => "MATCH",
+            Clause::With(_) => "WITH",
+            Clause::Unwind(_) => "UNWIND",
+            Clause::LoadCsv(_) => "LOAD CSV",
+            Clause::Let(_) => "LET",
+            Clause::Filter(_) => "FILTER",
+            Clause::CallSubquery(c)
+                if matches!(c.query.first.clauses.last(), Some(Clause::Return(_))) =>
+            {
+                "CALL"
+            }
+            Clause::CallProcedure(c) if c.yield_.is_some() && q.clauses.len() > 1 => "CALL",
+            _ => return,
+        };
+        self.diag(
+            DiagnosticKind::QueryConclusion,
+            format!("Query cannot conclude with {name} (must be a RETURN clause, a FINISH clause, an update clause, a unit subquery call, or a procedure call with no YIELD)."),
+            last.span(),
+        );
+    }
+
+    /// A Cypher 25 clause in a Cypher 5 statement: Neo4j 5's parser does not know it.
+    fn cypher_25_clause(&mut self, keyword: &str, span: Span) {
+        if self.version == CypherVersion::Cypher5 {
+            self.diag(
+                DiagnosticKind::CypherVersion,
+                format!("Invalid input '{keyword}': {keyword} is a Cypher 25 clause; prefix the query with CYPHER 25"),
+                span,
+            );
         }
     }
 
@@ -434,7 +505,7 @@ impl<'a, 's> Checker<'a, 's> {
         for (k, v) in &out.vars {
             order_scope.vars.insert(k.clone(), *v);
         }
-        let aggregating = p.items.iter().any(|it| aggregates(&it.expr));
+        let aggregating = p.items.iter().any(|it| contains_aggregate(&it.expr));
         if aggregating {
             self.implicit_grouping_keys(p);
         }
@@ -462,9 +533,9 @@ impl<'a, 's> Checker<'a, 's> {
             .items
             .iter()
             .map(|it| &it.expr)
-            .filter(|e| !aggregates(e))
+            .filter(|e| !contains_aggregate(e))
             .collect();
-        for item in p.items.iter().filter(|it| aggregates(&it.expr)) {
+        for item in p.items.iter().filter(|it| contains_aggregate(&it.expr)) {
             let mut illegal = Vec::new();
             implicit_keys(&item.expr, &keys, &mut Vec::new(), &mut illegal);
             if !illegal.is_empty() {
@@ -612,15 +683,6 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     // ----- patterns -----
-}
-
-/// Whether `e` calls an aggregating function (`count(*)` included) outside a subquery.
-fn aggregates(e: &Expr) -> bool {
-    match &e.kind {
-        ExprKind::CountStar => true,
-        ExprKind::FunctionCall { name, .. } if name.is_aggregate() => true,
-        _ => e.children().into_iter().any(aggregates),
-    }
 }
 
 /// The aggregate calls in `e` (not looking inside them or into subqueries).

@@ -161,6 +161,11 @@ impl<'s> Validator<'s> {
             }
         }
         c.query(&stmt.query, Scope::default());
+        for part in
+            std::iter::once(&stmt.query.first).chain(stmt.query.unions.iter().map(|u| &u.query))
+        {
+            c.query_conclusion(part);
+        }
         c.infer_paths();
         let properties_score = c.check_properties();
         let schema_score = c.schema_score();

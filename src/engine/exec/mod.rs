@@ -793,6 +793,37 @@ fn run_clause(
         }
         Clause::Use(_) => Ok(rows),
         Clause::Finish(_) => Ok(Vec::new()),
+        Clause::Let(l) => {
+            // Each item from the incoming row; the new values are appended to it.
+            let run = Runner::new(access.graph(), sh);
+            let mut out = Vec::with_capacity(rows.len());
+            for mut r in rows {
+                sh.tick()?;
+                let mut vals = Vec::with_capacity(l.items.len());
+                {
+                    let env = Env::new(scope, &r);
+                    for (_, e) in &l.items {
+                        vals.push(run.eval(e, &env)?);
+                    }
+                }
+                r.extend(vals);
+                sh.charge(Shared::row_bytes(&r))?;
+                out.push(r);
+            }
+            scope.extend(l.items.iter().map(|(v, _)| Arc::from(v.name.as_str())));
+            Ok(out)
+        }
+        Clause::Filter(f) => {
+            let run = Runner::new(access.graph(), sh);
+            let mut out = Vec::new();
+            for r in rows {
+                sh.tick()?;
+                if run.eval(&f.predicate, &Env::new(scope, &r))?.as_bool() == Some(true) {
+                    out.push(r);
+                }
+            }
+            Ok(out)
+        }
         Clause::Show(c) => Runner::new(access.graph(), sh).exec_show(c, scope, rows),
         Clause::Return(_) => unreachable_return(),
     }

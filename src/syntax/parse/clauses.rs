@@ -336,6 +336,27 @@ impl<'s> Builder<'s> {
                 Clause::Use(Use { graph, span })
             }
             Rule::finish_clause => Clause::Finish(span),
+            Rule::let_clause => {
+                let mut items = Vec::new();
+                for item in c.into_inner().filter(|x| x.as_rule() == Rule::let_item) {
+                    let mut parts = item.into_inner();
+                    let (Some(name), Some(expr)) = (parts.next(), parts.next()) else {
+                        return Err(internal(self.src, span.start));
+                    };
+                    items.push((self.ident(name)?, self.expr(expr)?));
+                }
+                Clause::Let(Let { items, span })
+            }
+            Rule::filter_clause => {
+                let predicate = c
+                    .into_inner()
+                    .find(|x| x.as_rule() == Rule::expression)
+                    .ok_or_else(|| internal(self.src, span.start))?;
+                Clause::Filter(Filter {
+                    predicate: self.expr(predicate)?,
+                    span,
+                })
+            }
             Rule::show_clause => Clause::Show(self.show_clause(c)?),
             _ => return Ok(None),
         }))
