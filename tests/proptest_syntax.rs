@@ -521,6 +521,67 @@ fn call_expr(inner: Exprs) -> BoxedStrategy<Expr> {
                 whens,
                 else_
             })),
+        // A simple CASE whose WHENs test the operand: `CASE x WHEN > 3 THEN …`.
+        (
+            inner.clone(),
+            prop::collection::vec((extended_when(inner.clone()), inner.clone()), 1..3),
+            opt(&inner),
+        )
+            .prop_map(|(operand, whens, else_)| e(ExprKind::Case {
+                operand: Some(Box::new(operand)),
+                whens,
+                else_
+            })),
+    ]
+    .boxed()
+}
+
+/// An extended simple-CASE `WHEN`: a comparison, string test or null test of the operand.
+fn extended_when(inner: Exprs) -> BoxedStrategy<Expr> {
+    let hole = || {
+        Box::new(e(ExprKind::Variable(Ident {
+            name: CASE_OPERAND.into(),
+            span: sp(),
+        })))
+    };
+    prop_oneof![
+        (
+            prop::sample::select(
+                &[
+                    BinaryOp::Eq,
+                    BinaryOp::Ne,
+                    BinaryOp::Lt,
+                    BinaryOp::Gt,
+                    BinaryOp::Le,
+                    BinaryOp::Ge
+                ][..]
+            ),
+            inner.clone()
+        )
+            .prop_map(move |(op, rhs)| e(ExprKind::Binary {
+                op,
+                lhs: hole(),
+                rhs: Box::new(rhs)
+            })),
+        (
+            prop::sample::select(
+                &[
+                    BinaryOp::StartsWith,
+                    BinaryOp::EndsWith,
+                    BinaryOp::RegexMatch
+                ][..]
+            ),
+            inner
+        )
+            .prop_map(move |(op, rhs)| e(ExprKind::Binary {
+                op,
+                lhs: hole(),
+                rhs: Box::new(rhs)
+            })),
+        any::<bool>().prop_map(move |negated| e(ExprKind::IsNull {
+            expr: hole(),
+            negated
+        })),
     ]
     .boxed()
 }

@@ -223,3 +223,44 @@ fn a_query_concludes_with_a_result_or_an_effect() {
         assert!(run(&mut g, q, CypherVersion::Cypher5).is_ok(), "{q}");
     }
 }
+
+#[test]
+fn extended_simple_case_tests_the_operand() {
+    let q = "UNWIND [1, 2, 5, null, 'abc'] AS x RETURN x, CASE x WHEN 1, 2 THEN 'small' \
+             WHEN IS NULL THEN 'null' WHEN > 3 THEN 'big' WHEN STARTS WITH 'a' THEN 'a-word' \
+             ELSE 'other' END AS r";
+    let mut g = Graph::new();
+    assert_eq!(
+        run(&mut g, q, CypherVersion::Cypher5).unwrap(),
+        [
+            "1 | 'small'",
+            "2 | 'small'",
+            "5 | 'big'",
+            "null | 'null'",
+            "'abc' | 'a-word'"
+        ]
+    );
+    // The operand is evaluated once, whatever the number of WHENs.
+    assert_eq!(
+        run(
+            &mut g,
+            "UNWIND range(1, 50) AS i WITH CASE toInteger(rand() * 3) WHEN 0 THEN 'a' \
+             WHEN >= 1 THEN 'b' END AS r WHERE r IS NULL RETURN count(*)",
+            CypherVersion::Cypher5
+        )
+        .unwrap(),
+        ["0"]
+    );
+    // Printed back: `WHEN a, b` as two WHENs, the tests without the operand.
+    let stmt =
+        parse("RETURN CASE x WHEN 1, 2 THEN 'a' WHEN <> 3 THEN 'b' WHEN IS NOT NULL THEN 'c' END")
+            .unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(
+        printed,
+        "RETURN CASE x WHEN 1 THEN 'a' WHEN 2 THEN 'a' WHEN <> 3 THEN 'b' WHEN IS NOT NULL THEN 'c' END"
+    );
+    assert_eq!(parse(&printed).unwrap(), stmt);
+    // A searched CASE has no operand to test.
+    assert!(parse("RETURN CASE WHEN > 1 THEN 1 END").is_err());
+}

@@ -58,6 +58,15 @@ fn builds_value(k: &ExprKind) -> bool {
     }
 }
 
+/// Whether a simple CASE's `WHEN` tests the operand (`WHEN > 3`) rather than naming a value.
+fn tests_case_operand(w: &Expr) -> bool {
+    let mut found = false;
+    super::exec::walk(w, &mut |x| {
+        found |= matches!(&x.kind, ExprKind::Variable(v) if v.name == crate::syntax::CASE_OPERAND);
+    });
+    found
+}
+
 fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
@@ -260,9 +269,21 @@ impl Runner<'_> {
                 match operand {
                     Some(o) => {
                         let ov = self.eval(o, env)?;
+                        let names = [Arc::from(crate::syntax::CASE_OPERAND)];
+                        let vals = [ov.clone()];
+                        let with_operand = Env {
+                            names: &names,
+                            values: &vals,
+                            outer: Some(env),
+                        };
                         for (w, t) in whens {
-                            let wv = self.eval(w, env)?;
-                            if ov.equals(&wv) == Some(true) {
+                            let hit = if tests_case_operand(w) {
+                                // `WHEN > 3`: a test on the operand (evaluated once).
+                                self.eval(w, &with_operand)?.as_bool() == Some(true)
+                            } else {
+                                ov.equals(&self.eval(w, env)?) == Some(true)
+                            };
+                            if hit {
                                 return self.eval(t, env);
                             }
                         }

@@ -7,6 +7,11 @@
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
 
+/// The name of the variable that stands for a simple CASE's operand in an extended `WHEN`
+/// (`CASE x WHEN > 3 THEN …` is `WHEN <operand> > 3`). No user variable has this name; the
+/// printer prints nothing for it, the analysis and the engine bind it to the operand.
+pub const CASE_OPERAND: &str = "\u{0}case";
+
 /// A byte range `[start, end)` in the source text.
 #[derive(Clone, Copy, Debug, Default, Serialize)]
 pub struct Span {

@@ -325,6 +325,11 @@ fn binary_prec(op: BinaryOp) -> u8 {
     }
 }
 
+/// The operand of an extended simple-CASE `WHEN` (see [`CASE_OPERAND`]).
+fn is_case_operand(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Variable(v) if v.name == CASE_OPERAND)
+}
+
 fn prec(e: &Expr) -> u8 {
     match &e.kind {
         ExprKind::Binary { op, .. } => binary_prec(*op),
@@ -1188,6 +1193,8 @@ impl<'o> Printer<'o> {
                     }
                 }
             }
+            // The operand of an extended simple-CASE `WHEN` is not written.
+            ExprKind::Variable(v) if v.name == CASE_OPERAND => {}
             ExprKind::Variable(v) => self.var(v),
             ExprKind::List(items) => {
                 self.w("[");
@@ -1313,7 +1320,23 @@ impl<'o> Printer<'o> {
                 }
                 for (w, t) in whens {
                     self.w(" WHEN ");
-                    self.expr(w);
+                    match &w.kind {
+                        // `WHEN > 3`: the operand is not written, and the right-hand side is
+                        // an arithmetic expression (anything looser in parentheses).
+                        ExprKind::Binary { op, lhs, rhs } if is_case_operand(lhs) => {
+                            self.w(op.symbol());
+                            self.w(" ");
+                            self.operand(rhs, P_ADD);
+                        }
+                        _ => {
+                            let at = self.out.len();
+                            self.expr(w);
+                            // `WHEN IS NULL`: the operand printed as nothing leaves a space.
+                            if self.out[at..].starts_with(' ') {
+                                self.out.remove(at);
+                            }
+                        }
+                    }
                     self.w(" THEN ");
                     self.expr(t);
                 }

@@ -195,8 +195,11 @@ impl<'a, 's> Checker<'a, 's> {
                 if let Some(o) = operand {
                     self.expr(o, scope, ctx);
                 }
+                // An extended `WHEN > 3` reads the operand.
+                let mut with_operand = scope.clone();
+                with_operand.bind(CASE_OPERAND, Kind::Unknown, None);
                 for (w, t) in whens {
-                    self.expr(w, scope, ctx);
+                    self.expr(w, &with_operand, ctx);
                     self.expr(t, scope, ctx);
                 }
                 if let Some(x) = else_ {

@@ -181,6 +181,22 @@ impl<'s> Builder<'s> {
     }
 
     pub(super) fn postfix_expr(&self, p: Pair<'_, Rule>) -> Res<Operand> {
+        if p.as_rule() == Rule::case_hole {
+            // The CASE operand an extended WHEN tests (`WHEN > 3`).
+            let at = p.as_span().start();
+            let span = Span::new(at, at);
+            return Ok(Operand {
+                expr: Expr::new(
+                    ExprKind::Variable(Ident {
+                        name: CASE_OPERAND.into(),
+                        span,
+                    }),
+                    span,
+                ),
+                paren: false,
+                height: 0,
+            });
+        }
         let mut it = p.into_inner();
         let first = it.next().ok_or_else(|| internal(self.src, 0))?;
         let mut cur = self.atom(first)?;
@@ -405,11 +421,26 @@ impl<'s> Builder<'s> {
                     match x.as_rule() {
                         Rule::expression => operand = Some(Box::new(self.expr(x)?)),
                         Rule::case_when => {
-                            let mut it = x.into_inner().filter(|y| y.as_rule() == Rule::expression);
-                            let (Some(w), Some(t)) = (it.next(), it.next()) else {
+                            // `WHEN a, b THEN t` is `WHEN a THEN t WHEN b THEN t`.
+                            let mut parts: Vec<Pair<'_, Rule>> = x
+                                .into_inner()
+                                .filter(|y| {
+                                    matches!(y.as_rule(), Rule::expression | Rule::case_partial)
+                                })
+                                .collect();
+                            let (Some(t), false) = (parts.pop(), parts.is_empty()) else {
                                 return Err(internal(self.src, span.start));
                             };
-                            whens.push((self.expr(w)?, self.expr(t)?));
+                            let then = self.expr(t)?;
+                            for w in parts {
+                                if w.as_rule() == Rule::case_partial && operand.is_none() {
+                                    return Err(self.err(
+                                        w.as_span().start(),
+                                        "a WHEN without a left operand needs a simple CASE (`CASE x WHEN > 3 THEN …`)",
+                                    ));
+                                }
+                                whens.push((self.expr(w)?, then.clone()));
+                            }
                         }
                         Rule::case_else => else_ = Some(Box::new(self.inner_expr(x)?)),
                         _ => {}
