@@ -456,6 +456,18 @@ fn operator_expr(inner: Exprs) -> BoxedStrategy<Expr> {
             .prop_map(|(first, rest)| e(ExprKind::Comparison { first: Box::new(first), rest })),
         1 => (inner.clone(), any::<bool>())
             .prop_map(|(x, negated)| e(ExprKind::IsNull { expr: Box::new(x), negated })),
+        1 => (
+            inner.clone(),
+            any::<bool>(),
+            prop::option::of(prop::sample::select(
+                &[NormalForm::Nfc, NormalForm::Nfd, NormalForm::Nfkc, NormalForm::Nfkd][..]
+            ))
+        )
+            .prop_map(|(x, negated, form)| e(ExprKind::IsNormalized {
+                expr: Box::new(x),
+                negated,
+                form
+            })),
         1 => (inner.clone(), any::<bool>(), cypher_type()).prop_map(|(x, negated, ty)| {
             e(ExprKind::IsType { expr: Box::new(x), negated, ty })
         }),

@@ -264,3 +264,39 @@ fn extended_simple_case_tests_the_operand() {
     // A searched CASE has no operand to test.
     assert!(parse("RETURN CASE WHEN > 1 THEN 1 END").is_err());
 }
+
+#[test]
+fn unicode_normalization() {
+    let mut g = Graph::new();
+    // U+00C5 (one code point) and A + U+030A (two) are the same text once normalized.
+    let q = "WITH '\\u00C5' AS one, 'A\\u030A' AS two \
+             RETURN normalize(one) = normalize(two), size(normalize(one, NFD)), \
+             size(normalize(two, nfc)), one IS NORMALIZED, two IS NFC NORMALIZED, \
+             two IS NOT NFD NORMALIZED, normalize('\\u2460', NFKC), 1 IS NORMALIZED, \
+             normalize(null)";
+    assert_eq!(
+        run(&mut g, q, CypherVersion::Cypher5).unwrap(),
+        ["true | 2 | 1 | true | false | false | '1' | null | null"]
+    );
+    for (q, message) in [
+        (
+            "RETURN normalize('a', 'NFD')",
+            "Invalid normal form, expected NFC, NFD, NFKC, NFKD",
+        ),
+        (
+            "RETURN normalize('a', NFX)",
+            "Invalid normal form, expected NFC, NFD, NFKC, NFKD",
+        ),
+        (
+            "RETURN normalize(1)",
+            "Type mismatch: expected String but was Integer",
+        ),
+    ] {
+        let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    let stmt = parse("RETURN x IS NOT nfkd NORMALIZED, y IS NORMALIZED").unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(printed, "RETURN x IS NOT NFKD NORMALIZED, y IS NORMALIZED");
+    assert_eq!(parse(&printed).unwrap(), stmt);
+}

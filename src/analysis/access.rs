@@ -336,6 +336,7 @@ impl Flags {
             ExprKind::Property { expr, .. }
             | ExprKind::Unary { expr, .. }
             | ExprKind::IsNull { expr, .. }
+            | ExprKind::IsNormalized { expr, .. }
             | ExprKind::IsType { expr, .. }
             | ExprKind::HasLabels { expr, .. } => self.expr(expr),
             ExprKind::Index { expr, index } => {

@@ -6,8 +6,8 @@ use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
 use super::functions;
 use crate::syntax::{
-    BinaryOp, Expr, ExprKind, LabelExpr, Literal, MapProjectionItem, Parameter, QuantifierKind,
-    UnaryOp,
+    BinaryOp, Expr, ExprKind, LabelExpr, Literal, MapProjectionItem, NormalForm, Parameter,
+    QuantifierKind, UnaryOp,
 };
 use crate::value::{type_name, Path, Value};
 use std::collections::BTreeMap;
@@ -55,6 +55,25 @@ fn builds_value(k: &ExprKind) -> bool {
         ExprKind::Binary { op, .. } => matches!(op, BinaryOp::Add | BinaryOp::Concat),
         ExprKind::FunctionCall { .. } => true,
         _ => false,
+    }
+}
+
+/// The normal form of a `normalize(s, NFD)` call written with a form keyword (NFC for
+/// `normalize(s)`); `None` for any other call.
+pub(crate) fn normal_form_argument(
+    name: &crate::syntax::QualifiedName,
+    args: &[Expr],
+) -> Option<NormalForm> {
+    if name.parts.len() != 1 || !name.parts[0].name.eq_ignore_ascii_case("normalize") {
+        return None;
+    }
+    match args {
+        [_] => Some(NormalForm::Nfc),
+        [_, f] => match &f.kind {
+            ExprKind::Variable(v) => NormalForm::parse(&v.name),
+            _ => None,
+        },
+        _ => None,
     }
 }
 
@@ -241,6 +260,18 @@ impl Runner<'_> {
                 let v = self.eval(expr, env)?;
                 Ok(Value::Bool(v.is_null() != *negated))
             }
+            ExprKind::IsNormalized {
+                expr,
+                negated,
+                form,
+            } => match self.eval(expr, env)? {
+                // Not a string (null included): null.
+                Value::String(s) => {
+                    let is = functions::is_normalized(&s, form.unwrap_or(NormalForm::Nfc));
+                    Ok(Value::Bool(is != *negated))
+                }
+                _ => Ok(Value::Null),
+            },
             ExprKind::IsType { expr, negated, ty } => {
                 let v = self.eval(expr, env)?;
                 let is = functions::value_is_type(&v, ty);
@@ -254,6 +285,17 @@ impl Runner<'_> {
             } => {
                 if functions::is_aggregate(name) {
                     return self.aggregate_value(e);
+                }
+                if let Some(form) = normal_form_argument(name, args) {
+                    // `normalize(s, NFD)`: the form is a keyword, not a variable.
+                    return match self.eval(&args[0], env)? {
+                        Value::Null => Ok(Value::Null),
+                        Value::String(s) => Ok(Value::from(functions::normalized(&s, form))),
+                        other => Err(ExecError::type_error(format!(
+                            "normalize() expects a string, got {} ({other})",
+                            type_name(&other)
+                        ))),
+                    };
                 }
                 let vals = args
                     .iter()

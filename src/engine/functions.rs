@@ -72,6 +72,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "lower",
     "ltrim",
     "nodes",
+    "normalize",
     "pi",
     "properties",
     "radians",
@@ -337,6 +338,27 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             match &args[0] {
                 Value::Null => Ok(Value::Null),
                 Value::Path(p) => Ok(Value::Int(p.rels.len() as i64)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "normalize" => {
+            // (The engine passes the form keyword of `normalize(s, NFD)` before evaluating
+            // arguments; here it is a value.)
+            arity(n, &args, 1, 2)?;
+            let form = match args.get(1) {
+                None => crate::syntax::NormalForm::Nfc,
+                Some(Value::String(f)) => crate::syntax::NormalForm::parse(f).ok_or_else(|| {
+                    ExecError::runtime(
+                        ErrorKind::ArgumentError,
+                        "Invalid normal form, expected NFC, NFD, NFKC, NFKD",
+                    )
+                    .with_detail("InvalidArgumentValue")
+                })?,
+                Some(other) => return Err(bad_arg(n, other)),
+            };
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::String(s) => Ok(Value::from(normalized(s, form))),
                 other => Err(bad_arg(n, other)),
             }
         }
@@ -987,5 +1009,29 @@ pub(crate) fn value_is_type(v: &Value, ty: &CypherType) -> bool {
             )
         }
         TypeKind::Point => false,
+    }
+}
+
+/// `s` in the normal form `form` (`normalize()`).
+pub(crate) fn normalized(s: &str, form: crate::syntax::NormalForm) -> String {
+    use crate::syntax::NormalForm as F;
+    use unicode_normalization::UnicodeNormalization;
+    match form {
+        F::Nfc => s.nfc().collect(),
+        F::Nfd => s.nfd().collect(),
+        F::Nfkc => s.nfkc().collect(),
+        F::Nfkd => s.nfkd().collect(),
+    }
+}
+
+/// Whether `s` is in the normal form `form` (`IS NORMALIZED`).
+pub(crate) fn is_normalized(s: &str, form: crate::syntax::NormalForm) -> bool {
+    use crate::syntax::NormalForm as F;
+    use unicode_normalization::{is_nfc, is_nfd, is_nfkc, is_nfkd};
+    match form {
+        F::Nfc => is_nfc(s),
+        F::Nfd => is_nfd(s),
+        F::Nfkc => is_nfkc(s),
+        F::Nfkd => is_nfkd(s),
     }
 }

@@ -7,6 +7,37 @@
 use serde::Serialize;
 use std::hash::{Hash, Hasher};
 
+/// A Unicode normalization form (`normalize(s, NFD)`, `s IS NFKC NORMALIZED`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum NormalForm {
+    Nfc,
+    Nfd,
+    Nfkc,
+    Nfkd,
+}
+
+impl NormalForm {
+    /// `NFC`, `nfd`, … (case-insensitive).
+    pub fn parse(name: &str) -> Option<NormalForm> {
+        Some(match name.to_ascii_uppercase().as_str() {
+            "NFC" => NormalForm::Nfc,
+            "NFD" => NormalForm::Nfd,
+            "NFKC" => NormalForm::Nfkc,
+            "NFKD" => NormalForm::Nfkd,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NormalForm::Nfc => "NFC",
+            NormalForm::Nfd => "NFD",
+            NormalForm::Nfkc => "NFKC",
+            NormalForm::Nfkd => "NFKD",
+        }
+    }
+}
+
 /// The name of the variable that stands for a simple CASE's operand in an extended `WHEN`
 /// (`CASE x WHEN > 3 THEN …` is `WHEN <operand> > 3`). No user variable has this name; the
 /// printer prints nothing for it, the analysis and the engine bind it to the operand.
@@ -799,6 +830,7 @@ impl Expr {
             | ExprKind::HasLabels { expr, .. }
             | ExprKind::Unary { expr, .. }
             | ExprKind::IsNull { expr, .. }
+            | ExprKind::IsNormalized { expr, .. }
             | ExprKind::IsType { expr, .. } => v.push(expr),
             ExprKind::Index { expr, index } => {
                 v.push(expr);
@@ -902,6 +934,12 @@ pub enum ExprKind {
     Comparison {
         first: Box<Expr>,
         rest: Vec<(BinaryOp, Expr)>,
+    },
+    /// `e IS [NOT] [NFC|NFD|NFKC|NFKD] NORMALIZED` (`form`: as written; NFC when absent).
+    IsNormalized {
+        expr: Box<Expr>,
+        negated: bool,
+        form: Option<NormalForm>,
     },
     /// `e IS NULL` / `e IS NOT NULL`
     IsNull {

@@ -338,7 +338,7 @@ fn prec(e: &Expr) -> u8 {
             op: UnaryOp::Not, ..
         } => P_NOT,
         ExprKind::Unary { .. } => P_UNARY,
-        ExprKind::IsNull { .. } | ExprKind::IsType { .. } => P_STR,
+        ExprKind::IsNull { .. } | ExprKind::IsType { .. } | ExprKind::IsNormalized { .. } => P_STR,
         ExprKind::Property { .. }
         | ExprKind::Index { .. }
         | ExprKind::Slice { .. }
@@ -1288,6 +1288,19 @@ impl<'o> Printer<'o> {
             ExprKind::IsNull { expr, negated } => {
                 self.operand(expr, P_STR);
                 self.w(if *negated { " IS NOT NULL" } else { " IS NULL" });
+            }
+            ExprKind::IsNormalized {
+                expr,
+                negated,
+                form,
+            } => {
+                self.operand(expr, P_STR);
+                self.w(if *negated { " IS NOT" } else { " IS" });
+                if let Some(f) = form {
+                    self.w(" ");
+                    self.w(f.name());
+                }
+                self.w(" NORMALIZED");
             }
             ExprKind::IsType { expr, negated, ty } => {
                 self.operand(expr, P_STR);

@@ -131,9 +131,9 @@ impl<'a, 's> Checker<'a, 's> {
                     self.expr(x, scope, ctx);
                 }
             }
-            ExprKind::IsNull { expr, .. } | ExprKind::IsType { expr, .. } => {
-                self.expr(expr, scope, ctx)
-            }
+            ExprKind::IsNull { expr, .. }
+            | ExprKind::IsType { expr, .. }
+            | ExprKind::IsNormalized { expr, .. } => self.expr(expr, scope, ctx),
             ExprKind::FunctionCall { name, args, .. } => {
                 let dotted = name.dotted();
                 match crate::catalogue::function(&dotted) {
@@ -175,9 +175,15 @@ impl<'a, 's> Checker<'a, 's> {
                 // Which arguments have errors of their own: those come first, as Neo4j reports
                 // them, and an argument's type is not judged on top of them.
                 let mut clean = Vec::with_capacity(args.len());
-                for a in args {
+                let normalize = dotted.eq_ignore_ascii_case("normalize");
+                for (i, a) in args.iter().enumerate() {
                     let before = self.diags.len();
-                    self.expr(a, scope, inner);
+                    if normalize && i == 1 {
+                        // `normalize(s, NFD)`: a form keyword, not a value.
+                        self.normal_form_argument(a);
+                    } else {
+                        self.expr(a, scope, inner);
+                    }
                     clean.push(self.diags.len() == before);
                 }
                 self.patterns_as_values(e);
@@ -358,6 +364,7 @@ impl<'a, 's> Checker<'a, 's> {
                 .collect(),
             ExprKind::IsNull { expr, .. }
             | ExprKind::IsType { expr, .. }
+            | ExprKind::IsNormalized { expr, .. }
             | ExprKind::Property { expr, .. } => vec![&**expr],
             ExprKind::Index { expr, index } => vec![&**expr, &**index],
             ExprKind::List(items) => items.iter().collect(),
@@ -399,6 +406,18 @@ impl<'a, 's> Checker<'a, 's> {
             DiagnosticKind::InvalidArgumentType,
             format!("A map with keys {} is not describing a valid point, a point is described either by using cartesian coordinates e.g. {{x: 2.3, y: 4.5, crs: 'cartesian'}} or using geographic coordinates e.g. {{latitude: 12.78, longitude: 56.7, crs: 'WGS-84'}}.", keys.join(", ")),
             arg.span,
+        );
+    }
+
+    /// The second argument of `normalize()`: NFC, NFD, NFKC or NFKD, written as a keyword.
+    fn normal_form_argument(&mut self, a: &Expr) {
+        if matches!(&a.kind, ExprKind::Variable(v) if NormalForm::parse(&v.name).is_some()) {
+            return;
+        }
+        self.diag(
+            DiagnosticKind::InvalidArgumentType,
+            "Invalid normal form, expected NFC, NFD, NFKC, NFKD".into(),
+            a.span,
         );
     }
 

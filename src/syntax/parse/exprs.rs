@@ -92,6 +92,22 @@ impl<'s> Builder<'s> {
                         negated: op.as_rule() == Rule::is_not_null,
                         expr: Box::new(lhs.expr),
                     },
+                    Rule::is_normalized => {
+                        let mut negated = false;
+                        let mut form = None;
+                        for x in op.into_inner() {
+                            match x.as_rule() {
+                                Rule::NOT => negated = true,
+                                Rule::normal_form => form = NormalForm::parse(x.as_str()),
+                                _ => {}
+                            }
+                        }
+                        ExprKind::IsNormalized {
+                            expr: Box::new(lhs.expr),
+                            negated,
+                            form,
+                        }
+                    }
                     _ => {
                         let mut negated = false;
                         let mut ty = None;

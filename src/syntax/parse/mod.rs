@@ -594,15 +594,20 @@ fn describe(r: Rule) -> String {
         sort_item => "a sort item",
         match_clause | with_clause | return_clause | unwind_clause | call_subquery
         | call_procedure | create_clause | merge_clause | set_clause | remove_clause
-        | delete_clause | foreach_clause | load_csv_clause | use_clause | finish_clause => {
-            "a clause"
-        }
+        | delete_clause | foreach_clause | load_csv_clause | use_clause | finish_clause
+        | let_clause | filter_clause => "a clause",
+        case_partial | case_hole => "an expression",
+        let_item => "a LET item",
+        cypher_prefix => "CYPHER",
+        cypher_version => "a Cypher version",
+        cypher_option => "a query option",
+        normal_form => "a normal form",
         union => "UNION",
         EOI => "end of input",
         op_or | op_xor | op_and | op_regex | op_ne | op_le | op_ge | op_eq | op_lt | op_gt
         | op_starts_with | op_ends_with | op_contains | op_in | op_concat | op_add | op_sub
         | op_mul | op_div | op_mod | op_pow => "an operator",
-        is_null | is_not_null | is_type => "IS",
+        is_null | is_not_null | is_type | is_normalized => "IS",
         prop_lookup => "'.'",
         subscript => "'['",
         label_pred => "':'",
@@ -644,6 +649,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::infix(Rule::op_in, Assoc::Left)
             | Op::postfix(Rule::is_null)
             | Op::postfix(Rule::is_not_null)
+            | Op::postfix(Rule::is_normalized)
             | Op::postfix(Rule::is_type))
         .op(Op::infix(Rule::op_add, Assoc::Left)
             | Op::infix(Rule::op_sub, Assoc::Left)
