@@ -1114,9 +1114,10 @@ fn reading_clause(inner: Exprs) -> BoxedStrategy<Clause> {
             projection,
             span: sp()
         })),
-        2 => (inner.clone(), ident()).prop_map(|(expr, variable)| Clause::Unwind(Unwind {
+        2 => (inner.clone(), ident(), prop::bool::weighted(0.2)).prop_map(|(expr, variable, for_in)| Clause::Unwind(Unwind {
             expr,
             variable,
+            for_in,
             span: sp()
         })),
         1 => (

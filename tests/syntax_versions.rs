@@ -300,3 +300,43 @@ fn unicode_normalization() {
     assert_eq!(printed, "RETURN x IS NOT NFKD NORMALIZED, y IS NORMALIZED");
     assert_eq!(parse(&printed).unwrap(), stmt);
 }
+
+#[test]
+fn for_in_and_digit_parameters_are_cypher_25() {
+    let mut g = Graph::new();
+    let q = "FOR x IN [1, 2] RETURN x * 10 AS y";
+    assert_eq!(
+        run(&mut g, q, CypherVersion::Cypher25).unwrap(),
+        ["10", "20"]
+    );
+    let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
+    assert!(err.contains("Invalid input 'FOR'"), "{err}");
+    let stmt = parse("CYPHER 25 FOR x IN [1] RETURN x").unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(printed, "CYPHER 25 FOR x IN [1] RETURN x");
+    assert_eq!(parse(&printed).unwrap(), stmt);
+
+    // `$0hello`: a name that starts with digits, as Cypher 25 writes it.
+    let q = "RETURN $0hello AS v";
+    let stmt = parse(q).unwrap();
+    let mut params = Params::new();
+    params.insert("0hello".into(), grape::value::Value::from("hi"));
+    let opts = Options {
+        cypher: CypherVersion::Cypher25,
+        ..Default::default()
+    };
+    let t = execute(&mut g, &stmt, q, &params, &opts).unwrap();
+    assert_eq!(t.rows[0][0].to_string(), "'hi'");
+    let err = execute(&mut g, &stmt, q, &params, &Options::default()).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("Invalid input '0hello': expected an identifier or an integer value"),
+        "{err}"
+    );
+    // Escaped, the same name is Cypher 5 too; `$0` stays a positional parameter.
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(parse(&printed).unwrap(), stmt);
+    let q = "RETURN $`0hello` AS v";
+    let t = execute(&mut g, &parse(q).unwrap(), q, &params, &Options::default()).unwrap();
+    assert_eq!(t.rows[0][0].to_string(), "'hi'");
+}

@@ -358,6 +358,8 @@ pub struct SortItem {
 pub struct Unwind {
     pub expr: Expr,
     pub variable: Ident,
+    /// Written `FOR variable IN expr` (Cypher 25), not `UNWIND expr AS variable`.
+    pub for_in: bool,
     pub span: Span,
 }
 

@@ -507,6 +507,12 @@ impl<'o> Printer<'o> {
                 self.w("RETURN ");
                 self.projection(&r.projection);
             }
+            Clause::Unwind(u) if u.for_in => {
+                self.w("FOR ");
+                self.var(&u.variable);
+                self.w(" IN ");
+                self.expr(&u.expr);
+            }
             Clause::Unwind(u) => {
                 self.w("UNWIND ");
                 self.expr(&u.expr);

@@ -95,6 +95,9 @@ impl<'a, 's> Checker<'a, 's> {
                 out
             }
             Clause::Unwind(u) => {
+                if u.for_in {
+                    self.cypher_25_clause("FOR", u.span);
+                }
                 self.expr(&u.expr, &scope, Ctx::default());
                 self.bind_value(&u.variable, &mut scope, Kind::Unknown, "UNWIND");
                 scope

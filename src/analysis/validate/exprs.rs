@@ -45,6 +45,20 @@ impl<'a, 's> Checker<'a, 's> {
             ),
             ExprKind::CountStar => self.aggregate_here(e.span, "count(*)", ctx),
             ExprKind::Parameter(p) => {
+                // `$0hello` as written (not `$`0hello``) is Cypher 25's.
+                let written = self.text(e.span).trim_start_matches('$');
+                if self.version == CypherVersion::Cypher5
+                    && written.starts_with(|c: char| c.is_ascii_digit())
+                    && !written.chars().all(|c| c.is_ascii_digit())
+                {
+                    self.diag(
+                        DiagnosticKind::CypherVersion,
+                        format!(
+                            "Invalid input '{written}': expected an identifier or an integer value"
+                        ),
+                        e.span,
+                    );
+                }
                 if let Some(params) = &self.opts.parameters {
                     let name = match p {
                         Parameter::Named(n) => n.clone(),

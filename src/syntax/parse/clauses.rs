@@ -163,10 +163,12 @@ impl<'s> Builder<'s> {
             Rule::unwind_clause => {
                 let mut expr = None;
                 let mut var = None;
+                let mut for_in = false;
                 for x in c.into_inner() {
                     match x.as_rule() {
                         Rule::expression => expr = Some(self.expr(x)?),
                         Rule::alias_name => var = Some(self.ident(x)?),
+                        Rule::FOR => for_in = true,
                         _ => {}
                     }
                 }
@@ -174,6 +176,7 @@ impl<'s> Builder<'s> {
                     (Some(expr), Some(variable)) => Clause::Unwind(Unwind {
                         expr,
                         variable,
+                        for_in,
                         span,
                     }),
                     _ => return Err(internal(self.src, span.start)),

@@ -335,7 +335,9 @@ impl<'s> Builder<'s> {
                     .into_inner()
                     .next()
                     .ok_or_else(|| internal(self.src, span.start))?;
-                let param = if inner.as_rule() == Rule::param_index {
+                let param = if inner.as_rule() == Rule::param_digit_name {
+                    Parameter::Named(inner.as_str().to_string())
+                } else if inner.as_rule() == Rule::param_index {
                     let s = inner.as_str();
                     Parameter::Positional(s.parse().map_err(|_| {
                         self.err(span.start, format!("parameter index `{s}` is too large"))
