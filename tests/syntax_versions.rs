@@ -340,3 +340,29 @@ fn for_in_and_digit_parameters_are_cypher_25() {
     let t = execute(&mut g, &parse(q).unwrap(), q, &params, &Options::default()).unwrap();
     assert_eq!(t.rows[0][0].to_string(), "'hi'");
 }
+
+#[test]
+fn is_label_predicates() {
+    let mut g =
+        Graph::from_cypher_script("CREATE (:Person {n: 1}), (:Movie {n: 2}), (:Other {n: 3})")
+            .unwrap();
+    let q = "MATCH (n) WHERE n IS Person|Movie AND NOT n IS Movie RETURN n.n";
+    assert_eq!(run(&mut g, q, CypherVersion::Cypher5).unwrap(), ["1"]);
+    // The same predicate as `n:Person|Movie`.
+    let stmt = parse("MATCH (n) WHERE n IS Person|Movie RETURN n").unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(printed, "MATCH (n) WHERE n:Person|Movie RETURN n");
+    assert_eq!(parse(&printed).unwrap(), stmt);
+    // `IS NOT` takes NULL, TYPED or NORMALIZED, not a label.
+    assert!(parse("MATCH (n) RETURN n IS NOT Person").is_err());
+    // The other IS forms are unchanged.
+    assert_eq!(
+        run(
+            &mut g,
+            "RETURN null IS NULL, 1 IS :: INTEGER, 1 IS NOT NULL, 'x' IS NORMALIZED",
+            CypherVersion::Cypher5
+        )
+        .unwrap(),
+        ["true | true | true | true"]
+    );
+}

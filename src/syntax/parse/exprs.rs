@@ -92,6 +92,16 @@ impl<'s> Builder<'s> {
                         negated: op.as_rule() == Rule::is_not_null,
                         expr: Box::new(lhs.expr),
                     },
+                    Rule::is_label => {
+                        let x = op
+                            .into_inner()
+                            .find(|x| x.as_rule() == Rule::label_or)
+                            .ok_or_else(|| internal(self.src, span.start))?;
+                        ExprKind::HasLabels {
+                            expr: Box::new(lhs.expr),
+                            labels: self.label_or(x)?,
+                        }
+                    }
                     Rule::is_normalized => {
                         let mut negated = false;
                         let mut form = None;

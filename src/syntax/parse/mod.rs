@@ -607,7 +607,7 @@ fn describe(r: Rule) -> String {
         op_or | op_xor | op_and | op_regex | op_ne | op_le | op_ge | op_eq | op_lt | op_gt
         | op_starts_with | op_ends_with | op_contains | op_in | op_concat | op_add | op_sub
         | op_mul | op_div | op_mod | op_pow => "an operator",
-        is_null | is_not_null | is_type | is_normalized => "IS",
+        is_null | is_not_null | is_type | is_normalized | is_label => "IS",
         prop_lookup => "'.'",
         subscript => "'['",
         label_pred => "':'",
@@ -650,6 +650,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::postfix(Rule::is_null)
             | Op::postfix(Rule::is_not_null)
             | Op::postfix(Rule::is_normalized)
+            | Op::postfix(Rule::is_label)
             | Op::postfix(Rule::is_type))
         .op(Op::infix(Rule::op_add, Assoc::Left)
             | Op::infix(Rule::op_sub, Assoc::Left)
