@@ -1,27 +1,9 @@
 //! Quantified relationships, quantified path patterns and path selectors (Neo4j 5 semantics)
 //! on small graphs built with Cypher.
 
-use grape::graph::Graph;
+mod common;
 
-fn graph(script: &str) -> Graph {
-    Graph::from_cypher_script(script).expect("setup script runs")
-}
-
-/// Rows as display strings, for compact assertions.
-fn rows(g: &mut Graph, q: &str) -> Vec<String> {
-    let t = g
-        .run(q, &Default::default())
-        .unwrap_or_else(|e| panic!("{q}: {e}"));
-    t.rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
-        .collect()
-}
+use common::{graph, rows};
 
 /// a -> b -> c -> d and a shortcut a -> c; `v` is 1, 2, 3, 0 and `w` numbers the edges.
 const LINE: &str = "

@@ -2,26 +2,9 @@
 //! pattern comprehensions, `shortestPath` as a value): compiled once per statement and reused
 //! row after row — and compiled again when the statement changes the graph between rows.
 
-use grape::graph::Graph;
+mod common;
 
-fn graph(script: &str) -> Graph {
-    Graph::from_cypher_script(script).expect("setup script runs")
-}
-
-fn rows(g: &mut Graph, q: &str) -> Vec<String> {
-    let t = g
-        .run(q, &Default::default())
-        .unwrap_or_else(|e| panic!("{q}: {e}"));
-    t.rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
-        .collect()
-}
+use common::{graph, rows};
 
 /// a knows b and c; b knows c; d knows nobody.
 const PEOPLE: &str = "

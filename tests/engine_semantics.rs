@@ -1,29 +1,14 @@
 //! Engine semantics on small graphs built with Cypher, and the resource limits.
 
+mod common;
+
+use common::{graph, rows};
 use grape::engine::{run, run_with, ErrorKind, Limits, Options, Params};
 use grape::graph::Graph;
 use grape::value::Value;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
-
-fn graph(script: &str) -> Graph {
-    Graph::from_cypher_script(script).expect("setup script runs")
-}
-
-/// Rows as display strings, for compact assertions.
-fn rows(g: &mut Graph, q: &str) -> Vec<String> {
-    let t = run(g, q, &Params::new()).unwrap_or_else(|e| panic!("{q}: {e}"));
-    t.rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
-        .collect()
-}
 
 const PEOPLE: &str = "
 CREATE (a:Person {name: 'Ann', age: 30}), (b:Person {name: 'Bob', age: 25}),

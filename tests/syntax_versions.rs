@@ -2,6 +2,8 @@
 //! with Neo4j's message, Cypher-25-only constructs are refused under Cypher 5 (the default) and
 //! run under Cypher 25, by prefix or by option.
 
+mod common;
+
 use grape::engine::{execute, Options, Params};
 use grape::graph::Graph;
 use grape::syntax::{parse, print, CypherVersion, PrintOptions};
@@ -13,15 +15,7 @@ fn run(g: &mut Graph, q: &str, cypher: CypherVersion) -> Result<Vec<String>, Str
         ..Default::default()
     };
     let t = execute(g, &stmt, q, &Params::new(), &opts).map_err(|e| e.to_string())?;
-    Ok(t.rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
-        .collect())
+    Ok(common::display_rows(&t))
 }
 
 #[test]

@@ -77,15 +77,6 @@ pub(crate) fn normal_form_argument(
     }
 }
 
-/// Whether a simple CASE's `WHEN` tests the operand (`WHEN > 3`) rather than naming a value.
-fn tests_case_operand(w: &Expr) -> bool {
-    let mut found = false;
-    super::exec::walk(w, &mut |x| {
-        found |= matches!(&x.kind, ExprKind::Variable(v) if v.name == crate::syntax::CASE_OPERAND);
-    });
-    found
-}
-
 fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
@@ -319,7 +310,7 @@ impl Runner<'_> {
                             outer: Some(env),
                         };
                         for (w, t) in whens {
-                            let hit = if tests_case_operand(w) {
+                            let hit = if w.tests_case_operand() {
                                 // `WHEN > 3`: a test on the operand (evaluated once).
                                 self.eval(w, &with_operand)?.as_bool() == Some(true)
                             } else {

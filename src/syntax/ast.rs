@@ -821,6 +821,20 @@ impl Expr {
         Expr { kind, span }
     }
 
+    /// Whether this is an extended simple-CASE `WHEN` that tests the operand (`> 3`,
+    /// `IS NULL`, `STARTS WITH 'a'`): the parser puts [`CASE_OPERAND`] as its left operand.
+    pub fn tests_case_operand(&self) -> bool {
+        let left = match &self.kind {
+            ExprKind::Binary { lhs, .. } => lhs,
+            ExprKind::IsNull { expr, .. }
+            | ExprKind::IsType { expr, .. }
+            | ExprKind::IsNormalized { expr, .. }
+            | ExprKind::HasLabels { expr, .. } => expr,
+            _ => return false,
+        };
+        matches!(&left.kind, ExprKind::Variable(v) if v.name == CASE_OPERAND)
+    }
+
     /// The sub-expressions directly inside this one, in text order. Expressions inside
     /// patterns and subqueries (`EXISTS { … }`, pattern comprehensions) are not included.
     pub fn children(&self) -> Vec<&Expr> {

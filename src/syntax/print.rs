@@ -325,11 +325,6 @@ fn binary_prec(op: BinaryOp) -> u8 {
     }
 }
 
-/// The operand of an extended simple-CASE `WHEN` (see [`CASE_OPERAND`]).
-fn is_case_operand(e: &Expr) -> bool {
-    matches!(&e.kind, ExprKind::Variable(v) if v.name == CASE_OPERAND)
-}
-
 fn prec(e: &Expr) -> u8 {
     match &e.kind {
         ExprKind::Binary { op, .. } => binary_prec(*op),
@@ -1342,7 +1337,7 @@ impl<'o> Printer<'o> {
                     match &w.kind {
                         // `WHEN > 3`: the operand is not written, and the right-hand side is
                         // an arithmetic expression (anything looser in parentheses).
-                        ExprKind::Binary { op, lhs, rhs } if is_case_operand(lhs) => {
+                        ExprKind::Binary { op, rhs, .. } if w.tests_case_operand() => {
                             self.w(op.symbol());
                             self.w(" ");
                             self.operand(rhs, P_ADD);

@@ -95,3 +95,27 @@ pub fn python_with(import_check: &str, require: &str, what: &str) -> Option<Path
     eprintln!("SKIPPED {what}: no Python passes `{import_check}` (set GRAPE_PYTHON)");
     None
 }
+
+/// A graph made by a Cypher setup script.
+pub fn graph(script: &str) -> grape::graph::Graph {
+    grape::graph::Graph::from_cypher_script(script).expect("setup script runs")
+}
+
+/// A table's rows as display strings (`1 | 'a'`), for compact assertions.
+pub fn display_rows(t: &grape::engine::Table) -> Vec<String> {
+    t.rows
+        .iter()
+        .map(|r| {
+            r.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect()
+}
+
+/// The rows of `q` run on `g`, as display strings (panics with the query on error).
+pub fn rows(g: &mut grape::graph::Graph, q: &str) -> Vec<String> {
+    let t = grape::engine::run(g, q, &Default::default()).unwrap_or_else(|e| panic!("{q}: {e}"));
+    display_rows(&t)
+}

@@ -601,30 +601,13 @@ impl<'a, 's> Checker<'a, 's> {
             // An aggregate in a sort key is checked by its own rules.
             ExprKind::FunctionCall { name, .. } if name.is_aggregate() => {}
             ExprKind::CountStar => {}
-            ExprKind::ListComprehension { variable, .. }
-            | ExprKind::Quantified { variable, .. } => {
-                local.push(variable.name.clone());
-                for c in e.children() {
-                    self.sort_key_reads_projection(c, p, out, local);
-                }
-                local.pop();
-            }
-            ExprKind::Reduce {
-                accumulator,
-                variable,
-                ..
-            } => {
-                local.push(accumulator.name.clone());
-                local.push(variable.name.clone());
-                for c in e.children() {
-                    self.sort_key_reads_projection(c, p, out, local);
-                }
-                local.truncate(local.len() - 2);
-            }
             _ => {
+                let n = local.len();
+                local.extend(binds(e));
                 for c in e.children() {
                     self.sort_key_reads_projection(c, p, out, local);
                 }
+                local.truncate(n);
             }
         }
     }
@@ -688,6 +671,22 @@ impl<'a, 's> Checker<'a, 's> {
     // ----- patterns -----
 }
 
+/// The variables `e` binds for its own sub-expressions: a list comprehension's or a
+/// quantifier's variable, `reduce`'s accumulator and variable.
+fn binds(e: &Expr) -> Vec<String> {
+    match &e.kind {
+        ExprKind::ListComprehension { variable, .. } | ExprKind::Quantified { variable, .. } => {
+            vec![variable.name.clone()]
+        }
+        ExprKind::Reduce {
+            accumulator,
+            variable,
+            ..
+        } => vec![accumulator.name.clone(), variable.name.clone()],
+        _ => Vec::new(),
+    }
+}
+
 /// The aggregate calls in `e` (not looking inside them or into subqueries).
 fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {
@@ -723,29 +722,13 @@ fn implicit_keys(e: &Expr, keys: &[&Expr], local: &mut Vec<String>, out: &mut Ve
                 flag(&v.name, out);
             }
         }
-        ExprKind::ListComprehension { variable, .. } | ExprKind::Quantified { variable, .. } => {
-            local.push(variable.name.clone());
-            for c in e.children() {
-                implicit_keys(c, keys, local, out);
-            }
-            local.pop();
-        }
-        ExprKind::Reduce {
-            accumulator,
-            variable,
-            ..
-        } => {
-            local.push(accumulator.name.clone());
-            local.push(variable.name.clone());
-            for c in e.children() {
-                implicit_keys(c, keys, local, out);
-            }
-            local.truncate(local.len() - 2);
-        }
         _ => {
+            let n = local.len();
+            local.extend(binds(e));
             for c in e.children() {
                 implicit_keys(c, keys, local, out);
             }
+            local.truncate(n);
         }
     }
 }

@@ -6,7 +6,7 @@
 use super::*;
 use crate::syntax::{BinaryOp, ExprKind, Literal, UnaryOp};
 
-/// Neo4j's types, in the order its messages list them.
+/// Neo4j's types, in the order its messages list them (each named as Neo4j names it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Ty {
     Boolean,
@@ -51,28 +51,6 @@ impl Ty {
 
     fn bit(self) -> u32 {
         1 << (self as u32)
-    }
-
-    fn name(self) -> &'static str {
-        match self {
-            Ty::Boolean => "Boolean",
-            Ty::Float => "Float",
-            Ty::Integer => "Integer",
-            Ty::Number => "Number",
-            Ty::Map => "Map",
-            Ty::Node => "Node",
-            Ty::Relationship => "Relationship",
-            Ty::Path => "Path",
-            Ty::Point => "Point",
-            Ty::String => "String",
-            Ty::Duration => "Duration",
-            Ty::Date => "Date",
-            Ty::Time => "Time",
-            Ty::LocalTime => "LocalTime",
-            Ty::LocalDateTime => "LocalDateTime",
-            Ty::DateTime => "DateTime",
-            Ty::Vector => "Vector",
-        }
     }
 
     /// A type name as Neo4j's catalogue writes it (`ZONED DATETIME`, `LIST<…>` aside).
@@ -215,13 +193,13 @@ impl Types {
         let mut names: Vec<String> = Ty::ALL
             .iter()
             .filter(|t| self.scalars & t.bit() != 0)
-            .map(|t| t.name().to_string())
+            .map(|t| format!("{t:?}"))
             .collect();
         names.extend(
             Ty::ALL
                 .iter()
                 .filter(|t| self.lists & t.bit() != 0)
-                .map(|t| format!("List<{}>", t.name())),
+                .map(|t| format!("List<{t:?}>")),
         );
         if self.any_list {
             names.push("List<T>".into());
