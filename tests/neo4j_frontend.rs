@@ -150,3 +150,65 @@ fn text2cypher_agreement_with_neo4j_5() {
     assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
     assert!(rate >= 0.999, "agreement {rate}");
 }
+
+/// Verdicts of Neo4j's frontend under both versions (`cypher5`, `cypher25`), recorded for the
+/// constructs where the versions differ or Neo4j has rules of its own: dynamic labels and
+/// types (`$(…)`, `$any`, `$all`), LET, FILTER, FOR, match modes, read after write, `$0name`.
+/// grape's verdict under each version (the `CYPHER 25` prefix selects the second) must be
+/// Neo4j's; where both reject after parsing, grape's message must be one of Neo4j's.
+#[test]
+fn recorded_frontend_verdicts_under_both_versions() {
+    #[derive(serde::Deserialize)]
+    struct Versions {
+        query: String,
+        cypher5: Frontend,
+        cypher25: Frontend,
+    }
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/neo4j_frontend_versions.jsonl"
+    ))
+    .unwrap();
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for line in text.lines() {
+        let r: Versions = serde_json::from_str(line).unwrap();
+        for (prefix, neo4j) in [("CYPHER 5 ", &r.cypher5), ("CYPHER 25 ", &r.cypher25)] {
+            checked += 1;
+            let query = format!("{prefix}{}", r.query);
+            let ours = match grape::syntax::parse(&query) {
+                Err(e) => Err((true, e.to_string())),
+                Ok(stmt) => grape::engine::compile_errors(&stmt, &query, Default::default())
+                    .into_iter()
+                    .next()
+                    .map_or(Ok(()), |e| Err((false, e.message))),
+            };
+            match (ours, neo4j.ok) {
+                (Ok(()), true) => {}
+                (Ok(()), false) => {
+                    wrong.push(format!("{query}: accepted, Neo4j says {:?}", neo4j.errors))
+                }
+                (Err((_, m)), true) => {
+                    wrong.push(format!("{query}: rejected ({m}), Neo4j accepts"))
+                }
+                // Syntax errors are worded by each parser its own way (a clause the version
+                // lacks is one: `Invalid input 'LET': …`).
+                (Err((true, _)), false) => {}
+                (Err((false, m)), false) if m.starts_with("Invalid input") => {}
+                (Err((false, m)), false) => {
+                    // Neo4j's message, or Neo4j's followed by a hint of grape's.
+                    let said = |n: &String| {
+                        m == *n
+                            || m.to_lowercase()
+                                .starts_with(&format!("{}; ", n.to_lowercase()))
+                    };
+                    if !neo4j.errors.iter().any(said) {
+                        wrong.push(format!("{query}: says {m:?}, Neo4j {:?}", neo4j.errors));
+                    }
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    assert!(checked >= 100, "only {checked} verdicts");
+}

@@ -381,12 +381,50 @@ fn cypher_type() -> BoxedStrategy<CypherType> {
 
 // ---- label expressions ----
 
+/// What `$(…)` computes labels from: a parameter, a variable, a literal or a list of literals
+/// (kept shallow: the expression strategy itself draws label expressions).
+fn dynamic_operand() -> BoxedStrategy<Expr> {
+    prop_oneof![
+        parameter().prop_map(|p| e(ExprKind::Parameter(p))),
+        ident().prop_map(|v| e(ExprKind::Variable(v))),
+        literal().prop_map(|l| e(ExprKind::Literal(l))),
+        prop::collection::vec(literal().prop_map(|l| e(ExprKind::Literal(l))), 0..3)
+            .prop_map(|xs| e(ExprKind::List(xs))),
+    ]
+    .boxed()
+}
+
+/// `SET n:…` and `REMOVE n:…` take `$(expr)`, not `$all(…)`/`$any(…)`.
+fn set_labels(l: LabelExpr) -> LabelExpr {
+    match l {
+        LabelExpr::Dynamic { expr, span, .. } => LabelExpr::Dynamic {
+            expr,
+            mode: DynamicLabels::Plain,
+            span,
+        },
+        LabelExpr::Not(x, s) => LabelExpr::Not(Box::new(set_labels(*x)), s),
+        LabelExpr::And(xs, s) => LabelExpr::And(xs.into_iter().map(set_labels).collect(), s),
+        LabelExpr::Or(xs, s) => LabelExpr::Or(xs.into_iter().map(set_labels).collect(), s),
+        other => other,
+    }
+}
+
 /// `Name`, `%`, `!x`, `x&y&…`, `x|y|…`. The parser keeps a parenthesized `&` inside `&` (and `|`
 /// inside `|`) as a nested node, and `!!A` as two `Not`s, so any nesting is normal.
 fn label_expr() -> BoxedStrategy<LabelExpr> {
     let leaf = prop_oneof![
         6 => ident().prop_map(LabelExpr::Name),
         1 => Just(LabelExpr::Wildcard(sp())),
+        1 => (dynamic_operand(), prop::sample::select(&[
+            DynamicLabels::Plain,
+            DynamicLabels::All,
+            DynamicLabels::Any,
+        ][..]))
+            .prop_map(|(x, mode)| LabelExpr::Dynamic {
+                expr: Box::new(x),
+                mode,
+                span: sp(),
+            }),
     ];
     leaf.prop_recursive(3, 6, 2, |inner| {
         prop_oneof![
@@ -992,7 +1030,7 @@ fn set_item(inner: Exprs) -> BoxedStrategy<SetItem> {
         }),
         (ident(), label_expr()).prop_map(|(variable, labels)| SetItem::Labels {
             variable,
-            labels,
+            labels: set_labels(labels),
             span: sp()
         }),
     ]
@@ -1017,7 +1055,7 @@ fn remove_item(inner: Exprs) -> BoxedStrategy<RemoveItem> {
         }),
         (ident(), label_expr()).prop_map(|(variable, labels)| RemoveItem::Labels {
             variable,
-            labels,
+            labels: set_labels(labels),
             span: sp()
         }),
     ]

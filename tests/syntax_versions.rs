@@ -360,3 +360,162 @@ fn is_label_predicates() {
         ["true | true | true | true"]
     );
 }
+
+/// Neo4j 5.26's dynamic labels and types: `$(expr)`, `$all(expr)`, `$any(expr)` in MATCH
+/// (nodes, relationships, variable length, pattern predicates), CREATE, MERGE, SET and
+/// REMOVE, evaluated per row; in an expression only under Cypher 25.
+#[test]
+fn dynamic_labels_and_types() {
+    let setup = "CREATE (a:Person:Swedish {name: 'Andy'}), (b:Person {name: 'Bo'}), \
+                 (c:Movie {title: 'M'}), (a)-[:KNOWS]->(b), (a)-[:ACTED_IN]->(c), (b)-[:LIKES]->(c)";
+    let mut g = Graph::from_cypher_script(setup).unwrap();
+    let c5 = CypherVersion::Cypher5;
+    let cases = [
+        ("MATCH (n:$('Person')) RETURN n.name ORDER BY n.name", vec!["'Andy'", "'Bo'"]),
+        (
+            "MATCH (n:$any(['Swedish', 'Movie'])) RETURN coalesce(n.name, n.title) AS x ORDER BY x",
+            vec!["'Andy'", "'M'"],
+        ),
+        ("MATCH (n:$all(['Swedish', 'Person'])) RETURN n.name", vec!["'Andy'"]),
+        ("MATCH (n:$(['Swedish', 'Movie'])) RETURN n", vec![]),
+        ("MATCH (n:!$('Person')) RETURN n.title", vec!["'M'"]),
+        ("MATCH (n:$('Person')&!Swedish) RETURN n.name", vec!["'Bo'"]),
+        // Per row: the type comes from UNWIND.
+        (
+            "UNWIND ['KNOWS', 'LIKES'] AS t MATCH (a)-[:$(t)]->(b) RETURN t, a.name ORDER BY t",
+            vec!["'KNOWS' | 'Andy'", "'LIKES' | 'Bo'"],
+        ),
+        (
+            "MATCH ()-[r:$any(['KNOWS', 'LIKES'])]->() RETURN type(r) ORDER BY type(r)",
+            vec!["'KNOWS'", "'LIKES'"],
+        ),
+        // A relationship has one type: `$all` of two matches none.
+        ("MATCH ()-[r:$all(['KNOWS', 'LIKES'])]->() RETURN count(r)", vec!["0"]),
+        (
+            "MATCH (a {name: 'Andy'})-[:$('KNOWS')*1..2]->(x) RETURN x.name",
+            vec!["'Bo'"],
+        ),
+        (
+            "MATCH (n:Person) WHERE EXISTS { (n)-[:$('LIKES')]->() } RETURN n.name",
+            vec!["'Bo'"],
+        ),
+        (
+            "MATCH (n:Person) RETURN n.name, [(n)-[:$any(['KNOWS', 'ACTED_IN'])]->(m) | 1] AS xs ORDER BY n.name",
+            vec!["'Andy' | [1, 1]", "'Bo' | []"],
+        ),
+    ];
+    for (q, want) in cases {
+        assert_eq!(run(&mut g, q, c5).unwrap(), want, "{q}");
+    }
+    // Writes: the names are computed per row; repeated names count once.
+    assert_eq!(
+        run(&mut g, "CREATE (n:$(['X', 'Y', 'X'])) RETURN labels(n)", c5).unwrap(),
+        ["['X', 'Y']"]
+    );
+    assert_eq!(
+        run(
+            &mut g,
+            "MATCH (a {name: 'Andy'}), (b {name: 'Bo'}) CREATE (a)-[r:$('FRIEND')]->(b) RETURN type(r)",
+            c5
+        )
+        .unwrap(),
+        ["'FRIEND'"]
+    );
+    assert_eq!(
+        run(
+            &mut g,
+            "MATCH (n:Person) SET n:$(n.name) RETURN n.name, labels(n) ORDER BY n.name",
+            c5
+        )
+        .unwrap(),
+        [
+            "'Andy' | ['Person', 'Swedish', 'Andy']",
+            "'Bo' | ['Person', 'Bo']"
+        ]
+    );
+    assert_eq!(
+        run(
+            &mut g,
+            "MATCH (n:Swedish) REMOVE n:$(['Swedish', 'Andy']) RETURN labels(n)",
+            c5
+        )
+        .unwrap(),
+        ["['Person']"]
+    );
+    for _ in 0..2 {
+        assert_eq!(
+            run(&mut g, "MERGE (n:$('Z') {id: 5}) RETURN labels(n)", c5).unwrap(),
+            ["['Z']"]
+        );
+    }
+    assert_eq!(
+        run(&mut g, "MATCH (n:Z) RETURN count(n)", c5).unwrap(),
+        ["1"]
+    );
+    // Errors, as Neo4j raises them.
+    for (q, message) in [
+        (
+            "CREATE (n:$any(['X']))",
+            "Dynamic labels using `$any()` are not allowed in CREATE or MERGE.",
+        ),
+        (
+            "MATCH (n:$(null)) RETURN n",
+            "Null is not a valid token name. Token names cannot be empty or contain any null-bytes.",
+        ),
+        (
+            "WITH null AS l MATCH (n:$(l)) RETURN n",
+            "Null is not a valid token name. Token names cannot be empty or contain any null-bytes.",
+        ),
+        (
+            "WITH '' AS l CREATE (n:$(l))",
+            "'' is not a valid token name. Token names cannot be empty or contain any null-bytes.",
+        ),
+        (
+            "MATCH (n:$(1)) RETURN n",
+            "Type mismatch: expected String or List<String> but was Integer",
+        ),
+        ("WITH 1 AS l MATCH (n:$(l)) RETURN n", "expected a STRING or a LIST<STRING>"),
+        (
+            "WITH ['A', 'B'] AS t CREATE ()-[:$(t)]->()",
+            "A single relationship type must be specified for CREATE",
+        ),
+        (
+            "MATCH (n) WHERE n:$('Person') RETURN n",
+            "Dynamic Label and Types are only allowed in MATCH, CREATE, MERGE, SET and REMOVE clauses.",
+        ),
+        ("MATCH (n) SET n:$any(['A'])", "Invalid input 'any': expected '('"),
+    ] {
+        let err = run(&mut g, q, c5).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    // A dynamic label predicate in an expression is Cypher 25.
+    assert_eq!(
+        run(
+            &mut g,
+            "MATCH (n) WHERE n:$any(['Movie']) RETURN n.title",
+            CypherVersion::Cypher25
+        )
+        .unwrap(),
+        ["'M'"]
+    );
+    // Printed back and parsed again to the same AST.
+    for (text, canonical) in [
+        (
+            "MATCH (n:$($l)&Person)-[r:$any($t)]->(m:$ALL(['A','B'])|!$ ('C')) RETURN n",
+            "MATCH (n:$($l):Person)-[r:$any($t)]->(m:$all(['A', 'B'])|!$('C')) RETURN n",
+        ),
+        (
+            "MATCH (n) SET n:A:$(n.name) REMOVE n:$(['B'])",
+            "MATCH (n) SET n:A:$(n.name) REMOVE n:$(['B'])",
+        ),
+        (
+            "CREATE (n:$($labels) {id: 1})-[:$($type)]->(m)",
+            "CREATE (n:$($labels) {id: 1})-[:$($type)]->(m)",
+        ),
+    ] {
+        let stmt = parse(text).unwrap();
+        let printed = print(&stmt, &PrintOptions::default());
+        assert_eq!(printed, canonical);
+        assert_eq!(parse(&printed).unwrap(), stmt, "{text}");
+    }
+}

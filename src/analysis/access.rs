@@ -261,7 +261,11 @@ impl Flags {
                 SetItem::Property { value, .. } | SetItem::Variable { value, .. } => {
                     self.expr(value)
                 }
-                SetItem::Labels { .. } => {}
+                SetItem::Labels { labels, .. } => {
+                    for e in labels.dynamic_exprs() {
+                        self.expr(e)
+                    }
+                }
             }
         }
     }
@@ -291,10 +295,16 @@ impl Flags {
         for el in &c.elements {
             match el {
                 PathElement::Node(n) => {
+                    for e in n.labels.iter().flat_map(|l| l.dynamic_exprs()) {
+                        self.expr(e);
+                    }
                     self.opt(&n.properties);
                     self.opt(&n.where_);
                 }
                 PathElement::Relationship(r) => {
+                    for e in r.types.iter().flat_map(|l| l.dynamic_exprs()) {
+                        self.expr(e);
+                    }
                     self.opt(&r.properties);
                     self.opt(&r.where_);
                 }

@@ -74,6 +74,9 @@ pub enum DiagnosticKind {
     /// A query ending with a clause that yields neither a result nor an effect (`MATCH (n)`
     /// alone): `Query cannot conclude with MATCH …`.
     QueryConclusion,
+    /// A dynamic label or type (`$(expr)`) Neo4j refuses where it stands: `$any()` in
+    /// `CREATE` or `MERGE`, the literal null, two types for a created relationship.
+    InvalidDynamicLabel,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -99,6 +102,7 @@ impl DiagnosticKind {
             | WrongArity
             | CypherVersion
             | QueryConclusion
+            | InvalidDynamicLabel
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",

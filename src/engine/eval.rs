@@ -6,8 +6,8 @@ use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
 use super::functions;
 use crate::syntax::{
-    BinaryOp, Expr, ExprKind, LabelExpr, Literal, MapProjectionItem, NormalForm, Parameter,
-    QuantifierKind, UnaryOp,
+    BinaryOp, DynamicLabels, Expr, ExprKind, LabelExpr, Literal, MapProjectionItem, NormalForm,
+    Parameter, QuantifierKind, UnaryOp,
 };
 use crate::value::{type_name, Path, Value};
 use std::collections::BTreeMap;
@@ -93,32 +93,112 @@ fn overflow() -> ExecError {
         .with_detail("IntegerOverflow")
 }
 
-/// Whether a node has labels matching a label expression.
-pub(crate) fn labels_match(r: &Runner, node_labels: &[u32], e: &LabelExpr) -> bool {
-    match e {
+/// Whether a node has labels matching a label expression (dynamic parts, `$(expr)`, are
+/// evaluated in `env`).
+pub(crate) fn labels_match(
+    r: &Runner,
+    node_labels: &[u32],
+    e: &LabelExpr,
+    env: &Env,
+) -> Result<bool> {
+    Ok(match e {
         LabelExpr::Name(i) => r
             .graph()
             .sym(&i.name)
             .is_some_and(|s| node_labels.contains(&s)),
         LabelExpr::Wildcard(_) => !node_labels.is_empty(),
-        LabelExpr::Not(x, _) => !labels_match(r, node_labels, x),
-        LabelExpr::And(xs, _) => xs.iter().all(|x| labels_match(r, node_labels, x)),
-        LabelExpr::Or(xs, _) => xs.iter().any(|x| labels_match(r, node_labels, x)),
-    }
+        LabelExpr::Not(x, _) => !labels_match(r, node_labels, x, env)?,
+        LabelExpr::And(xs, _) => {
+            for x in xs {
+                if !labels_match(r, node_labels, x, env)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        LabelExpr::Or(xs, _) => {
+            for x in xs {
+                if labels_match(r, node_labels, x, env)? {
+                    return Ok(true);
+                }
+            }
+            false
+        }
+        LabelExpr::Dynamic { expr, mode, .. } => {
+            let names = r.dynamic_names(expr, env)?;
+            let has = |n: &String| r.graph().sym(n).is_some_and(|s| node_labels.contains(&s));
+            match mode {
+                DynamicLabels::Any => names.iter().any(has),
+                DynamicLabels::Plain | DynamicLabels::All => names.iter().all(has),
+            }
+        }
+    })
 }
 
-/// Whether a relationship type matches a type expression.
-pub(crate) fn type_matches(r: &Runner, ty: u32, e: &LabelExpr) -> bool {
-    match e {
+/// Whether a relationship type matches a type expression (dynamic parts evaluated in `env`;
+/// `$all` of two different types matches nothing, as a relationship has one type).
+pub(crate) fn type_matches(r: &Runner, ty: u32, e: &LabelExpr, env: &Env) -> Result<bool> {
+    Ok(match e {
         LabelExpr::Name(i) => r.graph().sym(&i.name) == Some(ty),
         LabelExpr::Wildcard(_) => true,
-        LabelExpr::Not(x, _) => !type_matches(r, ty, x),
-        LabelExpr::And(xs, _) => xs.iter().all(|x| type_matches(r, ty, x)),
-        LabelExpr::Or(xs, _) => xs.iter().any(|x| type_matches(r, ty, x)),
-    }
+        LabelExpr::Not(x, _) => !type_matches(r, ty, x, env)?,
+        LabelExpr::And(xs, _) => {
+            for x in xs {
+                if !type_matches(r, ty, x, env)? {
+                    return Ok(false);
+                }
+            }
+            true
+        }
+        LabelExpr::Or(xs, _) => {
+            for x in xs {
+                if type_matches(r, ty, x, env)? {
+                    return Ok(true);
+                }
+            }
+            false
+        }
+        LabelExpr::Dynamic { expr, mode, .. } => {
+            let names = r.dynamic_names(expr, env)?;
+            let is = |n: &String| r.graph().sym(n) == Some(ty);
+            match mode {
+                DynamicLabels::Any => names.iter().any(is),
+                DynamicLabels::Plain | DynamicLabels::All => names.iter().all(is),
+            }
+        }
+    })
+}
+
+/// The error for a label or type name that cannot be one (null, empty, a null byte).
+pub(crate) fn invalid_token(name: Option<&str>) -> ExecError {
+    let name = name.map_or("Null".to_string(), |n| format!("'{n}'"));
+    ExecError::runtime(
+        ErrorKind::ArgumentError,
+        format!("{name} is not a valid token name. Token names cannot be empty or contain any null-bytes."),
+    )
 }
 
 impl Runner<'_> {
+    /// The names a dynamic label or type expression (`$(expr)`) computes: a `STRING` or a
+    /// `LIST<STRING>`; null, an empty name or another type is an error, as in Neo4j.
+    pub(crate) fn dynamic_names(&self, expr: &Expr, env: &Env) -> Result<Vec<String>> {
+        fn name(v: Value) -> Result<String> {
+            match v {
+                Value::String(s) if !s.is_empty() && !s.contains('\0') => Ok(s.to_string()),
+                Value::String(s) => Err(invalid_token(Some(&s))),
+                Value::Null => Err(invalid_token(None)),
+                other => Err(ExecError::type_error(format!(
+                    "expected a STRING or a LIST<STRING> for a dynamic label or type, got {}",
+                    type_name(&other)
+                ))),
+            }
+        }
+        match self.eval(expr, env)? {
+            Value::List(xs) => xs.iter().cloned().map(name).collect(),
+            v => Ok(vec![name(v)?]),
+        }
+    }
+
     /// Evaluates `e` in `env`.
     pub(crate) fn eval(&self, e: &Expr, env: &Env) -> Result<Value> {
         let v = self.eval_inner(e, env).map_err(|err| err.at(e.span))?;
@@ -194,14 +274,12 @@ impl Runner<'_> {
                         .node(n)
                         .map(|d| d.labels.as_slice())
                         .unwrap_or(&[]);
-                    Ok(Value::Bool(labels_match(self, ls, labels)))
+                    Ok(Value::Bool(labels_match(self, ls, labels, env)?))
                 }
-                Value::Relationship(rel) => {
-                    let ty = self.graph().relationship(rel).map(|d| d.ty);
-                    Ok(Value::Bool(
-                        ty.is_some_and(|t| type_matches(self, t, labels)),
-                    ))
-                }
+                Value::Relationship(rel) => match self.graph().relationship(rel).map(|d| d.ty) {
+                    Some(t) => Ok(Value::Bool(type_matches(self, t, labels, env)?)),
+                    None => Ok(Value::Bool(false)),
+                },
                 other => Err(ExecError::type_error(format!(
                     "label predicate on {}, expected a node",
                     type_name(&other)

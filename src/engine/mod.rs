@@ -451,6 +451,7 @@ pub fn compile_errors(
             K::ReturnStarWithoutVariables => "NoVariablesInScope",
             K::InvalidArgumentType => "InvalidArgumentType",
             K::CypherVersion => "CypherVersion",
+            K::InvalidDynamicLabel => "InvalidDynamicLabel",
             K::QueryConclusion => "InvalidClauseComposition",
             _ => continue,
         };

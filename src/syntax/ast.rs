@@ -767,7 +767,7 @@ impl Quantifier {
 }
 
 /// Label and relationship-type expressions.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum LabelExpr {
     Name(Ident),
     /// `%`: any label.
@@ -777,6 +777,35 @@ pub enum LabelExpr {
     And(Vec<LabelExpr>, Span),
     /// `A|B` (flattened).
     Or(Vec<LabelExpr>, Span),
+    /// Labels or types computed per row (Neo4j 5.26): `$(expr)`, `$all(expr)`, `$any(expr)`,
+    /// where `expr` is a `STRING` or a `LIST<STRING>`.
+    Dynamic {
+        expr: Box<Expr>,
+        mode: DynamicLabels,
+        span: Span,
+    },
+}
+
+/// How a dynamic label expression combines the names it computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum DynamicLabels {
+    /// `$(expr)`: every name (as `$all`); the only form `SET` and `REMOVE` take.
+    Plain,
+    /// `$all(expr)`: every name.
+    All,
+    /// `$any(expr)`: at least one name (not in `CREATE` or `MERGE`).
+    Any,
+}
+
+impl DynamicLabels {
+    /// `$`, `$all` or `$any`, as written before the bracket.
+    pub fn prefix(self) -> &'static str {
+        match self {
+            DynamicLabels::Plain => "$",
+            DynamicLabels::All => "$all",
+            DynamicLabels::Any => "$any",
+        }
+    }
 }
 
 impl LabelExpr {
@@ -784,8 +813,30 @@ impl LabelExpr {
         match self {
             LabelExpr::Name(i) => i.span,
             LabelExpr::Wildcard(s) | LabelExpr::Not(_, s) | LabelExpr::And(_, s) => *s,
-            LabelExpr::Or(_, s) => *s,
+            LabelExpr::Or(_, s) | LabelExpr::Dynamic { span: s, .. } => *s,
         }
+    }
+    /// The expressions of the dynamic parts (`$(expr)`), in order.
+    pub fn dynamic_exprs(&self) -> Vec<&Expr> {
+        let mut out = Vec::new();
+        fn walk<'a>(e: &'a LabelExpr, out: &mut Vec<&'a Expr>) {
+            match e {
+                LabelExpr::Dynamic { expr, .. } => out.push(expr),
+                LabelExpr::Name(_) | LabelExpr::Wildcard(_) => {}
+                LabelExpr::Not(x, _) => walk(x, out),
+                LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => {
+                    for x in xs {
+                        walk(x, out)
+                    }
+                }
+            }
+        }
+        walk(self, &mut out);
+        out
+    }
+    /// Whether some part is computed per row (`$(expr)`).
+    pub fn is_dynamic(&self) -> bool {
+        !self.dynamic_exprs().is_empty()
     }
     /// The names mentioned anywhere in the expression, in order.
     pub fn names(&self) -> Vec<&Ident> {
@@ -793,7 +844,7 @@ impl LabelExpr {
         fn walk<'a>(e: &'a LabelExpr, out: &mut Vec<&'a Ident>) {
             match e {
                 LabelExpr::Name(i) => out.push(i),
-                LabelExpr::Wildcard(_) => {}
+                LabelExpr::Wildcard(_) | LabelExpr::Dynamic { .. } => {}
                 LabelExpr::Not(x, _) => walk(x, out),
                 LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => {
                     for x in xs {
@@ -842,8 +893,11 @@ impl Expr {
         match &self.kind {
             ExprKind::List(xs) => v.extend(xs.iter()),
             ExprKind::Map(es) => v.extend(es.iter().map(|(_, x)| x)),
+            ExprKind::HasLabels { expr, labels } => {
+                v.push(expr);
+                v.extend(labels.dynamic_exprs());
+            }
             ExprKind::Property { expr, .. }
-            | ExprKind::HasLabels { expr, .. }
             | ExprKind::Unary { expr, .. }
             | ExprKind::IsNull { expr, .. }
             | ExprKind::IsNormalized { expr, .. }

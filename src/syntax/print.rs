@@ -1004,7 +1004,16 @@ impl<'o> Printer<'o> {
     /// `:A:B` for a plain conjunction of names, else `:` and the label expression.
     fn node_labels(&mut self, l: &LabelExpr) {
         if let LabelExpr::And(parts, _) = l {
-            if parts.iter().all(|p| matches!(p, LabelExpr::Name(_))) {
+            if parts.iter().all(|p| {
+                matches!(
+                    p,
+                    LabelExpr::Name(_)
+                        | LabelExpr::Dynamic {
+                            mode: DynamicLabels::Plain,
+                            ..
+                        }
+                )
+            }) {
                 for p in parts {
                     self.w(":");
                     self.label_expr(p, 0);
@@ -1030,6 +1039,12 @@ impl<'o> Printer<'o> {
         match l {
             LabelExpr::Name(i) => self.name(i),
             LabelExpr::Wildcard(_) => self.w("%"),
+            LabelExpr::Dynamic { expr, mode, .. } => {
+                self.w(mode.prefix());
+                self.w("(");
+                self.expr(expr);
+                self.w(")");
+            }
             LabelExpr::Not(x, _) => {
                 self.w("!");
                 self.label_expr(x, 3);

@@ -228,7 +228,12 @@ impl<'a, 's> Checker<'a, 's> {
                 for item in &r.items {
                     match item {
                         RemoveItem::Property { target, .. } => self.write_target(target, &scope),
-                        RemoveItem::Labels { variable, .. } => self.lookup(variable, &scope),
+                        RemoveItem::Labels {
+                            variable, labels, ..
+                        } => {
+                            self.lookup(variable, &scope);
+                            self.dynamic_labels(labels, &scope, DynamicPlace::SetRemove);
+                        }
                     }
                 }
                 scope
@@ -448,7 +453,12 @@ impl<'a, 's> Checker<'a, 's> {
                 self.lookup(variable, scope);
                 self.expr(value, scope, Ctx::default());
             }
-            SetItem::Labels { variable, .. } => self.lookup(variable, scope),
+            SetItem::Labels {
+                variable, labels, ..
+            } => {
+                self.lookup(variable, scope);
+                self.dynamic_labels(labels, scope, DynamicPlace::SetRemove);
+            }
         }
     }
 

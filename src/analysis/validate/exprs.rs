@@ -107,6 +107,7 @@ impl<'a, 's> Checker<'a, 's> {
             }
             ExprKind::HasLabels { expr, labels } => {
                 self.expr(expr, scope, ctx);
+                self.dynamic_labels(labels, scope, DynamicPlace::Expression);
                 let kind = match &expr.kind {
                     ExprKind::Variable(v) => scope.get(&v.name).map(|(k, _)| k),
                     _ => None,

@@ -46,6 +46,7 @@ mod exprs;
 mod paths;
 mod patterns;
 mod types;
+use types::DynamicPlace;
 
 /// Options for validation.
 #[derive(Clone, Debug, Default)]
@@ -259,7 +260,9 @@ impl<'s> SchemaIndex<'s> {
                 .into_iter()
                 .copied()
                 .collect(),
-            LabelExpr::Wildcard(_) => self.all_labels(),
+            // Labels computed per row may be any label, and so may their negation.
+            LabelExpr::Wildcard(_) | LabelExpr::Dynamic { .. } => self.all_labels(),
+            LabelExpr::Not(x, _) if x.is_dynamic() => self.all_labels(),
             LabelExpr::Not(x, _) => {
                 let inner = self.label_domain(x);
                 self.all_labels().difference(&inner).copied().collect()
@@ -293,6 +296,9 @@ impl<'s> SchemaIndex<'s> {
 
     /// The relationship types that satisfy `e` (a relationship has exactly one type).
     fn type_domain(&self, e: &LabelExpr) -> Set {
+        if e.is_dynamic() {
+            return self.all_types();
+        }
         (0..self.types.len())
             .filter(|&t| type_matches(e, self.types[t]))
             .collect()
@@ -306,7 +312,7 @@ impl<'s> SchemaIndex<'s> {
 fn type_matches(e: &LabelExpr, t: &str) -> bool {
     match e {
         LabelExpr::Name(i) => i.name == t,
-        LabelExpr::Wildcard(_) => true,
+        LabelExpr::Wildcard(_) | LabelExpr::Dynamic { .. } => true,
         LabelExpr::Not(x, _) => !type_matches(x, t),
         LabelExpr::And(xs, _) => xs.iter().all(|x| type_matches(x, t)),
         LabelExpr::Or(xs, _) => xs.iter().any(|x| type_matches(x, t)),
@@ -315,6 +321,9 @@ fn type_matches(e: &LabelExpr, t: &str) -> bool {
 
 /// Whether some single relationship type (named in `e`, or any other) satisfies `e`.
 fn type_expr_satisfiable(e: &LabelExpr) -> bool {
+    if e.is_dynamic() {
+        return true;
+    }
     let names: BTreeSet<&str> = e.names().into_iter().map(|i| i.name.as_str()).collect();
     names.iter().any(|n| type_matches(e, n)) || type_matches(e, "\u{0}not a type\u{0}")
 }

@@ -122,11 +122,19 @@ impl<'a, 's> Checker<'a, 's> {
         mode: Mode,
     ) {
         for (el, id) in chain.elements.iter().zip(ids) {
-            let (var, props, where_) = match el {
-                PathElement::Node(n) => (&n.variable, &n.properties, &n.where_),
-                PathElement::Relationship(r) => (&r.variable, &r.properties, &r.where_),
+            let (var, labels, props, where_) = match el {
+                PathElement::Node(n) => (&n.variable, &n.labels, &n.properties, &n.where_),
+                PathElement::Relationship(r) => (&r.variable, &r.types, &r.properties, &r.where_),
                 PathElement::Group(_) => continue,
             };
+            if let Some(l) = labels {
+                let place = match (mode, el) {
+                    (Mode::Read, _) => DynamicPlace::Match,
+                    (_, PathElement::Node(_)) => DynamicPlace::CreateNode,
+                    _ => DynamicPlace::CreateRel,
+                };
+                self.dynamic_labels(l, scope, place);
+            }
             if let Some(p) = props {
                 self.expr(p, scope, Ctx::default());
                 if let (Mode::Read, ExprKind::Map(entries), Some(b)) = (mode, &p.kind, id) {

@@ -4,7 +4,7 @@
 //! reported, so a check fails only where Neo4j's would.
 
 use super::*;
-use crate::syntax::{BinaryOp, ExprKind, Literal, UnaryOp};
+use crate::syntax::{BinaryOp, DynamicLabels, ExprKind, LabelExpr, Literal, UnaryOp};
 
 /// Neo4j's types, in the order its messages list them (each named as Neo4j names it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -276,7 +276,113 @@ fn result_type(checker: &Checker, name: &str, args: &[Expr], scope: &Scope) -> O
     }
 }
 
+/// Where a dynamic label or type (`$(expr)`) stands, for Neo4j's rules about it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum DynamicPlace {
+    /// A `MATCH` pattern (or a pattern predicate, comprehension, subquery pattern).
+    Match,
+    /// A node of `CREATE` or `MERGE`.
+    CreateNode,
+    /// A relationship of `CREATE` or `MERGE`.
+    CreateRel,
+    /// `SET n:$(…)` / `REMOVE n:$(…)`.
+    SetRemove,
+    /// A label predicate in an expression (`n:$(x)` in `WHERE`).
+    Expression,
+}
+
 impl Checker<'_, '_> {
+    /// Neo4j's checks of the dynamic parts of a label or type expression: the expression is
+    /// read in `scope`, must be a `STRING` or `LIST<STRING>` and not the literal null; `$any`
+    /// is refused in `CREATE`/`MERGE`, a list of two types in a created relationship, and a
+    /// dynamic label predicate in an expression before Cypher 25.
+    pub(super) fn dynamic_labels(&mut self, l: &LabelExpr, scope: &Scope, place: DynamicPlace) {
+        fn parts<'e>(l: &'e LabelExpr, out: &mut Vec<(&'e Expr, DynamicLabels, Span)>) {
+            match l {
+                LabelExpr::Dynamic { expr, mode, span } => out.push((expr, *mode, *span)),
+                LabelExpr::Not(x, _) => parts(x, out),
+                LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => {
+                    xs.iter().for_each(|x| parts(x, out))
+                }
+                LabelExpr::Name(_) | LabelExpr::Wildcard(_) => {}
+            }
+        }
+        let mut found = Vec::new();
+        parts(l, &mut found);
+        for (expr, mode, span) in found {
+            self.expr(expr, scope, Ctx::default());
+            if place == DynamicPlace::Expression && self.version == CypherVersion::Cypher5 {
+                self.diag(
+                    DiagnosticKind::CypherVersion,
+                    "Dynamic Label and Types are only allowed in MATCH, CREATE, MERGE, SET and REMOVE clauses.".into(),
+                    span,
+                );
+                continue;
+            }
+            if mode == DynamicLabels::Any
+                && matches!(place, DynamicPlace::CreateNode | DynamicPlace::CreateRel)
+            {
+                let what = if place == DynamicPlace::CreateNode {
+                    "labels"
+                } else {
+                    "types"
+                };
+                self.diag(
+                    DiagnosticKind::InvalidDynamicLabel,
+                    format!("Dynamic {what} using `$any()` are not allowed in CREATE or MERGE."),
+                    span,
+                );
+                continue;
+            }
+            // Literal names Neo4j refuses as tokens: null, '' (alone or in a list literal).
+            let literals: Vec<&Expr> = match &expr.kind {
+                ExprKind::List(items) => items.iter().collect(),
+                _ => vec![expr],
+            };
+            let bad = literals.iter().find_map(|x| match &x.kind {
+                ExprKind::Literal(Literal::Null) => Some(("Null".to_string(), x.span)),
+                ExprKind::Literal(Literal::String(s)) if s.is_empty() || s.contains('\0') => {
+                    Some((format!("'{s}'"), x.span))
+                }
+                _ => None,
+            });
+            if let Some((name, at)) = bad {
+                self.diag(
+                    DiagnosticKind::InvalidDynamicLabel,
+                    format!("{name} is not a valid token name. Token names cannot be empty or contain any null-bytes."),
+                    at,
+                );
+                continue;
+            }
+            if let Some(actual) = self.static_type(expr, scope) {
+                let expected = Types::of(Ty::String).union(Types::list_of(Ty::String));
+                if !actual.meets(expected) {
+                    self.diag(
+                        DiagnosticKind::InvalidArgumentType,
+                        format!(
+                            "Type mismatch: expected {} but was {}",
+                            expected.describe(),
+                            actual.describe()
+                        ),
+                        expr.span,
+                    );
+                    continue;
+                }
+            }
+            if place == DynamicPlace::CreateRel {
+                if let ExprKind::List(items) = &expr.kind {
+                    if items.len() != 1 {
+                        self.diag(
+                            DiagnosticKind::InvalidDynamicLabel,
+                            "A single relationship type must be specified for CREATE".into(),
+                            expr.span,
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`.
     pub(super) fn static_type(&self, e: &Expr, scope: &Scope) -> Option<Types> {
         Some(match &e.kind {

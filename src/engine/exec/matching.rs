@@ -514,7 +514,7 @@ impl<'a> Runner<'a> {
             Some(None) => return Ok(None),
             None => {
                 if let Some(l) = &info.pat.labels {
-                    if !labels_match(self, &data.labels, l) {
+                    if !labels_match(self, &data.labels, l, &Env::new(scope, &st.vals))? {
                         return Ok(None);
                     }
                 }
@@ -634,7 +634,9 @@ impl<'a> Runner<'a> {
                     && rel.filters.is_empty();
                 for (r, m) in self.g.neighbours_iter(from, dir, types) {
                     self.sh.tick()?;
-                    if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
+                    if (!st.repeatable && st.used.contains(&r))
+                        || !self.rel_type_ok(rel, r, st, scope)?
+                    {
                         continue;
                     }
                     if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
@@ -712,13 +714,21 @@ impl<'a> Runner<'a> {
         }
     }
 
-    pub(super) fn rel_type_ok(&self, rel: &RelInfo, r: RelId) -> bool {
+    /// Whether relationship `r` has a type `rel` allows (types computed per row, `$(expr)`,
+    /// are evaluated against the row in `st`).
+    pub(super) fn rel_type_ok(
+        &self,
+        rel: &RelInfo,
+        r: RelId,
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<bool> {
         match (&rel.types, &rel.pat.types) {
-            (Some(_), _) | (None, None) => true,
-            (None, Some(t)) => self
-                .g
-                .relationship(r)
-                .is_some_and(|d| type_matches(self, d.ty, t)),
+            (Some(_), _) | (None, None) => Ok(true),
+            (None, Some(t)) => match self.g.relationship(r) {
+                Some(d) => type_matches(self, d.ty, t, &Env::new(scope, &st.vals)),
+                None => Ok(false),
+            },
         }
     }
 
@@ -789,7 +799,7 @@ impl<'a> Runner<'a> {
             .for_each_neighbour(at, dir, types, |r, m| nbrs.push((r, m)));
         for (r, m) in nbrs {
             if (!st.repeatable && (path_rels.contains(&r) || st.used.contains(&r)))
-                || !self.rel_type_ok(rel, r)
+                || !self.rel_type_ok(rel, r, st, scope)?
             {
                 continue;
             }
@@ -885,7 +895,7 @@ impl<'a> Runner<'a> {
                     self.g
                         .for_each_neighbour(u, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
                     for (r, m) in nbrs {
-                        if !self.rel_type_ok(rel, r) {
+                        if !self.rel_type_ok(rel, r, st, scope)? {
                             continue;
                         }
                         match dist.get(&m) {
@@ -1209,7 +1219,7 @@ impl<'a> Runner<'a> {
             .for_each_neighbour(from, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
         for (r, m) in nbrs {
             self.sh.tick()?;
-            if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r) {
+            if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r, st, scope)? {
                 continue;
             }
             if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
@@ -1300,7 +1310,7 @@ impl<'a> Runner<'a> {
             .for_each_neighbour(at, dir, rel.types.as_deref(), |r, m| nbrs.push((r, m)));
         for (r, m) in nbrs {
             if (!st.repeatable && (hops.contains(&r) || st.used.contains(&r)))
-                || !self.rel_type_ok(rel, r)
+                || !self.rel_type_ok(rel, r, st, scope)?
             {
                 continue;
             }

@@ -1,6 +1,7 @@
 //! The updating clauses: CREATE, MERGE, SET, REMOVE and DELETE, through the graph's journal.
 
 use super::*;
+use crate::syntax::DynamicLabels;
 
 pub(super) fn exec_create(
     g: &mut Graph,
@@ -45,14 +46,30 @@ pub(super) fn eval_props(
     }
 }
 
-pub(super) fn plain_labels(l: Option<&LabelExpr>) -> Result<Vec<String>> {
-    pub(super) fn go(l: &LabelExpr, out: &mut Vec<String>) -> Result<()> {
+/// The labels `CREATE`, `MERGE`, `SET` or `REMOVE` writes: names, and the names `$(expr)`
+/// computes for this row (each once, in order).
+pub(super) fn labels_to_write(
+    g: &Graph,
+    sh: &Shared,
+    l: Option<&LabelExpr>,
+    scope: &[Arc<str>],
+    row: &[Value],
+) -> Result<Vec<String>> {
+    fn go(run: &Runner, env: &Env, l: &LabelExpr, out: &mut Vec<String>) -> Result<()> {
         match l {
             LabelExpr::Name(i) => {
                 out.push(i.name.clone());
                 Ok(())
             }
-            LabelExpr::And(xs, _) => xs.iter().try_for_each(|x| go(x, out)),
+            LabelExpr::And(xs, _) => xs.iter().try_for_each(|x| go(run, env, x, out)),
+            LabelExpr::Dynamic { expr, mode, .. } if *mode != DynamicLabels::Any => {
+                out.extend(run.dynamic_names(expr, env)?);
+                Ok(())
+            }
+            LabelExpr::Dynamic { .. } => Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "Dynamic labels using `$any()` are not allowed in CREATE or MERGE.",
+            )),
             _ => Err(ExecError::compile(
                 ErrorKind::SyntaxError,
                 "labels in CREATE and MERGE must be plain names (no |, !, %)",
@@ -61,9 +78,51 @@ pub(super) fn plain_labels(l: Option<&LabelExpr>) -> Result<Vec<String>> {
     }
     let mut out = Vec::new();
     if let Some(l) = l {
-        go(l, &mut out)?;
+        let run = Runner::new(g, sh);
+        go(&run, &Env::new(scope, row), l, &mut out)?;
     }
+    let mut seen = std::collections::HashSet::new();
+    out.retain(|l| seen.insert(l.clone()));
     Ok(out)
+}
+
+/// The one type a relationship `CREATE` or `MERGE` makes: a name, or `$(expr)` computing one.
+fn type_to_create(
+    g: &Graph,
+    sh: &Shared,
+    t: Option<&LabelExpr>,
+    scope: &[Arc<str>],
+    row: &[Value],
+) -> Result<String> {
+    let single = || {
+        ExecError::compile(
+            ErrorKind::SyntaxError,
+            "A single relationship type must be specified for CREATE",
+        )
+        .with_detail("NoSingleRelationshipType")
+    };
+    match t {
+        Some(LabelExpr::Name(t)) => Ok(t.name.clone()),
+        Some(LabelExpr::Dynamic { mode, .. }) if *mode == DynamicLabels::Any => {
+            Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "Dynamic types using `$any()` are not allowed in CREATE or MERGE.",
+            ))
+        }
+        Some(LabelExpr::Dynamic { expr, .. }) => {
+            let mut names = Runner::new(g, sh).dynamic_names(expr, &Env::new(scope, row))?;
+            names.dedup();
+            match names.as_slice() {
+                [one] => Ok(one.clone()),
+                _ => Err(ExecError::runtime(
+                    ErrorKind::SyntaxError,
+                    "A single relationship type must be specified for CREATE",
+                )
+                .with_detail("NoSingleRelationshipType")),
+            }
+        }
+        _ => Err(single()),
+    }
 }
 
 pub(super) fn create_part(
@@ -117,7 +176,7 @@ pub(super) fn create_part(
                         }
                     }
                     None => {
-                        let labels = plain_labels(n.labels.as_ref())?;
+                        let labels = labels_to_write(g, sh, n.labels.as_ref(), scope, row)?;
                         let props = eval_props(g, sh, n.properties.as_ref(), scope, row)?;
                         let label_refs: Vec<&str> = labels.iter().map(|s| s.as_str()).collect();
                         let nprops = props.iter().filter(|(_, v)| !v.is_null()).count();
@@ -140,16 +199,7 @@ pub(super) fn create_part(
                     let prev = *node_ids
                         .last()
                         .ok_or_else(|| ExecError::unsupported("this CREATE pattern"))?;
-                    let ty = match &r.types {
-                        Some(LabelExpr::Name(t)) => t.name.clone(),
-                        _ => {
-                            return Err(ExecError::compile(
-                                ErrorKind::SyntaxError,
-                                "a relationship in CREATE needs exactly one type",
-                            )
-                            .with_detail("NoSingleRelationshipType"))
-                        }
-                    };
+                    let ty = type_to_create(g, sh, r.types.as_ref(), scope, row)?;
                     if r.length.is_some() {
                         return Err(ExecError::compile(
                             ErrorKind::SyntaxError,
@@ -345,7 +395,7 @@ pub(super) fn apply_set_items(
                     .unwrap_or(Value::Null);
                 match base {
                     Value::Node(n) => {
-                        for l in plain_labels(Some(labels))? {
+                        for l in labels_to_write(g, sh, Some(labels), scope, row)? {
                             if g.add_label(n, &l) {
                                 sh.stats.borrow_mut().labels_added += 1;
                             }
@@ -455,7 +505,7 @@ pub(super) fn apply_remove(
                 .cloned()
                 .unwrap_or(Value::Null);
             if let Value::Node(n) = base {
-                for l in plain_labels(Some(labels))? {
+                for l in labels_to_write(g, sh, Some(labels), scope, row)? {
                     if g.remove_label(n, &l) {
                         sh.stats.borrow_mut().labels_removed += 1;
                     }

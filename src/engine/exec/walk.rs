@@ -116,6 +116,9 @@ pub(crate) fn free_vars(e: &Expr, out: &mut Vec<String>) {
                             out.push(v.name.clone());
                         }
                     }
+                    for d in n.labels.iter().flat_map(|l| l.dynamic_exprs()) {
+                        go(d, bound, out)
+                    }
                     if let Some(p) = &n.properties {
                         go(p, bound, out)
                     }
@@ -128,6 +131,9 @@ pub(crate) fn free_vars(e: &Expr, out: &mut Vec<String>) {
                         if !bound.contains(&v.name) && !out.contains(&v.name) {
                             out.push(v.name.clone());
                         }
+                    }
+                    for d in r.types.iter().flat_map(|l| l.dynamic_exprs()) {
+                        go(d, bound, out)
                     }
                     if let Some(p) = &r.properties {
                         go(p, bound, out)

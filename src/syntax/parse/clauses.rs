@@ -705,6 +705,36 @@ impl<'s> Builder<'s> {
                 _ => {}
             }
         }
+        // SET and REMOVE take names and `$(expr)` only: `$all(…)`/`$any(…)` are refused there
+        // as Neo4j's parser refuses them.
+        if let Some(l) = &labels {
+            let mut bad = None;
+            fn find(l: &LabelExpr, bad: &mut Option<Span>) {
+                match l {
+                    LabelExpr::Dynamic { mode, span, .. } if *mode != DynamicLabels::Plain => {
+                        bad.get_or_insert(*span);
+                    }
+                    LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => {
+                        xs.iter().for_each(|x| find(x, bad))
+                    }
+                    LabelExpr::Not(x, _) => find(x, bad),
+                    _ => {}
+                }
+            }
+            find(l, &mut bad);
+            if let Some(span) = bad {
+                let word = self.src[span.start + 1..span.end]
+                    .trim_start()
+                    .split('(')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_string();
+                let at = span.start + 1 + self.src[span.start + 1..].len()
+                    - self.src[span.start + 1..].trim_start().len();
+                return Err(self.err(at, format!("Invalid input '{word}': expected '('")));
+            }
+        }
         match (variable, labels) {
             (Some(v), Some(l)) => Ok((v, l)),
             _ => Err(internal(self.src, start)),

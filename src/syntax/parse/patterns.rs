@@ -353,6 +353,7 @@ impl<'s> Builder<'s> {
             match x.as_rule() {
                 Rule::label_neg => negs.push(span_of(&x).start),
                 Rule::label_any => atom = Some(LabelExpr::Wildcard(span_of(&x))),
+                Rule::label_dynamic => atom = Some(self.label_dynamic(x)?),
                 Rule::label_or => atom = Some(self.label_or(x)?),
                 Rule::symbolic_name => atom = Some(LabelExpr::Name(self.ident(x)?)),
                 _ => {}
@@ -366,6 +367,27 @@ impl<'s> Builder<'s> {
             e = LabelExpr::Not(Box::new(e), Span::new(start, span.end));
         }
         Ok(e)
+    }
+
+    /// `$(expr)`, `$all(expr)`, `$any(expr)`.
+    fn label_dynamic(&self, p: Pair<'_, Rule>) -> Res<LabelExpr> {
+        let span = span_of(&p);
+        let mut mode = DynamicLabels::Plain;
+        let mut expr = None;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::dynamic_all => mode = DynamicLabels::All,
+                Rule::dynamic_any => mode = DynamicLabels::Any,
+                Rule::expression => expr = Some(self.expr(x)?),
+                _ => {}
+            }
+        }
+        let expr = expr.ok_or_else(|| internal(self.src, span.start))?;
+        Ok(LabelExpr::Dynamic {
+            expr: Box::new(expr),
+            mode,
+            span,
+        })
     }
 
     // ---- expressions ----
