@@ -691,17 +691,19 @@ fn comprehension_expr(inner: Exprs) -> BoxedStrategy<Expr> {
             inner.clone(),
             ident(),
             inner.clone(),
-            inner.clone()
+            inner.clone(),
+            prop::option::weighted(0.3, inner.clone()),
         )
-            .prop_map(
-                |(accumulator, init, variable, list, expr)| e(ExprKind::Reduce {
+            .prop_map(|(accumulator, init, variable, list, expr, predicate)| e(
+                ExprKind::Reduce {
                     accumulator,
                     init: Box::new(init),
                     variable,
                     list: Box::new(list),
                     expr: Box::new(expr),
-                })
-            ),
+                    predicate: predicate.map(Box::new),
+                }
+            )),
         (ident(), prop::collection::vec(projection_item, 0..4))
             .prop_map(|(variable, items)| e(ExprKind::MapProjection { variable, items })),
     ]
@@ -974,14 +976,16 @@ fn projection(inner: Exprs) -> BoxedStrategy<Projection> {
         span: sp(),
     });
     (
-        prop::bool::weighted(0.2),
+        0..10u8,
         prop::bool::weighted(0.2),
         prop::collection::vec(item, 0..3),
         prop::collection::vec(sort_item, 0..3),
         prop::option::weighted(0.2, inner.clone()),
         prop::option::weighted(0.2, inner),
     )
-        .prop_map(|(distinct, star, mut items, order_by, skip, limit)| {
+        .prop_map(|(quantifier, star, mut items, order_by, skip, limit)| {
+            // `DISTINCT` one time in five, Cypher 25's `ALL` one in ten.
+            let (distinct, all) = (quantifier < 2, quantifier == 2);
             if items.is_empty() && !star {
                 items.push(ProjectionItem {
                     expr: e(ExprKind::Variable(id("x"))),
@@ -991,6 +995,7 @@ fn projection(inner: Exprs) -> BoxedStrategy<Projection> {
             }
             Projection {
                 distinct,
+                all,
                 star,
                 items,
                 order_by,
@@ -1223,6 +1228,14 @@ fn updating_clause(inner: Exprs, foreach: bool) -> BoxedStrategy<Clause> {
         prop::collection::vec(pattern_part(inner.clone(), false), 1..3).prop_map(|pattern| {
             Clause::Create(Create {
                 pattern,
+                insert: false,
+                span: sp(),
+            })
+        }),
+        prop::collection::vec(insert_part(inner.clone()), 1..3).prop_map(|pattern| {
+            Clause::Create(Create {
+                pattern,
+                insert: true,
                 span: sp(),
             })
         }),
@@ -1266,6 +1279,65 @@ fn updating_clause(inner: Exprs, foreach: bool) -> BoxedStrategy<Clause> {
             })),
     ]
     .boxed()
+}
+
+/// A path of `INSERT`: nodes with `&`-joined labels and map literals, directed relationships
+/// with one type.
+fn insert_part(inner: Exprs) -> BoxedStrategy<PatternPart> {
+    let props = prop::option::weighted(0.3, map_entries(inner).prop_map(|m| e(ExprKind::Map(m))));
+    let node = (
+        prop::option::of(ident()),
+        prop::collection::vec(ident(), 0..3),
+        props.clone(),
+    )
+        .prop_map(|(variable, mut labels, properties)| NodePattern {
+            variable,
+            labels: match labels.len() {
+                0 => None,
+                1 => labels.pop().map(LabelExpr::Name),
+                _ => Some(LabelExpr::And(
+                    labels.into_iter().map(LabelExpr::Name).collect(),
+                    sp(),
+                )),
+            },
+            properties,
+            where_: None,
+            span: sp(),
+        });
+    let rel = (prop::option::of(ident()), ident(), any::<bool>(), props).prop_map(
+        |(variable, ty, right, properties)| RelationshipPattern {
+            direction: if right {
+                Direction::Right
+            } else {
+                Direction::Left
+            },
+            variable,
+            types: Some(LabelExpr::Name(ty)),
+            length: None,
+            properties,
+            where_: None,
+            quantifier: None,
+            span: sp(),
+        },
+    );
+    (node.clone(), prop::collection::vec((rel, node), 0..3))
+        .prop_map(|(first, rest)| {
+            let mut elements = vec![PathElement::Node(first)];
+            for (r, n) in rest {
+                elements.push(PathElement::Relationship(r));
+                elements.push(PathElement::Node(n));
+            }
+            PatternPart {
+                variable: None,
+                selector: None,
+                path: PathExpr::Chain(PathChain {
+                    elements,
+                    span: sp(),
+                }),
+                span: sp(),
+            }
+        })
+        .boxed()
 }
 
 fn single_query(clause: BoxedStrategy<Clause>) -> BoxedStrategy<SingleQuery> {
@@ -1324,7 +1396,92 @@ fn call_subquery(inner: Exprs, simple: BoxedStrategy<Clause>) -> BoxedStrategy<C
         .boxed()
 }
 
+/// A query of `clause`s, or (one time in six) a Cypher 25 composition of such queries:
+/// `{ q }` operands of UNION, `q NEXT q …`, `WHEN c THEN q … [ELSE q]`.
 fn query(clause: BoxedStrategy<Clause>) -> BoxedStrategy<Query> {
+    let plain = plain_query(clause.clone());
+    let one = |c: Clause| SingleQuery {
+        clauses: vec![c],
+        span: sp(),
+    };
+    let alone = move |c: Clause| Query {
+        first: one(c),
+        unions: vec![],
+        span: sp(),
+    };
+    let braced = plain.clone().prop_map(|q| {
+        Clause::Braced(Braced {
+            query: Box::new(q),
+            span: sp(),
+        })
+    });
+    let braced_union = (braced.clone(), any::<bool>(), braced).prop_map(move |(a, all, b)| Query {
+        first: one(a),
+        unions: vec![UnionPart {
+            all,
+            query: one(b),
+            span: sp(),
+        }],
+        span: sp(),
+    });
+    // A WHEN branch is a single query (clauses, or a query in braces).
+    let branch_body = prop_oneof![
+        3 => single_query(clause.clone()),
+        1 => plain.clone().prop_map(move |q| one(Clause::Braced(Braced {
+            query: Box::new(q),
+            span: sp(),
+        }))),
+    ]
+    .prop_map(|first| Query {
+        first,
+        unions: vec![],
+        span: sp(),
+    });
+    let when = (
+        prop::collection::vec((expr_leaf(), branch_body.clone()), 1..3),
+        prop::option::of(branch_body),
+    )
+        .prop_map(move |(branches, else_)| {
+            alone(Clause::When(Conditional {
+                branches: branches
+                    .into_iter()
+                    .map(|(condition, query)| WhenBranch {
+                        condition,
+                        query,
+                        span: sp(),
+                    })
+                    .collect(),
+                else_: else_.map(Box::new),
+                span: sp(),
+            }))
+        });
+    let segment = prop_oneof![3 => plain.clone(), 1 => when.clone(), 1 => braced_union.clone()];
+    let next = prop::collection::vec(segment, 2..4).prop_map(move |queries| {
+        alone(Clause::Next(NextChain {
+            queries,
+            span: sp(),
+        }))
+    });
+    prop_oneof![
+        18 => plain,
+        1 => braced_union,
+        1 => when,
+        1 => next,
+    ]
+    .boxed()
+}
+
+/// Simple conditions for WHEN: literals, variables, parameters.
+fn expr_leaf() -> BoxedStrategy<Expr> {
+    prop_oneof![
+        literal().prop_map(|l| e(ExprKind::Literal(l))),
+        ident().prop_map(|v| e(ExprKind::Variable(v))),
+        parameter().prop_map(|p| e(ExprKind::Parameter(p))),
+    ]
+    .boxed()
+}
+
+fn plain_query(clause: BoxedStrategy<Clause>) -> BoxedStrategy<Query> {
     (
         single_query(clause.clone()),
         prop::option::weighted(0.2, (any::<bool>(), single_query(clause))),

@@ -519,3 +519,245 @@ fn dynamic_labels_and_types() {
         assert_eq!(parse(&printed).unwrap(), stmt, "{text}");
     }
 }
+
+fn c25(g: &mut Graph, q: &str) -> Vec<String> {
+    run(g, q, CypherVersion::Cypher25).unwrap_or_else(|e| panic!("{q}: {e}"))
+}
+
+/// Cypher 25's composed queries: `{ q } UNION { q }`, `q NEXT q` (each part reads the whole
+/// table of the one before) and `WHEN … THEN … ELSE` (each row runs the first branch whose
+/// condition holds); refused under Cypher 5, printed back to the same AST.
+#[test]
+fn composed_queries_when_next_and_braces() {
+    let mut g = Graph::from_cypher_script(
+        "CREATE (:Person {name: 'Andy', age: 40}), (:Person {name: 'Bo', age: 20}), (:Movie {title: 'M'})",
+    )
+    .unwrap();
+    // The first true branch runs; none true and no ELSE: no rows, the columns still named.
+    assert_eq!(
+        c25(
+            &mut g,
+            "WHEN false THEN RETURN 1 AS x WHEN true THEN RETURN 2 AS x WHEN true THEN RETURN 3 AS x ELSE RETURN 4 AS x"
+        ),
+        ["2"]
+    );
+    let t = grape::engine::run(
+        &mut g,
+        "CYPHER 25 WHEN false THEN RETURN 1 AS x",
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!((t.columns, t.rows.len()), (vec!["x".to_string()], 0));
+    assert_eq!(
+        c25(
+            &mut g,
+            "{ MATCH (n:Person) RETURN n.name AS x } UNION { MATCH (m:Movie) RETURN m.title AS x }"
+        ),
+        ["'Andy'", "'Bo'", "'M'"]
+    );
+    // Braces keep UNION ALL inside apart from the DISTINCT outside.
+    assert_eq!(
+        c25(
+            &mut g,
+            "{ RETURN 1 AS x UNION ALL RETURN 1 AS x } UNION ALL { RETURN 2 AS x }"
+        ),
+        ["1", "1", "2"]
+    );
+    // NEXT hands on the whole table: an aggregation sees every row.
+    assert_eq!(
+        c25(
+            &mut g,
+            "MATCH (n:Person) RETURN n.name AS name ORDER BY name NEXT RETURN collect(name) AS names"
+        ),
+        ["['Andy', 'Bo']"]
+    );
+    // WHEN after NEXT routes each row; the branches' tables come together again.
+    assert_eq!(
+        c25(
+            &mut g,
+            "MATCH (n:Person) RETURN n.name AS name, n.age AS age \
+             NEXT WHEN age > 30 THEN RETURN name, 'senior' AS k ELSE RETURN name, 'junior' AS k \
+             NEXT RETURN name, k ORDER BY name"
+        ),
+        ["'Andy' | 'senior'", "'Bo' | 'junior'"]
+    );
+    // UNION parts after NEXT each read the whole table.
+    assert_eq!(
+        c25(
+            &mut g,
+            "RETURN 1 AS x NEXT { RETURN x AS y UNION RETURN x + 1 AS y } NEXT RETURN y ORDER BY y"
+        ),
+        ["1", "2"]
+    );
+    // In CALL (…) { … }: per row.
+    assert_eq!(
+        c25(
+            &mut g,
+            "UNWIND [1, 2, 3] AS i CALL (i) { WHEN i > 1 THEN RETURN 'big' AS s ELSE RETURN 'small' AS s } RETURN i, s"
+        ),
+        ["1 | 'small'", "2 | 'big'", "3 | 'big'"]
+    );
+    // Updates in a branch, then a part that reads them.
+    assert_eq!(
+        c25(
+            &mut g,
+            "WHEN true THEN CREATE (:New) NEXT MATCH (n:New) RETURN count(n) AS c"
+        ),
+        ["1"]
+    );
+    // Neo4j's errors.
+    for (q, message) in [
+        (
+            "CYPHER 25 WHEN true THEN RETURN 1 AS x ELSE RETURN 2 AS y",
+            "42N39: All conditional queries must have the same return column names",
+        ),
+        (
+            "CYPHER 25 WHEN true THEN RETURN 1 AS x, 2 AS y ELSE RETURN 1 AS x",
+            "42N3B: All conditional queries must return the same number of columns.",
+        ),
+        (
+            "CYPHER 25 WHEN 1 THEN RETURN 1 AS x",
+            "Type mismatch: expected Boolean but was Integer",
+        ),
+        (
+            "CYPHER 25 { RETURN 1 AS x } UNION { RETURN 1 AS y }",
+            "All sub queries in an UNION must have the same return column names",
+        ),
+        (
+            "CYPHER 25 CALL { WHEN true THEN RETURN 1 AS x } RETURN x",
+            "42N3C: Not possible to enclose WHEN ... THEN ... in 'CALL { ... }'",
+        ),
+        ("WHEN true THEN RETURN 1 AS x", "WHEN is a Cypher 25 clause"),
+        ("RETURN 1 AS x NEXT RETURN x", "NEXT is a Cypher 25 clause"),
+        ("{ RETURN 1 AS x }", "a query in braces is Cypher 25"),
+    ] {
+        let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    for text in [
+        "WHEN $a THEN RETURN 1 AS x WHEN x THEN { MATCH (n) RETURN n.x AS x } ELSE RETURN 3 AS x",
+        "{ RETURN 1 AS x UNION ALL RETURN 2 AS x } UNION { RETURN 3 AS x }",
+        "MATCH (n) RETURN n NEXT WHEN n.x > 1 THEN RETURN 1 AS y NEXT RETURN y",
+        "CALL (i) { WHEN i > 1 THEN RETURN 'big' AS s } RETURN s",
+    ] {
+        let stmt = parse(text).unwrap();
+        let printed = print(&stmt, &PrintOptions::default());
+        assert_eq!(printed, text);
+        assert_eq!(parse(&printed).unwrap(), stmt, "{text}");
+    }
+}
+
+/// GQL's INSERT (Neo4j 5.26 and Cypher 25): CREATE with `&` labels, directed relationships of
+/// one type, no named paths; Neo4j's messages for what it refuses.
+#[test]
+fn insert_creates_like_create() {
+    let mut g = Graph::new();
+    let c5 = CypherVersion::Cypher5;
+    assert_eq!(
+        run(
+            &mut g,
+            "INSERT (a:A&B {p: 1})-[r:R {w: 2}]->(b IS C), (:D) RETURN labels(a), type(r), r.w, labels(b)",
+            c5
+        )
+        .unwrap(),
+        ["['A', 'B'] | 'R' | 2 | ['C']"]
+    );
+    assert_eq!(
+        run(
+            &mut g,
+            "MATCH (a:A) INSERT (a)<-[:S]-(:E) RETURN count(*)",
+            c5
+        )
+        .unwrap(),
+        ["1"]
+    );
+    assert_eq!(
+        run(&mut g, "MATCH (:E)-[s:S]->(:A) RETURN count(s)", c5).unwrap(),
+        ["1"]
+    );
+    for (q, message) in [
+        (
+            "INSERT (n:A:B)",
+            "Colon `:` conjunction is not allowed in INSERT. Use `CREATE` or conjunction with ampersand `&` instead.",
+        ),
+        ("INSERT (a)-[:R]-(b)", "Only directed relationships are supported in INSERT"),
+        (
+            "INSERT p = (a)-[:R]->(b)",
+            "Named patterns are not allowed in `INSERT`. Use `CREATE` instead or remove the name.",
+        ),
+        ("MATCH (a) INSERT (a:X)", "Variable `a` already declared"),
+        ("INSERT (n:A|B)", "unexpected '|'"),
+        ("INSERT (a:A) MATCH (b) RETURN b", "WITH is required between INSERT and MATCH"),
+    ] {
+        let err = run(&mut g, q, c5).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    let text = "INSERT (a:A&B {p: 1})-[:R]->(b:C), (c IS D)";
+    let stmt = parse(text).unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(printed, "INSERT (a:A&B {p: 1})-[:R]->(b:C), (c:D)");
+    assert_eq!(parse(&printed).unwrap(), stmt);
+}
+
+/// `RETURN ALL` / `WITH ALL` (Cypher 25) and `allReduce` (Cypher 25); quantifiers need WHERE.
+#[test]
+fn return_all_and_all_reduce() {
+    let mut g = Graph::from_cypher_script("CREATE ({x: 1}), ({x: 1}), ({x: 2})").unwrap();
+    assert_eq!(
+        c25(
+            &mut g,
+            "MATCH (n) WITH ALL n.x AS x RETURN ALL x ORDER BY x"
+        ),
+        ["1", "1", "2"]
+    );
+    // As Neo4j reads it: `ALL` then the expression `-1`; `all` alone is a variable.
+    assert_eq!(c25(&mut g, "RETURN all - 1 AS y"), ["-1"]);
+    assert_eq!(c25(&mut g, "WITH 5 AS all RETURN all"), ["5"]);
+    assert_eq!(
+        c25(&mut g, "RETURN all(x IN [1, 2] WHERE x > 0) AS b"),
+        ["true"]
+    );
+    let err = run(&mut g, "MATCH (n) RETURN ALL n.x", CypherVersion::Cypher5).unwrap_err();
+    assert!(err.contains("RETURN ALL is Cypher 25"), "{err}");
+    let err = run(&mut g, "RETURN any(x IN [1])", CypherVersion::Cypher5).unwrap_err();
+    assert!(err.contains("any(...) requires a WHERE predicate"), "{err}");
+    assert_eq!(
+        c25(
+            &mut g,
+            "RETURN allReduce(acc = 0, x IN [1, 2, 3] | acc + x, acc < 10) AS a, \
+             allReduce(acc = 0, x IN [5, 6] | acc + x, acc < 10) AS b, \
+             allReduce(acc = 0, x IN [] | acc + x, acc < 0) AS c, \
+             allReduce(acc = 0, x IN [1, null] | acc + x, acc < 10) AS d"
+        ),
+        ["true | false | true | null"]
+    );
+    // In a quantified path: the running total of the hops stays under 10.
+    let mut g = Graph::from_cypher_script(
+        "CREATE (a:S {n: 'a'})-[:NEXT {d: 4}]->(b:S {n: 'b'})-[:NEXT {d: 5}]->(c:S {n: 'c'})-[:NEXT {d: 3}]->(:S {n: 'd'})",
+    )
+    .unwrap();
+    assert_eq!(
+        c25(
+            &mut g,
+            "MATCH (s:S {n: 'a'})-[r:NEXT]->+(e) WHERE allReduce(t = 0, x IN r | t + x.d, t < 10) RETURN e.n ORDER BY e.n"
+        ),
+        ["'b'", "'c'"]
+    );
+    let err = run(
+        &mut g,
+        "RETURN allReduce(a = 0, x IN [1] | a + x, a < 3) AS b",
+        CypherVersion::Cypher5,
+    )
+    .unwrap_err();
+    assert!(err.contains("allReduce is Cypher 25"), "{err}");
+    for text in [
+        "RETURN ALL allReduce(acc = 0, x IN $xs | acc + x, acc < 10) AS a",
+        "WITH ALL (all(x IN [1])) AS b RETURN b",
+    ] {
+        let stmt = parse(text).unwrap();
+        assert_eq!(
+            parse(&print(&stmt, &PrintOptions::default())).unwrap(),
+            stmt
+        );
+    }
+}

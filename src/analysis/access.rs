@@ -198,6 +198,15 @@ impl Flags {
                 Clause::Use(_) | Clause::Finish(_) => {}
                 Clause::Let(l) => l.items.iter().for_each(|(_, e)| self.expr(e)),
                 Clause::Filter(f) => self.expr(&f.predicate),
+                Clause::Braced(_) | Clause::Next(_) => {
+                    c.subqueries().into_iter().for_each(|q| self.query(q))
+                }
+                Clause::When(w) => {
+                    for b in &w.branches {
+                        self.expr(&b.condition);
+                    }
+                    c.subqueries().into_iter().for_each(|q| self.query(q))
+                }
             }
         }
     }
@@ -396,11 +405,18 @@ impl Flags {
                 }
             }
             ExprKind::Reduce {
-                init, list, expr, ..
+                init,
+                list,
+                expr,
+                predicate,
+                ..
             } => {
                 self.expr(init);
                 self.expr(list);
                 self.expr(expr);
+                if let Some(p) = predicate {
+                    self.expr(p);
+                }
             }
             ExprKind::MapProjection { items, .. } => {
                 for i in items {

@@ -58,7 +58,11 @@ fn clauses(cs: &[Clause], src: &str, out: &mut Vec<MissingAlias>) {
         match c {
             Clause::Return(r) => projection(&r.projection, "RETURN", src, out),
             Clause::With(w) if Some(i) == last_with => projection(&w.projection, "WITH", src, out),
-            Clause::CallSubquery(s) => query(&s.query, src, out),
+            Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
+                for q in c.subqueries() {
+                    query(q, src, out)
+                }
+            }
             Clause::Foreach(f) => clauses(&f.clauses, src, out),
             _ => {}
         }

@@ -118,7 +118,11 @@ impl Walker {
                         unbounded: unb,
                     });
                 }
-                Clause::CallSubquery(s) => self.query(&s.query),
+                Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
+                    for q in c.subqueries() {
+                        self.query(q)
+                    }
+                }
                 Clause::Foreach(f) => self.clauses(&f.clauses),
                 _ => {}
             }

@@ -74,6 +74,12 @@ pub enum DiagnosticKind {
     /// A query ending with a clause that yields neither a result nor an effect (`MATCH (n)`
     /// alone): `Query cannot conclude with MATCH …`.
     QueryConclusion,
+    /// A list predicate without its `WHERE` (`all(x IN xs)`), which Neo4j refuses.
+    MissingPredicate,
+    /// Clauses composed in a way Neo4j refuses (`CALL { WHEN … }` without a scope clause).
+    InvalidClauseComposition,
+    /// The branches of a conditional query (`WHEN … THEN … ELSE …`) return different columns.
+    DifferentColumns,
     /// A dynamic label or type (`$(expr)`) Neo4j refuses where it stands: `$any()` in
     /// `CREATE` or `MERGE`, the literal null, two types for a created relationship.
     InvalidDynamicLabel,
@@ -103,6 +109,9 @@ impl DiagnosticKind {
             | CypherVersion
             | QueryConclusion
             | InvalidDynamicLabel
+            | DifferentColumns
+            | InvalidClauseComposition
+            | MissingPredicate
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",

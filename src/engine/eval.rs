@@ -537,6 +537,7 @@ impl Runner<'_> {
                 variable,
                 list,
                 expr,
+                predicate,
             } => {
                 let mut acc = self.eval(init, env)?;
                 let items = match self.eval(list, env)? {
@@ -553,15 +554,46 @@ impl Runner<'_> {
                     Arc::from(accumulator.name.as_str()),
                     Arc::from(variable.name.as_str()),
                 ];
+                // allReduce: the predicate is tested on the accumulator after every step
+                // (false as soon as one step fails it; null if one is null and none false).
+                let mut unknown = false;
                 for item in items {
                     self.sh.tick()?;
-                    let vals = [acc, item];
+                    let mut vals = [acc, item];
                     let inner = Env {
                         names: &names,
                         values: &vals,
                         outer: Some(env),
                     };
-                    acc = self.eval(expr, &inner)?;
+                    let next = self.eval(expr, &inner)?;
+                    vals[0] = next;
+                    if let Some(p) = predicate {
+                        let inner = Env {
+                            names: &names,
+                            values: &vals,
+                            outer: Some(env),
+                        };
+                        match self.eval(p, &inner)? {
+                            Value::Bool(true) => {}
+                            Value::Bool(false) => return Ok(Value::Bool(false)),
+                            Value::Null => unknown = true,
+                            other => {
+                                return Err(ExecError::type_error(format!(
+                                    "allReduce predicate is {}, expected a boolean",
+                                    type_name(&other)
+                                )))
+                            }
+                        }
+                    }
+                    let [next, _] = vals;
+                    acc = next;
+                }
+                if predicate.is_some() {
+                    return Ok(if unknown {
+                        Value::Null
+                    } else {
+                        Value::Bool(true)
+                    });
                 }
                 Ok(acc)
             }

@@ -312,7 +312,9 @@ pub fn is_updating(stmt: &Statement) -> bool {
             | Clause::Delete(_)
             | Clause::Foreach(_)
             | Clause::LoadCsv(_) => true,
-            Clause::CallSubquery(s) => q(&s.query),
+            Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
+                c.subqueries().into_iter().any(q)
+            }
             _ => false,
         }
     }
@@ -330,7 +332,9 @@ pub fn uses_load_csv(stmt: &Statement) -> bool {
     fn clause(c: &Clause) -> bool {
         match c {
             Clause::LoadCsv(_) => true,
-            Clause::CallSubquery(s) => q(&s.query),
+            Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
+                c.subqueries().into_iter().any(q)
+            }
             Clause::Foreach(f) => f.clauses.iter().any(clause),
             _ => false,
         }
@@ -452,6 +456,9 @@ pub fn compile_errors(
             K::InvalidArgumentType => "InvalidArgumentType",
             K::CypherVersion => "CypherVersion",
             K::InvalidDynamicLabel => "InvalidDynamicLabel",
+            K::DifferentColumns => "DifferentColumnsInUnion",
+            K::InvalidClauseComposition => "InvalidClauseComposition",
+            K::MissingPredicate => "MissingPredicate",
             K::QueryConclusion => "InvalidClauseComposition",
             _ => continue,
         };

@@ -62,6 +62,9 @@ fn single(
 ) -> Result<(Plan, Vec<Arc<str>>, bool)> {
     let mut scope: Vec<Arc<str>> = outer.to_vec();
     let mut cur = input;
+    if let [c @ (Clause::Braced(_) | Clause::Next(_) | Clause::When(_))] = q.clauses.as_slice() {
+        return composed(run, c, scope, cur, anon);
+    }
     for clause in &q.clauses {
         let text = clause_text(run, clause);
         let plan = match clause {
@@ -213,6 +216,8 @@ fn single(
                 Plan::over("Projection", details.join(", "), input)
                     .bind(l.items.iter().map(|(v, _)| v.name.clone()))
             }
+            // Only ever the whole single query (planned by `composed` above).
+            Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => start(cur.take()),
             Clause::Filter(f) => {
                 let (p, rest) = plan_predicates(
                     run,
@@ -357,6 +362,60 @@ fn projection(
 }
 
 /// The plan so far, or the single empty row a query starts from.
+/// Composed queries (Cypher 25): `{ q }` is its query's plan; `NEXT` feeds each plan into the
+/// next; `WHEN` is a `Conditional` over the incoming rows with one child per branch.
+fn composed(
+    run: &Runner,
+    clause: &Clause,
+    scope: Vec<Arc<str>>,
+    input: Option<Plan>,
+    anon: &mut Anon,
+) -> Result<(Plan, Vec<Arc<str>>, bool)> {
+    match clause {
+        Clause::Braced(b) => query(run, &b.query, &scope, input, anon),
+        Clause::Next(n) => {
+            let (mut scope, mut input) = (scope, input);
+            let mut last = None;
+            for q in &n.queries {
+                let (p, cols, returns) = query(run, q, &scope, input.take(), anon)?;
+                scope = if returns { cols.clone() } else { Vec::new() };
+                input = Some(p.clone());
+                last = Some((p, cols, returns));
+            }
+            Ok(last.unwrap_or_else(|| (start(None), Vec::new(), false)))
+        }
+        Clause::When(w) => {
+            let lhs = start(input);
+            let rows = lhs.estimated_rows;
+            let conditions: Vec<String> = w
+                .branches
+                .iter()
+                .map(|b| run.text(&b.condition))
+                .chain(w.else_.as_ref().map(|_| "ELSE".to_string()))
+                .collect();
+            let mut plan = Plan::over("Conditional", conditions.join(" | "), lhs);
+            let (mut cols, mut returns) = (Vec::new(), false);
+            let branches = w
+                .branches
+                .iter()
+                .map(|b| &b.query)
+                .chain(w.else_.as_deref());
+            for q in branches {
+                let arg = Plan::leaf("Argument", scope.join(", "))
+                    .bind(scope.iter().map(|s| s.to_string()));
+                let (p, c, r) = query(run, q, &scope, Some(arg), anon)?;
+                if r && !returns {
+                    (cols, returns) = (c, true);
+                }
+                plan.children.push(p);
+            }
+            let plan = plan.bind(cols.iter().map(|c| c.to_string())).estimate(rows);
+            Ok((profiled(run, clause, plan), cols, returns))
+        }
+        _ => Ok((start(input), scope, false)),
+    }
+}
+
 fn start(p: Option<Plan>) -> Plan {
     p.unwrap_or_else(|| Plan::leaf("Argument", ""))
 }

@@ -123,7 +123,11 @@ pub(crate) fn check_calls(
                     }
                     .at(c.name.span));
                 }
-                Clause::CallSubquery(c) => check_calls(&c.query, extra)?,
+                Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
+                    for q in clause.subqueries() {
+                        check_calls(q, extra)?
+                    }
+                }
                 _ => {}
             }
         }

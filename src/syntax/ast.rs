@@ -224,6 +224,45 @@ pub enum Clause {
     Let(Let),
     /// Cypher 25: `FILTER predicate`.
     Filter(Filter),
+    /// Cypher 25: `{ query }`, a whole query in braces (an operand of `UNION` or `NEXT`, a
+    /// branch of `WHEN`). Always the only clause of its single query.
+    Braced(Braced),
+    /// Cypher 25: `query NEXT query …`. Always the only clause of its single query.
+    Next(NextChain),
+    /// Cypher 25: `WHEN cond THEN query … [ELSE query]`. Always the only clause of its single
+    /// query.
+    When(Conditional),
+}
+
+/// `{ query }`: runs `query` on the whole incoming table; its result is the result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Braced {
+    pub query: Box<Query>,
+    pub span: Span,
+}
+
+/// `q1 NEXT q2 NEXT …`: each query runs on the whole result table of the one before (the
+/// first on the incoming table); the last one's result is the result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct NextChain {
+    pub queries: Vec<Query>,
+    pub span: Span,
+}
+
+/// `WHEN cond THEN query … [ELSE query]`: each incoming row goes to the first branch whose
+/// condition is true (else to `ELSE`, else nowhere); each branch runs on the table of its rows.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Conditional {
+    pub branches: Vec<WhenBranch>,
+    pub else_: Option<Box<Query>>,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct WhenBranch {
+    pub condition: Expr,
+    pub query: Query,
+    pub span: Span,
 }
 
 /// `LET a = expr, …`: new variables, each computed from the incoming row (the items do not
@@ -262,6 +301,51 @@ impl Clause {
             Clause::Let(c) => c.span,
             Clause::Filter(c) => c.span,
             Clause::Show(c) => c.span,
+            Clause::Braced(c) => c.span,
+            Clause::Next(c) => c.span,
+            Clause::When(c) => c.span,
+        }
+    }
+
+    /// The queries nested in this clause that run as queries of their own: a `CALL { … }`
+    /// body, a braced query, the parts of `NEXT`, the branches of `WHEN` (expression
+    /// subqueries such as `EXISTS { … }` are not included).
+    pub fn subqueries(&self) -> Vec<&Query> {
+        match self {
+            Clause::CallSubquery(c) => vec![&c.query],
+            Clause::Braced(b) => vec![&b.query],
+            Clause::Next(n) => n.queries.iter().collect(),
+            Clause::When(w) => w
+                .branches
+                .iter()
+                .map(|b| &b.query)
+                .chain(w.else_.as_deref())
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+impl Query {
+    /// The single queries of this query: the first and each `UNION` part.
+    pub fn parts(&self) -> impl Iterator<Item = &SingleQuery> {
+        std::iter::once(&self.first).chain(self.unions.iter().map(|u| &u.query))
+    }
+
+    /// The `RETURN` that gives this query its columns (of the first part; through braces, the
+    /// last query of `NEXT` and the first branch of `WHEN`); `None` for a query without one.
+    pub fn final_return(&self) -> Option<&Return> {
+        match self.first.clauses.last()? {
+            Clause::Return(r) => Some(r),
+            Clause::Braced(b) => b.query.final_return(),
+            Clause::Next(n) => n.queries.last()?.final_return(),
+            Clause::When(w) => w
+                .branches
+                .first()
+                .map(|b| &b.query)
+                .or(w.else_.as_deref())?
+                .final_return(),
+            _ => None,
         }
     }
 }
@@ -327,6 +411,8 @@ pub struct Return {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Projection {
     pub distinct: bool,
+    /// `RETURN ALL …` / `WITH ALL …` (Cypher 25): written, and the same as without it.
+    pub all: bool,
     /// `*` as the first item.
     pub star: bool,
     pub items: Vec<ProjectionItem>,
@@ -511,6 +597,8 @@ impl QualifiedName {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Create {
     pub pattern: Vec<PatternPart>,
+    /// Written `INSERT` (GQL's form: labels joined by `&`, printed so).
+    pub insert: bool,
     pub span: Span,
 }
 
@@ -944,11 +1032,16 @@ impl Expr {
                 v.extend(filter.as_deref());
             }
             ExprKind::Reduce {
-                init, list, expr, ..
+                init,
+                list,
+                expr,
+                predicate,
+                ..
             } => {
                 v.push(init);
                 v.push(list);
                 v.push(expr);
+                v.extend(predicate.as_deref());
             }
             ExprKind::MapProjection { items, .. } => {
                 for it in items {
@@ -1056,13 +1149,16 @@ pub enum ExprKind {
         list: Box<Expr>,
         filter: Option<Box<Expr>>,
     },
-    /// `reduce(acc = init, v IN list | expr)`
+    /// `reduce(acc = init, v IN list | expr)`, or Cypher 25's
+    /// `allReduce(acc = init, v IN list | expr, predicate)` (with `predicate`): whether the
+    /// predicate holds for the accumulator after every step.
     Reduce {
         accumulator: Ident,
         init: Box<Expr>,
         variable: Ident,
         list: Box<Expr>,
         expr: Box<Expr>,
+        predicate: Option<Box<Expr>>,
     },
     /// A pattern used as a predicate or a list of paths: `(a)-[:R]->(b)`.
     Pattern(PathChain),

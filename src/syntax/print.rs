@@ -349,6 +349,8 @@ struct Printer<'o> {
     out: String,
     opts: &'o PrintOptions,
     renames: HashMap<String, String>,
+    /// Inside `INSERT`: label conjunctions are written with `&`.
+    insert: bool,
 }
 
 impl<'o> Printer<'o> {
@@ -357,6 +359,7 @@ impl<'o> Printer<'o> {
             out: String::with_capacity(128),
             opts,
             renames: HashMap::new(),
+            insert: false,
         }
     }
 
@@ -476,6 +479,34 @@ impl<'o> Printer<'o> {
 
     fn clause(&mut self, c: &Clause) {
         match c {
+            Clause::Braced(b) => {
+                self.w("{ ");
+                self.query(&b.query);
+                self.w(" }");
+            }
+            Clause::Next(n) => {
+                for (i, q) in n.queries.iter().enumerate() {
+                    if i > 0 {
+                        self.w(" NEXT ");
+                    }
+                    self.query(q);
+                }
+            }
+            Clause::When(w) => {
+                for (i, b) in w.branches.iter().enumerate() {
+                    if i > 0 {
+                        self.w(" ");
+                    }
+                    self.w("WHEN ");
+                    self.expr(&b.condition);
+                    self.w(" THEN ");
+                    self.query(&b.query);
+                }
+                if let Some(e) = &w.else_ {
+                    self.w(" ELSE ");
+                    self.query(e);
+                }
+            }
             Clause::Match(m) => {
                 if m.optional {
                     self.w("OPTIONAL ");
@@ -608,8 +639,10 @@ impl<'o> Printer<'o> {
                 self.where_(&c.where_);
             }
             Clause::Create(c) => {
-                self.w("CREATE ");
+                self.w(if c.insert { "INSERT " } else { "CREATE " });
+                self.insert = c.insert;
                 self.pattern(&c.pattern);
+                self.insert = false;
             }
             Clause::Merge(m) => {
                 self.w("MERGE ");
@@ -787,6 +820,9 @@ impl<'o> Printer<'o> {
         if p.distinct {
             self.w("DISTINCT ");
         }
+        if p.all {
+            self.w("ALL ");
+        }
         if p.star {
             self.w("*");
         }
@@ -794,7 +830,27 @@ impl<'o> Printer<'o> {
             if i > 0 || p.star {
                 self.w(", ");
             }
+            // `all(x IN list)` first would be read as `ALL (x IN list)` (Cypher 25's RETURN
+            // ALL, as Neo4j reads it): in brackets it stays the quantifier.
+            let bracket = i == 0
+                && !p.distinct
+                && !p.all
+                && !p.star
+                && matches!(
+                    it.expr.kind,
+                    ExprKind::Quantified {
+                        kind: QuantifierKind::All,
+                        filter: None,
+                        ..
+                    }
+                );
+            if bracket {
+                self.w("(");
+            }
             self.expr(&it.expr);
+            if bracket {
+                self.w(")");
+            }
             if let Some(a) = &it.alias {
                 self.w(" AS ");
                 self.var(a);
@@ -1003,6 +1059,11 @@ impl<'o> Printer<'o> {
 
     /// `:A:B` for a plain conjunction of names, else `:` and the label expression.
     fn node_labels(&mut self, l: &LabelExpr) {
+        if self.insert {
+            self.w(":");
+            self.label_expr(l, 0);
+            return;
+        }
         if let LabelExpr::And(parts, _) = l {
             if parts.iter().all(|p| {
                 matches!(
@@ -1449,8 +1510,13 @@ impl<'o> Printer<'o> {
                 variable,
                 list,
                 expr,
+                predicate,
             } => {
-                self.w("reduce(");
+                self.w(if predicate.is_some() {
+                    "allReduce("
+                } else {
+                    "reduce("
+                });
                 self.var(accumulator);
                 self.w(" = ");
                 self.expr(init);
@@ -1460,6 +1526,10 @@ impl<'o> Printer<'o> {
                 self.before_bar(list);
                 self.w(" | ");
                 self.expr(expr);
+                if let Some(p) = predicate {
+                    self.w(", ");
+                    self.expr(p);
+                }
                 self.w(")");
             }
             ExprKind::Pattern(c) => self.chain(c),

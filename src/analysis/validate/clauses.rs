@@ -5,6 +5,7 @@ use super::*;
 impl<'a, 's> Checker<'a, 's> {
     /// Checks a query starting from `scope`; returns the scope its (first) part ends with.
     pub(super) fn query(&mut self, q: &Query, scope: Scope) -> Scope {
+        self.union_columns(q);
         let out = self.single_query(&q.first, scope.clone());
         for u in &q.unions {
             self.single_query(&u.query, scope.clone());
@@ -28,6 +29,7 @@ impl<'a, 's> Checker<'a, 's> {
     fn with_between_write_and_read(&mut self, q: &SingleQuery) {
         for pair in q.clauses.windows(2) {
             let write = match &pair[0] {
+                Clause::Create(c) if c.insert => "INSERT",
                 Clause::Create(_) => "CREATE",
                 Clause::Merge(_) => "MERGE",
                 Clause::Set(_) => "SET",
@@ -103,6 +105,16 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::CallSubquery(c) => {
+                if c.scope.is_none()
+                    && self.version != CypherVersion::Cypher5
+                    && matches!(c.query.first.clauses.first(), Some(Clause::When(_)))
+                {
+                    self.diag(
+                        DiagnosticKind::InvalidClauseComposition,
+                        "42N3C: Not possible to enclose WHEN ... THEN ... in 'CALL { ... }'. Use 'CALL () { ... }' instead.".into(),
+                        c.span,
+                    );
+                }
                 let returned = match &c.scope {
                     Some(SubqueryScope::All) => self.query(&c.query, scope.clone()),
                     // No scope clause: only a leading (importing) `WITH` sees the outer variables.
@@ -135,12 +147,7 @@ impl<'a, 's> Checker<'a, 's> {
                         self.expr(e, &scope, Ctx::default());
                     }
                 }
-                let ends_with_return = c
-                    .query
-                    .first
-                    .clauses
-                    .last()
-                    .is_some_and(|cl| matches!(cl, Clause::Return(_)));
+                let ends_with_return = c.query.final_return().is_some();
                 if ends_with_return {
                     for (name, (k, b)) in returned.vars {
                         if !scope.vars.contains_key(&name) {
@@ -206,7 +213,9 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::Create(c) => {
+                self.inserting = c.insert;
                 self.pattern(&c.pattern, &mut scope, Mode::Create);
+                self.inserting = false;
                 scope
             }
             Clause::Merge(m) => {
@@ -350,7 +359,128 @@ impl<'a, 's> Checker<'a, 's> {
                 self.expr(&f.predicate, &scope, ctx);
                 scope
             }
+            // Composed queries (Cypher 25): each part sees the incoming variables (the whole
+            // incoming table), and what it returns is what follows it.
+            Clause::Braced(b) => {
+                self.cypher_25_clause("{", b.span);
+                self.composed_part(&b.query, scope)
+            }
+            Clause::Next(n) => {
+                self.cypher_25_clause("NEXT", n.span);
+                for q in &n.queries {
+                    scope = self.composed_part(q, scope);
+                }
+                scope
+            }
+            Clause::When(w) => {
+                self.cypher_25_clause("WHEN", w.span);
+                let mut out = None;
+                let mut columns: Option<Vec<String>> = None;
+                let branches = w
+                    .branches
+                    .iter()
+                    .map(|b| (Some(&b.condition), &b.query))
+                    .chain(w.else_.as_deref().map(|q| (None, q)));
+                for (condition, q) in branches {
+                    if let Some(cnd) = condition {
+                        self.expr(cnd, &scope, Ctx::default());
+                        self.expect_boolean(cnd, &scope);
+                    }
+                    let returned = self.composed_part(q, scope.clone());
+                    let names = q
+                        .final_return()
+                        .filter(|r| !r.projection.star)
+                        .map(|r| self.column_names(r));
+                    match (&columns, names) {
+                        (None, Some(n)) => columns = Some(n),
+                        (Some(c), Some(n)) if c.len() != n.len() => self.diag(
+                            DiagnosticKind::DifferentColumns,
+                            "42N3B: All conditional queries must return the same number of columns.".into(),
+                            q.span,
+                        ),
+                        (Some(c), Some(n)) if *c != n => self.diag(
+                            DiagnosticKind::DifferentColumns,
+                            "42N39: All conditional queries must have the same return column names. Use `AS` to ensure columns have the same name.".into(),
+                            q.span,
+                        ),
+                        _ => {}
+                    }
+                    out.get_or_insert(returned);
+                }
+                out.unwrap_or(scope)
+            }
         }
+    }
+
+    /// The parts of a UNION return the same columns (by name, in order).
+    pub(super) fn union_columns(&mut self, q: &Query) {
+        let names = |c: &Self, s: &SingleQuery| {
+            let q = Query {
+                first: s.clone(),
+                unions: Vec::new(),
+                span: s.span,
+            };
+            q.final_return()
+                .filter(|r| !r.projection.star)
+                .map(|r| c.column_names(r))
+        };
+        let Some(first) = names(self, &q.first) else {
+            return;
+        };
+        for u in &q.unions {
+            if names(self, &u.query).is_some_and(|n| n != first) {
+                self.diag(
+                    DiagnosticKind::DifferentColumns,
+                    "All sub queries in an UNION must have the same return column names".into(),
+                    u.span,
+                );
+            }
+        }
+    }
+
+    /// A condition Neo4j types statically as something other than a boolean.
+    fn expect_boolean(&mut self, e: &Expr, scope: &Scope) {
+        if let Some(t) = self.static_type(e, scope) {
+            let expected = super::types::Types::of(super::types::Ty::Boolean);
+            if !t.meets(expected) {
+                self.diag(
+                    DiagnosticKind::InvalidArgumentType,
+                    format!(
+                        "Type mismatch: expected {} but was {}",
+                        expected.describe(),
+                        t.describe()
+                    ),
+                    e.span,
+                );
+            }
+        }
+    }
+
+    /// One part of a composed query: checked with `scope` in view, each of its single
+    /// queries concluding as a query must; returns what the query returns.
+    fn composed_part(&mut self, q: &Query, scope: Scope) -> Scope {
+        let returned = self.query(q, scope.clone());
+        for part in q.parts() {
+            self.query_conclusion(part);
+        }
+        if q.final_return().is_some() {
+            returned
+        } else {
+            scope
+        }
+    }
+
+    /// The column names of a RETURN (an item's alias, its variable, or its text).
+    fn column_names(&self, r: &Return) -> Vec<String> {
+        r.projection
+            .items
+            .iter()
+            .map(|it| match (&it.alias, &it.expr.kind) {
+                (Some(a), _) => a.name.clone(),
+                (None, ExprKind::Variable(v)) => v.name.clone(),
+                (None, _) => it.expr.span.text(self.src).to_string(),
+            })
+            .collect()
     }
 
     /// A query ends with a clause that produces its result or its effect: RETURN, FINISH, an
@@ -366,11 +496,7 @@ impl<'a, 's> Checker<'a, 's> {
             Clause::LoadCsv(_) => "LOAD CSV",
             Clause::Let(_) => "LET",
             Clause::Filter(_) => "FILTER",
-            Clause::CallSubquery(c)
-                if matches!(c.query.first.clauses.last(), Some(Clause::Return(_))) =>
-            {
-                "CALL"
-            }
+            Clause::CallSubquery(c) if c.query.final_return().is_some() => "CALL",
             Clause::CallProcedure(c) if c.yield_.is_some() && q.clauses.len() > 1 => "CALL",
             _ => return,
         };
@@ -384,9 +510,13 @@ impl<'a, 's> Checker<'a, 's> {
     /// A Cypher 25 clause in a Cypher 5 statement: Neo4j 5's parser does not know it.
     fn cypher_25_clause(&mut self, keyword: &str, span: Span) {
         if self.version == CypherVersion::Cypher5 {
+            let what = match keyword {
+                "{" => "a query in braces is Cypher 25".to_string(),
+                _ => format!("{keyword} is a Cypher 25 clause"),
+            };
             self.diag(
                 DiagnosticKind::CypherVersion,
-                format!("Invalid input '{keyword}': {keyword} is a Cypher 25 clause; prefix the query with CYPHER 25"),
+                format!("Invalid input '{keyword}': {what}; prefix the query with CYPHER 25"),
                 span,
             );
         }
@@ -491,12 +621,21 @@ impl<'a, 's> Checker<'a, 's> {
 
     pub(super) fn projection(&mut self, p: &Projection, scope: &Scope, clause: &str) -> Scope {
         let mut out = Scope::default();
+        if p.all && self.version == CypherVersion::Cypher5 {
+            // (Neo4j 5 reads `ALL` there as a variable; grape's parser reads the Cypher 25
+            // keyword, so `RETURN all - 1` with a variable named `all` is refused under 5.)
+            self.diag(
+                DiagnosticKind::CypherVersion,
+                format!("Invalid input 'ALL': {clause} ALL is Cypher 25; prefix the query with CYPHER 25"),
+                Span::new(p.span.start, p.span.start + 3),
+            );
+        }
         if p.star {
             // `WITH *` with nothing in scope is legal (it projects nothing); `RETURN *` is not.
             if clause == "RETURN" && scope.vars.is_empty() && !scope.open {
                 self.diag(
                     DiagnosticKind::ReturnStarWithoutVariables,
-                    format!("`{clause} *` is not allowed when there are no variables in scope; name the values to return"),
+                    format!("{clause} * is not allowed when there are no variables in scope; name the values to return"),
                     p.span,
                 );
             }

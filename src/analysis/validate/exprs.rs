@@ -241,11 +241,24 @@ impl<'a, 's> Checker<'a, 's> {
                 }
             }
             ExprKind::Quantified {
+                kind,
                 variable,
                 list,
                 filter,
-                ..
             } => {
+                if filter.is_none() {
+                    let name = match kind {
+                        QuantifierKind::All => "all",
+                        QuantifierKind::Any => "any",
+                        QuantifierKind::None => "none",
+                        QuantifierKind::Single => "single",
+                    };
+                    self.diag(
+                        DiagnosticKind::MissingPredicate,
+                        format!("{name}(...) requires a WHERE predicate"),
+                        e.span,
+                    );
+                }
                 self.expr(list, scope, ctx);
                 let mut inner = scope.clone();
                 inner.bind(&variable.name, Kind::Unknown, None);
@@ -259,13 +272,24 @@ impl<'a, 's> Checker<'a, 's> {
                 variable,
                 list,
                 expr,
+                predicate,
             } => {
+                if predicate.is_some() && self.version == CypherVersion::Cypher5 {
+                    self.diag(
+                        DiagnosticKind::CypherVersion,
+                        "Invalid input 'allReduce': allReduce is Cypher 25; prefix the query with CYPHER 25".into(),
+                        e.span,
+                    );
+                }
                 self.expr(init, scope, ctx);
                 self.expr(list, scope, ctx);
                 let mut inner = scope.clone();
                 inner.bind(&accumulator.name, Kind::Unknown, None);
                 inner.bind(&variable.name, Kind::Unknown, None);
                 self.expr(expr, &inner, ctx);
+                if let Some(p) = predicate {
+                    self.expr(p, &inner, ctx);
+                }
             }
             ExprKind::PatternComprehension {
                 variable,

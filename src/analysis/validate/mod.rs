@@ -153,6 +153,7 @@ impl<'s> Validator<'s> {
             copy_from: None,
             copies: BTreeMap::new(),
             version: self.options.cypher,
+            inserting: false,
         };
         match stmt.cypher_version(self.options.cypher) {
             Ok(v) => c.version = v,
@@ -442,6 +443,8 @@ struct Checker<'a, 's> {
     copies: BTreeMap<usize, usize>,
     /// The Cypher version the statement is checked under.
     version: CypherVersion,
+    /// Checking an `INSERT` (Neo4j words its errors its own way there).
+    inserting: bool,
 }
 
 /// The type of a literal operand, as Neo4j names it in type errors (`None`: not a literal, or

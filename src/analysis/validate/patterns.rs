@@ -218,7 +218,15 @@ impl<'a, 's> Checker<'a, 's> {
             if let Some((k, b)) = scope.get(&v.name) {
                 match (k, b) {
                     (Kind::Node, Some(b)) => {
-                        if mode != Mode::Read
+                        if self.inserting
+                            && (n.labels.is_some() || n.properties.is_some() || single)
+                        {
+                            self.diag(
+                                DiagnosticKind::VariableAlreadyBound,
+                                format!("Variable `{}` already declared", v.name),
+                                v.span,
+                            );
+                        } else if mode != Mode::Read
                             && (n.labels.is_some() || n.properties.is_some() || single)
                         {
                             self.diag(

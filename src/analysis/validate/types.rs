@@ -173,7 +173,7 @@ impl Types {
     /// Whether a value of one of `self`'s types may be passed where `expected` is wanted
     /// (integers are accepted as floats; `List<T>` takes every list; a list of unknown
     /// elements is accepted by every list type).
-    fn meets(self, expected: Types) -> bool {
+    pub(super) fn meets(self, expected: Types) -> bool {
         let mut accepted = expected.scalars;
         if accepted & Ty::Float.bit() != 0 {
             accepted |= Ty::Integer.bit() | Ty::Number.bit();

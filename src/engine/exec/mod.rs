@@ -442,19 +442,35 @@ pub(crate) fn run_query(
     q: &Query,
     outer: Option<(&[Arc<str>], &[Value])>,
 ) -> Result<Output> {
-    let first = run_single(access, sh, &q.first, outer)?;
+    let (scope, rows) = match outer {
+        Some((names, values)) => (names.to_vec(), vec![values.to_vec()]),
+        None => (Vec::new(), vec![Vec::new()]),
+    };
+    run_query_on(access, sh, q, &scope, rows)
+}
+
+/// Runs a query on a whole input table (`scope` names its columns): each UNION part reads
+/// all of it.
+fn run_query_on(
+    access: &mut Access,
+    sh: &Shared,
+    q: &Query,
+    scope: &[Arc<str>],
+    input: Vec<Row>,
+) -> Result<Output> {
     if q.unions.is_empty() {
-        return Ok(first);
+        return run_single(access, sh, &q.first, scope.to_vec(), input);
     }
+    let first = run_single(access, sh, &q.first, scope.to_vec(), input.clone())?;
     let mut columns = first.columns.clone();
     let mut rows = first.rows;
     let mut all = true;
     for u in &q.unions {
-        let part = run_single(access, sh, &u.query, outer)?;
+        let part = run_single(access, sh, &u.query, scope.to_vec(), input.clone())?;
         if part.columns != columns {
             return Err(ExecError::compile(
                 ErrorKind::SyntaxError,
-                "all sub queries in a UNION must have the same return column names",
+                "All sub queries in an UNION must have the same return column names",
             )
             .with_detail("DifferentColumnsInUnion")
             .at(u.span));
@@ -478,12 +494,17 @@ fn run_single(
     access: &mut Access,
     sh: &Shared,
     q: &SingleQuery,
-    outer: Option<(&[Arc<str>], &[Value])>,
+    mut scope: Vec<Arc<str>>,
+    mut rows: Vec<Row>,
 ) -> Result<Output> {
-    let (mut scope, mut rows): (Vec<Arc<str>>, Vec<Row>) = match outer {
-        Some((names, values)) => (names.to_vec(), vec![values.to_vec()]),
-        None => (Vec::new(), vec![Vec::new()]),
-    };
+    if let [c @ (Clause::Braced(_) | Clause::Next(_) | Clause::When(_))] = q.clauses.as_slice() {
+        let started = sh.profile.as_ref().map(|_| sh.profile_start());
+        let out = run_composed(access, sh, c, scope, rows)?;
+        if let Some(s) = started {
+            sh.profile_end(c, s, out.rows.len());
+        }
+        return Ok(out);
+    }
     let n = q.clauses.len();
     // Bytes charged to the memory budget for `rows`: each clause's output replaces its input.
     let base = sh.mem.get();
@@ -572,6 +593,109 @@ fn run_single(
     result
 }
 
+/// A composed query (Cypher 25) on its input table: `{ q }`, `q NEXT q …`, `WHEN … THEN …`.
+fn run_composed(
+    access: &mut Access,
+    sh: &Shared,
+    clause: &Clause,
+    scope: Vec<Arc<str>>,
+    rows: Vec<Row>,
+) -> Result<Output> {
+    match clause {
+        Clause::Braced(b) => run_query_on(access, sh, &b.query, &scope, rows),
+        Clause::Next(n) => {
+            let (mut scope, mut rows) = (scope, rows);
+            let mut out = None;
+            for (i, q) in n.queries.iter().enumerate() {
+                sh.tick()?;
+                let o = run_query_on(access, sh, q, &scope, rows)?;
+                if i + 1 == n.queries.len() {
+                    out = Some(o);
+                    break;
+                }
+                // The next query reads this one's result table; a query without RETURN hands
+                // on one empty row, as a new query starts with.
+                (scope, rows) = if o.returns {
+                    (o.columns, o.rows)
+                } else {
+                    (Vec::new(), vec![Vec::new()])
+                };
+            }
+            out.ok_or_else(|| ExecError::unsupported("an empty NEXT chain"))
+        }
+        Clause::When(w) => {
+            // Each row goes to the first branch whose condition is true (else to ELSE).
+            let n = w.branches.len();
+            let mut parts: Vec<Vec<Row>> = vec![Vec::new(); n + 1];
+            {
+                let run = Runner::new(access.graph(), sh);
+                for r in rows {
+                    sh.tick()?;
+                    let env = Env::new(&scope, &r);
+                    let mut target = n;
+                    for (i, b) in w.branches.iter().enumerate() {
+                        if run.eval(&b.condition, &env)?.as_bool() == Some(true) {
+                            target = i;
+                            break;
+                        }
+                    }
+                    parts[target].push(r);
+                }
+            }
+            let queries = w
+                .branches
+                .iter()
+                .map(|b| Some(&b.query))
+                .chain(std::iter::once(w.else_.as_deref()));
+            let mut out = Output {
+                columns: Vec::new(),
+                rows: Vec::new(),
+                returns: false,
+            };
+            for (q, part) in queries.zip(parts) {
+                let Some(q) = q else { continue };
+                if part.is_empty() {
+                    continue;
+                }
+                let o = run_query_on(access, sh, q, &scope, part)?;
+                if o.returns {
+                    if out.returns && o.columns != out.columns {
+                        return Err(ExecError::compile(
+                            ErrorKind::SyntaxError,
+                            "42N39: All conditional queries must have the same return column names. Use `AS` to ensure columns have the same name.",
+                        )
+                        .with_detail("DifferentColumnsInUnion")
+                        .at(q.span));
+                    }
+                    out.columns = o.columns;
+                    out.returns = true;
+                    out.rows.extend(o.rows);
+                    sh.check_rows(out.rows.len())?;
+                }
+            }
+            if !out.returns {
+                // No branch ran: the columns are the ones the branches would return.
+                if let Some(cols) = returned_columns(
+                    &Query {
+                        first: SingleQuery {
+                            clauses: vec![clause.clone()],
+                            span: w.span,
+                        },
+                        unions: Vec::new(),
+                        span: w.span,
+                    },
+                    sh.src,
+                ) {
+                    out.columns = cols;
+                    out.returns = true;
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(ExecError::unsupported("this composed query")),
+    }
+}
+
 /// A copy of `row` with `extra` values appended, allocated once at its final size.
 fn extended_row<I>(row: &[Value], extra: I) -> Vec<Value>
 where
@@ -593,6 +717,10 @@ fn run_clause(
     rows: Vec<Row>,
 ) -> Result<Vec<Row>> {
     match clause {
+        // Only ever the whole single query (see `run_single`).
+        Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => Err(ExecError::unsupported(
+            "a composed query amid other clauses",
+        )),
         Clause::Match(m) => Runner::new(access.graph(), sh).exec_match(m, scope, rows),
         Clause::With(w) => {
             let run = Runner::new(access.graph(), sh);
@@ -887,8 +1015,7 @@ fn read_only() -> ExecError {
 
 /// Column names of a query's final RETURN (for `CALL { … }` scoping).
 fn returned_columns(q: &Query, src: &str) -> Option<Vec<Arc<str>>> {
-    let last = q.first.clauses.last()?;
-    let Clause::Return(r) = last else { return None };
+    let r = q.final_return()?;
     let mut cols = Vec::new();
     for it in &r.projection.items {
         cols.push(column_name(&it.expr, it.alias.as_ref(), src));

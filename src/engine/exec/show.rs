@@ -222,6 +222,7 @@ impl Runner<'_> {
                     }
                     let p = Projection {
                         distinct: false,
+                        all: false,
                         star: false,
                         items,
                         order_by: c.order_by.clone(),

@@ -66,12 +66,16 @@ pub(crate) fn free_vars(e: &Expr, out: &mut Vec<String>) {
                 variable,
                 list,
                 expr,
+                predicate,
             } => {
                 go(init, bound, out);
                 go(list, bound, out);
                 bound.push(accumulator.name.clone());
                 bound.push(variable.name.clone());
                 go(expr, bound, out);
+                if let Some(p) = predicate {
+                    go(p, bound, out);
+                }
                 bound.pop();
                 bound.pop();
             }

@@ -57,11 +57,51 @@ impl<'s> Builder<'s> {
 
     pub(super) fn query(&self, p: Pair<'_, Rule>) -> Res<Query> {
         let span = span_of(&p);
+        // `q NEXT q …`: the parts between NEXT keywords, each a query of its own.
+        let mut segments: Vec<Vec<Pair<'_, Rule>>> = vec![Vec::new()];
+        for c in p.into_inner() {
+            if c.as_rule() == Rule::next_kw {
+                segments.push(Vec::new());
+            } else if let Some(last) = segments.last_mut() {
+                last.push(c);
+            }
+        }
+        if segments.len() == 1 {
+            let parts = segments.pop().unwrap_or_default();
+            return self.query_part(parts, span);
+        }
+        let mut queries = Vec::new();
+        for parts in segments {
+            let pspan = match (parts.first(), parts.last()) {
+                (Some(a), Some(b)) => span_of(a).to(span_of(b)),
+                _ => span,
+            };
+            queries.push(self.query_part(parts, pspan)?);
+        }
+        Ok(Query {
+            first: SingleQuery {
+                clauses: vec![Clause::Next(NextChain { queries, span })],
+                span,
+            },
+            unions: Vec::new(),
+            span,
+        })
+    }
+
+    /// A query without NEXT: single queries joined by UNION, or a conditional query.
+    fn query_part(&self, pairs: Vec<Pair<'_, Rule>>, span: Span) -> Res<Query> {
         let mut first = None;
         let mut unions = Vec::new();
         let mut pending: Option<(bool, Span)> = None;
-        for c in p.into_inner() {
+        for c in pairs {
             match c.as_rule() {
+                Rule::when_query => {
+                    let clause = Clause::When(self.when_query(c)?);
+                    first = Some(SingleQuery {
+                        clauses: vec![clause],
+                        span,
+                    });
+                }
                 Rule::single_query => {
                     let sq = self.single_query(c)?;
                     match pending.take() {
@@ -89,8 +129,66 @@ impl<'s> Builder<'s> {
         })
     }
 
+    /// `WHEN cond THEN q … [ELSE q]`.
+    fn when_query(&self, p: Pair<'_, Rule>) -> Res<Conditional> {
+        let span = span_of(&p);
+        let mut branches = Vec::new();
+        let mut else_ = None;
+        for b in p.into_inner() {
+            let bspan = span_of(&b);
+            let rule = b.as_rule();
+            let mut condition = None;
+            let mut body = None;
+            for x in b.into_inner() {
+                match x.as_rule() {
+                    Rule::expression => condition = Some(self.expr(x)?),
+                    Rule::single_query => body = Some(self.single_query(x)?),
+                    _ => {}
+                }
+            }
+            let body = body.ok_or_else(|| internal(self.src, bspan.start))?;
+            let query = Query {
+                span: body.span,
+                first: body,
+                unions: Vec::new(),
+            };
+            match (rule, condition) {
+                (Rule::when_branch, Some(condition)) => branches.push(WhenBranch {
+                    condition,
+                    query,
+                    span: bspan,
+                }),
+                (Rule::else_branch, None) => else_ = Some(Box::new(query)),
+                _ => return Err(internal(self.src, bspan.start)),
+            }
+        }
+        Ok(Conditional {
+            branches,
+            else_,
+            span,
+        })
+    }
+
     pub(super) fn single_query(&self, p: Pair<'_, Rule>) -> Res<SingleQuery> {
         let span = span_of(&p);
+        if let Some(b) = p
+            .clone()
+            .into_inner()
+            .find(|x| x.as_rule() == Rule::braced_query)
+        {
+            let bspan = span_of(&b);
+            let inner = b
+                .into_inner()
+                .find(|x| x.as_rule() == Rule::query)
+                .ok_or_else(|| internal(self.src, bspan.start))?;
+            return Ok(SingleQuery {
+                clauses: vec![Clause::Braced(Braced {
+                    query: Box::new(self.query(inner)?),
+                    span: bspan,
+                })],
+                span,
+            });
+        }
         let clauses = self.clauses(p.into_inner())?;
         if clauses.len() > 1 {
             for c in &clauses {
@@ -191,6 +289,20 @@ impl<'s> Builder<'s> {
                     .ok_or_else(|| internal(self.src, span.start))?;
                 Clause::Create(Create {
                     pattern: self.pattern(pat)?,
+                    insert: false,
+                    span,
+                })
+            }
+            Rule::insert_clause => {
+                let mut pattern = Vec::new();
+                for x in c.into_inner() {
+                    if x.as_rule() == Rule::insert_part {
+                        pattern.push(self.insert_part(x)?);
+                    }
+                }
+                Clause::Create(Create {
+                    pattern,
+                    insert: true,
                     span,
                 })
             }
@@ -462,6 +574,7 @@ impl<'s> Builder<'s> {
         let span = span_of(&p);
         let mut pr = Projection {
             distinct: false,
+            all: false,
             star: false,
             items: Vec::new(),
             order_by: Vec::new(),
@@ -472,6 +585,7 @@ impl<'s> Builder<'s> {
         for x in p.into_inner() {
             match x.as_rule() {
                 Rule::DISTINCT => pr.distinct = true,
+                Rule::projection_all => pr.all = true,
                 Rule::projection_items => {
                     for it in x.into_inner() {
                         match it.as_rule() {

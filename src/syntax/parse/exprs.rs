@@ -547,7 +547,8 @@ impl<'s> Builder<'s> {
                     _ => Err(internal(self.src, span.start)),
                 }
             }
-            Rule::reduce_expr => {
+            Rule::reduce_expr | Rule::all_reduce_expr => {
+                let all = p.as_rule() == Rule::all_reduce_expr;
                 let mut vars = Vec::new();
                 let mut exprs = Vec::new();
                 for x in p.into_inner() {
@@ -557,9 +558,14 @@ impl<'s> Builder<'s> {
                         _ => {}
                     }
                 }
-                if vars.len() != 2 || exprs.len() != 3 {
+                if vars.len() != 2 || exprs.len() != 3 + usize::from(all) {
                     return Err(internal(self.src, span.start));
                 }
+                let predicate = if all {
+                    Some(Box::new(exprs.pop().ok_or_else(|| internal(self.src, 0))?))
+                } else {
+                    None
+                };
                 let expr = Box::new(exprs.pop().ok_or_else(|| internal(self.src, 0))?);
                 let list = Box::new(exprs.pop().ok_or_else(|| internal(self.src, 0))?);
                 let init = Box::new(exprs.pop().ok_or_else(|| internal(self.src, 0))?);
@@ -571,6 +577,7 @@ impl<'s> Builder<'s> {
                     variable,
                     list,
                     expr,
+                    predicate,
                 })
             }
             Rule::shortest_path => {

@@ -369,6 +369,121 @@ impl<'s> Builder<'s> {
         Ok(e)
     }
 
+    /// One path of `INSERT`: nodes and directed relationships, as `CREATE` would have them.
+    pub(super) fn insert_part(&self, p: Pair<'_, Rule>) -> Res<PatternPart> {
+        let span = span_of(&p);
+        let mut variable = None;
+        let mut elements = Vec::new();
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::variable => variable = Some(self.ident(x)?),
+                Rule::insert_node => elements.push(PathElement::Node(self.insert_node(x)?)),
+                Rule::insert_rel => elements.push(PathElement::Relationship(self.insert_rel(x)?)),
+                _ => {}
+            }
+        }
+        if variable.is_some() {
+            return Err(self.err(
+                span.start,
+                "Named patterns are not allowed in `INSERT`. Use `CREATE` instead or remove the name.",
+            ));
+        }
+        let el_span = |e: &PathElement| match e {
+            PathElement::Node(n) => n.span,
+            PathElement::Relationship(r) => r.span,
+            PathElement::Group(g) => g.span,
+        };
+        let chain_span = match (elements.first(), elements.last()) {
+            (Some(a), Some(b)) => el_span(a).to(el_span(b)),
+            _ => span,
+        };
+        Ok(PatternPart {
+            variable,
+            selector: None,
+            path: PathExpr::Chain(PathChain {
+                elements,
+                span: chain_span,
+            }),
+            span,
+        })
+    }
+
+    fn insert_node(&self, p: Pair<'_, Rule>) -> Res<NodePattern> {
+        let span = span_of(&p);
+        let mut n = NodePattern {
+            variable: None,
+            labels: None,
+            properties: None,
+            where_: None,
+            span,
+        };
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::variable => n.variable = Some(self.ident(x)?),
+                Rule::insert_labels => {
+                    let lspan = span_of(&x);
+                    let mut names = Vec::new();
+                    for y in x.into_inner() {
+                        match y.as_rule() {
+                            Rule::symbolic_name => names.push(LabelExpr::Name(self.ident(y)?)),
+                            Rule::insert_conj if y.as_str() == ":" => {
+                                return Err(self.err(
+                                    y.as_span().start(),
+                                    "Colon `:` conjunction is not allowed in INSERT. Use `CREATE` or conjunction with ampersand `&` instead.",
+                                ))
+                            }
+                            _ => {}
+                        }
+                    }
+                    n.labels = Some(if names.len() == 1 {
+                        names.pop().ok_or_else(|| internal(self.src, lspan.start))?
+                    } else {
+                        LabelExpr::And(names, lspan)
+                    });
+                }
+                Rule::map_literal => n.properties = Some(self.atom(x)?.expr),
+                _ => {}
+            }
+        }
+        Ok(n)
+    }
+
+    fn insert_rel(&self, p: Pair<'_, Rule>) -> Res<RelationshipPattern> {
+        let span = span_of(&p);
+        let (mut left, mut right) = (false, false);
+        let mut r = RelationshipPattern {
+            direction: Direction::Undirected,
+            variable: None,
+            types: None,
+            length: None,
+            properties: None,
+            where_: None,
+            quantifier: None,
+            span,
+        };
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::arrow_left => left = true,
+                Rule::arrow_right => right = true,
+                Rule::variable => r.variable = Some(self.ident(x)?),
+                Rule::symbolic_name => r.types = Some(LabelExpr::Name(self.ident(x)?)),
+                Rule::map_literal => r.properties = Some(self.atom(x)?.expr),
+                _ => {}
+            }
+        }
+        r.direction = match (left, right) {
+            (true, false) => Direction::Left,
+            (false, true) => Direction::Right,
+            _ => {
+                return Err(self.err(
+                    span.start,
+                    "Only directed relationships are supported in INSERT",
+                ))
+            }
+        };
+        Ok(r)
+    }
+
     /// `$(expr)`, `$all(expr)`, `$any(expr)`.
     fn label_dynamic(&self, p: Pair<'_, Rule>) -> Res<LabelExpr> {
         let span = span_of(&p);
