@@ -1356,6 +1356,7 @@ fn call_subquery(inner: Exprs, simple: BoxedStrategy<Clause>) -> BoxedStrategy<C
         Just(Some(SubqueryScope::All)),
         prop::collection::vec(ident(), 0..3).prop_map(|v| Some(SubqueryScope::Variables(v))),
     ];
+    let inner_retry = inner.clone();
     let in_transactions = (
         prop::option::of(prop::option::of(inner.clone())),
         prop::option::of(inner),
@@ -1368,14 +1369,24 @@ fn call_subquery(inner: Exprs, simple: BoxedStrategy<Clause>) -> BoxedStrategy<C
             ][..],
         )),
         prop::option::of(ident()),
+        prop::option::weighted(0.3, inner_retry.clone()),
+        prop::option::of(prop::sample::select(
+            &[OnError::Continue, OnError::Break, OnError::Fail][..],
+        )),
     )
         .prop_map(
-            |(concurrency, batch_size, on_error, report_status)| InTransactions {
-                concurrency,
-                batch_size,
-                on_error,
-                report_status,
-                span: sp(),
+            |(concurrency, batch_size, on_error, report_status, retry_for, retry_then)| {
+                // `FOR n SECONDS` and `THEN …` belong to RETRY.
+                let retry = on_error == Some(OnError::Retry);
+                InTransactions {
+                    concurrency,
+                    batch_size,
+                    on_error,
+                    retry_for: retry_for.filter(|_| retry),
+                    retry_then: retry_then.filter(|_| retry),
+                    report_status,
+                    span: sp(),
+                }
             },
         );
     (

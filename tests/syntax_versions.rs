@@ -761,3 +761,90 @@ fn return_all_and_all_reduce() {
         );
     }
 }
+
+/// `CALL { … } IN TRANSACTIONS`: batches of `OF n ROWS`, each kept or rolled back whole;
+/// `ON ERROR CONTINUE|BREAK|FAIL`, `RETRY … THEN …` (no transient errors in memory), and
+/// `REPORT STATUS AS s`.
+#[test]
+fn call_in_transactions_on_error() {
+    let c5 = CypherVersion::Cypher5;
+    let mut g = Graph::new();
+    assert_eq!(
+        run(
+            &mut g,
+            "UNWIND [1, 0, 2, 4] AS i CALL (i) { CREATE (n:P {num: 100 / i}) RETURN n } \
+             IN TRANSACTIONS OF 1 ROW ON ERROR CONTINUE REPORT STATUS AS s \
+             RETURN n.num, s.started, s.committed, s.errorMessage IS NULL",
+            c5
+        )
+        .unwrap(),
+        [
+            "100 | true | true | true",
+            "null | true | false | false",
+            "50 | true | true | true",
+            "25 | true | true | true"
+        ]
+    );
+    assert_eq!(
+        run(&mut g, "MATCH (p:P) RETURN count(p)", c5).unwrap(),
+        ["3"]
+    );
+    // BREAK: the failing batch and every later one do not run.
+    let mut g = Graph::new();
+    assert_eq!(
+        run(
+            &mut g,
+            "UNWIND [1, 0, 2] AS i CALL (i) { CREATE (n:P {num: 100 / i}) RETURN n.num AS v } \
+             IN TRANSACTIONS OF 1 ROW ON ERROR BREAK REPORT STATUS AS s RETURN v, s.started",
+            c5
+        )
+        .unwrap(),
+        ["100 | true", "null | true", "null | false"]
+    );
+    assert_eq!(
+        run(&mut g, "MATCH (p:P) RETURN count(p)", c5).unwrap(),
+        ["1"]
+    );
+    // A batch is rolled back whole: [1, 0] fails together, [2] is kept.
+    let mut g = Graph::new();
+    let t = grape::engine::run(
+        &mut g,
+        "UNWIND [1, 0, 2] AS i CALL (i) { CREATE (:P {num: 100 / i}) } \
+         IN TRANSACTIONS OF 2 ROWS ON ERROR RETRY FOR 1 SECOND THEN CONTINUE",
+        &Default::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        t.stats.nodes_created, 1,
+        "the failed batch's counts are undone"
+    );
+    assert_eq!(run(&mut g, "MATCH (p:P) RETURN p.num", c5).unwrap(), ["50"]);
+    // FAIL (the default, and RETRY without THEN): the statement fails and changes nothing.
+    for q in [
+        "UNWIND [1, 0] AS i CALL (i) { CREATE (:Q {num: 100 / i}) } IN TRANSACTIONS OF 1 ROW",
+        "UNWIND [1, 0] AS i CALL (i) { CREATE (:Q {num: 100 / i}) } IN TRANSACTIONS OF 1 ROW ON ERROR RETRY",
+    ] {
+        let err = run(&mut g, q, c5).unwrap_err();
+        assert!(err.contains("/ by zero"), "{q}: {err}");
+        assert_eq!(run(&mut g, "MATCH (q:Q) RETURN count(q)", c5).unwrap(), ["0"]);
+    }
+    // Neo4j's compile-time checks.
+    for (q, message) in [
+        (
+            "UNWIND [1] AS i CALL (i) { CREATE (:X) } IN TRANSACTIONS REPORT STATUS AS s RETURN s",
+            "REPORT STATUS can only be used when specifying ON ERROR CONTINUE or ON ERROR BREAK",
+        ),
+        (
+            "UNWIND [1] AS i CALL (i) { CREATE (:X) } IN TRANSACTIONS ON ERROR RETRY FOR -1 SECONDS",
+            "Invalid input. '-1' is not a valid value. Must be a non-negative number.",
+        ),
+    ] {
+        let err = run(&mut g, q, c5).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    let text = "CALL (i) { CREATE (:X) } IN TRANSACTIONS OF 10 ROWS ON ERROR RETRY FOR 2.5 SECONDS THEN BREAK REPORT STATUS AS s";
+    let stmt = parse(&format!("UNWIND [1] AS i {text} RETURN s")).unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert!(printed.contains(text), "{printed}");
+    assert_eq!(parse(&printed).unwrap(), stmt);
+}

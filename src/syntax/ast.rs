@@ -474,9 +474,29 @@ pub struct InTransactions {
     /// `OF n ROWS`
     pub batch_size: Option<Expr>,
     pub on_error: Option<OnError>,
+    /// `ON ERROR RETRY [FOR] n SECONDS`: how long transient errors are retried.
+    pub retry_for: Option<Expr>,
+    /// `ON ERROR RETRY … THEN CONTINUE|BREAK|FAIL`: what follows when retrying gives up.
+    pub retry_then: Option<OnError>,
     /// `REPORT STATUS AS v`
     pub report_status: Option<Ident>,
     pub span: Span,
+}
+
+impl InTransactions {
+    /// What happens to a failing inner transaction: `RETRY` retries transient errors only,
+    /// then does what its `THEN` says (`FAIL` by default, as with no `ON ERROR` at all).
+    pub fn effective_on_error(&self) -> OnError {
+        match self.on_error {
+            None | Some(OnError::Fail) => OnError::Fail,
+            Some(OnError::Retry) => match self.retry_then {
+                Some(OnError::Continue) => OnError::Continue,
+                Some(OnError::Break) => OnError::Break,
+                _ => OnError::Fail,
+            },
+            Some(other) => other,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

@@ -590,6 +590,18 @@ impl<'o> Printer<'o> {
                             OnError::Retry => " ON ERROR RETRY",
                         });
                     }
+                    if let Some(e) = &t.retry_for {
+                        self.w(" FOR ");
+                        self.expr(e);
+                        self.w(" SECONDS");
+                    }
+                    if let Some(then) = t.retry_then {
+                        self.w(match then {
+                            OnError::Continue => " THEN CONTINUE",
+                            OnError::Break => " THEN BREAK",
+                            OnError::Fail | OnError::Retry => " THEN FAIL",
+                        });
+                    }
                     if let Some(r) = &t.report_status {
                         self.w(" REPORT STATUS AS ");
                         self.var(r);

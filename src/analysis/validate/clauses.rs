@@ -157,7 +157,37 @@ impl<'a, 's> Checker<'a, 's> {
                     scope.open |= returned.open;
                 }
                 if let Some(t) = &c.in_transactions {
+                    if let Some(e) = &t.retry_for {
+                        self.expr(e, &scope, Ctx::default());
+                        let negative = match &e.kind {
+                            ExprKind::Literal(Literal::Integer(i)) => *i < 0,
+                            ExprKind::Literal(Literal::Float(f)) => *f < 0.0,
+                            ExprKind::Unary { op, expr } if *op == UnaryOp::Neg => matches!(
+                                expr.kind,
+                                ExprKind::Literal(Literal::Integer(_) | Literal::Float(_))
+                            ),
+                            ExprKind::Literal(Literal::String(_) | Literal::Boolean(_)) => true,
+                            _ => false,
+                        };
+                        if negative {
+                            self.diag(
+                                DiagnosticKind::InvalidArgumentType,
+                                format!(
+                                    "Invalid input. '{}' is not a valid value. Must be a non-negative number.",
+                                    e.span.text(self.src).trim_matches('\'')
+                                ),
+                                e.span,
+                            );
+                        }
+                    }
                     if let Some(v) = &t.report_status {
+                        if t.effective_on_error() == OnError::Fail {
+                            self.diag(
+                                DiagnosticKind::InvalidClauseComposition,
+                                "REPORT STATUS can only be used when specifying ON ERROR CONTINUE or ON ERROR BREAK".into(),
+                                v.span,
+                            );
+                        }
                         self.bind_value(v, &mut scope, Kind::Value, "REPORT STATUS AS");
                     }
                 }

@@ -29,6 +29,7 @@ mod matching;
 mod predicates;
 mod project;
 mod show;
+mod transactions;
 mod update;
 mod walk;
 
@@ -793,9 +794,6 @@ fn run_clause(
             run.call_procedure(c, scope, rows)
         }
         Clause::CallSubquery(c) => {
-            if c.in_transactions.is_some() {
-                // Transactions are a no-op for an in-memory graph: every statement is atomic.
-            }
             let mut out = Vec::new();
             let imports: Vec<Arc<str>> = match &c.scope {
                 Some(crate::syntax::SubqueryScope::All) => scope.clone(),
@@ -804,6 +802,11 @@ fn run_clause(
                 }
                 None => scope.clone(),
             };
+            if let Some(tx) = &c.in_transactions {
+                return transactions::call_in_transactions(
+                    access, sh, c, tx, &imports, scope, rows,
+                );
+            }
             for r in rows {
                 let env = Env::new(scope, &r);
                 let mut vals = Vec::with_capacity(imports.len());

@@ -662,6 +662,8 @@ impl<'s> Builder<'s> {
                         concurrency: None,
                         batch_size: None,
                         on_error: None,
+                        retry_for: None,
+                        retry_then: None,
                         report_status: None,
                         span: tspan,
                     };
@@ -676,14 +678,27 @@ impl<'s> Builder<'s> {
                             }
                             Rule::tx_batch => t.batch_size = Some(self.inner_expr(y)?),
                             Rule::tx_on_error => {
+                                let kind = |k: &Pair<'_, Rule>| match k.as_rule() {
+                                    Rule::CONTINUE => Some(OnError::Continue),
+                                    Rule::BREAK => Some(OnError::Break),
+                                    Rule::FAIL => Some(OnError::Fail),
+                                    _ => None,
+                                };
                                 for k in y.into_inner() {
-                                    t.on_error = match k.as_rule() {
-                                        Rule::CONTINUE => Some(OnError::Continue),
-                                        Rule::BREAK => Some(OnError::Break),
-                                        Rule::FAIL => Some(OnError::Fail),
-                                        Rule::RETRY => Some(OnError::Retry),
-                                        _ => t.on_error,
-                                    };
+                                    if k.as_rule() != Rule::tx_retry {
+                                        t.on_error = kind(&k).or(t.on_error);
+                                        continue;
+                                    }
+                                    t.on_error = Some(OnError::Retry);
+                                    for r in k.into_inner() {
+                                        match r.as_rule() {
+                                            Rule::expression => t.retry_for = Some(self.expr(r)?),
+                                            Rule::tx_retry_then => {
+                                                t.retry_then = r.into_inner().find_map(|z| kind(&z))
+                                            }
+                                            _ => {}
+                                        }
+                                    }
                                 }
                             }
                             Rule::tx_report => {
