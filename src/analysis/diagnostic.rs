@@ -76,6 +76,19 @@ pub enum DiagnosticKind {
     QueryConclusion,
     /// A list predicate without its `WHERE` (`all(x IN xs)`), which Neo4j refuses.
     MissingPredicate,
+    /// A pattern used as an expression that binds a variable of its own
+    /// (`WHERE (n)-[r]->()`): `PatternExpressions are not allowed to introduce new variables`.
+    PatternIntroducesVariable,
+    /// `EXISTS { … }`, `COUNT { … }` or `COLLECT { … }` with an updating clause inside.
+    UpdateInSubquery,
+    /// `WITH n.name` without `AS`: `Expression in WITH must be aliased (use AS)`.
+    MissingAlias,
+    /// A parameter as the property map of a `MATCH` or `MERGE` pattern (`(n $props)`).
+    ParameterMapInPattern,
+    /// A relationship of `CREATE` or `MERGE` without exactly one type.
+    RelationshipTypeCount,
+    /// `DELETE n:Label` (a label is removed by REMOVE).
+    InvalidDelete,
     /// Clauses composed in a way Neo4j refuses (`CALL { WHEN … }` without a scope clause).
     InvalidClauseComposition,
     /// The branches of a conditional query (`WHEN … THEN … ELSE …`) return different columns.
@@ -111,6 +124,12 @@ impl DiagnosticKind {
             | InvalidDynamicLabel
             | DifferentColumns
             | InvalidClauseComposition
+            | PatternIntroducesVariable
+            | UpdateInSubquery
+            | MissingAlias
+            | ParameterMapInPattern
+            | RelationshipTypeCount
+            | InvalidDelete
             | MissingPredicate
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",

@@ -842,26 +842,21 @@ impl<'o> Printer<'o> {
             if i > 0 || p.star {
                 self.w(", ");
             }
-            // `all(x IN list)` first would be read as `ALL (x IN list)` (Cypher 25's RETURN
-            // ALL, as Neo4j reads it): in brackets it stays the quantifier.
-            let bracket = i == 0
-                && !p.distinct
-                && !p.all
-                && !p.star
-                && matches!(
-                    it.expr.kind,
-                    ExprKind::Quantified {
-                        kind: QuantifierKind::All,
-                        filter: None,
-                        ..
-                    }
-                );
-            if bracket {
-                self.w("(");
-            }
+            // An item starting with `all(x IN list)` (no WHERE) would be read as `ALL (x IN
+            // list) …` (Cypher 25's RETURN ALL, as Neo4j reads it): in brackets it stays the
+            // quantifier.
+            let start = self.out.len();
             self.expr(&it.expr);
-            if bracket {
-                self.w(")");
+            if i == 0 && !p.distinct && !p.all && !p.star {
+                let printed = &self.out[start..];
+                let head = printed.get(..3);
+                let rest = printed.get(3..).unwrap_or("");
+                if head.is_some_and(|h| h.eq_ignore_ascii_case("all"))
+                    && rest.trim_start().starts_with('(')
+                {
+                    self.out.insert(start, '(');
+                    self.out.push(')');
+                }
             }
             if let Some(a) = &it.alias {
                 self.w(" AS ");

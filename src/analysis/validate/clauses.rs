@@ -59,6 +59,15 @@ impl<'a, 's> Checker<'a, 's> {
             Clause::Match(m) if m.optional => self.isolated(|c| c.match_clause(m, scope)),
             Clause::Match(m) => self.match_clause(m, scope),
             Clause::With(w) => {
+                for it in &w.projection.items {
+                    if it.alias.is_none() && !matches!(it.expr.kind, ExprKind::Variable(_)) {
+                        self.diag(
+                            DiagnosticKind::MissingAlias,
+                            "Expression in WITH must be aliased (use AS)".into(),
+                            it.expr.span,
+                        );
+                    }
+                }
                 let mut out = self.projection(&w.projection, &scope, "WITH");
                 if let Some(wh) = &w.where_ {
                     // Without aggregation, WITH … WHERE (DISTINCT or not) also sees the variables
@@ -87,6 +96,7 @@ impl<'a, 's> Checker<'a, 's> {
                             ..Ctx::default()
                         },
                     );
+                    self.expect_boolean(wh, &visible);
                 }
                 out.open |= scope.open;
                 out
@@ -280,6 +290,30 @@ impl<'a, 's> Checker<'a, 's> {
             Clause::Delete(d) => {
                 for e in &d.exprs {
                     self.expr(e, &scope, Ctx::default());
+                    if matches!(e.kind, ExprKind::HasLabels { .. }) {
+                        self.diag(
+                            DiagnosticKind::InvalidDelete,
+                            "DELETE doesn't support removing labels from a node. Try REMOVE."
+                                .into(),
+                            e.span,
+                        );
+                    } else if let Some(t) = self.static_type(e, &scope) {
+                        use super::types::{Ty, Types};
+                        let expected = Types::of(Ty::Node)
+                            .union(Types::of(Ty::Path))
+                            .union(Types::of(Ty::Relationship));
+                        if !t.meets(expected) {
+                            // (Neo4j lists these three in this order.)
+                            self.diag(
+                                DiagnosticKind::InvalidArgumentType,
+                                format!(
+                                    "Type mismatch: expected Node, Path or Relationship but was {}",
+                                    t.describe()
+                                ),
+                                e.span,
+                            );
+                        }
+                    }
                 }
                 scope
             }
@@ -470,6 +504,10 @@ impl<'a, 's> Checker<'a, 's> {
 
     /// A condition Neo4j types statically as something other than a boolean.
     fn expect_boolean(&mut self, e: &Expr, scope: &Scope) {
+        // A pattern standing as a condition tests that it exists.
+        if matches!(e.kind, ExprKind::Pattern(_)) {
+            return;
+        }
         if let Some(t) = self.static_type(e, scope) {
             let expected = super::types::Types::of(super::types::Ty::Boolean);
             if !t.meets(expected) {
@@ -596,6 +634,7 @@ impl<'a, 's> Checker<'a, 's> {
                     ..Ctx::default()
                 },
             );
+            self.expect_boolean(w, &scope);
         }
         scope
     }
@@ -681,6 +720,15 @@ impl<'a, 's> Checker<'a, 's> {
                 (None, _) => self.text(item.expr.span).to_string(),
             };
             out.bind(&name, kind, binding);
+            if kind == Kind::Value {
+                let known = match &item.expr.kind {
+                    ExprKind::Variable(v) => scope.types.get(&v.name).cloned(),
+                    _ => self.static_type(&item.expr, scope).map(|t| t.describe()),
+                };
+                if let Some(t) = known {
+                    out.types.insert(name, t);
+                }
+            }
         }
         // ORDER BY sees the projected names and, unless shadowed, what was in scope before.
         let mut order_scope = scope.clone();
@@ -796,6 +844,15 @@ impl<'a, 's> Checker<'a, 's> {
         match &e.kind {
             ExprKind::Variable(v) => scope.get(&v.name).unwrap_or((Kind::Unknown, None)),
             ExprKind::Literal(Literal::Null) => (Kind::Unknown, None),
+            // A list is never a node or a relationship; one that may hold relationships may
+            // still stand for a variable-length relationship (`-[rs*]-`).
+            ExprKind::List(items)
+                if items
+                    .iter()
+                    .all(|x| matches!(self.kind_of(x, scope).0, Kind::Node | Kind::Value)) =>
+            {
+                (Kind::Value, None)
+            }
             ExprKind::Literal(_)
             | ExprKind::Map(_)
             | ExprKind::Property { .. }
@@ -808,6 +865,15 @@ impl<'a, 's> Checker<'a, 's> {
             | ExprKind::Exists(_)
             | ExprKind::MapProjection { .. } => (Kind::Value, None),
             ExprKind::Unary { op, .. } if *op == UnaryOp::Not => (Kind::Value, None),
+            // A list of nodes or values (not one that may hold relationships, see above).
+            ExprKind::FunctionCall { name, args, .. }
+                if name.dotted().eq_ignore_ascii_case("collect")
+                    && args.first().is_some_and(|a| {
+                        matches!(self.kind_of(a, scope).0, Kind::Node | Kind::Value)
+                    }) =>
+            {
+                (Kind::Value, None)
+            }
             ExprKind::FunctionCall { name, .. }
                 if name.parts.len() == 1
                     && matches!(

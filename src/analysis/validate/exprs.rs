@@ -90,6 +90,15 @@ impl<'a, 's> Checker<'a, 's> {
             ExprKind::Property { expr, key } => {
                 self.expr(expr, scope, ctx);
                 if let ExprKind::Variable(v) = &expr.kind {
+                    if let Some((Kind::Path, _)) = scope.get(&v.name) {
+                        self.diag(
+                            DiagnosticKind::InvalidArgumentType,
+                            "Type mismatch: expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was Path".into(),
+                            expr.span,
+                        );
+                    }
+                }
+                if let ExprKind::Variable(v) = &expr.kind {
                     if let Some((Kind::Node | Kind::Rel, Some(b))) = scope.get(&v.name) {
                         self.access(b, key, &v.name);
                     }
@@ -237,6 +246,7 @@ impl<'a, 's> Checker<'a, 's> {
                 let mut inner = scope.clone();
                 inner.bind(&variable.name, Kind::Unknown, None);
                 for x in [filter, map].into_iter().flatten() {
+                    self.aggregate_not_allowed(x);
                     self.expr(x, &inner, ctx);
                 }
             }
@@ -317,6 +327,9 @@ impl<'a, 's> Checker<'a, 's> {
                 self.expr(map, &inner, ctx);
             }
             ExprKind::Pattern(chain) | ExprKind::ShortestPath { chain, .. } => {
+                if let ExprKind::Pattern(chain) = &e.kind {
+                    self.no_new_variables(chain, scope);
+                }
                 let mut inner = scope.clone();
                 let mut rel_vars = BTreeSet::new();
                 let ids = self.chain(chain, &mut inner, Mode::Read, &mut rel_vars, false);
@@ -324,6 +337,12 @@ impl<'a, 's> Checker<'a, 's> {
             }
             ExprKind::Exists(body) | ExprKind::CountSubquery(body) => match &**body {
                 SubqueryBody::Query(q) => {
+                    let what = if matches!(e.kind, ExprKind::Exists(_)) {
+                        "An Exists Expression"
+                    } else {
+                        "A Count Expression"
+                    };
+                    self.no_updates(q, what, e.span);
                     self.query(q, scope.clone());
                 }
                 SubqueryBody::Pattern { pattern, where_ } => {
@@ -342,6 +361,7 @@ impl<'a, 's> Checker<'a, 's> {
                 }
             },
             ExprKind::Collect(q) => {
+                self.no_updates(q, "A Collect Expression", e.span);
                 self.query(q, scope.clone());
             }
             ExprKind::MapProjection { variable, items } => {
@@ -495,4 +515,73 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     // ----- inference and path checks -----
+}
+
+impl Checker<'_, '_> {
+    /// A pattern used as an expression (`WHERE (n)-[r]->(m)`) may not bind new variables.
+    fn no_new_variables(&mut self, chain: &PathChain, scope: &Scope) {
+        for el in &chain.elements {
+            let v = match el {
+                PathElement::Node(n) => n.variable.as_ref(),
+                PathElement::Relationship(r) => r.variable.as_ref(),
+                PathElement::Group(_) => None,
+            };
+            if let Some(v) = v {
+                if scope.get(&v.name).is_none() && !scope.open {
+                    self.diag(
+                        DiagnosticKind::PatternIntroducesVariable,
+                        format!(
+                            "PatternExpressions are not allowed to introduce new variables: '{}'.",
+                            v.name
+                        ),
+                        v.span,
+                    );
+                }
+            }
+        }
+    }
+
+    /// `EXISTS { … }`, `COUNT { … }` and `COLLECT { … }` read; an update inside is refused.
+    fn no_updates(&mut self, q: &Query, what: &str, span: Span) {
+        fn updates(q: &Query) -> bool {
+            q.parts().any(|s| {
+                s.clauses.iter().any(|c| match c {
+                    Clause::Create(_)
+                    | Clause::Merge(_)
+                    | Clause::Set(_)
+                    | Clause::Remove(_)
+                    | Clause::Delete(_)
+                    | Clause::Foreach(_) => true,
+                    other => other.subqueries().into_iter().any(updates),
+                })
+            })
+        }
+        if updates(q) {
+            self.diag(
+                DiagnosticKind::UpdateInSubquery,
+                format!("{what} cannot contain any updates"),
+                span,
+            );
+        }
+    }
+
+    /// An aggregating function where a value per element is computed (a list comprehension).
+    fn aggregate_not_allowed(&mut self, e: &Expr) {
+        fn first(e: &Expr) -> Option<(&Expr, String)> {
+            match &e.kind {
+                ExprKind::CountStar => Some((e, "count".into())),
+                ExprKind::FunctionCall { name, .. } if name.is_aggregate() => {
+                    Some((e, name.dotted()))
+                }
+                _ => e.children().into_iter().find_map(first),
+            }
+        }
+        if let Some((at, name)) = first(e) {
+            self.diag(
+                DiagnosticKind::InvalidAggregation,
+                format!("Invalid use of aggregating function {name}(...) in this context"),
+                at.span,
+            );
+        }
+    }
 }

@@ -362,6 +362,9 @@ struct Scope {
     vars: BTreeMap<String, (Kind, Option<usize>)>,
     /// Unknown variables may be in scope (`YIELD *`, an in-query `CALL` without `YIELD`).
     open: bool,
+    /// The static type of a value variable where Neo4j's checker knows it (`Integer`,
+    /// `List<Node>`), for its `defined with conflicting type` message.
+    types: BTreeMap<String, String>,
 }
 
 impl Scope {
@@ -370,6 +373,35 @@ impl Scope {
     }
     fn bind(&mut self, name: &str, kind: Kind, binding: Option<usize>) {
         self.vars.insert(name.to_string(), (kind, binding));
+        self.types.remove(name);
+    }
+}
+
+impl Checker<'_, '_> {
+    /// A variable used as `expected` (a node, a relationship, …) that is already something
+    /// else: Neo4j's message where the value's type is known, else grape's.
+    fn kind_conflict(&mut self, v: &Ident, scope: &Scope, k: Kind, expected: Kind) {
+        let message = match (scope.types.get(&v.name), expected) {
+            (Some(t), Kind::Node | Kind::Rel | Kind::RelList | Kind::Path) => {
+                let want = match expected {
+                    Kind::Node => "Node",
+                    Kind::Rel => "Relationship",
+                    Kind::RelList => "List<Relationship>",
+                    _ => "Path",
+                };
+                format!(
+                    "Type mismatch: {} defined with conflicting type {t} (expected {want})",
+                    v.name
+                )
+            }
+            _ => format!(
+                "variable `{}` is already {} and cannot also be {}; rename one of them",
+                v.name,
+                k.name(),
+                expected.name()
+            ),
+        };
+        self.diag(DiagnosticKind::VariableTypeConflict, message, v.span);
     }
 }
 

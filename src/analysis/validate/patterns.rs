@@ -34,16 +34,7 @@ impl<'a, 's> Checker<'a, 's> {
         }
         if let Some((k, _)) = scope.get(&v.name) {
             if k != kind && k != Kind::Unknown {
-                self.diag(
-                    DiagnosticKind::VariableTypeConflict,
-                    format!(
-                        "variable `{}` is already {} and cannot also be {}; rename one of them",
-                        v.name,
-                        k.name(),
-                        kind.name()
-                    ),
-                    v.span,
-                );
+                self.kind_conflict(v, scope, k, kind);
                 return;
             }
         }
@@ -127,6 +118,44 @@ impl<'a, 's> Checker<'a, 's> {
                 PathElement::Relationship(r) => (&r.variable, &r.types, &r.properties, &r.where_),
                 PathElement::Group(_) => continue,
             };
+            let clause = match mode {
+                Mode::Read => "MATCH",
+                Mode::Create => "CREATE",
+                Mode::Merge => "MERGE",
+            };
+            if let (Some(p), true) = (props, mode != Mode::Create) {
+                if let ExprKind::Parameter(param) = &p.kind {
+                    let name = match param {
+                        Parameter::Named(n) => n.clone(),
+                        Parameter::Positional(i) => i.to_string(),
+                    };
+                    self.diag(
+                        DiagnosticKind::ParameterMapInPattern,
+                        format!("Parameter maps cannot be used in `{clause}` patterns (use a literal map instead, e.g. `{{id: ${name}.id}}`)"),
+                        p.span,
+                    );
+                }
+            }
+            if let (PathElement::Relationship(r), Mode::Create | Mode::Merge) = (el, mode) {
+                // (After the variable: a variable declared again is the first error to tell.)
+                let after_variable = r
+                    .variable
+                    .as_ref()
+                    .map_or(r.span, |v| Span::new(v.span.end, r.span.end));
+                match &r.types {
+                    None => self.diag(
+                        DiagnosticKind::RelationshipTypeCount,
+                        format!("Exactly one relationship type must be specified for {clause}. Did you forget to prefix your relationship type with a ':'?"),
+                        after_variable,
+                    ),
+                    Some(LabelExpr::Name(_) | LabelExpr::Dynamic { .. }) => {}
+                    Some(t) => self.diag(
+                        DiagnosticKind::RelationshipTypeCount,
+                        format!("A single relationship type must be specified for {clause}"),
+                        t.span(),
+                    ),
+                }
+            }
             if let Some(l) = labels {
                 let place = match (mode, el) {
                     (Mode::Read, _) => DynamicPlace::Match,
@@ -274,17 +303,7 @@ impl<'a, 's> Checker<'a, 's> {
                         return b;
                     }
                     (Kind::Unknown, _) => {}
-                    (k, _) => {
-                        self.diag(
-                            DiagnosticKind::VariableTypeConflict,
-                            format!(
-                                "variable `{}` is already {} and cannot also be a node; rename one of them",
-                                v.name,
-                                k.name()
-                            ),
-                            v.span,
-                        );
-                    }
+                    (k, _) => self.kind_conflict(v, scope, k, Kind::Node),
                 }
             }
         }
@@ -368,16 +387,7 @@ impl<'a, 's> Checker<'a, 's> {
                         v.span,
                     );
                 } else if k != Kind::Unknown {
-                    self.diag(
-                        DiagnosticKind::VariableTypeConflict,
-                        format!(
-                            "variable `{}` is already {} and cannot also be {}; rename one of them",
-                            v.name,
-                            k.name(),
-                            kind.name()
-                        ),
-                        v.span,
-                    );
+                    self.kind_conflict(v, scope, k, kind);
                 }
             }
         }

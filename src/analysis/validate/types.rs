@@ -107,7 +107,7 @@ impl Types {
         }
     }
 
-    fn union(self, o: Types) -> Types {
+    pub(super) fn union(self, o: Types) -> Types {
         Types {
             scalars: self.scalars | o.scalars,
             lists: self.lists | o.lists,
