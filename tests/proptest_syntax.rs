@@ -509,8 +509,12 @@ fn operator_expr(inner: Exprs) -> BoxedStrategy<Expr> {
         1 => (inner.clone(), any::<bool>(), cypher_type()).prop_map(|(x, negated, ty)| {
             e(ExprKind::IsType { expr: Box::new(x), negated, ty })
         }),
-        1 => (inner, label_expr())
-            .prop_map(|(x, labels)| e(ExprKind::HasLabels { expr: Box::new(x), labels })),
+        1 => (inner, label_expr(), any::<bool>())
+            .prop_map(|(x, labels, labeled)| e(ExprKind::HasLabels {
+                expr: Box::new(x),
+                labels,
+                labeled
+            })),
     ]
     .boxed()
 }

@@ -848,3 +848,51 @@ fn call_in_transactions_on_error() {
     assert!(printed.contains(text), "{printed}");
     assert_eq!(parse(&printed).unwrap(), stmt);
 }
+
+/// Cypher 25's `n IS [NOT] LABELED expr`: a label predicate, printed back in its own words;
+/// `n IS LABELED` alone is the label named LABELED, as Neo4j reads it.
+#[test]
+fn is_labeled_predicates() {
+    let mut g = Graph::from_cypher_script(
+        "CREATE (:Person {n: 1}), (:Person:Swedish {n: 2}), (:Movie {n: 3}), (:LABELED {n: 4})",
+    )
+    .unwrap();
+    assert_eq!(
+        c25(
+            &mut g,
+            "MATCH (n) WHERE n IS LABELED Person&!Swedish OR n IS NOT LABELED Person|LABELED RETURN n.n ORDER BY n.n"
+        ),
+        ["1", "3"]
+    );
+    assert_eq!(
+        run(
+            &mut g,
+            "MATCH (n) WHERE n IS LABELED RETURN n.n",
+            CypherVersion::Cypher5
+        )
+        .unwrap(),
+        ["4"]
+    );
+    let err = run(
+        &mut g,
+        "MATCH (n) WHERE n IS LABELED Person RETURN n",
+        CypherVersion::Cypher5,
+    )
+    .unwrap_err();
+    assert!(err.contains("IS LABELED is Cypher 25"), "{err}");
+    let err = run(
+        &mut g,
+        "MATCH (n) RETURN n.x IS LABELED A AS b",
+        CypherVersion::Cypher25,
+    )
+    .unwrap_err();
+    assert!(
+        err.contains("Type mismatch: expected Node or Relationship"),
+        "{err}"
+    );
+    let text = "MATCH (n) WHERE NOT n IS LABELED A|B AND n IS LABELED C RETURN n";
+    let stmt = parse(text).unwrap();
+    let printed = print(&stmt, &PrintOptions::default());
+    assert_eq!(printed, text);
+    assert_eq!(parse(&printed).unwrap(), stmt);
+}

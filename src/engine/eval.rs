@@ -266,7 +266,7 @@ impl Runner<'_> {
                 };
                 slice(&base, from, to)
             }
-            ExprKind::HasLabels { expr, labels } => match self.eval(expr, env)? {
+            ExprKind::HasLabels { expr, labels, .. } => match self.eval(expr, env)? {
                 Value::Null => Ok(Value::Null),
                 Value::Node(n) => {
                     let ls = self

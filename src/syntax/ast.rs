@@ -1001,7 +1001,7 @@ impl Expr {
         match &self.kind {
             ExprKind::List(xs) => v.extend(xs.iter()),
             ExprKind::Map(es) => v.extend(es.iter().map(|(_, x)| x)),
-            ExprKind::HasLabels { expr, labels } => {
+            ExprKind::HasLabels { expr, labels, .. } => {
                 v.push(expr);
                 v.extend(labels.dynamic_exprs());
             }
@@ -1103,6 +1103,8 @@ pub enum ExprKind {
     HasLabels {
         expr: Box<Expr>,
         labels: LabelExpr,
+        /// Written `expr IS LABELED labels` (Cypher 25), printed so.
+        labeled: bool,
     },
     Unary {
         op: UnaryOp,

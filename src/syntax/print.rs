@@ -60,6 +60,49 @@ pub fn print_label_expr(l: &LabelExpr) -> String {
     p.out
 }
 
+/// The words the grammar's `RESERVED` rule keeps from starting an expression.
+const RESERVED_WORDS: &[&str] = &[
+    "as",
+    "where",
+    "return",
+    "with",
+    "match",
+    "optional",
+    "create",
+    "merge",
+    "set",
+    "delete",
+    "detach",
+    "remove",
+    "unwind",
+    "order",
+    "skip",
+    "limit",
+    "union",
+    "call",
+    "yield",
+    "then",
+    "else",
+    "end",
+    "when",
+    "and",
+    "or",
+    "xor",
+    "in",
+    "is",
+    "contains",
+    "starts",
+    "ends",
+    "distinct",
+    "foreach",
+    "on",
+    "by",
+    "asc",
+    "desc",
+    "ascending",
+    "descending",
+];
+
 /// Words that are escaped when used as variables, so they can never be read as keywords.
 const KEYWORDS: &[&str] = &[
     "all",
@@ -333,7 +376,10 @@ fn prec(e: &Expr) -> u8 {
             op: UnaryOp::Not, ..
         } => P_NOT,
         ExprKind::Unary { .. } => P_UNARY,
-        ExprKind::IsNull { .. } | ExprKind::IsType { .. } | ExprKind::IsNormalized { .. } => P_STR,
+        ExprKind::IsNull { .. }
+        | ExprKind::IsType { .. }
+        | ExprKind::IsNormalized { .. }
+        | ExprKind::HasLabels { labeled: true, .. } => P_STR,
         ExprKind::Property { .. }
         | ExprKind::Index { .. }
         | ExprKind::Slice { .. }
@@ -1316,7 +1362,28 @@ impl<'o> Printer<'o> {
                 }
                 self.w("]");
             }
-            ExprKind::HasLabels { expr, labels } => {
+            ExprKind::HasLabels {
+                expr,
+                labels,
+                labeled: true,
+            } => {
+                self.operand(expr, P_STR);
+                self.w(" IS LABELED ");
+                // A reserved word right after LABELED ends the expression (`n IS LABELED
+                // RETURN …`): in brackets it is read as a label.
+                let start = self.out.len();
+                self.label_expr(labels, 0);
+                let first = self.out[start..]
+                    .split(|c: char| !c.is_alphanumeric() && c != '_')
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_lowercase();
+                if RESERVED_WORDS.contains(&first.as_str()) {
+                    self.out.insert(start, '(');
+                    self.out.push(')');
+                }
+            }
+            ExprKind::HasLabels { expr, labels, .. } => {
                 self.postfix_operand(expr);
                 self.node_labels(labels);
             }

@@ -114,7 +114,33 @@ impl<'a, 's> Checker<'a, 's> {
                     self.expr(x, scope, ctx);
                 }
             }
-            ExprKind::HasLabels { expr, labels } => {
+            ExprKind::HasLabels {
+                expr,
+                labels,
+                labeled,
+            } => {
+                if *labeled && self.version == CypherVersion::Cypher5 {
+                    self.diag(
+                        DiagnosticKind::CypherVersion,
+                        "Invalid input 'LABELED': IS LABELED is Cypher 25; prefix the query with CYPHER 25".into(),
+                        e.span,
+                    );
+                }
+                if let Some(t) = self.static_type(expr, scope) {
+                    use super::types::{Ty, Types};
+                    let expected = Types::of(Ty::Node).union(Types::of(Ty::Relationship));
+                    if !t.meets(expected) {
+                        self.diag(
+                            DiagnosticKind::InvalidArgumentType,
+                            format!(
+                                "Type mismatch: expected {} but was {}",
+                                expected.describe(),
+                                t.describe()
+                            ),
+                            expr.span,
+                        );
+                    }
+                }
                 self.expr(expr, scope, ctx);
                 self.dynamic_labels(labels, scope, DynamicPlace::Expression);
                 let kind = match &expr.kind {

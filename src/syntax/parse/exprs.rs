@@ -100,6 +100,31 @@ impl<'s> Builder<'s> {
                         ExprKind::HasLabels {
                             expr: Box::new(lhs.expr),
                             labels: self.label_or(x)?,
+                            labeled: false,
+                        }
+                    }
+                    Rule::is_labeled => {
+                        let mut negated = false;
+                        let mut labels = None;
+                        for x in op.into_inner() {
+                            match x.as_rule() {
+                                Rule::NOT => negated = true,
+                                Rule::label_or => labels = Some(self.label_or(x)?),
+                                _ => {}
+                            }
+                        }
+                        let has = ExprKind::HasLabels {
+                            expr: Box::new(lhs.expr),
+                            labels: labels.ok_or_else(|| internal(self.src, span.start))?,
+                            labeled: true,
+                        };
+                        if negated {
+                            ExprKind::Unary {
+                                op: UnaryOp::Not,
+                                expr: Box::new(Expr::new(has, span)),
+                            }
+                        } else {
+                            has
                         }
                     }
                     Rule::is_normalized => {
@@ -281,7 +306,11 @@ impl<'s> Builder<'s> {
                     } else {
                         LabelExpr::And(parts, lspan)
                     };
-                    ExprKind::HasLabels { expr: base, labels }
+                    ExprKind::HasLabels {
+                        expr: base,
+                        labels,
+                        labeled: false,
+                    }
                 }
                 _ => return Err(internal(self.src, span.start)),
             };

@@ -655,6 +655,7 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
             | Op::postfix(Rule::is_not_null)
             | Op::postfix(Rule::is_normalized)
             | Op::postfix(Rule::is_label)
+            | Op::postfix(Rule::is_labeled)
             | Op::postfix(Rule::is_type))
         .op(Op::infix(Rule::op_add, Assoc::Left)
             | Op::infix(Rule::op_sub, Assoc::Left)
