@@ -35,6 +35,11 @@ pub mod value;
 
 pub use syntax::{parse, parse_script, ParseError};
 
+/// The stack grape's own threads that run queries get (Bolt connections, the MCP server's
+/// workers): what a main thread has. Reserved address space, committed only as used; query
+/// nesting is bounded by the parser so that even 2 MiB suffices in a release build.
+pub const QUERY_STACK_BYTES: usize = 8 * 1024 * 1024;
+
 /// The README's Rust examples, compiled and run as doctests so that the README stays true.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]

@@ -1490,3 +1490,45 @@ mod mcp {
         std::fs::remove_dir_all(&dir).ok();
     }
 }
+
+/// Subqueries nest by recursion in the parser, the analysis and the executor, each level far
+/// deeper in stack than a bracket: more than 32 levels of `{ … }` are refused before parsing,
+/// and 32 run on the stack grape gives its query threads (150 nested `CALL { }` once aborted
+/// the process on a 2 MiB Bolt connection thread).
+#[test]
+fn deeply_nested_subqueries_are_refused_not_a_stack_overflow() {
+    let nested = |d: usize| {
+        format!(
+            "{}RETURN 1 AS x{}",
+            "CALL () { ".repeat(d),
+            " } RETURN x".repeat(d)
+        )
+    };
+    let run = move |q: String| {
+        std::thread::Builder::new()
+            .stack_size(grape::QUERY_STACK_BYTES)
+            .spawn(move || {
+                let mut g = grape::graph::Graph::new();
+                grape::engine::run(&mut g, &q, &Default::default()).map(|t| t.rows.len())
+            })
+            .unwrap()
+            .join()
+            .unwrap()
+    };
+    assert_eq!(run(nested(32)).unwrap(), 1);
+    let err = run(nested(150)).unwrap_err();
+    assert!(
+        err.message.contains("nested deeper than 32 levels"),
+        "{err}"
+    );
+    let when = format!(
+        "CYPHER 25 {}RETURN 1 AS x{}",
+        "WHEN true THEN { ".repeat(40),
+        " }".repeat(40)
+    );
+    let err = run(when).unwrap_err();
+    assert!(
+        err.message.contains("nested deeper than 32 levels"),
+        "{err}"
+    );
+}

@@ -138,12 +138,21 @@ impl Server {
             };
             let shared = self.shared.clone();
             let guard = ActiveGuard::new(&shared);
-            std::thread::spawn(move || {
-                let _ = stream.set_nodelay(true);
-                let over = guard.count > shared.config.max_connections;
-                let _ = handle(stream, &shared, over);
-                drop(guard);
-            });
+            // Queries are parsed, checked and run on the connection's thread: give it the
+            // stack a main thread has (reserved, not committed), not the 2 MiB default.
+            let spawned = std::thread::Builder::new()
+                .name("grape-bolt".into())
+                .stack_size(crate::QUERY_STACK_BYTES)
+                .spawn(move || {
+                    let _ = stream.set_nodelay(true);
+                    let over = guard.count > shared.config.max_connections;
+                    let _ = handle(stream, &shared, over);
+                    drop(guard);
+                });
+            if spawned.is_err() {
+                // Out of threads: the connection (moved into the closure) is dropped.
+                std::thread::sleep(Duration::from_millis(10));
+            }
         }
     }
 

@@ -31,6 +31,7 @@ use std::net::SocketAddr;
 pub fn serve_stdio(server: GraphServer) -> std::io::Result<()> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_stack_size(crate::QUERY_STACK_BYTES)
         .enable_all()
         .build()?;
     rt.block_on(serve_lines(server, tokio::io::stdin(), tokio::io::stdout()))
@@ -225,6 +226,7 @@ pub fn serve_http(
     };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_stack_size(crate::QUERY_STACK_BYTES)
         .enable_all()
         .build()?;
     rt.block_on(async move {
