@@ -508,20 +508,7 @@ impl<'a, 's> Checker<'a, 's> {
         if matches!(e.kind, ExprKind::Pattern(_)) {
             return;
         }
-        if let Some(t) = self.static_type(e, scope) {
-            let expected = super::types::Types::of(super::types::Ty::Boolean);
-            if !t.meets(expected) {
-                self.diag(
-                    DiagnosticKind::InvalidArgumentType,
-                    format!(
-                        "Type mismatch: expected {} but was {}",
-                        expected.describe(),
-                        t.describe()
-                    ),
-                    e.span,
-                );
-            }
-        }
+        self.expect_type(e, scope, super::types::Types::of(super::types::Ty::Boolean));
     }
 
     /// One part of a composed query: checked with `scope` in view, each of its single

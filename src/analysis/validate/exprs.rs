@@ -126,20 +126,10 @@ impl<'a, 's> Checker<'a, 's> {
                         e.span,
                     );
                 }
-                if let Some(t) = self.static_type(expr, scope) {
+                {
                     use super::types::{Ty, Types};
                     let expected = Types::of(Ty::Node).union(Types::of(Ty::Relationship));
-                    if !t.meets(expected) {
-                        self.diag(
-                            DiagnosticKind::InvalidArgumentType,
-                            format!(
-                                "Type mismatch: expected {} but was {}",
-                                expected.describe(),
-                                t.describe()
-                            ),
-                            expr.span,
-                        );
-                    }
+                    self.expect_type(expr, scope, expected);
                 }
                 self.expr(expr, scope, ctx);
                 self.dynamic_labels(labels, scope, DynamicPlace::Expression);

@@ -354,20 +354,9 @@ impl Checker<'_, '_> {
                 );
                 continue;
             }
-            if let Some(actual) = self.static_type(expr, scope) {
-                let expected = Types::of(Ty::String).union(Types::list_of(Ty::String));
-                if !actual.meets(expected) {
-                    self.diag(
-                        DiagnosticKind::InvalidArgumentType,
-                        format!(
-                            "Type mismatch: expected {} but was {}",
-                            expected.describe(),
-                            actual.describe()
-                        ),
-                        expr.span,
-                    );
-                    continue;
-                }
+            let expected = Types::of(Ty::String).union(Types::list_of(Ty::String));
+            if self.expect_type(expr, scope, expected) {
+                continue;
             }
             if place == DynamicPlace::CreateRel {
                 if let ExprKind::List(items) = &expr.kind {
@@ -380,6 +369,26 @@ impl Checker<'_, '_> {
                     }
                 }
             }
+        }
+    }
+
+    /// Neo4j's `Type mismatch: expected … but was …` where `e`'s static type is known and none
+    /// of its types is `expected`; whether it was reported.
+    pub(super) fn expect_type(&mut self, e: &Expr, scope: &Scope, expected: Types) -> bool {
+        match self.static_type(e, scope) {
+            Some(actual) if !actual.meets(expected) => {
+                self.diag(
+                    DiagnosticKind::InvalidArgumentType,
+                    format!(
+                        "Type mismatch: expected {} but was {}",
+                        expected.describe(),
+                        actual.describe()
+                    ),
+                    e.span,
+                );
+                true
+            }
+            _ => false,
         }
     }
 
@@ -499,19 +508,8 @@ impl Checker<'_, '_> {
                 Some(e) => e,
                 None => Types::from_catalogue(&param.ty),
             };
-            let (Some(expected), Some(actual)) = (expected, self.static_type(arg, scope)) else {
-                continue;
-            };
-            if !actual.meets(expected) {
-                self.diag(
-                    DiagnosticKind::InvalidArgumentType,
-                    format!(
-                        "Type mismatch: expected {} but was {}",
-                        expected.describe(),
-                        actual.describe()
-                    ),
-                    arg.span,
-                );
+            if let Some(expected) = expected {
+                self.expect_type(arg, scope, expected);
             }
         }
     }
