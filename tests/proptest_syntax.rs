@@ -1556,6 +1556,205 @@ fn first_difference(expected: &Statement, got: &Statement) -> String {
     format!("expected: {expected:?}\nreparsed: {got:?}")
 }
 
+/// `SHOW INDEXES` / `SHOW CONSTRAINTS` with their filters and an optional `WHERE`.
+fn show_schema(inner: Exprs) -> BoxedStrategy<Clause> {
+    let entity = prop::option::of(prop::sample::select(
+        &[EntityWord::Node, EntityWord::Relationship][..],
+    ));
+    let kind = prop_oneof![
+        prop::option::of(prop::sample::select(
+            &[
+                IndexKind::Range,
+                IndexKind::Text,
+                IndexKind::Point,
+                IndexKind::Lookup,
+                IndexKind::Fulltext,
+                IndexKind::Vector
+            ][..]
+        ))
+        .prop_map(ShowKind::Indexes),
+        Just(ShowKind::Constraints(ShowConstraints::All)),
+        (entity, 0..4usize).prop_map(|(e, k)| ShowKind::Constraints(match k {
+            0 => ShowConstraints::Unique(e),
+            1 => ShowConstraints::Key(e),
+            2 => ShowConstraints::Existence(e),
+            _ => ShowConstraints::PropertyType(e),
+        })),
+    ];
+    (kind, prop::option::weighted(0.3, inner))
+        .prop_map(|(kind, where_)| {
+            Clause::Show(Show {
+                kind,
+                scope: ShowScope::All,
+                executable: None,
+                yield_: None,
+                order_by: Vec::new(),
+                skip: None,
+                limit: None,
+                where_,
+                span: sp(),
+            })
+        })
+        .boxed()
+}
+
+/// Every schema command: indexes of each kind, constraints of each kind, drops.
+fn schema_command(inner: Exprs) -> BoxedStrategy<Clause> {
+    let schema_name = prop_oneof![
+        3 => ident().prop_map(SchemaName::Name),
+        1 => parameter().prop_map(|p| SchemaName::Parameter(p, sp())),
+    ];
+    let options = prop::option::weighted(
+        0.3,
+        prop_oneof![
+            map_entries(inner).prop_map(|es| e(ExprKind::Map(es))),
+            parameter().prop_map(|p| e(ExprKind::Parameter(p))),
+        ],
+    );
+    // (variable, relationship?, labels, left arrow, right arrow)
+    let entity = |labels: std::ops::Range<usize>| {
+        (
+            ident(),
+            any::<bool>(),
+            prop::collection::vec(ident(), labels),
+            any::<bool>(),
+            any::<bool>(),
+        )
+            .prop_map(|(variable, relationship, labels, l, r)| SchemaEntity {
+                variable,
+                relationship,
+                labels,
+                left_arrow: relationship && l,
+                right_arrow: relationship && r,
+                span: sp(),
+            })
+    };
+    let props = |n: std::ops::Range<usize>| {
+        prop::collection::vec((ident(), ident()), n).prop_map(|ps| {
+            ps.into_iter()
+                .map(|(variable, key)| SchemaProperty {
+                    variable,
+                    key,
+                    span: sp(),
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let head = (
+        any::<bool>(),
+        prop::option::of(schema_name.clone()),
+        any::<bool>(),
+    );
+    let property_index = (
+        head.clone(),
+        prop::sample::select(
+            &[
+                (IndexKind::Range, false),
+                (IndexKind::Range, true),
+                (IndexKind::Text, true),
+                (IndexKind::Point, true),
+                (IndexKind::Vector, true),
+            ][..],
+        ),
+        entity(1..2),
+        props(1..4),
+        options.clone(),
+    )
+        .prop_map(
+            |(
+                (or_replace, name, if_not_exists),
+                (kind, kind_written),
+                entity,
+                properties,
+                options,
+            )| {
+                CreateIndex {
+                    or_replace,
+                    kind,
+                    kind_written,
+                    name,
+                    if_not_exists,
+                    entity,
+                    properties,
+                    lookup: None,
+                    options,
+                    span: sp(),
+                }
+            },
+        );
+    let fulltext = (head.clone(), entity(1..4), props(1..4), options.clone()).prop_map(
+        |((or_replace, name, if_not_exists), entity, properties, options)| CreateIndex {
+            or_replace,
+            kind: IndexKind::Fulltext,
+            kind_written: true,
+            name,
+            if_not_exists,
+            entity,
+            properties,
+            lookup: None,
+            options,
+            span: sp(),
+        },
+    );
+    let lookup = (
+        head.clone(),
+        entity(0..1),
+        ident(),
+        ident(),
+        options.clone(),
+    )
+        .prop_map(
+            |((or_replace, name, if_not_exists), entity, f, v, options)| CreateIndex {
+                or_replace,
+                kind: IndexKind::Lookup,
+                kind_written: true,
+                name,
+                if_not_exists,
+                entity,
+                properties: Vec::new(),
+                lookup: Some((f, v)),
+                options,
+                span: sp(),
+            },
+        );
+    let word = prop::option::of(prop::sample::select(
+        &[EntityWord::Node, EntityWord::Relationship][..],
+    ));
+    let kind = prop_oneof![
+        word.clone().prop_map(ConstraintKind::Unique),
+        word.prop_map(ConstraintKind::Key),
+        Just(ConstraintKind::NotNull),
+        cypher_type().prop_map(ConstraintKind::Typed),
+    ];
+    let constraint = (head, entity(1..2), props(1..4), kind, options).prop_map(
+        |((or_replace, name, if_not_exists), entity, properties, kind, options)| CreateConstraint {
+            or_replace,
+            name,
+            if_not_exists,
+            entity,
+            properties,
+            kind,
+            options,
+            span: sp(),
+        },
+    );
+    let drop = (schema_name, any::<bool>()).prop_map(|(name, if_exists)| DropSchema {
+        name,
+        if_exists,
+        span: sp(),
+    });
+    prop_oneof![
+        property_index.prop_map(SchemaCommand::CreateIndex),
+        fulltext.prop_map(SchemaCommand::CreateIndex),
+        lookup.prop_map(SchemaCommand::CreateIndex),
+        constraint.prop_map(SchemaCommand::CreateConstraint),
+        drop.clone().prop_map(SchemaCommand::DropIndex),
+        drop.prop_map(SchemaCommand::DropConstraint),
+    ]
+    .prop_map(Clause::Schema)
+    .boxed()
+}
+
 fn statement() -> BoxedStrategy<Statement> {
     let inner = expr_strategy();
     let simple = prop_oneof![
@@ -1565,7 +1764,7 @@ fn statement() -> BoxedStrategy<Statement> {
     .boxed();
     let clause = prop_oneof![
         10 => simple.clone(),
-        1 => call_subquery(inner, simple),
+        1 => call_subquery(inner.clone(), simple),
     ]
     .boxed();
     let cypher = prop::option::weighted(
@@ -1583,13 +1782,26 @@ fn statement() -> BoxedStrategy<Statement> {
                 span: sp(),
             }),
     );
+    let alone = |c: Clause| Query {
+        first: SingleQuery {
+            clauses: vec![c],
+            span: sp(),
+        },
+        unions: Vec::new(),
+        span: sp(),
+    };
+    let body = prop_oneof![
+        20 => query(clause),
+        2 => schema_command(inner.clone()).prop_map(alone),
+        1 => show_schema(inner.clone()).prop_map(alone),
+    ];
     (
         cypher,
         prop::option::weighted(
             0.1,
             prop::sample::select(&[QueryPrefix::Explain, QueryPrefix::Profile][..]),
         ),
-        query(clause),
+        body,
     )
         .prop_map(|(cypher, prefix, query)| Statement {
             cypher,

@@ -195,6 +195,8 @@ impl Flags {
                 }
                 Clause::LoadCsv(l) => self.expr(&l.source),
                 Clause::Show(_) => self.read = true,
+                // Schema commands change the database (Neo4j's "schema" access mode).
+                Clause::Schema(_) => self.schema = true,
                 Clause::Use(_) | Clause::Finish(_) => {}
                 Clause::Let(l) => l.items.iter().for_each(|(_, e)| self.expr(e)),
                 Clause::Filter(f) => self.expr(&f.predicate),

@@ -96,6 +96,9 @@ pub enum DiagnosticKind {
     /// A dynamic label or type (`$(expr)`) Neo4j refuses where it stands: `$any()` in
     /// `CREATE` or `MERGE`, the literal null, two types for a created relationship.
     InvalidDynamicLabel,
+    /// A schema command Neo4j refuses (`CREATE TEXT INDEX` on two properties, a property type
+    /// constraint on a `MAP`, `OR REPLACE`, …).
+    InvalidSchemaCommand,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -124,6 +127,7 @@ impl DiagnosticKind {
             | InvalidDynamicLabel
             | DifferentColumns
             | InvalidClauseComposition
+            | InvalidSchemaCommand
             | PatternIntroducesVariable
             | UpdateInSubquery
             | MissingAlias

@@ -319,6 +319,10 @@ fn stats_of(summary: &Ps) -> Stats {
         properties_set: n("properties-set"),
         labels_added: n("labels-added"),
         labels_removed: n("labels-removed"),
+        indexes_added: n("indexes-added"),
+        indexes_removed: n("indexes-removed"),
+        constraints_added: n("constraints-added"),
+        constraints_removed: n("constraints-removed"),
     }
 }
 

@@ -542,6 +542,10 @@ fn stat_keys(s: &crate::engine::Stats) -> Vec<(String, Ps)> {
         ("properties-set", s.properties_set),
         ("labels-added", s.labels_added),
         ("labels-removed", s.labels_removed),
+        ("indexes-added", s.indexes_added),
+        ("indexes-removed", s.indexes_removed),
+        ("constraints-added", s.constraints_added),
+        ("constraints-removed", s.constraints_removed),
     ] {
         if n > 0 {
             v.push((k.to_string(), Ps::Int(n as i64)));

@@ -48,6 +48,55 @@ pub const SHOW_PROCEDURES_COLUMNS: &[&str] = &[
 ];
 pub const SHOW_PROCEDURES_DEFAULT: usize = 4;
 
+/// The columns of `SHOW INDEXES … YIELD *` in Neo4j 5.26's order; the first twelve are the
+/// default ones.
+pub const SHOW_INDEXES_COLUMNS: &[&str] = &[
+    "id",
+    "name",
+    "state",
+    "populationPercent",
+    "type",
+    "entityType",
+    "labelsOrTypes",
+    "properties",
+    "indexProvider",
+    "owningConstraint",
+    "lastRead",
+    "readCount",
+    "trackedSince",
+    "options",
+    "failureMessage",
+    "createStatement",
+];
+pub const SHOW_INDEXES_DEFAULT: usize = 12;
+
+/// The columns of `SHOW CONSTRAINTS … YIELD *`; the first eight are the default ones.
+pub const SHOW_CONSTRAINTS_COLUMNS: &[&str] = &[
+    "id",
+    "name",
+    "type",
+    "entityType",
+    "labelsOrTypes",
+    "properties",
+    "ownedIndex",
+    "propertyType",
+    "options",
+    "createStatement",
+];
+pub const SHOW_CONSTRAINTS_DEFAULT: usize = 8;
+
+/// The columns a `SHOW` command can yield (all of them) and how many of them (from the
+/// first) it returns without `YIELD`.
+pub fn show_columns(kind: crate::syntax::ShowKind) -> (&'static [&'static str], usize) {
+    use crate::syntax::ShowKind;
+    match kind {
+        ShowKind::Functions => (SHOW_FUNCTIONS_COLUMNS, SHOW_FUNCTIONS_DEFAULT),
+        ShowKind::Procedures => (SHOW_PROCEDURES_COLUMNS, SHOW_PROCEDURES_DEFAULT),
+        ShowKind::Indexes(_) => (SHOW_INDEXES_COLUMNS, SHOW_INDEXES_DEFAULT),
+        ShowKind::Constraints(_) => (SHOW_CONSTRAINTS_COLUMNS, SHOW_CONSTRAINTS_DEFAULT),
+    }
+}
+
 mod neo4j_functions;
 mod neo4j_procedures;
 mod signature;

@@ -22,6 +22,9 @@ pub enum ErrorKind {
     Cancelled,
     /// A feature grape does not execute yet.
     Unsupported,
+    /// A schema command that cannot be carried out (an index that exists, a constraint the
+    /// data breaks, …); the detail names Neo4j's status (`IndexAlreadyExists`, …).
+    SchemaError,
 }
 
 impl ErrorKind {
@@ -43,6 +46,8 @@ impl ErrorKind {
             ErrorKind::LimitExceeded => "Neo.ClientError.Transaction.TransactionTimedOut",
             ErrorKind::Cancelled => "Neo.ClientError.Transaction.Terminated",
             ErrorKind::Unsupported => "Neo.ClientError.Statement.FeatureNotSupported",
+            // Which failure decides the code: see `ExecError::code`.
+            ErrorKind::SchemaError => "Neo.DatabaseError.Schema.ConstraintCreationFailed",
         }
     }
 }
@@ -106,6 +111,24 @@ impl ExecError {
         }
         if self.detail == Some("ProcedureNotFound") {
             return "Neo.ClientError.Procedure.ProcedureNotFound";
+        }
+        if self.kind == ErrorKind::SchemaError {
+            return match self.detail {
+                Some("EquivalentSchemaRuleAlreadyExists") => {
+                    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+                }
+                Some("IndexAlreadyExists") => "Neo.ClientError.Schema.IndexAlreadyExists",
+                Some("IndexWithNameAlreadyExists") => {
+                    "Neo.ClientError.Schema.IndexWithNameAlreadyExists"
+                }
+                Some("ConstraintAlreadyExists") => "Neo.ClientError.Schema.ConstraintAlreadyExists",
+                Some("ConstraintWithNameAlreadyExists") => {
+                    "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists"
+                }
+                Some("IndexDropFailed") => "Neo.DatabaseError.Schema.IndexDropFailed",
+                Some("ConstraintDropFailed") => "Neo.DatabaseError.Schema.ConstraintDropFailed",
+                _ => self.kind.code(),
+            };
         }
         if self.detail == Some("LoadCsvFailed") {
             return "Neo.ClientError.Statement.ExternalResourceFailed";

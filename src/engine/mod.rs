@@ -28,7 +28,7 @@ pub(crate) mod temporal_values;
 pub use error::{ErrorKind, ExecError, Phase, Result};
 
 use crate::graph::Graph;
-use crate::syntax::{Clause, Query, QueryPrefix, Statement};
+use crate::syntax::{Clause, CypherVersion, Query, QueryPrefix, Statement};
 use crate::value::{Entities, NodeId, RelId, Value};
 use exec::{Access, Shared};
 use serde::Serialize;
@@ -115,6 +115,10 @@ pub struct Stats {
     pub properties_set: u64,
     pub labels_added: u64,
     pub labels_removed: u64,
+    pub indexes_added: u64,
+    pub indexes_removed: u64,
+    pub constraints_added: u64,
+    pub constraints_removed: u64,
 }
 
 impl Stats {
@@ -311,6 +315,7 @@ pub fn is_updating(stmt: &Statement) -> bool {
             | Clause::Remove(_)
             | Clause::Delete(_)
             | Clause::Foreach(_)
+            | Clause::Schema(_)
             | Clause::LoadCsv(_) => true,
             Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
                 c.subqueries().into_iter().any(q)
@@ -359,6 +364,18 @@ pub fn run_read(graph: &Graph, query: &str, params: &Params, opts: &Options) -> 
     execute_read(graph, &stmt, query, params, opts)
 }
 
+/// The shared state of running `stmt` (whose `CYPHER n` prefix decides its version).
+fn shared_for<'a>(
+    stmt: &Statement,
+    params: &'a Params,
+    src: &'a str,
+    opts: &'a Options,
+) -> Shared<'a> {
+    let mut sh = shared(params, src, opts);
+    sh.cypher25 = stmt.cypher_version(opts.cypher).ok() == Some(CypherVersion::Cypher25);
+    sh
+}
+
 fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a> {
     Shared {
         params,
@@ -370,6 +387,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         import_dir: opts.import_dir.as_deref(),
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
+        cypher25: opts.cypher == CypherVersion::Cypher25,
         ticks: std::cell::Cell::new(0),
         profile: None,
         profiled_hits: std::cell::Cell::new(0),
@@ -458,6 +476,7 @@ pub fn compile_errors(
             K::InvalidDynamicLabel => "InvalidDynamicLabel",
             K::DifferentColumns => "DifferentColumnsInUnion",
             K::InvalidClauseComposition => "InvalidClauseComposition",
+            K::InvalidSchemaCommand => "InvalidSchemaCommand",
             K::PatternIntroducesVariable => "UndefinedVariable",
             K::UpdateInSubquery => "InvalidClauseComposition",
             K::MissingAlias => "NoExpressionAlias",
@@ -492,7 +511,7 @@ pub fn execute(
     }
     static_check(stmt, src, opts.cypher)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let mut sh = shared(params, src, opts);
+    let mut sh = shared_for(stmt, params, src, opts);
     let profile = stmt.prefix == Some(QueryPrefix::Profile);
     if profile {
         sh.profile = Some(RefCell::default());
@@ -503,6 +522,14 @@ pub fn execute(
         let mut access = Access::Write(graph);
         exec::run_query(&mut access, &sh, &stmt.query, None)
     }
+    .and_then(|out| {
+        // The statement commits: what it wrote must satisfy the constraints.
+        if !graph.schema().constraints().is_empty() {
+            let (nodes, rels) = graph.touched_since(&sp);
+            exec::check_constraints(graph, &nodes, &rels)?;
+        }
+        Ok(out)
+    })
     .and_then(|out| finish(out, &sh, graph))
     .and_then(|t| with_profile(t, profile, graph, &sh, stmt));
     if result.is_err() {
@@ -522,7 +549,7 @@ pub fn execute_read(
 ) -> Result<Table> {
     static_check(stmt, src, opts.cypher)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let mut sh = shared(params, src, opts);
+    let mut sh = shared_for(stmt, params, src, opts);
     if stmt.prefix == Some(QueryPrefix::Explain) {
         let run = exec::Runner::new(graph, &sh);
         let (plan, columns) = planner::plan_query(&run, &stmt.query)?;
@@ -565,7 +592,7 @@ pub fn explain(
 ) -> Result<crate::plan::Plan> {
     static_check(stmt, src, opts.cypher)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let sh = shared(params, src, opts);
+    let sh = shared_for(stmt, params, src, opts);
     let run = exec::Runner::new(graph, &sh);
     Ok(planner::plan_query(&run, &stmt.query)?.0)
 }
@@ -608,6 +635,10 @@ pub fn run_script(graph: &mut Graph, script: &str) -> Result<Stats> {
         total.properties_set += s.properties_set;
         total.labels_added += s.labels_added;
         total.labels_removed += s.labels_removed;
+        total.indexes_added += s.indexes_added;
+        total.indexes_removed += s.indexes_removed;
+        total.constraints_added += s.constraints_added;
+        total.constraints_removed += s.constraints_removed;
     }
     Ok(total)
 }

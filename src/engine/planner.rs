@@ -139,6 +139,16 @@ fn single(
                 p.children.push(sub);
                 p.estimate(rows)
             }
+            Clause::Schema(c) => {
+                use crate::syntax::SchemaCommand as S;
+                let op = match c {
+                    S::CreateIndex(_) => "CreateIndex",
+                    S::DropIndex(_) => "DropIndex",
+                    S::CreateConstraint(_) => "CreateConstraint",
+                    S::DropConstraint(_) => "DropConstraint",
+                };
+                Plan::over(op, text.clone(), start(cur.take())).estimate(0.0)
+            }
             Clause::Create(c) => {
                 crate::engine::exec::declare_pattern_vars(&c.pattern, &mut scope);
                 let input = start(cur.take());
@@ -192,11 +202,13 @@ fn single(
                 None => continue,
             },
             Clause::Show(c) => {
-                let (rows, yielded) = super::exec::show_columns(c);
+                let (rows, yielded) = super::exec::show_columns(c, run.graph());
                 scope.extend(yielded.iter().cloned());
                 let op = match c.kind {
                     crate::syntax::ShowKind::Functions => "ShowFunctions",
                     crate::syntax::ShowKind::Procedures => "ShowProcedures",
+                    crate::syntax::ShowKind::Indexes(_) => "ShowIndexes",
+                    crate::syntax::ShowKind::Constraints(_) => "ShowConstraints",
                 };
                 Plan::over(op, strip_keyword(&text, "SHOW"), start(cur.take()))
                     .bind(yielded.iter().map(|c| c.to_string()))

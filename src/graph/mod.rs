@@ -7,8 +7,10 @@
 //!   module never depends on the engine.
 
 pub mod import;
+pub mod schema;
 mod shared;
 mod store;
 
+pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
 pub use store::{ChangeLog, Dir, Graph, Interner, NodeData, RelData, Savepoint, Sym};

@@ -2,6 +2,7 @@
 //! elements are removed) with interned labels, types and property keys, a label index, and
 //! (label, property) → nodes hash indexes built on first use.
 
+use super::schema::Schema;
 use crate::value::{GroupKey, NodeId, RelId, Value};
 use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
 use petgraph::visit::EdgeRef;
@@ -140,6 +141,8 @@ pub struct Graph {
     journal: Option<Vec<Change>>,
     /// Counts changes (see [`Graph::version`]).
     version: u64,
+    /// Indexes and constraints.
+    schema: Schema,
 }
 
 /// One change, as the journal records it: enough to undo it, and to make it again on a copy of
@@ -188,6 +191,11 @@ enum Change {
         id: NodeId,
         data: NodeData,
     },
+    /// A schema command: the indexes and constraints before and after it.
+    Schema {
+        old: Box<Schema>,
+        new: Box<Schema>,
+    },
 }
 
 /// A point in a graph's history to roll back to: statements and transactions take one before
@@ -230,6 +238,7 @@ impl Clone for Graph {
             prop_indexes: RwLock::new(HashMap::new()),
             journal: None,
             version: self.version,
+            schema: self.schema.clone(),
         }
     }
 }
@@ -584,6 +593,54 @@ impl Graph {
         }
     }
 
+    // ---- schema ----
+
+    /// The graph's indexes and constraints.
+    pub fn schema(&self) -> &Schema {
+        &self.schema
+    }
+
+    /// Changes the indexes and constraints (journaled: a rollback undoes it). `f` returns
+    /// whether it changed anything (and must leave the schema as it was when it did not).
+    pub fn update_schema(&mut self, f: impl FnOnce(&mut Schema) -> bool) -> bool {
+        let old = self.schema.clone();
+        let out = f(&mut self.schema);
+        if out {
+            self.version = self.version.wrapping_add(1);
+            let new = Box::new(self.schema.clone());
+            self.log(|| Change::Schema {
+                old: Box::new(old),
+                new,
+            });
+        }
+        out
+    }
+
+    /// The nodes and relationships added or changed (properties, labels) since `sp`, each
+    /// once, in id order; removed ones are left out.
+    pub fn touched_since(&self, sp: &Savepoint) -> (Vec<NodeId>, Vec<RelId>) {
+        let mut nodes = Vec::new();
+        let mut rels = Vec::new();
+        if let Some(j) = &self.journal {
+            for c in j.iter().skip(sp.len) {
+                match c {
+                    Change::AddNode { id, .. }
+                    | Change::NodeProp { id, .. }
+                    | Change::AddLabel { id, .. } => nodes.push(*id),
+                    Change::AddRel { id, .. } | Change::RelProp { id, .. } => rels.push(*id),
+                    _ => {}
+                }
+            }
+        }
+        nodes.sort_unstable();
+        nodes.dedup();
+        nodes.retain(|n| self.contains_node(*n));
+        rels.sort_unstable();
+        rels.dedup();
+        rels.retain(|r| self.contains_relationship(*r));
+        (nodes, rels)
+    }
+
     // ---- savepoints ----
 
     /// Starts recording changes (if nothing records them yet) and marks the present.
@@ -682,6 +739,10 @@ impl Graph {
                 }
                 Change::RemoveRel { id, .. } => self.remove_relationship(*id),
                 Change::RemoveNode { id, .. } => self.remove_node(*id),
+                Change::Schema { new, .. } => {
+                    self.schema = (**new).clone();
+                    true
+                }
             };
             if !ok {
                 return false;
@@ -732,6 +793,10 @@ impl Graph {
                 end,
                 data,
             } => self.g.add_edge(nix(start), nix(end), data).index() == id.0 as usize,
+            Change::Schema { old, .. } => {
+                self.schema = *old;
+                true
+            }
             Change::RemoveNode { id, data } => {
                 let labels = data.labels.clone();
                 let back = self.g.add_node(data);

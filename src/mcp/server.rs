@@ -175,13 +175,13 @@ pub fn records_json(t: &Table) -> Json {
     )
 }
 
-/// Whether a statement writes (access `w` or `rw`, the check mcp-neo4j-cypher makes with
-/// EXPLAIN).
+/// Whether a statement writes (access `w`, `rw` or `s`: the check mcp-neo4j-cypher makes
+/// with EXPLAIN, with schema changes counted as writes).
 fn writes(stmt: &crate::syntax::Statement) -> bool {
     use crate::analysis::Access;
     matches!(
         crate::analysis::access(stmt),
-        Access::Write | Access::ReadWrite
+        Access::Write | Access::ReadWrite | Access::Schema
     )
 }
 
@@ -420,6 +420,10 @@ impl GraphServer {
                                 "properties_set": s.properties_set,
                                 "labels_added": s.labels_added,
                                 "labels_removed": s.labels_removed,
+                                "indexes_added": s.indexes_added,
+                                "indexes_removed": s.indexes_removed,
+                                "constraints_added": s.constraints_added,
+                                "constraints_removed": s.constraints_removed,
                             })
                             .to_string(),
                         ))

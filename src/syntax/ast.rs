@@ -232,6 +232,155 @@ pub enum Clause {
     /// Cypher 25: `WHEN cond THEN query … [ELSE query]`. Always the only clause of its single
     /// query.
     When(Conditional),
+    /// `CREATE … INDEX`, `CREATE CONSTRAINT`, `DROP INDEX`, `DROP CONSTRAINT`: a schema
+    /// command, always the whole statement.
+    Schema(SchemaCommand),
+}
+
+/// A schema command: creates or drops an index or a constraint.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SchemaCommand {
+    CreateIndex(CreateIndex),
+    DropIndex(DropSchema),
+    CreateConstraint(CreateConstraint),
+    DropConstraint(DropSchema),
+}
+
+impl SchemaCommand {
+    pub fn span(&self) -> Span {
+        match self {
+            SchemaCommand::CreateIndex(c) => c.span,
+            SchemaCommand::CreateConstraint(c) => c.span,
+            SchemaCommand::DropIndex(d) | SchemaCommand::DropConstraint(d) => d.span,
+        }
+    }
+}
+
+/// The kinds of index Neo4j 5 has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+pub enum IndexKind {
+    Range,
+    Text,
+    Point,
+    Lookup,
+    Fulltext,
+    Vector,
+}
+
+impl IndexKind {
+    /// The name `SHOW INDEXES` gives the kind (`RANGE`, `FULLTEXT`, …).
+    pub fn name(self) -> &'static str {
+        match self {
+            IndexKind::Range => "RANGE",
+            IndexKind::Text => "TEXT",
+            IndexKind::Point => "POINT",
+            IndexKind::Lookup => "LOOKUP",
+            IndexKind::Fulltext => "FULLTEXT",
+            IndexKind::Vector => "VECTOR",
+        }
+    }
+}
+
+/// `CREATE [OR REPLACE] [RANGE|TEXT|POINT|VECTOR|LOOKUP|FULLTEXT] INDEX [name] [IF NOT EXISTS]
+/// FOR pattern ON … [OPTIONS map]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CreateIndex {
+    /// `OR REPLACE` (parsed; Neo4j refuses it for indexes).
+    pub or_replace: bool,
+    pub kind: IndexKind,
+    /// Whether the kind was written (`CREATE RANGE INDEX`) or implied (`CREATE INDEX`).
+    pub kind_written: bool,
+    pub name: Option<SchemaName>,
+    pub if_not_exists: bool,
+    /// `(n:Label)` or `()-[r:TYPE]-()`; labels are empty for a LOOKUP index, several only in
+    /// a FULLTEXT index (`(n:A|B)`).
+    pub entity: SchemaEntity,
+    /// `ON (n.a, n.b)` or FULLTEXT's `ON EACH [n.a, n.b]`; empty for a LOOKUP index.
+    pub properties: Vec<SchemaProperty>,
+    /// A LOOKUP index's `ON EACH labels(n)` / `ON EACH type(r)`: the function and its argument.
+    pub lookup: Option<(Ident, Ident)>,
+    /// `OPTIONS {…}` or `OPTIONS $param`.
+    pub options: Option<Expr>,
+    pub span: Span,
+}
+
+/// The pattern a schema command is for: `(n:Label)` or `()-[r:TYPE]->()`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SchemaEntity {
+    pub variable: Ident,
+    pub relationship: bool,
+    pub labels: Vec<Ident>,
+    /// `()<-[…]-()` (relationships only).
+    pub left_arrow: bool,
+    /// `()-[…]->()` (relationships only).
+    pub right_arrow: bool,
+    pub span: Span,
+}
+
+/// `n.key` in a schema command.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SchemaProperty {
+    pub variable: Ident,
+    pub key: Ident,
+    pub span: Span,
+}
+
+/// The name of an index or constraint: a symbolic name or a `$parameter`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SchemaName {
+    Name(Ident),
+    Parameter(Parameter, Span),
+}
+
+impl SchemaName {
+    pub fn span(&self) -> Span {
+        match self {
+            SchemaName::Name(i) => i.span,
+            SchemaName::Parameter(_, s) => *s,
+        }
+    }
+}
+
+/// `DROP INDEX name [IF EXISTS]` / `DROP CONSTRAINT name [IF EXISTS]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct DropSchema {
+    pub name: SchemaName,
+    pub if_exists: bool,
+    pub span: Span,
+}
+
+/// `CREATE [OR REPLACE] CONSTRAINT [name] [IF NOT EXISTS] FOR pattern REQUIRE props kind
+/// [OPTIONS map]`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CreateConstraint {
+    pub or_replace: bool,
+    pub name: Option<SchemaName>,
+    pub if_not_exists: bool,
+    pub entity: SchemaEntity,
+    pub properties: Vec<SchemaProperty>,
+    pub kind: ConstraintKind,
+    pub options: Option<Expr>,
+    pub span: Span,
+}
+
+/// What a constraint requires.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum ConstraintKind {
+    /// `IS [NODE|RELATIONSHIP|REL] UNIQUE`
+    Unique(Option<EntityWord>),
+    /// `IS [NODE|RELATIONSHIP|REL] KEY`
+    Key(Option<EntityWord>),
+    /// `IS NOT NULL`
+    NotNull,
+    /// `IS :: TYPE`, `IS TYPED TYPE`, `:: TYPE`
+    Typed(CypherType),
+}
+
+/// `NODE` or `RELATIONSHIP` (also written `REL`) in a constraint or `SHOW` filter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum EntityWord {
+    Node,
+    Relationship,
 }
 
 /// `{ query }`: runs `query` on the whole incoming table; its result is the result.
@@ -304,6 +453,7 @@ impl Clause {
             Clause::Braced(c) => c.span,
             Clause::Next(c) => c.span,
             Clause::When(c) => c.span,
+            Clause::Schema(c) => c.span(),
         }
     }
 
@@ -539,6 +689,21 @@ pub struct Show {
 pub enum ShowKind {
     Functions,
     Procedures,
+    /// `SHOW [ALL|RANGE|…] INDEXES`: `None` lists every kind.
+    Indexes(Option<IndexKind>),
+    /// `SHOW [ALL|…] CONSTRAINTS`.
+    Constraints(ShowConstraints),
+}
+
+/// Which constraints `SHOW … CONSTRAINTS` lists: all, or one kind, optionally for nodes or
+/// relationships only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ShowConstraints {
+    All,
+    Unique(Option<EntityWord>),
+    Key(Option<EntityWord>),
+    Existence(Option<EntityWord>),
+    PropertyType(Option<EntityWord>),
 }
 
 /// Which functions `SHOW … FUNCTIONS` lists.

@@ -51,6 +51,14 @@ pub fn print_expr(e: &Expr, opts: &PrintOptions) -> String {
     p.out
 }
 
+/// Prints a type as a type predicate writes it: `INTEGER | FLOAT`, `LIST<STRING NOT NULL>`.
+pub fn print_type(t: &CypherType) -> String {
+    let opts = PrintOptions::default();
+    let mut p = Printer::new(&opts);
+    p.cypher_type(t, true);
+    p.out
+}
+
 /// Prints a label (or relationship type) expression as a pattern writes it: `:A:B`, `:A|B`,
 /// `:!A&B`.
 pub fn print_label_expr(l: &LabelExpr) -> String {
@@ -525,6 +533,7 @@ impl<'o> Printer<'o> {
 
     fn clause(&mut self, c: &Clause) {
         match c {
+            Clause::Schema(c) => self.schema_command(c),
             Clause::Braced(b) => {
                 self.w("{ ");
                 self.query(&b.query);
@@ -677,10 +686,29 @@ impl<'o> Printer<'o> {
                     ShowScope::BuiltIn => self.w("BUILT IN "),
                     ShowScope::UserDefined => self.w("USER DEFINED "),
                 }
-                self.w(match c.kind {
-                    ShowKind::Functions => "FUNCTIONS",
-                    ShowKind::Procedures => "PROCEDURES",
-                });
+                match c.kind {
+                    ShowKind::Functions => self.w("FUNCTIONS"),
+                    ShowKind::Procedures => self.w("PROCEDURES"),
+                    ShowKind::Indexes(kind) => {
+                        if let Some(k) = kind {
+                            self.w(k.name());
+                            self.w(" ");
+                        }
+                        self.w("INDEXES");
+                    }
+                    ShowKind::Constraints(f) => {
+                        let (entity, word) = match f {
+                            ShowConstraints::All => (None, ""),
+                            ShowConstraints::Unique(e) => (e, "UNIQUE "),
+                            ShowConstraints::Key(e) => (e, "KEY "),
+                            ShowConstraints::Existence(e) => (e, "PROPERTY EXISTENCE "),
+                            ShowConstraints::PropertyType(e) => (e, "PROPERTY TYPE "),
+                        };
+                        self.entity_word(entity);
+                        self.w(word);
+                        self.w("CONSTRAINTS");
+                    }
+                }
                 match &c.executable {
                     None => {}
                     Some(None) => self.w(" EXECUTABLE"),
@@ -1687,6 +1715,155 @@ impl<'o> Printer<'o> {
             }
             Literal::String(s) => write_string(&mut self.out, s),
             Literal::OutOfRange { text, .. } => self.w(text),
+        }
+    }
+
+    fn entity_word(&mut self, e: Option<EntityWord>) {
+        match e {
+            None => {}
+            Some(EntityWord::Node) => self.w("NODE "),
+            Some(EntityWord::Relationship) => self.w("RELATIONSHIP "),
+        }
+    }
+
+    fn schema_name(&mut self, n: &SchemaName) {
+        match n {
+            SchemaName::Name(i) => self.name(i),
+            SchemaName::Parameter(p, span) => {
+                self.expr(&Expr::new(ExprKind::Parameter(p.clone()), *span))
+            }
+        }
+    }
+
+    fn schema_entity(&mut self, e: &SchemaEntity) {
+        if e.relationship {
+            self.w(if e.left_arrow { "()<-[" } else { "()-[" });
+        } else {
+            self.w("(");
+        }
+        self.var(&e.variable);
+        for (i, l) in e.labels.iter().enumerate() {
+            self.w(if i == 0 { ":" } else { "|" });
+            self.name(l);
+        }
+        if e.relationship {
+            self.w(if e.right_arrow { "]->()" } else { "]-()" });
+        } else {
+            self.w(")");
+        }
+    }
+
+    fn schema_props(&mut self, ps: &[SchemaProperty]) {
+        for (i, p) in ps.iter().enumerate() {
+            if i > 0 {
+                self.w(", ");
+            }
+            self.var(&p.variable);
+            self.w(".");
+            self.name(&p.key);
+        }
+    }
+
+    fn schema_head(&mut self, or_replace: bool, what: &str, name: &Option<SchemaName>, ine: bool) {
+        self.w(if or_replace {
+            "CREATE OR REPLACE "
+        } else {
+            "CREATE "
+        });
+        self.w(what);
+        if let Some(n) = name {
+            self.w(" ");
+            self.schema_name(n);
+        }
+        if ine {
+            self.w(" IF NOT EXISTS");
+        }
+        self.w(" FOR ");
+    }
+
+    fn schema_command(&mut self, c: &SchemaCommand) {
+        match c {
+            SchemaCommand::CreateIndex(i) => {
+                let what = match (i.kind, i.kind_written) {
+                    (IndexKind::Range, false) => "INDEX",
+                    (IndexKind::Range, true) => "RANGE INDEX",
+                    (IndexKind::Text, _) => "TEXT INDEX",
+                    (IndexKind::Point, _) => "POINT INDEX",
+                    (IndexKind::Lookup, _) => "LOOKUP INDEX",
+                    (IndexKind::Fulltext, _) => "FULLTEXT INDEX",
+                    (IndexKind::Vector, _) => "VECTOR INDEX",
+                };
+                self.schema_head(i.or_replace, what, &i.name, i.if_not_exists);
+                self.schema_entity(&i.entity);
+                match (&i.lookup, i.kind) {
+                    (Some((f, v)), _) => {
+                        self.w(" ON EACH ");
+                        self.name(f);
+                        self.w("(");
+                        self.var(v);
+                        self.w(")");
+                    }
+                    (None, IndexKind::Fulltext) => {
+                        self.w(" ON EACH [");
+                        self.schema_props(&i.properties);
+                        self.w("]");
+                    }
+                    (None, _) => {
+                        self.w(" ON (");
+                        self.schema_props(&i.properties);
+                        self.w(")");
+                    }
+                }
+                self.schema_options(&i.options);
+            }
+            SchemaCommand::CreateConstraint(c) => {
+                self.schema_head(c.or_replace, "CONSTRAINT", &c.name, c.if_not_exists);
+                self.schema_entity(&c.entity);
+                self.w(" REQUIRE ");
+                if c.properties.len() == 1 {
+                    self.schema_props(&c.properties);
+                } else {
+                    self.w("(");
+                    self.schema_props(&c.properties);
+                    self.w(")");
+                }
+                match &c.kind {
+                    ConstraintKind::Unique(e) => {
+                        self.w(" IS ");
+                        self.entity_word(*e);
+                        self.w("UNIQUE");
+                    }
+                    ConstraintKind::Key(e) => {
+                        self.w(" IS ");
+                        self.entity_word(*e);
+                        self.w("KEY");
+                    }
+                    ConstraintKind::NotNull => self.w(" IS NOT NULL"),
+                    ConstraintKind::Typed(t) => {
+                        self.w(" IS :: ");
+                        self.cypher_type(t, true);
+                    }
+                }
+                self.schema_options(&c.options);
+            }
+            SchemaCommand::DropIndex(d) | SchemaCommand::DropConstraint(d) => {
+                self.w(if matches!(c, SchemaCommand::DropIndex(_)) {
+                    "DROP INDEX "
+                } else {
+                    "DROP CONSTRAINT "
+                });
+                self.schema_name(&d.name);
+                if d.if_exists {
+                    self.w(" IF EXISTS");
+                }
+            }
+        }
+    }
+
+    fn schema_options(&mut self, o: &Option<Expr>) {
+        if let Some(o) = o {
+            self.w(" OPTIONS ");
+            self.expr(o);
         }
     }
 

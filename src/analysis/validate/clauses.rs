@@ -18,10 +18,56 @@ impl<'a, 's> Checker<'a, 's> {
         if self.version == CypherVersion::Cypher5 {
             self.with_between_write_and_read(q);
         }
+        self.show_composition(q);
         for clause in &q.clauses {
             scope = self.clause(clause, scope, standalone);
         }
         scope
+    }
+
+    /// A `SHOW` command comes first, and only a `RETURN` may follow it, after its `YIELD`.
+    fn show_composition(&mut self, q: &SingleQuery) {
+        let Some(pos) = q.clauses.iter().position(|c| matches!(c, Clause::Show(_))) else {
+            return;
+        };
+        let Clause::Show(show) = &q.clauses[pos] else {
+            return;
+        };
+        let word = |c: &Clause| -> String {
+            let start = c.span().start.min(self.src.len());
+            self.src[start..]
+                .split(|ch: char| !ch.is_alphanumeric() && ch != '_')
+                .next()
+                .unwrap_or_default()
+                .to_string()
+        };
+        if pos > 0 {
+            self.diag(
+                DiagnosticKind::InvalidClauseComposition,
+                format!(
+                    "Invalid input '{}': a SHOW command cannot follow other clauses",
+                    word(&q.clauses[pos])
+                ),
+                show.span,
+            );
+            return;
+        }
+        for (i, c) in q.clauses[pos + 1..].iter().enumerate() {
+            if i == 0 && show.yield_.is_some() && matches!(c, Clause::Return(_)) {
+                continue;
+            }
+            let expected = if show.yield_.is_some() {
+                "expected 'RETURN' or <EOF>"
+            } else {
+                "expected 'WHERE', 'YIELD' or <EOF>"
+            };
+            self.diag(
+                DiagnosticKind::InvalidClauseComposition,
+                format!("Invalid input '{}': {expected}", word(c)),
+                c.span(),
+            );
+            break;
+        }
     }
 
     /// Cypher 5 wants a `WITH` between an updating clause and a reading one
@@ -332,10 +378,7 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::Show(c) => {
-                let all = match c.kind {
-                    ShowKind::Functions => crate::catalogue::SHOW_FUNCTIONS_COLUMNS,
-                    ShowKind::Procedures => crate::catalogue::SHOW_PROCEDURES_COLUMNS,
-                };
+                let (all, n_default) = crate::catalogue::show_columns(c.kind);
                 let mut columns = scope.clone();
                 for col in all {
                     columns.bind(col, Kind::Value, None);
@@ -349,11 +392,7 @@ impl<'a, 's> Checker<'a, 's> {
                         if let Some(w) = &c.where_ {
                             self.expr(w, &columns, where_ctx);
                         }
-                        let n = match c.kind {
-                            ShowKind::Functions => crate::catalogue::SHOW_FUNCTIONS_DEFAULT,
-                            ShowKind::Procedures => crate::catalogue::SHOW_PROCEDURES_DEFAULT,
-                        };
-                        for col in &all[..n] {
+                        for col in &all[..n_default] {
                             scope.bind(col, Kind::Value, None);
                         }
                     }
@@ -391,6 +430,10 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::Use(_) | Clause::Finish(_) => scope,
+            Clause::Schema(c) => {
+                self.schema_command(c);
+                scope
+            }
             Clause::Let(l) => {
                 self.cypher_25_clause("LET", l.span);
                 // The items see the incoming row, not each other.

@@ -45,6 +45,7 @@ mod clauses;
 mod exprs;
 mod paths;
 mod patterns;
+mod schema;
 mod types;
 use types::DynamicPlace;
 

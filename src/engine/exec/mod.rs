@@ -28,6 +28,7 @@ mod load_csv;
 mod matching;
 mod predicates;
 mod project;
+mod schema;
 mod show;
 mod transactions;
 mod update;
@@ -39,6 +40,7 @@ use matching::*;
 pub(crate) use matching::{conjuncts, declare_pattern_vars};
 use project::*;
 pub(crate) use project::{has_aggregate, projection_columns};
+pub(crate) use schema::check_constraints;
 pub(crate) use show::show_columns;
 use update::*;
 pub(crate) use walk::*;
@@ -62,6 +64,8 @@ pub(crate) struct Shared<'a> {
     pub import_dir: Option<&'a std::path::Path>,
     pub regex_cache: RefCell<HashMap<String, Regex>>,
     pub stats: RefCell<Stats>,
+    /// Whether the statement is Cypher 25 (names in `SHOW CONSTRAINTS` differ).
+    pub cypher25: bool,
     /// Units of work done (candidates tried, relationships followed, rows made): the deadline
     /// is checked every 1,024 of them, and `PROFILE` reports them as db hits.
     pub ticks: std::cell::Cell<u64>,
@@ -956,6 +960,12 @@ fn run_clause(
             Ok(out)
         }
         Clause::Show(c) => Runner::new(access.graph(), sh).exec_show(c, scope, rows),
+        Clause::Schema(c) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            schema::exec_schema(g, sh, c)
+        }
         Clause::Return(_) => unreachable_return(),
     }
 }

@@ -7,11 +7,12 @@ use crate::catalogue::{Param, Signature};
 use crate::syntax::{Show, ShowKind, ShowScope};
 
 /// The rows a `SHOW` lists before filtering, and the columns it binds.
-pub(crate) fn show_columns(c: &Show) -> (usize, Vec<Arc<str>>) {
-    let (all, default) = columns(c.kind);
+pub(crate) fn show_columns(c: &Show, g: &Graph) -> (usize, Vec<Arc<str>>) {
+    let (all, default) = crate::catalogue::show_columns(c.kind);
     let rows = match c.kind {
         ShowKind::Functions => listed_functions(c).count(),
         ShowKind::Procedures => listed_procedures().count(),
+        ShowKind::Indexes(_) | ShowKind::Constraints(_) => table(c, g, false).len(),
     };
     let bound: Vec<Arc<str>> = match &c.yield_ {
         None => all[..default].iter().map(|s| Arc::from(*s)).collect(),
@@ -30,19 +31,6 @@ pub(crate) fn show_columns(c: &Show) -> (usize, Vec<Arc<str>>) {
         }
     };
     (rows, bound)
-}
-
-fn columns(kind: ShowKind) -> (&'static [&'static str], usize) {
-    match kind {
-        ShowKind::Functions => (
-            crate::catalogue::SHOW_FUNCTIONS_COLUMNS,
-            crate::catalogue::SHOW_FUNCTIONS_DEFAULT,
-        ),
-        ShowKind::Procedures => (
-            crate::catalogue::SHOW_PROCEDURES_COLUMNS,
-            crate::catalogue::SHOW_PROCEDURES_DEFAULT,
-        ),
-    }
 }
 
 /// `{name, description, type[, default], isDeprecated}` per argument, as Neo4j lists them.
@@ -84,10 +72,13 @@ fn listed_procedures() -> impl Iterator<Item = &'static crate::catalogue::Proced
         .filter(|p| p.versions.cypher_5)
 }
 
-/// Every row of the `SHOW` (all columns), for Cypher 5, in the catalogue's order (by name).
-fn table(c: &Show) -> Vec<Vec<Value>> {
+/// Every row of the `SHOW` (all columns), in the catalogue's order (by name); functions and
+/// procedures as Cypher 5 lists them.
+fn table(c: &Show, g: &Graph, cypher25: bool) -> Vec<Vec<Value>> {
     let sig_params = |s: Option<&Signature>| s.map(|s| params_value(&s.params));
     match c.kind {
+        ShowKind::Indexes(kind) => super::schema::index_rows(g, kind),
+        ShowKind::Constraints(f) => super::schema::constraint_rows(g, f, cypher25),
         ShowKind::Functions => listed_functions(c)
             .map(|f| {
                 let sig = f.signature();
@@ -142,8 +133,8 @@ impl Runner<'_> {
         scope: &mut Vec<Arc<str>>,
         rows: Vec<Row>,
     ) -> Result<Vec<Row>> {
-        let (all, default) = columns(c.kind);
-        let table = table(c);
+        let (all, default) = crate::catalogue::show_columns(c.kind);
+        let table = table(c, self.g, self.sh.cypher25);
         let mut wide: Vec<Arc<str>> = scope.clone();
         wide.extend(all.iter().map(|s| Arc::from(*s)));
         let mut out = Vec::new();
@@ -242,7 +233,7 @@ impl Runner<'_> {
         }
         if out_cols.is_empty() {
             out_cols = scope.clone();
-            out_cols.extend(show_columns(c).1);
+            out_cols.extend(show_columns(c, self.g).1);
         }
         *scope = out_cols;
         Ok(out)

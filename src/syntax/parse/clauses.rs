@@ -43,6 +43,7 @@ impl<'s> Builder<'s> {
                     }
                 }
                 Rule::query => query = Some(self.query(c)?),
+                Rule::schema_command => query = Some(self.schema_command(c)?),
                 _ => {}
             }
         }
@@ -996,6 +997,7 @@ impl<'s> Builder<'s> {
                         _ => ShowScope::All,
                     }
                 }
+                Rule::show_indexes | Rule::show_constraints => show.kind = self.show_schema_kind(x),
                 Rule::show_what => {
                     show.kind = match x.into_inner().next().map(|k| k.as_rule()) {
                         Some(Rule::PROCEDURES | Rule::PROCEDURE) => ShowKind::Procedures,

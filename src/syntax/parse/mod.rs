@@ -14,6 +14,7 @@ use std::sync::LazyLock;
 mod clauses;
 mod exprs;
 mod patterns;
+mod schema;
 
 #[derive(pest_derive::Parser)]
 #[grammar = "../grammar/cypher.pest"]
