@@ -7,8 +7,11 @@
 //! must keep catching what it catches today.
 
 mod common;
+#[path = "support/syntax_gen.rs"]
+mod syntax_gen;
 
 use grape::engine::ErrorKind;
+use grape::syntax::CypherVersion;
 
 /// A query's verdict from grape's compile-time checks: `Ok`, or the message of a compile-time
 /// error Neo4j also raises (a feature the engine does not run is neither).
@@ -211,4 +214,208 @@ fn recorded_frontend_verdicts_under_both_versions() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
     assert!(checked >= 100, "only {checked} verdicts");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The live run: generated statements, Neo4j's frontend and grape side by side
+
+/// Where `lint.cjs` and the npm package it needs are (`target/neo4j-frontend`, as `.ci/run`
+/// installs it), when Node can run them.
+fn live_frontend() -> Option<(std::path::PathBuf, std::path::PathBuf)> {
+    let require = std::env::var_os("GRAPE_REQUIRE_NEO4J_FRONTEND").is_some();
+    let skip = |why: &str| {
+        assert!(
+            !require,
+            "GRAPE_REQUIRE_NEO4J_FRONTEND is set but the live frontend run cannot start: {why}"
+        );
+        eprintln!("SKIPPED the live run against Neo4j's frontend: {why}");
+        None
+    };
+    let Some(shared) = common::shared_dir("the live run against Neo4j's frontend") else {
+        return skip("../shared is absent");
+    };
+    let lint = shared.join("tools/neo4j-frontend/lint.cjs");
+    let modules = std::env::var_os("GRAPE_NEO4J_FRONTEND")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| {
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/neo4j-frontend")
+        })
+        .join("node_modules");
+    if !modules.join("@neo4j-cypher/language-support").is_dir() {
+        return skip(&format!(
+            "no @neo4j-cypher/language-support under {} (npm install --prefix target/neo4j-frontend \
+             @neo4j-cypher/language-support@2.0.0-next.38)",
+            modules.display()
+        ));
+    }
+    match std::process::Command::new("node").arg("--version").output() {
+        Ok(o) if o.status.success() => Some((lint, modules)),
+        _ => skip("node does not run"),
+    }
+}
+
+/// Whether a message of Neo4j's frontend reports a syntax error (its parser's words).
+/// (`Invalid input. '-1' is not a valid value` is a semantic check.)
+fn neo4j_syntax_error(m: &str) -> bool {
+    [
+        "Invalid input '",
+        "Mismatched input",
+        "Extraneous input",
+        "Missing ",
+        "no viable",
+    ]
+    .iter()
+    .any(|p| m.starts_with(p))
+}
+
+/// Disagreements the live run allows, each with its reason: the version, what the statement
+/// contains, and why.
+///
+/// Known and not listed, because generated statements never show it: Cypher 25 reads a label
+/// predicate `n:A` at the level of `IS NULL` and refuses `n:A IS NULL` or `n:A || x`, where
+/// grape's parser, shared by both versions, reads them as Cypher 5 does (`(n:A) IS NULL`);
+/// the printer writes those parentheses.
+const KNOWN_SYNTAX_DIFFERENCES: &[(&str, &str, &str)] = &[
+    (
+        "cypher5",
+        "ROWS FILTER",
+        "Neo4j 5's frontend accepts a Cypher 25 FILTER clause right after `IN TRANSACTIONS OF \
+         n ROWS` (it refuses FILTER after any other clause); grape keeps FILTER Cypher 25's",
+    ),
+    (
+        "cypher5",
+        "WITH ALL ",
+        "Cypher 5 reads `WITH ALL -1 AS x` as the expression `ALL - 1` (a variable named ALL), \
+         Cypher 25 as `WITH ALL` and `-1`; grape's parser, shared by both versions, reads it as \
+         Cypher 25 does and refuses `WITH ALL` under Cypher 5",
+    ),
+    ("cypher5", "RETURN ALL ", "as `WITH ALL ` above, for RETURN"),
+];
+
+#[test]
+fn generated_statements_get_neo4js_syntax_verdicts_under_both_versions() {
+    use proptest::strategy::{Strategy, ValueTree};
+    use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
+    let Some((lint, modules)) = live_frontend() else {
+        return;
+    };
+    let cases: usize = std::env::var("GRAPE_FRONTEND_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(150);
+    let seed: u8 = std::env::var("GRAPE_FRONTEND_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(7);
+    let mut runner = TestRunner::new_with_rng(
+        Config::default(),
+        TestRng::from_seed(RngAlgorithm::ChaCha, &[seed; 32]),
+    );
+    let strategy = syntax_gen::statement();
+    let mut texts = Vec::new();
+    let mut input = String::new();
+    for i in 0..cases {
+        let mut stmt = strategy.new_tree(&mut runner).unwrap().current();
+        // The version under test decides, not a prefix of the generated statement.
+        stmt.cypher = None;
+        let text = grape::syntax::print(&stmt, &Default::default());
+        input.push_str(&serde_json::json!({"id": i.to_string(), "query": text}).to_string());
+        input.push('\n');
+        texts.push(text);
+    }
+    let dir = std::env::temp_dir().join(format!("grape-frontend-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("generated.jsonl");
+    std::fs::write(&file, &input).unwrap();
+    let mut wrong = Vec::new();
+    let mut silent = 0;
+    for (version, name) in [
+        (CypherVersion::Cypher5, "cypher5"),
+        (CypherVersion::Cypher25, "cypher25"),
+    ] {
+        let out = std::process::Command::new("node")
+            .arg(&lint)
+            .arg(&file)
+            .arg(name)
+            .env("NODE_PATH", &modules)
+            .output()
+            .expect("node runs lint.cjs");
+        assert!(
+            out.status.success(),
+            "lint.cjs failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let verdicts: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        assert_eq!(verdicts.len(), texts.len(), "one verdict per statement");
+        for (text, v) in texts.iter().zip(&verdicts) {
+            let messages: Vec<String> = v["errors"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    e.as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| e["message"].as_str().unwrap_or_default().to_string())
+                })
+                .collect();
+            let theirs = messages.iter().find(|m| neo4j_syntax_error(m));
+            let (ours, semantic) = match grape::syntax::parse(text) {
+                Err(e) => (Some(e.to_string()), false),
+                Ok(stmt) => {
+                    let errors = grape::engine::compile_errors(&stmt, text, version);
+                    let semantic = errors
+                        .iter()
+                        .any(|e| !e.message.starts_with("Invalid input"));
+                    let syntax = errors
+                        .into_iter()
+                        .map(|e| e.message)
+                        .find(|m| m.starts_with("Invalid input"));
+                    (syntax, semantic)
+                }
+            };
+            // The frontend says nothing at all about some statements full of errors (its
+            // semantic analysis gives up, for one, on an aggregation in the ORDER BY of a
+            // RETURN without one, and takes the parser's errors with it): no verdict there.
+            if messages.is_empty() && semantic {
+                silent += 1;
+                continue;
+            }
+            if ours.is_some() == theirs.is_some() {
+                continue;
+            }
+            let known = KNOWN_SYNTAX_DIFFERENCES
+                .iter()
+                .any(|(v, contains, _)| *v == name && text.contains(contains));
+            if known {
+                continue;
+            }
+            wrong.push(format!(
+                "[{name}] {}: {text}\n    Neo4j: {messages:?}\n    grape: {ours:?}",
+                if ours.is_some() {
+                    "grape refuses, Neo4j parses"
+                } else {
+                    "Neo4j refuses, grape parses"
+                }
+            ));
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "live frontend run (seed {seed}): {} verdicts compared, {silent} without one",
+        2 * cases - silent
+    );
+    assert!(
+        silent <= cases,
+        "the frontend gave no verdict on {silent} of {} statements",
+        2 * cases
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} syntax verdicts differ from Neo4j's (seed {seed}):\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
 }

@@ -926,7 +926,7 @@ pub enum PathSelector {
     AnyShortest,
     /// `ALL SHORTEST`
     AllShortest,
-    /// `SHORTEST k` (`k` defaults to 1 when omitted; `None` keeps it omitted)
+    /// `SHORTEST k` (the parser always gives `k`, which Neo4j requires; `None` means 1)
     Shortest(Option<u64>),
     /// `SHORTEST k GROUPS`
     ShortestGroups(Option<u64>),

@@ -753,7 +753,7 @@ impl<'o> Printer<'o> {
                         self.w(", ");
                     }
                     match it {
-                        RemoveItem::Property { target, .. } => self.expr(target),
+                        RemoveItem::Property { target, .. } => self.property_target(target),
                         RemoveItem::Labels {
                             variable, labels, ..
                         } => {
@@ -1002,7 +1002,7 @@ impl<'o> Printer<'o> {
             }
             match it {
                 SetItem::Property { target, value, .. } => {
-                    self.expr(target);
+                    self.property_target(target);
                     self.w(" = ");
                     self.expr(value);
                 }
@@ -1046,11 +1046,9 @@ impl<'o> Printer<'o> {
             match s {
                 PathSelector::AnyShortest => self.w("ANY SHORTEST "),
                 PathSelector::AllShortest => self.w("ALL SHORTEST "),
+                // Neo4j's grammar wants the count here (`SHORTEST 1`).
                 PathSelector::Shortest(k) => {
-                    self.w("SHORTEST ");
-                    if let Some(k) = k {
-                        let _ = write!(self.out, "{k} ");
-                    }
+                    let _ = write!(self.out, "SHORTEST {} ", k.unwrap_or(1));
                 }
                 PathSelector::ShortestGroups(k) => {
                     self.w("SHORTEST ");
@@ -1295,14 +1293,31 @@ impl<'o> Printer<'o> {
         }
     }
 
-    /// Prints `e`, in parentheses when its precedence is below `min`.
+    /// Prints `e`, in parentheses when its precedence is below `min`. A label predicate is in
+    /// parentheses as the operand of anything tighter than a comparison: Cypher 25 reads
+    /// `n:A` at the level of `IS NULL` (`n:A || x`, `n:A IS NULL` are errors there), Cypher 5
+    /// as a postfix; `(n:A) || x` means the same to both.
     fn operand(&mut self, e: &Expr, min: u8) {
-        if prec(e) < min {
+        let label_test = matches!(e.kind, ExprKind::HasLabels { labeled: false, .. });
+        if prec(e) < min || (label_test && min > P_CMP) {
             self.w("(");
             self.expr(e);
             self.w(")");
         } else {
             self.expr(e);
+        }
+    }
+
+    /// The operand of `IS NULL`, `IS :: T`, `STARTS WITH` and their kin: one such test per
+    /// operand, and a label predicate in parentheses (Cypher 25 reads `n:A IS NULL` as two
+    /// tests).
+    fn predicate_operand(&mut self, e: &Expr) {
+        if matches!(e.kind, ExprKind::HasLabels { labeled: false, .. }) {
+            self.w("(");
+            self.expr(e);
+            self.w(")");
+        } else {
+            self.operand(e, P_STR + 1);
         }
     }
 
@@ -1395,7 +1410,7 @@ impl<'o> Printer<'o> {
                 labels,
                 labeled: true,
             } => {
-                self.operand(expr, P_STR);
+                self.predicate_operand(expr);
                 self.w(" IS LABELED ");
                 // A reserved word right after LABELED ends the expression (`n IS LABELED
                 // RETURN …`): in brackets it is read as a label.
@@ -1434,20 +1449,21 @@ impl<'o> Printer<'o> {
                         self.expr(expr);
                         self.w(")");
                     } else {
-                        let start = self.out.len();
-                        self.operand(expr, P_UNARY);
-                        // `- -x`, `+ +x`: keep the signs apart.
-                        if matches!(self.out.as_bytes().get(start), Some(b'-') | Some(b'+')) {
-                            self.out.insert(start, ' ');
-                        }
+                        // One sign per operand, as in Neo4j's grammar: `-(-x)`, not `- -x`.
+                        self.operand(expr, P_UNARY + 1);
                     }
                 }
             },
             ExprKind::Binary { op, lhs, rhs } => {
                 let p = binary_prec(*op);
                 // Comparisons never chain implicitly: a comparison operand gets parentheses.
-                let lmin = if p == P_CMP { P_CMP + 1 } else { p };
-                self.operand_before(lhs, lmin, *op);
+                // Nor do string and list predicates (`a IN b IN c` is not Cypher).
+                let lmin = if p == P_CMP || p == P_STR { p + 1 } else { p };
+                if p == P_STR && matches!(lhs.kind, ExprKind::HasLabels { labeled: false, .. }) {
+                    self.predicate_operand(lhs);
+                } else {
+                    self.operand_before(lhs, lmin, *op);
+                }
                 self.w(" ");
                 self.w(op.symbol());
                 self.w(" ");
@@ -1465,7 +1481,7 @@ impl<'o> Printer<'o> {
                 self.operand(prev, P_CMP + 1);
             }
             ExprKind::IsNull { expr, negated } => {
-                self.operand(expr, P_STR);
+                self.predicate_operand(expr);
                 self.w(if *negated { " IS NOT NULL" } else { " IS NULL" });
             }
             ExprKind::IsNormalized {
@@ -1473,7 +1489,7 @@ impl<'o> Printer<'o> {
                 negated,
                 form,
             } => {
-                self.operand(expr, P_STR);
+                self.predicate_operand(expr);
                 self.w(if *negated { " IS NOT" } else { " IS" });
                 if let Some(f) = form {
                     self.w(" ");
@@ -1482,7 +1498,7 @@ impl<'o> Printer<'o> {
                 self.w(" NORMALIZED");
             }
             ExprKind::IsType { expr, negated, ty } => {
-                self.operand(expr, P_STR);
+                self.predicate_operand(expr);
                 self.w(if *negated { " IS NOT :: " } else { " IS :: " });
                 self.cypher_type(ty, true);
             }
@@ -1715,6 +1731,40 @@ impl<'o> Printer<'o> {
             }
             Literal::String(s) => write_string(&mut self.out, s),
             Literal::OutOfRange { text, .. } => self.w(text),
+        }
+    }
+
+    /// A SET or REMOVE target: `atom.k1.k2` or `atom[key]`, the atom parenthesized unless it
+    /// is one.
+    fn property_target(&mut self, t: &Expr) {
+        let mut keys = Vec::new();
+        let mut base = t;
+        while let ExprKind::Property { expr, key } = &base.kind {
+            keys.push(key);
+            base = expr;
+        }
+        let index = match (&base.kind, keys.is_empty()) {
+            (ExprKind::Index { expr, index }, true) => {
+                base = expr;
+                Some(index)
+            }
+            _ => None,
+        };
+        if prec(base) < P_ATOM {
+            self.w("(");
+            self.expr(base);
+            self.w(")");
+        } else {
+            self.expr(base);
+        }
+        if let Some(i) = index {
+            self.w("[");
+            self.expr(i);
+            self.w("]");
+        }
+        for k in keys.iter().rev() {
+            self.w(".");
+            self.name(k);
         }
     }
 

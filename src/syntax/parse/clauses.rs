@@ -778,6 +778,7 @@ impl<'s> Builder<'s> {
                 let (Some(t), Some(v)) = (it.next(), it.next()) else {
                     return Err(internal(self.src, span.start));
                 };
+                self.check_property_target(&t)?;
                 let target = self.postfix_expr(t)?.expr;
                 let value = self.expr(v)?;
                 match target.kind {
@@ -824,6 +825,78 @@ impl<'s> Builder<'s> {
         }
     }
 
+    /// SET and REMOVE take a list of labels (`:A:B`, `IS A:B`, `:$(expr)`), not a label
+    /// expression: no `|`, `&`, `!`, `%` or parentheses, as in Neo4j's grammar.
+    fn plain_label_list(&self, labels: &Pair<'_, Rule>) -> Res<()> {
+        for or in labels.clone().into_inner() {
+            if or.as_rule() != Rule::label_or {
+                continue;
+            }
+            let text = or.as_str();
+            let at = or.as_span().start();
+            if let Some(c) = text.chars().next().filter(|c| matches!(c, '!' | '(' | '%')) {
+                return Err(self.err(
+                    at,
+                    format!("Invalid input '{c}': expected an identifier or '$'"),
+                ));
+            }
+            // One name or `$(…)`: then nothing may follow within this label.
+            let first = or
+                .clone()
+                .into_inner()
+                .next()
+                .and_then(|and| and.into_inner().next())
+                .map(|not| not.as_span().end());
+            if let Some(end) = first {
+                let rest = &self.src[end..or.as_span().end()];
+                let skipped = rest.len() - rest.trim_start().len();
+                if let Some(c) = rest.trim_start().chars().next() {
+                    return Err(self.err(
+                        end + skipped,
+                        format!("Invalid input '{c}': expected ',', ':' or the next clause"),
+                    ));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The target of `SET target = …` / `REMOVE target`: an atom (a variable, a parenthesized
+    /// expression, …) with property lookups (`n.a.b`), or an atom with one subscript
+    /// (`n[key]`), as in Neo4j's grammar.
+    fn check_property_target(&self, p: &Pair<'_, Rule>) -> Res<()> {
+        let postfix: Vec<Pair<'_, Rule>> = p.clone().into_inner().skip(1).collect();
+        let props = postfix.iter().all(|x| x.as_rule() == Rule::prop_lookup);
+        let subscript = postfix.len() == 1
+            && postfix[0].as_rule() == Rule::subscript
+            && postfix[0]
+                .clone()
+                .into_inner()
+                .next()
+                .is_some_and(|i| i.as_rule() != Rule::slice);
+        if postfix.is_empty() || props || subscript {
+            return Ok(());
+        }
+        // The first postfix that breaks the form.
+        let bad = if postfix[0].as_rule() == Rule::subscript && !subscript && postfix.len() > 1 {
+            &postfix[1]
+        } else {
+            postfix
+                .iter()
+                .find(|x| x.as_rule() != Rule::prop_lookup)
+                .unwrap_or(&postfix[0])
+        };
+        let at = bad.as_span().start();
+        let c = self.src[at..].chars().next().unwrap_or(' ');
+        Err(self.err(
+            at,
+            format!(
+                "Invalid input '{c}': a property to set or remove is `atom.key` or `atom[key]` \
+                 (parenthesize the expression before it)"
+            ),
+        ))
+    }
+
     pub(super) fn set_labels(&self, p: Pair<'_, Rule>) -> Res<(Ident, LabelExpr)> {
         let start = p.as_span().start();
         let mut variable = None;
@@ -831,7 +904,10 @@ impl<'s> Builder<'s> {
         for x in p.into_inner() {
             match x.as_rule() {
                 Rule::variable => variable = Some(self.ident(x)?),
-                Rule::node_labels => labels = Some(self.node_labels(x)?),
+                Rule::node_labels => {
+                    self.plain_label_list(&x)?;
+                    labels = Some(self.node_labels(x)?)
+                }
                 _ => {}
             }
         }
@@ -887,6 +963,7 @@ impl<'s> Builder<'s> {
                 })
             }
             Rule::postfix_expr => {
+                self.check_property_target(&inner)?;
                 let target = self.postfix_expr(inner)?.expr;
                 match target.kind {
                     ExprKind::Property { .. } | ExprKind::Index { .. } => {

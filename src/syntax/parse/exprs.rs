@@ -65,6 +65,15 @@ impl<'s> Builder<'s> {
                     _ => UnaryOp::Plus,
                 };
                 let span = Span::new(start, rhs.expr.span.end);
+                // One sign per operand (`- -x`, `-NOT x` are not Cypher; `-(-x)` is).
+                if uop != UnaryOp::Not && !rhs.paren && is_prefixed(&rhs.expr) {
+                    let at = rhs.expr.span.start;
+                    let c = self.src[at..].chars().next().unwrap_or('-');
+                    return Err(self.err(
+                        at,
+                        format!("Invalid input '{c}': expected an expression (one sign per operand: write `-(-x)`)"),
+                    ));
+                }
                 let expr = if uop == UnaryOp::Neg && !rhs.paren {
                     negate_literal(rhs.expr, span)
                 } else {
@@ -84,6 +93,9 @@ impl<'s> Builder<'s> {
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
+                if op.as_rule() != Rule::is_label && !lhs.paren && is_predicate(&lhs.expr) {
+                    return Err(self.chained_predicate(&op));
+                }
                 let end = op.as_span().end();
                 let span = Span::new(lhs.expr.span.start, end);
                 let height = lhs.height + 1;
@@ -192,6 +204,18 @@ impl<'s> Builder<'s> {
                     Rule::op_mod => BinaryOp::Mod,
                     _ => BinaryOp::Pow,
                 };
+                if matches!(
+                    bop,
+                    BinaryOp::RegexMatch
+                        | BinaryOp::StartsWith
+                        | BinaryOp::EndsWith
+                        | BinaryOp::Contains
+                        | BinaryOp::In
+                ) && !lhs.paren
+                    && is_predicate(&lhs.expr)
+                {
+                    return Err(self.chained_predicate(&op));
+                }
                 let span = lhs.expr.span.to(rhs.expr.span);
                 let height = lhs.height.max(rhs.height) + 1;
                 // `a < b < c` is a comparison chain, unless the left side was parenthesized.
@@ -229,6 +253,56 @@ impl<'s> Builder<'s> {
                 })
             })
             .parse(p.into_inner())
+    }
+
+    /// `a IS NULL IS NOT NULL`, `a IN b STARTS WITH c`: Neo4j's grammar takes one string,
+    /// list, null, type, normalization or LABELED test per operand.
+    fn chained_predicate(&self, op: &Pair<'_, Rule>) -> ParseError {
+        let at = op.as_span().start();
+        let word: String = self.src[at..]
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .collect();
+        let word = if word.chars().next().is_some_and(|c| c.is_alphabetic()) {
+            word.chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect()
+        } else {
+            word
+        };
+        self.err(
+            at,
+            format!(
+                "Invalid input '{word}': one string, list, null or type test per operand \
+                 (parenthesize the one before)"
+            ),
+        )
+    }
+
+    /// The chain of a pattern expression or comprehension: relationships between node
+    /// patterns, without quantifiers, as in Neo4j's grammar.
+    fn unquantified_chain(&self, p: Pair<'_, Rule>) -> Res<PathChain> {
+        let chain = self.path_chain(p)?;
+        for el in &chain.elements {
+            if let PathElement::Relationship(r) = el {
+                if r.quantifier.is_some() {
+                    // The quantifier is what follows the relationship's last `-` or `>`.
+                    let text = &self.src[r.span.start..r.span.end];
+                    let after = text.rfind(['-', '>']).map_or(0, |i| i + 1);
+                    let rest = &text[after..];
+                    let at = r.span.start + after + (rest.len() - rest.trim_start().len());
+                    let c = self.src[at..].chars().next().unwrap_or('{');
+                    return Err(self.err(
+                        at,
+                        format!(
+                            "Invalid input '{c}': a pattern used as an expression takes no \
+                             quantifier (use COUNT {{ … }} or EXISTS {{ … }})"
+                        ),
+                    ));
+                }
+            }
+        }
+        Ok(chain)
     }
 
     pub(super) fn postfix_expr(&self, p: Pair<'_, Rule>) -> Res<Operand> {
@@ -447,7 +521,7 @@ impl<'s> Builder<'s> {
                 for x in p.into_inner() {
                     match x.as_rule() {
                         Rule::variable => variable = Some(self.ident(x)?),
-                        Rule::pattern_chain_rel => pattern = Some(self.path_chain(x)?),
+                        Rule::pattern_chain_rel => pattern = Some(self.unquantified_chain(x)?),
                         Rule::comp_where => filter = Some(Box::new(self.inner_expr(x)?)),
                         Rule::expression => map = Some(Box::new(self.expr(x)?)),
                         _ => {}
@@ -468,7 +542,7 @@ impl<'s> Builder<'s> {
                     .into_inner()
                     .next()
                     .ok_or_else(|| internal(self.src, span.start))?;
-                plain(ExprKind::Pattern(self.path_chain(inner)?))
+                plain(ExprKind::Pattern(self.unquantified_chain(inner)?))
             }
             Rule::case_expr => {
                 let mut operand = None;
@@ -898,5 +972,38 @@ impl<'s> Builder<'s> {
             Rule::ty_any => simple(TypeKind::Any),
             _ => Err(self.bad_tree(&inner)),
         }
+    }
+}
+
+/// Whether `e` is a string, list, null, type, normalization or LABELED test (the operators of
+/// Neo4j's `comparisonExpression6`).
+fn is_predicate(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Binary { op, .. } => matches!(
+            op,
+            BinaryOp::RegexMatch
+                | BinaryOp::StartsWith
+                | BinaryOp::EndsWith
+                | BinaryOp::Contains
+                | BinaryOp::In
+        ),
+        ExprKind::IsNull { .. } | ExprKind::IsType { .. } | ExprKind::IsNormalized { .. } => true,
+        ExprKind::HasLabels { labeled, .. } => *labeled,
+        ExprKind::Unary {
+            op: UnaryOp::Not,
+            expr,
+        } => matches!(expr.kind, ExprKind::HasLabels { labeled: true, .. }),
+        _ => false,
+    }
+}
+
+/// Whether `e` starts with a prefix operator or is a negative literal (a sign already taken).
+fn is_prefixed(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Unary { .. } => true,
+        ExprKind::Literal(Literal::Integer(v)) => *v < 0,
+        ExprKind::Literal(Literal::Float(v)) => v.is_sign_negative(),
+        ExprKind::Literal(Literal::OutOfRange { text, .. }) => text.starts_with('-'),
+        _ => false,
     }
 }

@@ -98,11 +98,29 @@ impl<'s> Builder<'s> {
         // Two node-like factors may stand side by side only when one of them is a
         // parenthesized path (GQL juxtaposition of quantified path patterns).
         for w in elements.windows(2) {
-            if let (PathElement::Node(_), PathElement::Node(b)) = (&w[0], &w[1]) {
-                return Err(self.err(
-                    b.span.start,
-                    "expected a relationship pattern (`-->`, `<--`, `--`, `-[…]-`) between these node patterns",
-                ));
+            match (&w[0], &w[1]) {
+                (PathElement::Node(_), PathElement::Node(b)) => {
+                    return Err(self.err(
+                        b.span.start,
+                        "expected a relationship pattern (`-->`, `<--`, `--`, `-[…]-`) between these node patterns",
+                    ));
+                }
+                // As in Neo4j's grammar, a relationship pattern stands between two node
+                // patterns, not next to a parenthesized path (`((a)-->(b))+ (c)-->(d)`).
+                (PathElement::Group(_), PathElement::Relationship(r)) => {
+                    let c = self.src[r.span.start..].chars().next().unwrap_or('-');
+                    return Err(self.err(
+                        r.span.start,
+                        format!("Invalid input '{c}': expected a node pattern between a parenthesized path and a relationship (write `()`)"),
+                    ));
+                }
+                (PathElement::Relationship(_), PathElement::Group(g)) => {
+                    return Err(self.err(
+                        g.span.start,
+                        "Invalid input '(': expected a node pattern between a relationship and a parenthesized path (write `()`)",
+                    ));
+                }
+                _ => {}
             }
         }
         Ok(PathChain { elements, span })
