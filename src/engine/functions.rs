@@ -113,6 +113,8 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "type",
     "upper",
     "valuetype",
+    "vector.similarity.cosine",
+    "vector.similarity.euclidean",
 ];
 
 /// Whether the engine runs the function `name` (dotted, any case).
@@ -497,6 +499,12 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 _ if n == "tobooleanornull" => Ok(Value::Null),
                 other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
+        }
+        "vector.similarity.cosine" => {
+            super::vector::similarity_function(n, super::vector::Similarity::Cosine, &args)
+        }
+        "vector.similarity.euclidean" => {
+            super::vector::similarity_function(n, super::vector::Similarity::Euclidean, &args)
         }
         "valuetype" => {
             arity(n, &args, 1, 1)?;

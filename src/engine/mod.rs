@@ -24,6 +24,7 @@ mod functions;
 mod planner;
 mod procedures;
 pub(crate) mod temporal_values;
+mod vector;
 
 pub use error::{ErrorKind, ExecError, Phase, Result};
 
@@ -317,6 +318,7 @@ pub fn is_updating(stmt: &Statement) -> bool {
             | Clause::Foreach(_)
             | Clause::Schema(_)
             | Clause::LoadCsv(_) => true,
+            Clause::CallProcedure(c) => procedures::writes(&c.name.dotted()),
             Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
                 c.subqueries().into_iter().any(q)
             }

@@ -71,6 +71,11 @@ fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
 /// [`super::Options::procedures`]. A unit test holds it equal to what [`call`] dispatches.
 pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.meta.schema",
+    "db.create.setnodevectorproperty",
+    "db.create.setrelationshipvectorproperty",
+    "db.create.setvectorproperty",
+    "db.index.vector.querynodes",
+    "db.index.vector.queryrelationships",
     "db.labels",
     "db.propertykeys",
     "db.relationshiptypes",
@@ -79,6 +84,83 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "db.schema.visualization",
     "dbms.components",
 ];
+
+/// The implemented procedures that write (run by [`call_write`] with the graph to change).
+const WRITES: &[&str] = &[
+    "db.create.setnodevectorproperty",
+    "db.create.setrelationshipvectorproperty",
+    "db.create.setvectorproperty",
+];
+
+/// The output columns of a writing procedure (none for the VOID ones).
+pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
+    if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
+        cols(&["node"])
+    } else {
+        Vec::new()
+    }
+}
+
+/// Whether `name` (dotted, any case) is an implemented procedure that writes.
+pub(crate) fn writes(name: &str) -> bool {
+    WRITES.contains(&name.to_ascii_lowercase().as_str())
+}
+
+/// Runs a writing procedure on `g`: the vector setters, which store a vector (a list of
+/// numbers) as a `LIST<FLOAT>` property, as Neo4j stores it for its vector indexes.
+pub(crate) fn call_write(
+    g: &mut Graph,
+    sh: &super::exec::Shared,
+    name: &str,
+    args: &[Value],
+) -> Result<Rows> {
+    let lname = name.to_ascii_lowercase();
+    let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
+    let [element, key, vector] = args else {
+        return Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("{procedure} takes 3 arguments, got {}", args.len()),
+        )
+        .with_detail("InvalidNumberOfArguments"));
+    };
+    let failed = |why: String| {
+        ExecError::runtime(
+            ErrorKind::ProcedureError,
+            format!("Failed to invoke procedure `{procedure}`: Caused by: {why}"),
+        )
+    };
+    let key = key
+        .as_str()
+        .ok_or_else(|| failed(format!("the property key must be a STRING, not {key}")))?;
+    let values = super::vector::as_vector(vector).ok_or_else(|| {
+        failed(format!(
+            "java.lang.IllegalArgumentException: {vector} is not a valid vector (a list of finite numbers)"
+        ))
+    })?;
+    let stored = Value::List(values.into_iter().map(Value::Float).collect());
+    let ok = match (lname.as_str(), element) {
+        ("db.create.setrelationshipvectorproperty", Value::Relationship(r)) => {
+            g.set_relationship_property(*r, key, stored)
+        }
+        ("db.create.setrelationshipvectorproperty", other) => {
+            return Err(failed(format!("expected a RELATIONSHIP, not {other}")))
+        }
+        (_, Value::Node(n)) => g.set_node_property(*n, key, stored),
+        (_, other) => return Err(failed(format!("expected a NODE, not {other}"))),
+    };
+    if !ok {
+        return Err(ExecError::runtime(
+            ErrorKind::EntityNotFound,
+            format!("{procedure}: the element {element} was deleted"),
+        ));
+    }
+    sh.stats.borrow_mut().properties_set += 1;
+    if lname == "db.create.setvectorproperty" {
+        return Ok((write_columns(name), vec![vec![element.clone()]]));
+    }
+    // A VOID procedure: the row goes on unchanged.
+    Ok((Vec::new(), vec![Vec::new()]))
+}
 
 /// Whether the engine runs the procedure `name` (dotted, any case), given the table procedures
 /// `extra`.
@@ -198,6 +280,26 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     Value::List(vec![Value::from(crate::catalogue::NEO4J_VERSION)]),
                     Value::from("community"),
                 ]],
+            ))
+        }
+        "db.index.vector.querynodes" | "db.index.vector.queryrelationships" => {
+            let (entity, column) = if lname.ends_with("querynodes") {
+                (crate::graph::EntityType::Node, "node")
+            } else {
+                (crate::graph::EntityType::Relationship, "relationship")
+            };
+            let procedure = if entity == crate::graph::EntityType::Node {
+                "db.index.vector.queryNodes"
+            } else {
+                "db.index.vector.queryRelationships"
+            };
+            let mut tick = || run.sh.tick();
+            let hits = super::vector::query_index(g, procedure, entity, args, &mut tick)?;
+            Ok((
+                cols(&[column, "score"]),
+                hits.into_iter()
+                    .map(|(v, s)| vec![v, Value::Float(s)])
+                    .collect(),
             ))
         }
         "db.labels" => {
@@ -368,6 +470,19 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
             ))
         }
         "apoc.meta.schema" => Ok((cols(&["value"]), vec![vec![apoc_meta_schema(g)]])),
+        // Writing procedures run through `call_write`; here (a read-only statement, or the
+        // dispatch test) they answer with their columns only when they are given none.
+        "db.create.setnodevectorproperty"
+        | "db.create.setrelationshipvectorproperty"
+        | "db.create.setvectorproperty" => {
+            if args.is_empty() {
+                return Ok((write_columns(name), Vec::new()));
+            }
+            Err(ExecError::runtime(
+                ErrorKind::ProcedureError,
+                format!("{name} writes: it cannot run in a read-only statement"),
+            ))
+        }
         _ => Err(ExecError::compile(
             ErrorKind::ProcedureError,
             crate::catalogue::unknown_procedure_message(name),

@@ -70,3 +70,58 @@ impl<'a> Runner<'a> {
         Ok(out)
     }
 }
+
+/// `CALL db.create.setNodeVectorProperty(…)` and the other writing procedures: the arguments
+/// of each row are evaluated, then the procedure writes; its output columns (if any) are
+/// joined to the row as a reading procedure's are.
+pub(super) fn call_writing_procedure(
+    g: &mut Graph,
+    sh: &Shared,
+    c: &CallProcedure,
+    scope: &mut Vec<Arc<str>>,
+    rows: Vec<Row>,
+) -> Result<Vec<Row>> {
+    let name = c.name.dotted();
+    let mut out = Vec::new();
+    let columns = crate::engine::procedures::write_columns(&name);
+    for r in rows {
+        sh.tick()?;
+        let args = {
+            let run = Runner::new(g, sh);
+            let env = Env::new(scope, &r);
+            match &c.args {
+                Some(a) => a
+                    .iter()
+                    .map(|x| run.eval(x, &env))
+                    .collect::<Result<Vec<_>>>()?,
+                None => Vec::new(),
+            }
+        };
+        let (_, results) = crate::engine::procedures::call_write(g, sh, &name, &args)?;
+        for res in results {
+            let mut nr = r.clone();
+            match &c.yield_ {
+                Some(y) if !y.star => {
+                    for it in &y.items {
+                        let i = columns
+                            .iter()
+                            .position(|col| **col == *it.field.name)
+                            .unwrap_or(usize::MAX);
+                        nr.push(res.get(i).cloned().unwrap_or(Value::Null));
+                    }
+                }
+                _ => nr.extend(res),
+            }
+            out.push(nr);
+        }
+    }
+    match &c.yield_ {
+        Some(y) if !y.star => scope.extend(
+            y.items
+                .iter()
+                .map(|it| Arc::from(it.alias.as_ref().unwrap_or(&it.field).name.as_str())),
+        ),
+        _ => scope.extend(columns),
+    }
+    Ok(out)
+}

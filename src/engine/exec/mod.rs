@@ -793,6 +793,12 @@ fn run_clause(
             scope.push(Arc::from(u.variable.name.as_str()));
             Ok(out)
         }
+        Clause::CallProcedure(c) if crate::engine::procedures::writes(&c.name.dotted()) => {
+            let Access::Write(g) = access else {
+                return Err(read_only());
+            };
+            call::call_writing_procedure(g, sh, c, scope, rows)
+        }
         Clause::CallProcedure(c) => {
             let run = Runner::new(access.graph(), sh);
             run.call_procedure(c, scope, rows)
