@@ -147,16 +147,17 @@ pub(crate) fn query_index(
                 format!("There is no such vector schema index: {name}"),
             )
         })?;
-    let k =
-        match k {
-            Value::Int(k) if *k >= 1 => *k as usize,
-            other => return Err(procedure_failed(
+    let k = match k {
+        Value::Int(k) if *k >= 1 => *k as usize,
+        other => {
+            return Err(procedure_failed(
                 procedure,
                 format!(
                     "Invalid number of nearest neighbours: {other}. It must be a positive integer."
                 ),
-            )),
-        };
+            ))
+        }
+    };
     let query = as_vector(query).ok_or_else(|| {
         procedure_failed(
             procedure,

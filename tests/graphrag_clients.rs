@@ -1,0 +1,82 @@
+//! The GraphRAG libraries applications are built on, unchanged, against grape's Bolt server:
+//! neo4j-graphrag creates its vector and full-text indexes, upserts embeddings
+//! (`db.create.setNodeVectorProperty`) and retrieves with `VectorRetriever` and
+//! `VectorCypherRetriever` (`db.index.vector.queryNodes`), with a stub embedder.
+//!
+//! Needs Python with `neo4j-graphrag`: `$GRAPE_PYTHON`, else `target/pyenv/bin/python` (what
+//! `.ci/run` creates). Without it the test prints SKIPPED and passes, unless
+//! `GRAPE_REQUIRE_GRAPHRAG=1` (as `.ci/run` sets once it has installed the package).
+#![cfg(feature = "bolt")]
+
+mod common;
+
+use grape::bolt::{Config, Server};
+use serde_json::{json, Value as Json};
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn neo4j_graphrag_indexes_upserts_and_retrievers() {
+    let Some(py) = common::python_with(
+        "import neo4j_graphrag",
+        "GRAPE_REQUIRE_GRAPHRAG",
+        "neo4j-graphrag client test",
+    ) else {
+        return;
+    };
+    let g = grape::graph::Graph::from_cypher_script(
+        "CREATE (:Chunk {id: 1, text: 'the first chunk'}), (:Chunk {id: 2, text: 'the second chunk'}), \
+         (:Chunk {id: 3, text: 'a third chunk'});",
+    )
+    .unwrap();
+    let config = Config {
+        auth: Some(("neo4j".into(), "secret".into())),
+        ..Default::default()
+    };
+    let h = Server::bind("127.0.0.1:0", g, config).unwrap().spawn();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/graphrag_check.py");
+    let o = Command::new(&py)
+        .arg(script)
+        .arg(format!("bolt://{}", h.local_addr()))
+        .output()
+        .expect("run python");
+    assert!(
+        o.status.success(),
+        "graphrag script failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Json = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+    for step in [
+        "create_vector_index",
+        "create_fulltext_index",
+        "upsert_vectors",
+        "VectorRetriever",
+        "VectorCypherRetriever",
+    ] {
+        assert_eq!(out["steps"][step], "ok", "{step}: {}", out["steps"][step]);
+    }
+    assert_eq!(
+        out["indexes"],
+        json!([
+            ["chunk_text", "FULLTEXT", ["Chunk"], ["text"]],
+            ["chunks", "VECTOR", ["Chunk"], ["embedding"]]
+        ])
+    );
+    // The nearest chunk to "first" is chunk 1 (score 1.0), then chunk 3 ([0.6, 0.8, 0]:
+    // cos 0.6, score 0.8).
+    assert_eq!(
+        out["vector"],
+        json!([
+            ["{'text': 'the first chunk'}", 1.0],
+            ["{'text': 'a third chunk'}", 0.8]
+        ])
+    );
+    assert_eq!(
+        out["cypher"],
+        json!([
+            "<Record id=2 score=1.0>",
+            "<Record id=3 score=0.9>",
+            "<Record id=1 score=0.5>"
+        ])
+    );
+}
