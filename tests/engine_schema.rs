@@ -638,3 +638,47 @@ fn unnamed_rules_get_neo4js_names() {
         ["'index_343aff4e'", "'index_f7700477'"]
     );
 }
+
+#[test]
+fn apoc_meta_data_and_schema_nodes_read_the_schema() {
+    let mut g = common::graph(
+        "CREATE (:Person {name: 'A', age: 3})-[:KNOWS {since: 2020}]->(:Person {name: 'B', age: 'x', tags: ['t']}), \
+         (:Person {name: 'C', age: 5})-[:WROTE]->(:Book {title: 'T'})",
+    );
+    run(
+        &mut g,
+        "CREATE CONSTRAINT person_name FOR (p:Person) REQUIRE p.name IS UNIQUE",
+        &Params::new(),
+    )
+    .unwrap();
+    run(&mut g, "CREATE INDEX FOR (b:Book) ON (b.title)", &Params::new()).unwrap();
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.meta.data() YIELD label, property, type, unique, index, other, elementType, count \
+             RETURN label, property, type, unique, index, other, elementType, count"
+        ),
+        [
+            "'Book' | 'title' | 'STRING' | false | true | [] | 'node' | 0",
+            // The most common type of `age` wins.
+            "'Person' | 'age' | 'INTEGER' | false | false | [] | 'node' | 0",
+            "'Person' | 'name' | 'STRING' | true | true | [] | 'node' | 0",
+            "'Person' | 'tags' | 'LIST' | false | false | [] | 'node' | 0",
+            "'Person' | 'KNOWS' | 'RELATIONSHIP' | false | false | ['Person'] | 'node' | 1",
+            "'Person' | 'WROTE' | 'RELATIONSHIP' | false | false | ['Book'] | 'node' | 1",
+            "'KNOWS' | 'since' | 'INTEGER' | false | false | [] | 'relationship' | 0",
+        ]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.schema.nodes() YIELD name, label, properties, type, size, valuesSelectivity \
+             RETURN name, label, properties, type, size, valuesSelectivity"
+        ),
+        [
+            "'index_9b803aa1' | 'Book' | ['title'] | 'RANGE' | 1 | 1.0",
+            "'person_name' | 'Person' | ['name'] | 'RANGE' | 3 | 1.0",
+            "'person_name' | 'Person' | ['name'] | 'UNIQUENESS' | 0 | 0.0",
+        ]
+    );
+}

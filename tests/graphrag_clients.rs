@@ -1,7 +1,9 @@
 //! The GraphRAG libraries applications are built on, unchanged, against grape's Bolt server:
 //! neo4j-graphrag creates its vector and full-text indexes, upserts embeddings
 //! (`db.create.setNodeVectorProperty`) and retrieves with `VectorRetriever` and
-//! `VectorCypherRetriever` (`db.index.vector.queryNodes`), with a stub embedder.
+//! `VectorCypherRetriever` (`db.index.vector.queryNodes`), with a stub embedder, and reads the
+//! schema with `get_structured_schema` / `get_schema` (`apoc.meta.data`, `apoc.schema.nodes`,
+//! `SHOW CONSTRAINTS`).
 //!
 //! Needs Python with `neo4j-graphrag`: `$GRAPE_PYTHON`, else `target/pyenv/bin/python` (what
 //! `.ci/run` creates). Without it the test prints SKIPPED and passes, unless
@@ -26,7 +28,8 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     };
     let g = grape::graph::Graph::from_cypher_script(
         "CREATE (:Chunk {id: 1, text: 'the first chunk'}), (:Chunk {id: 2, text: 'the second chunk'}), \
-         (:Chunk {id: 3, text: 'a third chunk'});",
+         (:Chunk {id: 3, text: 'a third chunk'})-[:NEXT {w: 1.5}]->(:Doc {title: 'D'}); \
+         CREATE CONSTRAINT doc_title FOR (d:Doc) REQUIRE d.title IS UNIQUE;",
     )
     .unwrap();
     let config = Config {
@@ -52,6 +55,8 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
         "upsert_vectors",
         "VectorRetriever",
         "VectorCypherRetriever",
+        "get_structured_schema",
+        "get_schema",
     ] {
         assert_eq!(out["steps"][step], "ok", "{step}: {}", out["steps"][step]);
     }
@@ -78,5 +83,33 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
             "<Record id=3 score=0.9>",
             "<Record id=1 score=0.5>"
         ])
+    );
+    // The schema as neo4j-graphrag reads it (and puts in its Text2Cypher prompts).
+    let st = &out["structured"];
+    assert_eq!(
+        st["node_props"],
+        json!({
+            "Chunk": [
+                {"property": "embedding", "type": "LIST"},
+                {"property": "id", "type": "INTEGER"},
+                {"property": "text", "type": "STRING"}
+            ],
+            "Doc": [{"property": "title", "type": "STRING"}]
+        })
+    );
+    assert_eq!(
+        st["rel_props"],
+        json!({"NEXT": [{"property": "w", "type": "FLOAT"}]})
+    );
+    assert_eq!(
+        st["relationships"],
+        json!([{"start": "Chunk", "type": "NEXT", "end": "Doc"}])
+    );
+    assert_eq!(st["index"], json!([["Doc", ["title"], "RANGE"]]));
+    assert_eq!(st["constraint"], json!(["doc_title"]));
+    assert_eq!(
+        out["schema"],
+        "Node properties:\nChunk {embedding: LIST, id: INTEGER, text: STRING}\nDoc {title: STRING}\n\
+         Relationship properties:\nNEXT {w: FLOAT}\nThe relationships:\n(:Chunk)-[:NEXT]->(:Doc)"
     );
 }

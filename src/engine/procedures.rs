@@ -70,7 +70,9 @@ fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
 /// The built-in procedures the engine runs (lower-case), besides the table procedures of
 /// [`super::Options::procedures`]. A unit test holds it equal to what [`call`] dispatches.
 pub(crate) const IMPLEMENTED: &[&str] = &[
+    "apoc.meta.data",
     "apoc.meta.schema",
+    "apoc.schema.nodes",
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
     "db.create.setvectorproperty",
@@ -470,6 +472,40 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
             ))
         }
         "apoc.meta.schema" => Ok((cols(&["value"]), vec![vec![apoc_meta_schema(g)]])),
+        "apoc.meta.data" => Ok((
+            cols(&[
+                "label",
+                "property",
+                "count",
+                "unique",
+                "index",
+                "existence",
+                "type",
+                "array",
+                "sample",
+                "left",
+                "right",
+                "other",
+                "otherLabels",
+                "elementType",
+            ]),
+            apoc_meta_data(g),
+        )),
+        "apoc.schema.nodes" => Ok((
+            cols(&[
+                "name",
+                "label",
+                "properties",
+                "status",
+                "type",
+                "failure",
+                "populationProgress",
+                "size",
+                "valuesSelectivity",
+                "userDescription",
+            ]),
+            apoc_schema_nodes(g),
+        )),
         // Writing procedures run through `call_write`; here (a read-only statement, or the
         // dispatch test) they answer with their columns only when they are given none.
         "db.create.setnodevectorproperty"
@@ -578,6 +614,233 @@ pub(crate) fn apoc_meta_schema(g: &Graph) -> Value {
         out.entry(t).or_insert(Value::Map(entry));
     }
     Value::Map(out)
+}
+
+/// Whether an index (not a LOOKUP one) covers `token.key` as its first property, and whether a
+/// uniqueness or existence constraint holds `token.key` alone.
+fn schema_flags(
+    g: &Graph,
+    entity: crate::graph::EntityType,
+    token: &str,
+    key: &str,
+) -> (bool, bool, bool) {
+    let schema = g.schema();
+    let index = schema.indexes().iter().any(|i| {
+        i.entity == entity
+            && i.kind != crate::syntax::IndexKind::Lookup
+            && i.labels_or_types.iter().any(|t| &**t == token)
+            && i.properties.first().is_some_and(|p| &**p == key)
+    });
+    let on = |c: &&crate::graph::ConstraintDef| {
+        c.entity == entity
+            && &*c.label == token
+            && c.properties.len() == 1
+            && &*c.properties[0] == key
+    };
+    let unique = schema
+        .constraints()
+        .iter()
+        .filter(on)
+        .any(|c| c.requires_uniqueness());
+    let existence = schema
+        .constraints()
+        .iter()
+        .filter(on)
+        .any(|c| c.requires_existence());
+    (unique, index, existence)
+}
+
+/// The most common APOC type of a property's values (the first seen among equals).
+fn common_type(types: &[&'static str]) -> &'static str {
+    let mut counts: Vec<(&'static str, usize)> = Vec::new();
+    for t in types {
+        match counts.iter_mut().find(|(x, _)| x == t) {
+            Some(e) => e.1 += 1,
+            None => counts.push((t, 1)),
+        }
+    }
+    counts
+        .iter()
+        .fold(None::<(&'static str, usize)>, |best, &(t, c)| match best {
+            Some((_, b)) if b >= c => best,
+            _ => Some((t, c)),
+        })
+        .map_or("ANY", |(t, _)| t)
+}
+
+/// `apoc.meta.data()`: per label, a row for each property key (its most common type, whether
+/// an index or constraint covers it) and for each type of outgoing relationship (`type`
+/// RELATIONSHIP, `other` the labels at the far end, `count` how many); per relationship type,
+/// a row for each property key. Every element is read (APOC samples); `count` of a property
+/// row is 0, as APOC reports it.
+fn apoc_meta_data(g: &Graph) -> Vec<Vec<Value>> {
+    use crate::graph::EntityType;
+    let strs = |xs: BTreeSet<Arc<str>>| Value::List(xs.into_iter().map(Value::String).collect());
+    let row = |label: &Arc<str>,
+               property: &Arc<str>,
+               count: i64,
+               flags: (bool, bool, bool),
+               ty: &str,
+               other: Value,
+               element: &str| {
+        vec![
+            Value::String(label.clone()),
+            Value::String(property.clone()),
+            Value::Int(count),
+            Value::Bool(flags.0),
+            Value::Bool(flags.1),
+            Value::Bool(flags.2),
+            s(ty),
+            Value::Bool(ty == "LIST" || ty == "RELATIONSHIP"),
+            Value::Null,
+            Value::Int(0),
+            Value::Int(0),
+            other,
+            Value::List(Vec::new()),
+            s(element),
+        ]
+    };
+    let mut out = Vec::new();
+    let mut labels: Vec<crate::graph::Sym> = g.labels_in_use();
+    labels.sort_by(|a, b| g.sym_name(*a).cmp(g.sym_name(*b)));
+    for l in labels {
+        let name = g.sym_name(l).clone();
+        let mut props: BTreeMap<Arc<str>, Vec<&'static str>> = BTreeMap::new();
+        let mut rels: BTreeMap<Arc<str>, (BTreeSet<Arc<str>>, i64)> = BTreeMap::new();
+        for &n in g.nodes_with_label(l) {
+            for (k, v) in g.node_properties(n) {
+                props.entry(k).or_default().push(apoc_type(&v));
+            }
+            for (r, m) in g.neighbours(n, crate::graph::Dir::Outgoing) {
+                if let Some(t) = g.rel_type(r) {
+                    let e = rels.entry(t).or_default();
+                    e.0.extend(g.labels(m));
+                    e.1 += 1;
+                }
+            }
+        }
+        for (k, types) in props {
+            let flags = schema_flags(g, EntityType::Node, &name, &k);
+            out.push(row(
+                &name,
+                &k,
+                0,
+                flags,
+                common_type(&types),
+                Value::List(Vec::new()),
+                "node",
+            ));
+        }
+        for (t, (others, count)) in rels {
+            out.push(row(
+                &name,
+                &t,
+                count,
+                (false, false, false),
+                "RELATIONSHIP",
+                strs(others),
+                "node",
+            ));
+        }
+    }
+    let mut by_type: BTreeMap<Arc<str>, BTreeMap<Arc<str>, Vec<&'static str>>> = BTreeMap::new();
+    for r in g.relationship_ids() {
+        if let Some(t) = g.rel_type(r) {
+            let props = by_type.entry(t).or_default();
+            for (k, v) in g.relationship_properties(r) {
+                props.entry(k).or_default().push(apoc_type(&v));
+            }
+        }
+    }
+    for (t, props) in by_type {
+        for (k, types) in props {
+            let flags = schema_flags(g, EntityType::Relationship, &t, &k);
+            out.push(row(
+                &t,
+                &k,
+                0,
+                flags,
+                common_type(&types),
+                Value::List(Vec::new()),
+                "relationship",
+            ));
+        }
+    }
+    out
+}
+
+/// `apoc.schema.nodes()`: the node indexes (LOOKUP ones aside) and node constraints, with
+/// each index's size (nodes it holds) and selectivity (distinct values over size).
+fn apoc_schema_nodes(g: &Graph) -> Vec<Vec<Value>> {
+    use crate::graph::EntityType;
+    let schema = g.schema();
+    let strs = |xs: &[Arc<str>]| Value::List(xs.iter().cloned().map(Value::String).collect());
+    let mut out = Vec::new();
+    for i in schema.sorted_indexes() {
+        if i.entity != EntityType::Node || i.kind == crate::syntax::IndexKind::Lookup {
+            continue;
+        }
+        let keys: Vec<Option<crate::graph::Sym>> = i.properties.iter().map(|p| g.sym(p)).collect();
+        let mut size = 0i64;
+        let mut distinct: std::collections::HashSet<Vec<crate::value::GroupKey>> =
+            std::collections::HashSet::new();
+        for t in &i.labels_or_types {
+            let Some(l) = g.sym(t) else { continue };
+            for &n in g.nodes_with_label(l) {
+                let vals: Option<Vec<crate::value::GroupKey>> = keys
+                    .iter()
+                    .map(|k| {
+                        k.and_then(|k| g.node_property(n, k))
+                            .cloned()
+                            .map(crate::value::GroupKey)
+                    })
+                    .collect();
+                if let Some(v) = vals {
+                    size += 1;
+                    distinct.insert(v);
+                }
+            }
+        }
+        let label = if i.labels_or_types.len() == 1 {
+            Value::String(i.labels_or_types[0].clone())
+        } else {
+            strs(&i.labels_or_types)
+        };
+        out.push(vec![
+            Value::String(i.name.clone()),
+            label,
+            strs(&i.properties),
+            s("ONLINE"),
+            s(i.kind.name()),
+            s("NO FAILURE"),
+            Value::Float(100.0),
+            Value::Int(size),
+            Value::Float(if size == 0 {
+                1.0
+            } else {
+                distinct.len() as f64 / size as f64
+            }),
+            Value::from(super::exec::index_text(i, schema).as_str()),
+        ]);
+    }
+    for c in schema.sorted_constraints() {
+        if c.entity != EntityType::Node {
+            continue;
+        }
+        out.push(vec![
+            Value::String(c.name.clone()),
+            Value::String(c.label.clone()),
+            strs(&c.properties),
+            s(""),
+            s(c.type_name(false)),
+            s("NO FAILURE"),
+            Value::Float(0.0),
+            Value::Int(0),
+            Value::Float(0.0),
+            Value::from(super::exec::constraint_text(c, schema).as_str()),
+        ]);
+    }
+    out
 }
 
 fn apoc_type(v: &Value) -> &'static str {

@@ -10,6 +10,7 @@ import neo4j
 from neo4j_graphrag.embeddings.base import Embedder
 from neo4j_graphrag.indexes import create_fulltext_index, create_vector_index, upsert_vectors
 from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
+from neo4j_graphrag.schema import get_schema, get_structured_schema
 from neo4j_graphrag.types import EntityType
 
 
@@ -66,6 +67,16 @@ def main(uri):
     ).search(query_text="the second", top_k=3))
     if c is not None:
         out["cypher"] = [item.content for item in c.items]
+    structured = step("get_structured_schema", lambda: get_structured_schema(driver))
+    if structured is not None:
+        out["structured"] = {
+            "node_props": structured["node_props"],
+            "rel_props": structured["rel_props"],
+            "relationships": structured["relationships"],
+            "index": [[i["label"], i["properties"], i["type"]] for i in structured["metadata"]["index"]],
+            "constraint": [c["name"] for c in structured["metadata"]["constraint"]],
+        }
+    out["schema"] = step("get_schema", lambda: get_schema(driver))
     driver.close()
     print(json.dumps(out))
 

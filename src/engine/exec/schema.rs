@@ -80,7 +80,7 @@ fn schema_text(entity: EntityType, tokens: &[Arc<str>], props: &[Arc<str>]) -> S
     }
 }
 
-fn index_text(i: &IndexDef, schema: &Schema) -> String {
+pub(crate) fn index_text(i: &IndexDef, schema: &Schema) -> String {
     let owner = i
         .owning_constraint
         .as_ref()
@@ -97,7 +97,7 @@ fn index_text(i: &IndexDef, schema: &Schema) -> String {
     )
 }
 
-fn constraint_text(c: &ConstraintDef, schema: &Schema) -> String {
+pub(crate) fn constraint_text(c: &ConstraintDef, schema: &Schema) -> String {
     let owned = c
         .owned_index
         .as_ref()
