@@ -651,7 +651,12 @@ fn apoc_meta_data_and_schema_nodes_read_the_schema() {
         &Params::new(),
     )
     .unwrap();
-    run(&mut g, "CREATE INDEX FOR (b:Book) ON (b.title)", &Params::new()).unwrap();
+    run(
+        &mut g,
+        "CREATE INDEX FOR (b:Book) ON (b.title)",
+        &Params::new(),
+    )
+    .unwrap();
     assert_eq!(
         common::rows(
             &mut g,

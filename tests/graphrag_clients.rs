@@ -5,9 +5,15 @@
 //! schema with `get_structured_schema` / `get_schema` (`apoc.meta.data`, `apoc.schema.nodes`,
 //! `SHOW CONSTRAINTS`).
 //!
-//! Needs Python with `neo4j-graphrag`: `$GRAPE_PYTHON`, else `target/pyenv/bin/python` (what
-//! `.ci/run` creates). Without it the test prints SKIPPED and passes, unless
-//! `GRAPE_REQUIRE_GRAPHRAG=1` (as `.ci/run` sets once it has installed the package).
+//! langchain-neo4j's `Neo4jGraph` reads the same schema, and `Neo4jVector` stores texts with
+//! their embeddings and searches them (`from_texts`, `from_existing_index`,
+//! `similarity_search`).
+//!
+//! Needs Python with `neo4j-graphrag` / `langchain-neo4j`: `$GRAPE_PYTHON`, else
+//! `target/pyenv/bin/python` (what `.ci/run` creates). Without them the tests print SKIPPED and
+//! pass, unless `GRAPE_REQUIRE_GRAPHRAG=1` / `GRAPE_REQUIRE_LANGCHAIN=1` (as `.ci/run` sets once
+//! it has installed the packages). Not yet: enhanced schemas (`apoc.meta.graph`'s virtual
+//! elements), full-text and hybrid search.
 #![cfg(feature = "bolt")]
 
 mod common;
@@ -112,4 +118,58 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
         "Node properties:\nChunk {embedding: LIST, id: INTEGER, text: STRING}\nDoc {title: STRING}\n\
          Relationship properties:\nNEXT {w: FLOAT}\nThe relationships:\n(:Chunk)-[:NEXT]->(:Doc)"
     );
+}
+
+#[test]
+fn langchain_neo4j_graph_schema_and_vector_store() {
+    let Some(py) = common::python_with(
+        "import langchain_neo4j",
+        "GRAPE_REQUIRE_LANGCHAIN",
+        "langchain-neo4j client test",
+    ) else {
+        return;
+    };
+    let g = grape::graph::Graph::from_cypher_script(
+        "CREATE (:Chunk {id: 1, text: 'x'})-[:NEXT {w: 1.5}]->(:Doc {title: 'D'});",
+    )
+    .unwrap();
+    let config = Config {
+        auth: Some(("neo4j".into(), "secret".into())),
+        ..Default::default()
+    };
+    let h = Server::bind("127.0.0.1:0", g, config).unwrap().spawn();
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/langchain_check.py");
+    let o = Command::new(&py)
+        .arg(script)
+        .arg(format!("bolt://{}", h.local_addr()))
+        .output()
+        .expect("run python");
+    assert!(
+        o.status.success(),
+        "langchain script failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Json = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+    for step in [
+        "Neo4jGraph",
+        "from_texts",
+        "similarity_search_with_score",
+        "from_existing_index",
+        "similarity_search",
+    ] {
+        assert_eq!(out["steps"][step], "ok", "{step}: {}", out["steps"][step]);
+    }
+    assert_eq!(
+        out["schema"],
+        "Node properties:\nChunk {id: INTEGER, text: STRING}\nDoc {title: STRING}\n\
+         Relationship properties:\nNEXT {w: FLOAT}\nThe relationships:\n(:Chunk)-[:NEXT]->(:Doc)"
+    );
+    assert_eq!(out["count"], 1);
+    // Neo4jVector stores its texts as `Chunk` nodes with an `embedding` and finds them.
+    assert_eq!(
+        out["hits"],
+        json!([["the second text", 1.0], ["the first text", 0.5]])
+    );
+    assert_eq!(out["found"], json!(["the first text"]));
 }

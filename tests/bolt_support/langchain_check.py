@@ -1,0 +1,62 @@
+"""langchain-neo4j against grape's Bolt server: Neo4jGraph's schema and Neo4jVector.
+
+Usage: langchain_check.py BOLT_URI. Prints one JSON object: each step's outcome (`ok` or the
+error) and what came back. The embeddings are a stub: no model, no network.
+"""
+import json
+import sys
+
+from langchain_core.embeddings import Embeddings
+from langchain_neo4j import Neo4jGraph, Neo4jVector
+
+
+class Stub(Embeddings):
+    """Maps a text to a fixed direction by a keyword."""
+
+    def embed_documents(self, texts):
+        return [self.embed_query(t) for t in texts]
+
+    def embed_query(self, text):
+        if "first" in text:
+            return [1.0, 0.0, 0.0]
+        if "second" in text:
+            return [0.0, 1.0, 0.0]
+        return [0.0, 0.0, 1.0]
+
+
+def main(uri):
+    out = {"steps": {}}
+    auth = {"url": uri, "username": "neo4j", "password": "secret"}
+
+    def step(name, f):
+        try:
+            result = f()
+            out["steps"][name] = "ok"
+            return result
+        except Exception as e:  # the test shows what failed
+            out["steps"][name] = f"{type(e).__name__}: {e}"
+            return None
+
+    graph = step("Neo4jGraph", lambda: Neo4jGraph(**auth))
+    if graph is not None:
+        out["schema"] = graph.schema
+        out["count"] = graph.query("MATCH (n:Chunk) RETURN count(n) AS c")[0]["c"]
+    store = step("from_texts", lambda: Neo4jVector.from_texts(
+        ["the first text", "the second text", "a third text"], Stub(),
+        index_name="vec", **auth))
+    if store is not None:
+        hits = step("similarity_search_with_score",
+                    lambda: store.similarity_search_with_score("the second", k=2))
+        if hits is not None:
+            out["hits"] = [[d.page_content, s] for d, s in hits]
+    again = step("from_existing_index", lambda: Neo4jVector.from_existing_index(
+        Stub(), index_name="vec", **auth))
+    if again is not None:
+        found = step("similarity_search", lambda: again.similarity_search("first", k=1))
+        if found is not None:
+            out["found"] = [d.page_content for d in found]
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
