@@ -687,3 +687,115 @@ fn apoc_meta_data_and_schema_nodes_read_the_schema() {
         ]
     );
 }
+
+#[test]
+fn fixtures_carry_indexes_and_constraints() {
+    use grape::graph::import::{graph_to_json, parse_json_fixture};
+    let text = r#"{
+        "nodes": [
+            {"id": "a", "labels": ["Doc"], "properties": {"title": "A", "e": [1.0, 0.0]}},
+            {"id": "b", "labels": ["Doc"], "properties": {"title": "B", "e": [0.0, 1.0]}}
+        ],
+        "relationships": [{"start": "a", "end": "b", "type": "CITES", "properties": {"w": 1}}],
+        "indexes": [
+            {"name": "docs", "type": "VECTOR", "labelsOrTypes": ["Doc"], "properties": ["e"],
+             "options": {"indexConfig": {"vector.dimensions": 2, "vector.similarity_function": "euclidean"}}},
+            {"type": "RANGE", "entityType": "RELATIONSHIP", "labelsOrTypes": ["CITES"], "properties": ["w"]},
+            {"name": "doc_title", "type": "RANGE", "labelsOrTypes": ["Doc"], "properties": ["title"], "owningConstraint": "doc_title"}
+        ],
+        "constraints": [
+            {"name": "doc_title", "type": "UNIQUENESS", "labelsOrTypes": ["Doc"], "properties": ["title"]},
+            {"type": "RELATIONSHIP_PROPERTY_TYPE", "labelsOrTypes": ["CITES"], "properties": ["w"], "propertyType": "INTEGER | FLOAT"}
+        ]
+    }"#;
+    let mut g = parse_json_fixture(text, "f.json").unwrap();
+    // With an `indexes` section the graph has exactly the listed indexes (no LOOKUP ones).
+    let indexes = common::rows(
+        &mut g,
+        "SHOW INDEXES YIELD name, type, entityType, owningConstraint RETURN *",
+    );
+    assert_eq!(indexes.len(), 3, "{indexes:?}");
+    assert_eq!(
+        indexes,
+        [
+            "'NODE' | 'doc_title' | 'doc_title' | 'RANGE'",
+            "'NODE' | 'docs' | null | 'VECTOR'",
+            "'RELATIONSHIP' | 'index_14a5b064' | null | 'RANGE'"
+        ]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "SHOW CONSTRAINTS YIELD name, type, propertyType RETURN type, propertyType"
+        ),
+        [
+            "'RELATIONSHIP_PROPERTY_TYPE' | 'INTEGER | FLOAT'",
+            "'UNIQUENESS' | null"
+        ]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL db.index.vector.queryNodes('docs', 1, [0.9, 0.1]) YIELD node RETURN node.title"
+        ),
+        ["'A'"]
+    );
+    // The constraints hold on writes.
+    assert!(run(&mut g, "CREATE (:Doc {title: 'A'})", &Params::new()).is_err());
+    // Written back, read again: the same schema.
+    let again = parse_json_fixture(&graph_to_json(&g).to_string(), "g.json").unwrap();
+    let show = |g: &Graph| {
+        let mut g = g.clone();
+        let mut r = common::rows(
+            &mut g,
+            "SHOW INDEXES YIELD * RETURN name, type, createStatement",
+        );
+        r.extend(common::rows(
+            &mut g,
+            "SHOW CONSTRAINTS YIELD * RETURN name, type, createStatement",
+        ));
+        r
+    };
+    assert_eq!(show(&again), show(&g));
+    // A new graph's schema is not written.
+    let plain = graph_to_json(&common::graph("CREATE (:A)"));
+    assert!(plain.get("indexes").is_none() && plain.get("constraints").is_none());
+    // Bad sections name the record.
+    for (bad, at) in [
+        (
+            r#"{"indexes": [{"type": "BTREE", "labelsOrTypes": ["A"], "properties": ["p"]}]}"#,
+            "$.indexes[0].type",
+        ),
+        (
+            r#"{"indexes": [{"type": "TEXT", "labelsOrTypes": ["A"], "properties": ["p", "q"]}]}"#,
+            "$.indexes[0]",
+        ),
+        (
+            r#"{"constraints": [{"type": "NODE_PROPERTY_TYPE", "labelsOrTypes": ["A"], "properties": ["p"], "propertyType": "MAP"}]}"#,
+            "$.constraints[0].propertyType",
+        ),
+        (
+            r#"{"constraints": [{"type": "UNIQUENESS", "labelsOrTypes": ["A"], "properties": ["p"]}, {"type": "UNIQUENESS", "labelsOrTypes": ["A"], "properties": ["p"]}]}"#,
+            "$.constraints[1]",
+        ),
+    ] {
+        let e = parse_json_fixture(bad, "bad.json").unwrap_err();
+        assert_eq!(e.location.as_deref(), Some(at), "{bad}: {e}");
+    }
+    // Data that breaks a declared constraint is refused when the fixture is loaded.
+    let dir = std::env::temp_dir().join(format!("grape-fixture-schema-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("dup.json");
+    std::fs::write(
+        &path,
+        r#"{"nodes": [{"id": 1, "labels": ["A"], "properties": {"p": 1}}, {"id": 2, "labels": ["A"], "properties": {"p": 1}}],
+            "constraints": [{"type": "UNIQUENESS", "labelsOrTypes": ["A"], "properties": ["p"]}]}"#,
+    )
+    .unwrap();
+    let e = grape::engine::load_graph(path.to_str().unwrap(), Default::default()).unwrap_err();
+    assert!(
+        e.to_string().contains("already exists with label `A`"),
+        "{e}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -674,6 +674,9 @@ pub enum LoadGraphError {
     /// A `.cypher` script whose statement failed.
     #[error("{path}: {source}")]
     Script { path: String, source: ExecError },
+    /// A fixture whose data breaks one of its own constraints.
+    #[error("{path}: {source}")]
+    Constraint { path: String, source: ExecError },
     #[error(
         "{path}: expected a .json fixture, a .cypher script, a Data Importer folder or `none`"
     )]
@@ -681,6 +684,17 @@ pub enum LoadGraphError {
     /// A graph name (`--graphs DIR` and a dataset's `graph` field) that could leave its folder.
     #[error("graph name {name:?} is not a plain name")]
     BadName { name: String },
+}
+
+/// Checks every node and relationship of `g` against its constraints (a fixture's data against
+/// the constraints it declares).
+pub fn check_all_constraints(g: &Graph) -> Result<()> {
+    if g.schema().constraints().is_empty() {
+        return Ok(());
+    }
+    let nodes: Vec<NodeId> = g.node_ids().collect();
+    let rels: Vec<RelId> = g.relationship_ids().collect();
+    exec::check_constraints(g, &nodes, &rels)
 }
 
 /// Loads a graph for the CLI and the evaluation runner: a `.json` fixture, GRAPE-style sampled
@@ -709,11 +723,15 @@ pub fn load_graph(
         let sampled = lower.ends_with(".jsonl")
             || serde_json::from_str::<serde_json::Value>(&text)
                 .is_ok_and(|d| crate::graph::import::looks_like_sampled_paths(&d));
-        return Ok(if sampled {
-            crate::graph::import::parse_sampled_paths(&text, path)?
-        } else {
-            crate::graph::import::parse_json_fixture(&text, path)?
-        });
+        if sampled {
+            return Ok(crate::graph::import::parse_sampled_paths(&text, path)?);
+        }
+        let g = crate::graph::import::parse_json_fixture(&text, path)?;
+        check_all_constraints(&g).map_err(|source| LoadGraphError::Constraint {
+            path: path.to_string(),
+            source,
+        })?;
+        return Ok(g);
     }
     if lower.ends_with(".cypher") || lower.ends_with(".cyp") || lower.ends_with(".cql") {
         let text = read()?;

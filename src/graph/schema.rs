@@ -2,7 +2,7 @@
 //! holds the definitions (journaled like any other change, so a rollback undoes a `CREATE
 //! INDEX`); the engine checks constraints and answers `SHOW INDEXES` / `SHOW CONSTRAINTS`.
 
-use crate::syntax::{CypherType, IndexKind};
+use crate::syntax::{CypherType, IndexKind, TypeKind};
 use crate::value::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -238,5 +238,318 @@ impl Schema {
         let mut v: Vec<&ConstraintDef> = self.constraints.iter().collect();
         v.sort_by(|a, b| a.name.cmp(&b.name));
         v
+    }
+}
+
+/// Neo4j's names for unnamed indexes and constraints: an incremental XXH64 over what the
+/// rule is (entity, token and property names by Java's `String.hashCode`, kind), as Neo4j's
+/// `SchemaNameUtil` computes it, so that grape and Neo4j name the same definition alike
+/// (`index_343aff4e` is the node lookup index of every new database).
+mod naming {
+    const P1: u64 = -7046029288634856825i64 as u64;
+    const P2: u64 = -4417276706812531889i64 as u64;
+    const P3: u64 = 1609587929392839161;
+    const P4: u64 = -8796714831421723037i64 as u64;
+    const P5: u64 = 2870177450012600261;
+
+    /// Java's `String.hashCode` (over UTF-16 code units).
+    pub fn java_hash(s: &str) -> i32 {
+        s.encode_utf16()
+            .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(i32::from(u)))
+    }
+
+    pub struct Hash(u64);
+
+    impl Hash {
+        pub fn new(seed: i64) -> Hash {
+            Hash((seed as u64).wrapping_add(P5))
+        }
+
+        pub fn update(mut self, b: i64) -> Hash {
+            let mut h = self.0.wrapping_add(8);
+            let b = (b as u64).wrapping_mul(P2).rotate_left(31).wrapping_mul(P1);
+            h ^= b;
+            self.0 = h.rotate_left(27).wrapping_mul(P1).wrapping_add(P4);
+            self
+        }
+
+        pub fn strings<'a>(self, xs: impl ExactSizeIterator<Item = &'a str>) -> Hash {
+            let mut h = self.update(xs.len() as i64);
+            for x in xs {
+                h = h.update(i64::from(java_hash(x)));
+            }
+            h
+        }
+
+        /// The finalised hash folded to a Java `int`, printed as Java's `%x` does (no padding).
+        pub fn name(self, prefix: &str) -> String {
+            let mut h = self.0;
+            h ^= h >> 33;
+            h = h.wrapping_mul(P2);
+            h ^= h >> 29;
+            h = h.wrapping_mul(P3);
+            h ^= h >> 32;
+            let s = h as i64;
+            let v = ((s >> 32) ^ s) as u32;
+            format!("{prefix}_{v:x}")
+        }
+    }
+}
+
+/// Java's `Boolean.hashCode`.
+fn java_bool(b: bool) -> i64 {
+    if b {
+        1231
+    } else {
+        1237
+    }
+}
+
+fn index_type_number(kind: IndexKind) -> i64 {
+    match kind {
+        IndexKind::Fulltext => 1,
+        IndexKind::Lookup => 2,
+        IndexKind::Text => 3,
+        IndexKind::Range => 4,
+        IndexKind::Point => 5,
+        IndexKind::Vector => 6,
+    }
+}
+
+fn entity_ordinal(e: EntityType) -> i64 {
+    match e {
+        EntityType::Node => 0,
+        EntityType::Relationship => 1,
+    }
+}
+
+/// The name Neo4j gives an unnamed index.
+pub fn default_index_name(i: &IndexDef) -> Arc<str> {
+    let pattern = match i.kind {
+        IndexKind::Fulltext => 1,
+        IndexKind::Lookup => 2,
+        _ => 0,
+    };
+    let h = naming::Hash::new(java_bool(false))
+        .update(entity_ordinal(i.entity))
+        .update(pattern)
+        .strings(i.labels_or_types.iter().map(|s| &**s))
+        .strings(i.properties.iter().map(|s| &**s))
+        .update(index_type_number(i.kind))
+        .update(java_bool(false));
+    Arc::from(h.name("index"))
+}
+
+/// Neo4j's names of the property types a type constraint allows (`INTEGER`, `LIST_STRING`).
+fn property_type_names(t: &CypherType) -> Vec<String> {
+    fn one(k: &TypeKind) -> String {
+        match k {
+            TypeKind::List(inner) => format!("LIST_{}", one(&inner.kind)),
+            TypeKind::LocalTime => "LOCAL_TIME".into(),
+            TypeKind::ZonedTime => "ZONED_TIME".into(),
+            TypeKind::LocalDateTime => "LOCAL_DATETIME".into(),
+            TypeKind::ZonedDateTime => "ZONED_DATETIME".into(),
+            other => format!("{other:?}").to_ascii_uppercase(),
+        }
+    }
+    let mut v: Vec<String> = match &t.kind {
+        TypeKind::Union(alts) => alts.iter().map(|a| one(&a.kind)).collect(),
+        k => vec![one(k)],
+    };
+    v.sort();
+    v.dedup();
+    v
+}
+
+/// A property type as Neo4j keeps it: the alternatives of a union once each, in the order of
+/// Neo4j's type system (`BOOLEAN | STRING | INTEGER | … | LIST<…>`).
+pub fn normalized_type(t: &CypherType) -> CypherType {
+    fn rank(k: &TypeKind) -> usize {
+        match k {
+            TypeKind::Boolean => 0,
+            TypeKind::String => 1,
+            TypeKind::Integer => 2,
+            TypeKind::Float => 3,
+            TypeKind::Date => 4,
+            TypeKind::LocalTime => 5,
+            TypeKind::ZonedTime => 6,
+            TypeKind::LocalDateTime => 7,
+            TypeKind::ZonedDateTime => 8,
+            TypeKind::Duration => 9,
+            TypeKind::Point => 10,
+            TypeKind::List(inner) => 11 + rank(&inner.kind),
+            _ => 100,
+        }
+    }
+    let TypeKind::Union(alts) = &t.kind else {
+        return t.clone();
+    };
+    let mut alts = alts.clone();
+    alts.sort_by_key(|a| rank(&a.kind));
+    alts.dedup();
+    if alts.len() == 1 {
+        return alts.remove(0);
+    }
+    CypherType {
+        kind: TypeKind::Union(alts),
+        not_null: t.not_null,
+    }
+}
+
+/// The name Neo4j gives an unnamed constraint.
+pub fn default_constraint_name(c: &ConstraintDef) -> Arc<str> {
+    let ordinal = match c.rule {
+        ConstraintRule::Unique => 0,
+        ConstraintRule::Exists => 1,
+        ConstraintRule::Key => 2,
+        ConstraintRule::Typed(_) => 3,
+    };
+    let mut h = naming::Hash::new(java_bool(true))
+        .update(entity_ordinal(c.entity))
+        .update(0)
+        .strings(std::iter::once(&*c.label))
+        .strings(c.properties.iter().map(|s| &**s))
+        .update(ordinal);
+    if c.requires_uniqueness() {
+        h = h.update(index_type_number(IndexKind::Range));
+    }
+    if let ConstraintRule::Typed(t) = &c.rule {
+        let sum = property_type_names(t)
+            .iter()
+            .fold(0i32, |s, n| s.wrapping_add(naming::java_hash(n)));
+        h = h.update(i64::from(sum));
+    }
+    Arc::from(h.name("constraint"))
+}
+
+/// Checks a configuration against the kind's settings and fills in the defaults.
+pub fn index_config(
+    kind: IndexKind,
+    given: BTreeMap<Arc<str>, Value>,
+) -> std::result::Result<BTreeMap<Arc<str>, Value>, String> {
+    let floats = |xs: &[f64]| Value::List(xs.iter().map(|x| Value::Float(*x)).collect());
+    let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+    let mut put = |k: &str, v: Value| {
+        out.insert(Arc::from(k), v);
+    };
+    match kind {
+        IndexKind::Point => {
+            put(
+                "spatial.cartesian.min",
+                floats(&[-1_000_000.0, -1_000_000.0]),
+            );
+            put("spatial.cartesian.max", floats(&[1_000_000.0, 1_000_000.0]));
+            put(
+                "spatial.cartesian-3d.min",
+                floats(&[-1_000_000.0, -1_000_000.0, -1_000_000.0]),
+            );
+            put(
+                "spatial.cartesian-3d.max",
+                floats(&[1_000_000.0, 1_000_000.0, 1_000_000.0]),
+            );
+            put("spatial.wgs-84.min", floats(&[-180.0, -90.0]));
+            put("spatial.wgs-84.max", floats(&[180.0, 90.0]));
+            put(
+                "spatial.wgs-84-3d.min",
+                floats(&[-180.0, -90.0, -1_000_000.0]),
+            );
+            put("spatial.wgs-84-3d.max", floats(&[180.0, 90.0, 1_000_000.0]));
+        }
+        IndexKind::Fulltext => {
+            put("fulltext.analyzer", Value::from("standard-no-stop-words"));
+            put("fulltext.eventually_consistent", Value::Bool(false));
+        }
+        IndexKind::Vector => {
+            put("vector.similarity_function", Value::from("COSINE"));
+            put("vector.hnsw.m", Value::Int(16));
+            put("vector.hnsw.ef_construction", Value::Int(100));
+            put("vector.quantization.enabled", Value::Bool(true));
+        }
+        _ => {}
+    }
+    for (k, v) in given {
+        let known =
+            out.contains_key(&k) || (kind == IndexKind::Vector && &*k == "vector.dimensions");
+        if !known {
+            return Err(format!(
+                "Invalid index config key '{k}', it was not recognized as an index setting."
+            ));
+        }
+        let v = match (&*k, v) {
+            ("vector.dimensions", Value::Int(d)) if (1..=4096).contains(&d) => Value::Int(d),
+            ("vector.dimensions", Value::Float(d)) if d.fract() == 0.0 && (1.0..=4096.0).contains(&d) => {
+                Value::Int(d as i64)
+            }
+            ("vector.dimensions", v) => {
+                return Err(format!(
+                    "'vector.dimensions' must be between 1 and 4096 inclusively, but was {v}."
+                ))
+            }
+            ("vector.similarity_function", Value::String(s))
+                if s.eq_ignore_ascii_case("cosine") || s.eq_ignore_ascii_case("euclidean") =>
+            {
+                Value::from(s.to_ascii_uppercase().as_str())
+            }
+            ("vector.similarity_function", v) => {
+                return Err(format!(
+                    "'{v}' is an unsupported 'vector.similarity_function'. Supported: [COSINE, EUCLIDEAN]"
+                ))
+            }
+            ("vector.hnsw.m" | "vector.hnsw.ef_construction", Value::Int(n)) if n > 0 => {
+                Value::Int(n)
+            }
+            ("vector.quantization.enabled" | "fulltext.eventually_consistent", Value::Bool(b)) => {
+                Value::Bool(b)
+            }
+            ("fulltext.analyzer", Value::String(s)) => Value::String(s),
+            (k2, Value::List(xs)) if k2.starts_with("spatial.") => {
+                let dims = if k2.contains("3d") { 3 } else { 2 };
+                if xs.len() != dims || !xs.iter().all(|x| x.is_number()) {
+                    return Err(format!(
+                        "Invalid index configuration for '{k2}': expected a list of {dims} numbers."
+                    ));
+                }
+                Value::List(xs.iter().map(|x| Value::Float(x.as_f64().unwrap_or(0.0))).collect())
+            }
+            (k2, v) => {
+                return Err(format!("Invalid value {v} for index setting '{k2}'."));
+            }
+        };
+        out.insert(k, v);
+    }
+    Ok(out)
+}
+
+/// Whether `t` is a type a property type constraint may require: Neo4j's property types,
+/// lists of them (`LIST<INTEGER NOT NULL>`), and unions of those, all nullable at the top.
+pub fn valid_property_type(t: &CypherType) -> bool {
+    fn simple(k: &TypeKind) -> bool {
+        matches!(
+            k,
+            TypeKind::Boolean
+                | TypeKind::String
+                | TypeKind::Integer
+                | TypeKind::Float
+                | TypeKind::Date
+                | TypeKind::LocalTime
+                | TypeKind::ZonedTime
+                | TypeKind::LocalDateTime
+                | TypeKind::ZonedDateTime
+                | TypeKind::Duration
+                | TypeKind::Point
+        )
+    }
+    fn member(t: &CypherType) -> bool {
+        if t.not_null {
+            return false;
+        }
+        match &t.kind {
+            TypeKind::List(inner) => inner.not_null && simple(&inner.kind),
+            k => simple(k),
+        }
+    }
+    match &t.kind {
+        TypeKind::Union(alts) => !t.not_null && alts.iter().all(member),
+        _ => member(t),
     }
 }

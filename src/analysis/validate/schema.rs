@@ -16,40 +16,6 @@ pub(crate) fn constraint_kind_name(kind: &ConstraintKind, rel: bool, cypher25: b
     }
 }
 
-/// Whether `t` is a type a property type constraint may require: Neo4j's property types,
-/// lists of them (`LIST<INTEGER NOT NULL>`), and unions of those, all nullable at the top.
-pub(crate) fn valid_property_type(t: &CypherType) -> bool {
-    fn simple(k: &TypeKind) -> bool {
-        matches!(
-            k,
-            TypeKind::Boolean
-                | TypeKind::String
-                | TypeKind::Integer
-                | TypeKind::Float
-                | TypeKind::Date
-                | TypeKind::LocalTime
-                | TypeKind::ZonedTime
-                | TypeKind::LocalDateTime
-                | TypeKind::ZonedDateTime
-                | TypeKind::Duration
-                | TypeKind::Point
-        )
-    }
-    fn member(t: &CypherType) -> bool {
-        if t.not_null {
-            return false;
-        }
-        match &t.kind {
-            TypeKind::List(inner) => inner.not_null && simple(&inner.kind),
-            k => simple(k),
-        }
-    }
-    match &t.kind {
-        TypeKind::Union(alts) => !t.not_null && alts.iter().all(member),
-        _ => member(t),
-    }
-}
-
 impl Checker<'_, '_> {
     pub(super) fn schema_command(&mut self, c: &SchemaCommand) {
         let cypher25 = self.version == CypherVersion::Cypher25;
@@ -141,7 +107,7 @@ impl Checker<'_, '_> {
                     }
                 }
                 if let ConstraintKind::Typed(t) = &k.kind {
-                    if !valid_property_type(t) {
+                    if !crate::graph::schema::valid_property_type(t) {
                         let list_nullable = matches!(&t.kind, TypeKind::List(inner) if !inner.not_null && !t.not_null);
                         let mut text = crate::syntax::print_type(t);
                         if list_nullable {

@@ -16,6 +16,19 @@
 //! Node `id`s are any JSON scalars, unique among nodes; relationships refer to them with `start`
 //! and `end` (their own `id` is optional). Property values use the value encoding below.
 //!
+//! Optional `indexes` and `constraints` arrays give the schema, one object per rule in the
+//! shape of `SHOW INDEXES` / `SHOW CONSTRAINTS` rows (so their `YIELD *` output can be pasted):
+//! `{"name", "type", "entityType", "labelsOrTypes", "properties", "options": {"indexConfig":
+//! {…}}}` and `{"name", "type", "labelsOrTypes", "properties", "propertyType"}`. `name` may be
+//! left out (Neo4j's generated name is used); `type` is `RANGE` (the default), `TEXT`, `POINT`,
+//! `LOOKUP`, `FULLTEXT` or `VECTOR` for indexes, and `UNIQUENESS` (or
+//! `NODE_PROPERTY_UNIQUENESS`), `RELATIONSHIP_UNIQUENESS`, `NODE_KEY`, `RELATIONSHIP_KEY`,
+//! `NODE_PROPERTY_EXISTENCE`, `RELATIONSHIP_PROPERTY_EXISTENCE`, `NODE_PROPERTY_TYPE` or
+//! `RELATIONSHIP_PROPERTY_TYPE` for constraints. Without `indexes` a graph has Neo4j's two
+//! LOOKUP indexes; with it, exactly the listed ones (an index a constraint owns comes with its
+//! constraint, and rows with an `owningConstraint` are skipped). Whether the data satisfies the
+//! constraints is checked by `grape::engine::load_graph`.
+//!
 //! Value encoding (also used for query results): null, booleans and strings as JSON; integers
 //! without a decimal point and floats with one (`1` vs `1.0`); NaN and infinities as
 //! `{"~float": "NaN"}` / `"Infinity"` / `"-Infinity"`; lists as arrays; maps as objects; a node
@@ -25,6 +38,7 @@
 //! `~localtime`, `~time`, `~localdatetime`, `~datetime` or `~duration`.
 
 use super::ImportError;
+use crate::graph::schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 use crate::graph::Graph;
 use crate::value::{Entities, NodeId, RelId, Value};
 use serde_json::{json, Map as JsonMap, Number, Value as Json};
@@ -283,7 +297,329 @@ pub fn parse_json_fixture(text: &str, file: &str) -> Result<Graph, ImportError> 
         g.add_relationship(start, end, ty, props)
             .ok_or_else(|| err(loc, "endpoint missing".into()))?;
     }
+    if obj.contains_key("indexes") || obj.contains_key("constraints") {
+        let schema = fixture_schema(obj).map_err(|(loc, msg)| err(loc, msg))?;
+        g.update_schema(|s| {
+            *s = schema;
+            true
+        });
+    }
     Ok(g)
+}
+
+type SchemaErr = (String, String);
+
+fn str_list(j: Option<&Json>, loc: &str) -> Result<Vec<Arc<str>>, SchemaErr> {
+    match j {
+        None | Some(Json::Null) => Ok(Vec::new()),
+        Some(Json::Array(xs)) => xs
+            .iter()
+            .map(|x| {
+                x.as_str()
+                    .map(Arc::from)
+                    .ok_or_else(|| (loc.to_string(), "expected strings".to_string()))
+            })
+            .collect(),
+        Some(_) => Err((loc.to_string(), "expected an array of strings".into())),
+    }
+}
+
+fn entity_of(j: Option<&Json>, loc: &str) -> Result<Option<EntityType>, SchemaErr> {
+    match j.and_then(|e| e.as_str()) {
+        None => Ok(None),
+        Some(e) if e.eq_ignore_ascii_case("NODE") => Ok(Some(EntityType::Node)),
+        Some(e) if e.eq_ignore_ascii_case("RELATIONSHIP") => Ok(Some(EntityType::Relationship)),
+        Some(e) => Err((loc.to_string(), format!("unknown entityType {e:?}"))),
+    }
+}
+
+/// A property type as a type predicate writes it (`INTEGER | FLOAT`), read by the parser.
+fn property_type(text: &str) -> Option<crate::syntax::CypherType> {
+    let stmt = crate::syntax::parse(&format!("RETURN null IS :: {text} AS t")).ok()?;
+    let crate::syntax::Clause::Return(r) = stmt.query.first.clauses.first()? else {
+        return None;
+    };
+    match &r.projection.items.first()?.expr.kind {
+        crate::syntax::ExprKind::IsType { ty, .. } => Some(ty.clone()),
+        _ => None,
+    }
+}
+
+/// The `indexes` and `constraints` sections as a schema.
+fn fixture_schema(obj: &JsonMap<String, Json>) -> Result<Schema, SchemaErr> {
+    use crate::syntax::IndexKind;
+    let mut schema = if obj.contains_key("indexes") {
+        Schema::empty()
+    } else {
+        Schema::default()
+    };
+    let array = |k: &str| -> Result<Vec<Json>, SchemaErr> {
+        match obj.get(k) {
+            None | Some(Json::Null) => Ok(Vec::new()),
+            Some(Json::Array(a)) => Ok(a.clone()),
+            Some(_) => Err((format!("$.{k}"), "expected an array".into())),
+        }
+    };
+    for (i, x) in array("indexes")?.iter().enumerate() {
+        let loc = format!("$.indexes[{i}]");
+        let o = x
+            .as_object()
+            .ok_or_else(|| (loc.clone(), "expected an object".to_string()))?;
+        if o.get("owningConstraint").is_some_and(|c| !c.is_null()) {
+            continue;
+        }
+        let kind = match o.get("type").and_then(|t| t.as_str()).unwrap_or("RANGE") {
+            t if t.eq_ignore_ascii_case("RANGE") => IndexKind::Range,
+            t if t.eq_ignore_ascii_case("TEXT") => IndexKind::Text,
+            t if t.eq_ignore_ascii_case("POINT") => IndexKind::Point,
+            t if t.eq_ignore_ascii_case("LOOKUP") => IndexKind::Lookup,
+            t if t.eq_ignore_ascii_case("FULLTEXT") => IndexKind::Fulltext,
+            t if t.eq_ignore_ascii_case("VECTOR") => IndexKind::Vector,
+            t => return Err((format!("{loc}.type"), format!("unknown index type {t:?}"))),
+        };
+        let entity = entity_of(o.get("entityType"), &format!("{loc}.entityType"))?
+            .unwrap_or(EntityType::Node);
+        let labels = str_list(o.get("labelsOrTypes"), &format!("{loc}.labelsOrTypes"))?;
+        let properties = str_list(o.get("properties"), &format!("{loc}.properties"))?;
+        let lookup = kind == IndexKind::Lookup;
+        let want_labels = match kind {
+            IndexKind::Lookup => 0..=0,
+            IndexKind::Fulltext => 1..=usize::MAX,
+            _ => 1..=1,
+        };
+        let want_props = match kind {
+            IndexKind::Lookup => 0..=0,
+            IndexKind::Text | IndexKind::Point | IndexKind::Vector => 1..=1,
+            _ => 1..=usize::MAX,
+        };
+        if !want_labels.contains(&labels.len()) || !want_props.contains(&properties.len()) {
+            return Err((
+                loc,
+                format!(
+                    "a {} index takes {} and {}",
+                    kind.name(),
+                    if lookup {
+                        "no labelsOrTypes"
+                    } else if kind == IndexKind::Fulltext {
+                        "labelsOrTypes"
+                    } else {
+                        "one of labelsOrTypes"
+                    },
+                    if lookup {
+                        "no properties"
+                    } else if want_props.end() == &1 {
+                        "one property"
+                    } else {
+                        "properties"
+                    }
+                ),
+            ));
+        }
+        let mut config = BTreeMap::new();
+        if let Some(Json::Object(opts)) = o.get("options") {
+            if let Some(Json::Object(cfg)) = opts.get("indexConfig") {
+                for (k, v) in cfg {
+                    let v = json_to_value(v, &format!("{loc}.options.indexConfig.{k}"))
+                        .map_err(|m| (loc.clone(), m))?;
+                    config.insert(Arc::from(k.as_str()), v);
+                }
+            }
+        }
+        let config =
+            crate::graph::schema::index_config(kind, config).map_err(|m| (loc.clone(), m))?;
+        let mut def = IndexDef {
+            id: 0,
+            name: Arc::from(""),
+            kind,
+            entity,
+            labels_or_types: labels,
+            properties,
+            config,
+            owning_constraint: None,
+        };
+        def.name = match o.get("name").and_then(|n| n.as_str()) {
+            Some(n) => Arc::from(n),
+            None => crate::graph::schema::default_index_name(&def),
+        };
+        if schema.index(&def.name).is_some() {
+            return Err((loc, format!("a second index called {:?}", def.name)));
+        }
+        if schema.indexes().iter().any(|x| {
+            x.same_schema(&def) || (lookup && x.kind == IndexKind::Lookup && x.entity == def.entity)
+        }) {
+            return Err((
+                loc,
+                "a second index of the same kind on the same schema".into(),
+            ));
+        }
+        def.id = schema.take_id();
+        schema.push_index(def);
+    }
+    for (i, x) in array("constraints")?.iter().enumerate() {
+        let loc = format!("$.constraints[{i}]");
+        let o = x
+            .as_object()
+            .ok_or_else(|| (loc.clone(), "expected an object".to_string()))?;
+        let ty = o
+            .get("type")
+            .and_then(|t| t.as_str())
+            .ok_or_else(|| (loc.clone(), "missing string `type`".to_string()))?
+            .to_ascii_uppercase();
+        let (rule, mut entity) = match ty.as_str() {
+            "UNIQUENESS" | "NODE_PROPERTY_UNIQUENESS" => (ConstraintRule::Unique, EntityType::Node),
+            "RELATIONSHIP_UNIQUENESS" | "RELATIONSHIP_PROPERTY_UNIQUENESS" => {
+                (ConstraintRule::Unique, EntityType::Relationship)
+            }
+            "NODE_KEY" => (ConstraintRule::Key, EntityType::Node),
+            "RELATIONSHIP_KEY" => (ConstraintRule::Key, EntityType::Relationship),
+            "NODE_PROPERTY_EXISTENCE" => (ConstraintRule::Exists, EntityType::Node),
+            "RELATIONSHIP_PROPERTY_EXISTENCE" => (ConstraintRule::Exists, EntityType::Relationship),
+            "NODE_PROPERTY_TYPE" | "RELATIONSHIP_PROPERTY_TYPE" => {
+                let text = o
+                    .get("propertyType")
+                    .and_then(|t| t.as_str())
+                    .ok_or_else(|| {
+                        (
+                            loc.clone(),
+                            "a property type constraint needs `propertyType`".to_string(),
+                        )
+                    })?;
+                let t = property_type(text)
+                    .filter(crate::graph::schema::valid_property_type)
+                    .ok_or_else(|| {
+                        (
+                            format!("{loc}.propertyType"),
+                            format!("invalid property type {text:?}"),
+                        )
+                    })?;
+                let entity = if ty.starts_with("NODE") {
+                    EntityType::Node
+                } else {
+                    EntityType::Relationship
+                };
+                (
+                    ConstraintRule::Typed(crate::graph::schema::normalized_type(&t)),
+                    entity,
+                )
+            }
+            t => {
+                return Err((
+                    format!("{loc}.type"),
+                    format!("unknown constraint type {t:?}"),
+                ))
+            }
+        };
+        if let Some(e) = entity_of(o.get("entityType"), &format!("{loc}.entityType"))? {
+            entity = e;
+        }
+        let labels = str_list(o.get("labelsOrTypes"), &format!("{loc}.labelsOrTypes"))?;
+        let properties = str_list(o.get("properties"), &format!("{loc}.properties"))?;
+        let single = matches!(rule, ConstraintRule::Exists | ConstraintRule::Typed(_));
+        if labels.len() != 1 || properties.is_empty() || (single && properties.len() > 1) {
+            return Err((
+                loc,
+                "a constraint takes one of labelsOrTypes and its properties (one for existence and type constraints)".into(),
+            ));
+        }
+        let mut def = ConstraintDef {
+            id: 0,
+            name: Arc::from(""),
+            rule,
+            entity,
+            label: labels[0].clone(),
+            properties,
+            owned_index: None,
+        };
+        def.name = match o.get("name").and_then(|n| n.as_str()) {
+            Some(n) => Arc::from(n),
+            None => crate::graph::schema::default_constraint_name(&def),
+        };
+        if schema.constraint(&def.name).is_some() || schema.index(&def.name).is_some() {
+            return Err((loc, format!("a second rule called {:?}", def.name)));
+        }
+        if schema.constraints().iter().any(|x| x.same_schema(&def)) {
+            return Err((
+                loc,
+                "a second constraint of the same kind on the same schema".into(),
+            ));
+        }
+        if def.requires_uniqueness() {
+            let backing = IndexDef {
+                id: schema.take_id(),
+                name: def.name.clone(),
+                kind: IndexKind::Range,
+                entity,
+                labels_or_types: vec![def.label.clone()],
+                properties: def.properties.clone(),
+                config: BTreeMap::new(),
+                owning_constraint: Some(def.name.clone()),
+            };
+            if schema.indexes().iter().any(|x| x.same_schema(&backing)) {
+                return Err((loc, "an index on the same schema is listed too".into()));
+            }
+            def.owned_index = Some(backing.name.clone());
+            schema.push_index(backing);
+        }
+        def.id = schema.take_id();
+        schema.push_constraint(def);
+    }
+    Ok(schema)
+}
+
+/// The schema as fixture sections, when it is not a new graph's (Neo4j's two LOOKUP indexes).
+fn schema_json(g: &Graph, m: &mut JsonMap<String, Json>) {
+    let schema = g.schema();
+    let default = schema.constraints().is_empty()
+        && schema.indexes().len() == 2
+        && schema.indexes().iter().all(|i| {
+            i.kind == crate::syntax::IndexKind::Lookup
+                && (&*i.name == crate::graph::schema::NODE_LOOKUP_INDEX
+                    || &*i.name == crate::graph::schema::RELATIONSHIP_LOOKUP_INDEX)
+        });
+    if default {
+        return;
+    }
+    let strs =
+        |xs: &[Arc<str>]| Json::Array(xs.iter().map(|x| Json::String(x.to_string())).collect());
+    let indexes: Vec<Json> = schema
+        .indexes()
+        .iter()
+        .filter(|i| i.owning_constraint.is_none())
+        .map(|i| {
+            let cfg: JsonMap<String, Json> = i
+                .config
+                .iter()
+                .map(|(k, v)| (k.to_string(), value_to_json(v, g)))
+                .collect();
+            json!({
+                "name": &*i.name,
+                "type": i.kind.name(),
+                "entityType": i.entity.name(),
+                "labelsOrTypes": strs(&i.labels_or_types),
+                "properties": strs(&i.properties),
+                "options": {"indexConfig": cfg},
+            })
+        })
+        .collect();
+    let constraints: Vec<Json> = schema
+        .constraints()
+        .iter()
+        .map(|c| {
+            let mut o = json!({
+                "name": &*c.name,
+                "type": c.type_name(false),
+                "entityType": c.entity.name(),
+                "labelsOrTypes": [&*c.label],
+                "properties": strs(&c.properties),
+            });
+            if let ConstraintRule::Typed(t) = &c.rule {
+                o["propertyType"] = Json::String(crate::syntax::print_type(t));
+            }
+            o
+        })
+        .collect();
+    m.insert("indexes".into(), Json::Array(indexes));
+    m.insert("constraints".into(), Json::Array(constraints));
 }
 
 fn fixture_props(j: Option<&Json>, path: &str) -> Result<Vec<(String, Value)>, String> {
@@ -322,6 +658,7 @@ pub fn graph_to_json(g: &Graph) -> Json {
     let mut m = JsonMap::new();
     m.insert("nodes".into(), Json::Array(nodes));
     m.insert("relationships".into(), Json::Array(rels));
+    schema_json(g, &mut m);
     Json::Object(m)
 }
 
