@@ -23,6 +23,36 @@ use serde_json::{json, Value as Json};
 use std::path::Path;
 use std::process::Command;
 
+/// Serves `setup` (a Cypher script) over Bolt with auth neo4j/secret, runs the client script
+/// `tests/bolt_support/<script>` against it and returns the JSON it prints, having checked
+/// that each of `steps` came out `ok`.
+fn run_client(py: &Path, script: &str, setup: &str, steps: &[&str]) -> Json {
+    let g = grape::graph::Graph::from_cypher_script(setup).unwrap();
+    let config = Config {
+        auth: Some(("neo4j".into(), "secret".into())),
+        ..Default::default()
+    };
+    let h = Server::bind("127.0.0.1:0", g, config).unwrap().spawn();
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/bolt_support")
+        .join(script);
+    let o = Command::new(py)
+        .arg(path)
+        .arg(format!("bolt://{}", h.local_addr()))
+        .output()
+        .expect("run python");
+    assert!(
+        o.status.success(),
+        "{script} failed:\n{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let out: Json = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
+    for step in steps {
+        assert_eq!(out["steps"][step], "ok", "{step}: {}", out["steps"][step]);
+    }
+    out
+}
+
 #[test]
 fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     let Some(py) = common::python_with(
@@ -32,40 +62,22 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     ) else {
         return;
     };
-    let g = grape::graph::Graph::from_cypher_script(
+    let out = run_client(
+        &py,
+        "graphrag_check.py",
         "CREATE (:Chunk {id: 1, text: 'the first chunk'}), (:Chunk {id: 2, text: 'the second chunk'}), \
          (:Chunk {id: 3, text: 'a third chunk'})-[:NEXT {w: 1.5}]->(:Doc {title: 'D'}); \
          CREATE CONSTRAINT doc_title FOR (d:Doc) REQUIRE d.title IS UNIQUE;",
-    )
-    .unwrap();
-    let config = Config {
-        auth: Some(("neo4j".into(), "secret".into())),
-        ..Default::default()
-    };
-    let h = Server::bind("127.0.0.1:0", g, config).unwrap().spawn();
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/graphrag_check.py");
-    let o = Command::new(&py)
-        .arg(script)
-        .arg(format!("bolt://{}", h.local_addr()))
-        .output()
-        .expect("run python");
-    assert!(
-        o.status.success(),
-        "graphrag script failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
+        &[
+            "create_vector_index",
+            "create_fulltext_index",
+            "upsert_vectors",
+            "VectorRetriever",
+            "VectorCypherRetriever",
+            "get_structured_schema",
+            "get_schema",
+        ],
     );
-    let out: Json = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
-    for step in [
-        "create_vector_index",
-        "create_fulltext_index",
-        "upsert_vectors",
-        "VectorRetriever",
-        "VectorCypherRetriever",
-        "get_structured_schema",
-        "get_schema",
-    ] {
-        assert_eq!(out["steps"][step], "ok", "{step}: {}", out["steps"][step]);
-    }
     assert_eq!(
         out["indexes"],
         json!([
@@ -129,37 +141,18 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
     ) else {
         return;
     };
-    let g = grape::graph::Graph::from_cypher_script(
+    let out = run_client(
+        &py,
+        "langchain_check.py",
         "CREATE (:Chunk {id: 1, text: 'x'})-[:NEXT {w: 1.5}]->(:Doc {title: 'D'});",
-    )
-    .unwrap();
-    let config = Config {
-        auth: Some(("neo4j".into(), "secret".into())),
-        ..Default::default()
-    };
-    let h = Server::bind("127.0.0.1:0", g, config).unwrap().spawn();
-    let script =
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/langchain_check.py");
-    let o = Command::new(&py)
-        .arg(script)
-        .arg(format!("bolt://{}", h.local_addr()))
-        .output()
-        .expect("run python");
-    assert!(
-        o.status.success(),
-        "langchain script failed:\n{}",
-        String::from_utf8_lossy(&o.stderr)
+        &[
+            "Neo4jGraph",
+            "from_texts",
+            "similarity_search_with_score",
+            "from_existing_index",
+            "similarity_search",
+        ],
     );
-    let out: Json = serde_json::from_str(String::from_utf8_lossy(&o.stdout).trim()).unwrap();
-    for step in [
-        "Neo4jGraph",
-        "from_texts",
-        "similarity_search_with_score",
-        "from_existing_index",
-        "similarity_search",
-    ] {
-        assert_eq!(out["steps"][step], "ok", "{step}: {}", out["steps"][step]);
-    }
     assert_eq!(
         out["schema"],
         "Node properties:\nChunk {id: INTEGER, text: STRING}\nDoc {title: STRING}\n\

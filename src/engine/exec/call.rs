@@ -3,6 +3,15 @@
 use super::*;
 
 impl<'a> Runner<'a> {
+    /// A procedure call's arguments, evaluated on row `r` (none when written without them).
+    fn procedure_args(&self, c: &CallProcedure, scope: &[Arc<str>], r: &Row) -> Result<Vec<Value>> {
+        let env = Env::new(scope, r);
+        match &c.args {
+            Some(a) => a.iter().map(|x| self.eval(x, &env)).collect(),
+            None => Ok(Vec::new()),
+        }
+    }
+
     pub(super) fn call_procedure(
         &self,
         c: &CallProcedure,
@@ -13,14 +22,7 @@ impl<'a> Runner<'a> {
         let mut out = Vec::new();
         let mut out_cols: Option<Vec<Arc<str>>> = None;
         for r in rows {
-            let env = Env::new(scope, &r);
-            let args = match &c.args {
-                Some(a) => a
-                    .iter()
-                    .map(|x| self.eval(x, &env))
-                    .collect::<Result<Vec<_>>>()?,
-                None => Vec::new(),
-            };
+            let args = self.procedure_args(c, scope, &r)?;
             let (cols, results) = crate::engine::procedures::call(self, &name, &args)?;
             // Which fields to keep, under which names.
             let (keep, names): (Vec<usize>, Vec<Arc<str>>) = match &c.yield_ {
@@ -86,17 +88,7 @@ pub(super) fn call_writing_procedure(
     let columns = crate::engine::procedures::write_columns(&name);
     for r in rows {
         sh.tick()?;
-        let args = {
-            let run = Runner::new(g, sh);
-            let env = Env::new(scope, &r);
-            match &c.args {
-                Some(a) => a
-                    .iter()
-                    .map(|x| run.eval(x, &env))
-                    .collect::<Result<Vec<_>>>()?,
-                None => Vec::new(),
-            }
-        };
+        let args = Runner::new(g, sh).procedure_args(c, scope, &r)?;
         let (_, results) = crate::engine::procedures::call_write(g, sh, &name, &args)?;
         for res in results {
             let mut nr = r.clone();
