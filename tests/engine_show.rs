@@ -141,3 +141,54 @@ fn show_parses_prints_and_validates() {
     let stmt = grape::syntax::parse("SHOW PROCEDURES").unwrap();
     assert!(!grape::engine::is_updating(&stmt));
 }
+
+#[test]
+fn show_databases_lists_the_served_graph_and_system() {
+    let (cols, r) = rows("SHOW DATABASES");
+    assert_eq!(cols.len(), 13);
+    assert_eq!(&cols[..3], ["name", "type", "aliases"]);
+    let names: Vec<&str> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row[0].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["neo4j", "system"]);
+    let (_, r) = rows(
+        "SHOW DATABASES YIELD name, type, currentStatus, default, home WHERE name = 'neo4j' \
+         RETURN name, type, currentStatus, default, home",
+    );
+    assert_eq!(r, json!([["neo4j", "standard", "online", true, true]]));
+    for q in [
+        "SHOW DEFAULT DATABASE",
+        "SHOW HOME DATABASE",
+        "SHOW DATABASE neo4j",
+    ] {
+        let (_, r) = rows(q);
+        assert_eq!(r.as_array().unwrap().len(), 1, "{q}");
+        assert_eq!(r[0][0], "neo4j", "{q}");
+    }
+    let (_, r) = rows("SHOW DATABASE nope");
+    assert_eq!(r, json!([]));
+    // Parsed and checked, but there is nothing of the kind to list.
+    for q in [
+        "SHOW SETTINGS",
+        "SHOW TRANSACTIONS 'x'",
+        "SHOW CURRENT USER",
+    ] {
+        let e = run_read(&Graph::new(), q, &Params::new(), &Options::default()).unwrap_err();
+        assert_eq!(
+            e.code(),
+            "Neo.ClientError.Statement.FeatureNotSupported",
+            "{q}"
+        );
+    }
+    let e = run_read(
+        &Graph::new(),
+        "SHOW TRANSACTIONS YIELD nope",
+        &Params::new(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.message, "Trying to YIELD non-existing column: `nope`");
+}

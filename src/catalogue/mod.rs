@@ -85,6 +85,101 @@ pub const SHOW_CONSTRAINTS_COLUMNS: &[&str] = &[
 ];
 pub const SHOW_CONSTRAINTS_DEFAULT: usize = 8;
 
+/// The columns of `SHOW DATABASES … YIELD *` in Neo4j 5's order; the first thirteen are the
+/// default ones.
+pub const SHOW_DATABASES_COLUMNS: &[&str] = &[
+    "name",
+    "type",
+    "aliases",
+    "access",
+    "address",
+    "role",
+    "writer",
+    "requestedStatus",
+    "currentStatus",
+    "statusMessage",
+    "default",
+    "home",
+    "constituents",
+    "databaseID",
+    "serverID",
+    "creationTime",
+    "lastStartTime",
+    "lastStopTime",
+    "store",
+    "currentPrimariesCount",
+    "currentSecondariesCount",
+    "requestedPrimariesCount",
+    "requestedSecondariesCount",
+    "options",
+];
+pub const SHOW_DATABASES_DEFAULT: usize = 13;
+
+/// The columns of `SHOW SETTINGS … YIELD *`; the first five are the default ones.
+pub const SHOW_SETTINGS_COLUMNS: &[&str] = &[
+    "name",
+    "value",
+    "isDynamic",
+    "defaultValue",
+    "description",
+    "startupValue",
+    "isExplicitlySet",
+    "validValues",
+    "isDeprecated",
+];
+
+/// The columns of `SHOW TRANSACTIONS … YIELD *`; the first ten are the default ones.
+pub const SHOW_TRANSACTIONS_COLUMNS: &[&str] = &[
+    "database",
+    "transactionId",
+    "currentQueryId",
+    "connectionId",
+    "clientAddress",
+    "username",
+    "currentQuery",
+    "startTime",
+    "status",
+    "elapsedTime",
+    "outerTransactionId",
+    "metaData",
+    "parameters",
+    "planner",
+    "runtime",
+    "indexes",
+    "currentQueryStartTime",
+    "protocol",
+    "requestUri",
+    "currentQueryStatus",
+    "statusDetails",
+    "resourceInformation",
+    "activeLockCount",
+    "currentQueryActiveLockCount",
+    "cpuTime",
+    "waitTime",
+    "idleTime",
+    "currentQueryElapsedTime",
+    "currentQueryCpuTime",
+    "currentQueryWaitTime",
+    "currentQueryIdleTime",
+    "currentQueryAllocatedBytes",
+    "allocatedDirectBytes",
+    "estimatedUsedHeapMemory",
+    "pageHits",
+    "pageFaults",
+    "currentQueryPageHits",
+    "currentQueryPageFaults",
+    "initializationStackTrace",
+];
+
+/// The columns of `SHOW CURRENT USER`.
+pub const SHOW_CURRENT_USER_COLUMNS: &[&str] = &[
+    "user",
+    "roles",
+    "passwordChangeRequired",
+    "suspended",
+    "home",
+];
+
 /// The columns a `SHOW` command can yield (all of them) and how many of them (from the
 /// first) it returns without `YIELD`.
 pub fn show_columns(kind: crate::syntax::ShowKind) -> (&'static [&'static str], usize) {
@@ -94,6 +189,10 @@ pub fn show_columns(kind: crate::syntax::ShowKind) -> (&'static [&'static str], 
         ShowKind::Procedures => (SHOW_PROCEDURES_COLUMNS, SHOW_PROCEDURES_DEFAULT),
         ShowKind::Indexes(_) => (SHOW_INDEXES_COLUMNS, SHOW_INDEXES_DEFAULT),
         ShowKind::Constraints(_) => (SHOW_CONSTRAINTS_COLUMNS, SHOW_CONSTRAINTS_DEFAULT),
+        ShowKind::Databases(_) => (SHOW_DATABASES_COLUMNS, SHOW_DATABASES_DEFAULT),
+        ShowKind::Settings => (SHOW_SETTINGS_COLUMNS, 5),
+        ShowKind::Transactions => (SHOW_TRANSACTIONS_COLUMNS, 10),
+        ShowKind::CurrentUser => (SHOW_CURRENT_USER_COLUMNS, 5),
     }
 }
 

@@ -209,6 +209,10 @@ fn single(
                     crate::syntax::ShowKind::Procedures => "ShowProcedures",
                     crate::syntax::ShowKind::Indexes(_) => "ShowIndexes",
                     crate::syntax::ShowKind::Constraints(_) => "ShowConstraints",
+                    crate::syntax::ShowKind::Databases(_) => "ShowDatabase",
+                    crate::syntax::ShowKind::Settings => "ShowSettings",
+                    crate::syntax::ShowKind::Transactions => "ShowTransactions",
+                    crate::syntax::ShowKind::CurrentUser => "ShowCurrentUser",
                 };
                 Plan::over(op, strip_keyword(&text, "SHOW"), start(cur.take()))
                     .bind(yielded.iter().map(|c| c.to_string()))

@@ -218,8 +218,8 @@ pub enum Clause {
     LoadCsv(LoadCsv),
     Use(Use),
     Finish(Span),
-    /// `SHOW FUNCTIONS` / `SHOW PROCEDURES`.
-    Show(Show),
+    /// `SHOW FUNCTIONS`, `SHOW INDEXES`, `SHOW DATABASES`, … (boxed: the largest clause).
+    Show(Box<Show>),
     /// Cypher 25: `LET a = 1, b = x.y`.
     Let(Let),
     /// Cypher 25: `FILTER predicate`.
@@ -682,6 +682,11 @@ pub struct Show {
     pub limit: Option<Expr>,
     /// `WHERE` without `YIELD` (with one, it is the yield's).
     pub where_: Option<Expr>,
+    /// `SHOW DATABASE name`: the database.
+    pub database: Option<SchemaName>,
+    /// `SHOW SETTINGS 'a', 'b'` / `SHOW TRANSACTIONS $ids`: the names or ids (string literals or
+    /// one parameter).
+    pub names: Vec<Expr>,
     pub span: Span,
 }
 
@@ -693,6 +698,23 @@ pub enum ShowKind {
     Indexes(Option<IndexKind>),
     /// `SHOW [ALL|…] CONSTRAINTS`.
     Constraints(ShowConstraints),
+    /// `SHOW DATABASES`, `SHOW DATABASE name` (the name in [`Show::database`]), `SHOW DEFAULT
+    /// DATABASE`, `SHOW HOME DATABASE`.
+    Databases(ShowDatabases),
+    /// `SHOW SETTINGS ['name', …]` (the names in [`Show::names`]).
+    Settings,
+    /// `SHOW TRANSACTIONS ['id', …]` (the ids in [`Show::names`]).
+    Transactions,
+    /// `SHOW CURRENT USER`.
+    CurrentUser,
+}
+
+/// Which databases `SHOW … DATABASE(S)` lists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum ShowDatabases {
+    All,
+    Default,
+    Home,
 }
 
 /// Which constraints `SHOW … CONSTRAINTS` lists: all, or one kind, optionally for nodes or

@@ -696,6 +696,42 @@ impl<'o> Printer<'o> {
                         }
                         self.w("INDEXES");
                     }
+                    ShowKind::Databases(which) => {
+                        self.w(match which {
+                            ShowDatabases::Default => "DEFAULT DATABASE",
+                            ShowDatabases::Home => "HOME DATABASE",
+                            ShowDatabases::All if c.database.is_some() => "DATABASE",
+                            ShowDatabases::All => "DATABASES",
+                        });
+                        match &c.database {
+                            // A database named like the word that would follow.
+                            Some(SchemaName::Name(i))
+                                if ["where", "yield"]
+                                    .iter()
+                                    .any(|w| i.name.eq_ignore_ascii_case(w)) =>
+                            {
+                                self.w(" ");
+                                write_escaped_name(&mut self.out, &i.name);
+                            }
+                            Some(d) => {
+                                self.w(" ");
+                                self.schema_name(d);
+                            }
+                            None => {}
+                        }
+                    }
+                    ShowKind::Settings | ShowKind::Transactions => {
+                        self.w(if c.kind == ShowKind::Settings {
+                            "SETTINGS"
+                        } else {
+                            "TRANSACTIONS"
+                        });
+                        for (i, n) in c.names.iter().enumerate() {
+                            self.w(if i == 0 { " " } else { ", " });
+                            self.expr(n);
+                        }
+                    }
+                    ShowKind::CurrentUser => self.w("CURRENT USER"),
                     ShowKind::Constraints(f) => {
                         let (entity, word) = match f {
                             ShowConstraints::All => (None, ""),

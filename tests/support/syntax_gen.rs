@@ -1432,9 +1432,40 @@ fn show_schema(inner: Exprs) -> BoxedStrategy<Clause> {
             _ => ShowConstraints::PropertyType(e),
         })),
     ];
+    let names = prop_oneof![
+        Just(Vec::new()),
+        prop::collection::vec(
+            any_string(8).prop_map(|s| e(ExprKind::Literal(Literal::String(s)))),
+            1..3
+        ),
+        parameter().prop_map(|p| vec![e(ExprKind::Parameter(p))]),
+    ];
+    let database = prop::option::of(prop_oneof![
+        (ident(), prop::option::of(ident())).prop_map(|(a, b)| SchemaName::Name(id(&match b {
+            Some(b) => format!("{}.{}", a.name, b.name),
+            None => a.name,
+        }))),
+        parameter().prop_map(|p| SchemaName::Parameter(p, sp())),
+    ]);
+    let admin = prop_oneof![
+        database.prop_map(|d| (ShowKind::Databases(ShowDatabases::All), d, Vec::new())),
+        Just((
+            ShowKind::Databases(ShowDatabases::Default),
+            None,
+            Vec::new()
+        )),
+        Just((ShowKind::Databases(ShowDatabases::Home), None, Vec::new())),
+        names.clone().prop_map(|n| (ShowKind::Settings, None, n)),
+        names.prop_map(|n| (ShowKind::Transactions, None, n)),
+        Just((ShowKind::CurrentUser, None, Vec::new())),
+    ];
+    let kind = prop_oneof![
+        3 => kind.prop_map(|k| (k, None, Vec::new())),
+        2 => admin,
+    ];
     (kind, prop::option::weighted(0.3, inner))
-        .prop_map(|(kind, where_)| {
-            Clause::Show(Show {
+        .prop_map(|((kind, database, names), where_)| {
+            Clause::Show(Box::new(Show {
                 kind,
                 scope: ShowScope::All,
                 executable: None,
@@ -1443,8 +1474,10 @@ fn show_schema(inner: Exprs) -> BoxedStrategy<Clause> {
                 skip: None,
                 limit: None,
                 where_,
+                database,
+                names,
                 span: sp(),
-            })
+            }))
         })
         .boxed()
 }

@@ -12,7 +12,10 @@ pub(crate) fn show_columns(c: &Show, g: &Graph) -> (usize, Vec<Arc<str>>) {
     let rows = match c.kind {
         ShowKind::Functions => listed_functions(c).count(),
         ShowKind::Procedures => listed_procedures().count(),
-        ShowKind::Indexes(_) | ShowKind::Constraints(_) => table(c, g, false).len(),
+        ShowKind::Indexes(_) | ShowKind::Constraints(_) | ShowKind::Databases(_) => {
+            table(c, g, false).len()
+        }
+        ShowKind::Settings | ShowKind::Transactions | ShowKind::CurrentUser => 0,
     };
     let bound: Vec<Arc<str>> = match &c.yield_ {
         None => all[..default].iter().map(|s| Arc::from(*s)).collect(),
@@ -72,6 +75,56 @@ fn listed_procedures() -> impl Iterator<Item = &'static crate::catalogue::Proced
         .filter(|p| p.versions.cypher_5)
 }
 
+/// The databases a grape server has, as `SHOW DATABASES` lists them: `neo4j` (the default and
+/// home database, the graph being served) and `system`, both online on this one server.
+fn database_rows(c: &Show) -> Vec<Vec<Value>> {
+    let named = match &c.database {
+        Some(crate::syntax::SchemaName::Name(n)) => Some(n.name.as_str()),
+        _ => None,
+    };
+    let row = |name: &str, standard: bool| {
+        let mut options = BTreeMap::new();
+        options.insert(Arc::from("txLogEnrichment"), Value::from("OFF"));
+        vec![
+            Value::from(name),
+            Value::from(if standard { "standard" } else { "system" }),
+            Value::List(Vec::new()),
+            Value::from("read-write"),
+            Value::from("localhost:7687"),
+            Value::from("primary"),
+            Value::Bool(true),
+            Value::from("online"),
+            Value::from("online"),
+            Value::from(""),
+            Value::Bool(standard),
+            Value::Bool(standard),
+            Value::List(Vec::new()),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            Value::Int(1),
+            Value::Int(0),
+            Value::Int(1),
+            Value::Int(0),
+            Value::Map(options),
+        ]
+    };
+    let all = [row("neo4j", true), row("system", false)];
+    all.into_iter()
+        .filter(|r| match (c.kind, named) {
+            (ShowKind::Databases(crate::syntax::ShowDatabases::All), Some(n)) => {
+                r[0].as_str() == Some(n)
+            }
+            (ShowKind::Databases(crate::syntax::ShowDatabases::All), None) => true,
+            // The default and the home database are one here.
+            _ => matches!(r[10], Value::Bool(true)),
+        })
+        .collect()
+}
+
 /// Every row of the `SHOW` (all columns), in the catalogue's order (by name); functions and
 /// procedures as Cypher 5 lists them.
 fn table(c: &Show, g: &Graph, cypher25: bool) -> Vec<Vec<Value>> {
@@ -79,6 +132,9 @@ fn table(c: &Show, g: &Graph, cypher25: bool) -> Vec<Vec<Value>> {
     match c.kind {
         ShowKind::Indexes(kind) => super::schema::index_rows(g, kind),
         ShowKind::Constraints(f) => super::schema::constraint_rows(g, f, cypher25),
+        ShowKind::Databases(_) => database_rows(c),
+        // Not run: see `exec_show`.
+        ShowKind::Settings | ShowKind::Transactions | ShowKind::CurrentUser => Vec::new(),
         ShowKind::Functions => listed_functions(c)
             .map(|f| {
                 let sig = f.signature();
@@ -133,6 +189,16 @@ impl Runner<'_> {
         scope: &mut Vec<Arc<str>>,
         rows: Vec<Row>,
     ) -> Result<Vec<Row>> {
+        let what = match c.kind {
+            ShowKind::Settings => Some("SHOW SETTINGS"),
+            ShowKind::Transactions => Some("SHOW TRANSACTIONS"),
+            ShowKind::CurrentUser => Some("SHOW CURRENT USER"),
+            _ => None,
+        };
+        if let Some(what) = what {
+            // grape has no configuration, transaction registry or users to list.
+            return Err(ExecError::unsupported(what).at(c.span));
+        }
         let (all, default) = crate::catalogue::show_columns(c.kind);
         let table = table(c, self.g, self.sh.cypher25);
         let mut wide: Vec<Arc<str>> = scope.clone();

@@ -473,7 +473,7 @@ impl<'s> Builder<'s> {
                     span,
                 })
             }
-            Rule::show_clause => Clause::Show(self.show_clause(c)?),
+            Rule::show_clause => Clause::Show(Box::new(self.show_clause(c)?)),
             _ => return Ok(None),
         }))
     }
@@ -1050,6 +1050,28 @@ impl<'s> Builder<'s> {
         Ok(y)
     }
 
+    /// A database name: `$param`, or dotted names (`a.b` names the database `a.b`).
+    fn db_name(&self, p: Pair<'_, Rule>) -> Res<SchemaName> {
+        let span = span_of(&p);
+        let parts: Vec<Pair<'_, Rule>> = p.into_inner().collect();
+        if let [only] = parts.as_slice() {
+            if only.as_rule() == Rule::parameter {
+                return match self.atom(only.clone())?.expr.kind {
+                    ExprKind::Parameter(param) => Ok(SchemaName::Parameter(param, span)),
+                    _ => Err(internal(self.src, span.start)),
+                };
+            }
+        }
+        let mut names = Vec::new();
+        for x in parts {
+            names.push(self.ident(x)?.name);
+        }
+        Ok(SchemaName::Name(Ident {
+            name: names.join("."),
+            span,
+        }))
+    }
+
     /// `SHOW [ALL | BUILT IN | USER DEFINED] FUNCTIONS | PROCEDURES [EXECUTABLE [BY …]]
     /// [YIELD … [ORDER BY …] [SKIP …] [LIMIT …] [WHERE …] | WHERE …]`.
     pub(super) fn show_clause(&self, c: Pair<'_, Rule>) -> Res<Show> {
@@ -1063,10 +1085,40 @@ impl<'s> Builder<'s> {
             skip: None,
             limit: None,
             where_: None,
+            database: None,
+            names: Vec::new(),
             span,
         };
         for x in c.into_inner() {
             match x.as_rule() {
+                Rule::show_databases => {
+                    show.kind = ShowKind::Databases(ShowDatabases::All);
+                    for y in x.into_inner() {
+                        match y.as_rule() {
+                            Rule::show_db_default => {
+                                show.kind = ShowKind::Databases(ShowDatabases::Default)
+                            }
+                            Rule::show_db_home => {
+                                show.kind = ShowKind::Databases(ShowDatabases::Home)
+                            }
+                            Rule::show_db_name => show.database = Some(self.db_name(y)?),
+                            _ => {}
+                        }
+                    }
+                }
+                Rule::show_settings | Rule::show_transactions => {
+                    show.kind = if x.as_rule() == Rule::show_settings {
+                        ShowKind::Settings
+                    } else {
+                        ShowKind::Transactions
+                    };
+                    if let Some(list) = x.into_inner().find(|y| y.as_rule() == Rule::show_names) {
+                        for y in list.into_inner() {
+                            show.names.push(self.atom(y)?.expr);
+                        }
+                    }
+                }
+                Rule::show_user => show.kind = ShowKind::CurrentUser,
                 Rule::show_scope => {
                     show.scope = match x.into_inner().next().map(|k| k.as_rule()) {
                         Some(Rule::BUILT) => ShowScope::BuiltIn,
