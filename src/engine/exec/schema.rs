@@ -391,7 +391,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
         ));
     }
     if let Some(x) = schema.constraints().iter().find(|x| x.same_schema(&def)) {
-        if i_not_exists(k) {
+        if k.if_not_exists {
             return Ok(());
         }
         if x.rule != def.rule {
@@ -419,7 +419,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
         ));
     }
     if schema.constraint(&def.name).is_some() {
-        if i_not_exists(k) {
+        if k.if_not_exists {
             return Ok(());
         }
         return Err(schema_error(
@@ -439,7 +439,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
     };
     if backed {
         if let Some(x) = schema.indexes().iter().find(|x| x.same_schema(&backing)) {
-            if i_not_exists(k) {
+            if k.if_not_exists {
                 return Ok(());
             }
             let detail = if x.owning_constraint.is_some() {
@@ -463,7 +463,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
                 && x.label == def.label
                 && x.properties == def.properties
         }) {
-            if i_not_exists(k) {
+            if k.if_not_exists {
                 return Ok(());
             }
             return Err(schema_error(
@@ -482,7 +482,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
                 def.name,
                 def.type_name(false).replace('_', " "),
                 schema_text(entity, std::slice::from_ref(&def.label), &def.properties),
-                v.creation_message(g, &def)
+                v.creation_message(&def)
             ),
         ));
     }
@@ -499,10 +499,6 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
     });
     sh.stats.borrow_mut().constraints_added += 1;
     Ok(())
-}
-
-fn i_not_exists(k: &CreateConstraint) -> bool {
-    k.if_not_exists
 }
 
 /// An element of a constraint's kind: a node or a relationship.
@@ -548,8 +544,7 @@ enum Violation {
 }
 
 impl Violation {
-    fn kind_word(g: &Graph, e: Element, c: &ConstraintDef) -> String {
-        let _ = g;
+    fn kind_word(e: Element, c: &ConstraintDef) -> String {
         match e {
             Element::Node(_) => format!("label `{}`", c.label),
             Element::Rel(_) => format!("type `{}`", c.label),
@@ -580,12 +575,12 @@ impl Violation {
     }
 
     /// The message when a write breaks the constraint.
-    fn write_message(&self, g: &Graph, c: &ConstraintDef) -> String {
+    fn write_message(&self, c: &ConstraintDef) -> String {
         match self {
             Violation::Missing(e) => format!(
                 "{} with {} must have {}",
                 e.text(),
-                Self::kind_word(g, *e, c),
+                Self::kind_word(*e, c),
                 Self::must_have(c)
             ),
             Violation::WrongType(e, p, v) => {
@@ -595,7 +590,7 @@ impl Violation {
                 format!(
                     "{} with {} required the property `{p}` to be of type `{}`, but was of type `{}`.",
                     e.text(),
-                    Self::kind_word(g, *e, c),
+                    Self::kind_word(*e, c),
                     crate::syntax::print_type(t),
                     crate::value::type_name(v)
                 )
@@ -603,14 +598,14 @@ impl Violation {
             Violation::Duplicate(_, other, values) => format!(
                 "{} already exists with {} and {}",
                 other.text(),
-                Self::kind_word(g, *other, c),
+                Self::kind_word(*other, c),
                 Self::props_text(c, values)
             ),
         }
     }
 
     /// The message when existing data prevents creating the constraint.
-    fn creation_message(&self, g: &Graph, c: &ConstraintDef) -> String {
+    fn creation_message(&self, c: &ConstraintDef) -> String {
         match self {
             Violation::Duplicate(a, b, values) => {
                 let (a, b) = if a < b { (a, b) } else { (b, a) };
@@ -627,9 +622,9 @@ impl Violation {
             }
             Violation::Missing(_) => format!(
                 "{}. Note that only the first found violation is shown.",
-                self.write_message(g, c)
+                self.write_message(c)
             ),
-            other => other.write_message(g, c),
+            other => other.write_message(c),
         }
     }
 }
@@ -716,7 +711,7 @@ pub(crate) fn check_constraints(g: &Graph, nodes: &[NodeId], rels: &[RelId]) -> 
         if let Some(v) = first_violation(g, c, &ids)? {
             return Err(ExecError::runtime(
                 ErrorKind::ConstraintVerificationFailed,
-                v.write_message(g, c),
+                v.write_message(c),
             ));
         }
     }
