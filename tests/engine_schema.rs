@@ -799,3 +799,28 @@ fn fixtures_carry_indexes_and_constraints() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn awaiting_indexes_and_ping() {
+    let mut g = common::graph("CREATE (:P {x: 1})");
+    run(&mut g, "CREATE INDEX px FOR (n:P) ON (n.x)", &Params::new()).unwrap();
+    // Indexes are online as soon as they exist; the rows go on.
+    assert_eq!(
+        common::rows(&mut g, "CALL db.awaitIndexes() MATCH (n:P) RETURN n.x"),
+        ["1"]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL db.awaitIndexes(10) CALL db.awaitIndex('px') RETURN 1 AS ok"
+        ),
+        ["1"]
+    );
+    let e = fails(&mut g, "CALL db.awaitIndex('nope')");
+    assert_eq!(e.code(), "Neo.ClientError.Procedure.ProcedureCallFailed");
+    assert!(e.message.ends_with("No such index 'nope'"), "{}", e.message);
+    assert_eq!(
+        common::rows(&mut g, "CALL db.ping() YIELD success RETURN success"),
+        ["true"]
+    );
+}

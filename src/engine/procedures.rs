@@ -73,12 +73,15 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.meta.data",
     "apoc.meta.schema",
     "apoc.schema.nodes",
+    "db.awaitindex",
+    "db.awaitindexes",
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
     "db.create.setvectorproperty",
     "db.index.vector.querynodes",
     "db.index.vector.queryrelationships",
     "db.labels",
+    "db.ping",
     "db.propertykeys",
     "db.relationshiptypes",
     "db.schema.nodetypeproperties",
@@ -303,6 +306,40 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     .map(|(v, s)| vec![v, Value::Float(s)])
                     .collect(),
             ))
+        }
+        // Indexes are online as soon as they exist: waiting returns at once (a VOID
+        // procedure: the row goes on).
+        "db.awaitindexes" => {
+            if args.len() > 1 {
+                return Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("{name} takes at most 1 argument, got {}", args.len()),
+                )
+                .with_detail("InvalidNumberOfArguments"));
+            }
+            Ok((Vec::new(), vec![Vec::new()]))
+        }
+        "db.awaitindex" => {
+            let index = args.first().and_then(|a| a.as_str());
+            match index {
+                Some(n) if g.schema().index(n).is_some() => Ok((Vec::new(), vec![Vec::new()])),
+                Some(n) => Err(ExecError::runtime(
+                    ErrorKind::ProcedureError,
+                    format!(
+                        "Failed to invoke procedure `db.awaitIndex`: Caused by: \
+                         java.lang.IllegalArgumentException: No such index '{n}'"
+                    ),
+                )),
+                None => Err(ExecError::compile(
+                    ErrorKind::SyntaxError,
+                    format!("{name} takes the name of an index"),
+                )
+                .with_detail("InvalidNumberOfArguments")),
+            }
+        }
+        "db.ping" => {
+            no_args(args)?;
+            Ok((cols(&["success"]), vec![vec![Value::Bool(true)]]))
         }
         "db.labels" => {
             no_args(args)?;
