@@ -184,6 +184,15 @@ fn vector_setters_store_float_lists_and_need_a_writing_statement() {
         ),
         ["2 | [2.0, 0.0]", "3 | [3.0, 0.0]"]
     );
+    // YIELD … WHERE filters a writing procedure's rows as it filters any procedure's.
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "MATCH (c:Chunk) CALL db.create.setVectorProperty(c, 'v', [1]) \
+             YIELD node AS n WHERE n.id >= 2 RETURN n.id ORDER BY n.id"
+        ),
+        ["2", "3"]
+    );
     let e = run(
         &mut g,
         "MATCH (c:Chunk {id: 1}) CALL db.create.setNodeVectorProperty(c, 'embedding', 'x')",

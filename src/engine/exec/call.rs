@@ -12,6 +12,37 @@ impl<'a> Runner<'a> {
         }
     }
 
+    /// Joins a procedure's result rows to the input row `r`: the fields at `keep` under
+    /// `names`, filtered by the YIELD's WHERE.
+    #[allow(clippy::too_many_arguments)]
+    fn join_rows(
+        &self,
+        c: &CallProcedure,
+        scope: &[Arc<str>],
+        r: &Row,
+        keep: &[usize],
+        names: &[Arc<str>],
+        results: Vec<Vec<Value>>,
+        out: &mut Vec<Row>,
+    ) -> Result<()> {
+        let mut new_scope = scope.to_vec();
+        new_scope.extend(names.iter().cloned());
+        for res in results {
+            let mut nr = r.clone();
+            nr.extend(
+                keep.iter()
+                    .map(|&i| res.get(i).cloned().unwrap_or(Value::Null)),
+            );
+            if let Some(w) = c.yield_.as_ref().and_then(|y| y.where_.as_ref()) {
+                if self.eval(w, &Env::new(&new_scope, &nr))?.as_bool() != Some(true) {
+                    continue;
+                }
+            }
+            out.push(nr);
+        }
+        Ok(())
+    }
+
     pub(super) fn call_procedure(
         &self,
         c: &CallProcedure,
@@ -24,46 +55,8 @@ impl<'a> Runner<'a> {
         for r in rows {
             let args = self.procedure_args(c, scope, &r)?;
             let (cols, results) = crate::engine::procedures::call(self, &name, &args)?;
-            // Which fields to keep, under which names.
-            let (keep, names): (Vec<usize>, Vec<Arc<str>>) = match &c.yield_ {
-                Some(y) if !y.star => {
-                    let mut keep = Vec::new();
-                    let mut names = Vec::new();
-                    for it in &y.items {
-                        let i =
-                            cols.iter()
-                                .position(|c| **c == *it.field.name)
-                                .ok_or_else(|| {
-                                    ExecError::compile(
-                                        ErrorKind::SyntaxError,
-                                        format!("unknown procedure output `{}`", it.field.name),
-                                    )
-                                    .with_detail("UndefinedVariable")
-                                })?;
-                        keep.push(i);
-                        names.push(Arc::from(
-                            it.alias.as_ref().unwrap_or(&it.field).name.as_str(),
-                        ));
-                    }
-                    (keep, names)
-                }
-                _ => ((0..cols.len()).collect(), cols.clone()),
-            };
-            let mut new_scope = scope.clone();
-            new_scope.extend(names.iter().cloned());
-            for res in results {
-                let mut nr = r.clone();
-                nr.extend(
-                    keep.iter()
-                        .map(|&i| res.get(i).cloned().unwrap_or(Value::Null)),
-                );
-                if let Some(w) = c.yield_.as_ref().and_then(|y| y.where_.as_ref()) {
-                    if self.eval(w, &Env::new(&new_scope, &nr))?.as_bool() != Some(true) {
-                        continue;
-                    }
-                }
-                out.push(nr);
-            }
+            let (keep, names) = yielded(c, &cols)?;
+            self.join_rows(c, scope, &r, &keep, &names, results, &mut out)?;
             out_cols = Some(names);
         }
         if let Some(cols) = out_cols {
@@ -85,35 +78,41 @@ pub(super) fn call_writing_procedure(
 ) -> Result<Vec<Row>> {
     let name = c.name.dotted();
     let mut out = Vec::new();
-    let columns = crate::engine::procedures::write_columns(&name);
+    let (keep, names) = yielded(c, &crate::engine::procedures::write_columns(&name))?;
     for r in rows {
         sh.tick()?;
         let args = Runner::new(g, sh).procedure_args(c, scope, &r)?;
         let (_, results) = crate::engine::procedures::call_write(g, sh, &name, &args)?;
-        for res in results {
-            let mut nr = r.clone();
-            match &c.yield_ {
-                Some(y) if !y.star => {
-                    for it in &y.items {
-                        let i = columns
-                            .iter()
-                            .position(|col| **col == *it.field.name)
-                            .unwrap_or(usize::MAX);
-                        nr.push(res.get(i).cloned().unwrap_or(Value::Null));
-                    }
-                }
-                _ => nr.extend(res),
-            }
-            out.push(nr);
-        }
+        Runner::new(g, sh).join_rows(c, scope, &r, &keep, &names, results, &mut out)?;
     }
-    match &c.yield_ {
-        Some(y) if !y.star => scope.extend(
-            y.items
-                .iter()
-                .map(|it| Arc::from(it.alias.as_ref().unwrap_or(&it.field).name.as_str())),
-        ),
-        _ => scope.extend(columns),
-    }
+    scope.extend(names);
     Ok(out)
+}
+
+/// Which fields of a procedure's output (`cols`) a call keeps, and under which names.
+fn yielded(c: &CallProcedure, cols: &[Arc<str>]) -> Result<(Vec<usize>, Vec<Arc<str>>)> {
+    match &c.yield_ {
+        Some(y) if !y.star => {
+            let mut keep = Vec::new();
+            let mut names = Vec::new();
+            for it in &y.items {
+                let i = cols
+                    .iter()
+                    .position(|c| **c == *it.field.name)
+                    .ok_or_else(|| {
+                        ExecError::compile(
+                            ErrorKind::SyntaxError,
+                            format!("unknown procedure output `{}`", it.field.name),
+                        )
+                        .with_detail("UndefinedVariable")
+                    })?;
+                keep.push(i);
+                names.push(Arc::from(
+                    it.alias.as_ref().unwrap_or(&it.field).name.as_str(),
+                ));
+            }
+            Ok((keep, names))
+        }
+        _ => Ok(((0..cols.len()).collect(), cols.to_vec())),
+    }
 }
