@@ -20,6 +20,7 @@ pub mod catalogue;
 pub mod dataset;
 pub mod engine;
 pub mod eval;
+pub mod fulltext;
 pub mod graph;
 #[cfg(feature = "llm")]
 pub mod llm;

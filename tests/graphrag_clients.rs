@@ -1,19 +1,21 @@
 //! The GraphRAG libraries applications are built on, unchanged, against grape's Bolt server:
 //! neo4j-graphrag creates its vector and full-text indexes, upserts embeddings
 //! (`db.create.setNodeVectorProperty`) and retrieves with `VectorRetriever` and
-//! `VectorCypherRetriever` (`db.index.vector.queryNodes`), with a stub embedder, and reads the
+//! `VectorCypherRetriever` (`db.index.vector.queryNodes`), `HybridRetriever` (both rankers) and
+//! `HybridCypherRetriever` (with `db.index.fulltext.queryNodes`), with a stub embedder,
+//! `Text2CypherRetriever` with a stub LLM, and reads the
 //! schema with `get_structured_schema` / `get_schema` (`apoc.meta.data`, `apoc.schema.nodes`,
 //! `SHOW CONSTRAINTS`).
 //!
 //! langchain-neo4j's `Neo4jGraph` reads the same schema, and `Neo4jVector` stores texts with
 //! their embeddings and searches them (`from_texts`, `from_existing_index`,
-//! `similarity_search`).
+//! `similarity_search`), by vector alone and hybrid (with a full-text keyword index).
 //!
 //! Needs Python with `neo4j-graphrag` / `langchain-neo4j`: `$GRAPE_PYTHON`, else
 //! `target/pyenv/bin/python` (what `.ci/run` creates). Without them the tests print SKIPPED and
 //! pass, unless `GRAPE_REQUIRE_GRAPHRAG=1` / `GRAPE_REQUIRE_LANGCHAIN=1` (as `.ci/run` sets once
 //! it has installed the packages). Not yet: enhanced schemas (`apoc.meta.graph`'s virtual
-//! elements), full-text and hybrid search.
+//! elements).
 #![cfg(feature = "bolt")]
 
 mod common;
@@ -74,6 +76,10 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
             "upsert_vectors",
             "VectorRetriever",
             "VectorCypherRetriever",
+            "HybridRetriever",
+            "HybridRetriever_linear",
+            "HybridCypherRetriever",
+            "Text2CypherRetriever",
             "get_structured_schema",
             "get_schema",
         ],
@@ -102,6 +108,38 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
             "<Record id=1 score=0.5>"
         ])
     );
+    // Hybrid: each index's scores over its best, the larger of the two per chunk. "second
+    // chunk": vector 1.0 / 0.9 / 0.5; full text 1.0 for chunk 2 (both words), ~0.12 for the
+    // others (only the common word "chunk").
+    assert_eq!(
+        out["hybrid"],
+        json!([
+            ["{'text': 'the second chunk'}", 1.0],
+            ["{'text': 'a third chunk'}", 0.9],
+            ["{'text': 'the first chunk'}", 0.5]
+        ])
+    );
+    // The linear ranker sums alpha · vector + (1 − alpha) · full text: chunk 2 has 1.0 and 1.0,
+    // chunk 3 has 0.9 and 1.0 ("second" and "third" are equally rare, the texts equally long).
+    // But the client joins its two branches with UNION, not UNION ALL, so chunk 2's two equal
+    // rows (node, 0.5) collapse into one, as they do on Neo4j: chunk 3 wins with 0.95.
+    assert_eq!(
+        out["hybrid_linear"],
+        json!([
+            ["{'text': 'a third chunk'}", 0.95],
+            ["{'text': 'the second chunk'}", 0.5]
+        ])
+    );
+    assert_eq!(
+        out["hybrid_cypher"],
+        json!(["<Record id=1 score=1.0>", "<Record id=3 score=0.8>"])
+    );
+    // A query that is not Lucene syntax is the client's SearchQueryParseError (it looks for
+    // Lucene's ParseException in Neo4j's message).
+    assert_eq!(out["bad_query"], "SearchQueryParseError");
+    // Text2Cypher: the prompt carries the schema; the stub LLM's query runs.
+    assert_eq!(out["text2cypher"], json!(["<Record id=3 title='D'>"]));
+    assert_eq!(out["text2cypher_prompt_has_schema"], true);
     // The schema as neo4j-graphrag reads it (and puts in its Text2Cypher prompts).
     let st = &out["structured"];
     assert_eq!(
@@ -151,6 +189,10 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
             "similarity_search_with_score",
             "from_existing_index",
             "similarity_search",
+            "hybrid_from_texts",
+            "hybrid_search",
+            "hybrid_from_existing_index",
+            "hybrid_search_existing",
         ],
     );
     assert_eq!(
@@ -165,4 +207,18 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
         json!([["the second text", 1.0], ["the first text", 0.5]])
     );
     assert_eq!(out["found"], json!(["the first text"]));
+    // Hybrid search (a vector index and a full-text "keyword" index): the second passage has
+    // both words and the nearest vector; the others only share "passage" (full text ~0.12 of
+    // the best) and lie at right angles (vector 0.5).
+    assert_eq!(
+        out["hybrid"],
+        json!([
+            ["the second passage", 1.0],
+            ["the first passage", 0.5],
+            ["a third passage", 0.5]
+        ])
+    );
+    // From the existing indexes, with Lucene's special characters in the question (the client
+    // blanks them out before searching).
+    assert_eq!(out["hybrid_found"], json!(["a third passage"]));
 }

@@ -20,6 +20,7 @@
 mod error;
 mod eval;
 mod exec;
+mod fulltext;
 mod functions;
 mod planner;
 mod procedures;

@@ -78,6 +78,9 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
     "db.create.setvectorproperty",
+    "db.index.fulltext.listavailableanalyzers",
+    "db.index.fulltext.querynodes",
+    "db.index.fulltext.queryrelationships",
     "db.index.vector.querynodes",
     "db.index.vector.queryrelationships",
     "db.labels",
@@ -305,6 +308,36 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                 hits.into_iter()
                     .map(|(v, s)| vec![v, Value::Float(s)])
                     .collect(),
+            ))
+        }
+        "db.index.fulltext.querynodes" | "db.index.fulltext.queryrelationships" => {
+            let (entity, column, procedure) = if lname.ends_with("querynodes") {
+                (
+                    crate::graph::EntityType::Node,
+                    "node",
+                    "db.index.fulltext.queryNodes",
+                )
+            } else {
+                (
+                    crate::graph::EntityType::Relationship,
+                    "relationship",
+                    "db.index.fulltext.queryRelationships",
+                )
+            };
+            let mut tick = || run.sh.tick();
+            let hits = super::fulltext::query_index(g, procedure, entity, args, &mut tick)?;
+            Ok((
+                cols(&[column, "score"]),
+                hits.into_iter()
+                    .map(|(v, s)| vec![v, Value::Float(s)])
+                    .collect(),
+            ))
+        }
+        "db.index.fulltext.listavailableanalyzers" => {
+            no_args(args)?;
+            Ok((
+                cols(&["analyzer", "description", "stopwords"]),
+                super::fulltext::analyzer_rows(),
             ))
         }
         // Indexes are online as soon as they exist: waiting returns at once (a VOID

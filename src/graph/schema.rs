@@ -501,7 +501,12 @@ pub fn index_config(
             ("vector.quantization.enabled" | "fulltext.eventually_consistent", Value::Bool(b)) => {
                 Value::Bool(b)
             }
-            ("fulltext.analyzer", Value::String(s)) => Value::String(s),
+            ("fulltext.analyzer", Value::String(s)) => {
+                if crate::fulltext::Analyzer::by_name(&s).is_none() {
+                    return Err(crate::fulltext::unknown_analyzer_message(&s));
+                }
+                Value::String(s)
+            }
             (k2, Value::List(xs)) if k2.starts_with("spatial.") => {
                 let dims = if k2.contains("3d") { 3 } else { 2 };
                 if xs.len() != dims || !xs.iter().all(|x| x.is_number()) {

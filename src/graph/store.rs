@@ -137,6 +137,8 @@ pub struct Graph {
     adjacency: std::sync::OnceLock<Adjacency>,
     /// Lazily built (label, key) → value → nodes indexes; cleared by any mutation.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
+    /// Full-text indexes, built on their first search (by index id); cleared by any mutation.
+    fulltext: RwLock<HashMap<i64, Arc<crate::fulltext::Index>>>,
     /// The changes since the oldest open [`Savepoint`], when one is open.
     journal: Option<Vec<Change>>,
     /// Counts changes (see [`Graph::version`]).
@@ -236,6 +238,7 @@ impl Clone for Graph {
             label_bit: self.label_bit.clone(),
             adjacency: std::sync::OnceLock::new(),
             prop_indexes: RwLock::new(HashMap::new()),
+            fulltext: RwLock::new(HashMap::new()),
             journal: None,
             version: self.version,
             schema: self.schema.clone(),
@@ -495,6 +498,24 @@ impl Graph {
         ix
     }
 
+    /// The full-text index `index_id` as `build` makes it, built once until the graph changes.
+    pub(crate) fn fulltext_index<E>(
+        &self,
+        index_id: i64,
+        build: impl FnOnce() -> Result<crate::fulltext::Index, E>,
+    ) -> Result<Arc<crate::fulltext::Index>, E> {
+        if let Ok(map) = self.fulltext.read() {
+            if let Some(ix) = map.get(&index_id) {
+                return Ok(ix.clone());
+            }
+        }
+        let ix = Arc::new(build()?);
+        if let Ok(mut map) = self.fulltext.write() {
+            map.insert(index_id, ix.clone());
+        }
+        Ok(ix)
+    }
+
     /// The labels of `n` as names, in the order they were added.
     pub fn labels(&self, n: NodeId) -> Vec<Arc<str>> {
         self.node(n)
@@ -549,6 +570,9 @@ impl Graph {
     fn touch(&mut self) {
         self.version = self.version.wrapping_add(1);
         if let Ok(m) = self.prop_indexes.get_mut() {
+            m.clear();
+        }
+        if let Ok(m) = self.fulltext.get_mut() {
             m.clear();
         }
         self.adjacency.take();

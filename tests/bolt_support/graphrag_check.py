@@ -9,7 +9,15 @@ import sys
 import neo4j
 from neo4j_graphrag.embeddings.base import Embedder
 from neo4j_graphrag.indexes import create_fulltext_index, create_vector_index, upsert_vectors
-from neo4j_graphrag.retrievers import VectorCypherRetriever, VectorRetriever
+from neo4j_graphrag.llm import LLMInterface
+from neo4j_graphrag.llm.types import LLMResponse
+from neo4j_graphrag.retrievers import (
+    HybridCypherRetriever,
+    HybridRetriever,
+    Text2CypherRetriever,
+    VectorCypherRetriever,
+    VectorRetriever,
+)
 from neo4j_graphrag.schema import get_schema, get_structured_schema
 from neo4j_graphrag.types import EntityType
 
@@ -23,6 +31,22 @@ class Stub(Embedder):
         if "second" in text:
             return [0.0, 1.0, 0.0]
         return [0.0, 0.0, 1.0]
+
+
+class StubLLM(LLMInterface):
+    """Answers every prompt with one Cypher query and keeps the prompts it saw."""
+
+    def __init__(self, answer):
+        super().__init__(model_name="stub")
+        self.answer = answer
+        self.prompts = []
+
+    def invoke(self, input, message_history=None, system_instruction=None):
+        self.prompts.append(input)
+        return LLMResponse(content=self.answer)
+
+    async def ainvoke(self, input, message_history=None, system_instruction=None):
+        return self.invoke(input, message_history, system_instruction)
 
 
 def main(uri):
@@ -67,6 +91,34 @@ def main(uri):
     ).search(query_text="the second", top_k=3))
     if c is not None:
         out["cypher"] = [item.content for item in c.items]
+    h = step("HybridRetriever", lambda: HybridRetriever(
+        driver, "chunks", "chunk_text", embedder=Stub(), return_properties=["text"]
+    ).search(query_text="second chunk", top_k=3))
+    if h is not None:
+        out["hybrid"] = [[item.content, item.metadata["score"]] for item in h.items]
+    hl = step("HybridRetriever_linear", lambda: HybridRetriever(
+        driver, "chunks", "chunk_text", embedder=Stub(), return_properties=["text"]
+    ).search(query_text="second third", top_k=2, ranker="linear", alpha=0.5))
+    if hl is not None:
+        out["hybrid_linear"] = [[item.content, item.metadata["score"]] for item in hl.items]
+    hc = step("HybridCypherRetriever", lambda: HybridCypherRetriever(
+        driver, "chunks", "chunk_text", embedder=Stub(),
+        retrieval_query="RETURN node.id AS id, round(score, 3) AS score",
+    ).search(query_text="first", top_k=2))
+    if hc is not None:
+        out["hybrid_cypher"] = [item.content for item in hc.items]
+    bad = step("HybridRetriever_bad_query", lambda: HybridRetriever(
+        driver, "chunks", "chunk_text", embedder=Stub()
+    ).search(query_text="first AND", top_k=2))
+    if bad is None:
+        out["bad_query"] = out["steps"]["HybridRetriever_bad_query"].split(":")[0]
+    llm = StubLLM("MATCH (c:Chunk)-[:NEXT]->(d:Doc) RETURN c.id AS id, d.title AS title")
+    t = step("Text2CypherRetriever", lambda: Text2CypherRetriever(driver, llm).search(
+        query_text="Which chunk comes before a document?"))
+    if t is not None:
+        out["text2cypher"] = [item.content for item in t.items]
+        out["text2cypher_prompt_has_schema"] = any(
+            "(:Chunk)-[:NEXT]->(:Doc)" in p for p in llm.prompts)
     structured = step("get_structured_schema", lambda: get_structured_schema(driver))
     if structured is not None:
         out["structured"] = {

@@ -55,6 +55,23 @@ def main(uri):
         found = step("similarity_search", lambda: again.similarity_search("first", k=1))
         if found is not None:
             out["found"] = [d.page_content for d in found]
+    hybrid = step("hybrid_from_texts", lambda: Neo4jVector.from_texts(
+        ["the first passage", "the second passage", "a third passage"], Stub(),
+        index_name="passages", keyword_index_name="passage_words", search_type="hybrid",
+        node_label="Passage", **auth))
+    if hybrid is not None:
+        hits = step("hybrid_search", lambda: hybrid.similarity_search_with_score(
+            "second passage", k=3))
+        if hits is not None:
+            out["hybrid"] = [[d.page_content, round(s, 6)] for d, s in hits]
+    existing = step("hybrid_from_existing_index", lambda: Neo4jVector.from_existing_index(
+        Stub(), index_name="passages", keyword_index_name="passage_words",
+        search_type="hybrid", **auth))
+    if existing is not None:
+        found = step("hybrid_search_existing",
+                     lambda: existing.similarity_search("third (passage)!", k=1))
+        if found is not None:
+            out["hybrid_found"] = [d.page_content for d in found]
     print(json.dumps(out))
 
 
