@@ -342,18 +342,22 @@ fn hostile_queries_end_with_clear_errors() {
     assert!(e.message.contains("maxClauseCount"), "{}", e.message);
     // Patterns longer than any term match nothing, at once.
     let long = format!("*{}*", "?".repeat(100_000));
-    assert_eq!(
-        common::display_rows(&query(&mut g, &long).unwrap()),
-        ["0"]
-    );
+    assert_eq!(common::display_rows(&query(&mut g, &long).unwrap()), ["0"]);
     let e = query(&mut g, "/(a|aa)*{100000}/").unwrap_err();
-    assert!(e.message.contains("invalid regular expression"), "{}", e.message);
+    assert!(
+        e.message.contains("invalid regular expression"),
+        "{}",
+        e.message
+    );
     // Building a large index checks the time limit.
     let mut big = common::graph(
         "UNWIND range(1, 50000) AS i CREATE (:Doc {text: 'word ' + toString(i) + \
          ' and some more words to analyze in every document'})",
     );
-    common::rows(&mut big, "CREATE FULLTEXT INDEX docs FOR (d:Doc) ON EACH [d.text]");
+    common::rows(
+        &mut big,
+        "CREATE FULLTEXT INDEX docs FOR (d:Doc) ON EACH [d.text]",
+    );
     let mut opts = grape::engine::Options::default();
     opts.limits.timeout = Some(std::time::Duration::from_millis(20));
     let e = grape::engine::run_with(

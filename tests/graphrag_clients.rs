@@ -92,19 +92,19 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
         ])
     );
     // The nearest chunk to "first" is chunk 1 (score 1.0), then chunk 3 ([0.6, 0.8, 0]:
-    // cos 0.6, score 0.8).
+    // cos 0.6, score 0.8 — in single precision, as Neo4j's index scores, widened to a double).
     assert_eq!(
         out["vector"],
         json!([
             ["{'text': 'the first chunk'}", 1.0],
-            ["{'text': 'a third chunk'}", 0.8]
+            ["{'text': 'a third chunk'}", 0.800000011920929]
         ])
     );
     assert_eq!(
         out["cypher"],
         json!([
             "<Record id=2 score=1.0>",
-            "<Record id=3 score=0.9>",
+            "<Record id=3 score=0.8999999761581421>",
             "<Record id=1 score=0.5>"
         ])
     );
@@ -115,7 +115,7 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
         out["hybrid"],
         json!([
             ["{'text': 'the second chunk'}", 1.0],
-            ["{'text': 'a third chunk'}", 0.9],
+            ["{'text': 'a third chunk'}", 0.8999999761581421],
             ["{'text': 'the first chunk'}", 0.5]
         ])
     );
@@ -126,7 +126,7 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     assert_eq!(
         out["hybrid_linear"],
         json!([
-            ["{'text': 'a third chunk'}", 0.95],
+            ["{'text': 'a third chunk'}", 0.5 * 0.8999999761581421 + 0.5],
             ["{'text': 'the second chunk'}", 0.5]
         ])
     );

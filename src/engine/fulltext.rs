@@ -204,7 +204,7 @@ pub(crate) fn query_index(
             format!("org.apache.lucene.queryparser.classic.ParseException: {e}"),
         )
     })?;
-    let ix = g.fulltext_index(index.id, || build(g, index, tick))?;
+    let ix = g.search_index(index.id, || build(g, index, tick))?;
     let hits = ix.search(&parsed, tick)?;
     Ok(hits
         .into_iter()

@@ -6,7 +6,10 @@
 //! `1 / (1 + d²)`. A vector is a non-empty list of finite numbers; for cosine it must also
 //! have a non-zero norm (a zero vector has no direction, and Neo4j leaves it out of an index).
 //! Search is exact: every indexed element is scored, so results are what an approximate
-//! (HNSW) index returns at best; ties go to the element created first.
+//! (HNSW) index returns at best; ties go to the element created first. The index keeps its
+//! vectors as float32, as Neo4j's does, and scores them in single precision (so a search
+//! returns a float widened to a double, where `vector.similarity.*` computes in double); the
+//! vectors are gathered on the first search and kept until the graph changes.
 
 use super::error::{ErrorKind, ExecError, Result};
 use crate::graph::{EntityType, Graph};
@@ -26,6 +29,28 @@ impl Similarity {
         match v.and_then(|v| v.as_str()) {
             Some(s) if s.eq_ignore_ascii_case("euclidean") => Similarity::Euclidean,
             _ => Similarity::Cosine,
+        }
+    }
+
+    /// The score an index gives, in single precision as Lucene's vector functions compute it
+    /// (the numbers a Neo4j server returns): cosine `max((1 + a·b / √(|a|²|b|²)) / 2, 0)`,
+    /// Euclidean `1 / (1 + |a − b|²)`.
+    pub(crate) fn score32(self, a: &[f32], b: &[f32]) -> f32 {
+        match self {
+            Similarity::Cosine => {
+                let (mut dot, mut na, mut nb) = (0.0f32, 0.0f32, 0.0f32);
+                for (x, y) in a.iter().zip(b) {
+                    dot += x * y;
+                    na += x * x;
+                    nb += y * y;
+                }
+                let cos = (f64::from(dot) / (f64::from(na) * f64::from(nb)).sqrt()) as f32;
+                ((1.0 + cos) / 2.0).max(0.0)
+            }
+            Similarity::Euclidean => {
+                let d2: f32 = a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum();
+                1.0 / (1.0 + d2)
+            }
         }
     }
 
@@ -189,43 +214,110 @@ pub(crate) fn query_index(
             "Index query vector is not valid for cosine similarity (its norm is zero).".into(),
         ));
     }
-    let (Some(token), Some(key)) = (
-        index.labels_or_types.first().and_then(|t| g.sym(t)),
-        index.properties.first().and_then(|p| g.sym(p)),
-    ) else {
-        return Ok(Vec::new());
-    };
-    let elements: Vec<Element> = match entity {
-        EntityType::Node => g
-            .nodes_with_label(token)
-            .iter()
-            .map(|n| Element::Node(*n))
-            .collect(),
-        EntityType::Relationship => g
-            .relationship_ids()
-            .filter(|r| g.relationship(*r).is_some_and(|d| d.ty == token))
-            .map(Element::Rel)
-            .collect(),
-    };
-    let mut scored: Vec<(f64, u32, Value)> = Vec::new();
-    for el in elements {
-        tick()?;
-        let (v, id, value) = match el {
-            Element::Node(n) => (g.node_property(n, key), n.0, Value::Node(n)),
-            Element::Rel(r) => (g.relationship_property(r, key), r.0, Value::Relationship(r)),
-        };
-        // Elements whose property is not a vector of the index's dimension are not indexed.
-        let Some(vector) = v.and_then(as_vector) else {
-            continue;
-        };
-        if vector.len() != query.len() {
-            continue;
+    let vectors = g.search_index(index.id, || Vectors::build(g, index, sim, tick))?;
+    let query32: Vec<f32> = query.iter().map(|x| *x as f32).collect();
+    let mut scored: Vec<(f32, u32)> = Vec::with_capacity(vectors.ids.len());
+    for (i, &id) in vectors.ids.iter().enumerate() {
+        if i % 4096 == 0 {
+            tick()?;
         }
-        if let Some(score) = sim.score(&vector, &query) {
-            scored.push((score, id, value));
+        let v = vectors.vector(i);
+        // Elements whose vector has another dimension are not searched.
+        if v.len() == query32.len() {
+            scored.push((sim.score32(v, &query32), id));
         }
     }
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.truncate(k);
-    Ok(scored.into_iter().map(|(s, _, v)| (v, s)).collect())
+    let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    if scored.len() > k {
+        scored.select_nth_unstable_by(k - 1, order);
+        scored.truncate(k);
+    }
+    scored.sort_by(order);
+    Ok(scored
+        .into_iter()
+        .map(|(score, id)| {
+            let v = match entity {
+                EntityType::Node => Value::Node(NodeId(id)),
+                EntityType::Relationship => Value::Relationship(RelId(id)),
+            };
+            (v, f64::from(score))
+        })
+        .collect())
+}
+
+/// The vectors a vector index holds, as Neo4j's index holds them: float32, contiguous, with the
+/// element each belongs to. Elements whose property is not a vector (or, for cosine, has no
+/// direction) are not indexed; nor, when the index has a dimension, are vectors of another.
+struct Vectors {
+    ids: Vec<u32>,
+    /// Where each vector starts in `data` (one more entry than `ids`).
+    starts: Vec<usize>,
+    data: Vec<f32>,
+}
+
+impl Vectors {
+    fn vector(&self, i: usize) -> &[f32] {
+        &self.data[self.starts[i]..self.starts[i + 1]]
+    }
+
+    fn build(
+        g: &Graph,
+        index: &crate::graph::IndexDef,
+        sim: Similarity,
+        tick: &mut dyn FnMut() -> Result<()>,
+    ) -> Result<Vectors> {
+        let mut out = Vectors {
+            ids: Vec::new(),
+            starts: vec![0],
+            data: Vec::new(),
+        };
+        let dims = match index.config.get("vector.dimensions") {
+            Some(Value::Int(d)) => Some(*d as usize),
+            _ => None,
+        };
+        let (Some(token), Some(key)) = (
+            index.labels_or_types.first().and_then(|t| g.sym(t)),
+            index.properties.first().and_then(|p| g.sym(p)),
+        ) else {
+            return Ok(out);
+        };
+        let elements: Vec<Element> = match index.entity {
+            EntityType::Node => g
+                .nodes_with_label(token)
+                .iter()
+                .map(|n| Element::Node(*n))
+                .collect(),
+            EntityType::Relationship => g
+                .relationship_ids()
+                .filter(|r| g.relationship(*r).is_some_and(|d| d.ty == token))
+                .map(Element::Rel)
+                .collect(),
+        };
+        for (i, el) in elements.into_iter().enumerate() {
+            if i % 4096 == 0 {
+                tick()?;
+            }
+            let (v, id) = match el {
+                Element::Node(n) => (g.node_property(n, key), n.0),
+                Element::Rel(r) => (g.relationship_property(r, key), r.0),
+            };
+            let Some(vector) = v.and_then(as_vector) else {
+                continue;
+            };
+            if dims.is_some_and(|d| d != vector.len()) {
+                continue;
+            }
+            let v32: Vec<f32> = vector.iter().map(|x| *x as f32).collect();
+            if sim == Similarity::Cosine && !v32.iter().any(|x| *x != 0.0) {
+                continue;
+            }
+            if !v32.iter().all(|x| x.is_finite()) {
+                continue;
+            }
+            out.ids.push(id);
+            out.data.extend_from_slice(&v32);
+            out.starts.push(out.data.len());
+        }
+        Ok(out)
+    }
 }

@@ -502,9 +502,7 @@ impl<'a> Lexer<'a> {
                 (s, true)
             } else {
                 let rest = &self.text[self.pos..];
-                let len = rest
-                    .find([' ', ']', '}'])
-                    .unwrap_or(rest.len());
+                let len = rest.find([' ', ']', '}']).unwrap_or(rest.len());
                 self.pos += len;
                 (rest[..len].to_string(), false)
             };

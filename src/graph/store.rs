@@ -137,14 +137,25 @@ pub struct Graph {
     adjacency: std::sync::OnceLock<Adjacency>,
     /// Lazily built (label, key) → value → nodes indexes; cleared by any mutation.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
-    /// Full-text indexes, built on their first search (by index id); cleared by any mutation.
-    fulltext: RwLock<HashMap<i64, Arc<crate::fulltext::Index>>>,
+    /// Search structures of full-text and vector indexes, built on their first search (by
+    /// index id); cleared by any mutation.
+    search_indexes: RwLock<HashMap<i64, SearchIndex>>,
     /// The changes since the oldest open [`Savepoint`], when one is open.
     journal: Option<Vec<Change>>,
     /// Counts changes (see [`Graph::version`]).
     version: u64,
     /// Indexes and constraints.
     schema: Schema,
+}
+
+/// A cached search structure (see [`Graph::search_index`]).
+#[derive(Clone)]
+struct SearchIndex(Arc<dyn std::any::Any + Send + Sync>);
+
+impl std::fmt::Debug for SearchIndex {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SearchIndex")
+    }
 }
 
 /// One change, as the journal records it: enough to undo it, and to make it again on a copy of
@@ -238,7 +249,7 @@ impl Clone for Graph {
             label_bit: self.label_bit.clone(),
             adjacency: std::sync::OnceLock::new(),
             prop_indexes: RwLock::new(HashMap::new()),
-            fulltext: RwLock::new(HashMap::new()),
+            search_indexes: RwLock::new(HashMap::new()),
             journal: None,
             version: self.version,
             schema: self.schema.clone(),
@@ -498,20 +509,23 @@ impl Graph {
         ix
     }
 
-    /// The full-text index `index_id` as `build` makes it, built once until the graph changes.
-    pub(crate) fn fulltext_index<E>(
+    /// The search structure of index `index_id` (a full-text index, the vectors of a vector
+    /// index) as `build` makes it, built once until the graph changes.
+    pub(crate) fn search_index<T: std::any::Any + Send + Sync, E>(
         &self,
         index_id: i64,
-        build: impl FnOnce() -> Result<crate::fulltext::Index, E>,
-    ) -> Result<Arc<crate::fulltext::Index>, E> {
-        if let Ok(map) = self.fulltext.read() {
+        build: impl FnOnce() -> Result<T, E>,
+    ) -> Result<Arc<T>, E> {
+        if let Ok(map) = self.search_indexes.read() {
             if let Some(ix) = map.get(&index_id) {
-                return Ok(ix.clone());
+                if let Ok(ix) = ix.0.clone().downcast::<T>() {
+                    return Ok(ix);
+                }
             }
         }
         let ix = Arc::new(build()?);
-        if let Ok(mut map) = self.fulltext.write() {
-            map.insert(index_id, ix.clone());
+        if let Ok(mut map) = self.search_indexes.write() {
+            map.insert(index_id, SearchIndex(ix.clone()));
         }
         Ok(ix)
     }
@@ -572,7 +586,7 @@ impl Graph {
         if let Ok(m) = self.prop_indexes.get_mut() {
             m.clear();
         }
-        if let Ok(m) = self.fulltext.get_mut() {
+        if let Ok(m) = self.search_indexes.get_mut() {
             m.clear();
         }
         self.adjacency.take();
