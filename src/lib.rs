@@ -30,6 +30,7 @@ pub mod metrics;
 pub mod plan;
 mod rng;
 pub mod schema;
+pub mod spatial;
 pub mod syntax;
 pub mod temporal;
 pub mod value;

@@ -45,6 +45,14 @@ pub enum Value {
     Path(Arc<Path>),
     /// A date, time, date-time or duration.
     Temporal(Arc<crate::temporal::Temporal>),
+    /// A spatial point.
+    Point(Arc<crate::spatial::Point>),
+}
+
+impl From<crate::spatial::Point> for Value {
+    fn from(p: crate::spatial::Point) -> Self {
+        Value::Point(Arc::new(p))
+    }
 }
 
 impl From<crate::temporal::Temporal> for Value {
@@ -163,6 +171,7 @@ fn scalar_heap(v: &Value) -> usize {
         Value::String(s) => 16 + s.len(),
         Value::Path(p) => 64 + 4 * (p.nodes.len() + p.rels.len()),
         Value::Temporal(_) => 16 + std::mem::size_of::<crate::temporal::Temporal>(),
+        Value::Point(_) => 16 + std::mem::size_of::<crate::spatial::Point>(),
         _ => 0,
     }
 }
@@ -181,6 +190,7 @@ pub fn type_name(v: &Value) -> &'static str {
         Value::Relationship(_) => "RELATIONSHIP",
         Value::Path(_) => "PATH",
         Value::Temporal(t) => t.type_name(),
+        Value::Point(_) => "POINT",
     }
 }
 
@@ -297,6 +307,9 @@ impl Value {
             (Value::Relationship(a), Value::Relationship(b)) => Some(a == b),
             (Value::Path(a), Value::Path(b)) => Some(a == b),
             (Value::Temporal(a), Value::Temporal(b)) => Some(a.equals(b)),
+            (Value::Point(a), Value::Point(b)) => {
+                Some(a.crs == b.crs && a.coordinates() == b.coordinates())
+            }
             _ => Some(false),
         }
     }
@@ -332,15 +345,17 @@ impl Value {
             Value::List(_) => 3,
             Value::Path(_) => 4,
             Value::Temporal(_) => 5,
-            Value::String(_) => 6,
-            Value::Bool(_) => 7,
-            Value::Int(_) | Value::Float(_) => 8,
-            Value::Null => 9,
+            Value::Point(_) => 6,
+            Value::String(_) => 7,
+            Value::Bool(_) => 8,
+            Value::Int(_) | Value::Float(_) => 9,
+            Value::Null => 10,
         }
     }
 
     /// The total order `ORDER BY` uses, across types (ascending: maps, nodes, relationships,
-    /// lists, paths, strings, booleans, numbers — NaN after all numbers — and null last).
+    /// lists, paths, temporal values, points, strings, booleans, numbers — NaN after all
+    /// numbers — and null last).
     pub fn order(&self, other: &Value) -> Ordering {
         let (ra, rb) = (self.order_rank(), other.order_rank());
         if ra != rb {
@@ -388,6 +403,7 @@ impl Value {
             (Value::Path(a), Value::Path(b)) => {
                 a.nodes.cmp(&b.nodes).then_with(|| a.rels.cmp(&b.rels))
             }
+            (Value::Point(a), Value::Point(b)) => a.order(b),
             (Value::Temporal(a), Value::Temporal(b)) => {
                 a.rank().cmp(&b.rank()).then_with(|| match (&**a, &**b) {
                     (
@@ -493,6 +509,14 @@ fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
             10u8.hash(state);
             p.hash(state)
         }
+        Value::Point(p) => {
+            12u8.hash(state);
+            p.crs.hash(state);
+            for c in p.coordinates() {
+                // -0.0 equals 0.0: hash them alike.
+                (c + 0.0).to_bits().hash(state)
+            }
+        }
         Value::Temporal(t) => {
             11u8.hash(state);
             match &**t {
@@ -557,6 +581,7 @@ impl fmt::Display for Value {
                 write!(f, "}}")
             }
             Value::Temporal(t) => write!(f, "{t}"),
+            Value::Point(p) => write!(f, "{p}"),
             Value::Node(n) => write!(f, "(#{})", n.0),
             Value::Relationship(r) => write!(f, "[#{}]", r.0),
             Value::Path(p) => {

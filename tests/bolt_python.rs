@@ -85,6 +85,24 @@ fn python_driver_end_to_end() {
             json!({"list": [1, 2.5, null, "s"], "nested": {"a": true}})
         );
         assert_eq!(v["dp"]["_temporal"], "2024-06-01T12:00:00.000000000+02:00");
+        // Points both ways: the driver's CartesianPoint / WGS84Point, as Point2D / Point3D.
+        assert_eq!(
+            v["pc"],
+            json!({"_point": ["CartesianPoint", 7203, [1.0, 2.0]]})
+        );
+        assert_eq!(
+            v["pw"],
+            json!({"_point": ["WGS84Point", 4979, [12.5, 55.6, 10.0]]})
+        );
+        assert_eq!(
+            v["pt"],
+            json!({"_point": ["WGS84Point", 4326, [12.5, 55.6]]})
+        );
+        assert_eq!(
+            (v["pt_lat"].clone(), v["pt_srid"].clone()),
+            (json!(55.6), json!(4326))
+        );
+        assert_eq!(v["pt_km"], json!(27.842));
         assert_eq!(
             (v["dp_hour"].clone(), v["dp_zone"].clone()),
             (json!(12), json!("Europe/Paris"))
@@ -181,6 +199,7 @@ fn canon(v: &Value, t: &Table) -> Json {
             "_rels": p.rels.iter().map(|r| canon(&Value::Relationship(*r), t)).collect::<Vec<_>>(),
         }),
         Value::Temporal(x) => json!({ "_temporal": x.to_string() }),
+        Value::Point(p) => json!({ "_point": [p.crs.srid(), p.coordinates()] }),
     }
 }
 

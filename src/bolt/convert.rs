@@ -214,7 +214,47 @@ pub fn to_ps(v: &Value, e: &dyn Entities, d: Dialect) -> Ps {
         Value::Relationship(r) => rel(*r, e, d),
         Value::Path(p) => path(p, e, d),
         Value::Temporal(t) => temporal(t, d),
+        Value::Point(p) => {
+            let mut f = vec![Ps::Int(p.crs.srid()), Ps::Float(p.x), Ps::Float(p.y)];
+            match p.z {
+                Some(z) => {
+                    f.push(Ps::Float(z));
+                    Ps::Struct(TAG_POINT_3D, f)
+                }
+                None => Ps::Struct(TAG_POINT_2D, f),
+            }
+        }
     }
+}
+
+/// A Point2D (`srid, x, y`) or Point3D (`srid, x, y, z`) structure.
+fn point_of(tag: u8, f: &[Ps]) -> Result<crate::spatial::Point, String> {
+    let what = if tag == TAG_POINT_2D {
+        "Point2D"
+    } else {
+        "Point3D"
+    };
+    let dims = if tag == TAG_POINT_2D { 2 } else { 3 };
+    if f.len() != dims + 1 {
+        return Err(format!(
+            "{what}: expected {} fields, got {}",
+            dims + 1,
+            f.len()
+        ));
+    }
+    let srid = int_field(f, 0, what)?;
+    let crs = crate::spatial::Crs::by_srid(srid)
+        .ok_or_else(|| format!("{what}: unknown coordinate reference system code {srid}"))?;
+    let coords = f[1..]
+        .iter()
+        .enumerate()
+        .map(|(i, x)| match x {
+            Ps::Float(x) => Ok(*x),
+            Ps::Int(x) => Ok(*x as f64),
+            _ => Err(format!("{what}: field {} must be a float", i + 1)),
+        })
+        .collect::<Result<Vec<f64>, String>>()?;
+    crate::spatial::Point::from_coordinates(crs, &coords).map_err(|e| format!("{what}: {e}"))
 }
 
 fn int_field(f: &[Ps], i: usize, what: &str) -> Result<i64, String> {
@@ -328,9 +368,7 @@ pub fn from_ps(p: &Ps) -> Result<Value, String> {
                     seconds: int_field(f, 2, "Duration")?,
                     nanos: int_field(f, 3, "Duration")?,
                 }),
-                TAG_POINT_2D | TAG_POINT_3D => {
-                    return Err("spatial points are not supported by grape's engine".into())
-                }
+                TAG_POINT_2D | TAG_POINT_3D => return point_of(*tag, f).map(Value::from),
                 TAG_NODE | TAG_REL | TAG_UNBOUND_REL | TAG_PATH => {
                     return Err("nodes, relationships and paths cannot be parameters".into())
                 }
@@ -346,7 +384,7 @@ pub fn from_ps(p: &Ps) -> Result<Value, String> {
 /// [`Table`](crate::engine::Table) ([`ResultDecoder::into_table`]). A node or relationship keeps
 /// its database id as its handle when the id is below 2³¹ (so the same entity has the same
 /// handle in every result); other ids (virtual entities have negative ones) get handles from
-/// 2³¹ up. Points become maps `{srid, x, y[, z]}`: grape does not model spatial values.
+/// 2³¹ up.
 #[derive(Default)]
 pub struct ResultDecoder {
     nodes: std::collections::HashMap<NodeId, crate::engine::NodeSnapshot>,
@@ -395,23 +433,7 @@ impl ResultDecoder {
                 Value::Relationship(r)
             }
             Ps::Struct(TAG_PATH, f) => self.path(f)?,
-            Ps::Struct(tag @ (TAG_POINT_2D | TAG_POINT_3D), f) => {
-                let mut m = BTreeMap::new();
-                m.insert(Arc::from("srid"), Value::Int(int_field(f, 0, "Point")?));
-                let names: &[&str] = if *tag == TAG_POINT_2D {
-                    &["x", "y"]
-                } else {
-                    &["x", "y", "z"]
-                };
-                for (i, name) in names.iter().enumerate() {
-                    let v = match f.get(i + 1) {
-                        Some(Ps::Float(x)) => *x,
-                        _ => return Err(format!("Point: field {} must be a float", i + 1)),
-                    };
-                    m.insert(Arc::from(*name), Value::Float(v));
-                }
-                Value::Map(m)
-            }
+            Ps::Struct(tag @ (TAG_POINT_2D | TAG_POINT_3D), f) => Value::from(point_of(*tag, f)?),
             other => from_ps(other)?,
         })
     }

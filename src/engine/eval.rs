@@ -678,6 +678,13 @@ impl Runner<'_> {
                 )
                 .with_detail("UnknownTemporalComponent")
             }),
+            Value::Point(p) => match p.component(key) {
+                Ok(crate::spatial::Component::Number(x)) => Ok(Value::Float(x)),
+                Ok(crate::spatial::Component::Crs(name)) => Ok(Value::from(name)),
+                Ok(crate::spatial::Component::Srid(code)) => Ok(Value::Int(code)),
+                Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
+                    .with_detail("InvalidArgumentValue")),
+            },
             other => Err(ExecError::type_error(format!(
                 "cannot read property `{key}` of {} ({other})",
                 type_name(other)

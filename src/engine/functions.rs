@@ -20,6 +20,8 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "atan2",
     "btrim",
     "ceil",
+    "char_length",
+    "character_length",
     "coalesce",
     "cos",
     "cot",
@@ -35,6 +37,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "datetime.statement",
     "datetime.transaction",
     "datetime.truncate",
+    "db.namefromelementid",
     "degrees",
     "duration",
     "duration.between",
@@ -73,10 +76,15 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "ltrim",
     "nodes",
     "normalize",
+    "nullif",
     "pi",
+    "point",
+    "point.distance",
+    "point.withinbbox",
     "properties",
     "radians",
     "rand",
+    "randomuuid",
     "range",
     "relationships",
     "replace",
@@ -100,13 +108,17 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "time.truncate",
     "timestamp",
     "toboolean",
+    "tobooleanlist",
     "tobooleanornull",
     "tofloat",
+    "tofloatlist",
     "tofloatornull",
     "tointeger",
+    "tointegerlist",
     "tointegerornull",
     "tolower",
     "tostring",
+    "tostringlist",
     "tostringornull",
     "toupper",
     "trim",
@@ -138,6 +150,32 @@ fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<()> {
         .with_detail("InvalidNumberOfArguments"));
     }
     Ok(())
+}
+
+/// A version-4 UUID, different on every call. Like `rand()`, reproducible: the n-th call of a
+/// process gives the same UUID in every run (SplitMix64 over a counter), so that evaluations
+/// and tests that create nodes with `randomUUID()` ids are repeatable.
+fn random_uuid() -> String {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static CALLS: AtomicU64 = AtomicU64::new(0);
+    let mix = |mut z: u64| {
+        z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    };
+    let n = CALLS.fetch_add(1, Ordering::Relaxed);
+    let (hi, lo) = (mix(2 * n), mix(2 * n + 1));
+    let hi = (hi & !0xf000) | 0x4000; // version 4
+    let lo = (lo & !(0xc << 60)) | (0x8 << 60); // variant 10xx
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        hi >> 32,
+        (hi >> 16) & 0xffff,
+        hi & 0xffff,
+        lo >> 48,
+        lo & 0xffff_ffff_ffff
+    )
 }
 
 fn bad_arg(name: &str, v: &Value) -> ExecError {
@@ -384,6 +422,14 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 other => Err(bad_arg(n, other)),
             }
         }
+        "char_length" | "character_length" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::String(s) => Ok(Value::Int(s.chars().count() as i64)),
+                other => Err(bad_arg(n, other)),
+            }
+        }
         "head" | "last" => {
             arity(n, &args, 1, 1)?;
             match &args[0] {
@@ -448,6 +494,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                     Ok(Value::from(to_string_plain(v)))
                 }
                 Value::Temporal(t) => Ok(Value::from(t.to_string())),
+                Value::Point(p) => Ok(Value::from(p.to_string())),
                 _ if n == "tostringornull" => Ok(Value::Null),
                 other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
@@ -483,6 +530,111 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                     .unwrap_or(Value::Null)),
                 _ if n == "tofloatornull" => Ok(Value::Null),
                 other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+            }
+        }
+        "tobooleanlist" | "tofloatlist" | "tointegerlist" | "tostringlist" => {
+            arity(n, &args, 1, 1)?;
+            let single = match n {
+                "tobooleanlist" => "toBooleanOrNull",
+                "tofloatlist" => "toFloatOrNull",
+                "tointegerlist" => "toIntegerOrNull",
+                _ => "toStringOrNull",
+            };
+            let single = QualifiedName {
+                parts: vec![crate::syntax::Ident {
+                    name: single.to_string(),
+                    span: name.span,
+                }],
+                span: name.span,
+            };
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                // Each element as the …OrNull conversion gives it: null where it cannot.
+                Value::List(xs) => Ok(Value::List(
+                    xs.iter()
+                        .map(|x| call(run, &single, vec![x.clone()]))
+                        .collect::<Result<_>>()?,
+                )),
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+            }
+        }
+        "point" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                Value::Map(m) => {
+                    use crate::spatial::Input;
+                    let inputs = m.iter().map(|(k, v)| {
+                        let input = match v {
+                            Value::Int(i) => Input::Number(*i as f64),
+                            Value::Float(f) => Input::Number(*f),
+                            Value::String(s) => Input::Text(s),
+                            Value::Null => Input::Null,
+                            other => Input::Other(type_name(other)),
+                        };
+                        (&**k, input)
+                    });
+                    match crate::spatial::Point::from_map(inputs) {
+                        Ok(Some(p)) => Ok(Value::from(p)),
+                        Ok(None) => Ok(Value::Null),
+                        Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
+                            .with_detail("InvalidArgumentValue")),
+                    }
+                }
+                other => Err(bad_arg(n, other)),
+            }
+        }
+        "point.distance" => {
+            arity(n, &args, 2, 2)?;
+            match (&args[0], &args[1]) {
+                (Value::Point(a), Value::Point(b)) => {
+                    Ok(a.distance(b).map_or(Value::Null, Value::Float))
+                }
+                (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+                (Value::Point(_), other) | (other, _) => Err(bad_arg(n, other)),
+            }
+        }
+        "point.withinbbox" => {
+            arity(n, &args, 3, 3)?;
+            match (&args[0], &args[1], &args[2]) {
+                (Value::Point(p), Value::Point(lo), Value::Point(hi)) => {
+                    Ok(p.within_bbox(lo, hi).map_or(Value::Null, Value::Bool))
+                }
+                _ if args.iter().any(Value::is_null) => Ok(Value::Null),
+                _ => {
+                    let other = args
+                        .iter()
+                        .find(|a| !matches!(a, Value::Point(_)))
+                        .unwrap_or(&args[0]);
+                    Err(bad_arg(n, other))
+                }
+            }
+        }
+        "nullif" => {
+            arity(n, &args, 2, 2)?;
+            Ok(if args[0].equals(&args[1]) == Some(true) {
+                Value::Null
+            } else {
+                args[0].clone()
+            })
+        }
+        "db.namefromelementid" => {
+            arity(n, &args, 1, 1)?;
+            match &args[0] {
+                Value::Null => Ok(Value::Null),
+                // grape serves one database; its element ids are `n:<id>` and `r:<id>`.
+                Value::String(s) => {
+                    let ours = s
+                        .strip_prefix("n:")
+                        .or_else(|| s.strip_prefix("r:"))
+                        .is_some_and(|id| id.parse::<u32>().is_ok());
+                    Ok(if ours {
+                        Value::from("neo4j")
+                    } else {
+                        Value::Null
+                    })
+                }
+                other => Err(bad_arg(n, other)),
             }
         }
         "toboolean" | "tobooleanornull" => {
@@ -715,7 +867,10 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             // Deterministic across runs: evaluation must be reproducible.
             Ok(Value::Float(0.5))
         }
-        "randomuuid" => Err(ExecError::unsupported("randomUUID()")),
+        "randomuuid" => {
+            arity(n, &args, 0, 0)?;
+            Ok(Value::from(random_uuid()))
+        }
         "timestamp" => {
             arity(n, &args, 0, 0)?;
             let ms = std::time::SystemTime::now()
@@ -947,6 +1102,7 @@ fn value_type_text(v: &Value) -> String {
         Value::Relationship(_) => "RELATIONSHIP NOT NULL".into(),
         Value::Path(_) => "PATH NOT NULL".into(),
         Value::Temporal(t) => format!("{} NOT NULL", t.type_name()),
+        Value::Point(_) => "POINT NOT NULL".into(),
         Value::List(items) => {
             let mut inner: Vec<String> = items.iter().map(value_type_text).collect();
             inner.sort();
@@ -1016,7 +1172,7 @@ pub(crate) fn value_is_type(v: &Value, ty: &CypherType) -> bool {
                 )
             )
         }
-        TypeKind::Point => false,
+        TypeKind::Point => matches!(v, Value::Point(_)),
     }
 }
 

@@ -38,6 +38,7 @@ fn type_label(v: &Value) -> &'static str {
             T::DateTime(..) => "DateTime",
             T::Duration(_) => "Duration",
         },
+        Value::Point(_) => "Point",
         Value::List(items) => match items.first() {
             Some(Value::Int(_)) => "LongArray",
             Some(Value::Float(_)) => "DoubleArray",
@@ -50,6 +51,7 @@ fn type_label(v: &Value) -> &'static str {
                 T::DateTime(..) => "DateTimeArray",
                 T::Duration(_) => "DurationArray",
             },
+            Some(Value::Point(_)) => "PointArray",
             _ => "StringArray",
         },
         _ => "Any",
@@ -929,6 +931,7 @@ fn apoc_type(v: &Value) -> &'static str {
             T::DateTime(..) => "DATE_TIME",
             T::Duration(_) => "DURATION",
         },
+        Value::Point(_) => "POINT",
         _ => "ANY",
     }
 }

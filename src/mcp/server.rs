@@ -137,6 +137,13 @@ pub fn driver_json(v: &Value, e: &dyn Entities) -> Json {
         Value::List(items) => Json::Array(items.iter().map(|x| driver_json(x, e)).collect()),
         Value::Map(m) => props(m.clone()),
         Value::Temporal(t) => Json::String(t.to_string()),
+        // The Python driver's points are tuples of their coordinates: JSON arrays.
+        Value::Point(p) => Json::Array(
+            p.coordinates()
+                .into_iter()
+                .map(|c| crate::graph::import::value_to_json(&Value::Float(c), e))
+                .collect(),
+        ),
         Value::Float(f) if !f.is_finite() => Json::String(crate::value::format_float(*f)),
         other => crate::graph::import::value_to_json(other, e),
     }

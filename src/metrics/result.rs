@@ -88,6 +88,8 @@ pub fn canon(v: &Value, unordered_lists: bool) -> Canon {
             p.rels.iter().map(|r| r.0).collect(),
         ),
         Value::Temporal(t) => Canon::Temporal(t.to_string()),
+        // Points compare as their text, which names the CRS and every coordinate.
+        Value::Point(p) => Canon::Temporal(p.to_string()),
     }
 }
 

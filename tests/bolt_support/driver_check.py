@@ -27,6 +27,8 @@ def canon(v):
         return [canon(x) for x in v]
     if isinstance(v, dict):
         return {k: canon(x) for k, x in v.items()}
+    if isinstance(v, neo4j.spatial.Point):
+        return {"_point": [type(v).__name__, v.srid, list(v)]}
     if hasattr(v, "iso_format"):
         return {"_temporal": v.iso_format()}
     return v
@@ -70,9 +72,15 @@ def main():
             "localdatetime('2024-01-02T03:04:05') AS ldt, datetime('2024-01-02T03:04:05+02:00') AS dt, "
             "datetime({year: 2024, month: 6, day: 1, hour: 12, timezone: 'Europe/Paris'}) AS dz, "
             "duration('P1Y2M3DT4H5M6.5S') AS du, [1, 2.5, null, 'x', true] AS l, {k: {n: 1}} AS m, "
-            "$p AS p, $dp AS dp, $dp.hour AS dp_hour, $dp.timezone AS dp_zone",
+            "$p AS p, $dp AS dp, $dp.hour AS dp_hour, $dp.timezone AS dp_zone, "
+            "point({x: 1, y: 2}) AS pc, point({longitude: 12.5, latitude: 55.6, height: 10}) AS pw, "
+            "$pt AS pt, $pt.latitude AS pt_lat, $pt.srid AS pt_srid, "
+            "round(point.distance($cph, $pt2) / 1000, 3) AS pt_km",
             p={"list": [1, 2.5, None, "s"], "nested": {"a": True}},
             dp=pytz.timezone("Europe/Paris").localize(datetime.datetime(2024, 6, 1, 12)),
+            pt=neo4j.spatial.WGS84Point((12.5, 55.6)),
+            cph=neo4j.spatial.WGS84Point((12.56459, 55.672874)),
+            pt2=neo4j.spatial.WGS84Point((12.994341, 55.611784)),
         )
         out["values"] = {k: canon(v) for k, v in recs[0].data().items()}
         s = d.execute_query("EXPLAIN CREATE (n:X)").summary

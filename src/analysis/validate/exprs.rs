@@ -473,13 +473,10 @@ impl<'a, 's> Checker<'a, 's> {
         if (has("x") && has("y")) || (has("latitude") && has("longitude")) {
             return;
         }
-        let keys: Vec<String> = entries
-            .iter()
-            .map(|(k, _)| format!("'{}'", k.name))
-            .collect();
+        let keys: Vec<&str> = entries.iter().map(|(k, _)| k.name.as_str()).collect();
         self.diag(
             DiagnosticKind::InvalidArgumentType,
-            format!("A map with keys {} is not describing a valid point, a point is described either by using cartesian coordinates e.g. {{x: 2.3, y: 4.5, crs: 'cartesian'}} or using geographic coordinates e.g. {{latitude: 12.78, longitude: 56.7, crs: 'WGS-84'}}.", keys.join(", ")),
+            crate::spatial::invalid_map_message(&keys),
             arg.span,
         );
     }

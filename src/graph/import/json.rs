@@ -35,7 +35,9 @@
 //! as `{"~node": {"id", "labels", "properties"}}`, a relationship as
 //! `{"~rel": {"id", "type", "start", "end", "properties"}}`, a path as
 //! `{"~path": [node, rel, node, …]}`; temporal values as their ISO text under `~date`,
-//! `~localtime`, `~time`, `~localdatetime`, `~datetime` or `~duration`.
+//! `~localtime`, `~time`, `~localdatetime`, `~datetime` or `~duration`; points as
+//! `{"~point": {"crs": "wgs-84", "x": 12.5, "y": 55.6}}` (`crs` or `srid`, and `x`/`y`/`z` or
+//! `longitude`/`latitude`/`height`, as `point()` takes them).
 
 use super::ImportError;
 use crate::graph::schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
@@ -75,6 +77,14 @@ pub fn value_to_json(v: &Value, entities: &dyn Entities) -> Json {
             let mut m = JsonMap::new();
             m.insert(tag.to_string(), Json::String(t.to_string()));
             Json::Object(m)
+        }
+        Value::Point(p) => {
+            let mut m = JsonMap::new();
+            m.insert("crs".into(), Json::String(p.crs.name().into()));
+            for (k, c) in ["x", "y", "z"].into_iter().zip(p.coordinates()) {
+                m.insert(k.into(), value_to_json(&Value::Float(c), entities));
+            }
+            json!({ "~point": m })
         }
         Value::Node(n) => node_json(*n, entities),
         Value::Relationship(r) => rel_json(*r, entities),
@@ -176,6 +186,9 @@ pub fn json_to_value(j: &Json, path: &str) -> Result<Value, String> {
                         return p.map(Value::from).map_err(|e| format!("{path}: {e}"));
                     }
                 }
+                if let Some(Json::Object(fields)) = o.get("~point") {
+                    return point_from_json(fields, path);
+                }
                 if let Some(k) = o.keys().next().filter(|k| k.starts_with('~')) {
                     return Err(format!("{path}: {k} values cannot be stored as properties"));
                 }
@@ -190,6 +203,33 @@ pub fn json_to_value(j: &Json, path: &str) -> Result<Value, String> {
             Value::Map(m)
         }
     })
+}
+
+/// `{"~point": {"crs": "wgs-84", "x": 12.5, "y": 55.6}}` (or `srid`, or `longitude` /
+/// `latitude` / `height`: the keys `point()` takes).
+fn point_from_json(fields: &JsonMap<String, Json>, path: &str) -> Result<Value, String> {
+    use crate::spatial::{Input, Point};
+    let inputs: Vec<(&str, Input<'_>)> = fields
+        .iter()
+        .map(|(k, v)| {
+            let input = match v {
+                Json::Number(n) => Input::Number(n.as_f64().unwrap_or(f64::NAN)),
+                Json::String(s) => Input::Text(s),
+                Json::Null => Input::Null,
+                Json::Bool(_) => Input::Other("BOOLEAN"),
+                Json::Array(_) => Input::Other("LIST"),
+                Json::Object(_) => Input::Other("MAP"),
+            };
+            (k.as_str(), input)
+        })
+        .collect();
+    match Point::from_map(inputs) {
+        Ok(Some(p)) => Ok(Value::from(p)),
+        Ok(None) => Err(format!(
+            "{path}: a ~point needs every coordinate (one is null)"
+        )),
+        Err(e) => Err(format!("{path}: {e}")),
+    }
 }
 
 /// Reads a fixture file.
