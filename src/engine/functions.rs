@@ -666,9 +666,31 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
         // ---- strings ----
         "toupper" | "upper" => str1(n, &args, |s| s.to_uppercase()),
         "tolower" | "lower" => str1(n, &args, |s| s.to_lowercase()),
-        "trim" | "btrim" => str1(n, &args, |s| s.trim().to_string()),
-        "ltrim" => str1(n, &args, |s| s.trim_start().to_string()),
-        "rtrim" => str1(n, &args, |s| s.trim_end().to_string()),
+        "trim" => str1(n, &args, |s| s.trim().to_string()),
+        // btrim/ltrim/rtrim(input [, trimCharacterString]): white space, or any of the given
+        // characters, off both ends, the start or the end.
+        "btrim" | "ltrim" | "rtrim" => {
+            arity(n, &args, 1, 2)?;
+            let Some(s) = str_arg(n, &args[0])? else {
+                return Ok(Value::Null);
+            };
+            let chars: Option<Vec<char>> = match args.get(1) {
+                None => None,
+                Some(v) => match str_arg(n, v)? {
+                    Some(c) => Some(c.chars().collect()),
+                    None => return Ok(Value::Null),
+                },
+            };
+            let strip = |c: char| match &chars {
+                Some(set) => set.contains(&c),
+                None => c.is_whitespace(),
+            };
+            Ok(Value::from(match n {
+                "btrim" => s.trim_matches(strip),
+                "ltrim" => s.trim_start_matches(strip),
+                _ => s.trim_end_matches(strip),
+            }))
+        }
         "replace" => {
             arity(n, &args, 3, 3)?;
             match (
@@ -879,7 +901,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 .unwrap_or(0);
             Ok(Value::Int(ms))
         }
-        _ => temporal_function(n, args).unwrap_or_else(|| {
+        _ => temporal_function(n, args, run.sh.now).unwrap_or_else(|| {
             Err(ExecError::compile(
                 ErrorKind::SyntaxError,
                 format!("unknown function `{}`", name.dotted()),
@@ -895,7 +917,14 @@ fn temporal_error(e: String) -> ExecError {
 
 /// The temporal functions (`date(…)`, `datetime.truncate(…)`, `duration.between(…)`, …);
 /// `None` when `n` is not one of them.
-fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
+/// `clock` is the statement's clock: what `date()`, `date.statement()` and
+/// `date.transaction()` read (one value for the whole statement, as in Neo4j);
+/// `date.realtime()` reads the real time.
+fn temporal_function(
+    n: &str,
+    args: Vec<Value>,
+    clock: chrono::NaiveDateTime,
+) -> Option<Result<Value>> {
     use crate::temporal::{self as tm, Temporal};
     const KINDS: &[&str] = &["date", "localtime", "time", "localdatetime", "datetime"];
     let (kind, member) = match n.split_once('.') {
@@ -906,14 +935,20 @@ fn temporal_function(n: &str, args: Vec<Value>) -> Option<Result<Value>> {
         match (kind, member) {
             (k, None) if KINDS.contains(&k) => {
                 arity(n, &args, 0, 1)?;
-                Ok(super::temporal_values::construct(k, args.first())
+                Ok(super::temporal_values::construct_at(k, args.first(), clock)
                     .map_err(temporal_error)?
                     .map(Value::from)
                     .unwrap_or(Value::Null))
             }
             (k, Some("transaction" | "statement" | "realtime")) if KINDS.contains(&k) => {
                 arity(n, &args, 0, 1)?;
-                let now = super::temporal_values::construct(k, None).map_err(temporal_error)?;
+                let at = if member == Some("realtime") {
+                    crate::temporal::now_utc()
+                } else {
+                    clock
+                };
+                let now =
+                    super::temporal_values::construct_at(k, None, at).map_err(temporal_error)?;
                 match (now, args.first()) {
                     (Some(t), Some(Value::String(z))) => {
                         let mut m = std::collections::BTreeMap::new();

@@ -28,6 +28,9 @@ pub(crate) mod temporal_values;
 mod vector;
 
 pub use error::{ErrorKind, ExecError, Phase, Result};
+/// Whether the engine runs the function `name` (dotted, any case): a function Neo4j knows that
+/// grape does not run is refused at compile time as not supported.
+pub use functions::is_implemented as function_is_implemented;
 
 use crate::graph::Graph;
 use crate::syntax::{Clause, CypherVersion, Query, QueryPrefix, Statement};
@@ -391,6 +394,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
         cypher25: opts.cypher == CypherVersion::Cypher25,
+        now: crate::temporal::now_utc(),
         ticks: std::cell::Cell::new(0),
         profile: None,
         profiled_hits: std::cell::Cell::new(0),

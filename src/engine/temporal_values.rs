@@ -301,7 +301,15 @@ fn time_from_map(
 /// `date(x)`, `localtime(x)`, `time(x)`, `localdatetime(x)`, `datetime(x)`: from a string, a
 /// map, another temporal, or (no argument) now.
 pub fn construct(kind: &str, arg: Option<&Value>) -> Result<Option<Temporal>, String> {
-    let now = now_utc();
+    construct_at(kind, arg, now_utc())
+}
+
+/// [`construct`] with the clock's time given: `now` (UTC) is what "now" means.
+pub fn construct_at(
+    kind: &str,
+    arg: Option<&Value>,
+    now: chrono::NaiveDateTime,
+) -> Result<Option<Temporal>, String> {
     let Some(arg) = arg else {
         return Ok(Some(match kind {
             "date" => Temporal::Date(now.date()),

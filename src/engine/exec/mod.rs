@@ -66,6 +66,9 @@ pub(crate) struct Shared<'a> {
     pub stats: RefCell<Stats>,
     /// Whether the statement is Cypher 25 (names in `SHOW CONSTRAINTS` differ).
     pub cypher25: bool,
+    /// The statement's clock (UTC): `datetime()`, `datetime.statement()` and
+    /// `datetime.transaction()` read it, so that one statement sees one "now".
+    pub now: chrono::NaiveDateTime,
     /// Units of work done (candidates tried, relationships followed, rows made): the deadline
     /// is checked every 1,024 of them, and `PROFILE` reports them as db hits.
     pub ticks: std::cell::Cell<u64>,
