@@ -9,7 +9,9 @@
 //!
 //! langchain-neo4j's `Neo4jGraph` reads the same schema, and `Neo4jVector` stores texts with
 //! their embeddings and searches them (`from_texts`, `from_existing_index`,
-//! `similarity_search`), by vector alone and hybrid (with a full-text keyword index).
+//! `similarity_search`), by vector alone and hybrid (with a full-text keyword index);
+//! `add_graph_documents` stores LLMGraphTransformer-style graph documents through
+//! `apoc.merge.node` / `apoc.merge.relationship` and dynamic labels.
 //!
 //! Needs Python with `neo4j-graphrag` / `langchain-neo4j`: `$GRAPE_PYTHON`, else
 //! `target/pyenv/bin/python` (what `.ci/run` creates). Without them the tests print SKIPPED and
@@ -193,6 +195,10 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
             "hybrid_search",
             "hybrid_from_existing_index",
             "hybrid_search_existing",
+            "builder",
+            "add_graph_documents",
+            "add_graph_documents_again",
+            "add_graph_documents_base",
         ],
     );
     assert_eq!(
@@ -221,4 +227,19 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
     // From the existing indexes, with Lucene's special characters in the question (the client
     // blanks them out before searching).
     assert_eq!(out["hybrid_found"], json!(["a third passage"]));
+    // add_graph_documents: apoc.merge.node / apoc.merge.relationship make each entity and
+    // relationship once (the second call changes nothing); with the base entity label and
+    // sources, the entities are :__Entity__ and the Document MENTIONS them.
+    assert_eq!(
+        out["works_at"],
+        json!([
+            {"p": "Alice", "age": 38, "since": 2020, "c": "Acme"},
+            {"p": "Bob", "age": null, "since": null, "c": "Initech"}
+        ])
+    );
+    assert_eq!(out["entities"], json!([{"id": "Bob"}, {"id": "Initech"}]));
+    assert_eq!(
+        out["mentions"],
+        json!([{"d": "d2", "text": "Bob works at Initech.", "ids": ["Bob", "Initech"]}])
+    );
 }

@@ -133,6 +133,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 pub fn is_implemented(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
     IMPLEMENTED.binary_search(&lower.as_str()).is_ok()
+        || super::apoc::is_implemented(&lower)
         || crate::syntax::ast::is_aggregate_name(&lower)
 }
 
@@ -155,7 +156,7 @@ fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<()> {
 /// A version-4 UUID, different on every call. Like `rand()`, reproducible: the n-th call of a
 /// process gives the same UUID in every run (SplitMix64 over a counter), so that evaluations
 /// and tests that create nodes with `randomUUID()` ids are repeatable.
-fn random_uuid() -> String {
+pub(super) fn random_uuid() -> String {
     use std::sync::atomic::{AtomicU64, Ordering};
     static CALLS: AtomicU64 = AtomicU64::new(0);
     let mix = |mut z: u64| {
@@ -901,6 +902,10 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 .unwrap_or(0);
             Ok(Value::Int(ms))
         }
+        _ if n.starts_with("apoc.") => match super::apoc::call(run, n, &args) {
+            Some(r) => r,
+            None => Err(ExecError::unsupported(&name.dotted())),
+        },
         _ => temporal_function(n, args, run.sh.now).unwrap_or_else(|| {
             Err(ExecError::compile(
                 ErrorKind::SyntaxError,

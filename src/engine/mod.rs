@@ -17,6 +17,8 @@
 //! Spatial values are not modelled. `LOAD CSV` reads local files only (see
 //! [`Options::import_dir`]).
 
+mod apoc;
+mod apoc_write;
 mod error;
 mod eval;
 mod exec;
@@ -1004,7 +1006,7 @@ mod tests {
         assert_eq!(e.code(), "Neo.ClientError.Statement.SyntaxError");
         let e = run_with(
             &mut g,
-            "CREATE (n:A) RETURN apoc.text.join(['a'], ',') AS s",
+            "CREATE (n:A) RETURN apoc.text.doubleMetaphone('a') AS s",
             &Params::new(),
             &opts,
         )

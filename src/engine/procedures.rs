@@ -72,6 +72,20 @@ fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
 /// The built-in procedures the engine runs (lower-case), besides the table procedures of
 /// [`super::Options::procedures`]. A unit test holds it equal to what [`call`] dispatches.
 pub(crate) const IMPLEMENTED: &[&str] = &[
+    "apoc.create.addlabels",
+    "apoc.create.node",
+    "apoc.create.nodes",
+    "apoc.create.relationship",
+    "apoc.create.removelabels",
+    "apoc.create.removeproperties",
+    "apoc.create.removerelproperties",
+    "apoc.create.setlabels",
+    "apoc.create.setproperties",
+    "apoc.create.setproperty",
+    "apoc.create.setrelproperties",
+    "apoc.create.setrelproperty",
+    "apoc.merge.node",
+    "apoc.merge.relationship",
     "apoc.meta.data",
     "apoc.meta.schema",
     "apoc.schema.nodes",
@@ -97,6 +111,20 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 
 /// The implemented procedures that write (run by [`call_write`] with the graph to change).
 const WRITES: &[&str] = &[
+    "apoc.create.addlabels",
+    "apoc.create.node",
+    "apoc.create.nodes",
+    "apoc.create.relationship",
+    "apoc.create.removelabels",
+    "apoc.create.removeproperties",
+    "apoc.create.removerelproperties",
+    "apoc.create.setlabels",
+    "apoc.create.setproperties",
+    "apoc.create.setproperty",
+    "apoc.create.setrelproperties",
+    "apoc.create.setrelproperty",
+    "apoc.merge.node",
+    "apoc.merge.relationship",
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
     "db.create.setvectorproperty",
@@ -104,6 +132,9 @@ const WRITES: &[&str] = &[
 
 /// The output columns of a writing procedure (none for the VOID ones).
 pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
+    if let Some(c) = super::apoc_write::column(&name.to_ascii_lowercase()) {
+        return cols(&[c]);
+    }
     if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
         cols(&["node"])
     } else {
@@ -116,8 +147,9 @@ pub(crate) fn writes(name: &str) -> bool {
     WRITES.contains(&name.to_ascii_lowercase().as_str())
 }
 
-/// Runs a writing procedure on `g`: the vector setters, which store a vector (a list of
-/// numbers) as a `LIST<FLOAT>` property, as Neo4j stores it for its vector indexes.
+/// Runs a writing procedure on `g`: APOC's graph-construction procedures
+/// ([`super::apoc_write`]) and the vector setters, which store a vector (a list of numbers) as
+/// a `LIST<FLOAT>` property, as Neo4j stores it for its vector indexes.
 pub(crate) fn call_write(
     g: &mut Graph,
     sh: &super::exec::Shared,
@@ -126,6 +158,10 @@ pub(crate) fn call_write(
 ) -> Result<Rows> {
     let lname = name.to_ascii_lowercase();
     let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
+    if super::apoc_write::column(&lname).is_some() {
+        let rows = super::apoc_write::call(g, sh, &lname, procedure, args)?;
+        return Ok((write_columns(name), rows));
+    }
     let [element, key, vector] = args else {
         return Err(ExecError::compile(
             ErrorKind::SyntaxError,
@@ -580,9 +616,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
         )),
         // Writing procedures run through `call_write`; here (a read-only statement, or the
         // dispatch test) they answer with their columns only when they are given none.
-        "db.create.setnodevectorproperty"
-        | "db.create.setrelationshipvectorproperty"
-        | "db.create.setvectorproperty" => {
+        _ if writes(&lname) => {
             if args.is_empty() {
                 return Ok((write_columns(name), Vec::new()));
             }

@@ -6,8 +6,10 @@ error) and what came back. The embeddings are a stub: no model, no network.
 import json
 import sys
 
+from langchain_core.documents import Document
 from langchain_core.embeddings import Embeddings
 from langchain_neo4j import Neo4jGraph, Neo4jVector
+from langchain_neo4j.graphs.graph_document import GraphDocument, Node, Relationship
 
 
 class Stub(Embeddings):
@@ -72,6 +74,34 @@ def main(uri):
                      lambda: existing.similarity_search("third (passage)!", k=1))
         if found is not None:
             out["hybrid_found"] = [d.page_content for d in found]
+    # Graph construction as LLMGraphTransformer's output is stored: apoc.merge.node and
+    # apoc.merge.relationship (the default), then with the base entity label and sources.
+    builder = step("builder", lambda: Neo4jGraph(**auth, refresh_schema=False))
+    if builder is not None:
+        alice = Node(id="Alice", type="Person", properties={"age": 38})
+        acme = Node(id="Acme", type="Company")
+        doc = GraphDocument(
+            nodes=[alice, acme],
+            relationships=[Relationship(source=alice, target=acme, type="WORKS_AT",
+                                        properties={"since": 2020})],
+            source=Document(page_content="Alice works at Acme.", metadata={"id": "d1"}))
+        step("add_graph_documents", lambda: builder.add_graph_documents([doc]))
+        step("add_graph_documents_again", lambda: builder.add_graph_documents([doc]))
+        bob = Node(id="Bob", type="Person")
+        initech = Node(id="Initech", type="Company")
+        doc2 = GraphDocument(
+            nodes=[bob, initech],
+            relationships=[Relationship(source=bob, target=initech, type="WORKS_AT")],
+            source=Document(page_content="Bob works at Initech.", metadata={"id": "d2"}))
+        step("add_graph_documents_base", lambda: builder.add_graph_documents(
+            [doc2], include_source=True, baseEntityLabel=True))
+        out["works_at"] = builder.query(
+            "MATCH (p:Person)-[r:WORKS_AT]->(c:Company) "
+            "RETURN p.id AS p, p.age AS age, r.since AS since, c.id AS c ORDER BY p")
+        out["entities"] = builder.query("MATCH (n:__Entity__) RETURN n.id AS id ORDER BY id")
+        out["mentions"] = builder.query(
+            "MATCH (d:Document)-[:MENTIONS]->(e) RETURN d.id AS d, d.text AS text, "
+            "apoc.coll.sort(collect(e.id)) AS ids")
     print(json.dumps(out))
 
 

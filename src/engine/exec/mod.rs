@@ -32,6 +32,7 @@ mod schema;
 mod show;
 mod transactions;
 mod update;
+pub(crate) use update::set_property;
 mod walk;
 
 pub(crate) use explain::{filter, Anon};
@@ -96,6 +97,22 @@ pub(crate) struct ClauseProfile {
 pub(crate) const SORT_RUN: usize = 1 << 14;
 
 impl Shared<'_> {
+    /// A regular expression that matches anywhere (APOC's text functions), compiled once per
+    /// statement, within the regex crate's size limits.
+    pub(crate) fn regex(&self, pattern: &str) -> std::result::Result<Regex, String> {
+        let cache_key = format!("\u{0}find:{pattern}");
+        let mut cache = self.regex_cache.borrow_mut();
+        if let Some(re) = cache.get(&cache_key) {
+            return Ok(re.clone());
+        }
+        let re = regex::RegexBuilder::new(pattern)
+            .size_limit(1 << 22)
+            .build()
+            .map_err(|e| format!("java.util.regex.PatternSyntaxException: {e}"))?;
+        cache.insert(cache_key, re.clone());
+        Ok(re)
+    }
+
     /// Checks the deadline and cancellation (cheaply: the clock is read every 1024 calls).
     pub fn tick(&self) -> Result<()> {
         let t = self.ticks.get().wrapping_add(1);

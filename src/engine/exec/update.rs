@@ -415,7 +415,7 @@ pub(super) fn apply_set_items(
     Ok(())
 }
 
-pub(super) fn set_property(
+pub(crate) fn set_property(
     g: &mut Graph,
     sh: &Shared,
     base: &Value,

@@ -1,0 +1,459 @@
+//! APOC core's writing procedures that graph-construction code calls: `apoc.merge.node` /
+//! `apoc.merge.relationship` (LangChain's `add_graph_documents`), `apoc.create.node(s)` /
+//! `relationship`, `apoc.create.addLabels` / `setLabels` / `removeLabels`,
+//! `apoc.create.setProperty` / `setProperties` / `removeProperties` and the relationship
+//! setters. Labels, types and keys are data (APOC's reason to exist); constraints hold as for any
+//! write (checked when the statement ends).
+
+use super::error::{ErrorKind, ExecError, Result};
+use super::exec::Shared;
+use crate::graph::{Dir, Graph};
+use crate::value::{NodeId, RelId, Value};
+
+/// The writing APOC procedures grape runs (lower-case), with their output column.
+pub(crate) const PROCEDURES: &[(&str, &str)] = &[
+    ("apoc.create.addlabels", "node"),
+    ("apoc.create.node", "node"),
+    ("apoc.create.nodes", "node"),
+    ("apoc.create.relationship", "rel"),
+    ("apoc.create.removelabels", "node"),
+    ("apoc.create.removeproperties", "node"),
+    ("apoc.create.removerelproperties", "rel"),
+    ("apoc.create.setlabels", "node"),
+    ("apoc.create.setproperties", "node"),
+    ("apoc.create.setproperty", "node"),
+    ("apoc.create.setrelproperties", "rel"),
+    ("apoc.create.setrelproperty", "rel"),
+    ("apoc.merge.node", "node"),
+    ("apoc.merge.relationship", "rel"),
+];
+
+/// The output column of the writing APOC procedure `lname`, if it is one.
+pub(crate) fn column(lname: &str) -> Option<&'static str> {
+    PROCEDURES
+        .iter()
+        .find(|(n, _)| *n == lname)
+        .map(|(_, c)| *c)
+}
+
+struct Call<'a> {
+    procedure: &'a str,
+}
+
+impl Call<'_> {
+    fn failed(&self, why: impl std::fmt::Display) -> ExecError {
+        ExecError::runtime(
+            ErrorKind::ProcedureError,
+            format!(
+                "Failed to invoke procedure `{}`: Caused by: {why}",
+                self.procedure
+            ),
+        )
+    }
+
+    fn labels(&self, v: &Value) -> Result<Vec<String>> {
+        match v {
+            Value::Null => Ok(Vec::new()),
+            Value::String(s) => Ok(vec![s.to_string()]),
+            Value::List(xs) => xs
+                .iter()
+                .filter(|x| !x.is_null())
+                .map(|x| match x {
+                    Value::String(s) if !s.is_empty() => Ok(s.to_string()),
+                    other => Err(self.failed(format!(
+                        "java.lang.IllegalArgumentException: a label must be a non-empty STRING, not {other}"
+                    ))),
+                })
+                .collect(),
+            other => Err(self.failed(format!(
+                "java.lang.IllegalArgumentException: labels must be a LIST<STRING>, not {other}"
+            ))),
+        }
+    }
+
+    fn props<'v>(&self, v: &'v Value) -> Result<Vec<(&'v str, &'v Value)>> {
+        match v {
+            Value::Null => Ok(Vec::new()),
+            Value::Map(m) => Ok(m.iter().map(|(k, v)| (&**k, v)).collect()),
+            other => Err(self.failed(format!(
+                "java.lang.IllegalArgumentException: properties must be a MAP, not {other}"
+            ))),
+        }
+    }
+
+    /// Nodes given as a node, an id, an element id, or a list of them.
+    fn nodes(&self, g: &Graph, v: &Value) -> Result<Vec<NodeId>> {
+        let one = |x: &Value| -> Result<Option<NodeId>> {
+            match x {
+                Value::Null => Ok(None),
+                Value::Node(n) => Ok(Some(*n)),
+                Value::Int(i) => Ok(u32::try_from(*i)
+                    .ok()
+                    .map(NodeId)
+                    .filter(|n| g.contains_node(*n))),
+                Value::String(s) => Ok(s
+                    .strip_prefix("n:")
+                    .and_then(|i| i.parse::<u32>().ok())
+                    .map(NodeId)
+                    .filter(|n| g.contains_node(*n))),
+                other => Err(self.failed(format!(
+                    "java.lang.RuntimeException: Can't convert {other} to a Node"
+                ))),
+            }
+        };
+        match v {
+            Value::List(xs) => Ok(xs
+                .iter()
+                .map(one)
+                .collect::<Result<Vec<_>>>()?
+                .into_iter()
+                .flatten()
+                .collect()),
+            other => Ok(one(other)?.into_iter().collect()),
+        }
+    }
+
+    fn rels(&self, g: &Graph, v: &Value) -> Result<Vec<RelId>> {
+        let one = |x: &Value| -> Result<Option<RelId>> {
+            match x {
+                Value::Null => Ok(None),
+                Value::Relationship(r) => Ok(Some(*r)),
+                Value::Int(i) => Ok(u32::try_from(*i)
+                    .ok()
+                    .map(RelId)
+                    .filter(|r| g.contains_relationship(*r))),
+                other => Err(self.failed(format!(
+                    "java.lang.RuntimeException: Can't convert {other} to a Relationship"
+                ))),
+            }
+        };
+        match v {
+            Value::List(xs) => Ok(xs
+                .iter()
+                .map(one)
+                .collect::<Result<Vec<_>>>()?
+                .into_iter()
+                .flatten()
+                .collect()),
+            other => Ok(one(other)?.into_iter().collect()),
+        }
+    }
+
+    fn node(&self, v: &Value, what: &str) -> Result<NodeId> {
+        match v {
+            Value::Node(n) => Ok(*n),
+            other => Err(self.failed(format!(
+                "java.lang.IllegalArgumentException: {what} must be a NODE, not {other}"
+            ))),
+        }
+    }
+
+    fn text<'v>(&self, v: &'v Value, what: &str) -> Result<&'v str> {
+        match v {
+            Value::String(s) if !s.is_empty() => Ok(s),
+            other => Err(self.failed(format!(
+                "java.lang.IllegalArgumentException: {what} must be a non-empty STRING, not {other}"
+            ))),
+        }
+    }
+}
+
+fn arg(args: &[Value], i: usize) -> &Value {
+    args.get(i).unwrap_or(&Value::Null)
+}
+
+fn set_all(g: &mut Graph, sh: &Shared, target: &Value, props: &[(&str, &Value)]) -> Result<()> {
+    for (k, v) in props {
+        super::exec::set_property(g, sh, target, k, (*v).clone())?;
+    }
+    Ok(())
+}
+
+fn add_labels(g: &mut Graph, sh: &Shared, n: NodeId, labels: &[String]) {
+    for l in labels {
+        if g.add_label(n, l) {
+            sh.stats.borrow_mut().labels_added += 1;
+        }
+    }
+}
+
+/// Nodes with every label of `labels` whose properties equal `ident` (Cypher equality).
+fn matching_nodes(g: &Graph, labels: &[String], ident: &[(&str, &Value)]) -> Vec<NodeId> {
+    let syms: Option<Vec<_>> = labels.iter().map(|l| g.sym(l)).collect();
+    let Some(syms) = syms else {
+        return Vec::new();
+    };
+    let keys: Option<Vec<_>> = ident.iter().map(|(k, _)| g.sym(k)).collect();
+    let Some(keys) = keys else {
+        return Vec::new();
+    };
+    let candidates: Vec<NodeId> = match syms.first() {
+        Some(first) => g.nodes_with_label(*first).to_vec(),
+        None => g.node_ids().collect(),
+    };
+    candidates
+        .into_iter()
+        .filter(|n| syms.iter().all(|l| g.has_label(*n, *l)))
+        .filter(|n| {
+            keys.iter().zip(ident).all(|(k, (_, want))| {
+                g.node_property(*n, *k)
+                    .is_some_and(|have| have.equals(want) == Some(true))
+            })
+        })
+        .collect()
+}
+
+/// Runs the writing APOC procedure `lname` once; its rows (one value each).
+pub(crate) fn call(
+    g: &mut Graph,
+    sh: &Shared,
+    lname: &str,
+    procedure: &str,
+    args: &[Value],
+) -> Result<Vec<Vec<Value>>> {
+    let c = Call { procedure };
+    let (a0, a1, a2, a3) = (arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3));
+    let node_rows = |ns: Vec<NodeId>| ns.into_iter().map(|n| vec![Value::Node(n)]).collect();
+    let rel_rows = |rs: Vec<RelId>| {
+        rs.into_iter()
+            .map(|r| vec![Value::Relationship(r)])
+            .collect()
+    };
+    Ok(match lname {
+        "apoc.create.node" | "apoc.create.nodes" => {
+            let labels = c.labels(a0)?;
+            let prop_maps: Vec<&Value> = match (lname, a1) {
+                ("apoc.create.nodes", Value::List(xs)) => xs.iter().collect(),
+                ("apoc.create.nodes", Value::Null) => Vec::new(),
+                ("apoc.create.nodes", other) => {
+                    return Err(c.failed(format!(
+                        "java.lang.IllegalArgumentException: props must be a LIST<MAP>, not {other}"
+                    )))
+                }
+                _ => vec![a1],
+            };
+            let mut out = Vec::new();
+            for pm in prop_maps {
+                sh.tick()?;
+                let props = c.props(pm)?;
+                let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+                let n = g.add_node(&label_refs, Vec::new());
+                {
+                    let mut st = sh.stats.borrow_mut();
+                    st.nodes_created += 1;
+                    st.labels_added += labels.len() as u64;
+                }
+                set_all(g, sh, &Value::Node(n), &props)?;
+                out.push(n);
+            }
+            node_rows(out)
+        }
+        "apoc.create.relationship" => {
+            let from = c.node(a0, "from")?;
+            let ty = c.text(a1, "relType")?;
+            let props = c.props(a2)?;
+            let to = c.node(a3, "to")?;
+            let r = g
+                .add_relationship(from, to, ty, Vec::new())
+                .ok_or_else(|| {
+                    ExecError::runtime(
+                        ErrorKind::EntityNotFound,
+                        format!("{procedure}: a node of the relationship was deleted"),
+                    )
+                })?;
+            sh.stats.borrow_mut().relationships_created += 1;
+            set_all(g, sh, &Value::Relationship(r), &props)?;
+            rel_rows(vec![r])
+        }
+        "apoc.create.addlabels" | "apoc.create.setlabels" | "apoc.create.removelabels" => {
+            let nodes = c.nodes(g, a0)?;
+            let labels = c.labels(a1)?;
+            for &n in &nodes {
+                sh.tick()?;
+                match lname {
+                    "apoc.create.addlabels" => add_labels(g, sh, n, &labels),
+                    "apoc.create.removelabels" => {
+                        for l in &labels {
+                            if g.remove_label(n, l) {
+                                sh.stats.borrow_mut().labels_removed += 1;
+                            }
+                        }
+                    }
+                    _ => {
+                        for l in g.labels(n) {
+                            if !labels.iter().any(|x| **x == *l) && g.remove_label(n, &l) {
+                                sh.stats.borrow_mut().labels_removed += 1;
+                            }
+                        }
+                        add_labels(g, sh, n, &labels);
+                    }
+                }
+            }
+            node_rows(nodes)
+        }
+        "apoc.create.setproperty" | "apoc.create.setrelproperty" => {
+            let key = c.text(a1, "key")?;
+            let targets: Vec<Value> = if lname == "apoc.create.setproperty" {
+                c.nodes(g, a0)?.into_iter().map(Value::Node).collect()
+            } else {
+                c.rels(g, a0)?
+                    .into_iter()
+                    .map(Value::Relationship)
+                    .collect()
+            };
+            for t in &targets {
+                sh.tick()?;
+                super::exec::set_property(g, sh, t, key, a2.clone())?;
+            }
+            targets.into_iter().map(|t| vec![t]).collect()
+        }
+        "apoc.create.setproperties" | "apoc.create.setrelproperties" => {
+            let keys: Vec<String> = match a1 {
+                Value::List(xs) => xs
+                    .iter()
+                    .map(|k| c.text(k, "key").map(str::to_string))
+                    .collect::<Result<_>>()?,
+                Value::Null => Vec::new(),
+                other => return Err(c.failed(format!("keys must be a LIST<STRING>, not {other}"))),
+            };
+            let values: Vec<Value> = match a2 {
+                Value::List(xs) => xs.clone(),
+                Value::Null => Vec::new(),
+                other => return Err(c.failed(format!("values must be a LIST, not {other}"))),
+            };
+            if keys.len() != values.len() {
+                return Err(c.failed(
+                    "java.lang.IllegalArgumentException: keys and values must have the same length",
+                ));
+            }
+            let targets: Vec<Value> = if lname == "apoc.create.setproperties" {
+                c.nodes(g, a0)?.into_iter().map(Value::Node).collect()
+            } else {
+                c.rels(g, a0)?
+                    .into_iter()
+                    .map(Value::Relationship)
+                    .collect()
+            };
+            for t in &targets {
+                sh.tick()?;
+                for (k, v) in keys.iter().zip(&values) {
+                    super::exec::set_property(g, sh, t, k, v.clone())?;
+                }
+            }
+            targets.into_iter().map(|t| vec![t]).collect()
+        }
+        "apoc.create.removeproperties" | "apoc.create.removerelproperties" => {
+            let keys: Vec<String> = match a1 {
+                Value::List(xs) => xs
+                    .iter()
+                    .filter_map(|k| k.as_str().map(str::to_string))
+                    .collect(),
+                Value::String(s) => vec![s.to_string()],
+                _ => Vec::new(),
+            };
+            let targets: Vec<Value> = if lname == "apoc.create.removeproperties" {
+                c.nodes(g, a0)?.into_iter().map(Value::Node).collect()
+            } else {
+                c.rels(g, a0)?
+                    .into_iter()
+                    .map(Value::Relationship)
+                    .collect()
+            };
+            for t in &targets {
+                for k in &keys {
+                    super::exec::set_property(g, sh, t, k, Value::Null)?;
+                }
+            }
+            targets.into_iter().map(|t| vec![t]).collect()
+        }
+        "apoc.merge.node" => {
+            let labels = c.labels(a0)?;
+            if labels.is_empty() {
+                return Err(c.failed(
+                    "java.lang.IllegalArgumentException: you need to supply at least one label",
+                ));
+            }
+            let ident = c.props(a1)?;
+            if ident.is_empty() {
+                return Err(c.failed(
+                    "java.lang.IllegalArgumentException: you need to supply at least one identifying property for a merge",
+                ));
+            }
+            if let Some((k, _)) = ident.iter().find(|(_, v)| v.is_null()) {
+                return Err(c.failed(format!(
+                    "java.lang.IllegalArgumentException: Cannot merge node using null property value for {k}"
+                )));
+            }
+            let on_create = c.props(a2)?;
+            let on_match = c.props(a3)?;
+            let found = matching_nodes(g, &labels, &ident);
+            if found.is_empty() {
+                let label_refs: Vec<&str> = labels.iter().map(String::as_str).collect();
+                let n = g.add_node(&label_refs, Vec::new());
+                {
+                    let mut st = sh.stats.borrow_mut();
+                    st.nodes_created += 1;
+                    st.labels_added += labels.len() as u64;
+                }
+                set_all(g, sh, &Value::Node(n), &ident)?;
+                set_all(g, sh, &Value::Node(n), &on_create)?;
+                node_rows(vec![n])
+            } else {
+                for &n in &found {
+                    set_all(g, sh, &Value::Node(n), &on_match)?;
+                }
+                node_rows(found)
+            }
+        }
+        "apoc.merge.relationship" => {
+            let start = c.node(a0, "startNode")?;
+            let ty = c.text(a1, "relType")?;
+            let ident = c.props(a2)?;
+            let on_create = c.props(a3)?;
+            let end = c.node(arg(args, 4), "endNode")?;
+            let on_match = c.props(arg(args, 5))?;
+            if let Some((k, _)) = ident.iter().find(|(_, v)| v.is_null()) {
+                return Err(c.failed(format!(
+                    "java.lang.IllegalArgumentException: Cannot merge relationship using null property value for {k}"
+                )));
+            }
+            let found: Vec<RelId> = match g.sym(ty) {
+                Some(t) => {
+                    let keys: Option<Vec<_>> = ident.iter().map(|(k, _)| g.sym(k)).collect();
+                    g.neighbours_iter(start, Dir::Outgoing, Some(&[t]))
+                        .filter(|(_, m)| *m == end)
+                        .map(|(r, _)| r)
+                        .filter(|r| match &keys {
+                            Some(keys) => keys.iter().zip(&ident).all(|(k, (_, want))| {
+                                g.relationship_property(*r, *k)
+                                    .is_some_and(|have| have.equals(want) == Some(true))
+                            }),
+                            None => false,
+                        })
+                        .collect()
+                }
+                None => Vec::new(),
+            };
+            if found.is_empty() {
+                let r = g
+                    .add_relationship(start, end, ty, Vec::new())
+                    .ok_or_else(|| {
+                        ExecError::runtime(
+                            ErrorKind::EntityNotFound,
+                            format!("{procedure}: a node of the relationship was deleted"),
+                        )
+                    })?;
+                sh.stats.borrow_mut().relationships_created += 1;
+                set_all(g, sh, &Value::Relationship(r), &ident)?;
+                set_all(g, sh, &Value::Relationship(r), &on_create)?;
+                rel_rows(vec![r])
+            } else {
+                for &r in &found {
+                    set_all(g, sh, &Value::Relationship(r), &on_match)?;
+                }
+                rel_rows(found)
+            }
+        }
+        _ => return Err(ExecError::unsupported(procedure)),
+    })
+}

@@ -1,0 +1,423 @@
+//! APOC core's functions with values from APOC's documentation, run on a small graph; every
+//! APOC function the engine runs has an example here (checked against the catalogue), and the
+//! ones it does not run are refused at compile time as not supported.
+
+mod common;
+
+const SETUP: &str = "CREATE (a:Person {name: 'Alice', age: 38})-[:KNOWS {since: 2010}]->\
+                     (b:Person {name: 'Bob', age: 25}), (a)-[:LIKES]->(:Movie {title: 'Up'})";
+
+/// (function, query, its first column).
+const EXAMPLES: &[(&str, &str, &str)] = &[
+    // ---- apoc.coll ----
+    ("apoc.coll.avg", "RETURN apoc.coll.avg([0.5, 1, 2.3])", "1.2666666666666666"),
+    ("apoc.coll.combinations", "RETURN apoc.coll.combinations([1, 2, 3, 4], 3)", "[[1, 2, 3], [1, 2, 4], [1, 3, 4], [2, 3, 4]]"),
+    ("apoc.coll.contains", "RETURN apoc.coll.contains([1, 2, 3, 4, 5], 4)", "true"),
+    ("apoc.coll.containsAll", "RETURN apoc.coll.containsAll([1, 2, 3, 4, 5], [3, 7])", "false"),
+    ("apoc.coll.containsAllSorted", "RETURN apoc.coll.containsAllSorted([1, 2, 3, 4, 5], [3, 4])", "true"),
+    ("apoc.coll.containsDuplicates", "RETURN apoc.coll.containsDuplicates([1, 3, 5, 7, 9, 9])", "true"),
+    ("apoc.coll.containsSorted", "RETURN apoc.coll.containsSorted([1, 2, 3, 4, 5], 6)", "false"),
+    ("apoc.coll.different", "RETURN apoc.coll.different([1, 3, 5, 7, 9, 9])", "false"),
+    ("apoc.coll.disjunction", "RETURN apoc.coll.disjunction([1, 2, 3, 4, 5], [3, 4, 5, 6])", "[1, 2, 6]"),
+    ("apoc.coll.dropDuplicateNeighbors", "RETURN apoc.coll.dropDuplicateNeighbors([1, 2, 2, 3, 3, 3, 1])", "[1, 2, 3, 1]"),
+    ("apoc.coll.duplicates", "RETURN apoc.coll.duplicates([1, 3, 5, 7, 9, 9])", "[9]"),
+    ("apoc.coll.duplicatesWithCount", "RETURN apoc.coll.duplicatesWithCount([1, 3, 5, 7, 9, 9])", "[{count: 2, item: 9}]"),
+    ("apoc.coll.fill", "RETURN apoc.coll.fill('abc', 2)", "['abc', 'abc']"),
+    ("apoc.coll.flatten", "RETURN [apoc.coll.flatten([1, 2, 3, [4, 5, 6]]), apoc.coll.flatten([1, [2, [3, [4]]]], true)]", "[[1, 2, 3, 4, 5, 6], [1, 2, 3, 4]]"),
+    ("apoc.coll.frequencies", "RETURN apoc.coll.frequencies([1, 9, 9])", "[{count: 1, item: 1}, {count: 2, item: 9}]"),
+    ("apoc.coll.frequenciesAsMap", "RETURN apoc.coll.frequenciesAsMap([1, 3, 9, 9])", "{1: 1, 3: 1, 9: 2}"),
+    ("apoc.coll.indexOf", "RETURN apoc.coll.indexOf([1, 2, 3, 4, 5, 6, 7, 8, 9, 10], 5)", "4"),
+    ("apoc.coll.insert", "RETURN apoc.coll.insert([1, 3, 5, 7, 9], 1, 11)", "[1, 11, 3, 5, 7, 9]"),
+    ("apoc.coll.insertAll", "RETURN apoc.coll.insertAll([1, 3, 5, 7, 9], 1, [11, 12, 13])", "[1, 11, 12, 13, 3, 5, 7, 9]"),
+    ("apoc.coll.intersection", "RETURN apoc.coll.intersection([1, 2, 3, 4, 5], [3, 4, 5])", "[3, 4, 5]"),
+    ("apoc.coll.isEqualCollection", "RETURN [apoc.coll.isEqualCollection([1, 2, 3, 3], [3, 2, 1, 3]), apoc.coll.isEqualCollection([1, 1], [1])]", "[true, false]"),
+    ("apoc.coll.max", "RETURN apoc.coll.max([1, 2, 3, 4, 5])", "5"),
+    ("apoc.coll.min", "RETURN apoc.coll.min([1, 2, 3, 4, 5])", "1"),
+    ("apoc.coll.occurrences", "RETURN apoc.coll.occurrences([1, 3, 5, 7, 9, 9], 9)", "2"),
+    ("apoc.coll.pairs", "RETURN apoc.coll.pairs([1, 2, 3])", "[[1, 2], [2, 3], [3, null]]"),
+    ("apoc.coll.pairsMin", "RETURN apoc.coll.pairsMin([1, 2, 3])", "[[1, 2], [2, 3]]"),
+    ("apoc.coll.pairWithOffset", "RETURN apoc.coll.pairWithOffset([1, 2, 3, 4], 2)", "[[1, 3], [2, 4], [3, null], [4, null]]"),
+    ("apoc.coll.partition", "RETURN apoc.coll.partition([1, 2, 3, 4, 5], 2)", "[[1, 2], [3, 4], [5]]"),
+    ("apoc.coll.randomItem", "WITH [1, 2, 3] AS xs RETURN apoc.coll.randomItem(xs) IN xs", "true"),
+    ("apoc.coll.randomItems", "RETURN size(apoc.coll.toSet(apoc.coll.randomItems([1, 2, 3, 4, 5], 3)))", "3"),
+    ("apoc.coll.remove", "RETURN apoc.coll.remove([1, 3, 5, 7, 9], 1)", "[1, 5, 7, 9]"),
+    ("apoc.coll.removeAll", "RETURN apoc.coll.removeAll([1, 3, 5, 7, 9], [3, 7])", "[1, 5, 9]"),
+    ("apoc.coll.runningTotal", "RETURN apoc.coll.runningTotal([1, 2, 3.5])", "[1, 3, 6.5]"),
+    ("apoc.coll.set", "RETURN apoc.coll.set([1, 3, 5, 7, 9], 1, 11)", "[1, 11, 5, 7, 9]"),
+    ("apoc.coll.shuffle", "RETURN apoc.coll.sort(apoc.coll.shuffle([3, 1, 2]))", "[1, 2, 3]"),
+    ("apoc.coll.sort", "RETURN apoc.coll.sort([5, 4, 2, 3, 1])", "[1, 2, 3, 4, 5]"),
+    ("apoc.coll.sortMaps", "RETURN [m IN apoc.coll.sortMaps([{n: 'b'}, {n: 'c'}, {n: 'a'}], 'n') | m.n] + [m IN apoc.coll.sortMaps([{n: 'b'}, {n: 'c'}, {n: 'a'}], '^n') | m.n]", "['c', 'b', 'a', 'a', 'b', 'c']"),
+    ("apoc.coll.sortMulti", "RETURN [m IN apoc.coll.sortMulti([{a: 1, b: 'x'}, {a: 2, b: 'y'}, {a: 1, b: 'z'}], ['^a', 'b']) | m.b]", "['z', 'x', 'y']"),
+    ("apoc.coll.sortNodes", "MATCH (p:Person) WITH collect(p) AS people RETURN [p IN apoc.coll.sortNodes(people, 'name') | p.name]", "['Bob', 'Alice']"),
+    ("apoc.coll.sortText", "RETURN apoc.coll.sortText(['b', 'C', 'a'])", "['a', 'b', 'C']"),
+    ("apoc.coll.stdev", "RETURN [apoc.coll.stdev([10, 12, 23, 23, 16, 23, 21, 16]), apoc.coll.stdev([10, 12, 23, 23, 16, 23, 21, 16], false)]", "[5.237229365663817, 4.898979485566356]"),
+    ("apoc.coll.subtract", "RETURN apoc.coll.subtract([1, 2, 3, 4, 5, 6, 6], [3, 4, 5])", "[1, 2, 6]"),
+    ("apoc.coll.sum", "RETURN apoc.coll.sum([1, 2, 3, 4, 5])", "15.0"),
+    ("apoc.coll.sumLongs", "RETURN apoc.coll.sumLongs([1, 2, 3, 4, 5])", "15"),
+    ("apoc.coll.toSet", "RETURN apoc.coll.toSet([1, 1, 2, 1, 3, 4, 1])", "[1, 2, 3, 4]"),
+    ("apoc.coll.union", "RETURN apoc.coll.union([1, 2, 3, 4, 5], [3, 4, 5, 6, 7])", "[1, 2, 3, 4, 5, 6, 7]"),
+    ("apoc.coll.unionAll", "RETURN apoc.coll.unionAll([1, 2, 3], [3, 4])", "[1, 2, 3, 3, 4]"),
+    ("apoc.coll.zip", "RETURN apoc.coll.zip([1, 2, 3], ['a', 'b'])", "[[1, 'a'], [2, 'b'], [3, null]]"),
+    // ---- apoc.map ----
+    ("apoc.map.clean", "RETURN apoc.map.clean({name: 'Alice', age: null, city: '', x: 1}, ['x'], [''])", "{name: 'Alice'}"),
+    ("apoc.map.flatten", "RETURN apoc.map.flatten({a: {b: 1, c: {d: 2}}, e: 3})", "{a.b: 1, a.c.d: 2, e: 3}"),
+    ("apoc.map.fromLists", "RETURN apoc.map.fromLists(['a', 'b'], [1, 2])", "{a: 1, b: 2}"),
+    ("apoc.map.fromNodes", "RETURN apoc.map.fromNodes('Person', 'name')['Bob'].age", "25"),
+    ("apoc.map.fromPairs", "RETURN apoc.map.fromPairs([['a', 1], ['b', 2]])", "{a: 1, b: 2}"),
+    ("apoc.map.fromValues", "RETURN apoc.map.fromValues(['a', 1, 'b', 2])", "{a: 1, b: 2}"),
+    ("apoc.map.get", "RETURN [apoc.map.get({a: 1}, 'a'), apoc.map.get({a: 1}, 'b', 42, false)]", "[1, 42]"),
+    ("apoc.map.groupBy", "RETURN apoc.map.groupBy([{id: 1, n: 'a'}, {id: 2, n: 'b'}], 'id')", "{1: {id: 1, n: 'a'}, 2: {id: 2, n: 'b'}}"),
+    ("apoc.map.groupByMulti", "RETURN apoc.map.groupByMulti([{k: 'x', v: 1}, {k: 'x', v: 2}, {k: 'y', v: 3}], 'k')", "{x: [{k: 'x', v: 1}, {k: 'x', v: 2}], y: [{k: 'y', v: 3}]}"),
+    ("apoc.map.merge", "RETURN apoc.map.merge({a: 1, b: 1}, {b: 2})", "{a: 1, b: 2}"),
+    ("apoc.map.mergeList", "RETURN apoc.map.mergeList([{a: 1}, {b: 2}, {a: 3}])", "{a: 3, b: 2}"),
+    ("apoc.map.mget", "RETURN apoc.map.mget({a: 1, b: 2, c: 3}, ['a', 'c'])", "[1, 3]"),
+    ("apoc.map.removeKey", "RETURN apoc.map.removeKey({a: 1, b: {a: 2}}, 'a', {recursive: true})", "{b: {}}"),
+    ("apoc.map.removeKeys", "RETURN apoc.map.removeKeys({a: 1, b: 2, c: 3}, ['a', 'b'])", "{c: 3}"),
+    ("apoc.map.setEntry", "RETURN apoc.map.setEntry({a: 1}, 'b', 2)", "{a: 1, b: 2}"),
+    ("apoc.map.setKey", "RETURN apoc.map.setKey({a: 1}, 'a', 2)", "{a: 2}"),
+    ("apoc.map.setLists", "RETURN apoc.map.setLists({a: 1}, ['b', 'c'], [2, 3])", "{a: 1, b: 2, c: 3}"),
+    ("apoc.map.setPairs", "RETURN apoc.map.setPairs({a: 1}, [['b', 2]])", "{a: 1, b: 2}"),
+    ("apoc.map.setValues", "RETURN apoc.map.setValues({a: 1}, ['b', 2, 'c', 3])", "{a: 1, b: 2, c: 3}"),
+    ("apoc.map.sortedProperties", "RETURN apoc.map.sortedProperties({b: 2, A: 1})", "[['A', 1], ['b', 2]]"),
+    ("apoc.map.submap", "RETURN apoc.map.submap({a: 1, b: 2, c: 3}, ['a', 'b'])", "{a: 1, b: 2}"),
+    ("apoc.map.unflatten", "RETURN apoc.map.unflatten({`a.b`: 1, `a.c`: 2, d: 3})", "{a: {b: 1, c: 2}, d: 3}"),
+    ("apoc.map.values", "RETURN [apoc.map.values({a: 1, b: 2, c: 3}, ['a', 'c']), apoc.map.values({a: 1}, ['a', 'z'], true)]", "[[1, 3], [1, null]]"),
+    // ---- apoc.text ----
+    ("apoc.text.base64Decode", "RETURN apoc.text.base64Decode('bmVvNGo=')", "'neo4j'"),
+    ("apoc.text.base64Encode", "RETURN apoc.text.base64Encode('neo4j')", "'bmVvNGo='"),
+    ("apoc.text.base64UrlDecode", "RETURN apoc.text.base64UrlDecode('aHR0cHM6Ly9uZW80ai5jb20vP3Rlc3Q9dGVzdA')", "'https://neo4j.com/?test=test'"),
+    ("apoc.text.base64UrlEncode", "RETURN apoc.text.base64UrlEncode('https://neo4j.com/?test=test')", "'aHR0cHM6Ly9uZW80ai5jb20vP3Rlc3Q9dGVzdA'"),
+    ("apoc.text.byteCount", "RETURN [apoc.text.byteCount('neo4j'), apoc.text.byteCount('été')]", "[5, 5]"),
+    ("apoc.text.bytes", "RETURN [apoc.text.bytes('neo4j'), apoc.text.bytes('é')]", "[[110, 101, 111, 52, 106], [-61, -87]]"),
+    ("apoc.text.camelCase", "RETURN [apoc.text.camelCase('FOO_BAR'), apoc.text.camelCase('Test Camel Case')]", "['fooBar', 'testCamelCase']"),
+    ("apoc.text.capitalize", "RETURN apoc.text.capitalize('neo4j')", "'Neo4j'"),
+    ("apoc.text.capitalizeAll", "RETURN apoc.text.capitalizeAll('graph database')", "'Graph Database'"),
+    ("apoc.text.charAt", "RETURN apoc.text.charAt('neo4j', 1)", "101"),
+    ("apoc.text.clean", "RETURN apoc.text.clean('Neo4j: the Graph!')", "'neo4jthegraph'"),
+    ("apoc.text.code", "RETURN apoc.text.code(101)", "'e'"),
+    ("apoc.text.compareCleaned", "RETURN apoc.text.compareCleaned('Neo4j', 'neo-4j!')", "true"),
+    ("apoc.text.decapitalize", "RETURN apoc.text.decapitalize('Graph')", "'graph'"),
+    ("apoc.text.decapitalizeAll", "RETURN apoc.text.decapitalizeAll('Graph Database')", "'graph database'"),
+    ("apoc.text.distance", "RETURN apoc.text.distance('kitten', 'sitting')", "3"),
+    ("apoc.text.fuzzyMatch", "RETURN [apoc.text.fuzzyMatch('Neo4j', 'Neo4k'), apoc.text.fuzzyMatch('Neo', 'Neo4j')]", "[true, false]"),
+    ("apoc.text.hammingDistance", "RETURN apoc.text.hammingDistance('Neo4j', 'Neoj4')", "2"),
+    ("apoc.text.indexesOf", "RETURN apoc.text.indexesOf('neo4j neo4j', 'neo')", "[0, 6]"),
+    ("apoc.text.indexOf", "RETURN [apoc.text.indexOf('neo4j', '4'), apoc.text.indexOf('neo4j', 'x')]", "[3, -1]"),
+    ("apoc.text.join", "RETURN apoc.text.join(['Hello', 'World'], ' ')", "'Hello World'"),
+    ("apoc.text.levenshteinDistance", "RETURN apoc.text.levenshteinDistance('Neo4j', 'Neo4j Aura')", "5"),
+    ("apoc.text.levenshteinSimilarity", "RETURN apoc.text.levenshteinSimilarity('Neo4j', 'Neo4j Aura')", "0.5"),
+    ("apoc.text.lpad", "RETURN apoc.text.lpad('Neo4j', 8, '-')", "'---Neo4j'"),
+    ("apoc.text.phonetic", "RETURN apoc.text.phonetic('Robert')", "'R163'"),
+    ("apoc.text.random", "RETURN size(apoc.text.random(10, 'A-Z'))", "10"),
+    ("apoc.text.regexGroups", "RETURN apoc.text.regexGroups('abc <link xxx1>yyy1</link> def <link xxx2>yyy2</link>', '<link (\\\\w+)>(\\\\w+)</link>')", "[['<link xxx1>yyy1</link>', 'xxx1', 'yyy1'], ['<link xxx2>yyy2</link>', 'xxx2', 'yyy2']]"),
+    ("apoc.text.regreplace", "RETURN apoc.text.regreplace('Hello World!', '[^a-zA-Z]', '')", "'HelloWorld'"),
+    ("apoc.text.repeat", "RETURN apoc.text.repeat('Na', 3)", "'NaNaNa'"),
+    ("apoc.text.replace", "RETURN apoc.text.replace('2024-01-02', '(\\\\d+)-(\\\\d+)-(\\\\d+)', '$3/$2/$1')", "'02/01/2024'"),
+    ("apoc.text.rpad", "RETURN apoc.text.rpad('Neo4j', 8, '-')", "'Neo4j---'"),
+    ("apoc.text.split", "RETURN apoc.text.split('Hello   World', ' +')", "['Hello', 'World']"),
+    ("apoc.text.swapCase", "RETURN apoc.text.swapCase('Neo4j')", "'nEO4J'"),
+    ("apoc.text.toCypher", "RETURN apoc.text.toCypher({a: 1, b: 'x', `c d`: [true]})", "'{a: 1, b: \\'x\\', `c d`: [true]}'"),
+    ("apoc.text.toUpperCase", "RETURN [apoc.text.toUpperCase('test upper case'), apoc.text.toUpperCase('fooBar')]", "['TEST_UPPER_CASE', 'FOO_BAR']"),
+    ("apoc.text.upperCamelCase", "RETURN apoc.text.upperCamelCase('FOO_BAR')", "'FooBar'"),
+    ("apoc.text.urldecode", "RETURN apoc.text.urldecode('http%3A%2F%2Fneo4j.com%2Ftest%3Ftest%3Dtest')", "'http://neo4j.com/test?test=test'"),
+    ("apoc.text.urlencode", "RETURN apoc.text.urlencode('http://neo4j.com/test?test=test')", "'http%3A%2F%2Fneo4j.com%2Ftest%3Ftest%3Dtest'"),
+    // ---- apoc.math ----
+    ("apoc.math.cosh", "RETURN round(apoc.math.cosh(1), 12)", "1.543080634815"),
+    ("apoc.math.coth", "RETURN round(apoc.math.coth(1), 12)", "1.313035285499"),
+    ("apoc.math.csch", "RETURN round(apoc.math.csch(1), 12)", "0.850918128239"),
+    ("apoc.math.maxByte", "RETURN apoc.math.maxByte()", "127"),
+    ("apoc.math.maxDouble", "RETURN apoc.math.maxDouble()", "1.7976931348623157e308"),
+    ("apoc.math.maxInt", "RETURN apoc.math.maxInt()", "2147483647"),
+    ("apoc.math.maxLong", "RETURN apoc.math.maxLong()", "9223372036854775807"),
+    ("apoc.math.minByte", "RETURN apoc.math.minByte()", "-128"),
+    ("apoc.math.minDouble", "RETURN apoc.math.minDouble()", "5e-324"),
+    ("apoc.math.minInt", "RETURN apoc.math.minInt()", "-2147483648"),
+    ("apoc.math.minLong", "RETURN apoc.math.minLong()", "-9223372036854775808"),
+    ("apoc.math.sech", "RETURN round(apoc.math.sech(1), 12)", "0.648054273664"),
+    ("apoc.math.sigmoid", "RETURN apoc.math.sigmoid(1)", "0.7310585786300049"),
+    ("apoc.math.sigmoidPrime", "RETURN round(apoc.math.sigmoidPrime(1), 12)", "0.196611933241"),
+    ("apoc.math.sinh", "RETURN round(apoc.math.sinh(1), 12)", "1.175201193644"),
+    ("apoc.math.tanh", "RETURN round(apoc.math.tanh(1), 12)", "0.761594155956"),
+    // ---- apoc.convert ----
+    ("apoc.convert.fromJsonList", "RETURN apoc.convert.fromJsonList('[1, \"a\", null, {\"b\": 2.5}]')", "[1, 'a', null, {b: 2.5}]"),
+    ("apoc.convert.fromJsonMap", "RETURN apoc.convert.fromJsonMap('{\"a\": 42, \"b\": [true]}')", "{a: 42, b: [true]}"),
+    ("apoc.convert.toJson", "RETURN apoc.convert.toJson({a: [1, 2], b: 'x'})", "'{\"a\":[1,2],\"b\":\"x\"}'"),
+    ("apoc.convert.toList", "RETURN [apoc.convert.toList(1), apoc.convert.toList([1, 2])]", "[[1], [1, 2]]"),
+    ("apoc.convert.toMap", "MATCH (b:Person {name: 'Bob'}) RETURN apoc.convert.toMap(b)", "{age: 25, name: 'Bob'}"),
+    ("apoc.convert.toNode", "MATCH (b:Person {name: 'Bob'}) RETURN [apoc.convert.toNode(b).name, apoc.convert.toNode(1)]", "['Bob', null]"),
+    ("apoc.convert.toNodeList", "MATCH (b:Person {name: 'Bob'}) RETURN size(apoc.convert.toNodeList([b, 1, b]))", "2"),
+    ("apoc.convert.toRelationship", "MATCH ()-[r:KNOWS]->() RETURN apoc.convert.toRelationship(r).since", "2010"),
+    ("apoc.convert.toRelationshipList", "MATCH ()-[r:KNOWS]->() RETURN size(apoc.convert.toRelationshipList([r, 'x']))", "1"),
+    ("apoc.convert.toSet", "RETURN apoc.convert.toSet([1, 2, 1])", "[1, 2]"),
+    ("apoc.convert.toSortedJsonMap", "RETURN apoc.convert.toSortedJsonMap({b: 1, a: 2})", "'{\"a\":2,\"b\":1}'"),
+    // ---- graph elements ----
+    ("apoc.any.isDeleted", "MATCH (b:Person {name: 'Bob'}) RETURN apoc.any.isDeleted(b)", "false"),
+    ("apoc.any.properties", "MATCH (b:Person {name: 'Bob'}) RETURN apoc.any.properties(b, ['name'])", "{name: 'Bob'}"),
+    ("apoc.any.property", "MATCH (b:Person {name: 'Bob'}) RETURN [apoc.any.property(b, 'age'), apoc.any.property({x: 1}, 'x')]", "[25, 1]"),
+    ("apoc.label.exists", "MATCH (b:Person {name: 'Bob'}) RETURN [apoc.label.exists(b, 'Person'), apoc.label.exists(b, 'Movie')]", "[true, false]"),
+    ("apoc.node.degree", "MATCH (a:Person {name: 'Alice'}) RETURN [apoc.node.degree(a), apoc.node.degree(a, 'KNOWS>'), apoc.node.degree(a, '<KNOWS')]", "[2, 1, 0]"),
+    ("apoc.node.degree.in", "MATCH (b:Person {name: 'Bob'}) RETURN apoc.node.degree.in(b, 'KNOWS')", "1"),
+    ("apoc.node.degree.out", "MATCH (a:Person {name: 'Alice'}) RETURN apoc.node.degree.out(a)", "2"),
+    ("apoc.node.id", "MATCH (a:Person {name: 'Alice'}) RETURN apoc.node.id(a) = id(a)", "true"),
+    ("apoc.node.labels", "MATCH (a:Person {name: 'Alice'}) RETURN apoc.node.labels(a)", "['Person']"),
+    ("apoc.node.relationship.exists", "MATCH (a:Person {name: 'Alice'}) RETURN [apoc.node.relationship.exists(a, 'KNOWS>'), apoc.node.relationship.exists(a, '<LIKES')]", "[true, false]"),
+    ("apoc.node.relationship.types", "MATCH (a:Person {name: 'Alice'}) RETURN apoc.coll.sort(apoc.node.relationship.types(a))", "['KNOWS', 'LIKES']"),
+    ("apoc.node.relationships.exist", "MATCH (a:Person {name: 'Alice'}) RETURN apoc.node.relationships.exist(a, 'KNOWS>|HATES')", "{HATES: false, KNOWS>: true}"),
+    ("apoc.nodes.connected", "MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) RETURN [apoc.nodes.connected(a, b), apoc.nodes.connected(a, b, 'LIKES')]", "[true, false]"),
+    ("apoc.nodes.isDense", "MATCH (a:Person {name: 'Alice'}) RETURN apoc.nodes.isDense(a)", "false"),
+    ("apoc.rel.endNode", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.endNode(r).name", "'Bob'"),
+    ("apoc.rel.id", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.id(r) = id(r)", "true"),
+    ("apoc.rel.startNode", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.startNode(r).name", "'Alice'"),
+    ("apoc.rel.type", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.type(r)", "'KNOWS'"),
+    // ---- other ----
+    ("apoc.bitwise.op", "RETURN [apoc.bitwise.op(60, '|', 13), apoc.bitwise.op(60, '&', 13), apoc.bitwise.op(60, '^', 13), apoc.bitwise.op(60, '>>', 2)]", "[61, 12, 49, 15]"),
+    ("apoc.create.uuid", "RETURN size(apoc.create.uuid())", "36"),
+    ("apoc.meta.cypher.isType", "RETURN apoc.meta.cypher.isType('a', 'STRING')", "true"),
+    ("apoc.meta.cypher.type", "RETURN [apoc.meta.cypher.type(1), apoc.meta.cypher.type('a'), apoc.meta.cypher.type([1, 2]), apoc.meta.cypher.type(null)]", "['INTEGER', 'STRING', 'LIST OF INTEGER', 'NULL']"),
+    ("apoc.meta.cypher.types", "RETURN apoc.meta.cypher.types({a: 1, b: 'x'})", "{a: 'INTEGER', b: 'STRING'}"),
+    ("apoc.number.arabicToRoman", "RETURN apoc.number.arabicToRoman(2024)", "'MMXXIV'"),
+    ("apoc.number.romanToArabic", "RETURN apoc.number.romanToArabic('MCMXCIV')", "1994"),
+    ("apoc.scoring.existence", "RETURN [apoc.scoring.existence(5, true), apoc.scoring.existence(5, false)]", "[5.0, 0.0]"),
+    ("apoc.util.validatePredicate", "RETURN apoc.util.validatePredicate(false, 'never %s', ['raised'])", "true"),
+    ("apoc.version", "RETURN apoc.version()", "'5.26.0'"),
+];
+
+#[test]
+fn apoc_functions_give_the_documented_values() {
+    let mut failures = Vec::new();
+    for (function, query, want) in EXAMPLES {
+        let mut g = common::graph(SETUP);
+        let got = match grape::engine::run(&mut g, query, &grape::engine::Params::new()) {
+            Ok(t) => common::display_rows(&t)
+                .first()
+                .map(|row| row.split(" | ").next().unwrap_or_default().to_string())
+                .unwrap_or_default(),
+            Err(e) => format!("error: {e}"),
+        };
+        if got != *want {
+            failures.push(format!("{function}: {query}\n  want {want}\n  got  {got}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn apoc_errors_and_nulls() {
+    let mut g = common::graph(SETUP);
+    let e = grape::engine::run(
+        &mut g,
+        "RETURN apoc.util.validatePredicate(true, 'Bad value %s at %d', ['x', 3])",
+        &grape::engine::Params::new(),
+    )
+    .unwrap_err();
+    assert!(e.message.ends_with("Bad value x at 3"), "{}", e.message);
+    let e = grape::engine::run(
+        &mut g,
+        "RETURN apoc.map.get({a: 1}, 'b')",
+        &grape::engine::Params::new(),
+    )
+    .unwrap_err();
+    assert!(
+        e.message
+            .contains("Key b is not of one of the existing keys [a]"),
+        "{}",
+        e.message
+    );
+    // Hostile sizes end with an error, not a crash or an exhausted machine.
+    for (query, message) in [
+        ("RETURN apoc.coll.fill('x', 100000000)", "cannot fill"),
+        ("RETURN apoc.text.random(-1)", "invalid length"),
+        ("RETURN apoc.map.unflatten({`a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a`: 1})", "deeper than 500"),
+        ("RETURN apoc.text.split('x', '(')", "PatternSyntaxException"),
+        ("RETURN size(apoc.coll.combinations(range(1, 40), 1, 40))", "Memory"),
+    ] {
+        let mut opts = grape::engine::Options::default();
+        opts.limits.max_memory = Some(64 << 20);
+        opts.limits.timeout = Some(std::time::Duration::from_secs(5));
+        let e = grape::engine::run_with(&mut g, query, &grape::engine::Params::new(), &opts)
+            .unwrap_err();
+        assert!(
+            e.message.contains(message) || e.detail.is_some_and(|d| d.contains(message)),
+            "{query}: {e}"
+        );
+    }
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "RETURN apoc.coll.sum(null) IS NULL, apoc.text.join(null, ','), apoc.coll.contains(null, 1), apoc.map.merge(null, {a: 1})"
+        ),
+        ["true | null | false | null"]
+    );
+}
+
+#[test]
+fn every_apoc_function_grape_runs_has_an_example() {
+    let apoc: Vec<&str> = grape::catalogue::functions()
+        .iter()
+        .filter(|f| f.name.starts_with("apoc."))
+        .map(|f| f.name)
+        .collect();
+    assert_eq!(apoc.len(), 246, "APOC core's functions in the catalogue");
+    let run: Vec<&&str> = apoc
+        .iter()
+        .filter(|f| grape::engine::function_is_implemented(f))
+        .collect();
+    for f in &run {
+        assert!(
+            EXAMPLES.iter().any(|(e, _, _)| e.eq_ignore_ascii_case(f)),
+            "{f} runs but has no example"
+        );
+    }
+    for (e, _, _) in EXAMPLES {
+        assert!(
+            apoc.iter().any(|f| f.eq_ignore_ascii_case(e)),
+            "{e} is not in the catalogue"
+        );
+    }
+    eprintln!(
+        "grape runs {} of APOC core's {} functions",
+        run.len(),
+        apoc.len()
+    );
+    // One that is not run yet is refused before anything runs, as not supported.
+    let mut g = common::graph(SETUP);
+    if let Some(missing) = apoc
+        .iter()
+        .find(|f| !grape::engine::function_is_implemented(f))
+    {
+        let e = grape::engine::run(
+            &mut g,
+            &format!("MATCH (n) CREATE (:Touched) RETURN {missing}(n)"),
+            &grape::engine::Params::new(),
+        )
+        .unwrap_err();
+        assert!(
+            e.message.contains("not supported"),
+            "{missing}: {}",
+            e.message
+        );
+        assert_eq!(
+            common::rows(&mut g, "MATCH (t:Touched) RETURN count(t)"),
+            ["0"]
+        );
+    }
+}
+
+#[test]
+fn apoc_writing_procedures_build_graphs() {
+    let mut g = grape::graph::Graph::new();
+    let run = |g: &mut grape::graph::Graph, q: &str| {
+        grape::engine::run(g, q, &grape::engine::Params::new()).unwrap()
+    };
+    // apoc.merge.node: created once, matched after; onCreate and onMatch properties.
+    let t = run(
+        &mut g,
+        "UNWIND ['Alice', 'Alice', 'Bob'] AS name \
+         CALL apoc.merge.node(['Person', 'Human'], {name: name}, {created: true}, {seen: true}) \
+         YIELD node RETURN count(DISTINCT node) AS n",
+    );
+    assert_eq!(common::display_rows(&t), ["2"]);
+    assert_eq!((t.stats.nodes_created, t.stats.labels_added), (2, 4));
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "MATCH (p:Person:Human) RETURN p.name, p.created, p.seen ORDER BY p.name"
+        ),
+        ["'Alice' | true | true", "'Bob' | true | null"]
+    );
+    // apoc.merge.relationship: one relationship per (start, type, identifying properties, end).
+    let t = run(
+        &mut g,
+        "MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) \
+         UNWIND [1, 2] AS i \
+         CALL apoc.merge.relationship(a, 'KNOWS', {since: 2010}, {weight: i}, b, {again: i}) \
+         YIELD rel RETURN count(DISTINCT rel) AS n",
+    );
+    assert_eq!(common::display_rows(&t), ["1"]);
+    assert_eq!(t.stats.relationships_created, 1);
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "MATCH (:Person {name: 'Alice'})-[r:KNOWS]->(:Person {name: 'Bob'}) \
+             RETURN r.since, r.weight, r.again"
+        ),
+        ["2010 | 1 | 2"]
+    );
+    // Labels and properties as data.
+    let t = run(
+        &mut g,
+        "MATCH (p:Person) WITH collect(p) AS people \
+         CALL apoc.create.addLabels(people, ['Employee']) YIELD node \
+         CALL apoc.create.setProperty(node, 'team', 'graph') YIELD node AS same \
+         RETURN count(same) AS n",
+    );
+    assert_eq!(common::display_rows(&t), ["2"]);
+    assert_eq!(t.stats.labels_added, 2);
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "MATCH (p:Employee {team: 'graph'}) \
+             CALL apoc.create.setLabels(p, ['Person']) YIELD node \
+             RETURN labels(node) AS l ORDER BY node.name"
+        ),
+        ["['Person']", "['Person']"]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.create.node(['City'], {name: 'Oslo'}) YIELD node AS c \
+             WITH c MATCH (a:Person {name: 'Alice'}) \
+             CALL apoc.create.relationship(a, 'LIVES_IN', {since: 2020}, c) YIELD rel \
+             RETURN type(rel), rel.since, endNode(rel).name"
+        ),
+        ["'LIVES_IN' | 2020 | 'Oslo'"]
+    );
+    // Errors as APOC raises them, and a failed statement leaves nothing behind.
+    for (query, message) in [
+        (
+            "CALL apoc.merge.node(['Person'], {}, {}, {}) YIELD node RETURN node",
+            "at least one identifying property",
+        ),
+        (
+            "CALL apoc.merge.node(['Person'], {name: null}) YIELD node RETURN node",
+            "Cannot merge node using null property value for name",
+        ),
+        (
+            "CALL apoc.create.node(['X'], {bad: {nested: 1}}) YIELD node RETURN node",
+            "property values can only be primitive types",
+        ),
+    ] {
+        let before = g.node_count();
+        let e = grape::engine::run(&mut g, query, &grape::engine::Params::new()).unwrap_err();
+        assert!(e.message.contains(message), "{query}: {}", e.message);
+        assert_eq!(g.node_count(), before);
+    }
+    // Constraints hold for writes through APOC too.
+    run(
+        &mut g,
+        "CREATE CONSTRAINT city_name FOR (c:City) REQUIRE c.name IS UNIQUE",
+    );
+    let e = grape::engine::run(
+        &mut g,
+        "CALL apoc.create.node(['City'], {name: 'Oslo'}) YIELD node RETURN node",
+        &grape::engine::Params::new(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        e.code(),
+        "Neo.ClientError.Schema.ConstraintValidationFailed"
+    );
+    // A read-only run refuses them, as it refuses CREATE.
+    let e = grape::engine::run_read(
+        &g,
+        "CALL apoc.create.node(['City'], {name: 'Rome'}) YIELD node RETURN node",
+        &grape::engine::Params::new(),
+        &grape::engine::Options::default(),
+    )
+    .unwrap_err();
+    assert!(!e.message.is_empty());
+    assert!(grape::engine::is_updating(
+        &grape::syntax::parse("CALL apoc.merge.node(['A'], {id: 1}) YIELD node RETURN node")
+            .unwrap()
+    ));
+}
