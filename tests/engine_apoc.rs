@@ -172,6 +172,9 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     // ---- other ----
     ("apoc.bitwise.op", "RETURN [apoc.bitwise.op(60, '|', 13), apoc.bitwise.op(60, '&', 13), apoc.bitwise.op(60, '^', 13), apoc.bitwise.op(60, '>>', 2)]", "[61, 12, 49, 15]"),
     ("apoc.create.uuid", "RETURN size(apoc.create.uuid())", "36"),
+    ("apoc.create.virtual.fromNode", "MATCH (a:Person {name: 'Alice'}) WITH apoc.create.virtual.fromNode(a, ['name']) AS v RETURN [labels(v), properties(v)]", "[['Person'], {name: 'Alice'}]"),
+    ("apoc.create.vNode", "WITH apoc.create.vNode(['Person', 'Virtual'], {name: 'V'}) AS v RETURN [labels(v), v.name]", "[['Person', 'Virtual'], 'V']"),
+    ("apoc.create.vRelationship", "MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) WITH apoc.create.vRelationship(a, 'FRIEND', {since: 1}, b) AS r RETURN [type(r), r.since, startNode(r).name, endNode(r).name]", "['FRIEND', 1, 'Alice', 'Bob']"),
     ("apoc.meta.cypher.isType", "RETURN apoc.meta.cypher.isType('a', 'STRING')", "true"),
     ("apoc.meta.cypher.type", "RETURN [apoc.meta.cypher.type(1), apoc.meta.cypher.type('a'), apoc.meta.cypher.type([1, 2]), apoc.meta.cypher.type(null)]", "['INTEGER', 'STRING', 'LIST OF INTEGER', 'NULL']"),
     ("apoc.meta.cypher.types", "RETURN apoc.meta.cypher.types({a: 1, b: 'x'})", "{a: 'INTEGER', b: 'STRING'}"),
@@ -420,4 +423,56 @@ fn apoc_writing_procedures_build_graphs() {
         &grape::syntax::parse("CALL apoc.merge.node(['A'], {id: 1}) YIELD node RETURN node")
             .unwrap()
     ));
+}
+
+#[test]
+fn apoc_meta_graph_gives_virtual_nodes_and_relationships() {
+    let mut g = common::graph(SETUP);
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.meta.graph() YIELD nodes, relationships \
+             RETURN [n IN nodes | [labels(n)[0], n.name, n.count]] AS ns, \
+             [r IN relationships | [startNode(r).name, type(r), r.type, r.count, endNode(r).name]] AS rs"
+        ),
+        [
+            "[['Movie', 'Movie', 1], ['Person', 'Person', 2]] | \
+             [['Person', 'KNOWS', 'KNOWS', 1, 'Person'], ['Person', 'LIKES', 'LIKES', 1, 'Movie']]"
+        ]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.meta.subGraph({labels: ['Person'], rels: ['KNOWS']}) YIELD nodes, relationships \
+             RETURN size(nodes), size(relationships)"
+        ),
+        ["1 | 1"]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.meta.stats() YIELD labelCount, relTypeCount, nodeCount, relCount, labels, relTypesCount \
+             RETURN labelCount, relTypeCount, nodeCount, relCount, labels, relTypesCount"
+        ),
+        ["2 | 2 | 3 | 2 | {Movie: 1, Person: 2} | {KNOWS: 1, LIKES: 1}"]
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.schema.properties.distinct('Person', 'name') YIELD value RETURN value"
+        ),
+        ["['Alice', 'Bob']"]
+    );
+    // Returned to a client, virtual elements come with their labels and properties.
+    let t = grape::engine::run(
+        &mut g,
+        "CALL apoc.meta.graph() YIELD relationships RETURN relationships[0] AS r",
+        &grape::engine::Params::new(),
+    )
+    .unwrap();
+    let json = t.to_json().to_string();
+    assert!(json.contains("\"type\":\"KNOWS\""), "{json}");
+    assert!(json.contains("\"count\":1"), "{json}");
+    // They are not in the graph.
+    assert_eq!(common::rows(&mut g, "MATCH (n) RETURN count(n)"), ["3"]);
 }

@@ -7,17 +7,25 @@
 //! schema with `get_structured_schema` / `get_schema` (`apoc.meta.data`, `apoc.schema.nodes`,
 //! `SHOW CONSTRAINTS`).
 //!
-//! langchain-neo4j's `Neo4jGraph` reads the same schema, and `Neo4jVector` stores texts with
+//! langchain-neo4j's `Neo4jGraph` reads the same schema (and the enhanced one, through
+//! `apoc.meta.graph`'s virtual nodes and relationships), and `Neo4jVector` stores texts with
 //! their embeddings and searches them (`from_texts`, `from_existing_index`,
 //! `similarity_search`), by vector alone and hybrid (with a full-text keyword index);
 //! `add_graph_documents` stores LLMGraphTransformer-style graph documents through
 //! `apoc.merge.node` / `apoc.merge.relationship` and dynamic labels.
 //!
+//! llama-index's `Neo4jPropertyGraphStore` (llama-index-graph-stores-neo4j) upserts entity and
+//! chunk nodes (`apoc.map.clean`, `apoc.create.addLabels`, `db.create.setNodeVectorProperty`)
+//! and relations (`apoc.merge.relationship`), reads them back (`get`, `get_triplets`,
+//! `structured_query`, `vector_query`), refreshes its schema (`apoc.meta.subGraph`'s virtual
+//! elements) and deletes.
+//!
 //! Needs Python with `neo4j-graphrag` / `langchain-neo4j`: `$GRAPE_PYTHON`, else
-//! `target/pyenv/bin/python` (what `.ci/run` creates). Without them the tests print SKIPPED and
-//! pass, unless `GRAPE_REQUIRE_GRAPHRAG=1` / `GRAPE_REQUIRE_LANGCHAIN=1` (as `.ci/run` sets once
-//! it has installed the packages). Not yet: enhanced schemas (`apoc.meta.graph`'s virtual
-//! elements).
+//! `target/pyenv/bin/python` (what `.ci/run` creates); llama-index, which pins the 5.x driver,
+//! from `$GRAPE_LLAMA_PYTHON`, else `target/pyenv-llama/bin/python`. Without them the tests print SKIPPED and
+//! pass, unless `GRAPE_REQUIRE_GRAPHRAG=1` / `GRAPE_REQUIRE_LANGCHAIN=1` /
+//! `GRAPE_REQUIRE_LLAMA_INDEX=1` (as `.ci/run` sets once
+//! it has installed the packages).
 #![cfg(feature = "bolt")]
 
 mod common;
@@ -187,6 +195,7 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
         "CREATE (:Chunk {id: 1, text: 'x'})-[:NEXT {w: 1.5}]->(:Doc {title: 'D'});",
         &[
             "Neo4jGraph",
+            "Neo4jGraph_enhanced",
             "from_texts",
             "similarity_search_with_score",
             "from_existing_index",
@@ -207,6 +216,15 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
          Relationship properties:\nNEXT {w: FLOAT}\nThe relationships:\n(:Chunk)-[:NEXT]->(:Doc)"
     );
     assert_eq!(out["count"], 1);
+    // The enhanced schema Neo4j gives for this graph: counts from apoc.meta.graph's virtual
+    // elements, then ranges and options from the property values.
+    assert_eq!(
+        out["enhanced_schema"],
+        "Node properties:\n- **Chunk**\n  - `id`: INTEGER Min: 1, Max: 1\n  - `text`: STRING \
+         Available options: ['x']\n- **Doc**\n  - `title`: STRING Available options: ['D']\n\
+         Relationship properties:\n- **NEXT**\n  - `w`: FLOAT Min: 1.5, Max: 1.5\n\
+         The relationships:\n(:Chunk)-[:NEXT]->(:Doc)"
+    );
     // Neo4jVector stores its texts as `Chunk` nodes with an `embedding` and finds them.
     assert_eq!(
         out["hits"],
@@ -241,5 +259,64 @@ fn langchain_neo4j_graph_schema_and_vector_store() {
     assert_eq!(
         out["mentions"],
         json!([{"d": "d2", "text": "Bob works at Initech.", "ids": ["Bob", "Initech"]}])
+    );
+}
+
+#[test]
+fn llama_index_property_graph_store() {
+    let Some(py) = common::python_with(
+        "import llama_index.graph_stores.neo4j",
+        "GRAPE_REQUIRE_LLAMA_INDEX",
+        "llama-index Neo4jPropertyGraphStore client test",
+    ) else {
+        return;
+    };
+    let out = run_client(
+        &py,
+        "llama_check.py",
+        "",
+        &[
+            "init",
+            "upsert_nodes",
+            "upsert_relations",
+            "get",
+            "get_properties",
+            "get_triplets",
+            "structured_query",
+            "vector_query",
+            "refresh_schema",
+            "get_schema_str",
+            "delete",
+        ],
+    );
+    // Entities are :__Node__:__Entity__ plus their label (apoc.create.addLabels), labels in
+    // the order they were first used, as Neo4j orders them.
+    assert_eq!(out["get"], json!([["Alice", "__Node__", 38]]));
+    assert_eq!(out["get_properties"], json!(["Acme"]));
+    assert_eq!(
+        out["triplets"],
+        json!([["Alice", "WORKS_AT", "Acme"], ["Bob", "WORKS_AT", "Acme"]])
+    );
+    assert_eq!(
+        out["structured"],
+        json!([
+            {"p": "Alice", "since": 2020, "c": "Acme"},
+            {"p": "Bob", "since": null, "c": "Acme"}
+        ])
+    );
+    // The entity vector index (db.create.setNodeVectorProperty, db.index.vector.queryNodes):
+    // Alice's embedding is the query (1.0); Bob's [0.6, 0.8, 0] has cosine 0.6 (0.8).
+    assert_eq!(out["vector"], json!([["Alice", 1.0], ["Bob", 0.8]]));
+    assert_eq!(
+        out["schema"],
+        "Node properties:\nCOMPANY {embedding: LIST, id: STRING, name: STRING}\n\
+         Chunk {id: STRING, text: STRING}\n\
+         PERSON {age: INTEGER, embedding: LIST, id: STRING, name: STRING}\n\
+         Relationship properties:\nWORKS_AT {since: INTEGER}\nThe relationships:\n\
+         (:Chunk)-[:MENTIONS]->(:PERSON)\n(:PERSON)-[:WORKS_AT]->(:COMPANY)"
+    );
+    assert_eq!(
+        out["after_delete"],
+        json!([{"name": "Acme"}, {"name": "Alice"}])
     );
 }

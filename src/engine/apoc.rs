@@ -78,6 +78,9 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.convert.toset",
     "apoc.convert.tosortedjsonmap",
     "apoc.create.uuid",
+    "apoc.create.virtual.fromnode",
+    "apoc.create.vnode",
+    "apoc.create.vrelationship",
     "apoc.label.exists",
     "apoc.map.clean",
     "apoc.map.flatten",
@@ -374,6 +377,44 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }))
         }
         "apoc.create.uuid" => Ok(Value::from(super::functions::random_uuid())),
+        "apoc.create.vnode" => {
+            let labels = strings(n, a0)?;
+            let props = map(n, a1)?.cloned().unwrap_or_default();
+            let id = run
+                .sh
+                .virtuals
+                .borrow_mut()
+                .add_node(labels.iter().map(|l| key(l)).collect(), props);
+            Ok(Value::Node(id))
+        }
+        "apoc.create.vrelationship" => {
+            let (Value::Node(from), Some(ty), Value::Node(to)) = (a0, text(n, a1)?, arg(args, 3))
+            else {
+                return Ok(Value::Null);
+            };
+            let props = map(n, a2)?.cloned().unwrap_or_default();
+            let id = run
+                .sh
+                .virtuals
+                .borrow_mut()
+                .add_rel(key(ty), *from, *to, props);
+            Ok(Value::Relationship(id))
+        }
+        "apoc.create.virtual.fromnode" => {
+            let Value::Node(x) = a0 else {
+                return Ok(Value::Null);
+            };
+            let keep = strings(n, a1)?;
+            let props = run
+                .all_properties(a0)?
+                .into_iter()
+                .filter(|(k, _)| keep.iter().any(|w| w == &**k))
+                .collect();
+            let labels = run.node_labels(*x);
+            Ok(Value::Node(
+                run.sh.virtuals.borrow_mut().add_node(labels, props),
+            ))
+        }
         "apoc.version" => Ok(Value::from(crate::catalogue::NEO4J_VERSION)),
         "apoc.scoring.existence" => {
             let score = num(n, a0)?.unwrap_or(0.0);

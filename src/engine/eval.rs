@@ -658,6 +658,20 @@ impl Runner<'_> {
     pub(crate) fn property(&self, base: &Value, key: &str) -> Result<Value> {
         match base {
             Value::Null => Ok(Value::Null),
+            Value::Node(n) if super::exec::Virtuals::is_virtual(n.0) => Ok(self
+                .sh
+                .virtuals
+                .borrow()
+                .node(*n)
+                .and_then(|(_, p)| p.get(key).cloned())
+                .unwrap_or(Value::Null)),
+            Value::Relationship(r) if super::exec::Virtuals::is_virtual(r.0) => Ok(self
+                .sh
+                .virtuals
+                .borrow()
+                .rel(*r)
+                .and_then(|(_, _, _, p)| p.get(key).cloned())
+                .unwrap_or(Value::Null)),
             Value::Node(n) => Ok(self
                 .graph()
                 .sym(key)
@@ -696,6 +710,20 @@ impl Runner<'_> {
     /// All properties of a node, relationship or map.
     pub(crate) fn all_properties(&self, base: &Value) -> Result<BTreeMap<Arc<str>, Value>> {
         match base {
+            Value::Node(n) if super::exec::Virtuals::is_virtual(n.0) => Ok(self
+                .sh
+                .virtuals
+                .borrow()
+                .node(*n)
+                .map(|(_, p)| p.clone())
+                .unwrap_or_default()),
+            Value::Relationship(r) if super::exec::Virtuals::is_virtual(r.0) => Ok(self
+                .sh
+                .virtuals
+                .borrow()
+                .rel(*r)
+                .map(|(_, _, _, p)| p.clone())
+                .unwrap_or_default()),
             Value::Node(n) => Ok(self.graph().node_properties(*n)),
             Value::Relationship(r) => Ok(self.graph().relationship_properties(*r)),
             Value::Map(m) => Ok(m.clone()),

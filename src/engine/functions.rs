@@ -287,7 +287,6 @@ impl IntRange {
 pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
     let lname = name.dotted().to_ascii_lowercase();
     let n = lname.as_str();
-    let g = run.graph();
     match n {
         // ---- graph elements ----
         "id" => {
@@ -313,7 +312,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             match &args[0] {
                 Value::Null => Ok(Value::Null),
                 Value::Node(x) => Ok(Value::List(
-                    g.labels(*x).into_iter().map(Value::String).collect(),
+                    run.node_labels(*x).into_iter().map(Value::String).collect(),
                 )),
                 other => Err(bad_arg(n, other)),
             }
@@ -323,7 +322,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             match &args[0] {
                 Value::Null => Ok(Value::Null),
                 Value::Relationship(x) => {
-                    Ok(g.rel_type(*x).map(Value::String).unwrap_or(Value::Null))
+                    Ok(run.rel_type(*x).map(Value::String).unwrap_or(Value::Null))
                 }
                 other => Err(bad_arg(n, other)),
             }
@@ -355,8 +354,8 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                Value::Relationship(r) => Ok(g
-                    .endpoints(*r)
+                Value::Relationship(r) => Ok(run
+                    .rel_endpoints(*r)
                     .map(|(a, b)| Value::Node(if n == "startnode" { a } else { b }))
                     .unwrap_or(Value::Null)),
                 other => Err(bad_arg(n, other)),

@@ -186,6 +186,32 @@ impl Table {
         t
     }
 
+    /// Describes the virtual nodes and relationships the rows mention (and the endpoints of
+    /// those relationships).
+    fn describe_virtuals(&mut self, v: &exec::Virtuals) {
+        if v.nodes.is_empty() && v.rels.is_empty() {
+            return;
+        }
+        let (mut nodes, mut rels) = (Vec::new(), Vec::new());
+        for r in &self.rows {
+            for x in r {
+                collect_entities(x, &mut nodes, &mut rels);
+            }
+        }
+        for r in rels {
+            if let Some((ty, a, b, props)) = v.rel(r) {
+                self.rels.insert(r, (ty.clone(), *a, *b, props.clone()));
+                nodes.push(*a);
+                nodes.push(*b);
+            }
+        }
+        for n in nodes {
+            if let Some((labels, props)) = v.node(n) {
+                self.nodes.insert(n, (labels.clone(), props.clone()));
+            }
+        }
+    }
+
     /// A table whose nodes and relationships come from elsewhere (another database's
     /// result): `nodes` gives each node id's labels and properties, `rels` each relationship
     /// id's type, endpoints and properties. Every id the rows mention should be described.
@@ -403,6 +429,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         profile_steps: RefCell::new(HashMap::new()),
         mem: std::cell::Cell::new(0),
         sites: RefCell::default(),
+        virtuals: RefCell::default(),
     }
 }
 
@@ -418,12 +445,9 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
         .with_detail("ResultRows"));
     }
     let columns = out.columns.iter().map(|c| c.to_string()).collect();
-    Ok(Table::snapshot(
-        columns,
-        out.rows,
-        sh.stats.borrow().clone(),
-        g,
-    ))
+    let mut t = Table::snapshot(columns, out.rows, sh.stats.borrow().clone(), g);
+    t.describe_virtuals(&sh.virtuals.borrow());
+    Ok(t)
 }
 
 /// The compile-time checks Neo4j makes before running anything: undefined variables, variables

@@ -87,8 +87,13 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.merge.node",
     "apoc.merge.relationship",
     "apoc.meta.data",
+    "apoc.meta.graph",
+    "apoc.meta.graphsample",
     "apoc.meta.schema",
+    "apoc.meta.stats",
+    "apoc.meta.subgraph",
     "apoc.schema.nodes",
+    "apoc.schema.properties.distinct",
     "db.awaitindex",
     "db.awaitindexes",
     "db.create.setnodevectorproperty",
@@ -371,6 +376,55 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     .collect(),
             ))
         }
+        "apoc.meta.graph" | "apoc.meta.graphsample" | "apoc.meta.subgraph" => {
+            let config = match args.first() {
+                Some(Value::Map(m)) => Some(m),
+                _ => None,
+            };
+            let (nodes, rels) = meta_graph(run, config);
+            Ok((
+                cols(&["nodes", "relationships"]),
+                vec![vec![Value::List(nodes), Value::List(rels)]],
+            ))
+        }
+        "apoc.meta.stats" => {
+            no_args(args)?;
+            Ok((
+                cols(&[
+                    "labelCount",
+                    "relTypeCount",
+                    "propertyKeyCount",
+                    "nodeCount",
+                    "relCount",
+                    "labels",
+                    "relTypes",
+                    "relTypesCount",
+                    "stats",
+                ]),
+                vec![meta_stats(g)],
+            ))
+        }
+        "apoc.schema.properties.distinct" => {
+            let (Some(label), Some(key)) = (
+                args.first().and_then(Value::as_str),
+                args.get(1).and_then(Value::as_str),
+            ) else {
+                return Ok((cols(&["value"]), vec![vec![Value::List(Vec::new())]]));
+            };
+            let mut seen = std::collections::HashSet::new();
+            let mut values = Vec::new();
+            if let (Some(l), Some(k)) = (g.sym(label), g.sym(key)) {
+                for &node in g.nodes_with_label(l) {
+                    run.sh.tick()?;
+                    if let Some(v) = g.node_property(node, k) {
+                        if seen.insert(crate::value::GroupKey(v.clone())) {
+                            values.push(v.clone());
+                        }
+                    }
+                }
+            }
+            Ok((cols(&["value"]), vec![vec![Value::List(values)]]))
+        }
         "db.index.fulltext.listavailableanalyzers" => {
             no_args(args)?;
             Ok((
@@ -631,6 +685,154 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
         )
         .with_detail("ProcedureNotFound")),
     }
+}
+
+/// `apoc.meta.graph` / `graphSample` / `subGraph`: a virtual node per label (`name`, `count`)
+/// and a virtual relationship per (start label, type, end label) in use (`type`, `count`).
+/// `config` may name `labels` and `rels` to keep and `excludes` (labels) / `excludeRels` to
+/// leave out.
+fn meta_graph(
+    run: &Runner,
+    config: Option<&BTreeMap<Arc<str>, Value>>,
+) -> (Vec<Value>, Vec<Value>) {
+    let g = run.graph();
+    let names = |key: &str| -> Vec<String> {
+        match config.and_then(|c| c.get(key)) {
+            Some(Value::List(xs)) => xs
+                .iter()
+                .filter_map(|x| x.as_str().map(str::to_string))
+                .collect(),
+            _ => Vec::new(),
+        }
+    };
+    let (only_labels, only_rels) = (names("labels"), names("rels"));
+    let (skip_labels, skip_rels) = (names("excludes"), names("excludeRels"));
+    let label_ok = |l: &str| {
+        (only_labels.is_empty() || only_labels.iter().any(|x| x == l))
+            && !skip_labels.iter().any(|x| x == l)
+    };
+    let rel_ok = |t: &str| {
+        (only_rels.is_empty() || only_rels.iter().any(|x| x == t))
+            && !skip_rels.iter().any(|x| x == t)
+    };
+    let mut v = run.sh.virtuals.borrow_mut();
+    let mut by_label: BTreeMap<Arc<str>, NodeId> = BTreeMap::new();
+    let mut nodes = Vec::new();
+    for l in g.labels_in_use() {
+        let name = g.sym_name(l).clone();
+        if !label_ok(&name) {
+            continue;
+        }
+        let count = g.nodes_with_label(l).len() as i64;
+        let id = v.add_node(
+            vec![name.clone()],
+            BTreeMap::from([
+                (Arc::from("name"), Value::String(name.clone())),
+                (Arc::from("count"), Value::Int(count)),
+            ]),
+        );
+        by_label.insert(name, id);
+        nodes.push(Value::Node(id));
+    }
+    // (start label, type, end label) → relationships.
+    type Triple = (Arc<str>, Arc<str>, Arc<str>);
+    let mut counts: BTreeMap<Triple, i64> = BTreeMap::new();
+    for r in g.relationship_ids() {
+        let (Some(ty), Some((a, b))) = (g.rel_type(r), g.endpoints(r)) else {
+            continue;
+        };
+        if !rel_ok(&ty) {
+            continue;
+        }
+        for la in g.labels(a) {
+            for lb in g.labels(b) {
+                *counts
+                    .entry((la.clone(), ty.clone(), lb.clone()))
+                    .or_default() += 1;
+            }
+        }
+    }
+    let mut rels = Vec::new();
+    for ((la, ty, lb), count) in counts {
+        let (Some(&a), Some(&b)) = (by_label.get(&la), by_label.get(&lb)) else {
+            continue;
+        };
+        let id = v.add_rel(
+            ty.clone(),
+            a,
+            b,
+            BTreeMap::from([
+                (Arc::from("type"), Value::String(ty)),
+                (Arc::from("count"), Value::Int(count)),
+            ]),
+        );
+        rels.push(Value::Relationship(id));
+    }
+    (nodes, rels)
+}
+
+/// `apoc.meta.stats()`'s row.
+fn meta_stats(g: &Graph) -> Vec<Value> {
+    let mut labels = BTreeMap::new();
+    for l in g.labels_in_use() {
+        labels.insert(
+            g.sym_name(l).clone(),
+            Value::Int(g.nodes_with_label(l).len() as i64),
+        );
+    }
+    let mut rel_types: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+    let mut rel_counts: BTreeMap<Arc<str>, i64> = BTreeMap::new();
+    let mut keys = std::collections::BTreeSet::new();
+    for n in g.node_ids() {
+        keys.extend(g.node_properties(n).into_keys());
+    }
+    let mut patterns: BTreeMap<String, i64> = BTreeMap::new();
+    for r in g.relationship_ids() {
+        let (Some(ty), Some((a, b))) = (g.rel_type(r), g.endpoints(r)) else {
+            continue;
+        };
+        keys.extend(g.relationship_properties(r).into_keys());
+        *rel_counts.entry(ty.clone()).or_default() += 1;
+        *patterns.entry(format!("()-[:{ty}]->()")).or_default() += 1;
+        for l in g.labels(a) {
+            *patterns.entry(format!("(:{l})-[:{ty}]->()")).or_default() += 1;
+        }
+        for l in g.labels(b) {
+            *patterns.entry(format!("()-[:{ty}]->(:{l})")).or_default() += 1;
+        }
+    }
+    for (k, c) in patterns {
+        rel_types.insert(Arc::from(k.as_str()), Value::Int(c));
+    }
+    let rel_types_count: BTreeMap<Arc<str>, Value> = rel_counts
+        .iter()
+        .map(|(k, c)| (k.clone(), Value::Int(*c)))
+        .collect();
+    let node_count = g.node_count() as i64;
+    let rel_count = g.relationship_count() as i64;
+    let stats = BTreeMap::from([
+        (Arc::from("labelCount"), Value::Int(labels.len() as i64)),
+        (
+            Arc::from("relTypeCount"),
+            Value::Int(rel_counts.len() as i64),
+        ),
+        (Arc::from("propertyKeyCount"), Value::Int(keys.len() as i64)),
+        (Arc::from("nodeCount"), Value::Int(node_count)),
+        (Arc::from("relCount"), Value::Int(rel_count)),
+        (Arc::from("labels"), Value::Map(labels.clone())),
+        (Arc::from("relTypes"), Value::Map(rel_types.clone())),
+    ]);
+    vec![
+        Value::Int(labels.len() as i64),
+        Value::Int(rel_counts.len() as i64),
+        Value::Int(keys.len() as i64),
+        Value::Int(node_count),
+        Value::Int(rel_count),
+        Value::Map(labels),
+        Value::Map(rel_types),
+        Value::Map(rel_types_count),
+        Value::Map(stats),
+    ]
 }
 
 /// The map `apoc.meta.schema()` returns: per label and relationship type, `type`, `count`,

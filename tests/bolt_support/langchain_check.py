@@ -43,6 +43,11 @@ def main(uri):
     if graph is not None:
         out["schema"] = graph.schema
         out["count"] = graph.query("MATCH (n:Chunk) RETURN count(n) AS c")[0]["c"]
+    # The enhanced schema: apoc.meta.graph's virtual nodes and relationships (counts), then
+    # per-property example values, ranges and options.
+    enhanced = step("Neo4jGraph_enhanced", lambda: Neo4jGraph(**auth, enhanced_schema=True))
+    if enhanced is not None:
+        out["enhanced_schema"] = enhanced.schema
     store = step("from_texts", lambda: Neo4jVector.from_texts(
         ["the first text", "the second text", "a third text"], Stub(),
         index_name="vec", **auth))

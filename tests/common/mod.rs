@@ -78,6 +78,9 @@ pub fn python_with(import_check: &str, require: &str, what: &str) -> Option<Path
     let candidates = [
         std::env::var_os("GRAPE_PYTHON").map(PathBuf::from),
         Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/python")),
+        // llama-index pins the 5.x driver: it has a virtual environment of its own.
+        std::env::var_os("GRAPE_LLAMA_PYTHON").map(PathBuf::from),
+        Some(PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/pyenv-llama/bin/python")),
         Some(PathBuf::from("python3")),
     ];
     for c in candidates.into_iter().flatten() {

@@ -84,6 +84,10 @@ pub(crate) struct Shared<'a> {
     pub mem: std::cell::Cell<usize>,
     /// The statement's pattern predicates, each compiled once (see `predicates.rs`).
     pub sites: predicates::SiteCache,
+    /// Virtual nodes and relationships made by the statement (`apoc.meta.graph`,
+    /// `apoc.create.vNode`, …): not in the graph, described here, ids from
+    /// [`crate::value::FOREIGN_ID_BASE`] up.
+    pub virtuals: RefCell<Virtuals>,
 }
 
 /// What `PROFILE` measured for one clause, over every time it ran.
@@ -95,6 +99,47 @@ pub(crate) struct ClauseProfile {
 
 /// How many items [`Shared::sort_checked`] sorts between checks of the deadline.
 pub(crate) const SORT_RUN: usize = 1 << 14;
+
+/// Virtual nodes and relationships: entities a statement returns that are not in the graph
+/// (APOC's virtual graph elements), with ids from [`crate::value::FOREIGN_ID_BASE`] up.
+#[derive(Debug, Default)]
+pub(crate) struct Virtuals {
+    pub nodes: Vec<super::NodeSnapshot>,
+    pub rels: Vec<super::RelSnapshot>,
+}
+
+impl Virtuals {
+    /// Whether `id` (of a node or relationship) names a virtual one.
+    pub fn is_virtual(id: u32) -> bool {
+        id >= crate::value::FOREIGN_ID_BASE
+    }
+
+    pub fn add_node(&mut self, labels: Vec<Arc<str>>, props: BTreeMap<Arc<str>, Value>) -> NodeId {
+        self.nodes.push((labels, props));
+        NodeId(crate::value::FOREIGN_ID_BASE + (self.nodes.len() - 1) as u32)
+    }
+
+    pub fn add_rel(
+        &mut self,
+        ty: Arc<str>,
+        start: NodeId,
+        end: NodeId,
+        props: BTreeMap<Arc<str>, Value>,
+    ) -> RelId {
+        self.rels.push((ty, start, end, props));
+        RelId(crate::value::FOREIGN_ID_BASE + (self.rels.len() - 1) as u32)
+    }
+
+    pub fn node(&self, n: NodeId) -> Option<&super::NodeSnapshot> {
+        n.0.checked_sub(crate::value::FOREIGN_ID_BASE)
+            .and_then(|i| self.nodes.get(i as usize))
+    }
+
+    pub fn rel(&self, r: RelId) -> Option<&super::RelSnapshot> {
+        r.0.checked_sub(crate::value::FOREIGN_ID_BASE)
+            .and_then(|i| self.rels.get(i as usize))
+    }
+}
 
 impl Shared<'_> {
     /// A regular expression that matches anywhere (APOC's text functions), compiled once per
@@ -410,6 +455,41 @@ impl Access<'_> {
 }
 
 impl<'a> Runner<'a> {
+    /// The labels of a node of the graph or a virtual one.
+    pub(crate) fn node_labels(&self, n: NodeId) -> Vec<Arc<str>> {
+        if Virtuals::is_virtual(n.0) {
+            return self
+                .sh
+                .virtuals
+                .borrow()
+                .node(n)
+                .map(|(l, _)| l.clone())
+                .unwrap_or_default();
+        }
+        self.graph().labels(n)
+    }
+
+    /// The type of a relationship of the graph or a virtual one.
+    pub(crate) fn rel_type(&self, r: RelId) -> Option<Arc<str>> {
+        if Virtuals::is_virtual(r.0) {
+            return self.sh.virtuals.borrow().rel(r).map(|(t, ..)| t.clone());
+        }
+        self.graph().rel_type(r)
+    }
+
+    /// The start and end of a relationship of the graph or a virtual one.
+    pub(crate) fn rel_endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)> {
+        if Virtuals::is_virtual(r.0) {
+            return self
+                .sh
+                .virtuals
+                .borrow()
+                .rel(r)
+                .map(|(_, a, b, _)| (*a, *b));
+        }
+        self.graph().endpoints(r)
+    }
+
     pub fn new(g: &'a Graph, sh: &'a Shared<'a>) -> Self {
         Runner {
             g,
