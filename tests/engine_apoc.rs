@@ -187,20 +187,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
 
 #[test]
 fn apoc_functions_give_the_documented_values() {
-    let mut failures = Vec::new();
-    for (function, query, want) in EXAMPLES {
-        let mut g = common::graph(SETUP);
-        let got = match grape::engine::run(&mut g, query, &grape::engine::Params::new()) {
-            Ok(t) => common::display_rows(&t)
-                .first()
-                .map(|row| row.split(" | ").next().unwrap_or_default().to_string())
-                .unwrap_or_default(),
-            Err(e) => format!("error: {e}"),
-        };
-        if got != *want {
-            failures.push(format!("{function}: {query}\n  want {want}\n  got  {got}"));
-        }
-    }
+    let failures = common::first_column_mismatches(SETUP, EXAMPLES);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 

@@ -471,29 +471,14 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     }
 }
 
-/// APOC's name of a value's type (`apoc.meta.cypher.type`).
+/// APOC's name of a value's type (`apoc.meta.cypher.type`): `LIST OF <type>` for lists.
 fn apoc_type_name(v: &Value) -> String {
-    use crate::temporal::Temporal as T;
     match v {
         Value::Null => "NULL".into(),
-        Value::Bool(_) => "BOOLEAN".into(),
-        Value::Int(_) => "INTEGER".into(),
-        Value::Float(_) => "FLOAT".into(),
-        Value::String(_) => "STRING".into(),
         Value::Map(_) => "MAP".into(),
         Value::Node(_) => "NODE".into(),
         Value::Relationship(_) => "RELATIONSHIP".into(),
         Value::Path(_) => "PATH".into(),
-        Value::Point(_) => "POINT".into(),
-        Value::Temporal(t) => match &**t {
-            T::Date(_) => "DATE",
-            T::LocalTime(_) => "LOCAL_TIME",
-            T::Time(..) => "TIME",
-            T::LocalDateTime(_) => "LOCAL_DATE_TIME",
-            T::DateTime(..) => "DATE_TIME",
-            T::Duration(_) => "DURATION",
-        }
-        .into(),
         Value::List(xs) => {
             let inner: Vec<String> = xs.iter().map(apoc_type_name).collect();
             match inner.first() {
@@ -501,6 +486,7 @@ fn apoc_type_name(v: &Value) -> String {
                 _ => "LIST OF ANY".into(),
             }
         }
+        other => super::procedures::apoc_type(other).into(),
     }
 }
 

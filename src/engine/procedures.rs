@@ -1151,7 +1151,8 @@ fn apoc_schema_nodes(g: &Graph) -> Vec<Vec<Value>> {
     out
 }
 
-fn apoc_type(v: &Value) -> &'static str {
+/// APOC's name of a value's type (`apoc.meta.schema`, `apoc.meta.cypher.type` of scalars).
+pub(crate) fn apoc_type(v: &Value) -> &'static str {
     use crate::temporal::Temporal as T;
     match v {
         Value::Bool(_) => "BOOLEAN",

@@ -273,27 +273,14 @@ impl<'a> Lexer<'a> {
                 let mut s = String::new();
                 loop {
                     let Some(ch) = self.peek_char() else {
-                        return Err(self.error(
-                            start,
-                            format!(
-                                "Lexical error at line 1, column {}. Encountered: <EOF> after : \"{}\"",
-                                column(self.text, self.text.len()) ,
-                                &self.text[start..]
-                            ),
-                        ));
+                        return Err(self.eof_after(start));
                     };
                     self.pos += ch.len_utf8();
                     match ch {
                         '"' => break,
                         '\\' => {
                             let Some(e) = self.peek_char() else {
-                                return Err(self.error(
-                                    start,
-                                    format!(
-                                        "Lexical error at line 1, column {}. Encountered: <EOF>",
-                                        column(self.text, self.text.len())
-                                    ),
-                                ));
+                                return Err(self.eof_after(start));
                             };
                             self.pos += e.len_utf8();
                             s.push('\\');
@@ -309,14 +296,7 @@ impl<'a> Lexer<'a> {
                 let mut s = String::new();
                 loop {
                     let Some(ch) = self.peek_char() else {
-                        return Err(self.error(
-                            start,
-                            format!(
-                                "Lexical error at line 1, column {}. Encountered: <EOF> after : \"{}\"",
-                                column(self.text, self.text.len()),
-                                &self.text[start..]
-                            ),
-                        ));
+                        return Err(self.eof_after(start));
                     };
                     self.pos += ch.len_utf8();
                     match ch {
@@ -340,6 +320,18 @@ impl<'a> Lexer<'a> {
             )),
             _ => self.word(),
         }
+    }
+
+    /// Lucene's lexical error for input that ends inside a token begun at `start`.
+    fn eof_after(&self, start: usize) -> QueryError {
+        self.error(
+            start,
+            format!(
+                "Lexical error at line 1, column {}. Encountered: <EOF> after : \"{}\"",
+                column(self.text, self.text.len()),
+                &self.text[start..]
+            ),
+        )
     }
 
     /// Digits, optionally `.` and more digits.
@@ -371,14 +363,7 @@ impl<'a> Lexer<'a> {
             if c == '\\' {
                 self.pos += 1;
                 let Some(e) = self.peek_char() else {
-                    return Err(self.error(
-                        start,
-                        format!(
-                            "Lexical error at line 1, column {}. Encountered: <EOF> after : \"{}\"",
-                            column(self.text, self.text.len()),
-                            &self.text[start..]
-                        ),
-                    ));
+                    return Err(self.eof_after(start));
                 };
                 self.pos += e.len_utf8();
                 raw.push('\\');

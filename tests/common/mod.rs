@@ -122,3 +122,23 @@ pub fn rows(g: &mut grape::graph::Graph, q: &str) -> Vec<String> {
     let t = grape::engine::run(g, q, &Default::default()).unwrap_or_else(|e| panic!("{q}: {e}"));
     display_rows(&t)
 }
+
+/// Runs each `(function, query, want)` on a fresh graph made by `setup` and returns a line for
+/// each whose first column of the first row (as display text) is not `want`.
+pub fn first_column_mismatches(setup: &str, examples: &[(&str, &str, &str)]) -> Vec<String> {
+    let mut failures = Vec::new();
+    for (function, query, want) in examples {
+        let mut g = graph(setup);
+        let got = match grape::engine::run(&mut g, query, &grape::engine::Params::new()) {
+            Ok(t) => display_rows(&t)
+                .first()
+                .map(|row| row.split(" | ").next().unwrap_or_default().to_string())
+                .unwrap_or_default(),
+            Err(e) => format!("error: {e}"),
+        };
+        if got != *want {
+            failures.push(format!("{function}: {query}\n  want {want}\n  got  {got}"));
+        }
+    }
+    failures
+}
