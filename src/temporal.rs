@@ -370,6 +370,11 @@ fn parse_local_time(s: &str) -> Result<NaiveTime, String> {
     NaiveTime::from_hms_nano_opt(h as u32, m as u32, sec as u32, nanos as u32).ok_or_else(bad)
 }
 
+/// A UTC offset in seconds from its text (`Z`, `+01:00`, `+0100`, `+01`, `-08:30:15`).
+pub fn parse_offset_text(s: &str) -> Option<i32> {
+    parse_offset(s).ok()
+}
+
 /// A UTC offset: `Z`, `+01:00`, `+0100`, `+01`, `-08:30:15`.
 fn parse_offset(s: &str) -> Result<i32, String> {
     if s == "Z" || s == "z" {

@@ -169,6 +169,16 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.rel.id", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.id(r) = id(r)", "true"),
     ("apoc.rel.startNode", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.startNode(r).name", "'Alice'"),
     ("apoc.rel.type", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.type(r)", "'KNOWS'"),
+    // ---- dates ----
+    ("apoc.date.add", "RETURN apoc.date.add(1700000000000, 'ms', 1, 'd')", "1700086400000"),
+    ("apoc.date.convert", "RETURN apoc.date.convert(1700000000000, 'ms', 'd')", "19675"),
+    ("apoc.date.currentTimestamp", "RETURN apoc.date.currentTimestamp() > 1700000000000", "true"),
+    ("apoc.date.format", "RETURN [apoc.date.format(1700000000000, 'ms', 'yyyy-MM-dd HH:mm:ss'), apoc.date.format(0, 'ms', \"EEE, d MMM yyyy 'at' HH:mmXXX\", 'Europe/Paris'), apoc.date.format(1700000000, 's')]", "['2023-11-14 22:13:20', 'Thu, 1 Jan 1970 at 01:00+01:00', '2023-11-14 22:13:20']"),
+    ("apoc.date.fromISO8601", "RETURN apoc.date.fromISO8601('2023-11-14T22:13:20.000Z')", "1700000000000"),
+    ("apoc.date.parse", "RETURN [apoc.date.parse('2015/03/25 03-15-59', 's', 'yyyy/MM/dd HH-mm-ss'), apoc.date.parse('2023-11-14', 'ms', 'yyyy-MM-dd'), apoc.date.parse('2023-11-14 23:13:20', 's', 'yyyy-MM-dd HH:mm:ss', 'Europe/Paris')]", "[1427253359, 1699920000000, 1700000000]"),
+    ("apoc.date.systemTimezone", "RETURN apoc.date.systemTimezone()", "'UTC'"),
+    ("apoc.date.toISO8601", "RETURN apoc.date.toISO8601(1700000000000)", "'2023-11-14T22:13:20.000Z'"),
+    ("apoc.temporal.format", "RETURN [apoc.temporal.format(date('2018-12-10'), 'dd MMMM yyyy'), apoc.temporal.format(datetime('2018-12-10T12:34:56.123+01:00'), 'ISO_DATE_TIME'), apoc.temporal.format(localtime('09:05'), 'hh:mm a')]", "['10 December 2018', '2018-12-10T12:34:56+01:00', '09:05 AM']"),
     // ---- other ----
     ("apoc.bitwise.op", "RETURN [apoc.bitwise.op(60, '|', 13), apoc.bitwise.op(60, '&', 13), apoc.bitwise.op(60, '^', 13), apoc.bitwise.op(60, '>>', 2)]", "[61, 12, 49, 15]"),
     ("apoc.create.uuid", "RETURN size(apoc.create.uuid())", "36"),

@@ -185,7 +185,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 
 /// Whether `lname` (lower-case) is an APOC function the engine runs.
 pub(crate) fn is_implemented(lname: &str) -> bool {
-    IMPLEMENTED.binary_search(&lname).is_ok()
+    IMPLEMENTED.binary_search(&lname).is_ok() || super::apoc_date::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -326,6 +326,9 @@ fn index_in(len: usize) -> usize {
 
 /// `Some(result)` when `lname` is an APOC function grape runs.
 pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<Value>> {
+    if let Some(r) = super::apoc_date::call(lname, args) {
+        return Some(r);
+    }
     if !is_implemented(lname) {
         return None;
     }

@@ -18,6 +18,7 @@
 //! [`Options::import_dir`]).
 
 mod apoc;
+mod apoc_date;
 mod apoc_write;
 mod error;
 mod eval;

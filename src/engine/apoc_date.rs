@@ -1,0 +1,506 @@
+//! APOC's date functions over epoch numbers and Java date patterns: `apoc.date.format` /
+//! `parse` / `toISO8601` / `fromISO8601` / `convert` / `add` / `currentTimestamp` /
+//! `systemTimezone`, and `apoc.temporal.format` for Cypher's temporal values.
+//!
+//! Java pattern letters (`SimpleDateFormat` / `DateTimeFormatter`): `y` year, `M` month (`MMM`
+//! short and `MMMM` full names), `d` day, `D` day of year, `H`/`h`/`k`/`K` hours, `m`
+//! minutes, `s` seconds, `S` fraction, `E` day name, `a` AM/PM, `u` day of week, `Z` / `X` /
+//! `x` offsets, `z` zone, `'…'` literal text.
+
+use super::error::{ErrorKind, ExecError, Result};
+use crate::temporal::Temporal;
+use crate::value::Value;
+use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};
+
+/// The APOC date functions this module runs (lower-case).
+pub(crate) const FUNCTIONS: &[&str] = &[
+    "apoc.date.add",
+    "apoc.date.convert",
+    "apoc.date.currenttimestamp",
+    "apoc.date.format",
+    "apoc.date.fromiso8601",
+    "apoc.date.parse",
+    "apoc.date.systemtimezone",
+    "apoc.date.toiso8601",
+    "apoc.temporal.format",
+];
+
+fn failed(name: &str, why: impl std::fmt::Display) -> ExecError {
+    ExecError::runtime(
+        ErrorKind::ArgumentError,
+        format!("Failed to invoke function `{name}`: Caused by: {why}"),
+    )
+    .with_detail("InvalidArgumentValue")
+}
+
+/// Milliseconds in one APOC time unit (`ms`, `s`, `m`, `h`, `d` and their long names).
+fn unit_ms(name: &str, unit: &str) -> Result<i64> {
+    Ok(match unit.to_ascii_lowercase().as_str() {
+        "ms" | "milli" | "millis" | "milliseconds" => 1,
+        "s" | "second" | "seconds" => 1_000,
+        "m" | "minute" | "minutes" => 60_000,
+        "h" | "hour" | "hours" => 3_600_000,
+        "d" | "day" | "days" => 86_400_000,
+        other => {
+            return Err(failed(
+                name,
+                format!("java.lang.IllegalArgumentException: The unit: {other} is not correct"),
+            ))
+        }
+    })
+}
+
+fn text<'a>(v: Option<&'a Value>, default: &'a str) -> &'a str {
+    match v {
+        Some(Value::String(s)) => s,
+        _ => default,
+    }
+}
+
+fn int(v: Option<&Value>) -> Option<i64> {
+    match v {
+        Some(Value::Int(i)) => Some(*i),
+        Some(Value::Float(f)) if f.is_finite() => Some(*f as i64),
+        _ => None,
+    }
+}
+
+/// A UTC instant seen in `zone` (an IANA name, `UTC`, `Z` or an offset like `+02:00`):
+/// local time, offset in seconds, and the zone's name.
+fn in_zone(name: &str, utc: NaiveDateTime, zone: &str) -> Result<(NaiveDateTime, i32, String)> {
+    if zone.is_empty() || zone.eq_ignore_ascii_case("UTC") || zone == "Z" {
+        return Ok((utc, 0, "UTC".into()));
+    }
+    if let Ok(tz) = zone.parse::<chrono_tz::Tz>() {
+        let t = tz.from_utc_datetime(&utc);
+        let off = chrono::Offset::fix(t.offset()).local_minus_utc();
+        return Ok((t.naive_local(), off, zone.to_string()));
+    }
+    let offset = crate::temporal::parse_offset_text(zone).ok_or_else(|| {
+        failed(
+            name,
+            format!("java.time.zone.ZoneRulesException: Unknown time-zone ID: {zone}"),
+        )
+    })?;
+    Ok((
+        utc + chrono::Duration::seconds(i64::from(offset)),
+        offset,
+        zone.to_string(),
+    ))
+}
+
+/// One piece of a Java date pattern: a run of one letter, or literal text.
+enum Piece {
+    Field(char, usize),
+    Literal(String),
+}
+
+fn pieces(pattern: &str) -> Vec<Piece> {
+    let c: Vec<char> = pattern.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        if c[i] == '\'' {
+            let mut lit = String::new();
+            i += 1;
+            while i < c.len() {
+                if c[i] == '\'' {
+                    if c.get(i + 1) == Some(&'\'') {
+                        lit.push('\'');
+                        i += 2;
+                        continue;
+                    }
+                    break;
+                }
+                lit.push(c[i]);
+                i += 1;
+            }
+            if lit.is_empty() && c.get(i) == Some(&'\'') && c.get(i - 1) == Some(&'\'') {
+                lit.push('\'');
+            }
+            i += 1;
+            out.push(Piece::Literal(lit));
+        } else if c[i].is_ascii_alphabetic() {
+            let mut n = 1;
+            while c.get(i + n) == Some(&c[i]) {
+                n += 1;
+            }
+            out.push(Piece::Field(c[i], n));
+            i += n;
+        } else {
+            out.push(Piece::Literal(c[i].to_string()));
+            i += 1;
+        }
+    }
+    out
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+fn offset_text(off: i32, colon: bool, z_for_zero: bool) -> String {
+    if off == 0 && z_for_zero {
+        return "Z".into();
+    }
+    let sign = if off < 0 { '-' } else { '+' };
+    let a = off.abs();
+    if colon {
+        format!("{sign}{:02}:{:02}", a / 3600, a % 3600 / 60)
+    } else {
+        format!("{sign}{:02}{:02}", a / 3600, a % 3600 / 60)
+    }
+}
+
+/// Formats a date and/or time with a Java pattern; fields the value lacks are an error.
+fn format_java(
+    name: &str,
+    pattern: &str,
+    date: Option<NaiveDate>,
+    time: Option<(NaiveTime, u32)>,
+    zone: Option<(i32, &str)>,
+) -> Result<String> {
+    let mut out = String::new();
+    let need_date = || {
+        date.ok_or_else(|| {
+            failed(
+                name,
+                "java.time.temporal.UnsupportedTemporalTypeException: Unsupported field: Year",
+            )
+        })
+    };
+    let need_time = || {
+        time.ok_or_else(|| {
+            failed(
+                name,
+                "java.time.temporal.UnsupportedTemporalTypeException: Unsupported field: HourOfDay",
+            )
+        })
+    };
+    let need_zone = || {
+        zone.ok_or_else(|| {
+            failed(name, "java.time.temporal.UnsupportedTemporalTypeException: Unsupported field: OffsetSeconds")
+        })
+    };
+    let pad = |v: i64, n: usize| format!("{v:0n$}");
+    for p in pieces(pattern) {
+        match p {
+            Piece::Literal(s) => out.push_str(&s),
+            Piece::Field(c, n) => {
+                match c {
+                    'y' | 'u' if c == 'y' || n > 1 => {
+                        let y = i64::from(need_date()?.year());
+                        out.push_str(&if n == 2 {
+                            pad(y.rem_euclid(100), 2)
+                        } else {
+                            pad(y, n)
+                        });
+                    }
+                    'u' => {
+                        out.push_str(&need_date()?.weekday().number_from_monday().to_string());
+                    }
+                    'M' | 'L' => {
+                        let m = need_date()?.month() as usize;
+                        out.push_str(&match n {
+                            1 | 2 => pad(m as i64, n),
+                            3 => MONTHS[m - 1][..3].to_string(),
+                            _ => MONTHS[m - 1].to_string(),
+                        });
+                    }
+                    'd' => out.push_str(&pad(i64::from(need_date()?.day()), n)),
+                    'D' => out.push_str(&pad(i64::from(need_date()?.ordinal()), n)),
+                    'E' => {
+                        let d = need_date()?.weekday().num_days_from_monday() as usize;
+                        out.push_str(if n >= 4 { DAYS[d] } else { &DAYS[d][..3] });
+                    }
+                    'w' => out.push_str(&pad(i64::from(need_date()?.iso_week().week()), n)),
+                    'H' => out.push_str(&pad(i64::from(need_time()?.0.hour()), n)),
+                    'k' => {
+                        let h = need_time()?.0.hour();
+                        out.push_str(&pad(i64::from(if h == 0 { 24 } else { h }), n));
+                    }
+                    'K' => out.push_str(&pad(i64::from(need_time()?.0.hour() % 12), n)),
+                    'h' => {
+                        let h = need_time()?.0.hour() % 12;
+                        out.push_str(&pad(i64::from(if h == 0 { 12 } else { h }), n));
+                    }
+                    'm' => out.push_str(&pad(i64::from(need_time()?.0.minute()), n)),
+                    's' => out.push_str(&pad(i64::from(need_time()?.0.second()), n)),
+                    'S' => {
+                        let nanos = need_time()?.1;
+                        let digits = format!("{nanos:09}");
+                        let mut f: String = digits.chars().take(n.min(9)).collect();
+                        while f.len() < n {
+                            f.push('0');
+                        }
+                        out.push_str(&f);
+                    }
+                    'a' => out.push_str(if need_time()?.0.hour() < 12 {
+                        "AM"
+                    } else {
+                        "PM"
+                    }),
+                    'Z' => out.push_str(&offset_text(need_zone()?.0, n >= 4, n >= 5)),
+                    'X' => out.push_str(&offset_text(need_zone()?.0, n >= 3, true)),
+                    'x' => out.push_str(&offset_text(need_zone()?.0, n >= 3, false)),
+                    'z' | 'V' | 'O' => out.push_str(need_zone()?.1),
+                    'G' => out.push_str(if need_date()?.year() > 0 { "AD" } else { "BC" }),
+                    other => return Err(failed(
+                        name,
+                        format!(
+                            "java.lang.IllegalArgumentException: Unknown pattern letter: {other}"
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Parses `text` with a Java pattern; returns the UTC instant (a missing time is midnight, a
+/// missing zone is `zone`).
+fn parse_java(name: &str, text: &str, pattern: &str, zone: &str) -> Result<NaiveDateTime> {
+    let mut fmt = String::new();
+    let (mut has_time, mut has_zone) = (false, false);
+    for p in pieces(pattern) {
+        match p {
+            Piece::Literal(s) => fmt.push_str(&s.replace('%', "%%")),
+            Piece::Field(c, n) => {
+                fmt.push_str(match (c, n) {
+                    ('y' | 'u', 2) => "%y",
+                    ('y' | 'u', _) => "%Y",
+                    ('M', 1 | 2) => "%m",
+                    ('M', 3) => "%b",
+                    ('M', _) => "%B",
+                    ('d', _) => "%d",
+                    ('D', _) => "%j",
+                    ('E', 4..) => "%A",
+                    ('E', _) => "%a",
+                    ('H' | 'k', _) => {
+                        has_time = true;
+                        "%H"
+                    }
+                    ('h' | 'K', _) => {
+                        has_time = true;
+                        "%I"
+                    }
+                    ('m', _) => "%M",
+                    ('s', _) => "%S",
+                    ('S', _) => "%.f",
+                    ('a', _) => "%p",
+                    ('Z' | 'x', 1..=3) => {
+                        has_zone = true;
+                        "%z"
+                    }
+                    ('Z' | 'X' | 'x', _) => {
+                        has_zone = true;
+                        "%:z"
+                    }
+                    ('z', _) => "%Z",
+                    (other, _) => return Err(failed(
+                        name,
+                        format!(
+                            "java.lang.IllegalArgumentException: Unknown pattern letter: {other}"
+                        ),
+                    )),
+                })
+            }
+        }
+    }
+    // `S` follows a `.` in Java patterns; chrono's `%.f` includes the dot.
+    let fmt = fmt.replace(".%.f", "%.f");
+    let bad = |e: chrono::ParseError| {
+        failed(
+            name,
+            format!("java.text.ParseException: Unparseable date: \"{text}\" ({e})"),
+        )
+    };
+    if has_zone {
+        let t = chrono::DateTime::parse_from_str(text, &fmt).map_err(bad)?;
+        return Ok(t.naive_utc());
+    }
+    let local = if has_time {
+        NaiveDateTime::parse_from_str(text, &fmt).map_err(bad)?
+    } else {
+        NaiveDate::parse_from_str(text, &fmt)
+            .map_err(bad)?
+            .and_time(NaiveTime::MIN)
+    };
+    if zone.is_empty() || zone.eq_ignore_ascii_case("UTC") {
+        return Ok(local);
+    }
+    let (off, _) = crate::temporal::resolve_zone(zone, &local).map_err(|e| failed(name, e))?;
+    Ok(local - chrono::Duration::seconds(i64::from(off)))
+}
+
+fn epoch_ms(t: NaiveDateTime) -> i64 {
+    t.and_utc().timestamp_millis()
+}
+
+fn from_epoch_ms(name: &str, ms: i64) -> Result<NaiveDateTime> {
+    chrono::DateTime::from_timestamp_millis(ms)
+        .map(|d| d.naive_utc())
+        .ok_or_else(|| failed(name, format!("the time {ms} ms is out of range")))
+}
+
+/// Named formats `apoc.temporal.format` takes besides patterns.
+fn named_format(f: &str) -> Option<&'static str> {
+    Some(match f.to_ascii_uppercase().as_str() {
+        "ISO_DATE" | "ISO_LOCAL_DATE" | "DATE" => "yyyy-MM-dd",
+        "ISO_LOCAL_TIME" | "TIME" => "HH:mm:ss",
+        "ISO_LOCAL_DATE_TIME" | "DATE_TIME" => "yyyy-MM-dd'T'HH:mm:ss",
+        "ISO_OFFSET_DATE_TIME" | "ISO_DATE_TIME" => "yyyy-MM-dd'T'HH:mm:ssXXX",
+        "BASIC_ISO_DATE" => "yyyyMMdd",
+        "ISO_ORDINAL_DATE" => "yyyy-DDD",
+        _ => return None,
+    })
+}
+
+/// Runs the date function `lname`; `None` when it is not one of this module's.
+pub(crate) fn call(lname: &str, args: &[Value]) -> Option<Result<Value>> {
+    if !FUNCTIONS.contains(&lname) {
+        return None;
+    }
+    Some(run(lname, args))
+}
+
+fn run(n: &str, args: &[Value]) -> Result<Value> {
+    let name = crate::catalogue::function(n).map_or(n, |f| f.name);
+    match n {
+        "apoc.date.currenttimestamp" => Ok(Value::Int(epoch_ms(crate::temporal::now_utc()))),
+        "apoc.date.systemtimezone" => Ok(Value::from("UTC")),
+        "apoc.date.convert" => {
+            let Some(t) = int(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let from = unit_ms(name, text(args.get(1), "ms"))?;
+            let to = unit_ms(name, text(args.get(2), "ms"))?;
+            Ok(Value::Int(t.saturating_mul(from) / to))
+        }
+        "apoc.date.add" => {
+            let Some(t) = int(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let unit = unit_ms(name, text(args.get(1), "ms"))?;
+            let add = int(args.get(2)).unwrap_or(0);
+            let add_unit = unit_ms(name, text(args.get(3), "ms"))?;
+            let ms = t
+                .saturating_mul(unit)
+                .saturating_add(add.saturating_mul(add_unit));
+            Ok(Value::Int(ms / unit))
+        }
+        "apoc.date.format" | "apoc.date.toiso8601" => {
+            let Some(t) = int(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let default_unit = "ms";
+            let unit = unit_ms(name, text(args.get(1), default_unit))?;
+            let (pattern, zone) = if n == "apoc.date.toiso8601" {
+                ("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "UTC")
+            } else {
+                (
+                    text(args.get(2), "yyyy-MM-dd HH:mm:ss"),
+                    text(args.get(3), "UTC"),
+                )
+            };
+            let utc = from_epoch_ms(name, t.saturating_mul(unit))?;
+            let (local, off, zname) = in_zone(name, utc, zone)?;
+            let pattern = named_format(pattern).unwrap_or(pattern);
+            format_java(
+                name,
+                pattern,
+                Some(local.date()),
+                Some((local.time(), local.nanosecond())),
+                Some((off, &zname)),
+            )
+            .map(Value::from)
+        }
+        "apoc.date.parse" | "apoc.date.fromiso8601" => {
+            let Some(Value::String(s)) = args.first() else {
+                return Ok(Value::Null);
+            };
+            let (unit, pattern, zone) = if n == "apoc.date.fromiso8601" {
+                (1, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "UTC")
+            } else {
+                (
+                    unit_ms(name, text(args.get(1), "ms"))?,
+                    text(args.get(2), "yyyy-MM-dd HH:mm:ss"),
+                    text(args.get(3), ""),
+                )
+            };
+            let utc = if n == "apoc.date.fromiso8601" {
+                chrono::DateTime::parse_from_rfc3339(s)
+                    .map(|t| t.naive_utc())
+                    .map_err(|e| {
+                        failed(
+                            name,
+                            format!("java.time.format.DateTimeParseException: {e}"),
+                        )
+                    })?
+            } else {
+                parse_java(name, s, pattern, zone)?
+            };
+            Ok(Value::Int(epoch_ms(utc).div_euclid(unit)))
+        }
+        "apoc.temporal.format" => {
+            let t = match args.first() {
+                Some(Value::Temporal(t)) => t,
+                Some(Value::Null) | None => return Ok(Value::Null),
+                Some(other) => return Err(failed(name, format!("not a temporal value: {other}"))),
+            };
+            let pattern = text(args.get(1), "yyyy-MM-dd");
+            let pattern = named_format(pattern).unwrap_or(pattern);
+            let (date, time, zone): (Option<NaiveDate>, Option<NaiveTime>, Option<(i32, String)>) =
+                match &**t {
+                    Temporal::Date(d) => (Some(*d), None, None),
+                    Temporal::LocalTime(x) => (None, Some(*x), None),
+                    Temporal::Time(x, o) => {
+                        (None, Some(*x), Some((*o, offset_text(*o, true, true))))
+                    }
+                    Temporal::LocalDateTime(x) => (Some(x.date()), Some(x.time()), None),
+                    Temporal::DateTime(x, o, z) => (
+                        Some(x.date()),
+                        Some(x.time()),
+                        Some((
+                            *o,
+                            z.as_deref()
+                                .map_or_else(|| offset_text(*o, true, true), str::to_string),
+                        )),
+                    ),
+                    Temporal::Duration(_) => {
+                        return Err(ExecError::unsupported("apoc.temporal.format of a duration"))
+                    }
+                };
+            format_java(
+                name,
+                pattern,
+                date,
+                time.map(|x| (x, x.nanosecond())),
+                zone.as_ref().map(|(o, z)| (*o, z.as_str())),
+            )
+            .map(Value::from)
+        }
+        _ => Err(ExecError::unsupported(name)),
+    }
+}
