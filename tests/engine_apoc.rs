@@ -169,6 +169,16 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.rel.id", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.id(r) = id(r)", "true"),
     ("apoc.rel.startNode", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.startNode(r).name", "'Alice'"),
     ("apoc.rel.type", "MATCH ()-[r:KNOWS]->() RETURN apoc.rel.type(r)", "'KNOWS'"),
+    // ---- aggregating ----
+    ("apoc.agg.first", "UNWIND [null, 'a', 'b'] AS x RETURN apoc.agg.first(x)", "'a'"),
+    ("apoc.agg.graph", "MATCH p = (:Person)-[:KNOWS]->(:Person) WITH apoc.agg.graph(p) AS g RETURN [size(g.nodes), size(g.relationships)]", "[2, 1]"),
+    ("apoc.agg.last", "UNWIND ['a', 'b', null] AS x RETURN apoc.agg.last(x)", "'b'"),
+    ("apoc.agg.maxItems", "MATCH (p:Person) RETURN apoc.agg.maxItems(p.name, p.age)", "{items: ['Alice'], value: 38}"),
+    ("apoc.agg.median", "UNWIND [1, 4, 2, 9] AS x RETURN [apoc.agg.median(x)]", "[3.0]"),
+    ("apoc.agg.minItems", "UNWIND [['a', 2], ['b', 1], ['c', 1]] AS p RETURN apoc.agg.minItems(p[0], p[1])", "{items: ['b', 'c'], value: 1}"),
+    ("apoc.agg.nth", "UNWIND ['a', 'b', 'c'] AS x RETURN [apoc.agg.nth(x, 1)]", "['b']"),
+    ("apoc.agg.product", "UNWIND [2, 3, 4] AS x RETURN apoc.agg.product(x)", "24"),
+    ("apoc.agg.slice", "UNWIND ['a', 'b', 'c', 'd'] AS x RETURN apoc.agg.slice(x, 1, 3)", "['b', 'c']"),
     // ---- dates ----
     ("apoc.date.add", "RETURN apoc.date.add(1700000000000, 'ms', 1, 'd')", "1700086400000"),
     ("apoc.date.convert", "RETURN apoc.date.convert(1700000000000, 'ms', 'd')", "19675"),

@@ -206,73 +206,73 @@ fn format_java(
     for p in pieces(pattern) {
         match p {
             Piece::Literal(s) => out.push_str(&s),
-            Piece::Field(c, n) => {
-                match c {
-                    'y' | 'u' if c == 'y' || n > 1 => {
-                        let y = i64::from(need_date()?.year());
-                        out.push_str(&if n == 2 {
-                            pad(y.rem_euclid(100), 2)
-                        } else {
-                            pad(y, n)
-                        });
-                    }
-                    'u' => {
-                        out.push_str(&need_date()?.weekday().number_from_monday().to_string());
-                    }
-                    'M' | 'L' => {
-                        let m = need_date()?.month() as usize;
-                        out.push_str(&match n {
-                            1 | 2 => pad(m as i64, n),
-                            3 => MONTHS[m - 1][..3].to_string(),
-                            _ => MONTHS[m - 1].to_string(),
-                        });
-                    }
-                    'd' => out.push_str(&pad(i64::from(need_date()?.day()), n)),
-                    'D' => out.push_str(&pad(i64::from(need_date()?.ordinal()), n)),
-                    'E' => {
-                        let d = need_date()?.weekday().num_days_from_monday() as usize;
-                        out.push_str(if n >= 4 { DAYS[d] } else { &DAYS[d][..3] });
-                    }
-                    'w' => out.push_str(&pad(i64::from(need_date()?.iso_week().week()), n)),
-                    'H' => out.push_str(&pad(i64::from(need_time()?.0.hour()), n)),
-                    'k' => {
-                        let h = need_time()?.0.hour();
-                        out.push_str(&pad(i64::from(if h == 0 { 24 } else { h }), n));
-                    }
-                    'K' => out.push_str(&pad(i64::from(need_time()?.0.hour() % 12), n)),
-                    'h' => {
-                        let h = need_time()?.0.hour() % 12;
-                        out.push_str(&pad(i64::from(if h == 0 { 12 } else { h }), n));
-                    }
-                    'm' => out.push_str(&pad(i64::from(need_time()?.0.minute()), n)),
-                    's' => out.push_str(&pad(i64::from(need_time()?.0.second()), n)),
-                    'S' => {
-                        let nanos = need_time()?.1;
-                        let digits = format!("{nanos:09}");
-                        let mut f: String = digits.chars().take(n.min(9)).collect();
-                        while f.len() < n {
-                            f.push('0');
-                        }
-                        out.push_str(&f);
-                    }
-                    'a' => out.push_str(if need_time()?.0.hour() < 12 {
-                        "AM"
+            Piece::Field(c, n) => match c {
+                'y' | 'u' if c == 'y' || n > 1 => {
+                    let y = i64::from(need_date()?.year());
+                    out.push_str(&if n == 2 {
+                        pad(y.rem_euclid(100), 2)
                     } else {
-                        "PM"
-                    }),
-                    'Z' => out.push_str(&offset_text(need_zone()?.0, n >= 4, n >= 5)),
-                    'X' => out.push_str(&offset_text(need_zone()?.0, n >= 3, true)),
-                    'x' => out.push_str(&offset_text(need_zone()?.0, n >= 3, false)),
-                    'z' | 'V' | 'O' => out.push_str(need_zone()?.1),
-                    'G' => out.push_str(if need_date()?.year() > 0 { "AD" } else { "BC" }),
-                    other => return Err(failed(
+                        pad(y, n)
+                    });
+                }
+                'u' => {
+                    out.push_str(&need_date()?.weekday().number_from_monday().to_string());
+                }
+                'M' | 'L' => {
+                    let m = need_date()?.month() as usize;
+                    out.push_str(&match n {
+                        1 | 2 => pad(m as i64, n),
+                        3 => MONTHS[m - 1][..3].to_string(),
+                        _ => MONTHS[m - 1].to_string(),
+                    });
+                }
+                'd' => out.push_str(&pad(i64::from(need_date()?.day()), n)),
+                'D' => out.push_str(&pad(i64::from(need_date()?.ordinal()), n)),
+                'E' => {
+                    let d = need_date()?.weekday().num_days_from_monday() as usize;
+                    out.push_str(if n >= 4 { DAYS[d] } else { &DAYS[d][..3] });
+                }
+                'w' => out.push_str(&pad(i64::from(need_date()?.iso_week().week()), n)),
+                'H' => out.push_str(&pad(i64::from(need_time()?.0.hour()), n)),
+                'k' => {
+                    let h = need_time()?.0.hour();
+                    out.push_str(&pad(i64::from(if h == 0 { 24 } else { h }), n));
+                }
+                'K' => out.push_str(&pad(i64::from(need_time()?.0.hour() % 12), n)),
+                'h' => {
+                    let h = need_time()?.0.hour() % 12;
+                    out.push_str(&pad(i64::from(if h == 0 { 12 } else { h }), n));
+                }
+                'm' => out.push_str(&pad(i64::from(need_time()?.0.minute()), n)),
+                's' => out.push_str(&pad(i64::from(need_time()?.0.second()), n)),
+                'S' => {
+                    let nanos = need_time()?.1;
+                    let digits = format!("{nanos:09}");
+                    let mut f: String = digits.chars().take(n.min(9)).collect();
+                    while f.len() < n {
+                        f.push('0');
+                    }
+                    out.push_str(&f);
+                }
+                'a' => out.push_str(if need_time()?.0.hour() < 12 {
+                    "AM"
+                } else {
+                    "PM"
+                }),
+                'Z' => out.push_str(&offset_text(need_zone()?.0, n >= 4, n >= 5)),
+                'X' => out.push_str(&offset_text(need_zone()?.0, n >= 3, true)),
+                'x' => out.push_str(&offset_text(need_zone()?.0, n >= 3, false)),
+                'z' | 'V' | 'O' => out.push_str(need_zone()?.1),
+                'G' => out.push_str(if need_date()?.year() > 0 { "AD" } else { "BC" }),
+                other => {
+                    return Err(failed(
                         name,
                         format!(
                             "java.lang.IllegalArgumentException: Unknown pattern letter: {other}"
                         ),
-                    )),
+                    ))
                 }
-            }
+            },
         }
     }
     Ok(out)
@@ -286,46 +286,46 @@ fn parse_java(name: &str, text: &str, pattern: &str, zone: &str) -> Result<Naive
     for p in pieces(pattern) {
         match p {
             Piece::Literal(s) => fmt.push_str(&s.replace('%', "%%")),
-            Piece::Field(c, n) => {
-                fmt.push_str(match (c, n) {
-                    ('y' | 'u', 2) => "%y",
-                    ('y' | 'u', _) => "%Y",
-                    ('M', 1 | 2) => "%m",
-                    ('M', 3) => "%b",
-                    ('M', _) => "%B",
-                    ('d', _) => "%d",
-                    ('D', _) => "%j",
-                    ('E', 4..) => "%A",
-                    ('E', _) => "%a",
-                    ('H' | 'k', _) => {
-                        has_time = true;
-                        "%H"
-                    }
-                    ('h' | 'K', _) => {
-                        has_time = true;
-                        "%I"
-                    }
-                    ('m', _) => "%M",
-                    ('s', _) => "%S",
-                    ('S', _) => "%.f",
-                    ('a', _) => "%p",
-                    ('Z' | 'x', 1..=3) => {
-                        has_zone = true;
-                        "%z"
-                    }
-                    ('Z' | 'X' | 'x', _) => {
-                        has_zone = true;
-                        "%:z"
-                    }
-                    ('z', _) => "%Z",
-                    (other, _) => return Err(failed(
+            Piece::Field(c, n) => fmt.push_str(match (c, n) {
+                ('y' | 'u', 2) => "%y",
+                ('y' | 'u', _) => "%Y",
+                ('M', 1 | 2) => "%m",
+                ('M', 3) => "%b",
+                ('M', _) => "%B",
+                ('d', _) => "%d",
+                ('D', _) => "%j",
+                ('E', 4..) => "%A",
+                ('E', _) => "%a",
+                ('H' | 'k', _) => {
+                    has_time = true;
+                    "%H"
+                }
+                ('h' | 'K', _) => {
+                    has_time = true;
+                    "%I"
+                }
+                ('m', _) => "%M",
+                ('s', _) => "%S",
+                ('S', _) => "%.f",
+                ('a', _) => "%p",
+                ('Z' | 'x', 1..=3) => {
+                    has_zone = true;
+                    "%z"
+                }
+                ('Z' | 'X' | 'x', _) => {
+                    has_zone = true;
+                    "%:z"
+                }
+                ('z', _) => "%Z",
+                (other, _) => {
+                    return Err(failed(
                         name,
                         format!(
                             "java.lang.IllegalArgumentException: Unknown pattern letter: {other}"
                         ),
-                    )),
-                })
-            }
+                    ))
+                }
+            }),
         }
     }
     // `S` follows a `.` in Java patterns; chrono's `%.f` includes the dot.

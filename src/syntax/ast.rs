@@ -773,6 +773,16 @@ pub fn is_aggregate_name(name: &str) -> bool {
         "stdev",
         "stdevp",
         "sum",
+        // APOC core's aggregating functions grape runs.
+        "apoc.agg.first",
+        "apoc.agg.graph",
+        "apoc.agg.last",
+        "apoc.agg.maxitems",
+        "apoc.agg.median",
+        "apoc.agg.minitems",
+        "apoc.agg.nth",
+        "apoc.agg.product",
+        "apoc.agg.slice",
     ];
     AGGREGATES.iter().any(|a| name.eq_ignore_ascii_case(a))
 }
@@ -795,6 +805,9 @@ impl QualifiedName {
     pub fn is_aggregate(&self) -> bool {
         match self.parts.as_slice() {
             [only] => is_aggregate_name(&only.name),
+            [first, ..] if first.name.eq_ignore_ascii_case("apoc") => {
+                is_aggregate_name(&self.dotted())
+            }
             _ => false,
         }
     }

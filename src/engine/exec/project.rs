@@ -368,6 +368,12 @@ pub(super) enum Accumulator {
         distinct: Option<HashSet<GroupKey>>,
         items: Vec<Value>,
     },
+    /// APOC's aggregating functions (`apoc.agg.*`): the argument rows with a value, finished
+    /// at the end.
+    Apoc {
+        name: String,
+        rows: Vec<Vec<Value>>,
+    },
     /// stDev, stDevP, percentileCont, percentileDisc: collect the numbers, finish at the end.
     Numbers {
         name: String,
@@ -409,6 +415,10 @@ impl Accumulator {
             "collect" => Accumulator::Collect {
                 distinct: d(),
                 items: Vec::new(),
+            },
+            other if other.starts_with("apoc.") => Accumulator::Apoc {
+                name: other.to_string(),
+                rows: Vec::new(),
             },
             other => Accumulator::Numbers {
                 name: other.to_string(),
@@ -522,6 +532,12 @@ impl Accumulator {
                     items.push(v);
                 }
             }
+            Accumulator::Apoc { rows, .. } => {
+                if !v.is_null() {
+                    args.insert(0, v);
+                    rows.push(args);
+                }
+            }
             Accumulator::Numbers {
                 distinct,
                 xs,
@@ -578,6 +594,7 @@ impl Accumulator {
             }
             Accumulator::Min(v) | Accumulator::Max(v) => v.unwrap_or(Value::Null),
             Accumulator::Collect { items, .. } => Value::List(items),
+            Accumulator::Apoc { name, rows } => super::super::apoc::finish_aggregate(&name, rows)?,
             Accumulator::Numbers {
                 name,
                 mut xs,
