@@ -189,6 +189,17 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.date.systemTimezone", "RETURN apoc.date.systemTimezone()", "'UTC'"),
     ("apoc.date.toISO8601", "RETURN apoc.date.toISO8601(1700000000000)", "'2023-11-14T22:13:20.000Z'"),
     ("apoc.temporal.format", "RETURN [apoc.temporal.format(date('2018-12-10'), 'dd MMMM yyyy'), apoc.temporal.format(datetime('2018-12-10T12:34:56.123+01:00'), 'ISO_DATE_TIME'), apoc.temporal.format(localtime('09:05'), 'hh:mm a')]", "['10 December 2018', '2018-12-10T12:34:56+01:00', '09:05 AM']"),
+    // ---- paths, diffs, schema ----
+    ("apoc.path.combine", "MATCH p = (:Person)-[:KNOWS]->(:Person), q = (:Person {name: 'Bob'}) RETURN length(apoc.path.combine(p, q))", "1"),
+    ("apoc.path.create", "MATCH (a:Person {name: 'Alice'})-[r:KNOWS]->() RETURN [n IN nodes(apoc.path.create(a, [r])) | n.name]", "['Alice', 'Bob']"),
+    ("apoc.path.elements", "MATCH p = (:Person)-[:KNOWS]->(:Person) RETURN size(apoc.path.elements(p))", "3"),
+    ("apoc.path.slice", "MATCH p = (:Person)-[:KNOWS]->(:Person) RETURN [length(apoc.path.slice(p, 0, 1)), length(apoc.path.slice(p, 1))]", "[1, 0]"),
+    ("apoc.diff.nodes", "MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) RETURN apoc.diff.nodes(a, b)", "{different: {age: {left: 38, right: 25}, name: {left: 'Alice', right: 'Bob'}}, inCommon: {}, leftOnly: {}, rightOnly: {}}"),
+    ("apoc.schema.node.constraintExists", "RETURN apoc.schema.node.constraintExists('Person', ['name'])", "false"),
+    ("apoc.schema.node.indexExists", "RETURN apoc.schema.node.indexExists('Person', ['name'])", "false"),
+    ("apoc.schema.relationship.constraintExists", "RETURN apoc.schema.relationship.constraintExists('KNOWS', ['since'])", "false"),
+    ("apoc.schema.relationship.indexExists", "RETURN apoc.schema.relationship.indexExists('KNOWS', ['since'])", "false"),
+    ("apoc.text.format", "RETURN apoc.text.format('%s is %d, %.2f%%', ['Neo4j', 5, 99.5])", "'Neo4j is 5, 99.50%'"),
     // ---- other ----
     ("apoc.bitwise.op", "RETURN [apoc.bitwise.op(60, '|', 13), apoc.bitwise.op(60, '&', 13), apoc.bitwise.op(60, '^', 13), apoc.bitwise.op(60, '>>', 2)]", "[61, 12, 49, 15]"),
     ("apoc.create.uuid", "RETURN size(apoc.create.uuid())", "36"),
@@ -482,4 +493,26 @@ fn apoc_meta_graph_gives_virtual_nodes_and_relationships() {
     assert!(json.contains("\"count\":1"), "{json}");
     // They are not in the graph.
     assert_eq!(common::rows(&mut g, "MATCH (n) RETURN count(n)"), ["3"]);
+}
+
+#[test]
+fn apoc_schema_checks_see_indexes_and_constraints() {
+    let mut g = common::graph(SETUP);
+    common::rows(
+        &mut g,
+        "CREATE INDEX person_name FOR (p:Person) ON (p.name)",
+    );
+    common::rows(
+        &mut g,
+        "CREATE CONSTRAINT knows_since FOR ()-[k:KNOWS]-() REQUIRE k.since IS NOT NULL",
+    );
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "RETURN apoc.schema.node.indexExists('Person', ['name']), \
+             apoc.schema.relationship.constraintExists('KNOWS', ['since']), \
+             apoc.schema.node.indexExists('Person', ['age'])"
+        ),
+        ["true | true | false"]
+    );
 }

@@ -81,6 +81,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.create.virtual.fromnode",
     "apoc.create.vnode",
     "apoc.create.vrelationship",
+    "apoc.diff.nodes",
     "apoc.label.exists",
     "apoc.map.clean",
     "apoc.map.flatten",
@@ -136,10 +137,18 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.nodes.isdense",
     "apoc.number.arabictoroman",
     "apoc.number.romantoarabic",
+    "apoc.path.combine",
+    "apoc.path.create",
+    "apoc.path.elements",
+    "apoc.path.slice",
     "apoc.rel.endnode",
     "apoc.rel.id",
     "apoc.rel.startnode",
     "apoc.rel.type",
+    "apoc.schema.node.constraintexists",
+    "apoc.schema.node.indexexists",
+    "apoc.schema.relationship.constraintexists",
+    "apoc.schema.relationship.indexexists",
     "apoc.scoring.existence",
     "apoc.text.base64decode",
     "apoc.text.base64encode",
@@ -157,6 +166,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.text.decapitalize",
     "apoc.text.decapitalizeall",
     "apoc.text.distance",
+    "apoc.text.format",
     "apoc.text.fuzzymatch",
     "apoc.text.hammingdistance",
     "apoc.text.indexesof",
@@ -354,6 +364,9 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     if let Some(rest) = n.strip_prefix("apoc.convert.") {
         return convert(run, n, rest, args);
     }
+    if let Some(rest) = n.strip_prefix("apoc.path.") {
+        return path_fn(run, n, rest, args);
+    }
     if n.starts_with("apoc.node.")
         || n.starts_with("apoc.nodes.")
         || n.starts_with("apoc.rel.")
@@ -380,6 +393,76 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }))
         }
         "apoc.create.uuid" => Ok(Value::from(super::functions::random_uuid())),
+        "apoc.diff.nodes" => {
+            let (Value::Node(_), Value::Node(_)) = (a0, a1) else {
+                return Ok(Value::Null);
+            };
+            let (l, r) = (run.all_properties(a0)?, run.all_properties(a1)?);
+            let mut left_only = BTreeMap::new();
+            let mut right_only = BTreeMap::new();
+            let mut common = BTreeMap::new();
+            let mut different = BTreeMap::new();
+            for (k, v) in &l {
+                match r.get(k) {
+                    None => {
+                        left_only.insert(k.clone(), v.clone());
+                    }
+                    Some(w) if same(v, w) => {
+                        common.insert(k.clone(), v.clone());
+                    }
+                    Some(w) => {
+                        different.insert(
+                            k.clone(),
+                            Value::Map(BTreeMap::from([
+                                (key("left"), v.clone()),
+                                (key("right"), w.clone()),
+                            ])),
+                        );
+                    }
+                }
+            }
+            for (k, w) in &r {
+                if !l.contains_key(k) {
+                    right_only.insert(k.clone(), w.clone());
+                }
+            }
+            Ok(Value::Map(BTreeMap::from([
+                (key("leftOnly"), Value::Map(left_only)),
+                (key("rightOnly"), Value::Map(right_only)),
+                (key("inCommon"), Value::Map(common)),
+                (key("different"), Value::Map(different)),
+            ])))
+        }
+        "apoc.schema.node.indexexists"
+        | "apoc.schema.relationship.indexexists"
+        | "apoc.schema.node.constraintexists"
+        | "apoc.schema.relationship.constraintexists" => {
+            let Some(token) = text(n, a0)? else {
+                return Ok(Value::Bool(false));
+            };
+            let props = strings(n, a1)?;
+            let entity = if n.starts_with("apoc.schema.node.") {
+                crate::graph::EntityType::Node
+            } else {
+                crate::graph::EntityType::Relationship
+            };
+            let schema = run.graph().schema();
+            let same_props = |ps: &[Arc<str>]| {
+                ps.len() == props.len() && ps.iter().zip(&props).all(|(a, b)| **a == **b)
+            };
+            Ok(Value::Bool(if n.ends_with("indexexists") {
+                schema.indexes().iter().any(|i| {
+                    i.entity == entity
+                        && i.labels_or_types.iter().any(|l| &**l == token)
+                        && same_props(&i.properties)
+                })
+            } else {
+                schema
+                    .constraints()
+                    .iter()
+                    .any(|c| c.entity == entity && &*c.label == token && same_props(&c.properties))
+            }))
+        }
         "apoc.create.vnode" => {
             let labels = strings(n, a0)?;
             let props = map(n, a1)?.cloned().unwrap_or_default();
@@ -1570,6 +1653,12 @@ fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
             .collect();
         return Ok(Value::from(parts.join(d)));
     }
+    if f == "format" {
+        let (Some(fmt), params) = (text(n, a0)?, list(n, a1)?) else {
+            return Ok(Value::Null);
+        };
+        return Ok(Value::from(java_format(fmt, params.unwrap_or_default())));
+    }
     if f == "code" {
         return Ok(match int(n, a0)? {
             Some(c) => u32::try_from(c)
@@ -2487,5 +2576,102 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
             ]))
         }
         other => return Err(ExecError::unsupported(other)),
+    })
+}
+
+fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    use crate::value::Path;
+    let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    let path = |v: &Value| -> Result<Option<Arc<Path>>> {
+        match v {
+            Value::Null => Ok(None),
+            Value::Path(p) => Ok(Some(p.clone())),
+            other => Err(wrong(n, other, "a path")),
+        }
+    };
+    Ok(match f {
+        "create" => {
+            let Value::Node(start) = a0 else {
+                return Ok(Value::Null);
+            };
+            let mut nodes = vec![*start];
+            let mut rels = Vec::new();
+            for r in list(n, a1)?.unwrap_or_default() {
+                let Value::Relationship(r) = r else {
+                    if r.is_null() {
+                        continue;
+                    }
+                    return Err(wrong(n, r, "a list of relationships"));
+                };
+                let (s, e) = run
+                    .rel_endpoints(*r)
+                    .ok_or_else(|| failed(n, "a relationship was deleted"))?;
+                let last = *nodes.last().unwrap_or(start);
+                let next = if s == last {
+                    e
+                } else if e == last {
+                    s
+                } else {
+                    return Err(failed(
+                        n,
+                        "java.lang.IllegalArgumentException: Relationship is not part of the path",
+                    ));
+                };
+                rels.push(*r);
+                nodes.push(next);
+            }
+            Value::Path(Arc::new(Path { nodes, rels }))
+        }
+        "combine" => match (path(a0)?, path(a1)?) {
+            (Some(p), Some(q)) => {
+                if p.nodes.last() != q.nodes.first() {
+                    return Err(failed(
+                        n,
+                        "java.lang.IllegalArgumentException: Paths don't connect on their end and start-nodes",
+                    ));
+                }
+                let mut nodes = p.nodes.clone();
+                nodes.extend(q.nodes.iter().skip(1));
+                let mut rels = p.rels.clone();
+                rels.extend(q.rels.iter());
+                Value::Path(Arc::new(Path { nodes, rels }))
+            }
+            (Some(p), None) | (None, Some(p)) => Value::Path(p),
+            (None, None) => Value::Null,
+        },
+        "elements" => match path(a0)? {
+            Some(p) => {
+                let mut out = Vec::with_capacity(p.nodes.len() + p.rels.len());
+                for (i, node) in p.nodes.iter().enumerate() {
+                    if i > 0 {
+                        out.push(Value::Relationship(p.rels[i - 1]));
+                    }
+                    out.push(Value::Node(*node));
+                }
+                Value::List(out)
+            }
+            None => Value::Null,
+        },
+        "slice" => match path(a0)? {
+            Some(p) => {
+                let offset = int(n, a1)?.unwrap_or(0).max(0) as usize;
+                let len = match a2 {
+                    Value::Null => -1,
+                    v => int(n, v)?.unwrap_or(-1),
+                };
+                let from = offset.min(p.rels.len());
+                let to = if len < 0 {
+                    p.rels.len()
+                } else {
+                    (from + len as usize).min(p.rels.len())
+                };
+                Value::Path(Arc::new(Path {
+                    nodes: p.nodes[from..=to].to_vec(),
+                    rels: p.rels[from..to].to_vec(),
+                }))
+            }
+            None => Value::Null,
+        },
+        _ => return Err(ExecError::unsupported(n)),
     })
 }
