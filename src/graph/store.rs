@@ -530,10 +530,15 @@ impl Graph {
         Ok(ix)
     }
 
-    /// The labels of `n` as names, in the order they were added.
+    /// The labels of `n` as names, in the order Neo4j lists them: by label token, that is by
+    /// the first use of each label in the graph (not by when this node got it).
     pub fn labels(&self, n: NodeId) -> Vec<Arc<str>> {
         self.node(n)
-            .map(|d| d.labels.iter().map(|l| self.sym_name(*l).clone()).collect())
+            .map(|d| {
+                let mut syms: Vec<Sym> = d.labels.to_vec();
+                syms.sort_unstable();
+                syms.into_iter().map(|l| self.sym_name(l).clone()).collect()
+            })
             .unwrap_or_default()
     }
 
