@@ -212,6 +212,11 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.number.arabicToRoman", "RETURN apoc.number.arabicToRoman(2024)", "'MMXXIV'"),
     ("apoc.number.romanToArabic", "RETURN apoc.number.romanToArabic('MCMXCIV')", "1994"),
     ("apoc.scoring.existence", "RETURN [apoc.scoring.existence(5, true), apoc.scoring.existence(5, false)]", "[5.0, 0.0]"),
+    ("apoc.util.md5", "RETURN apoc.util.md5(['ABC'])", "'902fbdd2b1df0c4f70b4a5d23525e932'"),
+    ("apoc.util.sha1", "RETURN apoc.util.sha1(['ABC'])", "'3c01bdbb26f358bab27f267924aa2c9a03fcfdb8'"),
+    ("apoc.util.sha256", "RETURN apoc.util.sha256(['AB', 'C'])", "'b5d4045c3f466fa91fe2cc6abe79232a1a57cdf104f7a26e716e0a1e2789df78'"),
+    ("apoc.util.sha384", "RETURN size(apoc.util.sha384(['ABC']))", "96"),
+    ("apoc.util.sha512", "RETURN size(apoc.util.sha512(['ABC']))", "128"),
     ("apoc.util.validatePredicate", "RETURN apoc.util.validatePredicate(false, 'never %s', ['raised'])", "true"),
     ("apoc.version", "RETURN apoc.version()", "'5.26.0'"),
 ];

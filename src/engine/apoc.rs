@@ -189,6 +189,11 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.text.uppercamelcase",
     "apoc.text.urldecode",
     "apoc.text.urlencode",
+    "apoc.util.md5",
+    "apoc.util.sha1",
+    "apoc.util.sha256",
+    "apoc.util.sha384",
+    "apoc.util.sha512",
     "apoc.util.validatepredicate",
     "apoc.version",
 ];
@@ -393,6 +398,29 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }))
         }
         "apoc.create.uuid" => Ok(Value::from(super::functions::random_uuid())),
+        "apoc.util.md5" | "apoc.util.sha1" | "apoc.util.sha256" | "apoc.util.sha384"
+        | "apoc.util.sha512" => {
+            // The hex digest of the values' texts, concatenated (null as the empty text).
+            let text: String = list(n, a0)?
+                .unwrap_or_default()
+                .iter()
+                .map(|v| match v {
+                    Value::Null => String::new(),
+                    other => super::functions::to_string_plain(other),
+                })
+                .collect();
+            use sha2::Digest;
+            let bytes: Vec<u8> = match n {
+                "apoc.util.md5" => md5::Md5::digest(text.as_bytes()).to_vec(),
+                "apoc.util.sha1" => sha1::Sha1::digest(text.as_bytes()).to_vec(),
+                "apoc.util.sha256" => sha2::Sha256::digest(text.as_bytes()).to_vec(),
+                "apoc.util.sha384" => sha2::Sha384::digest(text.as_bytes()).to_vec(),
+                _ => sha2::Sha512::digest(text.as_bytes()).to_vec(),
+            };
+            Ok(Value::from(
+                bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
+            ))
+        }
         "apoc.diff.nodes" => {
             let (Value::Node(_), Value::Node(_)) = (a0, a1) else {
                 return Ok(Value::Null);
