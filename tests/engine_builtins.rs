@@ -153,19 +153,14 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("vector.similarity.cosine", "RETURN vector.similarity.cosine([1.0, 1.0], [2.0, 2.0])", "1.0"),
     ("vector.similarity.euclidean", "RETURN vector.similarity.euclidean([4.0, 5.0], [1.0, 1.0])", "0.038461538461538464"),
     // ---- database ----
+    // Outside LOAD CSV (see `file_and_linenumber_follow_load_csv` for inside).
+    ("file", "RETURN file() IS NULL", "true"),
+    ("linenumber", "RETURN linenumber() IS NULL", "true"),
     ("db.nameFromElementId", "MATCH (a:Person {name: 'Alice'}) RETURN db.nameFromElementId(elementId(a))", "'neo4j'"),
 ];
 
 /// Built-ins grape knows (they are compile-time checked) but does not run, and why.
 const NOT_RUN: &[(&str, &str)] = &[
-    (
-        "file",
-        "the path of the file LOAD CSV reads: not yet tracked per row",
-    ),
-    (
-        "linenumber",
-        "the line LOAD CSV reads: not yet tracked per row",
-    ),
     (
         "graph.byElementId",
         "composite databases: grape serves one database",
@@ -223,4 +218,38 @@ fn the_examples_cover_every_built_in_of_the_catalogue() {
             "{f} runs now: add an example"
         );
     }
+}
+
+#[test]
+fn file_and_linenumber_follow_load_csv() {
+    let dir = std::env::temp_dir().join(format!("grape-linenumber-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("people.csv"), "name,age\nAnn,30\nBob,40\n").unwrap();
+    let opts = grape::engine::Options {
+        import_dir: Some(dir.clone()),
+        ..Default::default()
+    };
+    let mut g = grape::graph::Graph::new();
+    let t = grape::engine::run_with(
+        &mut g,
+        "LOAD CSV WITH HEADERS FROM 'file:///people.csv' AS row \
+         RETURN row.name AS name, linenumber() AS line, file() AS f",
+        &grape::engine::Params::new(),
+        &opts,
+    )
+    .unwrap();
+    let path = dir.join("people.csv").canonicalize().unwrap();
+    let want = |name: &str, line: i64| format!("'{name}' | {line} | '{}'", path.display());
+    // The header is line 1.
+    assert_eq!(common::display_rows(&t), [want("Ann", 2), want("Bob", 3)]);
+    // RETURN * does not show them.
+    let t = grape::engine::run_with(
+        &mut g,
+        "LOAD CSV FROM 'file:///people.csv' AS row RETURN * LIMIT 1",
+        &grape::engine::Params::new(),
+        &opts,
+    )
+    .unwrap();
+    assert_eq!(t.columns, ["row"]);
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -58,6 +58,24 @@ fn builds_value(k: &ExprKind) -> bool {
     }
 }
 
+/// The hidden variable LOAD CSV binds for `file()` and `linenumber()` (without arguments).
+pub(crate) fn load_csv_context(
+    name: &crate::syntax::QualifiedName,
+    args: &[Expr],
+) -> Option<&'static str> {
+    match name.parts.as_slice() {
+        [only] if args.is_empty() && only.name.eq_ignore_ascii_case("file") => Some(LOAD_CSV_FILE),
+        [only] if args.is_empty() && only.name.eq_ignore_ascii_case("linenumber") => {
+            Some(LOAD_CSV_LINE)
+        }
+        _ => None,
+    }
+}
+
+/// The hidden variables LOAD CSV binds next to its row: the file and the line being read.
+pub(crate) const LOAD_CSV_FILE: &str = "\u{0}file";
+pub(crate) const LOAD_CSV_LINE: &str = "\u{0}linenumber";
+
 /// The normal form of a `normalize(s, NFD)` call written with a form keyword (NFC for
 /// `normalize(s)`); `None` for any other call.
 pub(crate) fn normal_form_argument(
@@ -354,6 +372,10 @@ impl Runner<'_> {
             } => {
                 if functions::is_aggregate(name) {
                     return self.aggregate_value(e);
+                }
+                if let Some(hidden) = load_csv_context(name, args) {
+                    // `file()` / `linenumber()`: the LOAD CSV row being read (null elsewhere).
+                    return Ok(env.lookup(hidden).cloned().unwrap_or(Value::Null));
                 }
                 if let Some(form) = normal_form_argument(name, args) {
                     // `normalize(s, NFD)`: the form is a keyword, not a variable.

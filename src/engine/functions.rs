@@ -49,6 +49,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "endnode",
     "exists",
     "exp",
+    "file",
     "floor",
     "haversin",
     "head",
@@ -60,6 +61,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "last",
     "left",
     "length",
+    "linenumber",
     "localdatetime",
     "localdatetime.realtime",
     "localdatetime.statement",
@@ -888,6 +890,12 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 0, 0)?;
             // Deterministic across runs: evaluation must be reproducible.
             Ok(Value::Float(0.5))
+        }
+        // Evaluated from the LOAD CSV row (see `eval::load_csv_context`); called on their own,
+        // outside LOAD CSV, they are null.
+        "file" | "linenumber" => {
+            arity(n, &args, 0, 0)?;
+            Ok(Value::Null)
         }
         "randomuuid" => {
             arity(n, &args, 0, 0)?;

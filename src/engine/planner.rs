@@ -191,6 +191,8 @@ fn single(
             ),
             Clause::LoadCsv(l) => {
                 scope.push(Arc::from(l.variable.name.as_str()));
+                scope.push(Arc::from(super::eval::LOAD_CSV_LINE));
+                scope.push(Arc::from(super::eval::LOAD_CSV_FILE));
                 let input = start(cur.take());
                 let rows = input.estimated_rows * UNWIND_ROWS;
                 Plan::over("LoadCSV", text.clone(), input)

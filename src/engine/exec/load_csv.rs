@@ -139,7 +139,7 @@ pub(super) fn load_csv(
     url: &str,
     headers: bool,
     terminator: Option<&str>,
-) -> Result<Vec<Value>> {
+) -> Result<(Vec<(Value, i64)>, String)> {
     let err =
         |m: String| ExecError::runtime(ErrorKind::ArgumentError, m).with_detail("LoadCsvFailed");
     let path = resolve_import_path(sh.import_dir, url).map_err(err)?;
@@ -193,7 +193,8 @@ pub(super) fn load_csv(
             Value::List(rec.iter().map(cell).collect())
         };
         sh.charge(crate::value::footprint(&v, 2).map_or(0, |f| f.bytes))?;
-        out.push(v);
+        let line = rec.position().map_or(0, |p| p.line() as i64);
+        out.push((v, line));
     }
-    Ok(out)
+    Ok((out, path.display().to_string()))
 }

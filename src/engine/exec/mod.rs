@@ -1022,14 +1022,19 @@ fn run_clause(
                 let Value::String(url) = src else {
                     return Err(ExecError::type_error("LOAD CSV FROM expects a string URL"));
                 };
-                for rec in load_csv(sh, &url, l.with_headers, l.field_terminator.as_deref())? {
-                    let nr = extended_row(&r, [rec]);
+                let (records, file) =
+                    load_csv(sh, &url, l.with_headers, l.field_terminator.as_deref())?;
+                let file = Value::from(file);
+                for (rec, line) in records {
+                    let nr = extended_row(&r, [rec, Value::Int(line), file.clone()]);
                     sh.charge(Shared::row_bytes(&nr))?;
                     out.push(nr);
                     sh.check_rows(out.len())?;
                 }
             }
             scope.push(Arc::from(l.variable.name.as_str()));
+            scope.push(Arc::from(super::eval::LOAD_CSV_LINE));
+            scope.push(Arc::from(super::eval::LOAD_CSV_FILE));
             Ok(out)
         }
         Clause::Use(_) => Ok(rows),
