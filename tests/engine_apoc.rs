@@ -256,6 +256,10 @@ fn apoc_errors_and_nulls() {
         ("RETURN apoc.map.unflatten({`a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a`: 1})", "deeper than 500"),
         ("RETURN apoc.text.split('x', '(')", "PatternSyntaxException"),
         ("RETURN size(apoc.coll.combinations(range(1, 40), 1, 40))", "Memory"),
+        (
+            "UNWIND range(1, 10000000) AS i RETURN count(apoc.create.vNode(['V'], {i: i, s: 'some text'}))",
+            "Memory",
+        ),
     ] {
         let mut opts = grape::engine::Options::default();
         opts.limits.max_memory = Some(64 << 20);
@@ -496,8 +500,15 @@ fn apoc_meta_graph_gives_virtual_nodes_and_relationships() {
     let json = t.to_json().to_string();
     assert!(json.contains("\"type\":\"KNOWS\""), "{json}");
     assert!(json.contains("\"count\":1"), "{json}");
-    // They are not in the graph.
+    // They are not in the graph, and cannot be written.
     assert_eq!(common::rows(&mut g, "MATCH (n) RETURN count(n)"), ["3"]);
+    let e = grape::engine::run(
+        &mut g,
+        "CALL apoc.meta.graph() YIELD nodes WITH nodes[0] AS v SET v.x = 1 RETURN v",
+        &grape::engine::Params::new(),
+    )
+    .unwrap_err();
+    assert!(e.message.contains("cannot be written"), "{}", e.message);
 }
 
 #[test]

@@ -496,9 +496,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let props = map(n, a1)?.cloned().unwrap_or_default();
             let id = run
                 .sh
-                .virtuals
-                .borrow_mut()
-                .add_node(labels.iter().map(|l| key(l)).collect(), props);
+                .virtual_node(labels.iter().map(|l| key(l)).collect(), props)?;
             Ok(Value::Node(id))
         }
         "apoc.create.vrelationship" => {
@@ -507,11 +505,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 return Ok(Value::Null);
             };
             let props = map(n, a2)?.cloned().unwrap_or_default();
-            let id = run
-                .sh
-                .virtuals
-                .borrow_mut()
-                .add_rel(key(ty), *from, *to, props);
+            let id = run.sh.virtual_rel(key(ty), *from, *to, props)?;
             Ok(Value::Relationship(id))
         }
         "apoc.create.virtual.fromnode" => {

@@ -381,7 +381,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                 Some(Value::Map(m)) => Some(m),
                 _ => None,
             };
-            let (nodes, rels) = meta_graph(run, config);
+            let (nodes, rels) = meta_graph(run, config)?;
             Ok((
                 cols(&["nodes", "relationships"]),
                 vec![vec![Value::List(nodes), Value::List(rels)]],
@@ -694,7 +694,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
 fn meta_graph(
     run: &Runner,
     config: Option<&BTreeMap<Arc<str>, Value>>,
-) -> (Vec<Value>, Vec<Value>) {
+) -> Result<(Vec<Value>, Vec<Value>)> {
     let g = run.graph();
     let names = |key: &str| -> Vec<String> {
         match config.and_then(|c| c.get(key)) {
@@ -715,7 +715,6 @@ fn meta_graph(
         (only_rels.is_empty() || only_rels.iter().any(|x| x == t))
             && !skip_rels.iter().any(|x| x == t)
     };
-    let mut v = run.sh.virtuals.borrow_mut();
     let mut by_label: BTreeMap<Arc<str>, NodeId> = BTreeMap::new();
     let mut nodes = Vec::new();
     for l in g.labels_in_use() {
@@ -724,13 +723,13 @@ fn meta_graph(
             continue;
         }
         let count = g.nodes_with_label(l).len() as i64;
-        let id = v.add_node(
+        let id = run.sh.virtual_node(
             vec![name.clone()],
             BTreeMap::from([
                 (Arc::from("name"), Value::String(name.clone())),
                 (Arc::from("count"), Value::Int(count)),
             ]),
-        );
+        )?;
         by_label.insert(name, id);
         nodes.push(Value::Node(id));
     }
@@ -757,7 +756,7 @@ fn meta_graph(
         let (Some(&a), Some(&b)) = (by_label.get(&la), by_label.get(&lb)) else {
             continue;
         };
-        let id = v.add_rel(
+        let id = run.sh.virtual_rel(
             ty.clone(),
             a,
             b,
@@ -765,10 +764,10 @@ fn meta_graph(
                 (Arc::from("type"), Value::String(ty)),
                 (Arc::from("count"), Value::Int(count)),
             ]),
-        );
+        )?;
         rels.push(Value::Relationship(id));
     }
-    (nodes, rels)
+    Ok((nodes, rels))
 }
 
 /// `apoc.meta.stats()`'s row.

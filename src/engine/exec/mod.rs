@@ -142,6 +142,38 @@ impl Virtuals {
 }
 
 impl Shared<'_> {
+    /// Makes a virtual node, its bytes charged to the statement's memory budget.
+    pub(crate) fn virtual_node(
+        &self,
+        labels: Vec<Arc<str>>,
+        props: BTreeMap<Arc<str>, Value>,
+    ) -> Result<NodeId> {
+        self.tick()?;
+        let props = Value::Map(props);
+        self.charge(Self::row_bytes(std::slice::from_ref(&props)) + 16 * labels.len())?;
+        let Value::Map(props) = props else {
+            unreachable!("made a map above")
+        };
+        Ok(self.virtuals.borrow_mut().add_node(labels, props))
+    }
+
+    /// Makes a virtual relationship, its bytes charged to the statement's memory budget.
+    pub(crate) fn virtual_rel(
+        &self,
+        ty: Arc<str>,
+        start: NodeId,
+        end: NodeId,
+        props: BTreeMap<Arc<str>, Value>,
+    ) -> Result<RelId> {
+        self.tick()?;
+        let props = Value::Map(props);
+        self.charge(Self::row_bytes(std::slice::from_ref(&props)) + 32)?;
+        let Value::Map(props) = props else {
+            unreachable!("made a map above")
+        };
+        Ok(self.virtuals.borrow_mut().add_rel(ty, start, end, props))
+    }
+
     /// A regular expression that matches anywhere (APOC's text functions), compiled once per
     /// statement, within the regex crate's size limits.
     pub(crate) fn regex(&self, pattern: &str) -> std::result::Result<Regex, String> {

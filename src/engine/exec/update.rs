@@ -448,6 +448,19 @@ pub(crate) fn set_property(
         )
         .with_detail("InvalidPropertyType"));
     }
+    let is_virtual = match base {
+        Value::Node(n) => super::Virtuals::is_virtual(n.0),
+        Value::Relationship(r) => super::Virtuals::is_virtual(r.0),
+        _ => false,
+    };
+    if is_virtual {
+        return Err(ExecError::runtime(
+            ErrorKind::EntityNotFound,
+            format!(
+                "{base} is virtual (apoc.create.vNode, apoc.meta.graph, …): it is not in the graph and cannot be written"
+            ),
+        ));
+    }
     let changed = match base {
         Value::Node(n) => {
             let had = g.sym(key).and_then(|k| g.node_property(*n, k)).is_some();
