@@ -65,7 +65,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.map.fromNodes", "RETURN apoc.map.fromNodes('Person', 'name')['Bob'].age", "25"),
     ("apoc.map.fromPairs", "RETURN apoc.map.fromPairs([['a', 1], ['b', 2]])", "{a: 1, b: 2}"),
     ("apoc.map.fromValues", "RETURN apoc.map.fromValues(['a', 1, 'b', 2])", "{a: 1, b: 2}"),
-    ("apoc.map.get", "RETURN [apoc.map.get({a: 1}, 'a'), apoc.map.get({a: 1}, 'b', 42, false)]", "[1, 42]"),
+    ("apoc.map.get", "RETURN [apoc.map.get({a: 1}, 'a'), apoc.map.get({a: 1}, 'b', 42, false), apoc.map.get({a: 1}, 'b', 7)]", "[1, 42, 7]"),
     ("apoc.map.groupBy", "RETURN apoc.map.groupBy([{id: 1, n: 'a'}, {id: 2, n: 'b'}], 'id')", "{1: {id: 1, n: 'a'}, 2: {id: 2, n: 'b'}}"),
     ("apoc.map.groupByMulti", "RETURN apoc.map.groupByMulti([{k: 'x', v: 1}, {k: 'x', v: 2}, {k: 'y', v: 3}], 'k')", "{x: [{k: 'x', v: 1}, {k: 'x', v: 2}], y: [{k: 'y', v: 3}]}"),
     ("apoc.map.merge", "RETURN apoc.map.merge({a: 1, b: 1}, {b: 2})", "{a: 1, b: 2}"),

@@ -1222,7 +1222,8 @@ fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
                     let k = text(n, a1)?.unwrap_or_default();
                     match m.get(k) {
                         Some(v) => v.clone(),
-                        None if flag(arg(args, 3), true) && args.len() < 3 => {
+                        // APOC fails only when no default value is given.
+                        None if flag(arg(args, 3), true) && a2.is_null() => {
                             return Err(failed(
                                 n,
                                 format!(
