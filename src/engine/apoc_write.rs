@@ -42,13 +42,7 @@ struct Call<'a> {
 
 impl Call<'_> {
     fn failed(&self, why: impl std::fmt::Display) -> ExecError {
-        ExecError::runtime(
-            ErrorKind::ProcedureError,
-            format!(
-                "Failed to invoke procedure `{}`: Caused by: {why}",
-                self.procedure
-            ),
-        )
+        ExecError::procedure_failed(self.procedure, why)
     }
 
     fn labels(&self, v: &Value) -> Result<Vec<String>> {
@@ -101,16 +95,7 @@ impl Call<'_> {
                 ))),
             }
         };
-        match v {
-            Value::List(xs) => Ok(xs
-                .iter()
-                .map(one)
-                .collect::<Result<Vec<_>>>()?
-                .into_iter()
-                .flatten()
-                .collect()),
-            other => Ok(one(other)?.into_iter().collect()),
-        }
+        each(v, one)
     }
 
     fn rels(&self, g: &Graph, v: &Value) -> Result<Vec<RelId>> {
@@ -127,16 +112,7 @@ impl Call<'_> {
                 ))),
             }
         };
-        match v {
-            Value::List(xs) => Ok(xs
-                .iter()
-                .map(one)
-                .collect::<Result<Vec<_>>>()?
-                .into_iter()
-                .flatten()
-                .collect()),
-            other => Ok(one(other)?.into_iter().collect()),
-        }
+        each(v, one)
     }
 
     fn node(&self, v: &Value, what: &str) -> Result<NodeId> {
@@ -155,6 +131,20 @@ impl Call<'_> {
                 "java.lang.IllegalArgumentException: {what} must be a non-empty STRING, not {other}"
             ))),
         }
+    }
+}
+
+/// `one` applied to a value or to each item of a list, the `None`s (nulls) left out.
+fn each<T>(v: &Value, one: impl Fn(&Value) -> Result<Option<T>>) -> Result<Vec<T>> {
+    match v {
+        Value::List(xs) => {
+            let mut out = Vec::with_capacity(xs.len());
+            for x in xs {
+                out.extend(one(x)?);
+            }
+            Ok(out)
+        }
+        other => Ok(one(other)?.into_iter().collect()),
     }
 }
 

@@ -72,6 +72,15 @@ pub struct ExecError {
 }
 
 impl ExecError {
+    /// Neo4j's error for a procedure that failed while running:
+    /// `Failed to invoke procedure `name`: Caused by: <cause>`.
+    pub(crate) fn procedure_failed(procedure: &str, cause: impl std::fmt::Display) -> Self {
+        ExecError::runtime(
+            ErrorKind::ProcedureError,
+            format!("Failed to invoke procedure `{procedure}`: Caused by: {cause}"),
+        )
+    }
+
     pub fn new(kind: ErrorKind, phase: Phase, message: impl Into<String>) -> Self {
         ExecError {
             kind,

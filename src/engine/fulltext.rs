@@ -15,10 +15,7 @@ use crate::syntax::IndexKind;
 use crate::value::{NodeId, RelId, Value};
 
 fn failed(procedure: &str, cause: String) -> ExecError {
-    ExecError::runtime(
-        ErrorKind::ProcedureError,
-        format!("Failed to invoke procedure `{procedure}`: Caused by: {cause}"),
-    )
+    ExecError::procedure_failed(procedure, cause)
 }
 
 /// The strings of a property value as a full-text index reads them.

@@ -72,20 +72,6 @@ fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
 /// The built-in procedures the engine runs (lower-case), besides the table procedures of
 /// [`super::Options::procedures`]. A unit test holds it equal to what [`call`] dispatches.
 pub(crate) const IMPLEMENTED: &[&str] = &[
-    "apoc.create.addlabels",
-    "apoc.create.node",
-    "apoc.create.nodes",
-    "apoc.create.relationship",
-    "apoc.create.removelabels",
-    "apoc.create.removeproperties",
-    "apoc.create.removerelproperties",
-    "apoc.create.setlabels",
-    "apoc.create.setproperties",
-    "apoc.create.setproperty",
-    "apoc.create.setrelproperties",
-    "apoc.create.setrelproperty",
-    "apoc.merge.node",
-    "apoc.merge.relationship",
     "apoc.meta.data",
     "apoc.meta.graph",
     "apoc.meta.graphsample",
@@ -114,22 +100,9 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "dbms.components",
 ];
 
-/// The implemented procedures that write (run by [`call_write`] with the graph to change).
+/// The implemented procedures that write (run by [`call_write`] with the graph to change),
+/// besides APOC's ([`super::apoc_write::PROCEDURES`]).
 const WRITES: &[&str] = &[
-    "apoc.create.addlabels",
-    "apoc.create.node",
-    "apoc.create.nodes",
-    "apoc.create.relationship",
-    "apoc.create.removelabels",
-    "apoc.create.removeproperties",
-    "apoc.create.removerelproperties",
-    "apoc.create.setlabels",
-    "apoc.create.setproperties",
-    "apoc.create.setproperty",
-    "apoc.create.setrelproperties",
-    "apoc.create.setrelproperty",
-    "apoc.merge.node",
-    "apoc.merge.relationship",
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
     "db.create.setvectorproperty",
@@ -149,7 +122,8 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
 
 /// Whether `name` (dotted, any case) is an implemented procedure that writes.
 pub(crate) fn writes(name: &str) -> bool {
-    WRITES.contains(&name.to_ascii_lowercase().as_str())
+    let lname = name.to_ascii_lowercase();
+    WRITES.contains(&lname.as_str()) || super::apoc_write::column(&lname).is_some()
 }
 
 /// Runs a writing procedure on `g`: APOC's graph-construction procedures
@@ -174,12 +148,7 @@ pub(crate) fn call_write(
         )
         .with_detail("InvalidNumberOfArguments"));
     };
-    let failed = |why: String| {
-        ExecError::runtime(
-            ErrorKind::ProcedureError,
-            format!("Failed to invoke procedure `{procedure}`: Caused by: {why}"),
-        )
-    };
+    let failed = |why: String| ExecError::procedure_failed(procedure, why);
     let key = key
         .as_str()
         .ok_or_else(|| failed(format!("the property key must be a STRING, not {key}")))?;
@@ -216,9 +185,9 @@ pub(crate) fn call_write(
 /// Whether the engine runs the procedure `name` (dotted, any case), given the table procedures
 /// `extra`.
 pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
-    IMPLEMENTED
-        .binary_search(&name.to_ascii_lowercase().as_str())
-        .is_ok()
+    let lname = name.to_ascii_lowercase();
+    IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
+        || super::apoc_write::column(&lname).is_some()
         || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
 }
 

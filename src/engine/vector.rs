@@ -136,11 +136,9 @@ enum Element {
 }
 
 fn procedure_failed(procedure: &str, cause: String) -> ExecError {
-    ExecError::runtime(
-        ErrorKind::ProcedureError,
-        format!(
-            "Failed to invoke procedure `{procedure}`: Caused by: java.lang.IllegalArgumentException: {cause}"
-        ),
+    ExecError::procedure_failed(
+        procedure,
+        format!("java.lang.IllegalArgumentException: {cause}"),
     )
 }
 
