@@ -18,8 +18,6 @@
 //! [`Options::import_dir`]).
 
 mod apoc;
-mod apoc_date;
-mod apoc_write;
 mod error;
 mod eval;
 mod exec;

@@ -101,7 +101,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 ];
 
 /// The implemented procedures that write (run by [`call_write`] with the graph to change),
-/// besides APOC's ([`super::apoc_write::PROCEDURES`]).
+/// besides APOC's ([`super::apoc::write::PROCEDURES`]).
 const WRITES: &[&str] = &[
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
@@ -110,7 +110,7 @@ const WRITES: &[&str] = &[
 
 /// The output columns of a writing procedure (none for the VOID ones).
 pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
-    if let Some(c) = super::apoc_write::column(&name.to_ascii_lowercase()) {
+    if let Some(c) = super::apoc::write::column(&name.to_ascii_lowercase()) {
         return cols(&[c]);
     }
     if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
@@ -123,7 +123,7 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
 /// Whether `name` (dotted, any case) is an implemented procedure that writes.
 pub(crate) fn writes(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
-    WRITES.contains(&lname.as_str()) || super::apoc_write::column(&lname).is_some()
+    WRITES.contains(&lname.as_str()) || super::apoc::write::column(&lname).is_some()
 }
 
 /// Runs a writing procedure on `g`: APOC's graph-construction procedures
@@ -137,8 +137,8 @@ pub(crate) fn call_write(
 ) -> Result<Rows> {
     let lname = name.to_ascii_lowercase();
     let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
-    if super::apoc_write::column(&lname).is_some() {
-        let rows = super::apoc_write::call(g, sh, &lname, procedure, args)?;
+    if super::apoc::write::column(&lname).is_some() {
+        let rows = super::apoc::write::call(g, sh, &lname, procedure, args)?;
         return Ok((write_columns(name), rows));
     }
     let [element, key, vector] = args else {
@@ -187,7 +187,7 @@ pub(crate) fn call_write(
 pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
     let lname = name.to_ascii_lowercase();
     IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
-        || super::apoc_write::column(&lname).is_some()
+        || super::apoc::write::column(&lname).is_some()
         || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
 }
 

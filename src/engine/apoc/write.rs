@@ -5,8 +5,8 @@
 //! setters. Labels, types and keys are data (APOC's reason to exist); constraints hold as for any
 //! write (checked when the statement ends).
 
-use super::error::{ErrorKind, ExecError, Result};
-use super::exec::Shared;
+use crate::engine::error::{ErrorKind, ExecError, Result};
+use crate::engine::exec::Shared;
 use crate::graph::{Dir, Graph};
 use crate::value::{NodeId, RelId, Value};
 
@@ -154,7 +154,7 @@ fn arg(args: &[Value], i: usize) -> &Value {
 
 fn set_all(g: &mut Graph, sh: &Shared, target: &Value, props: &[(&str, &Value)]) -> Result<()> {
     for (k, v) in props {
-        super::exec::set_property(g, sh, target, k, (*v).clone())?;
+        crate::engine::exec::set_property(g, sh, target, k, (*v).clone())?;
     }
     Ok(())
 }
@@ -293,7 +293,7 @@ pub(crate) fn call(
             };
             for t in &targets {
                 sh.tick()?;
-                super::exec::set_property(g, sh, t, key, a2.clone())?;
+                crate::engine::exec::set_property(g, sh, t, key, a2.clone())?;
             }
             targets.into_iter().map(|t| vec![t]).collect()
         }
@@ -327,7 +327,7 @@ pub(crate) fn call(
             for t in &targets {
                 sh.tick()?;
                 for (k, v) in keys.iter().zip(&values) {
-                    super::exec::set_property(g, sh, t, k, v.clone())?;
+                    crate::engine::exec::set_property(g, sh, t, k, v.clone())?;
                 }
             }
             targets.into_iter().map(|t| vec![t]).collect()
@@ -351,7 +351,7 @@ pub(crate) fn call(
             };
             for t in &targets {
                 for k in &keys {
-                    super::exec::set_property(g, sh, t, k, Value::Null)?;
+                    crate::engine::exec::set_property(g, sh, t, k, Value::Null)?;
                 }
             }
             targets.into_iter().map(|t| vec![t]).collect()

@@ -7,7 +7,7 @@
 //! minutes, `s` seconds, `S` fraction, `E` day name, `a` AM/PM, `u` day of week, `Z` / `X` /
 //! `x` offsets, `z` zone, `'…'` literal text.
 
-use super::error::{ErrorKind, ExecError, Result};
+use crate::engine::error::{ErrorKind, ExecError, Result};
 use crate::temporal::Temporal;
 use crate::value::Value;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};

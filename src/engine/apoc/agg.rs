@@ -1,0 +1,144 @@
+//! APOC's aggregation functions (`apoc.agg.*`): the values a group collected, finished.
+
+use super::*;
+
+/// The result of an APOC aggregating function over its argument rows (each with a non-null
+/// first argument, in order).
+pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Value> {
+    let first_arg = |r: &Vec<Value>| r.first().cloned().unwrap_or_default();
+    let extra = |i: usize| {
+        rows.first()
+            .and_then(|r| r.get(i))
+            .cloned()
+            .unwrap_or_default()
+    };
+    Ok(match name {
+        "apoc.agg.first" => rows.first().map(first_arg).unwrap_or_default(),
+        "apoc.agg.last" => rows.last().map(first_arg).unwrap_or_default(),
+        "apoc.agg.nth" => {
+            let offset = int(name, &extra(1))?.unwrap_or(0);
+            if offset == -1 {
+                rows.last().map(first_arg).unwrap_or_default()
+            } else {
+                usize::try_from(offset)
+                    .ok()
+                    .and_then(|i| rows.get(i))
+                    .map(first_arg)
+                    .unwrap_or_default()
+            }
+        }
+        "apoc.agg.slice" => {
+            let from = int(name, &extra(1))?.unwrap_or(0).max(0) as usize;
+            let to = int(name, &extra(2))?.unwrap_or(-1);
+            let it = rows.iter().skip(from).map(first_arg);
+            Value::List(if to < 0 {
+                it.collect()
+            } else {
+                it.take((to as usize).saturating_sub(from)).collect()
+            })
+        }
+        "apoc.agg.median" => {
+            let mut xs: Vec<Value> = rows
+                .iter()
+                .map(first_arg)
+                .filter(Value::is_number)
+                .collect();
+            if xs.is_empty() {
+                return Ok(Value::Null);
+            }
+            xs.sort_by(|a, b| a.order(b));
+            let mid = xs.len() / 2;
+            if xs.len() % 2 == 1 {
+                xs[mid].clone()
+            } else {
+                let a = xs[mid - 1].as_f64().unwrap_or(0.0);
+                let b = xs[mid].as_f64().unwrap_or(0.0);
+                Value::Float((a + b) / 2.0)
+            }
+        }
+        "apoc.agg.product" => {
+            let (mut ints, mut float, mut all_int) = (1i64, 1f64, true);
+            for r in &rows {
+                match &r[0] {
+                    Value::Int(i) => {
+                        float *= *i as f64;
+                        match ints.checked_mul(*i) {
+                            Some(p) => ints = p,
+                            None => all_int = false,
+                        }
+                    }
+                    Value::Float(f) => {
+                        all_int = false;
+                        float *= f;
+                    }
+                    other => return Err(wrong(name, other, "numbers")),
+                }
+            }
+            if all_int {
+                Value::Int(ints)
+            } else {
+                Value::Float(float)
+            }
+        }
+        "apoc.agg.maxitems" | "apoc.agg.minitems" => {
+            // Rows are (item, value[, groupLimit]); the item may be null, the value not.
+            let limit = int(name, &extra(2))?.unwrap_or(-1);
+            let mut best: Option<Value> = None;
+            let mut items: Vec<Value> = Vec::new();
+            for r in &rows {
+                let (item, v) = (r[0].clone(), r.get(1).cloned().unwrap_or_default());
+                if v.is_null() {
+                    continue;
+                }
+                let o = best.as_ref().map(|b| v.order(b));
+                let better = match o {
+                    None => true,
+                    Some(o) => {
+                        (name == "apoc.agg.maxitems" && o == Ordering::Greater)
+                            || (name == "apoc.agg.minitems" && o == Ordering::Less)
+                    }
+                };
+                if better {
+                    best = Some(v);
+                    items = vec![item];
+                } else if o == Some(Ordering::Equal) && (limit < 0 || (items.len() as i64) < limit)
+                {
+                    items.push(item);
+                }
+            }
+            Value::Map(BTreeMap::from([
+                (key("items"), Value::List(items)),
+                (key("value"), best.unwrap_or_default()),
+            ]))
+        }
+        "apoc.agg.graph" => {
+            let (mut nodes, mut rels) = (Vec::new(), Vec::new());
+            fn gather(v: &Value, nodes: &mut Vec<Value>, rels: &mut Vec<Value>) {
+                match v {
+                    Value::Node(_) if !nodes.iter().any(|x| same(x, v)) => nodes.push(v.clone()),
+                    Value::Relationship(_) if !rels.iter().any(|x| same(x, v)) => {
+                        rels.push(v.clone())
+                    }
+                    Value::Path(p) => {
+                        for n in &p.nodes {
+                            gather(&Value::Node(*n), nodes, rels);
+                        }
+                        for r in &p.rels {
+                            gather(&Value::Relationship(*r), nodes, rels);
+                        }
+                    }
+                    Value::List(xs) => xs.iter().for_each(|x| gather(x, nodes, rels)),
+                    _ => {}
+                }
+            }
+            for r in &rows {
+                gather(&r[0], &mut nodes, &mut rels);
+            }
+            Value::Map(BTreeMap::from([
+                (key("nodes"), Value::List(nodes)),
+                (key("relationships"), Value::List(rels)),
+            ]))
+        }
+        other => return Err(ExecError::unsupported(other)),
+    })
+}

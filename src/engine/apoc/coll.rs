@@ -1,0 +1,438 @@
+//! APOC's list functions (`apoc.coll.*`).
+
+use super::*;
+
+pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    if f == "fill" {
+        return coll_fill(n, a0, a1);
+    }
+    let xs = list(n, a0)?;
+    // Functions of one list return null for a null list, except the predicates.
+    let Some(xs) = xs else {
+        return Ok(match f {
+            "contains" | "containsall" | "containssorted" | "containsallsorted"
+            | "containsduplicates" | "isequalcollection" => Value::Bool(false),
+            _ => Value::Null,
+        });
+    };
+    let numbers = |xs: &[Value]| -> Result<Vec<f64>> {
+        xs.iter()
+            .filter(|x| !x.is_null())
+            .map(|x| num(n, x).map(|v| v.unwrap_or(0.0)))
+            .collect()
+    };
+    Ok(match f {
+        "avg" => {
+            let v = numbers(xs)?;
+            if v.is_empty() {
+                Value::Null
+            } else {
+                Value::Float(v.iter().sum::<f64>() / v.len() as f64)
+            }
+        }
+        "sum" => Value::Float(numbers(xs)?.iter().sum()),
+        "sumlongs" => Value::Int(
+            xs.iter()
+                .filter(|x| !x.is_null())
+                .map(|x| num(n, x).map(|v| v.unwrap_or(0.0) as i64))
+                .sum::<Result<i64>>()?,
+        ),
+        "stdev" => {
+            let v = numbers(xs)?;
+            let corrected = flag(a1, true);
+            let k = v.len() as f64 - if corrected { 1.0 } else { 0.0 };
+            if v.is_empty() || k <= 0.0 {
+                Value::Float(0.0)
+            } else {
+                let mean = v.iter().sum::<f64>() / v.len() as f64;
+                Value::Float((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / k).sqrt())
+            }
+        }
+        "runningtotal" => {
+            let mut out = Vec::with_capacity(xs.len());
+            let (mut ints, mut floats, mut all_int) = (0i64, 0f64, true);
+            for x in xs {
+                match x {
+                    Value::Int(i) => {
+                        ints = ints.wrapping_add(*i);
+                        floats += *i as f64;
+                    }
+                    Value::Float(f) => {
+                        all_int = false;
+                        floats += f;
+                    }
+                    Value::Null => {}
+                    other => return Err(wrong(n, other, "a list of numbers")),
+                }
+                out.push(if all_int {
+                    Value::Int(ints)
+                } else {
+                    Value::Float(floats)
+                });
+            }
+            Value::List(out)
+        }
+        "max" | "min" => {
+            let mut best: Option<&Value> = None;
+            for x in xs.iter().filter(|x| !x.is_null()) {
+                let better = match best {
+                    None => true,
+                    Some(b) => {
+                        let o = x.order(b);
+                        (f == "max" && o == Ordering::Greater)
+                            || (f == "min" && o == Ordering::Less)
+                    }
+                };
+                if better {
+                    best = Some(x);
+                }
+            }
+            best.cloned().unwrap_or(Value::Null)
+        }
+        "contains" | "containssorted" => Value::Bool(xs.iter().any(|x| same(x, a1))),
+        "containsall" | "containsallsorted" => match list(n, a1)? {
+            Some(ys) => Value::Bool(ys.iter().all(|y| xs.iter().any(|x| same(x, y)))),
+            None => Value::Bool(false),
+        },
+        "containsduplicates" => Value::Bool(distinct(xs).len() < xs.len()),
+        "different" => Value::Bool(distinct(xs).len() == xs.len()),
+        "toset" => Value::List(distinct(xs)),
+        "duplicates" => Value::List(
+            counts(xs)
+                .into_iter()
+                .filter(|(_, c)| *c > 1)
+                .map(|(x, _)| x)
+                .collect(),
+        ),
+        "duplicateswithcount" | "frequencies" => Value::List(
+            counts(xs)
+                .into_iter()
+                .filter(|(_, c)| f == "frequencies" || *c > 1)
+                .map(|(x, c)| {
+                    Value::Map(BTreeMap::from([
+                        (key("item"), x),
+                        (key("count"), Value::Int(c)),
+                    ]))
+                })
+                .collect(),
+        ),
+        "frequenciesasmap" => Value::Map(
+            counts(xs)
+                .into_iter()
+                .map(|(x, c)| {
+                    (
+                        key(&crate::engine::functions::to_string_plain(&x)),
+                        Value::Int(c),
+                    )
+                })
+                .collect(),
+        ),
+        "occurrences" => Value::Int(xs.iter().filter(|x| same(x, a1)).count() as i64),
+        "indexof" => Value::Int(xs.iter().position(|x| same(x, a1)).map_or(-1, |i| i as i64)),
+        "dropduplicateneighbors" => {
+            let mut out: Vec<Value> = Vec::new();
+            for x in xs {
+                if out.last().is_none_or(|l| !same(l, x)) {
+                    out.push(x.clone());
+                }
+            }
+            Value::List(out)
+        }
+        "flatten" => {
+            fn go(xs: &[Value], deep: bool, depth: usize, out: &mut Vec<Value>) {
+                for x in xs {
+                    match x {
+                        Value::List(inner) if depth == 0 || deep => go(inner, deep, depth + 1, out),
+                        other => out.push(other.clone()),
+                    }
+                }
+            }
+            let mut out = Vec::new();
+            go(xs, flag(a1, false), 0, &mut out);
+            Value::List(out)
+        }
+        "insert" | "set" => {
+            let Some(i) = int(n, a1)? else {
+                return Ok(Value::List(xs.to_vec()));
+            };
+            let mut out = xs.to_vec();
+            if i < 0 || i as usize > out.len() || (f == "set" && i as usize == out.len()) {
+                return Ok(Value::List(out));
+            }
+            if f == "insert" {
+                out.insert(i as usize, a2.clone());
+            } else {
+                out[i as usize] = a2.clone();
+            }
+            Value::List(out)
+        }
+        "insertall" => {
+            let Some(i) = int(n, a1)? else {
+                return Ok(Value::List(xs.to_vec()));
+            };
+            let mut out = xs.to_vec();
+            if i < 0 || i as usize > out.len() {
+                return Ok(Value::List(out));
+            }
+            let items = list(n, a2)?.unwrap_or_default();
+            out.splice(i as usize..i as usize, items.iter().cloned());
+            Value::List(out)
+        }
+        "remove" => {
+            let i = int(n, a1)?.unwrap_or(0);
+            let len = match arg(args, 2) {
+                Value::Null => 1,
+                v => int(n, v)?.unwrap_or(1),
+            };
+            let mut out = xs.to_vec();
+            if i < 0 || i as usize >= out.len() || len < 0 {
+                return Ok(Value::List(out));
+            }
+            let end = (i as usize).saturating_add(len as usize).min(out.len());
+            out.drain(i as usize..end);
+            Value::List(out)
+        }
+        "removeall" | "subtract" => {
+            let ys = list(n, a1)?.unwrap_or_default();
+            let kept: Vec<Value> = xs
+                .iter()
+                .filter(|x| !ys.iter().any(|y| same(x, y)))
+                .cloned()
+                .collect();
+            Value::List(if f == "subtract" {
+                distinct(&kept)
+            } else {
+                kept
+            })
+        }
+        "intersection" => {
+            let ys = list(n, a1)?.unwrap_or_default();
+            Value::List(distinct(
+                &xs.iter()
+                    .filter(|x| ys.iter().any(|y| same(x, y)))
+                    .cloned()
+                    .collect::<Vec<_>>(),
+            ))
+        }
+        "union" => {
+            let ys = list(n, a1)?.unwrap_or_default();
+            Value::List(distinct(&[xs, ys].concat()))
+        }
+        "unionall" => Value::List([xs, list(n, a1)?.unwrap_or_default()].concat()),
+        "disjunction" => {
+            let ys = list(n, a1)?.unwrap_or_default();
+            let only = |a: &[Value], b: &[Value]| -> Vec<Value> {
+                a.iter()
+                    .filter(|x| !b.iter().any(|y| same(x, y)))
+                    .cloned()
+                    .collect()
+            };
+            Value::List(distinct(&[only(xs, ys), only(ys, xs)].concat()))
+        }
+        "isequalcollection" => {
+            let ys = list(n, a1)?.unwrap_or_default();
+            let mut a = counts(xs);
+            let b = counts(ys);
+            a.retain(|(x, c)| b.iter().any(|(y, d)| same(x, y) && c == d));
+            Value::Bool(xs.len() == ys.len() && a.len() == b.len())
+        }
+        "pairs" | "pairsmin" => {
+            let mut out: Vec<Value> = xs.windows(2).map(|w| Value::List(w.to_vec())).collect();
+            if f == "pairs" {
+                if let Some(last) = xs.last() {
+                    out.push(Value::List(vec![last.clone(), Value::Null]));
+                }
+            }
+            Value::List(out)
+        }
+        "pairwithoffset" => {
+            let off = int(n, a1)?.unwrap_or(0);
+            Value::List(
+                (0..xs.len() as i64)
+                    .map(|i| {
+                        let j = i + off;
+                        let other = if j >= 0 && (j as usize) < xs.len() {
+                            xs[j as usize].clone()
+                        } else {
+                            Value::Null
+                        };
+                        Value::List(vec![xs[i as usize].clone(), other])
+                    })
+                    .collect(),
+            )
+        }
+        "partition" => {
+            let size = int(n, a1)?.unwrap_or(0);
+            if size <= 0 {
+                return Err(failed(
+                    n,
+                    "java.lang.IllegalArgumentException: batchSize must be > 0",
+                ));
+            }
+            Value::List(
+                xs.chunks(size as usize)
+                    .map(|c| Value::List(c.to_vec()))
+                    .collect(),
+            )
+        }
+        "zip" => {
+            let ys = list(n, a1)?.unwrap_or_default();
+            Value::List(
+                xs.iter()
+                    .enumerate()
+                    .map(|(i, x)| {
+                        Value::List(vec![x.clone(), ys.get(i).cloned().unwrap_or_default()])
+                    })
+                    .collect(),
+            )
+        }
+        "combinations" => {
+            let min = int(n, a1)?.unwrap_or(0).max(0) as usize;
+            let max = match a2 {
+                Value::Null => min,
+                v => match int(n, v)?.unwrap_or(-1) {
+                    -1 => min,
+                    m => m.max(0) as usize,
+                },
+            };
+            let max = max.min(xs.len());
+            let mut out = Vec::new();
+            for k in min.max(1)..=max {
+                // Index combinations of size k in lexicographic order.
+                let mut idx: Vec<usize> = (0..k).collect();
+                loop {
+                    run.sh.tick()?;
+                    out.push(Value::List(idx.iter().map(|&i| xs[i].clone()).collect()));
+                    run.sh.can_allocate(out.len().saturating_mul(k * 32))?;
+                    let mut i = k;
+                    while i > 0 && idx[i - 1] == xs.len() - k + i - 1 {
+                        i -= 1;
+                    }
+                    if i == 0 {
+                        break;
+                    }
+                    idx[i - 1] += 1;
+                    for j in i..k {
+                        idx[j] = idx[j - 1] + 1;
+                    }
+                }
+            }
+            Value::List(out)
+        }
+        "sort" => {
+            let mut out: Vec<Value> = xs.iter().filter(|x| !x.is_null()).cloned().collect();
+            out.sort_by(|a, b| a.order(b));
+            Value::List(out)
+        }
+        "sorttext" => {
+            let mut out: Vec<Value> = xs.iter().filter(|x| !x.is_null()).cloned().collect();
+            let fold = |v: &Value| v.as_str().unwrap_or_default().to_lowercase();
+            out.sort_by(|a, b| fold(a).cmp(&fold(b)).then_with(|| a.order(b)));
+            Value::List(out)
+        }
+        "sortmaps" | "sortnodes" => {
+            let prop = text(n, a1)?.unwrap_or_default();
+            let (asc, prop) = match prop.strip_prefix('^') {
+                Some(p) => (true, p),
+                None => (false, prop),
+            };
+            let mut keyed: Vec<(Value, Value)> = xs
+                .iter()
+                .map(|x| {
+                    let k = match x {
+                        Value::Map(m) => m.get(prop).cloned().unwrap_or_default(),
+                        Value::Node(_) | Value::Relationship(_) => {
+                            run.property(x, prop).unwrap_or_default()
+                        }
+                        _ => Value::Null,
+                    };
+                    (k, x.clone())
+                })
+                .collect();
+            keyed.sort_by(|a, b| {
+                let o = a.0.order(&b.0);
+                if asc {
+                    o
+                } else {
+                    o.reverse()
+                }
+            });
+            Value::List(keyed.into_iter().map(|(_, x)| x).collect())
+        }
+        "sortmulti" => {
+            let fields = strings(n, a1)?;
+            let limit = match a2 {
+                Value::Null => -1,
+                v => int(n, v)?.unwrap_or(-1),
+            };
+            let skip = int(n, arg(args, 3))?.unwrap_or(0).max(0) as usize;
+            let mut out = xs.to_vec();
+            out.sort_by(|a, b| {
+                for f in &fields {
+                    let (asc, f) = match f.strip_prefix('^') {
+                        Some(p) => (true, p),
+                        None => (false, f.as_str()),
+                    };
+                    let get = |v: &Value| match v {
+                        Value::Map(m) => m.get(f).cloned().unwrap_or_default(),
+                        _ => Value::Null,
+                    };
+                    let o = get(a).order(&get(b));
+                    let o = if asc { o } else { o.reverse() };
+                    if o != Ordering::Equal {
+                        return o;
+                    }
+                }
+                Ordering::Equal
+            });
+            let it = out.into_iter().skip(skip);
+            Value::List(if limit >= 0 {
+                it.take(limit as usize).collect()
+            } else {
+                it.collect()
+            })
+        }
+        "randomitem" => {
+            if xs.is_empty() {
+                Value::Null
+            } else {
+                xs[index_in(xs.len())].clone()
+            }
+        }
+        "randomitems" => {
+            let count = int(n, a1)?.unwrap_or(0).max(0) as usize;
+            let repick = flag(a2, false);
+            let mut pool = xs.to_vec();
+            let mut out = Vec::new();
+            while out.len() < count && !pool.is_empty() {
+                let i = index_in(pool.len());
+                if repick {
+                    out.push(pool[i].clone());
+                } else {
+                    out.push(pool.swap_remove(i));
+                }
+            }
+            Value::List(out)
+        }
+        "shuffle" => {
+            let mut out = xs.to_vec();
+            for i in (1..out.len()).rev() {
+                let j = index_in(i + 1);
+                out.swap(i, j);
+            }
+            Value::List(out)
+        }
+        _ => return Err(ExecError::unsupported(n)),
+    })
+}
+
+pub(super) fn coll_fill(n: &str, item: &Value, count: &Value) -> Result<Value> {
+    let Some(c) = int(n, count)? else {
+        return Ok(Value::Null);
+    };
+    if c > 10_000_000 {
+        return Err(failed(n, format!("cannot fill a list of {c} items")));
+    }
+    Ok(Value::List(vec![item.clone(); c.max(0) as usize]))
+}

@@ -1,0 +1,278 @@
+//! APOC's conversions (`apoc.convert.*`, `apoc.json.*`, Cypher literals) and math (`apoc.math.*`).
+
+use super::*;
+
+/// A value as Cypher literal text (`apoc.text.toCypher`).
+pub(super) fn to_cypher(run: &Runner, v: &Value) -> Result<String> {
+    Ok(match v {
+        Value::Null => "null".into(),
+        Value::String(s) => {
+            let mut out = String::new();
+            crate::syntax::write_string_literal(&mut out, s);
+            out
+        }
+        Value::List(xs) => format!(
+            "[{}]",
+            xs.iter()
+                .map(|x| to_cypher(run, x))
+                .collect::<Result<Vec<_>>>()?
+                .join(", ")
+        ),
+        Value::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, x)| Ok(format!("{}: {}", cypher_key(k), to_cypher(run, x)?)))
+                .collect::<Result<Vec<_>>>()?
+                .join(", ")
+        ),
+        Value::Node(nid) => {
+            let labels: String = run
+                .graph()
+                .labels(*nid)
+                .iter()
+                .map(|l| format!(":{}", cypher_key(l)))
+                .collect();
+            let props = to_cypher(run, &Value::Map(run.all_properties(v)?))?;
+            if props == "{}" {
+                format!("({labels})")
+            } else {
+                format!("({labels} {props})")
+            }
+        }
+        other => other.to_string(),
+    })
+}
+
+pub(super) fn cypher_key(k: &str) -> String {
+    let plain = k
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+        && k.chars().all(|c| c.is_alphanumeric() || c == '_');
+    if plain {
+        k.to_string()
+    } else {
+        format!("`{}`", k.replace('`', "``"))
+    }
+}
+
+pub(super) fn math(n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    let c = |v: f64| Ok(Value::Float(v));
+    let i = |v: i64| Ok(Value::Int(v));
+    match f {
+        "maxbyte" => return i(127),
+        "minbyte" => return i(-128),
+        "maxint" => return i(i64::from(i32::MAX)),
+        "minint" => return i(i64::from(i32::MIN)),
+        "maxlong" => return i(i64::MAX),
+        "minlong" => return i(i64::MIN),
+        "maxdouble" => return c(f64::MAX),
+        // Java's Double.MIN_VALUE: the smallest positive double.
+        "mindouble" => return c(f64::from_bits(1)),
+        _ => {}
+    }
+    let Some(x) = num(n, arg(args, 0))? else {
+        return Ok(Value::Null);
+    };
+    let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    c(match f {
+        "cosh" => x.cosh(),
+        "sinh" => x.sinh(),
+        "tanh" => x.tanh(),
+        "coth" => 1.0 / x.tanh(),
+        "sech" => 1.0 / x.cosh(),
+        "csch" => 1.0 / x.sinh(),
+        "sigmoid" => sigmoid(x),
+        "sigmoidprime" => sigmoid(x) * (1.0 - sigmoid(x)),
+        _ => return Err(ExecError::unsupported(n)),
+    })
+}
+
+/// JSON text of a value as APOC writes it (nodes as `{id, type: "node", labels, properties}`).
+pub(super) fn to_json(run: &Runner, v: &Value) -> Result<serde_json::Value> {
+    use serde_json::{json, Value as J};
+    Ok(match v {
+        Value::Null => J::Null,
+        Value::Bool(b) => J::Bool(*b),
+        Value::Int(i) => json!(i),
+        Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
+        Value::String(s) => J::String(s.to_string()),
+        Value::List(xs) => J::Array(xs.iter().map(|x| to_json(run, x)).collect::<Result<_>>()?),
+        Value::Map(m) => J::Object(
+            m.iter()
+                .map(|(k, x)| Ok((k.to_string(), to_json(run, x)?)))
+                .collect::<Result<_>>()?,
+        ),
+        Value::Node(nid) => {
+            let mut o = serde_json::Map::new();
+            o.insert("id".into(), J::String(nid.0.to_string()));
+            o.insert("type".into(), J::String("node".into()));
+            let labels = run.graph().labels(*nid);
+            if !labels.is_empty() {
+                o.insert(
+                    "labels".into(),
+                    J::Array(labels.iter().map(|l| J::String(l.to_string())).collect()),
+                );
+            }
+            let props = run.all_properties(v)?;
+            if !props.is_empty() {
+                o.insert("properties".into(), to_json(run, &Value::Map(props))?);
+            }
+            J::Object(o)
+        }
+        Value::Relationship(r) => {
+            let g = run.graph();
+            let mut o = serde_json::Map::new();
+            o.insert("id".into(), J::String(r.0.to_string()));
+            o.insert("type".into(), J::String("relationship".into()));
+            o.insert(
+                "label".into(),
+                J::String(g.rel_type(*r).map(|t| t.to_string()).unwrap_or_default()),
+            );
+            let props = run.all_properties(v)?;
+            if !props.is_empty() {
+                o.insert("properties".into(), to_json(run, &Value::Map(props))?);
+            }
+            if let Some((s, e)) = g.endpoints(*r) {
+                o.insert("start".into(), to_json(run, &Value::Node(s))?);
+                o.insert("end".into(), to_json(run, &Value::Node(e))?);
+            }
+            J::Object(o)
+        }
+        Value::Path(p) => {
+            let mut items = Vec::new();
+            for (i, nid) in p.nodes.iter().enumerate() {
+                if i > 0 {
+                    items.push(to_json(run, &Value::Relationship(p.rels[i - 1]))?);
+                }
+                items.push(to_json(run, &Value::Node(*nid))?);
+            }
+            J::Array(items)
+        }
+        Value::Temporal(t) => J::String(t.to_string()),
+        Value::Point(p) => {
+            let mut o = serde_json::Map::new();
+            o.insert("crs".into(), J::String(p.crs.name().into()));
+            for (k, c) in ["x", "y", "z"].into_iter().zip(p.coordinates()) {
+                o.insert(k.into(), json!(c));
+            }
+            J::Object(o)
+        }
+    })
+}
+
+pub(super) fn from_json(j: &serde_json::Value) -> Value {
+    use serde_json::Value as J;
+    match j {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(x) => x
+            .as_i64()
+            .map(Value::Int)
+            .unwrap_or_else(|| Value::Float(x.as_f64().unwrap_or(f64::NAN))),
+        J::String(s) => Value::from(s.as_str()),
+        J::Array(xs) => Value::List(xs.iter().map(from_json).collect()),
+        J::Object(o) => Value::Map(
+            o.iter()
+                .map(|(k, v)| (Arc::from(k.as_str()), from_json(v)))
+                .collect(),
+        ),
+    }
+}
+
+pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    let a0 = arg(args, 0);
+    Ok(match f {
+        "tojson" => {
+            let j = to_json(run, a0)?;
+            Value::from(j.to_string())
+        }
+        "tosortedjsonmap" => {
+            // serde_json's maps keep keys sorted.
+            let j = to_json(run, a0)?;
+            Value::from(j.to_string())
+        }
+        "fromjsonlist" | "fromjsonmap" => {
+            let Some(s) = text(n, a0)? else {
+                return Ok(Value::Null);
+            };
+            if !matches!(arg(args, 1), Value::Null) && text(n, arg(args, 1))? != Some("") {
+                return Err(ExecError::unsupported(
+                    "JSON paths in apoc.convert.fromJson*",
+                ));
+            }
+            let j: serde_json::Value = serde_json::from_str(s).map_err(|e| {
+                failed(
+                    n,
+                    format!("java.lang.RuntimeException: Can't convert {s} to JSON: {e}"),
+                )
+            })?;
+            let v = from_json(&j);
+            match (f, &v) {
+                ("fromjsonlist", Value::List(_))
+                | ("fromjsonmap", Value::Map(_))
+                | (_, Value::Null) => v,
+                _ => {
+                    return Err(failed(
+                        n,
+                        format!(
+                            "java.lang.RuntimeException: Can't convert {s} to a {}",
+                            if f == "fromjsonlist" { "list" } else { "map" }
+                        ),
+                    ))
+                }
+            }
+        }
+        "tolist" => match a0 {
+            Value::Null => Value::Null,
+            Value::List(_) => a0.clone(),
+            Value::Path(p) => {
+                let mut items = Vec::new();
+                for (i, nid) in p.nodes.iter().enumerate() {
+                    if i > 0 {
+                        items.push(Value::Relationship(p.rels[i - 1]));
+                    }
+                    items.push(Value::Node(*nid));
+                }
+                Value::List(items)
+            }
+            other => Value::List(vec![other.clone()]),
+        },
+        "toset" => match a0 {
+            Value::Null => Value::Null,
+            Value::List(xs) => Value::List(distinct(xs)),
+            other => Value::List(vec![other.clone()]),
+        },
+        "tomap" => match a0 {
+            Value::Null => Value::Null,
+            Value::Map(_) => a0.clone(),
+            Value::Node(_) | Value::Relationship(_) => Value::Map(run.all_properties(a0)?),
+            other => return Err(wrong(n, other, "a map, node or relationship")),
+        },
+        "tonode" => match a0 {
+            Value::Node(_) | Value::Null => a0.clone(),
+            _ => Value::Null,
+        },
+        "torelationship" => match a0 {
+            Value::Relationship(_) | Value::Null => a0.clone(),
+            _ => Value::Null,
+        },
+        "tonodelist" | "torelationshiplist" => match a0 {
+            Value::Null => Value::Null,
+            Value::List(xs) => Value::List(
+                xs.iter()
+                    .filter(|x| {
+                        matches!(
+                            (f, x),
+                            ("tonodelist", Value::Node(_))
+                                | ("torelationshiplist", Value::Relationship(_))
+                        )
+                    })
+                    .cloned()
+                    .collect(),
+            ),
+            other => Value::List(vec![other.clone()]),
+        },
+        _ => return Err(ExecError::unsupported(n)),
+    })
+}

@@ -1,0 +1,289 @@
+//! APOC's node, relationship and path functions (`apoc.node.*`, `apoc.rel.*`, `apoc.nodes.*`, `apoc.path.*`).
+
+use super::*;
+
+/// APOC's relationship-type filter: `TYPE`, `TYPE>` (outgoing), `<TYPE` (incoming), `>` or `<`
+/// alone, several joined by `|`; empty for all.
+pub(super) fn rel_filter(
+    g: &crate::graph::Graph,
+    spec: &str,
+) -> Vec<(Option<crate::graph::Sym>, Dir, bool)> {
+    if spec.is_empty() {
+        return vec![(None, Dir::Both, true)];
+    }
+    spec.split('|')
+        .map(|part| {
+            let (dir, ty) = if let Some(t) = part.strip_suffix('>') {
+                (Dir::Outgoing, t)
+            } else if let Some(t) = part.strip_prefix('<') {
+                (Dir::Incoming, t)
+            } else {
+                (Dir::Both, part)
+            };
+            if ty.is_empty() {
+                (None, dir, true)
+            } else {
+                let sym = g.sym(ty);
+                (sym, dir, sym.is_some())
+            }
+        })
+        .collect()
+}
+
+pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+    let g = run.graph();
+    let (a0, a1) = (arg(args, 0), arg(args, 1));
+    let node = |v: &Value| -> Result<Option<crate::value::NodeId>> {
+        match v {
+            Value::Null => Ok(None),
+            Value::Node(x) => Ok(Some(*x)),
+            other => Err(wrong(n, other, "a node")),
+        }
+    };
+    let rel = |v: &Value| -> Result<Option<crate::value::RelId>> {
+        match v {
+            Value::Null => Ok(None),
+            Value::Relationship(x) => Ok(Some(*x)),
+            other => Err(wrong(n, other, "a relationship")),
+        }
+    };
+    let degree = |x: crate::value::NodeId, spec: &str, only: Dir| -> usize {
+        rel_filter(g, spec)
+            .into_iter()
+            .filter(|(_, _, known)| *known)
+            .map(|(ty, dir, _)| {
+                let dir = match (only, dir) {
+                    (Dir::Both, d) => d,
+                    (o, Dir::Both) => o,
+                    (o, d) if o == d => d,
+                    _ => return 0,
+                };
+                let tys = ty.map(|t| vec![t]);
+                g.degree(x, dir, tys.as_deref())
+            })
+            .sum()
+    };
+    let spec = match n {
+        "apoc.node.degree"
+        | "apoc.node.degree.in"
+        | "apoc.node.degree.out"
+        | "apoc.node.relationship.exists"
+        | "apoc.node.relationships.exist"
+        | "apoc.node.relationship.types" => text(n, a1)?.unwrap_or("").to_string(),
+        _ => String::new(),
+    };
+    Ok(match n {
+        "apoc.node.degree" | "apoc.node.degree.in" | "apoc.node.degree.out" => {
+            let Some(x) = node(a0)? else {
+                return Ok(Value::Null);
+            };
+            let only = match n {
+                "apoc.node.degree.in" => Dir::Incoming,
+                "apoc.node.degree.out" => Dir::Outgoing,
+                _ => Dir::Both,
+            };
+            Value::Int(degree(x, &spec, only) as i64)
+        }
+        "apoc.node.id" => node(a0)?.map_or(Value::Null, |x| Value::Int(i64::from(x.0))),
+        "apoc.node.labels" => node(a0)?.map_or(Value::Null, |x| {
+            Value::List(g.labels(x).into_iter().map(Value::String).collect())
+        }),
+        "apoc.node.relationship.exists" => match node(a0)? {
+            Some(x) => Value::Bool(degree(x, &spec, Dir::Both) > 0),
+            None => Value::Null,
+        },
+        "apoc.node.relationships.exist" => match node(a0)? {
+            Some(x) => Value::Map(
+                spec.split('|')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| (key(p), Value::Bool(degree(x, p, Dir::Both) > 0)))
+                    .collect(),
+            ),
+            None => Value::Null,
+        },
+        "apoc.node.relationship.types" => match node(a0)? {
+            Some(x) => {
+                let allowed = rel_filter(g, &spec);
+                let mut types: Vec<Arc<str>> = Vec::new();
+                for (r, _) in g.neighbours(x, Dir::Both) {
+                    let Some(d) = g.relationship(r) else { continue };
+                    let out = g.endpoints(r).is_some_and(|(s, _)| s == x);
+                    let ok = allowed.iter().any(|(ty, dir, known)| {
+                        *known
+                            && ty.is_none_or(|t| t == d.ty)
+                            && match dir {
+                                Dir::Outgoing => out,
+                                Dir::Incoming => {
+                                    !out || g.endpoints(r).is_some_and(|(_, e)| e == x)
+                                }
+                                Dir::Both => true,
+                            }
+                    });
+                    let name = g.sym_name(d.ty).clone();
+                    if ok && !types.contains(&name) {
+                        types.push(name);
+                    }
+                }
+                Value::List(types.into_iter().map(Value::String).collect())
+            }
+            None => Value::Null,
+        },
+        "apoc.nodes.connected" => {
+            let (Some(a), Some(b)) = (node(a0)?, node(a1)?) else {
+                return Ok(Value::Bool(false));
+            };
+            let types = text(n, arg(args, 2))?.unwrap_or("").to_string();
+            let allowed = rel_filter(g, &types);
+            Value::Bool(allowed.iter().any(|(ty, dir, known)| {
+                *known && {
+                    let tys = ty.map(|t| vec![t]);
+                    let found = g
+                        .neighbours_iter(a, *dir, tys.as_deref())
+                        .any(|(_, m)| m == b);
+                    found
+                }
+            }))
+        }
+        "apoc.nodes.isdense" => match node(a0)? {
+            Some(x) => Value::Bool(g.degree(x, Dir::Both, None) >= 50),
+            None => Value::Null,
+        },
+        "apoc.rel.id" => rel(a0)?.map_or(Value::Null, |r| Value::Int(i64::from(r.0))),
+        "apoc.rel.type" => rel(a0)?
+            .and_then(|r| g.rel_type(r))
+            .map_or(Value::Null, Value::String),
+        "apoc.rel.startnode" | "apoc.rel.endnode" => rel(a0)?
+            .and_then(|r| g.endpoints(r))
+            .map_or(Value::Null, |(s, e)| {
+                Value::Node(if n == "apoc.rel.startnode" { s } else { e })
+            }),
+        "apoc.label.exists" => match a0 {
+            Value::Node(x) => {
+                Value::Bool(text(n, a1)?.is_some_and(|l| g.labels(*x).iter().any(|k| &**k == l)))
+            }
+            _ => Value::Bool(false),
+        },
+        "apoc.any.isdeleted" => Value::Bool(false),
+        "apoc.any.property" => match a0 {
+            Value::Null => Value::Null,
+            v => {
+                let Some(k) = text(n, a1)? else {
+                    return Ok(Value::Null);
+                };
+                run.property(v, k)?
+            }
+        },
+        "apoc.any.properties" => match a0 {
+            Value::Null => Value::Null,
+            v => {
+                let all = run.all_properties(v)?;
+                match list(n, a1)? {
+                    Some(ks) => Value::Map(
+                        all.into_iter()
+                            .filter(|(k, _)| ks.iter().any(|x| x.as_str() == Some(&**k)))
+                            .collect(),
+                    ),
+                    None => Value::Map(all),
+                }
+            }
+        },
+        _ => return Err(ExecError::unsupported(n)),
+    })
+}
+
+pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    use crate::value::Path;
+    let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    let path = |v: &Value| -> Result<Option<Arc<Path>>> {
+        match v {
+            Value::Null => Ok(None),
+            Value::Path(p) => Ok(Some(p.clone())),
+            other => Err(wrong(n, other, "a path")),
+        }
+    };
+    Ok(match f {
+        "create" => {
+            let Value::Node(start) = a0 else {
+                return Ok(Value::Null);
+            };
+            let mut nodes = vec![*start];
+            let mut rels = Vec::new();
+            for r in list(n, a1)?.unwrap_or_default() {
+                let Value::Relationship(r) = r else {
+                    if r.is_null() {
+                        continue;
+                    }
+                    return Err(wrong(n, r, "a list of relationships"));
+                };
+                let (s, e) = run
+                    .rel_endpoints(*r)
+                    .ok_or_else(|| failed(n, "a relationship was deleted"))?;
+                let last = *nodes.last().unwrap_or(start);
+                let next = if s == last {
+                    e
+                } else if e == last {
+                    s
+                } else {
+                    return Err(failed(
+                        n,
+                        "java.lang.IllegalArgumentException: Relationship is not part of the path",
+                    ));
+                };
+                rels.push(*r);
+                nodes.push(next);
+            }
+            Value::Path(Arc::new(Path { nodes, rels }))
+        }
+        "combine" => match (path(a0)?, path(a1)?) {
+            (Some(p), Some(q)) => {
+                if p.nodes.last() != q.nodes.first() {
+                    return Err(failed(
+                        n,
+                        "java.lang.IllegalArgumentException: Paths don't connect on their end and start-nodes",
+                    ));
+                }
+                let mut nodes = p.nodes.clone();
+                nodes.extend(q.nodes.iter().skip(1));
+                let mut rels = p.rels.clone();
+                rels.extend(q.rels.iter());
+                Value::Path(Arc::new(Path { nodes, rels }))
+            }
+            (Some(p), None) | (None, Some(p)) => Value::Path(p),
+            (None, None) => Value::Null,
+        },
+        "elements" => match path(a0)? {
+            Some(p) => {
+                let mut out = Vec::with_capacity(p.nodes.len() + p.rels.len());
+                for (i, node) in p.nodes.iter().enumerate() {
+                    if i > 0 {
+                        out.push(Value::Relationship(p.rels[i - 1]));
+                    }
+                    out.push(Value::Node(*node));
+                }
+                Value::List(out)
+            }
+            None => Value::Null,
+        },
+        "slice" => match path(a0)? {
+            Some(p) => {
+                let offset = int(n, a1)?.unwrap_or(0).max(0) as usize;
+                let len = match a2 {
+                    Value::Null => -1,
+                    v => int(n, v)?.unwrap_or(-1),
+                };
+                let from = offset.min(p.rels.len());
+                let to = if len < 0 {
+                    p.rels.len()
+                } else {
+                    (from + len as usize).min(p.rels.len())
+                };
+                Value::Path(Arc::new(Path {
+                    nodes: p.nodes[from..=to].to_vec(),
+                    rels: p.rels[from..to].to_vec(),
+                }))
+            }
+            None => Value::Null,
+        },
+        _ => return Err(ExecError::unsupported(n)),
+    })
+}

@@ -1,0 +1,331 @@
+//! APOC's map functions (`apoc.map.*`).
+
+use super::*;
+
+pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    let keys_of = |m: &BTreeMap<Arc<str>, Value>| -> String {
+        let ks: Vec<&str> = m.keys().map(|k| &**k).collect();
+        format!("[{}]", ks.join(", "))
+    };
+    Ok(match f {
+        "fromlists" => {
+            let ks = strings(n, a0)?;
+            let vs = list(n, a1)?.unwrap_or_default();
+            if ks.len() != vs.len() {
+                return Err(failed(
+                    n,
+                    "java.lang.RuntimeException: keys and values lists have different lengths",
+                ));
+            }
+            Value::Map(ks.iter().map(|k| key(k)).zip(vs.iter().cloned()).collect())
+        }
+        "frompairs" => {
+            let mut m = BTreeMap::new();
+            for p in list(n, a0)?.unwrap_or_default() {
+                if let Value::List(kv) = p {
+                    if let (Some(Value::String(k)), v) = (kv.first(), kv.get(1)) {
+                        m.insert(k.clone(), v.cloned().unwrap_or_default());
+                    }
+                }
+            }
+            Value::Map(m)
+        }
+        "fromvalues" => {
+            let xs = list(n, a0)?.unwrap_or_default();
+            let mut m = BTreeMap::new();
+            for kv in xs.chunks(2) {
+                if let Value::String(k) = &kv[0] {
+                    m.insert(k.clone(), kv.get(1).cloned().unwrap_or_default());
+                }
+            }
+            Value::Map(m)
+        }
+        "fromnodes" => {
+            let (Some(label), Some(prop)) = (text(n, a0)?, text(n, a1)?) else {
+                return Ok(Value::Null);
+            };
+            let g = run.graph();
+            let mut m = BTreeMap::new();
+            if let (Some(l), Some(p)) = (g.sym(label), g.sym(prop)) {
+                for &node in g.nodes_with_label(l) {
+                    if let Some(v) = g.node_property(node, p) {
+                        m.insert(
+                            key(&crate::engine::functions::to_string_plain(v)),
+                            Value::Node(node),
+                        );
+                    }
+                }
+            }
+            Value::Map(m)
+        }
+        "groupby" | "groupbymulti" => {
+            let k = text(n, a1)?.unwrap_or_default();
+            let mut m: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+            for x in list(n, a0)?.unwrap_or_default() {
+                let v = match x {
+                    Value::Map(mm) => mm.get(k).cloned(),
+                    Value::Node(_) | Value::Relationship(_) => Some(run.property(x, k)?),
+                    _ => None,
+                };
+                let Some(v) = v.filter(|v| !v.is_null()) else {
+                    continue;
+                };
+                let kk = key(&crate::engine::functions::to_string_plain(&v));
+                if f == "groupby" {
+                    m.insert(kk, x.clone());
+                } else {
+                    match m.entry(kk).or_insert_with(|| Value::List(Vec::new())) {
+                        Value::List(items) => items.push(x.clone()),
+                        _ => unreachable!("groups are lists"),
+                    }
+                }
+            }
+            Value::Map(m)
+        }
+        "mergelist" => {
+            let mut m = BTreeMap::new();
+            for x in list(n, a0)?.unwrap_or_default() {
+                if let Value::Map(mm) = x {
+                    m.extend(mm.iter().map(|(k, v)| (k.clone(), v.clone())));
+                }
+            }
+            Value::Map(m)
+        }
+        _ => {
+            let Some(m) = map(n, a0)? else {
+                return Ok(Value::Null);
+            };
+            match f {
+                "merge" => {
+                    let mut out = m.clone();
+                    if let Some(m2) = map(n, a1)? {
+                        out.extend(m2.iter().map(|(k, v)| (k.clone(), v.clone())));
+                    }
+                    Value::Map(out)
+                }
+                "setentry" | "setkey" => {
+                    let mut out = m.clone();
+                    if let Some(k) = text(n, a1)? {
+                        out.insert(key(k), a2.clone());
+                    }
+                    Value::Map(out)
+                }
+                "setlists" => {
+                    let mut out = m.clone();
+                    let ks = strings(n, a1)?;
+                    let vs = list(n, a2)?.unwrap_or_default();
+                    for (k, v) in ks.iter().zip(vs) {
+                        out.insert(key(k), v.clone());
+                    }
+                    Value::Map(out)
+                }
+                "setpairs" => {
+                    let mut out = m.clone();
+                    for p in list(n, a1)?.unwrap_or_default() {
+                        if let Value::List(kv) = p {
+                            if let Some(Value::String(k)) = kv.first() {
+                                out.insert(k.clone(), kv.get(1).cloned().unwrap_or_default());
+                            }
+                        }
+                    }
+                    Value::Map(out)
+                }
+                "setvalues" => {
+                    let mut out = m.clone();
+                    let xs = list(n, a1)?.unwrap_or_default();
+                    for kv in xs.chunks(2) {
+                        if let Value::String(k) = &kv[0] {
+                            out.insert(k.clone(), kv.get(1).cloned().unwrap_or_default());
+                        }
+                    }
+                    Value::Map(out)
+                }
+                "removekey" | "removekeys" => {
+                    let ks: Vec<String> = if f == "removekey" {
+                        text(n, a1)?
+                            .map(|k| vec![k.to_string()])
+                            .unwrap_or_default()
+                    } else {
+                        strings(n, a1)?
+                    };
+                    let recursive = match a2 {
+                        Value::Map(c) => flag(c.get("recursive").unwrap_or(&Value::Null), false),
+                        _ => false,
+                    };
+                    fn strip(m: &BTreeMap<Arc<str>, Value>, ks: &[String], deep: bool) -> Value {
+                        Value::Map(
+                            m.iter()
+                                .filter(|(k, _)| !ks.iter().any(|x| x == &***k))
+                                .map(|(k, v)| {
+                                    let v = match v {
+                                        Value::Map(inner) if deep => strip(inner, ks, deep),
+                                        Value::List(items) if deep => Value::List(
+                                            items
+                                                .iter()
+                                                .map(|x| match x {
+                                                    Value::Map(im) => strip(im, ks, deep),
+                                                    other => other.clone(),
+                                                })
+                                                .collect(),
+                                        ),
+                                        other => other.clone(),
+                                    };
+                                    (k.clone(), v)
+                                })
+                                .collect(),
+                        )
+                    }
+                    strip(m, &ks, recursive)
+                }
+                "clean" => {
+                    let ks = strings(n, a1)?;
+                    let vs = list(n, a2)?.unwrap_or_default();
+                    Value::Map(
+                        m.iter()
+                            .filter(|(k, v)| {
+                                !ks.iter().any(|x| x == &***k)
+                                    && !v.is_null()
+                                    && !vs.iter().any(|y| same(v, y))
+                            })
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
+                    )
+                }
+                "get" => {
+                    let k = text(n, a1)?.unwrap_or_default();
+                    match m.get(k) {
+                        Some(v) => v.clone(),
+                        // APOC fails only when no default value is given.
+                        None if flag(arg(args, 3), true) && a2.is_null() => {
+                            return Err(failed(
+                                n,
+                                format!(
+                                    "java.lang.IllegalArgumentException: Key {k} is not of one of the existing keys {}",
+                                    keys_of(m)
+                                ),
+                            ))
+                        }
+                        None => a2.clone(),
+                    }
+                }
+                "mget" | "submap" => {
+                    let ks = strings(n, a1)?;
+                    let defaults = list(n, a2)?.unwrap_or_default();
+                    let fail = flag(arg(args, 3), true) && defaults.is_empty();
+                    let mut vals = Vec::new();
+                    for (i, k) in ks.iter().enumerate() {
+                        match m.get(k.as_str()) {
+                            Some(v) => vals.push((key(k), v.clone())),
+                            None if fail => {
+                                return Err(failed(
+                                    n,
+                                    format!(
+                                        "java.lang.IllegalArgumentException: Key {k} is not of one of the existing keys {}",
+                                        keys_of(m)
+                                    ),
+                                ))
+                            }
+                            None => vals.push((key(k), defaults.get(i).cloned().unwrap_or_default())),
+                        }
+                    }
+                    if f == "mget" {
+                        Value::List(vals.into_iter().map(|(_, v)| v).collect())
+                    } else {
+                        Value::Map(vals.into_iter().collect())
+                    }
+                }
+                "values" => {
+                    let ks = strings(n, a1)?;
+                    let nulls = flag(a2, false);
+                    Value::List(
+                        ks.iter()
+                            .filter_map(|k| match m.get(k.as_str()) {
+                                Some(v) => Some(v.clone()),
+                                None if nulls => Some(Value::Null),
+                                None => None,
+                            })
+                            .collect(),
+                    )
+                }
+                "sortedproperties" => {
+                    let ignore_case = flag(a1, true);
+                    let mut kv: Vec<(&Arc<str>, &Value)> = m.iter().collect();
+                    if ignore_case {
+                        kv.sort_by_key(|a| a.0.to_lowercase());
+                    }
+                    Value::List(
+                        kv.into_iter()
+                            .map(|(k, v)| Value::List(vec![Value::String(k.clone()), v.clone()]))
+                            .collect(),
+                    )
+                }
+                "flatten" => {
+                    let delim = text(n, a1)?.unwrap_or(".");
+                    fn go(
+                        m: &BTreeMap<Arc<str>, Value>,
+                        prefix: &str,
+                        delim: &str,
+                        out: &mut BTreeMap<Arc<str>, Value>,
+                    ) {
+                        for (k, v) in m {
+                            let full = if prefix.is_empty() {
+                                k.to_string()
+                            } else {
+                                format!("{prefix}{delim}{k}")
+                            };
+                            match v {
+                                Value::Map(inner) => go(inner, &full, delim, out),
+                                other => {
+                                    out.insert(Arc::from(full.as_str()), other.clone());
+                                }
+                            }
+                        }
+                    }
+                    let mut out = BTreeMap::new();
+                    go(m, "", delim, &mut out);
+                    Value::Map(out)
+                }
+                "unflatten" => {
+                    let delim = text(n, a1)?.unwrap_or(".");
+                    let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+                    for (k, v) in m {
+                        let parts: Vec<&str> = if delim.is_empty() {
+                            vec![k]
+                        } else {
+                            k.split(delim).collect()
+                        };
+                        if parts.len() > crate::value::MAX_NESTING {
+                            return Err(failed(
+                                n,
+                                format!(
+                                    "the key {k:?} would nest maps deeper than {}",
+                                    crate::value::MAX_NESTING
+                                ),
+                            ));
+                        }
+                        let mut cur = &mut out;
+                        for (i, p) in parts.iter().enumerate() {
+                            if i + 1 == parts.len() {
+                                cur.insert(key(p), v.clone());
+                            } else {
+                                let slot = cur
+                                    .entry(key(p))
+                                    .or_insert_with(|| Value::Map(BTreeMap::new()));
+                                if !matches!(slot, Value::Map(_)) {
+                                    *slot = Value::Map(BTreeMap::new());
+                                }
+                                let Value::Map(next) = slot else {
+                                    unreachable!("made a map above")
+                                };
+                                cur = next;
+                            }
+                        }
+                    }
+                    Value::Map(out)
+                }
+                _ => return Err(ExecError::unsupported(n)),
+            }
+        }
+    })
+}

@@ -1,0 +1,649 @@
+//! APOC's text functions (`apoc.text.*`) and the Java string helpers they need.
+
+use super::*;
+
+pub(super) fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+pub(super) fn decapitalize(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_lowercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// The words of a text for the case conversions: runs of letters and digits.
+pub(super) fn words(s: &str) -> Vec<&str> {
+    s.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+pub(super) fn levenshtein(a: &str, b: &str) -> usize {
+    strsim::levenshtein(a, b)
+}
+
+pub(super) const B64: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+pub(super) const B64_URL: &[u8; 64] =
+    b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+pub(super) fn base64_encode(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            chunk.get(1).copied().unwrap_or(0),
+            chunk.get(2).copied().unwrap_or(0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(alphabet[((n >> (18 - 6 * i)) & 63) as usize] as char);
+            } else if pad {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+pub(super) fn base64_decode(text: &str, alphabet: &[u8; 64]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text
+        .bytes()
+        .filter(|c| *c != b'=' && !c.is_ascii_whitespace())
+    {
+        let v = alphabet.iter().position(|a| *a == c)? as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    Some(out)
+}
+
+/// Java's `URLEncoder.encode(s, UTF-8)`: letters, digits, `.-*_` kept, space as `+`.
+pub(super) fn url_encode(s: &str) -> String {
+    let mut out = String::new();
+    for b in s.bytes() {
+        match b {
+            b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9' | b'.' | b'-' | b'*' | b'_' => {
+                out.push(b as char)
+            }
+            b' ' => out.push('+'),
+            _ => out.push_str(&format!("%{b:02X}")),
+        }
+    }
+    out
+}
+
+pub(super) fn url_decode(s: &str) -> Option<String> {
+    let mut out = Vec::new();
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'+' => out.push(b' '),
+            b'%' => {
+                let hex = s.get(i + 1..i + 3)?;
+                out.push(u8::from_str_radix(hex, 16).ok()?);
+                i += 2;
+            }
+            c => out.push(c),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// American Soundex (`apoc.text.phonetic`), per word, words joined.
+pub(super) fn soundex(s: &str) -> String {
+    let code = |c: char| match c.to_ascii_uppercase() {
+        'B' | 'F' | 'P' | 'V' => '1',
+        'C' | 'G' | 'J' | 'K' | 'Q' | 'S' | 'X' | 'Z' => '2',
+        'D' | 'T' => '3',
+        'L' => '4',
+        'M' | 'N' => '5',
+        'R' => '6',
+        'H' | 'W' => '-',
+        _ => '0',
+    };
+    let mut out = String::new();
+    for word in s.split_whitespace() {
+        let letters: Vec<char> = word.chars().filter(|c| c.is_ascii_alphabetic()).collect();
+        let Some(&first) = letters.first() else {
+            continue;
+        };
+        let mut w = String::new();
+        w.push(first.to_ascii_uppercase());
+        let mut last = code(first);
+        for &c in &letters[1..] {
+            let k = code(c);
+            if k == '-' {
+                continue;
+            }
+            if k != '0' && k != last {
+                w.push(k);
+            }
+            last = k;
+            if w.len() == 4 {
+                break;
+            }
+        }
+        while w.len() < 4 {
+            w.push('0');
+        }
+        out.push_str(&w);
+    }
+    out
+}
+
+/// Java's `String.format` for the common conversions: `%s`, `%d`, `%f` / `%.Nf`, `%%`, `%n`.
+pub(super) fn java_format(fmt: &str, params: &[Value]) -> String {
+    let mut out = String::new();
+    let mut next = params.iter();
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = String::new();
+        while let Some(&d) = chars.peek() {
+            if d.is_ascii_digit() || d == '.' {
+                spec.push(d);
+                chars.next();
+            } else {
+                break;
+            }
+        }
+        match chars.next() {
+            Some('%') => out.push('%'),
+            Some('n') => out.push('\n'),
+            Some('s') | Some('S') => out.push_str(
+                &next
+                    .next()
+                    .map(crate::engine::functions::to_string_plain)
+                    .unwrap_or_else(|| "null".into()),
+            ),
+            Some('d') => out.push_str(&match next.next() {
+                Some(Value::Int(i)) => i.to_string(),
+                Some(Value::Float(f)) => (*f as i64).to_string(),
+                Some(other) => crate::engine::functions::to_string_plain(other),
+                None => "null".into(),
+            }),
+            Some('f') => {
+                let prec = spec
+                    .split_once('.')
+                    .and_then(|(_, p)| p.parse::<usize>().ok())
+                    .unwrap_or(6);
+                out.push_str(&match next.next().and_then(Value::as_f64) {
+                    Some(x) => format!("{x:.prec$}"),
+                    None => "null".into(),
+                });
+            }
+            Some(other) => {
+                out.push('%');
+                out.push_str(&spec);
+                out.push(other);
+            }
+            None => out.push('%'),
+        }
+    }
+    out
+}
+
+pub(super) fn roman(mut x: i64) -> Option<String> {
+    if !(1..=3999).contains(&x) {
+        return None;
+    }
+    const TABLE: [(i64, &str); 13] = [
+        (1000, "M"),
+        (900, "CM"),
+        (500, "D"),
+        (400, "CD"),
+        (100, "C"),
+        (90, "XC"),
+        (50, "L"),
+        (40, "XL"),
+        (10, "X"),
+        (9, "IX"),
+        (5, "V"),
+        (4, "IV"),
+        (1, "I"),
+    ];
+    let mut out = String::new();
+    for (v, s) in TABLE {
+        while x >= v {
+            out.push_str(s);
+            x -= v;
+        }
+    }
+    Some(out)
+}
+
+pub(super) fn from_roman(s: &str) -> i64 {
+    let val = |c: char| match c.to_ascii_uppercase() {
+        'I' => 1,
+        'V' => 5,
+        'X' => 10,
+        'L' => 50,
+        'C' => 100,
+        'D' => 500,
+        'M' => 1000,
+        _ => 0,
+    };
+    let v: Vec<i64> = s.chars().map(val).collect();
+    let mut total = 0;
+    for (i, x) in v.iter().enumerate() {
+        if v.get(i + 1).is_some_and(|next| next > x) {
+            total -= x;
+        } else {
+            total += x;
+        }
+    }
+    total
+}
+
+/// Java's `String.split(regex, limit)`: with limit 0, trailing empty strings are dropped.
+pub(super) fn java_split(s: &str, re: &regex::Regex, limit: i64) -> Vec<Value> {
+    let mut parts: Vec<&str> = if limit > 0 {
+        re.splitn(s, limit as usize).collect()
+    } else {
+        re.split(s).collect()
+    };
+    // A zero-width match at the start gives no leading empty string in Java.
+    if parts.first() == Some(&"") && re.find(s).is_some_and(|m| m.start() == 0 && m.end() == 0) {
+        parts.remove(0);
+    }
+    if limit == 0 {
+        while parts.last() == Some(&"") && parts.len() > 1 {
+            parts.pop();
+        }
+        if parts == [""] && !s.is_empty() {
+            parts.clear();
+        }
+    }
+    parts.into_iter().map(Value::from).collect()
+}
+
+/// Java's replacement text (`$1`, `\$`) in the `regex` crate's syntax (`${1}`, `$$`).
+pub(super) fn java_replacement(r: &str) -> String {
+    let mut out = String::new();
+    let mut chars = r.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => {
+                if let Some(n) = chars.next() {
+                    if n == '$' {
+                        out.push_str("$$");
+                    } else {
+                        out.push(n);
+                    }
+                }
+            }
+            '$' => {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                if digits.is_empty() {
+                    out.push_str("$$");
+                } else {
+                    out.push_str(&format!("${{{digits}}}"));
+                }
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+    let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    if f == "join" {
+        let (Some(xs), Some(d)) = (list(n, a0)?, text(n, a1)?) else {
+            return Ok(Value::Null);
+        };
+        let parts: Vec<String> = xs
+            .iter()
+            .filter(|x| !x.is_null())
+            .map(crate::engine::functions::to_string_plain)
+            .collect();
+        return Ok(Value::from(parts.join(d)));
+    }
+    if f == "format" {
+        let (Some(fmt), params) = (text(n, a0)?, list(n, a1)?) else {
+            return Ok(Value::Null);
+        };
+        return Ok(Value::from(java_format(fmt, params.unwrap_or_default())));
+    }
+    if f == "code" {
+        return Ok(match int(n, a0)? {
+            Some(c) => u32::try_from(c)
+                .ok()
+                .and_then(char::from_u32)
+                .map_or(Value::Null, |c| Value::from(c.to_string())),
+            None => Value::Null,
+        });
+    }
+    if f == "tocypher" {
+        return Ok(Value::from(to_cypher(run, a0)?));
+    }
+    if f == "random" {
+        let len = int(n, a0)?.unwrap_or(0);
+        if !(0..=1_000_000).contains(&len) {
+            return Err(failed(n, format!("invalid length {len}")));
+        }
+        let valid: Vec<char> = match text(n, a1)? {
+            Some(v) => expand_ranges(v),
+            None => expand_ranges("A-Za-z0-9"),
+        };
+        if valid.is_empty() {
+            return Ok(Value::from(""));
+        }
+        let s: String = (0..len).map(|_| valid[index_in(valid.len())]).collect();
+        return Ok(Value::from(s));
+    }
+    let Some(s) = text(n, a0)? else {
+        return Ok(Value::Null);
+    };
+    let regex =
+        |pattern: &str| -> Result<regex::Regex> { run.sh.regex(pattern).map_err(|e| failed(n, e)) };
+    Ok(match f {
+        "capitalize" => Value::from(capitalize(s)),
+        "decapitalize" => Value::from(decapitalize(s)),
+        "capitalizeall" | "decapitalizeall" => {
+            let mut out = String::new();
+            let mut start = true;
+            for c in s.chars() {
+                if start && c.is_alphanumeric() {
+                    if f == "capitalizeall" {
+                        out.extend(c.to_uppercase());
+                    } else {
+                        out.extend(c.to_lowercase());
+                    }
+                    start = false;
+                } else {
+                    if c.is_whitespace() {
+                        start = true;
+                    }
+                    out.push(c);
+                }
+            }
+            Value::from(out)
+        }
+        "swapcase" => Value::from(
+            s.chars()
+                .flat_map(|c| -> Vec<char> {
+                    if c.is_uppercase() {
+                        c.to_lowercase().collect()
+                    } else if c.is_lowercase() {
+                        c.to_uppercase().collect()
+                    } else {
+                        vec![c]
+                    }
+                })
+                .collect::<String>(),
+        ),
+        "camelcase" | "uppercamelcase" => {
+            let mut out = String::new();
+            for (i, w) in words(s).into_iter().enumerate() {
+                let w = w.to_lowercase();
+                if i == 0 && f == "camelcase" {
+                    out.push_str(&w);
+                } else {
+                    out.push_str(&capitalize(&w));
+                }
+            }
+            Value::from(out)
+        }
+        "touppercase" => Value::from(
+            words(&split_camel(s))
+                .iter()
+                .map(|w| w.to_uppercase())
+                .collect::<Vec<_>>()
+                .join("_"),
+        ),
+        "clean" => Value::from(clean(s)),
+        "comparecleaned" => match text(n, a1)? {
+            Some(t) => Value::Bool(clean(s) == clean(t)),
+            None => Value::Null,
+        },
+        "charat" => match int(n, a1)? {
+            Some(i) if i >= 0 => s
+                .encode_utf16()
+                .nth(i as usize)
+                .map_or(Value::Null, |u| Value::Int(i64::from(u))),
+            _ => Value::Null,
+        },
+        "distance" | "levenshteindistance" => match text(n, a1)? {
+            Some(t) => Value::Int(levenshtein(s, t) as i64),
+            None => Value::Null,
+        },
+        "levenshteinsimilarity" => match text(n, a1)? {
+            Some(t) => {
+                let longest = s.chars().count().max(t.chars().count());
+                Value::Float(if longest == 0 {
+                    1.0
+                } else {
+                    1.0 - levenshtein(s, t) as f64 / longest as f64
+                })
+            }
+            None => Value::Null,
+        },
+        "fuzzymatch" => match text(n, a1)? {
+            Some(t) => {
+                let len = s.chars().count();
+                let allowed = if len < 3 {
+                    0
+                } else if len < 5 {
+                    1
+                } else {
+                    2
+                };
+                Value::Bool(levenshtein(s, t) <= allowed)
+            }
+            None => Value::Null,
+        },
+        "hammingdistance" => match text(n, a1)? {
+            Some(t) => {
+                let (x, y): (Vec<char>, Vec<char>) = (s.chars().collect(), t.chars().collect());
+                if x.len() != y.len() {
+                    return Err(failed(
+                        n,
+                        "java.lang.IllegalArgumentException: Strings must have the same length",
+                    ));
+                }
+                Value::Int(x.iter().zip(&y).filter(|(a, b)| a != b).count() as i64)
+            }
+            None => Value::Null,
+        },
+        "indexof" | "indexesof" => {
+            let Some(lookup) = text(n, a1)? else {
+                return Ok(Value::Null);
+            };
+            let u: Vec<char> = s.chars().collect();
+            let from = int(n, a2)?.unwrap_or(0).max(0) as usize;
+            let to = match int(n, arg(args, 3))? {
+                Some(t) if t >= 0 => (t as usize).min(u.len()),
+                _ => u.len(),
+            };
+            let hay: String = u
+                .get(from..to.max(from))
+                .unwrap_or_default()
+                .iter()
+                .collect();
+            let hits: Vec<i64> = hay
+                .match_indices(lookup)
+                .map(|(b, _)| (from + hay[..b].chars().count()) as i64)
+                .collect();
+            if f == "indexof" {
+                Value::Int(hits.first().copied().unwrap_or(-1))
+            } else {
+                Value::List(hits.into_iter().map(Value::Int).collect())
+            }
+        }
+        "lpad" | "rpad" => {
+            let count = int(n, a1)?.unwrap_or(0).clamp(0, 10_000_000) as usize;
+            let pad = text(n, a2)?.unwrap_or(" ");
+            let len = s.chars().count();
+            if len >= count || pad.is_empty() {
+                return Ok(Value::from(s));
+            }
+            let fill: String = pad.chars().cycle().take(count - len).collect();
+            Value::from(if f == "lpad" {
+                format!("{fill}{s}")
+            } else {
+                format!("{s}{fill}")
+            })
+        }
+        "repeat" => {
+            let count = int(n, a1)?.unwrap_or(0).max(0) as usize;
+            run.sh.can_allocate(s.len().saturating_mul(count))?;
+            Value::from(s.repeat(count))
+        }
+        "replace" | "regreplace" => {
+            let (Some(p), Some(r)) = (text(n, a1)?, text(n, a2)?) else {
+                return Ok(Value::Null);
+            };
+            Value::from(
+                regex(p)?
+                    .replace_all(s, java_replacement(r).as_str())
+                    .into_owned(),
+            )
+        }
+        "split" => {
+            let Some(p) = text(n, a1)? else {
+                return Ok(Value::Null);
+            };
+            Value::List(java_split(s, &regex(p)?, int(n, a2)?.unwrap_or(0)))
+        }
+        "regexgroups" => {
+            let Some(p) = text(n, a1)? else {
+                return Ok(Value::Null);
+            };
+            Value::List(
+                regex(p)?
+                    .captures_iter(s)
+                    .map(|c| {
+                        Value::List(
+                            c.iter()
+                                .map(|m| m.map_or(Value::Null, |m| Value::from(m.as_str())))
+                                .collect(),
+                        )
+                    })
+                    .collect(),
+            )
+        }
+        "urlencode" => Value::from(url_encode(s)),
+        "urldecode" => Value::from(
+            url_decode(s).ok_or_else(|| failed(n, "URLDecoder: Illegal hex characters"))?,
+        ),
+        "base64encode" => Value::from(base64_encode(s.as_bytes(), B64, true)),
+        "base64urlencode" => Value::from(base64_encode(s.as_bytes(), B64_URL, false)),
+        "base64decode" | "base64urldecode" => {
+            let alphabet = if f == "base64decode" { B64 } else { B64_URL };
+            let bytes = base64_decode(s, alphabet).ok_or_else(|| {
+                failed(
+                    n,
+                    "java.lang.IllegalArgumentException: Illegal base64 character",
+                )
+            })?;
+            Value::from(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        "bytecount" | "bytes" => {
+            let charset = text(n, a1)?.unwrap_or("UTF-8").to_ascii_uppercase();
+            let bytes: Vec<u8> = match charset.as_str() {
+                "UTF-8" | "UTF8" => s.as_bytes().to_vec(),
+                "UTF-16" => {
+                    let mut b = vec![0xFE, 0xFF];
+                    b.extend(s.encode_utf16().flat_map(u16::to_be_bytes));
+                    b
+                }
+                "UTF-16BE" => s.encode_utf16().flat_map(u16::to_be_bytes).collect(),
+                "UTF-16LE" => s.encode_utf16().flat_map(u16::to_le_bytes).collect(),
+                "ISO-8859-1" | "LATIN1" | "US-ASCII" | "ASCII" => {
+                    let max = if charset.contains("ASCII") {
+                        0x7f
+                    } else {
+                        0xff
+                    };
+                    s.chars()
+                        .map(|c| if (c as u32) <= max { c as u8 } else { b'?' })
+                        .collect()
+                }
+                other => {
+                    return Err(failed(
+                        n,
+                        format!("java.nio.charset.UnsupportedCharsetException: {other}"),
+                    ))
+                }
+            };
+            if f == "bytecount" {
+                Value::Int(bytes.len() as i64)
+            } else {
+                // Java's bytes are signed.
+                Value::List(
+                    bytes
+                        .into_iter()
+                        .map(|b| Value::Int(i64::from(b as i8)))
+                        .collect(),
+                )
+            }
+        }
+        "phonetic" => Value::from(soundex(s)),
+        _ => return Err(ExecError::unsupported(n)),
+    })
+}
+
+/// `A-Za-z0-9` → the characters it names.
+pub(super) fn expand_ranges(spec: &str) -> Vec<char> {
+    let c: Vec<char> = spec.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < c.len() {
+        if i + 2 < c.len() && c[i + 1] == '-' && c[i] <= c[i + 2] {
+            out.extend(c[i]..=c[i + 2]);
+            i += 3;
+        } else {
+            out.push(c[i]);
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `fooBar` → `foo Bar` (word starts at upper-case letters after lower-case ones).
+pub(super) fn split_camel(s: &str) -> String {
+    let mut out = String::new();
+    let mut prev_lower = false;
+    for c in s.chars() {
+        if c.is_uppercase() && prev_lower {
+            out.push(' ');
+        }
+        prev_lower = c.is_lowercase() || c.is_ascii_digit();
+        out.push(c);
+    }
+    out
+}
+
+/// `apoc.text.clean`: lower-case letters and digits only.
+pub(super) fn clean(s: &str) -> String {
+    s.chars()
+        .filter(|c| c.is_alphanumeric())
+        .flat_map(char::to_lowercase)
+        .collect()
+}
