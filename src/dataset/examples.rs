@@ -537,8 +537,17 @@ fn read_cypherturn_predictions(
 pub fn read_predictions(path: &Path) -> Result<HashMap<String, Prediction>, DatasetError> {
     let text =
         std::fs::read_to_string(path).map_err(|e| derr(path, None, format!("cannot read: {e}")))?;
-    if guess_format(path, &text) == DatasetFormat::CypherTurn {
-        return read_cypherturn_predictions(path, &text);
+    predictions_from_text(path, &text)
+}
+
+/// Reads predictions from their text (JSON Lines, or CypherTurn's format); `path` names the
+/// origin in errors and decides the format as [`guess_format`] does.
+pub fn predictions_from_text(
+    path: &Path,
+    text: &str,
+) -> Result<HashMap<String, Prediction>, DatasetError> {
+    if guess_format(path, text) == DatasetFormat::CypherTurn {
+        return read_cypherturn_predictions(path, text);
     }
     let mut out = HashMap::new();
     for (i, line) in text.lines().enumerate() {

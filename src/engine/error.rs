@@ -106,6 +106,14 @@ impl ExecError {
         }
         self
     }
+    /// The 1-based line and column (in characters) in `source`, the statement's text, where
+    /// the error is, when it has a place.
+    pub fn position(&self, source: &str) -> Option<(usize, usize)> {
+        self.span.map(|s| {
+            let (line, column, _) = crate::syntax::error::line_col(source, s.start);
+            (line, column)
+        })
+    }
     /// The Neo4j status code: the kind's, except for exceeded limits, whose code says which
     /// limit (a time limit is `TransactionTimedOut`, the memory budget Neo4j's memory-pool
     /// error, the other limits an execution failure).

@@ -1069,8 +1069,8 @@ pub fn merge(dirs: &[&Path], out: &Path) -> Result<Report, String> {
     Ok(report)
 }
 
-/// Records as JSON Lines, one line each.
-fn records_jsonl(records: &[ExampleRecord]) -> String {
+/// Records as JSON Lines, one line each (what `examples.jsonl` holds).
+pub fn records_jsonl(records: &[ExampleRecord]) -> String {
     let mut text = String::new();
     for r in records {
         text.push_str(&serde_json::to_string(r).unwrap_or_default());

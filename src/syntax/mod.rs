@@ -10,7 +10,7 @@
 //! ```
 
 pub mod ast;
-mod error;
+pub(crate) mod error;
 mod parse;
 mod print;
 
