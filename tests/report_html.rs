@@ -6,10 +6,12 @@
 //! `GRAPE_REQUIRE_CHROMIUM=1` (as `.ci/run` sets when it could install Chromium), when a missing
 //! browser fails the test.
 
+mod common;
+
+use common::{chromium, load_in_chromium as load};
 use grape::dataset::{read_dataset, read_predictions};
 use grape::eval::{evaluate, report_html, EvalOptions, Graphs};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn demo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo")
@@ -20,53 +22,6 @@ fn temp(name: &str) -> PathBuf {
     let _ = std::fs::remove_dir_all(&d);
     std::fs::create_dir_all(&d).unwrap();
     d
-}
-
-fn chromium() -> Option<PathBuf> {
-    if let Some(p) = std::env::var_os("GRAPE_CHROMIUM") {
-        return Some(PathBuf::from(p));
-    }
-    let path = std::env::var_os("PATH")?;
-    for dir in std::env::split_paths(&path) {
-        for name in ["chromium", "chromium-browser", "google-chrome"] {
-            let p = dir.join(name);
-            if p.is_file() {
-                return Some(p);
-            }
-        }
-    }
-    None
-}
-
-/// Loads a page in headless Chromium: (the DOM after the scripts ran, the console lines).
-fn load(browser: &Path, page: &Path, profile: &Path) -> (String, Vec<String>) {
-    let url = format!("file://{}", page.display());
-    let o = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--no-first-run",
-            "--enable-logging=stderr",
-            "--v=0",
-            "--virtual-time-budget=5000",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg("--dump-dom")
-        .arg(&url)
-        .output()
-        .expect("run chromium");
-    assert!(
-        o.status.success(),
-        "chromium failed: {}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let console = String::from_utf8_lossy(&o.stderr)
-        .lines()
-        .filter(|l| l.contains(":CONSOLE"))
-        .map(str::to_string)
-        .collect();
-    (String::from_utf8_lossy(&o.stdout).into_owned(), console)
 }
 
 fn demo_graph() -> grape::graph::Graph {

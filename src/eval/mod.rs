@@ -10,6 +10,8 @@
 //!   the same inputs give a byte-identical report.
 //! - Examples whose gold query fails are reported and left out of the aggregates.
 
+pub mod compare;
+pub mod junit;
 mod render;
 pub use render::{report_html, report_table};
 
@@ -505,9 +507,13 @@ fn session_summary(records: &[ExampleRecord]) -> Option<SessionSummary> {
 }
 
 /// The metrics whose overall means get bootstrap confidence intervals.
-pub const HEADLINE_METRICS: [&str; 7] = [
+pub const HEADLINE_METRICS: [&str; 11] = [
     "ex",
     "ex_strict",
+    "ex_cypherbench",
+    "exec_exact_match",
+    "google_bleu",
+    "exact_match",
     "coverage",
     "jaccard",
     "psjs",
@@ -712,6 +718,14 @@ fn score_with<'g>(
                         rec.metrics.insert("psjs".into(), v);
                     }
                     rec.metrics.insert("ex_strict".into(), rows.ex_strict);
+                    rec.metrics.insert(
+                        "ex_cypherbench".into(),
+                        crate::metrics::cypherbench_ex(&t, &gold, c, &ex.gold),
+                    );
+                    rec.metrics.insert(
+                        "exec_exact_match".into(),
+                        crate::metrics::exec_exact_match(&t, &gold),
+                    );
                     rec.metrics.insert("jaccard".into(), items.jaccard);
                     rec.metrics.insert("coverage".into(), items.coverage);
                 }
@@ -724,7 +738,15 @@ fn score_with<'g>(
             }
         }
     }
-    for m in ["ex", "ex_strict", "jaccard", "coverage", "psjs"] {
+    for m in [
+        "ex",
+        "ex_strict",
+        "ex_cypherbench",
+        "exec_exact_match",
+        "jaccard",
+        "coverage",
+        "psjs",
+    ] {
         rec.metrics.entry(m.into()).or_insert(0.0);
     }
     rec.metrics
@@ -738,6 +760,14 @@ fn score_with<'g>(
     rec.metrics.insert("jaro_winkler".into(), t.jaro_winkler);
     rec.metrics
         .insert("normalized_levenshtein".into(), t.normalized_levenshtein);
+    rec.metrics.insert(
+        "google_bleu".into(),
+        crate::metrics::google_bleu(&ex.gold, first),
+    );
+    rec.metrics.insert(
+        "exact_match".into(),
+        crate::metrics::exact_match(&ex.gold, first, opts.variant),
+    );
     rec.metrics.insert("valid_syntax".into(), valid_syntax);
     rec.metrics.insert("kg_valid".into(), kg_valid);
     rec.timings_ms = Some(Timings {

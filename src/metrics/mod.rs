@@ -7,12 +7,18 @@
 //! - [`mod@psjs`]: the provenance subgraph Jaccard similarity, on the nodes the leading `MATCH`
 //!   clauses bind.
 //! - [`session`]: the multi-turn SEM and CER.
+//! - [`bleu`]: Google BLEU and ExactMatch on query text (Neo4j's text2cypher evaluation).
+//! - [`cypherbench`]: CypherBench's EX and Neo4j's execution ExactMatch, each under its name.
 
+pub mod bleu;
+pub mod cypherbench;
 pub mod psjs;
 pub mod result;
 pub mod session;
 pub mod text;
 
+pub use bleu::{exact_match, google_bleu};
+pub use cypherbench::{cypherbench_ex, exec_exact_match};
 pub use psjs::psjs;
 pub use result::{execution_accuracy, item_scores, pass_at_k, ItemScores, RowScores};
 

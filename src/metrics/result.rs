@@ -198,7 +198,7 @@ fn rows_canon(t: &Table, cols: &[usize], unordered_lists: bool) -> Vec<Vec<Canon
         .collect()
 }
 
-fn same_rows(a: &[Vec<Canon>], b: &[Vec<Canon>], ordered: bool) -> bool {
+fn same_rows<K: Eq + std::hash::Hash>(a: &[Vec<K>], b: &[Vec<K>], ordered: bool) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -206,7 +206,7 @@ fn same_rows(a: &[Vec<Canon>], b: &[Vec<Canon>], ordered: bool) -> bool {
         return a == b;
     }
     // Multiset equality by counting: O(rows) with hashing.
-    let mut counts: rustc_hash::FxHashMap<&[Canon], isize> = rustc_hash::FxHashMap::default();
+    let mut counts: rustc_hash::FxHashMap<&[K], isize> = rustc_hash::FxHashMap::default();
     for r in a {
         *counts.entry(r.as_slice()).or_insert(0) += 1;
     }
@@ -219,30 +219,26 @@ fn same_rows(a: &[Vec<Canon>], b: &[Vec<Canon>], ordered: bool) -> bool {
     true
 }
 
-/// Searches a permutation of the generated columns that makes its rows equal the reference's.
-fn permutation_matches(
-    generated: &Table,
-    reference: &Table,
+/// Whether some permutation of the generated rows' columns makes them equal the reference rows
+/// (as multisets, or as sequences when `ordered`). Both tables have `n` columns; rows are
+/// given as keys.
+pub(crate) fn permuted_equal<K: Clone + Ord + std::hash::Hash>(
+    generated: &[Vec<K>],
+    reference: &[Vec<K>],
+    n: usize,
     ordered: bool,
-    unordered_lists: bool,
 ) -> bool {
-    let n = reference.columns.len();
-    if generated.columns.len() != n || generated.rows.len() != reference.rows.len() {
+    if generated.len() != reference.len() {
         return false;
     }
-    let reference_rows = rows_canon(reference, &(0..n).collect::<Vec<_>>(), unordered_lists);
     // Column signatures (sorted multisets of values) prune the search.
-    let sig = |t: &Table, c: usize| {
-        let mut v: Vec<Canon> = t
-            .rows
-            .iter()
-            .map(|r| canon(&r[c], unordered_lists))
-            .collect();
+    fn sig<K: Ord>(rows: &[Vec<K>], c: usize) -> Vec<&K> {
+        let mut v: Vec<&K> = rows.iter().map(|r| &r[c]).collect();
         v.sort();
         v
-    };
-    let ref_sigs: Vec<Vec<Canon>> = (0..n).map(|c| sig(reference, c)).collect();
-    let gen_sigs: Vec<Vec<Canon>> = (0..n).map(|c| sig(generated, c)).collect();
+    }
+    let ref_sigs: Vec<Vec<&K>> = (0..n).map(|c| sig(reference, c)).collect();
+    let gen_sigs: Vec<Vec<&K>> = (0..n).map(|c| sig(generated, c)).collect();
     let candidates: Vec<Vec<usize>> = (0..n)
         .map(|rc| (0..n).filter(|&gc| gen_sigs[gc] == ref_sigs[rc]).collect())
         .collect();
@@ -279,10 +275,33 @@ fn permutation_matches(
         false
     }
     let mut check = |p: &[usize]| {
-        let g = rows_canon(generated, p, unordered_lists);
-        same_rows(&g, &reference_rows, ordered)
+        let g: Vec<Vec<K>> = generated
+            .iter()
+            .map(|r| p.iter().map(|&c| r[c].clone()).collect())
+            .collect();
+        same_rows(&g, reference, ordered)
     };
     search(0, &candidates, &mut perm, &mut used, &mut tries, &mut check)
+}
+
+/// Searches a permutation of the generated columns that makes its rows equal the reference's.
+fn permutation_matches(
+    generated: &Table,
+    reference: &Table,
+    ordered: bool,
+    unordered_lists: bool,
+) -> bool {
+    let n = reference.columns.len();
+    if generated.columns.len() != n || generated.rows.len() != reference.rows.len() {
+        return false;
+    }
+    let all: Vec<usize> = (0..n).collect();
+    permuted_equal(
+        &rows_canon(generated, &all, unordered_lists),
+        &rows_canon(reference, &all, unordered_lists),
+        n,
+        ordered,
+    )
 }
 
 /// EX and EX-strict of a generated result against a reference.

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: where `../shared` is, and its corpora.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The shared data folder: `$GRAPE_SHARED`, else `../shared` next to the crate. `None` (with a
 /// loud notice on stderr) when absent, so a fresh clone without the data still passes.
@@ -141,4 +141,53 @@ pub fn first_column_mismatches(setup: &str, examples: &[(&str, &str, &str)]) -> 
         }
     }
     failures
+}
+
+/// Headless Chromium: `$GRAPE_CHROMIUM`, else `chromium`, `chromium-browser` or
+/// `google-chrome` on the PATH.
+pub fn chromium() -> Option<PathBuf> {
+    if let Some(p) = std::env::var_os("GRAPE_CHROMIUM") {
+        return Some(PathBuf::from(p));
+    }
+    let path = std::env::var_os("PATH")?;
+    for dir in std::env::split_paths(&path) {
+        for name in ["chromium", "chromium-browser", "google-chrome"] {
+            let p = dir.join(name);
+            if p.is_file() {
+                return Some(p);
+            }
+        }
+    }
+    None
+}
+
+/// Loads a page in headless Chromium: (the DOM after the scripts ran, the console lines).
+pub fn load_in_chromium(browser: &Path, page: &Path, profile: &Path) -> (String, Vec<String>) {
+    let url = format!("file://{}", page.display());
+    let o = std::process::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .output()
+        .expect("run chromium");
+    assert!(
+        o.status.success(),
+        "chromium failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let console = String::from_utf8_lossy(&o.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(str::to_string)
+        .collect();
+    (String::from_utf8_lossy(&o.stdout).into_owned(), console)
 }

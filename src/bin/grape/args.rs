@@ -131,6 +131,14 @@ pub(crate) enum Command {
     /// with --json); with --out, per-example records go to DIR/examples.jsonl (a rerun resumes
     /// from it) and the report to DIR/report.json, report.md and report.html.
     Eval(EvalArgs),
+    /// Compare evaluation runs with the first (the baseline) on the examples they share.
+    ///
+    /// Each RUN is an output folder of `grape eval --out` (or its examples.jsonl). Per metric:
+    /// both means, the difference with a paired bootstrap 95% interval and a p-value
+    /// (McNemar's exact test for binary metrics, a paired permutation test for graded ones);
+    /// the same per category value; the examples whose binary metrics flipped. With
+    /// --max-drop, exits 1 when a metric dropped by more than allowed at significance --alpha.
+    Compare(CompareArgs),
     /// Evaluation reports.
     #[command(subcommand)]
     Report(ReportCommand),
@@ -432,6 +440,51 @@ pub(crate) struct EvalArgs {
     /// Print report.json to standard output instead of the table.
     #[arg(long)]
     pub(crate) json: bool,
+    /// CI gate: exit 1 when an overall metric is below its threshold, e.g.
+    /// `--fail-under ex=0.8,kg_valid=0.95` (the message names each metric that failed).
+    #[arg(long, value_name = "METRIC=MIN,...", value_parser = thresholds)]
+    pub(crate) fail_under: Option<Thresholds>,
+    /// Write a JUnit XML report: one test case per example, failing when the first
+    /// prediction is not EX-correct (both queries and results in the message).
+    #[arg(long, value_name = "FILE")]
+    pub(crate) junit: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) engine: EngineArgs,
+}
+
+#[derive(clap::Args)]
+pub(crate) struct CompareArgs {
+    /// The runs: the baseline first.
+    #[arg(required = true, num_args = 2..)]
+    pub(crate) runs: Vec<PathBuf>,
+    /// Print the comparison as JSON.
+    #[arg(long)]
+    pub(crate) json: bool,
+    /// Also write the comparison as Markdown to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) md: Option<PathBuf>,
+    /// Also write the comparison as an HTML page (a chart per metric) to this file.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) html: Option<PathBuf>,
+    /// The binary metric whose flips and per-category differences are listed.
+    #[arg(long, default_value = "ex")]
+    pub(crate) focus: String,
+    /// CI gate: exit 1 when a metric dropped by more than this (and significantly), e.g.
+    /// `--max-drop ex=0.02,kg_valid=0.05`.
+    #[arg(long, value_name = "METRIC=DROP,...", value_parser = thresholds)]
+    pub(crate) max_drop: Option<Thresholds>,
+    /// Significance level of --max-drop.
+    #[arg(long, default_value_t = 0.05)]
+    pub(crate) alpha: f64,
+    /// Bootstrap resamples (and random sign patterns of the permutation test).
+    #[arg(long, default_value_t = 10_000)]
+    pub(crate) resamples: usize,
+}
+
+/// Metric thresholds (`ex=0.8,kg_valid=0.95`).
+#[derive(Clone, Debug)]
+pub(crate) struct Thresholds(pub(crate) Vec<(String, f64)>);
+
+fn thresholds(s: &str) -> Result<Thresholds, String> {
+    grape::eval::compare::parse_thresholds(s).map(Thresholds)
 }

@@ -82,7 +82,14 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
     opts.engine.limits.timeout = Some(std::time::Duration::from_millis(a.timeout_ms));
     a.engine.apply(&mut opts.engine);
     match grape::eval::evaluate(&graphs, &examples, &predictions, &opts, a.out.as_deref()) {
-        Ok((report, _)) => {
+        Ok((report, records)) => {
+            if let Some(path) = &a.junit {
+                let xml = grape::eval::junit::junit_xml(&records, &a.dataset.display().to_string());
+                if let Err(e) = grape::dataset::write_atomically(path, xml.as_bytes()) {
+                    eprintln!("error: writing {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
             if a.json {
                 print!("{}", grape::eval::report_json(&report));
             } else {
@@ -100,6 +107,28 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
                     report.gold_errors
                 );
             }
+            if let Some(Thresholds(gates)) = &a.fail_under {
+                let mut failed = false;
+                for (metric, min) in gates {
+                    match report.overall.get(metric) {
+                        None => {
+                            eprintln!(
+                                "error: --fail-under: the report has no metric `{metric}` (it has {})",
+                                report.overall.keys().cloned().collect::<Vec<_>>().join(", ")
+                            );
+                            return ExitCode::from(2);
+                        }
+                        Some(v) if v < min => {
+                            eprintln!("FAIL: {metric} = {v:.4} is under {min}");
+                            failed = true;
+                        }
+                        Some(_) => {}
+                    }
+                }
+                if failed {
+                    return ExitCode::from(1);
+                }
+            }
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -107,4 +136,69 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+pub(super) fn cmd_compare(a: CompareArgs) -> ExitCode {
+    let mut runs = Vec::new();
+    for path in &a.runs {
+        match grape::eval::compare::Run::read(path) {
+            Ok(r) => runs.push(r),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        }
+    }
+    let opts = grape::eval::compare::CompareOptions {
+        resamples: a.resamples.max(1),
+        permutations: a.resamples.max(1),
+        ..Default::default()
+    };
+    let c = match grape::eval::compare::compare(&runs, &opts) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if a.json {
+        print!("{}", grape::eval::compare::comparison_json(&c));
+    } else {
+        print!("{}", grape::eval::compare::comparison_table(&c, &a.focus));
+    }
+    let outputs = [
+        (
+            &a.md,
+            grape::eval::compare::comparison_markdown as fn(&_, &str) -> String,
+        ),
+        (&a.html, grape::eval::compare::comparison_html),
+    ];
+    for (path, render) in outputs {
+        if let Some(path) = path {
+            if let Err(e) = grape::dataset::write_atomically(path, render(&c, &a.focus).as_bytes())
+            {
+                eprintln!("error: writing {}: {e}", path.display());
+                return ExitCode::from(2);
+            }
+        }
+    }
+    if let Some(Thresholds(max_drop)) = &a.max_drop {
+        match grape::eval::compare::regressions(&c, max_drop, a.alpha) {
+            Err(e) => {
+                eprintln!("error: --max-drop: {e}");
+                return ExitCode::from(2);
+            }
+            Ok(regs) if !regs.is_empty() => {
+                for r in regs {
+                    eprintln!(
+                        "FAIL: {} dropped by {:.4} in {} (allowed {}, p = {:.4} < {})",
+                        r.metric, r.drop, r.run, r.allowed, r.p_value, a.alpha
+                    );
+                }
+                return ExitCode::from(1);
+            }
+            Ok(_) => {}
+        }
+    }
+    ExitCode::SUCCESS
 }

@@ -47,12 +47,14 @@ fn main() -> ExitCode {
             | Command::Textsim { .. }
             | Command::Schema { .. }
             | Command::Eval(_)
+            | Command::Compare(_)
             | Command::Report(_)
     ) {
         quiet_broken_pipe();
     }
     match cli.command {
         Command::Eval(args) => cmd_eval(args),
+        Command::Compare(args) => eval::cmd_compare(args),
         #[cfg(feature = "bolt")]
         Command::Serve(ServeCommand::Bolt {
             graph,
