@@ -13,6 +13,8 @@ mod diagnostic;
 pub mod fuzz;
 pub mod validate;
 
+pub mod sarif;
+
 pub use access::{access, Access};
 pub use aliases::{missing_aliases, MissingAlias};
 pub use complexity::{complexity, Complexity, MatchHops};

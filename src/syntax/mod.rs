@@ -21,3 +21,10 @@ pub use parse::{parse, parse_script, split_statements, split_statements_lenient}
 pub(crate) use print::write_name;
 pub(crate) use print::write_string as write_string_literal;
 pub use print::{print, print_expr, print_label_expr, print_script, print_type, PrintOptions};
+
+/// The 1-based line and column (in characters) of byte `offset` in `source` (an offset past the
+/// end counts as the end; one inside a character as that character).
+pub fn position(source: &str, offset: usize) -> (usize, usize) {
+    let (line, column, _) = error::line_col(source, offset);
+    (line, column)
+}

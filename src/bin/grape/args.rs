@@ -280,9 +280,14 @@ pub(crate) enum Command {
         #[arg(long, value_name = "NAMES")]
         params: Option<String>,
         /// One JSON object per query: {"id", "syntax_ok", "schema_score", "properties_score",
-        /// "kg_valid", "diagnostics": [{"code", "message", "line", "column"}]}.
+        /// "kg_valid", "diagnostics": [{"code", "message", "line", "column"}]} (`--format json`).
         #[arg(long)]
         json: bool,
+        /// Output: `text` (FILE:LINE:COL: CODE: message), `json` (as --json), `sarif` (one
+        /// SARIF 2.1.0 log, for code scanning) or `github` (workflow annotations, shown inline
+        /// on a pull request).
+        #[arg(long, value_enum, conflicts_with = "json")]
+        format: Option<ValidateFormat>,
         /// Query files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -487,4 +492,13 @@ pub(crate) struct Thresholds(pub(crate) Vec<(String, f64)>);
 
 fn thresholds(s: &str) -> Result<Thresholds, String> {
     grape::eval::compare::parse_thresholds(s).map(Thresholds)
+}
+
+/// `grape validate --format`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum ValidateFormat {
+    Text,
+    Json,
+    Sarif,
+    Github,
 }

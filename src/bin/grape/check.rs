@@ -47,9 +47,11 @@ pub(super) fn cmd_validate(
     schema_path: &Path,
     schema_format: Option<&str>,
     params: Option<&str>,
-    json: bool,
+    format: ValidateFormat,
     files: &[PathBuf],
 ) -> ExitCode {
+    let json = format == ValidateFormat::Json;
+    let mut findings: Vec<grape::analysis::sarif::Finding> = Vec::new();
     let schema = match read_schema(schema_path, schema_format) {
         Ok(s) => s,
         Err(e) => {
@@ -93,7 +95,34 @@ pub(super) fn cmd_validate(
             if !v.kg_valid {
                 invalid += 1;
             }
-            if json {
+            if matches!(format, ValidateFormat::Sarif | ValidateFormat::Github) {
+                for d in &v.diagnostics {
+                    let (start_line, start_column) = file_position(q, d.line, d.column);
+                    let (el, ec) = grape::syntax::position(&q.text, d.span.end);
+                    let (end_line, end_column) = file_position(q, el, ec);
+                    let f = grape::analysis::sarif::Finding {
+                        uri: q.origin.clone(),
+                        query_id: q.id.clone(),
+                        code: d.code.to_string(),
+                        kind: format!("{:?}", d.kind),
+                        message: d.message.clone(),
+                        start_line: if q.offset.is_some() {
+                            start_line
+                        } else {
+                            q.line
+                        },
+                        end_line: if q.offset.is_some() { end_line } else { q.line },
+                        columns: q
+                            .offset
+                            .map(|_| (start_column, end_column.max(start_column + 1))),
+                    };
+                    if format == ValidateFormat::Github {
+                        let _ = writeln!(out, "{}", grape::analysis::sarif::github_annotation(&f));
+                    } else {
+                        findings.push(f);
+                    }
+                }
+            } else if json {
                 let diagnostics: Vec<JsonDiagnostic> = v
                     .diagnostics
                     .iter()
@@ -142,6 +171,14 @@ pub(super) fn cmd_validate(
                 }
             }
         }
+    }
+    if format == ValidateFormat::Sarif {
+        let log = grape::analysis::sarif::sarif_log(&findings);
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&log).unwrap_or_default()
+        );
     }
     let _ = out.flush();
     if !json {

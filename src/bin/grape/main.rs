@@ -152,12 +152,17 @@ fn main() -> ExitCode {
             schema_format,
             params,
             json,
+            format,
             files,
         } => cmd_validate(
             &schema,
             schema_format.as_deref(),
             params.as_deref(),
-            json,
+            if json {
+                ValidateFormat::Json
+            } else {
+                format.unwrap_or(ValidateFormat::Text)
+            },
             &files,
         ),
         Command::Analyze { json, files } => cmd_analyze(json, &files),

@@ -1,0 +1,144 @@
+//! `grape validate --format sarif|github`: findings placed in their files (scripts with lines
+//! and columns, JSON Lines records by line), SARIF valid against the OASIS 2.1.0 JSON schema
+//! (`target/sarif-schema/sarif-schema-2.1.0.json`, which `.ci/run` takes from the serde-sarif
+//! crate's source; checked with Python's jsonschema, required with `GRAPE_REQUIRE_SARIF_SCHEMA=1`)
+//! and GitHub workflow annotations.
+#![cfg(feature = "cli")]
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn setup(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("grape-validate-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    std::fs::write(
+        d.join("q.cypher"),
+        "MATCH (p:Persn) RETURN p.name;\n\nMATCH (p:Person)\nRETURN p.nmae, x;\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("q.jsonl"),
+        "{\"id\": \"a\", \"query\": \"MATCH (m:Movi) RETURN m\"}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("schema.txt"),
+        "Node properties are the following:\nPerson {name: STRING}\n\
+         Relationship properties are the following:\nThe relationships are the following:\n",
+    )
+    .unwrap();
+    d
+}
+
+fn validate(dir: &Path, format: &str) -> (Option<i32>, String) {
+    let o = Command::new(env!("CARGO_BIN_EXE_grape"))
+        .current_dir(dir)
+        .args([
+            "validate",
+            "--schema",
+            "schema.txt",
+            "--format",
+            format,
+            "q.cypher",
+            "q.jsonl",
+        ])
+        .output()
+        .unwrap();
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
+}
+
+#[test]
+fn github_annotations_point_at_the_findings() {
+    let dir = setup("github");
+    let (code, out) = validate(&dir, "github");
+    assert_eq!(code, Some(1));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 4, "{out}");
+    assert!(lines[0].starts_with(
+        "::warning file=q.cypher,line=1,endLine=1,col=10,endColumn=15,title=Neo.ClientNotification.Statement.UnknownLabelWarning::the schema has no label `Persn`"
+    ));
+    assert!(
+        lines[1].contains("line=4,endLine=4,col=10,endColumn=14") && lines[1].contains("`nmae`")
+    );
+    assert!(lines[2].starts_with("::error file=q.cypher,line=4,endLine=4,col=16,endColumn=17,"));
+    // A JSON Lines record: its line, no columns.
+    assert!(lines[3].starts_with("::warning file=q.jsonl,line=1,endLine=1,title="));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn sarif_is_valid_and_places_every_finding() {
+    let dir = setup("sarif");
+    let (code, out) = validate(&dir, "sarif");
+    assert_eq!(code, Some(1));
+    let log: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(log["version"], "2.1.0");
+    let run = &log["runs"][0];
+    let rules = run["tool"]["driver"]["rules"].as_array().unwrap();
+    let results = run["results"].as_array().unwrap();
+    assert_eq!(results.len(), 4);
+    for r in results {
+        assert_eq!(
+            rules[r["ruleIndex"].as_u64().unwrap() as usize]["id"],
+            r["ruleId"]
+        );
+    }
+    let region = &results[2]["locations"][0]["physicalLocation"]["region"];
+    assert_eq!(
+        (
+            &region["startLine"],
+            &region["startColumn"],
+            &region["endColumn"]
+        ),
+        (
+            &serde_json::json!(4),
+            &serde_json::json!(16),
+            &serde_json::json!(17)
+        )
+    );
+    assert_eq!(results[2]["level"], "error");
+    assert!(results[3]["locations"][0]["physicalLocation"]["region"]["startColumn"].is_null());
+
+    let schema =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("target/sarif-schema/sarif-schema-2.1.0.json");
+    let py = common::python_with(
+        "import jsonschema",
+        "GRAPE_REQUIRE_SARIF_SCHEMA",
+        "SARIF schema check",
+    );
+    match py {
+        Some(py) if schema.is_file() => {
+            let file = dir.join("out.sarif");
+            std::fs::write(&file, &out).unwrap();
+            let o = Command::new(py)
+                .arg(concat!(
+                    env!("CARGO_MANIFEST_DIR"),
+                    "/tests/eval_support/sarif_check.py"
+                ))
+                .arg(&file)
+                .arg(&schema)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stdout));
+        }
+        _ => {
+            if std::env::var("GRAPE_REQUIRE_SARIF_SCHEMA").as_deref() == Ok("1") {
+                panic!(
+                    "GRAPE_REQUIRE_SARIF_SCHEMA=1 but {} is missing",
+                    schema.display()
+                );
+            }
+            eprintln!(
+                "SKIPPED SARIF schema check: no {} or no jsonschema",
+                schema.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
