@@ -267,10 +267,47 @@ fn eval_fail_under_and_junit() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The bundled predictions and a perturbed copy (each example's candidates in reverse order,
+/// so the first prediction is the last candidate): two runs of the demo.
+fn perturbed_runs(dir: &Path) -> (String, String) {
+    let lines: Vec<String> = std::fs::read_to_string(demo("predictions.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| {
+            let mut v: serde_json::Value = serde_json::from_str(l).unwrap();
+            if let Some(c) = v["candidates"].as_array_mut() {
+                c.reverse();
+            }
+            v.to_string()
+        })
+        .collect();
+    let perturbed = dir.join("perturbed.jsonl");
+    std::fs::write(&perturbed, lines.join("\n") + "\n").unwrap();
+    let (a, b) = (dir.join("bundled"), dir.join("perturbed"));
+    for (preds, out) in [
+        (demo("predictions.jsonl"), &a),
+        (perturbed.display().to_string(), &b),
+    ] {
+        let o = grape(&[
+            "eval",
+            "--dataset",
+            &demo("questions.jsonl"),
+            "--predictions",
+            &preds,
+            "--graph",
+            &demo("graph.json"),
+            "--out",
+            &out.display().to_string(),
+        ]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    (a.display().to_string(), b.display().to_string())
+}
+
 #[test]
 fn comparison_page_and_markdown() {
     let dir = temp("page");
-    let (a, b) = runs(&dir);
+    let (a, b) = perturbed_runs(&dir);
     let (md, html) = (dir.join("c.md"), dir.join("c.html"));
     let o = grape(&[
         "compare",
@@ -285,10 +322,12 @@ fn comparison_page_and_markdown() {
     ]);
     assert!(o.status.success());
     let md = std::fs::read_to_string(md).unwrap();
-    assert!(
-        md.contains("| ex | 52 | 1.000 |") && md.contains("### ex:"),
-        "{md}"
-    );
+    assert!(md.contains("| ex | 52 | 0.481 |"), "{md}");
+    // The flipped examples are listed with both predictions, and the p-values shown.
+    let lost = md.matches("| lost |").count();
+    let gained = md.matches("| gained |").count();
+    assert!(lost + gained > 0 && md.contains(&format!("### ex: {lost} lost, {gained} gained")));
+    assert!(md.contains("mcnemar-exact") && md.contains("paired-permutation"));
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(!page.contains("<script") && !page.contains("<link"));
     let charts = page.matches("<svg").count();
@@ -303,5 +342,45 @@ fn comparison_page_and_markdown() {
     assert!(console.is_empty(), "console output: {console:#?}");
     assert_eq!(dom.matches("<svg").count(), charts);
     assert!(charts >= 10 && dom.contains("<figcaption>ex</figcaption>"));
+    assert_eq!(dom.matches("<td>lost</td>").count(), lost);
+    assert!(dom.contains(", p "));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn leaderboard_ranks_runs() {
+    let dir = temp("board");
+    let (a, b) = runs(&dir);
+    let html = dir.join("board.html");
+    let o = grape(&[
+        "report",
+        "leaderboard",
+        &b,
+        &a,
+        "--metrics",
+        "ex,kg_valid",
+        "--html",
+        &html.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let md = String::from_utf8_lossy(&o.stdout);
+    let lines: Vec<&str> = md.lines().collect();
+    assert_eq!(
+        lines[0],
+        "| rank | run | examples | scored | ex | kg_valid |"
+    );
+    // The perfect run ranks first, with EX 1 and its interval.
+    assert!(
+        lines[2].starts_with(&format!("| 1 | `{a}` | 52 | 52 | 1.000 [1.000, 1.000] |")),
+        "{md}"
+    );
+    assert!(lines[3].starts_with(&format!("| 2 | `{b}` |")));
+    assert!(std::fs::read_to_string(&html)
+        .unwrap()
+        .contains("<th>kg_valid</th>"));
+    // From records alone (no report.json) the same means.
+    let records = format!("{a}/examples.jsonl");
+    let o = grape(&["report", "leaderboard", &records, "--metrics", "ex"]);
+    assert!(String::from_utf8_lossy(&o.stdout).contains("| 1.000 [1.000, 1.000] |"));
     let _ = std::fs::remove_dir_all(&dir);
 }

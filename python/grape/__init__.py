@@ -454,6 +454,7 @@ def evaluate(
     workers: Optional[int] = None,
     timeout_ms: int = 10_000,
     types: str = "strings",
+    schemas: Optional[PathLike] = None,
 ) -> Report:
     """Evaluates predictions against a dataset, as ``grape eval`` does, on grape's worker
     threads with the GIL released.
@@ -465,7 +466,9 @@ def evaluate(
     datasets that name theirs. ``k``: Pass@k is reported for 1 and k. ``out``: a folder for
     ``examples.jsonl``, ``report.json``, ``report.md`` and ``report.html``; a rerun resumes
     from the records there. ``progress``: a progress bar on standard error once a run has taken
-    a second."""
+    a second. ``schemas``: a ``database,schema`` CSV giving each example that names a database
+    that database's schema. Without ``graph`` and ``graphs`` the run is text-only (text metrics
+    and validity, nothing executed)."""
     text, origin = _predictions_jsonl(predictions)
     native_graph = None
     if isinstance(graph, Graph):
@@ -487,6 +490,7 @@ def evaluate(
         workers,
         timeout_ms,
         types,
+        None if schemas is None else os.fspath(schemas),
     )
     return Report(report_json, records)
 

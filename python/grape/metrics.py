@@ -30,6 +30,8 @@ __all__ = [
     "jaccard",
     "coverage",
     "pass_at_k",
+    "google_bleu",
+    "exact_match",
 ]
 
 
@@ -97,3 +99,16 @@ def pass_at_k(coverages: Sequence[Optional[float]], k: int) -> float:
     """Pass@k over the coverages of an example's candidates, best first (``None``: the
     candidate failed)."""
     return _grape.pass_at_k(list(coverages), k)
+
+
+def google_bleu(reference: str, prediction: str) -> float:
+    """Google BLEU of a predicted query against the reference, as Hugging Face ``evaluate``'s
+    ``google_bleu`` computes it (13a tokens, n-grams 1-4, the minimum of precision and
+    recall)."""
+    return _grape.google_bleu(reference, prediction)
+
+
+def exact_match(reference: str, prediction: str, variant: str = "default") -> float:
+    """1.0 when the texts are equal with whitespace collapsed (or their canonical forms, with
+    ``variant="canonical"``), else 0.0."""
+    return _grape.exact_match(reference, prediction, variant)

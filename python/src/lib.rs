@@ -432,6 +432,18 @@ fn result_scores(generated: &PyTable, reference: &PyTable, ordered: bool) -> (f6
 }
 
 #[pyfunction]
+fn google_bleu(reference: &str, prediction: &str) -> f64 {
+    grape::metrics::google_bleu(reference, prediction)
+}
+
+#[pyfunction]
+#[pyo3(signature = (reference, prediction, variant = "default"))]
+fn exact_match(reference: &str, prediction: &str, variant: &str) -> PyResult<f64> {
+    let variant = variant.parse().map_err(PyValueError::new_err)?;
+    Ok(grape::metrics::exact_match(reference, prediction, variant))
+}
+
+#[pyfunction]
 fn pass_at_k(coverages: Vec<Option<f64>>, k: usize) -> f64 {
     grape::metrics::pass_at_k(&coverages, k)
 }
@@ -443,7 +455,7 @@ fn pass_at_k(coverages: Vec<Option<f64>>, k: usize) -> f64 {
 #[pyfunction]
 #[pyo3(signature = (dataset, predictions_jsonl, predictions_origin, graph = None, graphs = None,
     schema = None, format = None, k = 1, variant = "default", out = None, progress = false,
-    workers = None, timeout_ms = 10_000, types = "strings"))]
+    workers = None, timeout_ms = 10_000, types = "strings", schemas = None))]
 #[allow(clippy::too_many_arguments)]
 fn evaluate(
     py: Python<'_>,
@@ -461,6 +473,7 @@ fn evaluate(
     workers: Option<usize>,
     timeout_ms: u64,
     types: &str,
+    schemas: Option<PathBuf>,
 ) -> PyResult<(String, String)> {
     let format = format
         .map(|f| f.parse().map_err(|e: String| PyValueError::new_err(e)))
@@ -470,7 +483,11 @@ fn evaluate(
     let default_graph = graph.map(Graph::snapshot);
     let schema = schema.map(|s| s.schema.clone());
     let run = py.detach(move || -> Result<(String, String), String> {
-        let examples = grape::dataset::read_dataset(&dataset, format).map_err(|e| e.to_string())?;
+        let mut examples =
+            grape::dataset::read_dataset(&dataset, format).map_err(|e| e.to_string())?;
+        if let Some(table) = &schemas {
+            grape::dataset::attach_schemas(&mut examples, table).map_err(|e| e.to_string())?;
+        }
         let predictions =
             grape::dataset::predictions_from_text(&predictions_origin, &predictions_jsonl)
                 .map_err(|e| e.to_string())?;
@@ -481,11 +498,15 @@ fn evaluate(
             types,
         )
         .map_err(|e| e.to_string())?;
-        let graphs = grape::eval::Graphs::new(
-            default_graph.as_ref(),
-            named.iter().map(|(n, g)| (n.clone(), g)),
-            schema,
-        );
+        let graphs = if default_graph.is_none() && graphs.is_none() {
+            grape::eval::Graphs::text_only(schema)
+        } else {
+            grape::eval::Graphs::new(
+                default_graph.as_ref(),
+                named.iter().map(|(n, g)| (n.clone(), g)),
+                schema,
+            )
+        };
         let mut opts = grape::eval::EvalOptions {
             k: k.max(1),
             variant,
@@ -595,6 +616,8 @@ fn _grape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(text_scores, m)?)?;
     m.add_function(wrap_pyfunction!(result_scores, m)?)?;
     m.add_function(wrap_pyfunction!(pass_at_k, m)?)?;
+    m.add_function(wrap_pyfunction!(google_bleu, m)?)?;
+    m.add_function(wrap_pyfunction!(exact_match, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
     Ok(())
 }

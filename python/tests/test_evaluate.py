@@ -130,3 +130,16 @@ def test_evaluate_releases_the_gil(demo):
     # Holding the GIL for the whole run would leave this thread a handful of switch intervals
     # (5 ms each); released, it counts all along.
     assert progressed > 1000, (progressed, state["elapsed"])
+
+
+def test_text2cypher_layout_per_database_and_text_only(demo):
+    t2c = demo.parent / "text2cypher"
+    routed = grape.evaluate(
+        t2c / "sample.jsonl", t2c / "predictions.jsonl", graphs=t2c / "graphs", progress=False
+    )
+    assert routed.scored == 12 and "ex" in routed.overall
+    by_id = {r["id"]: r for r in routed.records}
+    assert "ex" not in by_id["instance_id_1011"]["metrics"]  # no database: text and validity
+    assert by_id["instance_id_1011"]["metrics"]["kg_valid"] == 0.0
+    text_only = grape.evaluate(t2c / "sample.csv", t2c / "predictions.jsonl", progress=False)
+    assert "ex" not in text_only.overall and text_only.overall["google_bleu"] > 0.5

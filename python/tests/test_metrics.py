@@ -38,3 +38,11 @@ def test_pass_at_k():
     assert metrics.pass_at_k([0.0, 1.0, None], 1) == 0.0
     assert metrics.pass_at_k([0.0, 1.0, None], 2) == 1.0
     assert metrics.pass_at_k([None, None], 2) == 0.0
+
+
+def test_google_bleu_and_exact_match():
+    assert metrics.google_bleu("the cat ate the mat", "the cat sat on the mat") == pytest.approx(1 / 3)
+    assert metrics.google_bleu("", "") == 0.0
+    assert metrics.exact_match("MATCH (n)  RETURN n", "MATCH (n) RETURN n") == 1.0
+    assert metrics.exact_match("MATCH (n) RETURN n", "match (m) return m", variant="canonical") == 1.0
+    assert metrics.exact_match("MATCH (n) RETURN n", "match (m) return m") == 0.0

@@ -52,6 +52,10 @@ pub struct Example {
     /// The reference natural-language answer (GRAPE's `answer`), for LLM judging.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub answer: Option<String>,
+    /// The example's own schema, as text in any format `Schema::read_auto` reads (Neo4j's
+    /// text2cypher datasets carry one per example): predictions are validated against it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub schema: Option<String>,
 }
 
 /// Where a turn sits in its session.
@@ -100,6 +104,9 @@ pub enum DatasetFormat {
     Grape,
     Jsonl,
     CypherTurn,
+    /// CSV with `question` and `cypher` columns (Neo4j's text2cypher exports, the neo4j-labs
+    /// text2cypher CSVs): read as JSON Lines records with the same fields.
+    Csv,
 }
 
 impl std::str::FromStr for DatasetFormat {
@@ -110,8 +117,9 @@ impl std::str::FromStr for DatasetFormat {
             "grape" => Ok(DatasetFormat::Grape),
             "jsonl" => Ok(DatasetFormat::Jsonl),
             "cypherturn" => Ok(DatasetFormat::CypherTurn),
+            "csv" | "text2cypher" => Ok(DatasetFormat::Csv),
             other => Err(format!(
-                "unknown dataset format {other:?}: expected zograscope, grape, jsonl or cypherturn"
+                "unknown dataset format {other:?}: expected zograscope, grape, jsonl, cypherturn or csv"
             )),
         }
     }
@@ -122,7 +130,16 @@ pub fn guess_format(path: &Path, text: &str) -> DatasetFormat {
     let name = path.to_string_lossy().to_ascii_lowercase();
     let head: String = text.chars().take(4096).collect();
     if name.ends_with(".csv") {
-        DatasetFormat::Zograscope
+        let header = head.lines().next().unwrap_or("");
+        let cols: Vec<&str> = header
+            .split(',')
+            .map(|c| c.trim().trim_matches('"'))
+            .collect();
+        if cols.contains(&"mr") || !cols.contains(&"cypher") {
+            DatasetFormat::Zograscope
+        } else {
+            DatasetFormat::Csv
+        }
     } else if head.contains("\"session_id\"") && head.contains("\"turns\"") {
         DatasetFormat::CypherTurn
     } else if text.trim_start().starts_with('[') {
@@ -144,7 +161,38 @@ pub fn read_dataset(
         DatasetFormat::Grape => read_grape(path, &text),
         DatasetFormat::Jsonl => read_jsonl(path, &text),
         DatasetFormat::CypherTurn => read_cypherturn(path, &text),
+        DatasetFormat::Csv => read_csv_records(path, &text),
     }
+}
+
+/// A CSV with a header row, each record as the JSON object JSON Lines would hold (every cell a
+/// string; an empty cell is null), scored by the JSON Lines reader.
+fn read_csv_records(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let headers = rdr
+        .headers()
+        .map_err(|e| derr(path, Some(1), e.to_string()))?
+        .clone();
+    let mut records = Vec::new();
+    for rec in rdr.records() {
+        let rec =
+            rec.map_err(|e| derr(path, e.position().map(|p| p.line() as usize), e.to_string()))?;
+        let line = rec.position().map_or(0, |p| p.line() as usize);
+        let obj: serde_json::Map<String, serde_json::Value> = headers
+            .iter()
+            .zip(rec.iter())
+            .map(|(h, v)| {
+                let v = if v.is_empty() {
+                    serde_json::Value::Null
+                } else {
+                    serde_json::Value::String(v.to_string())
+                };
+                (h.to_string(), v)
+            })
+            .collect();
+        records.push((line, serde_json::Value::Object(obj)));
+    }
+    records_to_examples(path, records, "record")
 }
 
 fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
@@ -295,36 +343,56 @@ fn read_grape(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
 }
 
 fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
-    let mut out = Vec::new();
-    let mut seen = SeenIds::default();
+    let mut records = Vec::new();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         let v: serde_json::Value = serde_json::from_str(line)
             .map_err(|e| derr(path, Some(i + 1), format!("not valid JSON: {e}")))?;
+        records.push((i + 1, v));
+    }
+    records_to_examples(path, records, "line")
+}
+
+/// Fields of a JSON Lines or CSV record that are not categories.
+const RECORD_FIELDS: [&str; 8] = [
+    "id",
+    "instance_id",
+    "question",
+    "cypher",
+    "query",
+    "nl_gold_linked",
+    "answer",
+    "schema",
+];
+
+/// JSON Lines / CSV records (with their line numbers) as examples: `id` (else `instance_id`,
+/// else the line number), `question`, `cypher` (or `query`), `schema` (the example's own schema
+/// text), the graph from `database_reference_alias` (Neo4j's text2cypher datasets) or
+/// `database` (the neo4j-labs CSVs); other scalar fields become categories.
+fn records_to_examples(
+    path: &Path,
+    records: Vec<(usize, serde_json::Value)>,
+    unit: &str,
+) -> Result<Vec<Example>, DatasetError> {
+    let mut out = Vec::new();
+    let mut seen = SeenIds::default();
+    for (line, v) in records {
         let gold = v["cypher"]
             .as_str()
             .or_else(|| v["query"].as_str())
-            .ok_or_else(|| derr(path, Some(i + 1), "expected a string `cypher` or `query`"))?;
+            .ok_or_else(|| derr(path, Some(line), "expected a string `cypher` or `query`"))?;
         let id = v
             .get("id")
             .and_then(scalar_text)
-            .unwrap_or_else(|| (i + 1).to_string());
-        seen.check(path, &id, i + 1, "line")?;
+            .or_else(|| v.get("instance_id").and_then(scalar_text))
+            .unwrap_or_else(|| line.to_string());
+        seen.check(path, &id, line, unit)?;
         let mut categories = BTreeMap::new();
         if let Some(o) = v.as_object() {
             for (k, x) in o {
-                if [
-                    "id",
-                    "question",
-                    "cypher",
-                    "query",
-                    "nl_gold_linked",
-                    "answer",
-                ]
-                .contains(&k.as_str())
-                {
+                if RECORD_FIELDS.contains(&k.as_str()) {
                     continue;
                 }
                 if let Some(t) = scalar_text(x) {
@@ -332,6 +400,10 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
                 }
             }
         }
+        let graph = ["database_reference_alias", "database"]
+            .iter()
+            .find_map(|k| v[*k].as_str().filter(|s| !s.trim().is_empty()))
+            .map(str::to_string);
         out.push(Example {
             id,
             question: v["question"].as_str().unwrap_or("").to_string(),
@@ -339,10 +411,54 @@ fn read_jsonl(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
             categories,
             linked_question: v["nl_gold_linked"].as_str().map(str::to_string),
             answer: v["answer"].as_str().map(str::to_string),
+            schema: v["schema"]
+                .as_str()
+                .filter(|s| !s.trim().is_empty())
+                .map(str::to_string),
+            graph,
             ..Default::default()
         });
     }
     Ok(out)
+}
+
+/// Reads a table of schemas by database (`database,schema` CSV, as the neo4j-labs text2cypher
+/// repository's `demo_db_schemas.csv`) and gives each example that names one of those
+/// databases (and has no schema of its own) its schema. Returns how many examples got one.
+pub fn attach_schemas(examples: &mut [Example], table: &Path) -> Result<usize, DatasetError> {
+    let text = std::fs::read_to_string(table)
+        .map_err(|e| derr(table, None, format!("cannot read: {e}")))?;
+    let mut rdr = csv::Reader::from_reader(text.as_bytes());
+    let headers = rdr
+        .headers()
+        .map_err(|e| derr(table, Some(1), e.to_string()))?
+        .clone();
+    let col = |name: &str| headers.iter().position(|h| h == name);
+    let (Some(db), Some(schema)) = (col("database"), col("schema")) else {
+        return Err(derr(table, Some(1), "expected columns database and schema"));
+    };
+    let mut by_db = HashMap::new();
+    for rec in rdr.records() {
+        let rec = rec.map_err(|e| {
+            derr(
+                table,
+                e.position().map(|p| p.line() as usize),
+                e.to_string(),
+            )
+        })?;
+        by_db.insert(
+            rec.get(db).unwrap_or("").to_string(),
+            rec.get(schema).unwrap_or("").to_string(),
+        );
+    }
+    let mut n = 0;
+    for ex in examples.iter_mut().filter(|e| e.schema.is_none()) {
+        if let Some(s) = ex.graph.as_ref().and_then(|g| by_db.get(g)) {
+            ex.schema = Some(s.clone());
+            n += 1;
+        }
+    }
+    Ok(n)
 }
 
 /// The sessions of a CypherTurn file: one session object, an array of them, or JSON Lines of
@@ -490,6 +606,7 @@ fn read_cypherturn(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
             graph: s.get("graph").and_then(scalar_text),
             linked_question: None,
             answer: None,
+            schema: None,
         });
         Ok(())
     })?;

@@ -7,8 +7,8 @@ pub mod examples;
 pub mod query_file;
 
 pub use examples::{
-    predictions_from_text, read_dataset, read_predictions, turn_example_id, DatasetError,
-    DatasetFormat, Example, Prediction, TurnRef,
+    attach_schemas, predictions_from_text, read_dataset, read_predictions, turn_example_id,
+    DatasetError, DatasetFormat, Example, Prediction, TurnRef,
 };
 pub use query_file::{read_query_file, QueryFile, QueryFileError, QueryInput};
 

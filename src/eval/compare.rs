@@ -719,6 +719,139 @@ pub fn parse_thresholds(s: &str) -> Result<Vec<(String, f64)>, String> {
         .collect()
 }
 
+/// One row of a leaderboard: a run's label and report.
+pub struct Entry {
+    pub label: String,
+    pub report: super::Report,
+}
+
+/// Reads a run's report: `report.json` in an output folder (or the file itself); when there is
+/// none, the report is aggregated from the run's records.
+pub fn read_entry(path: &Path) -> Result<Entry, CompareError> {
+    let file = if path.is_dir() {
+        path.join("report.json")
+    } else {
+        path.to_path_buf()
+    };
+    let label = path.display().to_string();
+    if file.is_file() && file.extension().is_some_and(|e| e == "json") {
+        let text = std::fs::read_to_string(&file).map_err(|source| CompareError::Read {
+            path: file.clone(),
+            source,
+        })?;
+        let report = serde_json::from_str(&text).map_err(|e| CompareError::Record {
+            path: file.clone(),
+            line: e.line(),
+            message: e.to_string(),
+        })?;
+        return Ok(Entry { label, report });
+    }
+    let run = Run::read(path)?;
+    Ok(Entry {
+        label,
+        report: super::aggregate(&run.records, Default::default()),
+    })
+}
+
+/// The metrics a leaderboard shows: `wanted`, else the headline metrics any run has.
+fn board_metrics(entries: &[Entry], wanted: &[String]) -> Vec<String> {
+    if !wanted.is_empty() {
+        return wanted.to_vec();
+    }
+    super::HEADLINE_METRICS
+        .iter()
+        .filter(|m| entries.iter().any(|e| e.report.overall.contains_key(**m)))
+        .map(|m| m.to_string())
+        .collect()
+}
+
+/// Runs ranked by the first metric (best first; runs without it last).
+fn ranked<'e>(entries: &'e [Entry], first: Option<&String>) -> Vec<&'e Entry> {
+    let mut v: Vec<&Entry> = entries.iter().collect();
+    if let Some(m) = first {
+        v.sort_by(|a, b| {
+            let x = b
+                .report
+                .overall
+                .get(m)
+                .copied()
+                .unwrap_or(f64::NEG_INFINITY);
+            let y = a
+                .report
+                .overall
+                .get(m)
+                .copied()
+                .unwrap_or(f64::NEG_INFINITY);
+            x.total_cmp(&y)
+        });
+    }
+    v
+}
+
+fn cell(e: &Entry, m: &str) -> String {
+    match (e.report.overall.get(m), e.report.ci95.get(m)) {
+        (Some(v), Some([lo, hi])) => format!("{v:.3} [{lo:.3}, {hi:.3}]"),
+        (Some(v), None) => format!("{v:.3}"),
+        (None, _) => "–".into(),
+    }
+}
+
+/// A leaderboard of runs as Markdown: one row per run, ranked by the first metric, each mean
+/// with its 95% interval.
+pub fn leaderboard_markdown(entries: &[Entry], metrics: &[String]) -> String {
+    let ms = board_metrics(entries, metrics);
+    let mut md = String::from("| rank | run | examples | scored |");
+    let mut rule = String::from("|---:|---|---:|---:|");
+    for m in &ms {
+        md.push_str(&format!(" {m} |"));
+        rule.push_str("---:|");
+    }
+    md.push('\n');
+    md.push_str(&rule);
+    md.push('\n');
+    for (i, e) in ranked(entries, ms.first()).into_iter().enumerate() {
+        md.push_str(&format!(
+            "| {} | `{}` | {} | {} |",
+            i + 1,
+            e.label.replace('|', "\\|"),
+            e.report.examples,
+            e.report.scored
+        ));
+        for m in &ms {
+            md.push_str(&format!(" {} |", cell(e, m)));
+        }
+        md.push('\n');
+    }
+    md
+}
+
+/// The leaderboard as a self-contained HTML page.
+pub fn leaderboard_html(entries: &[Entry], metrics: &[String]) -> String {
+    let ms = board_metrics(entries, metrics);
+    let mut h = String::from(
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>grape leaderboard</title>\n<style>body{font-family:system-ui,sans-serif;margin:2em}table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.2em .5em;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}</style></head><body>\n<h1>grape leaderboard</h1>\n<table><tr><th>rank</th><th>run</th><th>examples</th><th>scored</th>",
+    );
+    for m in &ms {
+        h.push_str(&format!("<th>{}</th>", html_escape(m)));
+    }
+    h.push_str("</tr>\n");
+    for (i, e) in ranked(entries, ms.first()).into_iter().enumerate() {
+        h.push_str(&format!(
+            "<tr><td>{}</td><td><code>{}</code></td><td>{}</td><td>{}</td>",
+            i + 1,
+            html_escape(&e.label),
+            e.report.examples,
+            e.report.scored
+        ));
+        for m in &ms {
+            h.push_str(&format!("<td>{}</td>", html_escape(&cell(e, m))));
+        }
+        h.push_str("</tr>\n");
+    }
+    h.push_str("</table>\n</body></html>\n");
+    h
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -170,6 +170,10 @@ pub struct Timings {
 pub struct Graphs<'a> {
     default: Option<(&'a Graph, Schema)>,
     named: BTreeMap<String, (&'a Graph, Schema)>,
+    /// The schema named for the run (`--schema`), which a run without graphs validates against.
+    schema: Option<Schema>,
+    /// A run without graphs ([`Graphs::text_only`]).
+    text_only: bool,
 }
 
 impl<'a> Graphs<'a> {
@@ -178,6 +182,8 @@ impl<'a> Graphs<'a> {
         Graphs {
             default: Some((graph, crate::engine::schema_of(graph))),
             named: BTreeMap::new(),
+            schema: None,
+            text_only: false,
         }
     }
     /// A default graph (for examples that name none, or name one not among `named`), graphs by
@@ -199,7 +205,24 @@ impl<'a> Graphs<'a> {
                 .into_iter()
                 .map(|(n, g)| (n, (g, schema_for(g))))
                 .collect(),
+            schema,
+            text_only: false,
         }
+    }
+    /// No graph: a text-only run. Predictions get the text metrics and are validated against
+    /// their example's schema, else `schema`, else only parsed; nothing is executed. (In a run
+    /// of named graphs without a default, an example that names no graph is scored so too.)
+    pub fn text_only(schema: Option<Schema>) -> Graphs<'static> {
+        Graphs {
+            default: None,
+            named: BTreeMap::new(),
+            schema,
+            text_only: true,
+        }
+    }
+    /// Whether this is a text-only run ([`Graphs::text_only`]).
+    pub fn is_text_only(&self) -> bool {
+        self.text_only
     }
     /// The graph and schema of an example.
     pub fn for_example(&self, ex: &Example) -> Result<(&'a Graph, &Schema), String> {
@@ -570,7 +593,8 @@ pub fn score_example(
     pred: Option<&Prediction>,
     opts: &EvalOptions,
 ) -> ExampleRecord {
-    score_with(graphs, &mut Validators::new(), ex, pred, opts)
+    let schemas = example_schemas([ex]);
+    score_with(graphs, &schemas, &mut Validators::new(), ex, pred, opts)
 }
 
 /// The record of an example whose scoring panicked: not scored (as when the gold query
@@ -603,8 +627,120 @@ fn internal_error_record(
     }
 }
 
+/// The examples' own schemas (`Example::schema`), each distinct text read once.
+type ExampleSchemas = HashMap<String, Result<Schema, String>>;
+
+fn example_schemas<'e>(examples: impl IntoIterator<Item = &'e Example>) -> ExampleSchemas {
+    let mut out = ExampleSchemas::new();
+    for ex in examples {
+        if let Some(text) = &ex.schema {
+            if !out.contains_key(text) {
+                let read = Schema::read_auto(text).map_err(|e| e.to_string());
+                out.insert(text.clone(), read);
+            }
+        }
+    }
+    out
+}
+
+/// The validator's verdict on the first candidate: KG-valid, and its findings for the record.
+fn validate_first(
+    validator: &crate::analysis::Validator<'_>,
+    candidate: &str,
+    parsed: Option<&Statement>,
+    schema_free: bool,
+) -> (bool, Vec<RecordDiagnostic>) {
+    let v = match parsed {
+        Some(stmt) => validator.validate_statement(stmt, candidate),
+        None => validator.validate(candidate),
+    };
+    let diagnostics = v
+        .diagnostics
+        .iter()
+        .filter(|d| !schema_free || d.category() == crate::analysis::Category::Syntax)
+        .take(MAX_RECORD_DIAGNOSTICS)
+        .map(|d| RecordDiagnostic {
+            code: d.code.to_string(),
+            message: d.message.clone(),
+            line: d.line,
+            column: d.column,
+        })
+        .collect();
+    (v.kg_valid, diagnostics)
+}
+
+/// The text metrics of the first candidate against the gold query.
+fn text_metrics(rec: &mut ExampleRecord, gold: &str, first: &str, variant: TextVariant) {
+    let t = text_scores(gold, first, variant);
+    rec.metrics.insert("jaro_winkler".into(), t.jaro_winkler);
+    rec.metrics
+        .insert("normalized_levenshtein".into(), t.normalized_levenshtein);
+    rec.metrics.insert(
+        "google_bleu".into(),
+        crate::metrics::google_bleu(gold, first),
+    );
+    rec.metrics.insert(
+        "exact_match".into(),
+        crate::metrics::exact_match(gold, first, variant),
+    );
+}
+
+/// A text-only record (a run without graphs): text metrics, `valid_syntax`, and `kg_valid`
+/// against `schema` when there is one; no execution metrics.
+fn score_text_only<'g>(
+    mut rec: ExampleRecord,
+    validators: &mut Validators<'g>,
+    ex: &Example,
+    pred: Option<&Prediction>,
+    opts: &EvalOptions,
+    schema: Option<&'g Schema>,
+) -> ExampleRecord {
+    static EMPTY: std::sync::OnceLock<Schema> = std::sync::OnceLock::new();
+    let started = std::time::Instant::now();
+    let first = pred.and_then(|p| p.candidates.first());
+    let Some(first) = first else {
+        rec.prediction_error = Some("no prediction".into());
+        text_metrics(&mut rec, &ex.gold, "", opts.variant);
+        rec.metrics.insert("valid_syntax".into(), 0.0);
+        if schema.is_some() {
+            rec.metrics.insert("kg_valid".into(), 0.0);
+        }
+        return rec;
+    };
+    if let Ok(gold) = crate::syntax::parse(&ex.gold) {
+        rec.categories.insert(
+            "gold_hops".into(),
+            crate::analysis::complexity(&gold).hops.to_string(),
+        );
+    }
+    let parsed = crate::syntax::parse(first);
+    let s: &'g Schema = schema.unwrap_or_else(|| EMPTY.get_or_init(Schema::default));
+    let validator = validators
+        .entry(s as *const Schema as usize)
+        .or_insert_with(|| crate::analysis::Validator::new(s));
+    let (kg_valid, diagnostics) =
+        validate_first(validator, first, parsed.as_ref().ok(), schema.is_none());
+    rec.diagnostics = diagnostics;
+    if let Err(e) = &parsed {
+        rec.prediction_error = Some(format!("syntax error at {e}"));
+    }
+    rec.metrics
+        .insert("valid_syntax".into(), f64::from(u8::from(parsed.is_ok())));
+    if schema.is_some() {
+        rec.metrics
+            .insert("kg_valid".into(), f64::from(u8::from(kg_valid)));
+    }
+    text_metrics(&mut rec, &ex.gold, first, opts.variant);
+    rec.timings_ms = Some(Timings {
+        gold: 0.0,
+        prediction: ms_since(started),
+    });
+    rec
+}
+
 fn score_with<'g>(
     graphs: &'g Graphs,
+    schemas: &'g ExampleSchemas,
     validators: &mut Validators<'g>,
     ex: &Example,
     pred: Option<&Prediction>,
@@ -627,6 +763,21 @@ fn score_with<'g>(
         timings_ms: None,
     };
     let started = std::time::Instant::now();
+    // The example's own schema, when it has one, decides KG-validity.
+    let own_schema: Option<&'g Schema> = match ex.schema.as_ref().and_then(|t| schemas.get(t)) {
+        Some(Ok(s)) => Some(s),
+        Some(Err(e)) => {
+            rec.gold_error = Some(format!("the example's schema cannot be read: {e}"));
+            return rec;
+        }
+        None => None,
+    };
+    // No graph for this example (a text-only run, or an example that names no database in a
+    // run of named graphs, as many of Neo4j's text2cypher examples): text metrics and validity.
+    if graphs.is_text_only() || (ex.graph.is_none() && graphs.default.is_none()) {
+        let schema = own_schema.or(graphs.schema.as_ref());
+        return score_text_only(rec, validators, ex, pred, opts, schema);
+    }
     let (graph, schema) = match graphs.for_example(ex) {
         Ok(x) => x,
         Err(e) => {
@@ -634,6 +785,7 @@ fn score_with<'g>(
             return rec;
         }
     };
+    let schema = own_schema.unwrap_or(schema);
     let gold_run = parse_and_run(graph, &ex.gold, &opts.engine);
     let gold_ms = ms_since(started);
     let (gold_stmt, gold) = match gold_run {
@@ -668,24 +820,11 @@ fn score_with<'g>(
     for (i, c) in candidates.iter().enumerate().take(opts.k.max(1)) {
         let parsed = crate::syntax::parse(c);
         if i == 0 {
-            let v = match &parsed {
-                Ok(stmt) => validator.validate_statement(stmt, c),
-                Err(_) => validator.validate(c),
-            };
-            if v.kg_valid {
+            let (valid, diagnostics) = validate_first(validator, c, parsed.as_ref().ok(), false);
+            if valid {
                 kg_valid = 1.0;
             }
-            rec.diagnostics = v
-                .diagnostics
-                .iter()
-                .take(MAX_RECORD_DIAGNOSTICS)
-                .map(|d| RecordDiagnostic {
-                    code: d.code.to_string(),
-                    message: d.message.clone(),
-                    line: d.line,
-                    column: d.column,
-                })
-                .collect();
+            rec.diagnostics = diagnostics;
         }
         let result = match parsed {
             Ok(stmt) => {
@@ -756,18 +895,7 @@ fn score_with<'g>(
             .insert(format!("pass_at_{}", opts.k), pass_at_k(&coverages, opts.k));
     }
     let first = candidates.first().map(String::as_str).unwrap_or("");
-    let t = text_scores(&ex.gold, first, opts.variant);
-    rec.metrics.insert("jaro_winkler".into(), t.jaro_winkler);
-    rec.metrics
-        .insert("normalized_levenshtein".into(), t.normalized_levenshtein);
-    rec.metrics.insert(
-        "google_bleu".into(),
-        crate::metrics::google_bleu(&ex.gold, first),
-    );
-    rec.metrics.insert(
-        "exact_match".into(),
-        crate::metrics::exact_match(&ex.gold, first, opts.variant),
-    );
+    text_metrics(&mut rec, &ex.gold, first, opts.variant);
     rec.metrics.insert("valid_syntax".into(), valid_syntax);
     rec.metrics.insert("kg_valid".into(), kg_valid);
     rec.timings_ms = Some(Timings {
@@ -930,6 +1058,7 @@ pub fn evaluate(
         .iter()
         .filter(|e| !finished.contains(&e.id))
         .collect();
+    let schemas = &example_schemas(todo.iter().copied());
     let workers = opts.workers.max(1).min(todo.len().max(1));
     let (tx, rx) = std::sync::mpsc::channel::<ExampleRecord>();
     let new_records = std::thread::scope(|s| -> std::io::Result<Vec<ExampleRecord>> {
@@ -942,7 +1071,14 @@ pub fn evaluate(
                     // A defect in grape must not end the run, nor come back on every resume:
                     // the example is recorded as failed, with the panic's message.
                     let scored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                        score_with(graphs, &mut validators, ex, predictions.get(&ex.id), opts)
+                        score_with(
+                            graphs,
+                            schemas,
+                            &mut validators,
+                            ex,
+                            predictions.get(&ex.id),
+                            opts,
+                        )
                     }));
                     let rec = match scored {
                         Ok(rec) => rec,

@@ -57,8 +57,73 @@ fn heading(line: &str) -> Option<(Section, &str)> {
     None
 }
 
-/// `Name {k: T, …}` entries separated by commas or new lines.
+/// LangChain's enhanced schema (`Neo4jGraph(enhanced_schema=True)`, and the schemas of Neo4j's
+/// text2cypher datasets): an element per `- **Name**` line, a property per indented
+/// `` - `key`: TYPE … `` (nodes) or `` - `key: TYPE` … `` (relationships) line; what follows
+/// the type (examples, ranges, `Available options`) is not schema and is skipped, as are lines
+/// that continue a long example.
+fn read_enhanced(text: &str, what: &str) -> Result<BTreeMap<String, Element>, SchemaError> {
+    let mut out: BTreeMap<String, Element> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    for line in text.lines() {
+        let t = line.trim_start();
+        if let Some(rest) = t.strip_prefix("- **") {
+            let name = rest.split("**").next().unwrap_or("").trim();
+            if name.is_empty() {
+                return Err(SchemaError::invalid(
+                    F,
+                    format!("{what}: an entry has no name"),
+                ));
+            }
+            out.entry(name.to_string()).or_default();
+            current = Some(name.to_string());
+            continue;
+        }
+        let Some(rest) = t.strip_prefix("- `") else {
+            continue;
+        };
+        let Some(element) = &current else {
+            return Err(SchemaError::invalid(
+                F,
+                format!("{what}: a property before the first `- **Name**` entry: `{t}`"),
+            ));
+        };
+        // `key`: TYPE …  or  `key: TYPE` …
+        let (key, ty) = match rest.split_once('`') {
+            Some((inner, _)) if inner.contains(':') => {
+                let (k, ty) = inner.split_once(':').unwrap_or((inner, ""));
+                (k.trim().to_string(), ty.trim().to_string())
+            }
+            Some((k, after)) => {
+                let ty = after.trim_start().trim_start_matches(':').trim_start();
+                (k.trim().to_string(), ty.to_string())
+            }
+            None => continue,
+        };
+        let first = ty.split_whitespace().next().unwrap_or("");
+        if key.is_empty() || first.is_empty() {
+            return Err(SchemaError::invalid(
+                F,
+                format!("{what}: `{element}`: expected `` `key`: TYPE ``, found `{t}`"),
+            ));
+        }
+        let ty = super::parse_type(F, first)?;
+        if let Some(e) = out.get_mut(element) {
+            e.properties.insert(key, Property::new(ty));
+        }
+    }
+    Ok(out)
+}
+
+/// `Name {k: T, …}` entries separated by commas or new lines, or the enhanced form.
 fn read_elements(text: &str, what: &str) -> Result<BTreeMap<String, Element>, SchemaError> {
+    if text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .is_some_and(|l| l.trim_start().starts_with("- **"))
+    {
+        return read_enhanced(text, what);
+    }
     let mut out = BTreeMap::new();
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -339,6 +404,37 @@ mod tests {
         assert!(read("Person {name: STRING}").is_err());
         assert!(read("Node properties:\nPerson {name STRING}").is_err());
         assert!(read("The relationships:\n(:A)-[:R]-(:B)").is_err());
+    }
+
+    #[test]
+    fn reads_langchain_s_enhanced_schema() {
+        let text = "Node properties:\n- **Movie**\n  - `url`: STRING Example: \"https://x/1\"\n  - `runtime`: INTEGER Min: 2, Max: 910\n  - `countries`: LIST Min Size: 1, Max Size: 16\n  - `plot`: STRING Example: \"A cowboy doll,\n   and more\"\n- **Genre**\n  - `name`: STRING Available options: ['Action', 'Drama']\n- **Lonely**\nRelationship properties:\n- **RATED**\n  - `rating: FLOAT` Example: \"2.0\"\n  - `when: DATE_TIME` \nThe relationships:\n(:Movie)-[:IN_GENRE]->(:Genre)\n(:User)-[:RATED]->(:Movie)\n";
+        let mut s = read(text).unwrap();
+        s.complete();
+        assert_eq!(
+            s.node_property("Movie", "runtime").unwrap().ty,
+            PropertyType::Integer
+        );
+        assert!(matches!(
+            s.node_property("Movie", "countries").unwrap().ty,
+            PropertyType::List(_)
+        ));
+        assert_eq!(
+            s.node_property("Genre", "name").unwrap().ty,
+            PropertyType::String
+        );
+        assert_eq!(s.label_properties("Movie").len(), 4);
+        assert!(s.has_label("Lonely"));
+        assert_eq!(
+            s.relationship_property("RATED", "rating").unwrap().ty,
+            PropertyType::Float
+        );
+        assert_eq!(
+            s.relationship_property("RATED", "when").unwrap().ty,
+            PropertyType::DateTime
+        );
+        assert!(s.has_triple("User", "RATED", "Movie"));
+        assert!(read("Node properties:\n- **A**\n  - `x`: \n").is_err());
     }
 
     #[test]

@@ -107,6 +107,19 @@ pub(crate) struct McpArgs {
 
 #[derive(Subcommand)]
 pub(crate) enum ReportCommand {
+    /// A leaderboard of runs (their report.json, or their records), ranked by the first
+    /// metric, each mean with its 95% interval: Markdown on standard output, --html for a page.
+    Leaderboard {
+        /// The runs' output directories (or report.json / examples.jsonl files).
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// The metrics to show, the first ranks (default: the headline metrics the runs have).
+        #[arg(long, value_delimiter = ',')]
+        metrics: Vec<String>,
+        /// Also write the leaderboard as an HTML page.
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
+    },
     /// Merge the output directories of `grape eval --shard` runs into one (examples.jsonl and
     /// report.json, the same as one unsharded run would write); prints the report.
     Merge {
@@ -408,8 +421,9 @@ pub(crate) struct EvalArgs {
     /// The predictions file.
     #[arg(long)]
     pub(crate) predictions: PathBuf,
-    /// The graph both gold and predicted queries run on (as for `grape query`).
-    #[arg(long, required_unless_present = "graphs")]
+    /// The graph both gold and predicted queries run on (as for `grape query`). Without
+    /// --graph and --graphs the run is text-only: text metrics and validity, nothing executed.
+    #[arg(long)]
     pub(crate) graph: Option<String>,
     /// A folder of named graphs for benchmarks whose examples name their graph (CypherTurn's
     /// `graph`): NAME.json, NAME.cypher, NAME/graph.json or a Data Importer folder NAME/.
@@ -420,6 +434,11 @@ pub(crate) struct EvalArgs {
     /// `grape validate` reads). Default: the graph's own, as `apoc.meta.schema` reports it.
     #[arg(long)]
     pub(crate) schema: Option<PathBuf>,
+    /// A table of schemas by database (`database,schema` CSV, as the neo4j-labs text2cypher
+    /// repository's `demo_db_schemas.csv`): each example that names a database and carries
+    /// no schema of its own is validated against that database's.
+    #[arg(long, value_name = "CSV")]
+    pub(crate) schemas: Option<PathBuf>,
     /// Value types for Data Importer folders: `strings` or `model`.
     #[arg(long, default_value = "strings")]
     pub(crate) types: grape::graph::import::ImporterTypes,

@@ -3,13 +3,24 @@
 use super::*;
 
 pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
-    let examples = match grape::dataset::read_dataset(&a.dataset, a.format) {
+    let mut examples = match grape::dataset::read_dataset(&a.dataset, a.format) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    if let Some(table) = &a.schemas {
+        if let Err(e) = grape::dataset::attach_schemas(&mut examples, table) {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    if a.graph.is_none() && a.graphs.is_none() {
+        eprintln!(
+            "note: no --graph or --graphs: a text-only run (text metrics and validity; nothing is executed)"
+        );
+    }
     let predictions = match grape::dataset::read_predictions(&a.predictions) {
         Ok(p) => p,
         Err(e) => {
@@ -65,11 +76,15 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
             }
         },
     };
-    let graphs = grape::eval::Graphs::new(
-        default_graph.as_ref(),
-        named.iter().map(|(n, g)| (n.clone(), g)),
-        schema,
-    );
+    let graphs = if a.graph.is_none() && a.graphs.is_none() {
+        grape::eval::Graphs::text_only(schema)
+    } else {
+        grape::eval::Graphs::new(
+            default_graph.as_ref(),
+            named.iter().map(|(n, g)| (n.clone(), g)),
+            schema,
+        )
+    };
     let mut opts = grape::eval::EvalOptions {
         k: a.k.max(1),
         variant: a.variant,

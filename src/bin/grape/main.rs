@@ -96,6 +96,34 @@ fn main() -> ExitCode {
         Command::AgentEval(a) => llm_cli::cmd_agent_eval(a),
         #[cfg(feature = "mcp")]
         Command::SessionEval(a) => llm_cli::cmd_session_eval(a),
+        Command::Report(ReportCommand::Leaderboard {
+            runs,
+            metrics,
+            html,
+        }) => {
+            let mut entries = Vec::new();
+            for r in &runs {
+                match grape::eval::compare::read_entry(r) {
+                    Ok(e) => entries.push(e),
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                }
+            }
+            print!(
+                "{}",
+                grape::eval::compare::leaderboard_markdown(&entries, &metrics)
+            );
+            if let Some(path) = html {
+                let page = grape::eval::compare::leaderboard_html(&entries, &metrics);
+                if let Err(e) = grape::dataset::write_atomically(&path, page.as_bytes()) {
+                    eprintln!("error: writing {}: {e}", path.display());
+                    return ExitCode::from(2);
+                }
+            }
+            ExitCode::SUCCESS
+        }
         Command::Report(ReportCommand::Merge { out, dirs }) => {
             let dirs: Vec<&std::path::Path> = dirs.iter().map(|d| d.as_path()).collect();
             match grape::eval::merge(&dirs, &out) {

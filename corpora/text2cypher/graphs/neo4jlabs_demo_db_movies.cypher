@@ -1,0 +1,11 @@
+CREATE (m1:Movie {title: 'The Quiet Orbit', released: 1999, rating: 7.9}),
+       (m2:Movie {title: 'Harbour Lights', released: 2004, rating: 6.4}),
+       (m3:Movie {title: 'Paper Crowns', released: 2011, rating: 8.2}),
+       (a1:Person {name: 'Ada Brook', born: 1970}),
+       (a2:Person {name: 'Milo Grant', born: 1982}),
+       (a3:Person {name: 'June Park', born: 1965}),
+       (g1:Genre {name: 'Drama'}), (g2:Genre {name: 'Comedy'}),
+       (a1)-[:ACTED_IN {role: 'Captain'}]->(m1), (a2)-[:ACTED_IN {role: 'Pilot'}]->(m1),
+       (a2)-[:ACTED_IN {role: 'Clerk'}]->(m2), (a1)-[:ACTED_IN {role: 'Queen'}]->(m3),
+       (a3)-[:DIRECTED]->(m1), (a3)-[:DIRECTED]->(m3),
+       (m1)-[:IN_GENRE]->(g1), (m2)-[:IN_GENRE]->(g2), (m3)-[:IN_GENRE]->(g1);
