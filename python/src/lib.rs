@@ -498,15 +498,8 @@ fn evaluate(
             types,
         )
         .map_err(|e| e.to_string())?;
-        let graphs = if default_graph.is_none() && graphs.is_none() {
-            grape::eval::Graphs::text_only(schema)
-        } else {
-            grape::eval::Graphs::new(
-                default_graph.as_ref(),
-                named.iter().map(|(n, g)| (n.clone(), g)),
-                schema,
-            )
-        };
+        let graphs =
+            grape::eval::Graphs::of_run(default_graph.as_ref(), &named, schema, graphs.is_some());
         let mut opts = grape::eval::EvalOptions {
             k: k.max(1),
             variant,

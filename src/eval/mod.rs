@@ -220,6 +220,20 @@ impl<'a> Graphs<'a> {
             text_only: true,
         }
     }
+    /// The graphs of a run as the CLI and the Python package assemble them: `default` (the
+    /// `--graph`) and the graphs [`load_dataset_graphs`] loaded from a folder (`--graphs`), or
+    /// a text-only run when neither was named (`folder_named` false and no default).
+    pub fn of_run(
+        default: Option<&'a Graph>,
+        named: &'a BTreeMap<String, Graph>,
+        schema: Option<Schema>,
+        folder_named: bool,
+    ) -> Graphs<'a> {
+        if default.is_none() && !folder_named {
+            return Graphs::text_only(schema);
+        }
+        Graphs::new(default, named.iter().map(|(n, g)| (n.clone(), g)), schema)
+    }
     /// Whether this is a text-only run ([`Graphs::text_only`]).
     pub fn is_text_only(&self) -> bool {
         self.text_only

@@ -76,15 +76,8 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
             }
         },
     };
-    let graphs = if a.graph.is_none() && a.graphs.is_none() {
-        grape::eval::Graphs::text_only(schema)
-    } else {
-        grape::eval::Graphs::new(
-            default_graph.as_ref(),
-            named.iter().map(|(n, g)| (n.clone(), g)),
-            schema,
-        )
-    };
+    let graphs =
+        grape::eval::Graphs::of_run(default_graph.as_ref(), &named, schema, a.graphs.is_some());
     let mut opts = grape::eval::EvalOptions {
         k: a.k.max(1),
         variant: a.variant,
