@@ -173,3 +173,75 @@ fn demo_db_schemas_attach_by_database() {
     let kg = report.overall["kg_valid"];
     assert!(kg > 0.5 && kg < 1.0, "{kg}");
 }
+
+/// The sample as parquet (snappy, as Hugging Face's files), written here with the parquet
+/// crate's writer: the same examples as the JSON Lines form.
+#[cfg(feature = "parquet")]
+#[test]
+fn parquet_reads_as_the_json_lines_form() {
+    use parquet::basic::Compression;
+    use parquet::data_type::{ByteArray, ByteArrayType};
+    use parquet::file::properties::WriterProperties;
+    use parquet::file::writer::SerializedFileWriter;
+    use std::sync::Arc;
+    let fields = [
+        "question",
+        "schema",
+        "cypher",
+        "data_source",
+        "database_reference_alias",
+        "instance_id",
+    ];
+    let rows: Vec<serde_json::Value> = std::fs::read_to_string(sample("sample.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let message = format!(
+        "message text2cypher {{ {} }}",
+        fields
+            .iter()
+            .map(|f| format!("OPTIONAL BYTE_ARRAY {f} (UTF8);"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    );
+    let schema = Arc::new(parquet::schema::parser::parse_message_type(&message).unwrap());
+    let props = Arc::new(
+        WriterProperties::builder()
+            .set_compression(Compression::SNAPPY)
+            .build(),
+    );
+    let path = std::env::temp_dir().join(format!("grape-t2c-{}.parquet", std::process::id()));
+    let file = std::fs::File::create(&path).unwrap();
+    let mut writer = SerializedFileWriter::new(file, schema, props).unwrap();
+    let mut group = writer.next_row_group().unwrap();
+    for f in fields {
+        let mut col = group.next_column().unwrap().unwrap();
+        let values: Vec<ByteArray> = rows
+            .iter()
+            .filter_map(|r| r[f].as_str())
+            .map(ByteArray::from)
+            .collect();
+        let defs: Vec<i16> = rows.iter().map(|r| i16::from(r[f].is_string())).collect();
+        col.typed::<ByteArrayType>()
+            .write_batch(&values, Some(&defs), None)
+            .unwrap();
+        col.close().unwrap();
+    }
+    group.close().unwrap();
+    writer.close().unwrap();
+    let from_parquet = read_dataset(&path, None).unwrap();
+    assert_eq!(
+        from_parquet,
+        read_dataset(&sample("sample.jsonl"), None).unwrap()
+    );
+    assert_eq!(from_parquet[9].graph, None); // a null alias
+                                             // Not parquet: an error naming the file.
+    std::fs::write(&path, b"not parquet").unwrap();
+    let err = read_dataset(&path, None).unwrap_err().to_string();
+    assert!(
+        err.contains("grape-t2c") && err.contains("not a parquet file"),
+        "{err}"
+    );
+    let _ = std::fs::remove_file(&path);
+}

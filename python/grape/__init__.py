@@ -459,8 +459,8 @@ def evaluate(
     """Evaluates predictions against a dataset, as ``grape eval`` does, on grape's worker
     threads with the GIL released.
 
-    ``dataset``: a dataset file (ZOGRASCOPE, GRAPE, CypherTurn or JSONL; ``format`` to say
-    which). ``predictions``: a JSON Lines file, a list of ``{"id", "cypher"}`` /
+    ``dataset``: a dataset file (ZOGRASCOPE CSV, GRAPE JSON, CypherTurn, JSON Lines, or Neo4j's
+    text2cypher layout as JSON Lines, CSV or parquet; ``format`` to say which). ``predictions``: a JSON Lines file, a list of ``{"id", "cypher"}`` /
     ``{"id", "candidates"}`` dicts, or a dict ``id -> query`` (or ``id -> [candidates]``).
     ``graph``: a :class:`Graph` or a path to load; ``graphs``: a folder of named graphs for
     datasets that name theirs. ``k``: Pass@k is reported for 1 and k. ``out``: a folder for

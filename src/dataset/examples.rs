@@ -107,6 +107,9 @@ pub enum DatasetFormat {
     /// CSV with `question` and `cypher` columns (Neo4j's text2cypher exports, the neo4j-labs
     /// text2cypher CSVs): read as JSON Lines records with the same fields.
     Csv,
+    /// Parquet (Neo4j's text2cypher datasets on Hugging Face), each row read as a JSON Lines
+    /// record; feature `parquet`.
+    Parquet,
 }
 
 impl std::str::FromStr for DatasetFormat {
@@ -118,8 +121,9 @@ impl std::str::FromStr for DatasetFormat {
             "jsonl" => Ok(DatasetFormat::Jsonl),
             "cypherturn" => Ok(DatasetFormat::CypherTurn),
             "csv" | "text2cypher" => Ok(DatasetFormat::Csv),
+            "parquet" => Ok(DatasetFormat::Parquet),
             other => Err(format!(
-                "unknown dataset format {other:?}: expected zograscope, grape, jsonl, cypherturn or csv"
+                "unknown dataset format {other:?}: expected zograscope, grape, jsonl, cypherturn, csv or parquet"
             )),
         }
     }
@@ -154,6 +158,14 @@ pub fn read_dataset(
     path: &Path,
     format: Option<DatasetFormat>,
 ) -> Result<Vec<Example>, DatasetError> {
+    let is_parquet = format == Some(DatasetFormat::Parquet)
+        || (format.is_none()
+            && path
+                .extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("parquet")));
+    if is_parquet {
+        return read_parquet(path);
+    }
     let text =
         std::fs::read_to_string(path).map_err(|e| derr(path, None, format!("cannot read: {e}")))?;
     match format.unwrap_or_else(|| guess_format(path, &text)) {
@@ -162,7 +174,66 @@ pub fn read_dataset(
         DatasetFormat::Jsonl => read_jsonl(path, &text),
         DatasetFormat::CypherTurn => read_cypherturn(path, &text),
         DatasetFormat::Csv => read_csv_records(path, &text),
+        DatasetFormat::Parquet => read_parquet(path),
     }
+}
+
+/// A parquet file, each row as the JSON object JSON Lines would hold (strings, numbers and
+/// booleans as themselves, nulls as null, other values as their text), scored by the JSON Lines
+/// reader; errors name the file and the row.
+#[cfg(feature = "parquet")]
+fn read_parquet(path: &Path) -> Result<Vec<Example>, DatasetError> {
+    use parquet::file::reader::{FileReader, SerializedFileReader};
+    use parquet::record::Field;
+    let file =
+        std::fs::File::open(path).map_err(|e| derr(path, None, format!("cannot read: {e}")))?;
+    let reader = SerializedFileReader::new(file)
+        .map_err(|e| derr(path, None, format!("not a parquet file: {e}")))?;
+    let rows = reader
+        .get_row_iter(None)
+        .map_err(|e| derr(path, None, e.to_string()))?;
+    let mut records = Vec::new();
+    for (i, row) in rows.enumerate() {
+        let row = row.map_err(|e| derr(path, Some(i + 1), e.to_string()))?;
+        let obj: serde_json::Map<String, serde_json::Value> = row
+            .get_column_iter()
+            .map(|(k, f)| {
+                let v = match f {
+                    Field::Null => serde_json::Value::Null,
+                    Field::Bool(b) => serde_json::Value::Bool(*b),
+                    Field::Byte(x) => (*x).into(),
+                    Field::Short(x) => (*x).into(),
+                    Field::Int(x) => (*x).into(),
+                    Field::Long(x) => (*x).into(),
+                    Field::UByte(x) => (*x).into(),
+                    Field::UShort(x) => (*x).into(),
+                    Field::UInt(x) => (*x).into(),
+                    Field::ULong(x) => (*x).into(),
+                    Field::Float(x) => serde_json::Number::from_f64(f64::from(*x))
+                        .map_or(serde_json::Value::Null, serde_json::Value::Number),
+                    Field::Double(x) => serde_json::Number::from_f64(*x)
+                        .map_or(serde_json::Value::Null, serde_json::Value::Number),
+                    Field::Str(s) => serde_json::Value::String(s.clone()),
+                    Field::Bytes(b) => {
+                        serde_json::Value::String(String::from_utf8_lossy(b.data()).into_owned())
+                    }
+                    other => serde_json::Value::String(other.to_string()),
+                };
+                (k.clone(), v)
+            })
+            .collect();
+        records.push((i + 1, serde_json::Value::Object(obj)));
+    }
+    records_to_examples(path, records, "row")
+}
+
+#[cfg(not(feature = "parquet"))]
+fn read_parquet(path: &Path) -> Result<Vec<Example>, DatasetError> {
+    Err(derr(
+        path,
+        None,
+        "reading parquet needs grape built with the `parquet` feature",
+    ))
 }
 
 /// A CSV with a header row, each record as the JSON object JSON Lines would hold (every cell a
