@@ -54,12 +54,12 @@ fn seconds(r: &ExampleRecord) -> f64 {
 
 /// The records as a JUnit XML document (`suite`: the test suite's name).
 pub fn junit_xml(records: &[ExampleRecord], suite: &str) -> String {
-    let failed = |r: &ExampleRecord| {
-        r.gold_error.is_none() && r.metrics.get("ex").copied().unwrap_or(0.0) != 1.0
-    };
+    // Not executed: the gold query failed, or the run had no graph for the example.
+    let not_run = |r: &ExampleRecord| r.gold_error.is_some() || !r.metrics.contains_key("ex");
+    let failed = |r: &ExampleRecord| !not_run(r) && r.metrics.get("ex") != Some(&1.0);
     let tests = records.len();
     let failures = records.iter().filter(|r| failed(r)).count();
-    let skipped = records.iter().filter(|r| r.gold_error.is_some()).count();
+    let skipped = records.iter().filter(|r| not_run(r)).count();
     let time: f64 = records.iter().map(seconds).sum();
     let mut x = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     let _ = writeln!(
@@ -85,11 +85,15 @@ pub fn junit_xml(records: &[ExampleRecord], suite: &str) -> String {
             xml_text(&r.id),
             seconds(r)
         );
-        if let Some(e) = &r.gold_error {
+        if not_run(r) {
+            let why = match &r.gold_error {
+                Some(e) => format!("the gold query failed: {e}"),
+                None => "not executed: the run has no graph for this example".to_string(),
+            };
             let _ = writeln!(
                 x,
                 ">\n      <skipped message=\"{}\"/>\n    </testcase>",
-                xml_text(&format!("the gold query failed: {e}"))
+                xml_text(&why)
             );
         } else if failed(r) {
             let message = match &r.prediction_error {
@@ -129,6 +133,40 @@ pub fn junit_xml(records: &[ExampleRecord], suite: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn examples_not_executed_are_skipped_not_failed() {
+        let rec = |id: &str, ex: Option<f64>, gold_error: Option<&str>| ExampleRecord {
+            id: id.into(),
+            question: String::new(),
+            categories: Default::default(),
+            gold: "RETURN 1".into(),
+            prediction: Some("RETURN 2".into()),
+            metrics: ex
+                .map(|v| [("ex".to_string(), v)].into_iter().collect())
+                .unwrap_or_else(|| [("google_bleu".to_string(), 0.5)].into_iter().collect()),
+            gold_error: gold_error.map(str::to_string),
+            prediction_error: None,
+            tags: Default::default(),
+            turn: None,
+            diagnostics: Vec::new(),
+            gold_result: None,
+            predicted_result: None,
+            timings_ms: None,
+        };
+        let x = junit_xml(
+            &[
+                rec("ok", Some(1.0), None),
+                rec("bad", Some(0.0), None),
+                rec("text-only", None, None),
+                rec("broken-gold", None, Some("boom")),
+            ],
+            "s",
+        );
+        assert!(x.contains("tests=\"4\" failures=\"1\" errors=\"0\" skipped=\"2\""));
+        assert!(x.contains("not executed: the run has no graph"));
+        assert!(x.contains("the gold query failed: boom"));
+    }
 
     #[test]
     fn xml_text_escapes_and_replaces_what_xml_cannot_hold() {
