@@ -37,6 +37,7 @@ __all__ = [
     "Result",
     "evaluate",
     "Report",
+    "compare",
     "serve_bolt",
     "BoltServer",
     "metrics",
@@ -493,6 +494,19 @@ def evaluate(
         None if schemas is None else os.fspath(schemas),
     )
     return Report(report_json, records)
+
+
+def compare(*runs: PathLike, resamples: int = 10_000) -> Dict[str, Any]:
+    """Compares evaluation runs (``out`` folders of :func:`evaluate` / ``grape eval``, or their
+    ``examples.jsonl``) with the first, as ``grape compare`` does: per metric both means, the
+    difference with a paired bootstrap 95% interval and a p-value (McNemar's exact test for
+    binary metrics, a paired permutation test for graded ones), the same per category value,
+    and the examples whose binary metrics flipped. Returns the comparison's JSON data
+    (``{"baseline", "runs": [{"run", "shared", "metrics": [...], "by": {...},
+    "flipped": {...}}]}``)."""
+    if len(runs) < 2:
+        raise ValueError("compare needs at least two runs")
+    return json.loads(_grape.compare([os.fspath(r) for r in runs], resamples))
 
 
 # ---- Bolt ----

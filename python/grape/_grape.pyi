@@ -86,6 +86,8 @@ def evaluate(
     schemas: Optional[str] = None,
 ) -> Tuple[str, str]: ...
 
+def compare(runs: List[str], resamples: int = 10000) -> str: ...
+
 class BoltServer:
     def __init__(
         self,

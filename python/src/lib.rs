@@ -521,6 +521,27 @@ fn evaluate(
     run.map_err(|e| data_error(py, e))
 }
 
+/// `grape compare`: every run after the first against the first, as the comparison's JSON.
+#[pyfunction]
+#[pyo3(signature = (runs, resamples = 10_000))]
+fn compare(py: Python<'_>, runs: Vec<PathBuf>, resamples: usize) -> PyResult<String> {
+    let result = py.detach(move || -> Result<String, String> {
+        let runs = runs
+            .iter()
+            .map(|p| grape::eval::compare::Run::read(p))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(|e| e.to_string())?;
+        let opts = grape::eval::compare::CompareOptions {
+            resamples: resamples.max(1),
+            permutations: resamples.max(1),
+            ..Default::default()
+        };
+        let c = grape::eval::compare::compare(&runs, &opts).map_err(|e| e.to_string())?;
+        Ok(grape::eval::compare::comparison_json(&c))
+    });
+    result.map_err(|e| data_error(py, e))
+}
+
 // ---- Bolt ----
 
 /// A Bolt server over a copy of a graph, on a background thread.
@@ -612,5 +633,6 @@ fn _grape(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(google_bleu, m)?)?;
     m.add_function(wrap_pyfunction!(exact_match, m)?)?;
     m.add_function(wrap_pyfunction!(evaluate, m)?)?;
+    m.add_function(wrap_pyfunction!(compare, m)?)?;
     Ok(())
 }

@@ -143,3 +143,26 @@ def test_text2cypher_layout_per_database_and_text_only(demo):
     assert by_id["instance_id_1011"]["metrics"]["kg_valid"] == 0.0
     text_only = grape.evaluate(t2c / "sample.csv", t2c / "predictions.jsonl", progress=False)
     assert "ex" not in text_only.overall and text_only.overall["google_bleu"] > 0.5
+
+
+def test_compare_runs(demo, tmp_path):
+    gold = [json.loads(l) for l in (demo / "questions.jsonl").read_text().splitlines() if l]
+    perfect = grape.evaluate(
+        demo / "questions.jsonl", {g["id"]: g["cypher"] for g in gold}, demo / "graph.json",
+        out=tmp_path / "perfect", progress=False,
+    )
+    grape.evaluate(
+        demo / "questions.jsonl", demo / "predictions.jsonl", demo / "graph.json",
+        out=tmp_path / "bundled", progress=False,
+    )
+    assert perfect.overall["ex"] == 1.0
+    c = grape.compare(tmp_path / "perfect", tmp_path / "bundled", resamples=500)
+    run = c["runs"][0]
+    ex = next(m for m in run["metrics"] if m["metric"] == "ex")
+    assert run["shared"] == 52 and ex["baseline"] == 1.0 and ex["diff"] < 0
+    assert ex["test"] == "mcnemar-exact" and ex["p_value"] < 0.001
+    assert len(run["flipped"]["ex"]["lost"]) == ex["discordant"][0] > 0
+    with pytest.raises(grape.DataError):
+        grape.compare(tmp_path / "perfect", tmp_path / "missing")
+    with pytest.raises(ValueError):
+        grape.compare(tmp_path / "perfect")
