@@ -33,6 +33,24 @@ fn temp(name: &str) -> PathBuf {
     d
 }
 
+/// `grape eval` of the demo questions with `preds` (k candidates) into `out`.
+fn eval_demo(preds: &str, out: &Path, k: usize) {
+    let o = grape(&[
+        "eval",
+        "--dataset",
+        &demo("questions.jsonl"),
+        "--predictions",
+        preds,
+        "--graph",
+        &demo("graph.json"),
+        "--k",
+        &k.to_string(),
+        "--out",
+        &out.display().to_string(),
+    ]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
 /// Two runs of the demo: the gold queries as predictions (every metric 1) and the bundled
 /// predictions.
 fn runs(dir: &Path) -> (String, String) {
@@ -47,25 +65,8 @@ fn runs(dir: &Path) -> (String, String) {
     let perfect = dir.join("perfect.jsonl");
     std::fs::write(&perfect, gold.join("\n") + "\n").unwrap();
     let (a, b) = (dir.join("a"), dir.join("b"));
-    for (preds, out) in [
-        (perfect.display().to_string(), &a),
-        (demo("predictions.jsonl"), &b),
-    ] {
-        let o = grape(&[
-            "eval",
-            "--dataset",
-            &demo("questions.jsonl"),
-            "--predictions",
-            &preds,
-            "--graph",
-            &demo("graph.json"),
-            "--k",
-            "3",
-            "--out",
-            &out.display().to_string(),
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
+    eval_demo(&perfect.display().to_string(), &a, 3);
+    eval_demo(&demo("predictions.jsonl"), &b, 3);
     (a.display().to_string(), b.display().to_string())
 }
 
@@ -284,23 +285,8 @@ fn perturbed_runs(dir: &Path) -> (String, String) {
     let perturbed = dir.join("perturbed.jsonl");
     std::fs::write(&perturbed, lines.join("\n") + "\n").unwrap();
     let (a, b) = (dir.join("bundled"), dir.join("perturbed"));
-    for (preds, out) in [
-        (demo("predictions.jsonl"), &a),
-        (perturbed.display().to_string(), &b),
-    ] {
-        let o = grape(&[
-            "eval",
-            "--dataset",
-            &demo("questions.jsonl"),
-            "--predictions",
-            &preds,
-            "--graph",
-            &demo("graph.json"),
-            "--out",
-            &out.display().to_string(),
-        ]);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    }
+    eval_demo(&demo("predictions.jsonl"), &a, 1);
+    eval_demo(&perturbed.display().to_string(), &b, 1);
     (a.display().to_string(), b.display().to_string())
 }
 

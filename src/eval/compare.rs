@@ -11,6 +11,8 @@
 //! most 16 differences are non-zero). The same per value of every category field (hops, query
 //! type, split, …), and the examples whose binary metrics flipped.
 
+// The escaping JUnit's XML needs is what HTML text and attributes need too.
+use super::junit::xml_text as html_escape;
 use super::{id_key, record_groups, ExampleRecord};
 use crate::rng::SplitMix64;
 use serde::Serialize;
@@ -549,13 +551,6 @@ pub fn comparison_markdown(c: &Comparison, focus: &str) -> String {
         md.push('\n');
     }
     md
-}
-
-fn html_escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
 }
 
 /// The comparison as a self-contained HTML page: per run, a chart per metric (both means as
