@@ -330,3 +330,87 @@ fn mcp_neo4j_cypher_over_grape() {
     assert_eq!(out["hack_count"], 0);
     assert_eq!(h.graph().node_count(), 200);
 }
+
+#[test]
+fn python_driver_selects_databases() {
+    let Some(py) = python() else { return };
+    let movies = grape::graph::Graph::from_cypher_script(
+        "CREATE (:Movie {title: 'A'}), (:Movie {title: 'B'})",
+    )
+    .unwrap();
+    let companies =
+        grape::graph::Graph::from_cypher_script("CREATE (:Organization {name: 'Acme'})").unwrap();
+    let config = Config {
+        auth: Some(("admin".into(), "secret".into())),
+        database_users: true,
+        ..Default::default()
+    };
+    let h = Server::bind_databases(
+        "127.0.0.1:0",
+        vec![
+            ("neo4j".into(), grape::graph::Graph::new()),
+            ("Movies".into(), movies),
+            ("companies".into(), companies),
+        ],
+        config,
+    )
+    .unwrap()
+    .spawn();
+    let o = Command::new(&py)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/databases_check.py"))
+        .arg(format!("bolt://{}", h.local_addr()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o: Json = serde_json::from_slice(&o.stdout).unwrap();
+    for (scheme, written) in [("bolt", 1), ("neo4j", 2)] {
+        let r = &o[scheme];
+        // A database user's home is its database; names ignore case.
+        assert_eq!(r["home_count"], 2, "{scheme}: {r}");
+        assert_eq!(r["home_element_db"], "movies");
+        assert_eq!(r["home_summary_db"], "movies");
+        assert_eq!(
+            r["show"],
+            json!([
+                {"name": "companies", "home": false, "default": false},
+                {"name": "movies", "home": true, "default": false},
+                {"name": "neo4j", "home": false, "default": true},
+                {"name": "system", "home": false, "default": false},
+            ])
+        );
+        assert_eq!(r["companies"], "Neo.ClientError.Security.Forbidden");
+        assert_eq!(r["nope"], "Neo.ClientError.Database.DatabaseNotFound");
+        // The admin user reaches every database; a write lands in the one named.
+        // Acme, and what the bolt:// pass wrote.
+        assert_eq!(r["admin_companies"], written);
+        assert_eq!(r["written_here"], written);
+        assert_eq!(r["written_default"], 0);
+        assert_eq!(r["admin_home"], "neo4j");
+    }
+    let companies = h.database("COMPANIES").unwrap();
+    let t = grape::engine::run_read(
+        &companies,
+        "MATCH (n:Written) RETURN count(n)",
+        &Default::default(),
+        &Default::default(),
+    )
+    .unwrap();
+    assert!(matches!(t.rows[0][0], Value::Int(2)));
+    assert_eq!(h.graph().node_count(), 0);
+    // The default database must be among those served, and names are unique.
+    assert!(Server::bind_databases(
+        "127.0.0.1:0",
+        vec![("a".into(), grape::graph::Graph::new())],
+        Config::default()
+    )
+    .is_err());
+    assert!(Server::bind_databases(
+        "127.0.0.1:0",
+        vec![
+            ("neo4j".into(), grape::graph::Graph::new()),
+            ("NEO4J".into(), grape::graph::Graph::new())
+        ],
+        Config::default()
+    )
+    .is_err());
+}

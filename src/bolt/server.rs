@@ -22,8 +22,13 @@ pub struct Config {
     pub max_message_bytes: usize,
     /// Engine options (limits) for every query.
     pub engine: Options,
-    /// The database name the server answers to (`neo4j`).
+    /// The default database: where a session that names none runs (`neo4j`). With one graph
+    /// ([`Server::bind`]) it is that graph's name.
     pub database: String,
+    /// Each database also has a user of its own name whose password is that name (the pattern
+    /// of Neo4j's public demo server): that user's home database is its own, and it may use no
+    /// other. The `auth` user, when there is one, keeps access to every database.
+    pub database_users: bool,
     /// How long a new connection may take to send its handshake and HELLO.
     pub handshake_timeout: Duration,
     /// How long a connection may stay silent between messages before it is closed
@@ -56,6 +61,7 @@ impl Default for Config {
             max_message_bytes: 16 << 20,
             engine: Options::default(),
             database: "neo4j".into(),
+            database_users: false,
             handshake_timeout: Duration::from_secs(10),
             idle_timeout: Some(Duration::from_secs(30 * 60)),
             message_timeout: Duration::from_secs(60),
@@ -70,7 +76,8 @@ impl Default for Config {
 
 /// State shared by all connections.
 struct Shared {
-    graph: SharedGraph,
+    /// The databases, by name in lower case (Neo4j's names are case-insensitive).
+    databases: std::collections::BTreeMap<String, SharedGraph>,
     config: Config,
     addr: SocketAddr,
     connections: AtomicU64,
@@ -83,9 +90,40 @@ struct Shared {
 }
 
 impl Shared {
-    fn new(graph: Graph, config: Config, addr: SocketAddr) -> Shared {
-        Shared {
-            graph: SharedGraph::new(graph),
+    fn new(
+        databases: Vec<(String, Graph)>,
+        mut config: Config,
+        addr: SocketAddr,
+    ) -> io::Result<Shared> {
+        config.database = config.database.to_ascii_lowercase();
+        let mut by_name = std::collections::BTreeMap::new();
+        for (name, g) in databases {
+            let key = name.to_ascii_lowercase();
+            if key.is_empty() || key == "system" {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("{name:?} cannot name a database"),
+                ));
+            }
+            if by_name.insert(key, SharedGraph::new(g)).is_some() {
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidInput,
+                    format!("two databases are named {name:?} (names ignore case)"),
+                ));
+            }
+        }
+        if !by_name.contains_key(&config.database) {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidInput,
+                format!(
+                    "the default database {:?} is not among the databases served ({})",
+                    config.database,
+                    by_name.keys().cloned().collect::<Vec<_>>().join(", ")
+                ),
+            ));
+        }
+        Ok(Shared {
+            databases: by_name,
             config,
             addr,
             connections: AtomicU64::new(0),
@@ -93,7 +131,12 @@ impl Shared {
             stop: AtomicBool::new(false),
             active: AtomicUsize::new(0),
             auth_failures: Mutex::new(std::collections::HashMap::new()),
-        }
+        })
+    }
+
+    /// The graph of the database `name` (lower case).
+    fn graph(&self, name: &str) -> Option<&SharedGraph> {
+        self.databases.get(name)
     }
 }
 
@@ -111,13 +154,26 @@ pub struct ServerHandle {
 }
 
 impl Server {
-    /// Binds `addr` (port 0 picks a free port) and serves `graph`.
+    /// Binds `addr` (port 0 picks a free port) and serves `graph` as the database
+    /// `config.database`.
     pub fn bind(addr: &str, graph: Graph, config: Config) -> io::Result<Server> {
+        let name = config.database.clone();
+        Server::bind_databases(addr, vec![(name, graph)], config)
+    }
+
+    /// Binds `addr` and serves several databases, by name (case-insensitive, as in Neo4j); a
+    /// driver picks one with its `database` setting, and a session that names none gets
+    /// `config.database`, which must be among them.
+    pub fn bind_databases(
+        addr: &str,
+        databases: Vec<(String, Graph)>,
+        config: Config,
+    ) -> io::Result<Server> {
         let listener = TcpListener::bind(addr)?;
         let addr = listener.local_addr()?;
         Ok(Server {
             listener,
-            shared: Arc::new(Shared::new(graph, config, addr)),
+            shared: Arc::new(Shared::new(databases, config, addr)?),
         })
     }
 
@@ -171,9 +227,15 @@ impl ServerHandle {
     pub fn local_addr(&self) -> SocketAddr {
         self.shared.addr
     }
-    /// A snapshot of the graph as committed now.
+    /// A snapshot of the default database's graph as committed now.
     pub fn graph(&self) -> Arc<Graph> {
-        self.shared.graph.snapshot()
+        self.shared.databases[&self.shared.config.database].snapshot()
+    }
+    /// A snapshot of the graph of the database `name` as committed now.
+    pub fn database(&self, name: &str) -> Option<Arc<Graph>> {
+        self.shared
+            .graph(&name.to_ascii_lowercase())
+            .map(SharedGraph::snapshot)
     }
     /// Stops accepting connections (open ones run until their clients leave).
     pub fn shutdown(&mut self) {
@@ -218,7 +280,8 @@ impl Drop for ActiveGuard {
 /// Serves one already-accepted connection on the calling thread (for embedding the server in
 /// another accept loop).
 pub fn serve_connection(stream: TcpStream, graph: Graph, config: Config) -> io::Result<()> {
-    let shared = Shared::new(graph, config, stream.local_addr()?);
+    let name = config.database.clone();
+    let shared = Shared::new(vec![(name, graph)], config, stream.local_addr()?)?;
     handle(stream, &shared, false)
 }
 
@@ -350,6 +413,8 @@ struct Pending {
 
 /// An explicit transaction.
 struct Tx<'a> {
+    /// The database it runs on.
+    db: String,
     /// The write lease and the transaction's working graph, from its first write.
     lease: Option<WriteTx<'a>>,
     read_only: bool,
@@ -382,6 +447,8 @@ struct Conn<'a> {
     version: (u8, u8),
     id: u64,
     authenticated: bool,
+    /// A database user (see [`Config::database_users`]): its database, the only one it may use.
+    user: Option<String>,
     failed: bool,
     tx: Option<Tx<'a>>,
     /// Watches the socket while a query runs (for a close or RESET).
@@ -422,6 +489,7 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
         version,
         id: shared.connections.fetch_add(1, Ordering::SeqCst) + 1,
         authenticated: false,
+        user: None,
         failed: false,
         tx: None,
         watcher: Watcher::new(stream.try_clone().ok()),
@@ -509,7 +577,10 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
                 Ok(close) => close,
                 Err(f) => {
                     conn.failed = true;
-                    let close = f.code.starts_with("Neo.ClientError.Security");
+                    // A failed login closes the connection; a refused database (Forbidden)
+                    // does not, as in Neo4j.
+                    let close = f.code.starts_with("Neo.ClientError.Security")
+                        && f.code != "Neo.ClientError.Security.Forbidden";
                     write_message(&mut out, &failure(f));
                     close
                 }
@@ -591,8 +662,9 @@ impl<'a> Conn<'a> {
     }
 
     fn check_auth(&mut self, auth: &Ps) -> Result<(), Failure> {
-        if let Some((user, pass)) = &self.shared.config.auth {
-            let cfg = &self.shared.config;
+        let cfg = &self.shared.config;
+        self.user = None;
+        if cfg.auth.is_some() || cfg.database_users {
             let mut failures = self
                 .shared
                 .auth_failures
@@ -606,9 +678,19 @@ impl<'a> Conn<'a> {
                     ));
                 }
             }
-            let ok = auth.get("scheme").and_then(Ps::as_str) == Some("basic")
-                && auth.get("principal").and_then(Ps::as_str) == Some(user)
-                && auth.get("credentials").and_then(Ps::as_str) == Some(pass);
+            let basic = auth.get("scheme").and_then(Ps::as_str) == Some("basic");
+            let principal = auth.get("principal").and_then(Ps::as_str);
+            let credentials = auth.get("credentials").and_then(Ps::as_str);
+            let admin = matches!(&cfg.auth, Some((u, p))
+                if principal == Some(u.as_str()) && credentials == Some(p.as_str()));
+            let db_user = match (principal, credentials) {
+                (Some(u), Some(p)) if cfg.database_users && !admin && u == p => {
+                    let key = u.to_ascii_lowercase();
+                    self.shared.databases.contains_key(&key).then_some(key)
+                }
+                _ => None,
+            };
+            let ok = basic && (admin || db_user.is_some());
             if !ok {
                 // Bounded bookkeeping: forget stale entries when the table grows.
                 if failures.len() >= 4096 {
@@ -625,6 +707,7 @@ impl<'a> Conn<'a> {
                 ));
             }
             failures.remove(&self.peer);
+            self.user = db_user;
         }
         self.authenticated = true;
         Ok(())
@@ -643,17 +726,55 @@ impl<'a> Conn<'a> {
         ))
     }
 
-    fn check_db(&self, extra: Option<&Ps>) -> Result<(), Failure> {
-        match extra.and_then(|e| e.get("db")) {
-            None | Some(Ps::Null) => Ok(()),
-            Some(Ps::String(d)) if *d == self.shared.config.database || d == "system" => Ok(()),
-            Some(other) => Err(Failure::new(
+    /// The home database of the session's user.
+    fn home(&self) -> &str {
+        self.user.as_deref().unwrap_or(&self.shared.config.database)
+    }
+
+    /// The database a BEGIN, RUN or ROUTE names (`db`), else the user's home database; one
+    /// that does not exist, or that a database user may not use, is refused as Neo4j refuses
+    /// it.
+    fn database(&self, db: Option<&Ps>) -> Result<String, Failure> {
+        let name = match db {
+            None | Some(Ps::Null) => return Ok(self.home().to_string()),
+            Some(Ps::String(d)) => d.to_ascii_lowercase(),
+            Some(_) => return Err(Failure::request("`db` must be a string")),
+        };
+        if name != "system" && self.shared.graph(&name).is_none() {
+            return Err(Failure::new(
                 "Neo.ClientError.Database.DatabaseNotFound",
-                format!(
-                    "Database does not exist. Database name: {}.",
-                    other.as_str().unwrap_or("?")
-                ),
-            )),
+                format!("Database does not exist. Database name: '{name}'."),
+            ));
+        }
+        if let Some(own) = &self.user {
+            if *own != name && name != "system" {
+                return Err(Failure::new(
+                    "Neo.ClientError.Security.Forbidden",
+                    format!(
+                        "Database access is not allowed for user '{own}' with roles [PUBLIC, {own}]."
+                    ),
+                ));
+            }
+        }
+        Ok(name)
+    }
+
+    /// The graph of a database [`Conn::database`] resolved (`system` is served by the default
+    /// database's graph: grape answers its commands, `SHOW DATABASES`, from any).
+    fn graph_of(&self, db: &str) -> &'a SharedGraph {
+        let shared: &'a Shared = self.shared;
+        shared
+            .graph(db)
+            .unwrap_or_else(|| &shared.databases[&shared.config.database])
+    }
+
+    /// What a query on `db` sees of the server's databases.
+    fn context(&self, db: &str) -> crate::engine::DatabaseContext {
+        crate::engine::DatabaseContext {
+            names: self.shared.databases.keys().cloned().collect(),
+            current: db.to_string(),
+            home: self.home().to_string(),
+            default: self.shared.config.database.clone(),
         }
     }
 
@@ -683,6 +804,18 @@ impl<'a> Conn<'a> {
             0x54 => write_message(out, &success(Ps::map::<&str>([]))),
             // ROUTE
             0x66 => {
+                // Bolt 4.3 sends the database as the third field; 4.4 and later in a map.
+                let named = match f.get(2) {
+                    Some(m @ Ps::Map(_)) => m.get("db"),
+                    other => other,
+                };
+                let db = self.database(named)?;
+                // The routing table answers for the name the driver asked for, as it spelled
+                // it (drivers file their tables under it); names ignore case.
+                let db = match named {
+                    Some(Ps::String(asked)) => asked.clone(),
+                    _ => db,
+                };
                 let addr = Ps::List(vec![Ps::String(self.shared.addr.to_string())]);
                 let servers = ["WRITE", "READ", "ROUTE"]
                     .iter()
@@ -694,7 +827,7 @@ impl<'a> Conn<'a> {
                         "rt",
                         Ps::map([
                             ("ttl", Ps::Int(300)),
-                            ("db", Ps::String(self.shared.config.database.clone())),
+                            ("db", Ps::String(db)),
                             ("servers", Ps::List(servers)),
                         ]),
                     )])),
@@ -708,10 +841,11 @@ impl<'a> Conn<'a> {
                         "a transaction is already open on this connection",
                     ));
                 }
-                self.check_db(f.first())?;
+                let db = self.database(f.first().and_then(|e| e.get("db")))?;
                 let read_only =
                     f.first().and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r");
                 self.tx = Some(Tx {
+                    db,
                     lease: None,
                     read_only,
                     deadline: tx_timeout(f.first()).map(|t| Instant::now() + t),
@@ -779,11 +913,16 @@ impl<'a> Conn<'a> {
             Some(_) => return Err(Failure::request("RUN parameters must be a map")),
         }
         let extra = f.get(2);
-        if self.tx.is_none() {
-            self.check_db(extra)?;
-            // An auto-commit RUN replaces any earlier result.
-            self.results.clear();
-        }
+        let db = match &self.tx {
+            Some(tx) => tx.db.clone(),
+            None => {
+                let db = self.database(extra.and_then(|e| e.get("db")))?;
+                // An auto-commit RUN replaces any earlier result.
+                self.results.clear();
+                db
+            }
+        };
+        let graph = self.graph_of(&db);
         let read_mode = match &self.tx {
             Some(tx) => tx.read_only,
             None => extra.and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r"),
@@ -832,6 +971,7 @@ impl<'a> Conn<'a> {
         // The watcher sets this when the client closes the connection or sends RESET.
         let cancel = Arc::new(AtomicBool::new(false));
         engine_opts.to_mut().cancel = Some(cancel.clone());
+        engine_opts.to_mut().databases = Some(Arc::new(self.context(&db)));
         let engine_opts: &Options = &engine_opts;
         let exec_err = |e: crate::engine::ExecError| {
             if client_timeout && e.detail == Some("Timeout") {
@@ -856,20 +996,18 @@ impl<'a> Conn<'a> {
                 let g: &Graph = match self.tx.as_ref().and_then(|t| t.lease.as_ref()) {
                     Some(lease) => lease.graph(),
                     None => {
-                        snapshot = self.shared.graph.snapshot();
+                        snapshot = graph.snapshot();
                         &snapshot
                     }
                 };
                 crate::engine::execute_read(g, &stmt, &query, &params, engine_opts)
                     .map_err(exec_err)?
             } else if updating {
-                let shared: &'a Shared = self.shared;
                 match &mut self.tx {
                     Some(tx) => {
                         if tx.lease.is_none() {
                             tx.lease = Some(
-                                shared
-                                    .graph
+                                graph
                                     .begin_write(self.id, Some(lock_wait), Some(&cancel))
                                     .map_err(|e| exec_err(e.into()))?,
                             );
@@ -878,8 +1016,7 @@ impl<'a> Conn<'a> {
                         crate::engine::execute(g, &stmt, &query, &params, engine_opts)
                             .map_err(exec_err)?
                     }
-                    None => shared
-                        .graph
+                    None => graph
                         .write(self.id, Some(lock_wait), Some(&cancel), |g| {
                             crate::engine::execute(g, &stmt, &query, &params, engine_opts)
                         })
@@ -890,7 +1027,7 @@ impl<'a> Conn<'a> {
                 let g: &Graph = match self.tx.as_ref().and_then(|t| t.lease.as_ref()) {
                     Some(lease) => lease.graph(),
                     None => {
-                        snapshot = self.shared.graph.snapshot();
+                        snapshot = graph.snapshot();
                         &snapshot
                     }
                 };
@@ -915,10 +1052,7 @@ impl<'a> Conn<'a> {
         let mut summary = vec![
             ("type".to_string(), Ps::from(access.code())),
             ("t_last".to_string(), Ps::Int(0)),
-            (
-                "db".to_string(),
-                Ps::String(self.shared.config.database.clone()),
-            ),
+            ("db".to_string(), Ps::String(db)),
         ];
         let stats = stat_keys(&table.stats);
         if !stats.is_empty() {

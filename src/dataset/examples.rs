@@ -15,12 +15,13 @@
 //!   depends_on_result_of, phenomena, chain_mode, …}]}`): one example per turn, id
 //!   `session_id/turn_id`, with its [`TurnRef`] and graph name; categories `graph`, `protocol`,
 //!   `persona`, `chain_mode` (`none` for a first or independent turn), `turn` and `dependent`;
-//!   the tag field `phenomenon` (a turn counts under each of its phenomena).
+//!   the tag field `phenomenon` (a turn counts under each of its phenomena);
+//! - **CypherBench** tasks (see [`super::cypherbench`]).
 //!
 //! Predictions are JSON Lines: `{"id", "cypher"}` (or `"query"`), or `{"id", "candidates":
 //! [...]}` for k candidates (Pass@k); a turn may be named by `"session_id"` and `"turn_id"`
 //! instead of `"id"`. A CypherTurn session file whose turns carry `pred_cypher` is read as
-//! predictions too. Every bad record is reported with its file and line (and session and turn).
+//! predictions too, and so is a CypherBench `result.json` (tasks with `pred_cypher`). Every bad record is reported with its file and line (and session and turn).
 
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -89,7 +90,7 @@ pub struct DatasetError {
     pub message: String,
 }
 
-fn derr(file: &Path, line: Option<usize>, message: impl Into<String>) -> DatasetError {
+pub(super) fn derr(file: &Path, line: Option<usize>, message: impl Into<String>) -> DatasetError {
     DatasetError {
         file: file.display().to_string(),
         line,
@@ -104,6 +105,9 @@ pub enum DatasetFormat {
     Grape,
     Jsonl,
     CypherTurn,
+    /// CypherBench's tasks (`train.json`, `test.json`): an array of `{qid, graph, gold_cypher,
+    /// nl_question, answer_json, from_template}`.
+    CypherBench,
     /// CSV with `question` and `cypher` columns (Neo4j's text2cypher exports, the neo4j-labs
     /// text2cypher CSVs): read as JSON Lines records with the same fields.
     Csv,
@@ -120,10 +124,11 @@ impl std::str::FromStr for DatasetFormat {
             "grape" => Ok(DatasetFormat::Grape),
             "jsonl" => Ok(DatasetFormat::Jsonl),
             "cypherturn" => Ok(DatasetFormat::CypherTurn),
+            "cypherbench" => Ok(DatasetFormat::CypherBench),
             "csv" | "text2cypher" => Ok(DatasetFormat::Csv),
             "parquet" => Ok(DatasetFormat::Parquet),
             other => Err(format!(
-                "unknown dataset format {other:?}: expected zograscope, grape, jsonl, cypherturn, csv or parquet"
+                "unknown dataset format {other:?}: expected zograscope, grape, jsonl, cypherturn, cypherbench, csv or parquet"
             )),
         }
     }
@@ -146,6 +151,8 @@ pub fn guess_format(path: &Path, text: &str) -> DatasetFormat {
         }
     } else if head.contains("\"session_id\"") && head.contains("\"turns\"") {
         DatasetFormat::CypherTurn
+    } else if super::cypherbench::looks_like_cypherbench(&head) {
+        DatasetFormat::CypherBench
     } else if text.trim_start().starts_with('[') {
         DatasetFormat::Grape
     } else {
@@ -173,6 +180,7 @@ pub fn read_dataset(
         DatasetFormat::Grape => read_grape(path, &text),
         DatasetFormat::Jsonl => read_jsonl(path, &text),
         DatasetFormat::CypherTurn => read_cypherturn(path, &text),
+        DatasetFormat::CypherBench => super::cypherbench::read_cypherbench(path, &text),
         DatasetFormat::Csv => read_csv_records(path, &text),
         DatasetFormat::Parquet => read_parquet(path),
     }
@@ -339,11 +347,17 @@ fn read_zograscope(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
 /// error naming both (it would be scored and counted twice). A number and a string that read
 /// the same (`1` and `"1"`) are the same id.
 #[derive(Default)]
-struct SeenIds(HashMap<String, usize>);
+pub(super) struct SeenIds(HashMap<String, usize>);
 
 impl SeenIds {
     /// `at` is the record's line (`what` = "line") or index (`what` = "record").
-    fn check(&mut self, path: &Path, id: &str, at: usize, what: &str) -> Result<(), DatasetError> {
+    pub(super) fn check(
+        &mut self,
+        path: &Path,
+        id: &str,
+        at: usize,
+        what: &str,
+    ) -> Result<(), DatasetError> {
         if let Some(first) = self.0.get(id) {
             return Err(derr(
                 path,
@@ -360,7 +374,7 @@ impl SeenIds {
     }
 }
 
-fn scalar_text(v: &serde_json::Value) -> Option<String> {
+pub(super) fn scalar_text(v: &serde_json::Value) -> Option<String> {
     match v {
         serde_json::Value::String(s) => Some(s.clone()),
         serde_json::Value::Number(n) => Some(n.to_string()),
@@ -685,7 +699,7 @@ fn read_cypherturn(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError
 }
 
 /// Adds a prediction; `Err(id)` when the id is taken.
-fn add_prediction(
+pub(super) fn add_prediction(
     out: &mut HashMap<String, Prediction>,
     id: String,
     candidates: Vec<String>,
@@ -734,8 +748,12 @@ pub fn predictions_from_text(
     path: &Path,
     text: &str,
 ) -> Result<HashMap<String, Prediction>, DatasetError> {
-    if guess_format(path, text) == DatasetFormat::CypherTurn {
-        return read_cypherturn_predictions(path, text);
+    match guess_format(path, text) {
+        DatasetFormat::CypherTurn => return read_cypherturn_predictions(path, text),
+        DatasetFormat::CypherBench => {
+            return super::cypherbench::read_cypherbench_predictions(path, text)
+        }
+        _ => {}
     }
     let mut out = HashMap::new();
     for (i, line) in text.lines().enumerate() {

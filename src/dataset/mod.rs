@@ -3,6 +3,7 @@
 //! [`query_file`] reads the query files the CLI's `parse`, `validate` and `analyze` commands take:
 //! JSON Lines with an `id` and a `query` (or `cypher`) field, `.cypher` scripts, or standard input.
 
+pub mod cypherbench;
 pub mod examples;
 pub mod query_file;
 

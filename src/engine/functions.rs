@@ -624,14 +624,15 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                // grape serves one database; its element ids are `n:<id>` and `r:<id>`.
+                // Element ids are `n:<id>` and `r:<id>`: they name the database the query
+                // runs on.
                 Value::String(s) => {
                     let ours = s
                         .strip_prefix("n:")
                         .or_else(|| s.strip_prefix("r:"))
                         .is_some_and(|id| id.parse::<u32>().is_ok());
                     Ok(if ours {
-                        Value::from("neo4j")
+                        Value::from(run.sh.databases.map_or("neo4j", |d| d.current.as_str()))
                     } else {
                         Value::Null
                     })

@@ -95,6 +95,34 @@ pub struct Options {
     pub import_dir: Option<std::path::PathBuf>,
     /// The Cypher version of statements without a `CYPHER n` prefix (default 5, as in Neo4j).
     pub cypher: crate::syntax::CypherVersion,
+    /// The databases of the server the query runs on, and which one it runs on (`SHOW
+    /// DATABASES`, `db.nameFromElementId`); `None`: one database, `neo4j`.
+    pub databases: Option<Arc<DatabaseContext>>,
+}
+
+/// The databases a server serves, as a query sees them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatabaseContext {
+    /// Every database served (not `system`), by name.
+    pub names: Vec<String>,
+    /// The database the query runs on.
+    pub current: String,
+    /// The home database of the session's user.
+    pub home: String,
+    /// The server's default database.
+    pub default: String,
+}
+
+impl DatabaseContext {
+    /// The context of a server with one database, `neo4j`.
+    pub fn single() -> DatabaseContext {
+        DatabaseContext {
+            names: vec!["neo4j".into()],
+            current: "neo4j".into(),
+            home: "neo4j".into(),
+            default: "neo4j".into(),
+        }
+    }
 }
 
 /// A procedure whose results are a fixed table: a call returns the output columns of the rows
@@ -418,6 +446,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         cancel: opts.cancel.as_deref(),
         procedures: &opts.procedures,
         import_dir: opts.import_dir.as_deref(),
+        databases: opts.databases.as_deref(),
         regex_cache: RefCell::new(HashMap::new()),
         stats: RefCell::new(Stats::default()),
         cypher25: opts.cypher == CypherVersion::Cypher25,
@@ -708,7 +737,7 @@ pub enum LoadGraphError {
     #[error("{path}: {source}")]
     Constraint { path: String, source: ExecError },
     #[error(
-        "{path}: expected a .json fixture, a .cypher script, a Data Importer folder or `none`"
+        "{path}: expected a .json fixture or CypherBench graph, a .cypher script, a Data Importer folder or `none`"
     )]
     UnknownFormat { path: String },
     /// A graph name (`--graphs DIR` and a dataset's `graph` field) that could leave its folder.
@@ -750,11 +779,25 @@ pub fn load_graph(
     let lower = path.to_ascii_lowercase();
     if lower.ends_with(".json") || lower.ends_with(".jsonl") {
         let text = read()?;
+        let doc = if lower.ends_with(".jsonl") {
+            None
+        } else {
+            serde_json::from_str::<serde_json::Value>(&text).ok()
+        };
         let sampled = lower.ends_with(".jsonl")
-            || serde_json::from_str::<serde_json::Value>(&text)
-                .is_ok_and(|d| crate::graph::import::looks_like_sampled_paths(&d));
+            || doc
+                .as_ref()
+                .is_some_and(crate::graph::import::looks_like_sampled_paths);
         if sampled {
             return Ok(crate::graph::import::parse_sampled_paths(&text, path)?);
+        }
+        if let Some(doc) = doc
+            .as_ref()
+            .filter(|d| crate::graph::import::looks_like_cypherbench_graph(d))
+        {
+            return Ok(crate::graph::import::cypherbench_graph_from_json(
+                doc, path,
+            )?);
         }
         let g = crate::graph::import::parse_json_fixture(&text, path)?;
         check_all_constraints(&g).map_err(|source| LoadGraphError::Constraint {

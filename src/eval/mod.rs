@@ -165,11 +165,20 @@ pub struct Timings {
     pub prediction: f64,
 }
 
+/// Where an example's queries run: a graph in memory, or a database behind a
+/// [`Backend`](crate::backend::Backend) (a live Neo4j, a grape Bolt server).
+#[derive(Clone, Copy)]
+enum Target<'a> {
+    Memory(&'a Graph),
+    Live(&'a dyn crate::backend::Backend),
+}
+
 /// The graphs of a run and their schemas: one graph for every example, or graphs by name for
-/// benchmarks whose examples name theirs (CypherTurn).
+/// benchmarks whose examples name theirs (CypherTurn, Neo4j's text2cypher); in memory, or live
+/// databases ([`Graphs::live`]).
 pub struct Graphs<'a> {
-    default: Option<(&'a Graph, Schema)>,
-    named: BTreeMap<String, (&'a Graph, Schema)>,
+    default: Option<(Target<'a>, Schema)>,
+    named: BTreeMap<String, (Target<'a>, Schema)>,
     /// The schema named for the run (`--schema`), which a run without graphs validates against.
     schema: Option<Schema>,
     /// A run without graphs ([`Graphs::text_only`]).
@@ -180,7 +189,7 @@ impl<'a> Graphs<'a> {
     /// One graph for every example; predictions are validated against its inferred schema.
     pub fn single(graph: &'a Graph) -> Graphs<'a> {
         Graphs {
-            default: Some((graph, crate::engine::schema_of(graph))),
+            default: Some((Target::Memory(graph), crate::engine::schema_of(graph))),
             named: BTreeMap::new(),
             schema: None,
             text_only: false,
@@ -200,10 +209,10 @@ impl<'a> Graphs<'a> {
                 .unwrap_or_else(|| crate::engine::schema_of(g))
         };
         Graphs {
-            default: default.map(|g| (g, schema_for(g))),
+            default: default.map(|g| (Target::Memory(g), schema_for(g))),
             named: named
                 .into_iter()
-                .map(|(n, g)| (n, (g, schema_for(g))))
+                .map(|(n, g)| (n, (Target::Memory(g), schema_for(g))))
                 .collect(),
             schema,
             text_only: false,
@@ -234,19 +243,60 @@ impl<'a> Graphs<'a> {
         }
         Graphs::new(default, named.iter().map(|(n, g)| (n.clone(), g)), schema)
     }
+    /// Live databases: a default (for examples that name no database, or one not among
+    /// `named`) and databases by name, each reached through its backend. Gold and predicted
+    /// queries run there (updating ones are refused, as on graphs in memory); predictions are
+    /// validated against `schema`, else each database's own as its backend reports it (read
+    /// here, once per database).
+    pub fn live(
+        default: Option<&'a dyn crate::backend::Backend>,
+        named: impl IntoIterator<Item = (String, &'a dyn crate::backend::Backend)>,
+        schema: Option<Schema>,
+    ) -> Result<Graphs<'a>, crate::backend::BackendError> {
+        let schema_for = |b: &dyn crate::backend::Backend| match &schema {
+            Some(s) => Ok(s.clone()),
+            None => b.schema(),
+        };
+        let default = match default {
+            Some(b) => Some((Target::Live(b), schema_for(b)?)),
+            None => None,
+        };
+        let mut by_name = BTreeMap::new();
+        for (n, b) in named {
+            let s = schema_for(b)?;
+            by_name.insert(n, (Target::Live(b), s));
+        }
+        Ok(Graphs {
+            default,
+            named: by_name,
+            schema,
+            text_only: false,
+        })
+    }
     /// Whether this is a text-only run ([`Graphs::text_only`]).
     pub fn is_text_only(&self) -> bool {
         self.text_only
     }
-    /// The graph and schema of an example.
+    /// The graph and schema of an example (an error for an example that runs on a live
+    /// database).
     pub fn for_example(&self, ex: &Example) -> Result<(&'a Graph, &Schema), String> {
+        match self.target_for(ex)? {
+            (Target::Memory(g), s) => Ok((g, s)),
+            (Target::Live(b), _) => Err(format!(
+                "the example runs on a live database ({})",
+                b.describe()
+            )),
+        }
+    }
+    /// Where an example runs, and the schema its predictions are validated against.
+    fn target_for(&self, ex: &Example) -> Result<(Target<'a>, &Schema), String> {
         if let Some(name) = &ex.graph {
             if let Some((g, s)) = self.named.get(name) {
-                return Ok((g, s));
+                return Ok((*g, s));
             }
         }
         match (&self.default, &ex.graph) {
-            (Some((g, s)), _) => Ok((g, s)),
+            (Some((g, s)), _) => Ok((*g, s)),
             (None, Some(name)) => Err(format!(
                 "graph {name:?} is not loaded (known: {})",
                 self.named.keys().cloned().collect::<Vec<_>>().join(", ")
@@ -340,6 +390,46 @@ pub fn load_named_graph(
         return load(sub).map(Some);
     }
     Ok(None)
+}
+
+/// Every named graph in a folder (the names [`load_named_graph`] finds: `NAME.json`,
+/// `NAME.jsonl`, `NAME.cypher`, `NAME/graph.json`, `NAME/graph.cypher`, a Data Importer folder
+/// `NAME/`), by name, for serving them all (`grape serve bolt --graphs`). Other files are
+/// skipped; a graph that fails to load is an error naming it.
+pub fn load_graph_folder(
+    dir: &Path,
+    types: crate::graph::import::ImporterTypes,
+) -> Result<BTreeMap<String, Graph>, DatasetGraphsError> {
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        DatasetGraphsError::Load(crate::engine::LoadGraphError::Read {
+            path: dir.display().to_string(),
+            source: e,
+        })
+    })?;
+    let mut names = std::collections::BTreeSet::new();
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let Some(file) = path.file_name().and_then(|n| n.to_str()) else {
+            continue;
+        };
+        if file.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            names.insert(file.to_string());
+        } else if let Some((stem, ext)) = file.rsplit_once('.') {
+            if matches!(ext, "json" | "jsonl" | "cypher") && !stem.is_empty() {
+                names.insert(stem.to_string());
+            }
+        }
+    }
+    let mut graphs = BTreeMap::new();
+    for name in names {
+        if let Some(g) = load_named_graph(dir, &name, types)? {
+            graphs.insert(name, g);
+        }
+    }
+    Ok(graphs)
 }
 
 /// Aggregates: the mean of every metric, overall and per value of every category field.
@@ -577,15 +667,34 @@ pub fn bootstrap_ci95(values: &[f64], resamples: usize, seed: u64) -> Option<[f6
 }
 
 /// Runs a parsed query read-only (updating queries are refused: the graph is shared).
-fn run(graph: &Graph, stmt: &Statement, q: &str, opts: &Options) -> Result<Table, String> {
+fn run(target: Target, stmt: &Statement, q: &str, opts: &Options) -> Result<Table, String> {
     if crate::engine::is_updating(stmt) {
         return Err("updating queries are not evaluated on the shared graph".into());
     }
-    execute_read(graph, stmt, q, &Params::new(), opts).map_err(|e| e.to_string())
+    match target {
+        Target::Memory(graph) => {
+            execute_read(graph, stmt, q, &Params::new(), opts).map_err(|e| e.to_string())
+        }
+        Target::Live(db) => db.run(q, &Params::new()).map_err(|e| e.to_string()),
+    }
+}
+
+/// The provenance node sets of PSJS ([`crate::metrics::psjs`]) where `target` is.
+fn provenance(
+    target: Target,
+    stmt: &Statement,
+    opts: &Options,
+) -> Result<HashSet<crate::value::NodeId>, String> {
+    match target {
+        Target::Memory(graph) => provenance_of(graph, stmt, opts),
+        Target::Live(db) => crate::metrics::psjs::provenance_with(stmt, |q| {
+            db.run(q, &Params::new()).map_err(|e| e.to_string())
+        }),
+    }
 }
 
 /// Parses and runs a query; the statement comes back with the table.
-fn parse_and_run(graph: &Graph, q: &str, opts: &Options) -> Result<(Statement, Table), String> {
+fn parse_and_run(graph: Target, q: &str, opts: &Options) -> Result<(Statement, Table), String> {
     let stmt = crate::syntax::parse(q).map_err(|e| format!("syntax error at {e}"))?;
     let t = run(graph, &stmt, q, opts)?;
     Ok((stmt, t))
@@ -792,7 +901,7 @@ fn score_with<'g>(
         let schema = own_schema.or(graphs.schema.as_ref());
         return score_text_only(rec, validators, ex, pred, opts, schema);
     }
-    let (graph, schema) = match graphs.for_example(ex) {
+    let (graph, schema) = match graphs.target_for(ex) {
         Ok(x) => x,
         Err(e) => {
             rec.gold_error = Some(e);
@@ -861,7 +970,7 @@ fn score_with<'g>(
                     let psjs = if rows.ex == 1.0 {
                         Some(1.0)
                     } else {
-                        let prov = |st: &Statement| provenance_of(graph, st, &opts.engine);
+                        let prov = |st: &Statement| provenance(graph, st, &opts.engine);
                         match (prov(&stmt), prov(&gold_stmt)) {
                             (Ok(g), Ok(r)) => Some(node_set_jaccard(&g, &r)),
                             _ => None,

@@ -81,10 +81,21 @@ pub fn provenance_of(
     stmt: &Statement,
     opts: &Options,
 ) -> Result<HashSet<NodeId>, String> {
+    provenance_with(stmt, |q| {
+        let s = parse(q).map_err(|e| format!("provenance query does not parse: {e}"))?;
+        execute_read(graph, &s, q, &Params::new(), opts).map_err(|e| e.to_string())
+    })
+}
+
+/// The ids of the nodes the provenance queries of a parsed statement bind, each query run by
+/// `run` (on a live database, say: node ids are the database's, the same in every result).
+pub fn provenance_with(
+    stmt: &Statement,
+    mut run: impl FnMut(&str) -> Result<crate::engine::Table, String>,
+) -> Result<HashSet<NodeId>, String> {
     let mut ids = HashSet::new();
     for q in provenance_queries(stmt) {
-        let s = parse(&q).map_err(|e| format!("provenance query does not parse: {e}"))?;
-        let t = execute_read(graph, &s, &q, &Params::new(), opts).map_err(|e| e.to_string())?;
+        let t = run(&q)?;
         for row in &t.rows {
             for v in row {
                 collect_nodes(v, &mut ids);

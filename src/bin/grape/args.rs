@@ -21,9 +21,23 @@ pub(crate) enum ServeCommand {
     /// Prints the address on its first line of output, then serves until stopped.
     #[cfg(feature = "bolt")]
     Bolt {
-        /// The graph to serve (as for `grape query`).
+        /// The graph to serve (as for `grape query`), as the default database.
+        #[arg(long, required_unless_present = "graphs")]
+        graph: Option<String>,
+        /// Serve every graph of this folder as a database of its name (NAME.json,
+        /// NAME.cypher, NAME/graph.json or a Data Importer folder NAME/); drivers pick one with
+        /// their `database` setting. With --graph too, that graph is the default database.
+        #[arg(long, value_name = "DIR")]
+        graphs: Option<PathBuf>,
+        /// The default database's name: where a session that names none runs. Without --graph
+        /// and with no graph of this name in --graphs, it is an empty graph.
+        #[arg(long, default_value = "neo4j")]
+        database: String,
+        /// Each database also has a user of its name whose password is its name (the pattern
+        /// of Neo4j's public demo server), whose home is that database and who may use no
+        /// other; --auth, if given, stays a user of every database.
         #[arg(long)]
-        graph: String,
+        database_users: bool,
         /// Value types for Data Importer folders: `strings` or `model`.
         #[arg(long, default_value = "strings")]
         types: grape::graph::import::ImporterTypes,
@@ -430,6 +444,32 @@ pub(crate) struct EvalArgs {
     /// With --graph too, examples naming no known graph run on --graph.
     #[arg(long)]
     pub(crate) graphs: Option<PathBuf>,
+    /// Run gold and predicted queries on a live Neo4j, or a grape Bolt server, instead of
+    /// graphs in memory (bolt://, neo4j://, bolt+s://, neo4j+s://, … URI; feature `neo4j`).
+    /// An example that names a database runs on that database (the driver's `database`
+    /// setting); one that names none runs on the connection's default database. User and
+    /// password: --neo4j-user / --neo4j-password, else NEO4J_USERNAME / NEO4J_PASSWORD.
+    #[cfg(feature = "neo4j")]
+    #[arg(long, value_name = "URI", conflicts_with_all = ["graph", "graphs"])]
+    pub(crate) neo4j: Option<String>,
+    #[cfg(feature = "neo4j")]
+    #[arg(long, requires = "neo4j")]
+    pub(crate) neo4j_user: Option<String>,
+    #[cfg(feature = "neo4j")]
+    #[arg(long, requires = "neo4j")]
+    pub(crate) neo4j_password: Option<String>,
+    /// With --neo4j: log in to each database as the user of its name, with its name as the
+    /// password (the pattern of Neo4j's public demo server, demo.neo4jlabs.com). Examples
+    /// that name no database are then scored on text and validity only.
+    #[cfg(feature = "neo4j")]
+    #[arg(long, requires = "neo4j")]
+    pub(crate) database_credentials: bool,
+    /// With --neo4j: removed from the front of each example's database name before it is
+    /// used (Neo4j's text2cypher aliases `neo4jlabs_demo_db_NAME` name the demo server's
+    /// database NAME: `--strip-database-prefix neo4jlabs_demo_db_`).
+    #[cfg(feature = "neo4j")]
+    #[arg(long, requires = "neo4j", value_name = "PREFIX")]
+    pub(crate) strip_database_prefix: Option<String>,
     /// The schema predictions are validated against (KG-valid, diagnostics; any format
     /// `grape validate` reads). Default: the graph's own, as `apoc.meta.schema` reports it.
     #[arg(long)]

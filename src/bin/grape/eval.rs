@@ -16,7 +16,11 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     }
-    if a.graph.is_none() && a.graphs.is_none() {
+    #[cfg(feature = "neo4j")]
+    let live = a.neo4j.is_some();
+    #[cfg(not(feature = "neo4j"))]
+    let live = false;
+    if a.graph.is_none() && a.graphs.is_none() && !live {
         eprintln!(
             "note: no --graph or --graphs: a text-only run (text metrics and validity; nothing is executed)"
         );
@@ -76,6 +80,39 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
             }
         },
     };
+    #[cfg(feature = "neo4j")]
+    let databases = match &a.neo4j {
+        None => None,
+        Some(uri) => match super::live::eval_databases(uri, &a, &examples) {
+            Ok(d) => Some(d),
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    #[cfg(feature = "neo4j")]
+    let graphs = match &databases {
+        None => {
+            grape::eval::Graphs::of_run(default_graph.as_ref(), &named, schema, a.graphs.is_some())
+        }
+        Some(d) => match grape::eval::Graphs::live(
+            d.default
+                .as_ref()
+                .map(|b| b as &dyn grape::backend::Backend),
+            d.named
+                .iter()
+                .map(|(n, b)| (n.clone(), b as &dyn grape::backend::Backend)),
+            schema,
+        ) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("error: reading the databases' schemas: {e}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    #[cfg(not(feature = "neo4j"))]
     let graphs =
         grape::eval::Graphs::of_run(default_graph.as_ref(), &named, schema, a.graphs.is_some());
     let mut opts = grape::eval::EvalOptions {

@@ -215,3 +215,52 @@ fn run_replay_check(a: ReplayCheckArgs) -> Result<ExitCode, ExitCode> {
         ExitCode::FAILURE
     })
 }
+
+/// The live databases of `grape eval --neo4j`: the default (unless every database has its own
+/// credentials) and one connection per database the examples name.
+pub struct EvalDatabases {
+    pub default: Option<Neo4j>,
+    pub named: Vec<(String, Neo4j)>,
+}
+
+pub fn eval_databases(
+    uri: &str,
+    a: &crate::args::EvalArgs,
+    examples: &[grape::dataset::Example],
+) -> Result<EvalDatabases, String> {
+    let base = || {
+        let mut c = Neo4jConfig::from_env();
+        c.uri = uri.to_string();
+        if let Some(u) = &a.neo4j_user {
+            c.user = u.clone();
+        }
+        if let Some(p) = &a.neo4j_password {
+            c.password = p.clone();
+        }
+        c.timeout = Some(Duration::from_millis(a.timeout_ms));
+        c
+    };
+    let default = if a.database_credentials {
+        None
+    } else {
+        Some(Neo4j::connect(base()).map_err(|e| e.to_string())?)
+    };
+    let wanted: std::collections::BTreeSet<&str> =
+        examples.iter().filter_map(|e| e.graph.as_deref()).collect();
+    let mut named = Vec::new();
+    for name in wanted {
+        let db = match &a.strip_database_prefix {
+            Some(p) => name.strip_prefix(p.as_str()).unwrap_or(name),
+            None => name,
+        };
+        let mut c = base();
+        c.database = Some(db.to_string());
+        if a.database_credentials {
+            c.user = db.to_string();
+            c.password = db.to_string();
+        }
+        let conn = Neo4j::connect(c).map_err(|e| format!("database {db:?}: {e}"))?;
+        named.push((name.to_string(), conn));
+    }
+    Ok(EvalDatabases { default, named })
+}

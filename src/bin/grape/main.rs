@@ -58,6 +58,9 @@ fn main() -> ExitCode {
         #[cfg(feature = "bolt")]
         Command::Serve(ServeCommand::Bolt {
             graph,
+            graphs,
+            database,
+            database_users,
             types,
             port,
             bind,
@@ -76,9 +79,19 @@ fn main() -> ExitCode {
                 engine: opts,
                 max_connections: max_connections.max(1),
                 lock_timeout: std::time::Duration::from_millis(lock_timeout_ms),
+                database,
+                database_users,
                 ..Default::default()
             };
-            cmd_serve_bolt(&graph, types, &bind, port, auth, config)
+            cmd_serve_bolt(
+                graph.as_deref(),
+                graphs.as_deref(),
+                types,
+                &bind,
+                port,
+                auth,
+                config,
+            )
         }
         #[cfg(feature = "mcp")]
         Command::Serve(ServeCommand::Mcp(a)) => cmd_serve_mcp(a),

@@ -75,7 +75,8 @@ pub(super) fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
 
 #[cfg(feature = "bolt")]
 pub(super) fn cmd_serve_bolt(
-    graph: &str,
+    graph: Option<&str>,
+    graphs: Option<&std::path::Path>,
     types: grape::graph::import::ImporterTypes,
     bind: &str,
     port: u16,
@@ -93,16 +94,49 @@ pub(super) fn cmd_serve_bolt(
             return ExitCode::from(2);
         }
     };
-    let g = match grape::engine::load_graph(graph, types) {
-        Ok(g) => g,
-        Err(e) => {
+    let mut databases = match graphs.map(|d| grape::eval::load_graph_folder(d, types)) {
+        None => std::collections::BTreeMap::new(),
+        Some(Ok(m)) => m,
+        Some(Err(e)) => {
             eprintln!("error: {e}");
             return ExitCode::from(2);
         }
     };
+    let default = config.database.to_ascii_lowercase();
+    if let Some(graph) = graph {
+        let g = match grape::engine::load_graph(graph, types) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return ExitCode::from(2);
+            }
+        };
+        if databases
+            .keys()
+            .any(|n| n.eq_ignore_ascii_case(&config.database))
+        {
+            eprintln!(
+                "error: --graph and a graph of --graphs are both named {:?}; give the default database another name with --database",
+                config.database
+            );
+            return ExitCode::from(2);
+        }
+        databases.insert(config.database.clone(), g);
+    } else if !databases.keys().any(|n| n.eq_ignore_ascii_case(&default)) {
+        databases.insert(config.database.clone(), grape::graph::Graph::new());
+    }
+    let names: Vec<String> = databases.keys().cloned().collect();
     let config = grape::bolt::Config { auth, ..config };
-    let server = match grape::bolt::Server::bind(&format!("{bind}:{port}"), g, config) {
+    let server = match grape::bolt::Server::bind_databases(
+        &format!("{bind}:{port}"),
+        databases.into_iter().collect(),
+        config,
+    ) {
         Ok(s) => s,
+        Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
         Err(e) => {
             eprintln!("error: cannot listen on {bind}:{port}: {e}");
             return ExitCode::from(2);
@@ -110,6 +144,9 @@ pub(super) fn cmd_serve_bolt(
     };
     let addr = server.local_addr();
     println!("grape: Bolt server listening on bolt://{addr} (neo4j://{addr} for routing drivers)");
+    if names.len() > 1 {
+        println!("grape: databases {} (default {default})", names.join(", "));
+    }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     server.serve();
     ExitCode::SUCCESS

@@ -63,6 +63,8 @@ pub(crate) struct Shared<'a> {
     pub cancel: Option<&'a AtomicBool>,
     pub procedures: &'a [super::TableProcedure],
     pub import_dir: Option<&'a std::path::Path>,
+    /// The server's databases (`None`: one, `neo4j`).
+    pub databases: Option<&'a crate::engine::DatabaseContext>,
     pub regex_cache: RefCell<HashMap<String, Regex>>,
     pub stats: RefCell<Stats>,
     /// Whether the statement is Cypher 25 (names in `SHOW CONSTRAINTS` differ).

@@ -13,7 +13,7 @@ pub(crate) fn show_columns(c: &Show, g: &Graph) -> (usize, Vec<Arc<str>>) {
         ShowKind::Functions => listed_functions(c).count(),
         ShowKind::Procedures => listed_procedures().count(),
         ShowKind::Indexes(_) | ShowKind::Constraints(_) | ShowKind::Databases(_) => {
-            table(c, g, false).len()
+            table(c, g, false, None).len()
         }
         ShowKind::Settings | ShowKind::Transactions | ShowKind::CurrentUser => 0,
     };
@@ -75,11 +75,12 @@ fn listed_procedures() -> impl Iterator<Item = &'static crate::catalogue::Proced
         .filter(|p| p.versions.cypher_5)
 }
 
-/// The databases a grape server has, as `SHOW DATABASES` lists them: `neo4j` (the default and
-/// home database, the graph being served) and `system`, both online on this one server.
-fn database_rows(c: &Show) -> Vec<Vec<Value>> {
+/// The databases a grape server has, as `SHOW DATABASES` lists them: each database it serves
+/// (`neo4j` alone unless the server was given several), and `system`, all online on this one
+/// server; `default` and `home` as the server and the session's user have them.
+fn database_rows(c: &Show, ctx: &crate::engine::DatabaseContext) -> Vec<Vec<Value>> {
     let named = match &c.database {
-        Some(crate::syntax::SchemaName::Name(n)) => Some(n.name.as_str()),
+        Some(crate::syntax::SchemaName::Name(n)) => Some(n.name.to_ascii_lowercase()),
         _ => None,
     };
     let row = |name: &str, standard: bool| {
@@ -96,8 +97,8 @@ fn database_rows(c: &Show) -> Vec<Vec<Value>> {
             Value::from("online"),
             Value::from("online"),
             Value::from(""),
-            Value::Bool(standard),
-            Value::Bool(standard),
+            Value::Bool(name == ctx.default),
+            Value::Bool(name == ctx.home),
             Value::List(Vec::new()),
             Value::Null,
             Value::Null,
@@ -112,27 +113,41 @@ fn database_rows(c: &Show) -> Vec<Vec<Value>> {
             Value::Map(options),
         ]
     };
-    let all = [row("neo4j", true), row("system", false)];
-    all.into_iter()
-        .filter(|r| match (c.kind, named) {
-            (ShowKind::Databases(crate::syntax::ShowDatabases::All), Some(n)) => {
-                r[0].as_str() == Some(n)
-            }
-            (ShowKind::Databases(crate::syntax::ShowDatabases::All), None) => true,
-            // The default and the home database are one here.
-            _ => matches!(r[10], Value::Bool(true)),
-        })
-        .collect()
+    let mut names: Vec<&str> = ctx.names.iter().map(String::as_str).collect();
+    names.sort_unstable();
+    let all = names
+        .into_iter()
+        .map(|n| row(n, true))
+        .chain(std::iter::once(row("system", false)));
+    all.filter(|r| match (c.kind, &named) {
+        (ShowKind::Databases(crate::syntax::ShowDatabases::All), Some(n)) => {
+            r[0].as_str() == Some(n.as_str())
+        }
+        (ShowKind::Databases(crate::syntax::ShowDatabases::All), None) => true,
+        (ShowKind::Databases(crate::syntax::ShowDatabases::Home), _) => {
+            matches!(r[11], Value::Bool(true))
+        }
+        _ => matches!(r[10], Value::Bool(true)),
+    })
+    .collect()
 }
 
 /// Every row of the `SHOW` (all columns), in the catalogue's order (by name); functions and
 /// procedures as Cypher 5 lists them.
-fn table(c: &Show, g: &Graph, cypher25: bool) -> Vec<Vec<Value>> {
+fn table(
+    c: &Show,
+    g: &Graph,
+    cypher25: bool,
+    databases: Option<&crate::engine::DatabaseContext>,
+) -> Vec<Vec<Value>> {
     let sig_params = |s: Option<&Signature>| s.map(|s| params_value(&s.params));
     match c.kind {
         ShowKind::Indexes(kind) => super::schema::index_rows(g, kind),
         ShowKind::Constraints(f) => super::schema::constraint_rows(g, f, cypher25),
-        ShowKind::Databases(_) => database_rows(c),
+        ShowKind::Databases(_) => match databases {
+            Some(d) => database_rows(c, d),
+            None => database_rows(c, &crate::engine::DatabaseContext::single()),
+        },
         // Not run: see `exec_show`.
         ShowKind::Settings | ShowKind::Transactions | ShowKind::CurrentUser => Vec::new(),
         ShowKind::Functions => listed_functions(c)
@@ -200,7 +215,7 @@ impl Runner<'_> {
             return Err(ExecError::unsupported(what).at(c.span));
         }
         let (all, default) = crate::catalogue::show_columns(c.kind);
-        let table = table(c, self.g, self.sh.cypher25);
+        let table = table(c, self.g, self.sh.cypher25, self.sh.databases);
         let mut wide: Vec<Arc<str>> = scope.clone();
         wide.extend(all.iter().map(|s| Arc::from(*s)));
         let mut out = Vec::new();

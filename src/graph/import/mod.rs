@@ -1,10 +1,14 @@
-//! Importers: JSON fixtures (`json.rs`), Neo4j Data Importer folders (`importer.rs`) and
-//! GRAPE-style sampled paths (`sampled.rs`).
+//! Importers: JSON fixtures (`json.rs`), Neo4j Data Importer folders (`importer.rs`),
+//! GRAPE-style sampled paths (`sampled.rs`) and CypherBench's graph dumps (`cypherbench.rs`).
 
+mod cypherbench;
 mod importer;
 mod json;
 mod sampled;
 
+pub use cypherbench::{
+    cypherbench_graph_from_json, looks_like_cypherbench_graph, parse_cypherbench_graph,
+};
 pub use importer::{load_importer_dir, ImporterTypes};
 pub use json::{
     graph_to_json, json_to_value, load_json_fixture, parse_json_fixture, value_to_json,
