@@ -737,7 +737,7 @@ pub enum LoadGraphError {
     #[error("{path}: {source}")]
     Constraint { path: String, source: ExecError },
     #[error(
-        "{path}: expected a .json fixture or CypherBench graph, a .cypher script, a Data Importer folder or `none`"
+        "{path}: expected a .json fixture or CypherBench graph, a .grape snapshot, a .cypher script, a Data Importer folder or `none`"
     )]
     UnknownFormat { path: String },
     /// A graph name (`--graphs DIR` and a dataset's `graph` field) that could leave its folder.
@@ -777,29 +777,58 @@ pub fn load_graph(
         })
     };
     let lower = path.to_ascii_lowercase();
-    if lower.ends_with(".json") || lower.ends_with(".jsonl") {
+    if lower.ends_with(".grape") {
+        let bytes = std::fs::read(p).map_err(|source| LoadGraphError::Read {
+            path: path.to_string(),
+            source,
+        })?;
+        let g = crate::graph::import::read_snapshot(&bytes, path)?;
+        drop(bytes);
+        check_all_constraints(&g).map_err(|source| LoadGraphError::Constraint {
+            path: path.to_string(),
+            source,
+        })?;
+        return Ok(g);
+    }
+    if lower.ends_with(".jsonl") {
         let text = read()?;
-        let doc = if lower.ends_with(".jsonl") {
-            None
-        } else {
-            serde_json::from_str::<serde_json::Value>(&text).ok()
+        return Ok(crate::graph::import::parse_sampled_paths(&text, path)?);
+    }
+    if lower.ends_with(".json") {
+        let bytes = std::fs::read(p).map_err(|source| LoadGraphError::Read {
+            path: path.to_string(),
+            source,
+        })?;
+        // A fixture is read as a stream; another format (sampled paths, a CypherBench dump)
+        // is recognised on the way and read as a document.
+        let g = match crate::graph::import::read_fixture(&bytes, path, true) {
+            Ok(g) => g,
+            Err(crate::graph::import::FixtureError::Import(e)) => return Err(e.into()),
+            Err(crate::graph::import::FixtureError::NotAFixture) => {
+                let text = String::from_utf8(bytes).map_err(|e| LoadGraphError::Read {
+                    path: path.to_string(),
+                    source: std::io::Error::new(std::io::ErrorKind::InvalidData, e),
+                })?;
+                let doc = serde_json::from_str::<serde_json::Value>(&text).ok();
+                if doc
+                    .as_ref()
+                    .is_some_and(crate::graph::import::looks_like_sampled_paths)
+                {
+                    return Ok(crate::graph::import::parse_sampled_paths(&text, path)?);
+                }
+                match doc
+                    .as_ref()
+                    .filter(|d| crate::graph::import::looks_like_cypherbench_graph(d))
+                {
+                    Some(doc) => {
+                        return Ok(crate::graph::import::cypherbench_graph_from_json(
+                            doc, path,
+                        )?)
+                    }
+                    None => crate::graph::import::parse_json_fixture(&text, path)?,
+                }
+            }
         };
-        let sampled = lower.ends_with(".jsonl")
-            || doc
-                .as_ref()
-                .is_some_and(crate::graph::import::looks_like_sampled_paths);
-        if sampled {
-            return Ok(crate::graph::import::parse_sampled_paths(&text, path)?);
-        }
-        if let Some(doc) = doc
-            .as_ref()
-            .filter(|d| crate::graph::import::looks_like_cypherbench_graph(d))
-        {
-            return Ok(crate::graph::import::cypherbench_graph_from_json(
-                doc, path,
-            )?);
-        }
-        let g = crate::graph::import::parse_json_fixture(&text, path)?;
         check_all_constraints(&g).map_err(|source| LoadGraphError::Constraint {
             path: path.to_string(),
             source,

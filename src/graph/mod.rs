@@ -13,4 +13,4 @@ mod store;
 
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
-pub use store::{ChangeLog, Dir, Graph, Interner, NodeData, RelData, Savepoint, Sym};
+pub use store::{ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, RelData, Savepoint, Sym};

@@ -119,6 +119,32 @@ struct Adjacency {
 /// (relationship, the other node, the relationship's type).
 type AdjEntry = (RelId, NodeId, Sym);
 
+/// Where a graph's bytes go ([`Graph::memory_stats`]): counts, and estimated bytes by part.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MemoryStats {
+    pub nodes: usize,
+    pub relationships: usize,
+    /// Label assignments (a node with two labels counts two).
+    pub labels: usize,
+    /// Properties of nodes and relationships.
+    pub properties: usize,
+    /// Node records (petgraph's slots, labels inline).
+    pub node_bytes: usize,
+    /// Relationship records (petgraph's slots: type, endpoints, links).
+    pub relationship_bytes: usize,
+    /// Labels kept outside the records, the label index and the label bitmaps.
+    pub label_bytes: usize,
+    /// Property arrays and the heap their values hold.
+    pub property_bytes: usize,
+    /// The compressed adjacency, when built.
+    pub adjacency_bytes: usize,
+    /// Property indexes built so far.
+    pub index_bytes: usize,
+    /// Interned labels, types and keys.
+    pub symbol_bytes: usize,
+    pub total_bytes: usize,
+}
+
 /// A property graph.
 #[derive(Debug, Default)]
 pub struct Graph {
@@ -288,6 +314,81 @@ impl Graph {
     }
     pub fn relationship_count(&self) -> usize {
         self.g.edge_count()
+    }
+
+    /// Builds the compressed adjacency now (it is otherwise built on the first expansion after
+    /// a change).
+    pub fn build_adjacency(&self) {
+        let _ = self.adjacency();
+    }
+
+    /// Where the graph's bytes go: an estimate from the sizes and capacities of its structures
+    /// (`grape graph stats`). Values count their own heap (strings, lists, maps) as if owned.
+    pub fn memory_stats(&self) -> MemoryStats {
+        use std::mem::size_of;
+        let (node_cap, edge_cap) = self.g.capacity();
+        // petgraph's slots: the weight (an Option), and two links per node, two endpoints
+        // and two links per edge.
+        let node_slot = size_of::<Option<NodeData>>() + 2 * size_of::<u32>();
+        let edge_slot = size_of::<Option<RelData>>() + 4 * size_of::<u32>();
+        let mut st = MemoryStats {
+            nodes: self.node_count(),
+            relationships: self.relationship_count(),
+            node_bytes: node_cap * node_slot,
+            relationship_bytes: edge_cap * edge_slot,
+            ..Default::default()
+        };
+        let prop_slot = size_of::<(Sym, Value)>();
+        let heap = |v: &Value| {
+            crate::value::footprint(v, usize::MAX)
+                .map_or(0, |f| f.bytes.saturating_sub(size_of::<Value>()))
+        };
+        for n in self.g.node_weights() {
+            st.labels += n.labels.len();
+            if n.labels.spilled() {
+                st.label_bytes += n.labels.capacity() * size_of::<Sym>();
+            }
+            st.properties += n.props.len();
+            st.property_bytes += n.props.capacity() * prop_slot;
+            st.property_bytes += n.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
+        }
+        for r in self.g.edge_weights() {
+            st.properties += r.props.len();
+            st.property_bytes += r.props.capacity() * prop_slot;
+            st.property_bytes += r.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
+        }
+        st.label_bytes += self.label_bits.capacity() * size_of::<u64>()
+            + self.label_bit.capacity()
+            + self
+                .by_label
+                .values()
+                .map(|v| v.capacity() * size_of::<NodeId>() + 32)
+                .sum::<usize>();
+        if let Some(a) = self.adjacency.get() {
+            st.adjacency_bytes = a.starts.capacity() * size_of::<u32>()
+                + a.entries.capacity() * size_of::<AdjEntry>();
+        }
+        if let Ok(m) = self.prop_indexes.read() {
+            st.index_bytes = m
+                .values()
+                .map(|ix| {
+                    ix.values()
+                        .map(|v| v.capacity() * size_of::<NodeId>() + 64)
+                        .sum::<usize>()
+                })
+                .sum();
+        }
+        st.symbol_bytes = (0..self.syms.len())
+            .map(|i| self.syms.name(i as Sym).len() + 48)
+            .sum();
+        st.total_bytes = st.node_bytes
+            + st.relationship_bytes
+            + st.label_bytes
+            + st.property_bytes
+            + st.adjacency_bytes
+            + st.index_bytes
+            + st.symbol_bytes;
+        st
     }
 
     // ---- reading ----

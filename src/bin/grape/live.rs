@@ -68,7 +68,7 @@ pub struct RecordArgs {
     /// The dataset format; detected from the file when absent.
     #[arg(long)]
     format: Option<grape::dataset::DatasetFormat>,
-    /// The fixture to write.
+    /// The fixture to write: JSON, or a binary snapshot when the name ends in `.grape`.
     #[arg(long)]
     out: PathBuf,
     /// Store the full neighbourhood of every provenance node, this many hops deep.
@@ -163,7 +163,15 @@ fn run_record(a: RecordArgs) -> Result<ExitCode, ExitCode> {
     };
     let rec = record::record(&db, &examples, &opts).map_err(fail)?;
     let source = grape::backend::Backend::describe(&db);
-    write_json(&a.out, &rec.to_json(&source, &opts))?;
+    if a.out.extension().and_then(|e| e.to_str()) == Some("grape") {
+        // A binary snapshot of the recorded graph (the JSON fixture's provenance fields are
+        // for JSON only).
+        let bytes = grape::graph::import::snapshot_bytes(&rec.fixture.graph()).map_err(fail)?;
+        grape::dataset::write_atomically(&a.out, &bytes)
+            .map_err(|e| fail(format!("cannot write {}: {e}", a.out.display())))?;
+    } else {
+        write_json(&a.out, &rec.to_json(&source, &opts))?;
+    }
     let schema_path = schema_path(&a.out);
     match rec.schema.write(grape::schema::SchemaFormat::Apoc) {
         Ok(w) => grape::dataset::write_atomically(&schema_path, w.text.as_bytes())

@@ -14,6 +14,7 @@ mod args;
 mod check;
 mod common;
 mod eval;
+mod graph_cmd;
 #[cfg(feature = "neo4j")]
 mod live;
 #[cfg(feature = "llm")]
@@ -207,6 +208,12 @@ fn main() -> ExitCode {
             &files,
         ),
         Command::Analyze { json, files } => cmd_analyze(json, &files),
+        Command::Graph {
+            command: GraphCommand::Stats { graph, types, json },
+        } => graph_cmd::cmd_graph_stats(&graph, types, json),
+        Command::Graph {
+            command: GraphCommand::Save { graph, out, types },
+        } => graph_cmd::cmd_graph_save(&graph, &out, types),
         Command::Schema {
             command:
                 SchemaCommand::Convert {

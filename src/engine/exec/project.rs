@@ -151,7 +151,9 @@ impl<'a> Runner<'a> {
             }
         } else {
             // Group by the items without aggregates (and the `*` variables).
-            let mut groups: HashMap<Vec<GroupKey>, usize> = HashMap::new();
+            // Fx hashing: a group key is hashed once per row, and SipHash costs a good part of
+            // an aggregation over a large graph.
+            let mut groups: rustc_hash::FxHashMap<Vec<GroupKey>, usize> = Default::default();
             let mut order: Vec<(Row, Row, Vec<Accumulator>)> = Vec::new();
             for r in rows {
                 self.sh.tick()?;

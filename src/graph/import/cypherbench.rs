@@ -272,34 +272,36 @@ mod tests {
         assert!(looks_like_cypherbench_graph(&doc));
         let g = parse_cypherbench_graph(NBA, "nba.json").unwrap();
         assert_eq!((g.node_count(), g.relationship_count()), (2, 1));
-        let t = crate::engine::run_read(
-            &g,
-            "MATCH (p:Player)-[r:playsFor]->(t:Team) RETURN p.eid, p.name, p.aliases, \
-             p.birth_date.year, p.draft_year, p.nick IS NULL, p.description IS NULL, \
-             t.description, t.provenance, r.start_date > date('2018-01-01'), r.rid IS NULL",
-            &Default::default(),
-            &Default::default(),
-        )
-        .unwrap();
-        let row: Vec<Json> = t.rows[0]
-            .iter()
-            .map(|v| super::super::value_to_json(v, &t))
-            .collect();
+        // Entities in order: the player, then the team.
+        let ids: Vec<NodeId> = g.node_ids().collect();
+        let json = |m: std::collections::BTreeMap<std::sync::Arc<str>, Value>| -> Json {
+            Json::Object(
+                m.iter()
+                    .map(|(k, v)| (k.to_string(), super::super::value_to_json(v, &g)))
+                    .collect(),
+            )
+        };
+        assert_eq!(&*g.labels(ids[0])[0], "Player");
         assert_eq!(
-            Json::Array(row),
-            serde_json::json!([
-                "Player#Q1",
-                "Ann",
-                ["A."],
-                1984,
-                2003,
-                true,
-                true,
-                "a team",
-                ["https://en.wikipedia.org/wiki/Lakers"],
-                true,
-                true
-            ])
+            json(g.node_properties(ids[0])),
+            serde_json::json!({
+                "eid": "Player#Q1", "name": "Ann", "aliases": ["A."], "provenance": [],
+                "birth_date": {"~date": "1984-12-30"}, "draft_year": 2003
+            })
+        );
+        assert_eq!(
+            json(g.node_properties(ids[1])),
+            serde_json::json!({
+                "eid": "Team#Q2", "name": "Lakers", "aliases": [], "description": "a team",
+                "provenance": ["https://en.wikipedia.org/wiki/Lakers"], "inception": {"~date": "1947-01-01"}
+            })
+        );
+        let r = g.relationship_ids().next().unwrap();
+        assert_eq!(g.endpoints(r), Some((ids[0], ids[1])));
+        assert_eq!(g.rel_type(r).as_deref(), Some("playsFor"));
+        assert_eq!(
+            json(g.relationship_properties(r)),
+            serde_json::json!({"start_date": {"~date": "2018-07-09"}})
         );
     }
 

@@ -44,7 +44,7 @@ use crate::graph::schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, 
 use crate::graph::Graph;
 use crate::value::{Entities, NodeId, RelId, Value};
 use serde_json::{json, Map as JsonMap, Number, Value as Json};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// Encodes a value as JSON; nodes, relationships and paths are expanded through `entities`.
@@ -240,114 +240,21 @@ pub fn load_json_fixture(path: &std::path::Path) -> Result<Graph, ImportError> {
     parse_json_fixture(&text, &file)
 }
 
-fn key_of(j: &Json) -> Option<String> {
-    match j {
-        Json::String(s) => Some(format!("s:{s}")),
-        Json::Number(n) => Some(format!("n:{n}")),
-        Json::Bool(b) => Some(format!("b:{b}")),
-        _ => None,
-    }
-}
-
-/// Parses fixture text; `file` names it in errors.
+/// Parses fixture text; `file` names it in errors. The text is read as a stream (see
+/// `fixture.rs`): no document tree is built.
 pub fn parse_json_fixture(text: &str, file: &str) -> Result<Graph, ImportError> {
-    let doc: Json = serde_json::from_str(text).map_err(|e| {
-        ImportError::new(
+    match super::fixture::read_fixture(text.as_bytes(), file, false) {
+        Ok(g) => Ok(g),
+        Err(super::fixture::FixtureError::Import(e)) => Err(e),
+        Err(super::fixture::FixtureError::NotAFixture) => Err(ImportError::new(
             file,
-            Some(format!("line {}, column {}", e.line(), e.column())),
-            format!("not valid JSON: {e}"),
-        )
-    })?;
-    let err = |loc: String, msg: String| ImportError::new(file, Some(loc), msg);
-    let obj = doc.as_object().ok_or_else(|| {
-        err(
-            "$".into(),
-            "expected an object with `nodes` and `relationships`".into(),
-        )
-    })?;
-    let empty = Vec::new();
-    let nodes = match obj.get("nodes") {
-        Some(Json::Array(a)) => a,
-        None => &empty,
-        Some(_) => return Err(err("$.nodes".into(), "expected an array".into())),
-    };
-    let rels = match obj.get("relationships") {
-        Some(Json::Array(a)) => a,
-        None => &empty,
-        Some(_) => return Err(err("$.relationships".into(), "expected an array".into())),
-    };
-    let mut g = Graph::new();
-    let mut ids: HashMap<String, NodeId> = HashMap::new();
-    for (i, n) in nodes.iter().enumerate() {
-        let loc = format!("$.nodes[{i}]");
-        let o = n
-            .as_object()
-            .ok_or_else(|| err(loc.clone(), "expected an object".into()))?;
-        let id = o
-            .get("id")
-            .and_then(key_of)
-            .ok_or_else(|| err(loc.clone(), "missing or non-scalar `id`".into()))?;
-        let labels: Vec<&str> = match o.get("labels") {
-            None | Some(Json::Null) => vec![],
-            Some(Json::Array(ls)) => ls
-                .iter()
-                .map(|l| {
-                    l.as_str().ok_or_else(|| {
-                        err(format!("{loc}.labels"), "labels must be strings".into())
-                    })
-                })
-                .collect::<Result<_, _>>()?,
-            Some(_) => return Err(err(format!("{loc}.labels"), "expected an array".into())),
-        };
-        let props = fixture_props(o.get("properties"), &format!("{loc}.properties"))
-            .map_err(|m| err(loc.clone(), m))?;
-        let props: Vec<(&str, Value)> =
-            props.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        let nid = g.add_node(&labels, props);
-        if ids.insert(id.clone(), nid).is_some() {
-            return Err(err(loc, format!("duplicate node id {}", &id[2..])));
-        }
+            Some("$".into()),
+            "expected an object with `nodes` and `relationships`",
+        )),
     }
-    for (i, r) in rels.iter().enumerate() {
-        let loc = format!("$.relationships[{i}]");
-        let o = r
-            .as_object()
-            .ok_or_else(|| err(loc.clone(), "expected an object".into()))?;
-        let end_of = |k: &str| -> Result<NodeId, ImportError> {
-            let key = o
-                .get(k)
-                .and_then(key_of)
-                .ok_or_else(|| err(loc.clone(), format!("missing or non-scalar `{k}`")))?;
-            ids.get(&key).copied().ok_or_else(|| {
-                err(
-                    loc.clone(),
-                    format!("`{k}` refers to unknown node {}", &key[2..]),
-                )
-            })
-        };
-        let (start, end) = (end_of("start")?, end_of("end")?);
-        let ty = o
-            .get("type")
-            .and_then(|t| t.as_str())
-            .ok_or_else(|| err(loc.clone(), "missing string `type`".into()))?;
-        let props = fixture_props(o.get("properties"), &format!("{loc}.properties"))
-            .map_err(|m| err(loc.clone(), m))?;
-        let props: Vec<(&str, Value)> =
-            props.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-        g.add_relationship(start, end, ty, props)
-            .ok_or_else(|| err(loc, "endpoint missing".into()))?;
-    }
-    if obj.contains_key("indexes") || obj.contains_key("constraints") {
-        let schema = fixture_schema(obj).map_err(|(loc, msg)| err(loc, msg))?;
-        g.update_schema(|s| {
-            *s = schema;
-            true
-        });
-    }
-    Ok(g)
 }
 
-type SchemaErr = (String, String);
+pub(super) type SchemaErr = (String, String);
 
 fn str_list(j: Option<&Json>, loc: &str) -> Result<Vec<Arc<str>>, SchemaErr> {
     match j {
@@ -386,7 +293,7 @@ fn property_type(text: &str) -> Option<crate::syntax::CypherType> {
 }
 
 /// The `indexes` and `constraints` sections as a schema.
-fn fixture_schema(obj: &JsonMap<String, Json>) -> Result<Schema, SchemaErr> {
+pub(super) fn fixture_schema(obj: &JsonMap<String, Json>) -> Result<Schema, SchemaErr> {
     use crate::syntax::IndexKind;
     let mut schema = if obj.contains_key("indexes") {
         Schema::empty()
@@ -607,7 +514,7 @@ fn fixture_schema(obj: &JsonMap<String, Json>) -> Result<Schema, SchemaErr> {
 }
 
 /// The schema as fixture sections, when it is not a new graph's (Neo4j's two LOOKUP indexes).
-fn schema_json(g: &Graph, m: &mut JsonMap<String, Json>) {
+pub(super) fn schema_json(g: &Graph, m: &mut JsonMap<String, Json>) {
     let schema = g.schema();
     let default = schema.constraints().is_empty()
         && schema.indexes().len() == 2
@@ -660,17 +567,6 @@ fn schema_json(g: &Graph, m: &mut JsonMap<String, Json>) {
         .collect();
     m.insert("indexes".into(), Json::Array(indexes));
     m.insert("constraints".into(), Json::Array(constraints));
-}
-
-fn fixture_props(j: Option<&Json>, path: &str) -> Result<Vec<(String, Value)>, String> {
-    match j {
-        None | Some(Json::Null) => Ok(vec![]),
-        Some(Json::Object(o)) => o
-            .iter()
-            .map(|(k, v)| Ok((k.clone(), json_to_value(v, &format!("{path}.{k}"))?)))
-            .collect(),
-        Some(_) => Err(format!("{path}: expected an object")),
-    }
 }
 
 /// Writes a graph as a fixture (node ids are the graph's element ids).
