@@ -896,3 +896,57 @@ fn is_labeled_predicates() {
     assert_eq!(printed, text);
     assert_eq!(parse(&printed).unwrap(), stmt);
 }
+
+/// Neo4j 5's compile-time checks of SKIP/LIMIT, UNION and IN (messages as Neo4j's frontend
+/// gives them), and temporal functions of null.
+#[test]
+fn compile_time_checks_of_skip_union_and_in() {
+    let mut g = Graph::new();
+    for (q, message) in [
+        (
+            "UNWIND [1, 2] AS n RETURN n SKIP n",
+            "It is not allowed to refer to variables in SKIP, so that the value for SKIP can be statically calculated.",
+        ),
+        (
+            "UNWIND [1, 2] AS n WITH n LIMIT n + 1 RETURN n",
+            "It is not allowed to refer to variables in LIMIT, so that the value for LIMIT can be statically calculated.",
+        ),
+        (
+            "RETURN 1 AS a UNION RETURN 2 AS a UNION ALL RETURN 3 AS a",
+            "Invalid combination of UNION and UNION ALL",
+        ),
+        (
+            "RETURN 1 AS a UNION ALL RETURN 2 AS a UNION RETURN 3 AS a",
+            "Invalid combination of UNION and UNION ALL",
+        ),
+        ("RETURN 1 IN true AS x", "Type mismatch: expected List<T> but was Boolean"),
+        ("RETURN 1 IN {a: 1} AS x", "Type mismatch: expected List<T> but was Map"),
+    ] {
+        let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
+        assert!(err.contains(message), "{q}: {err}");
+    }
+    for (q, rows) in [
+        (
+            "UNWIND [1, 2, 3] AS n RETURN n SKIP 1 LIMIT size([x IN [1] | x])",
+            vec!["2"],
+        ),
+        (
+            "RETURN 1 AS a UNION ALL RETURN 1 AS a UNION ALL RETURN 2 AS a",
+            vec!["1", "1", "2"],
+        ),
+        (
+            "WITH [2] AS l RETURN 2 IN l, 1 IN null",
+            vec!["true | null"],
+        ),
+        (
+            "RETURN date.transaction(null), datetime.realtime(null), localtime.statement(null)",
+            vec!["null | null | null"],
+        ),
+        // `WITH *` with nothing in scope passes the row on.
+        ("CREATE () WITH * CREATE () RETURN 1", vec!["1"]),
+    ] {
+        assert_eq!(run(&mut g, q, CypherVersion::Cypher5).unwrap(), rows, "{q}");
+    }
+    let err = run(&mut g, "RETURN date.transaction(1)", CypherVersion::Cypher5).unwrap_err();
+    assert!(err.contains("date.transaction"), "{err}");
+}

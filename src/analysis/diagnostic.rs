@@ -99,6 +99,8 @@ pub enum DiagnosticKind {
     /// A schema command Neo4j refuses (`CREATE TEXT INDEX` on two properties, a property type
     /// constraint on a `MAP`, `OR REPLACE`, …).
     InvalidSchemaCommand,
+    /// `SKIP` or `LIMIT` reading a variable (Neo4j computes them before any row).
+    NonConstantExpression,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -135,6 +137,7 @@ impl DiagnosticKind {
             | RelationshipTypeCount
             | InvalidDelete
             | MissingPredicate
+            | NonConstantExpression
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",

@@ -979,8 +979,10 @@ fn temporal_function(
                             .map(Value::from)
                             .unwrap_or(Value::Null))
                     }
-                    (Some(t), _) => Ok(Value::from(t)),
-                    (None, _) => Ok(Value::Null),
+                    // A null time zone gives null, as every temporal function of null does.
+                    (_, Some(Value::Null)) | (None, _) => Ok(Value::Null),
+                    (Some(_), Some(other)) => Err(bad_arg(n, other)),
+                    (Some(t), None) => Ok(Value::from(t)),
                 }
             }
             (k, Some("truncate")) if KINDS.contains(&k) => {

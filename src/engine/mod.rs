@@ -546,6 +546,7 @@ pub fn compile_errors(
             K::InvalidDelete => "InvalidDelete",
             K::MissingPredicate => "MissingPredicate",
             K::QueryConclusion => "InvalidClauseComposition",
+            K::NonConstantExpression => "NonConstantExpression",
             _ => continue,
         };
         out.push(

@@ -419,8 +419,11 @@ impl<'a, 's> Checker<'a, 's> {
                         for s in &c.order_by {
                             self.expr(&s.expr, &scope, Ctx::default());
                         }
-                        for e in c.skip.iter().chain(&c.limit) {
-                            self.expr(e, &scope, Ctx::default());
+                        for (e, what) in [(&c.skip, "SKIP"), (&c.limit, "LIMIT")] {
+                            if let Some(e) = e {
+                                self.expr(e, &scope, Ctx::default());
+                                self.constant_count(e, &scope, what);
+                            }
                         }
                         if let Some(w) = &y.where_ {
                             self.expr(w, &scope, where_ctx);
@@ -531,6 +534,14 @@ impl<'a, 's> Checker<'a, 's> {
                 .filter(|r| !r.projection.star)
                 .map(|r| c.column_names(r))
         };
+        // UNION and UNION ALL cannot be mixed in one query.
+        if let Some(u) = q.unions.iter().find(|u| u.all != q.unions[0].all) {
+            self.diag(
+                DiagnosticKind::InvalidClauseComposition,
+                "Invalid combination of UNION and UNION ALL".into(),
+                u.span,
+            );
+        }
         let Some(first) = names(self, &q.first) else {
             return;
         };
@@ -779,10 +790,32 @@ impl<'a, 's> Checker<'a, 's> {
                 self.sort_key_aggregates(&s.expr, p);
             }
         }
-        for e in [&p.skip, &p.limit].into_iter().flatten() {
-            self.expr(e, &order_scope, Ctx::default());
+        for (e, what) in [(&p.skip, "SKIP"), (&p.limit, "LIMIT")] {
+            if let Some(e) = e {
+                self.expr(e, &order_scope, Ctx::default());
+                self.constant_count(e, &order_scope, what);
+            }
         }
         out
+    }
+
+    /// `SKIP` and `LIMIT` are computed before any row: they may not read a variable of the
+    /// query (Neo4j: `It is not allowed to refer to variables in SKIP, …`).
+    fn constant_count(&mut self, e: &Expr, scope: &Scope, what: &str) {
+        let mut stack = vec![e];
+        while let Some(x) = stack.pop() {
+            if let ExprKind::Variable(v) = &x.kind {
+                if scope.vars.contains_key(&v.name) {
+                    self.diag(
+                        DiagnosticKind::NonConstantExpression,
+                        format!("It is not allowed to refer to variables in {what}, so that the value for {what} can be statically calculated."),
+                        v.span,
+                    );
+                    return;
+                }
+            }
+            stack.extend(x.children());
+        }
     }
 
     /// An aggregating column may read, outside its aggregates, only the grouping keys: a

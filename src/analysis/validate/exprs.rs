@@ -164,6 +164,10 @@ impl<'a, 's> Checker<'a, 's> {
                         rhs.span,
                     );
                 }
+                // `x IN 1`: the right side must be a list (null passes).
+                if matches!(op, BinaryOp::In) {
+                    self.expect_type(rhs, scope, super::types::Types::any_list());
+                }
             }
             ExprKind::Comparison { first, rest } => {
                 self.expr(first, scope, ctx);

@@ -687,7 +687,8 @@ pub(crate) fn projection_columns(
         if is_return {
             names.sort_by(|a, b| a.0.cmp(&b.0));
         }
-        if names.is_empty() {
+        // `WITH *` with nothing in scope passes the (empty) row on; `RETURN *` is refused.
+        if names.is_empty() && is_return {
             return Err(ExecError::compile(
                 ErrorKind::SyntaxError,
                 "RETURN * is not allowed when there are no variables in scope",
