@@ -474,7 +474,16 @@ fn dynamic_labels_and_types() {
             "MATCH (n:$(1)) RETURN n",
             "Type mismatch: expected String or List<String> but was Integer",
         ),
-        ("WITH 1 AS l MATCH (n:$(l)) RETURN n", "expected a STRING or a LIST<STRING>"),
+        // Neo4j's checker knows `l` is an integer (its frontend gives this message too).
+        (
+            "WITH 1 AS l MATCH (n:$(l)) RETURN n",
+            "Type mismatch: expected String or List<String> but was Integer",
+        ),
+        // Where it does not know, the runtime refuses the value.
+        (
+            "UNWIND [1] AS l MATCH (n:$(l)) RETURN n",
+            "expected a STRING or a LIST<STRING>",
+        ),
         (
             "WITH ['A', 'B'] AS t CREATE ()-[:$(t)]->()",
             "A single relationship type must be specified for CREATE",
@@ -921,6 +930,34 @@ fn compile_time_checks_of_skip_union_and_in() {
         ),
         ("RETURN 1 IN true AS x", "Type mismatch: expected List<T> but was Boolean"),
         ("RETURN 1 IN {a: 1} AS x", "Type mismatch: expected List<T> but was Map"),
+        // Operands of a type the operator does not take, where Neo4j's checker knows it: a
+        // projected literal, a comprehension's or quantifier's element over a typed list.
+        (
+            "WITH 'a' AS s RETURN s % 2 AS x",
+            "Type mismatch: expected Float or Integer but was String",
+        ),
+        (
+            "RETURN none(x IN [true, false] WHERE x % 2 = 0) AS r",
+            "Type mismatch: expected Float or Integer but was Boolean",
+        ),
+        (
+            "RETURN [x IN ['a'] | -x] AS r",
+            "Type mismatch: expected Float or Integer but was String",
+        ),
+        (
+            "WITH 'a' AS s RETURN s - 1 AS x",
+            "Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was String",
+        ),
+        (
+            "WITH 'a' AS s RETURN s * 2 AS x",
+            "Type mismatch: expected Float, Integer or Duration but was String",
+        ),
+        ("WITH 'a' AS s RETURN s ^ 1 AS x", "Type mismatch: expected Float but was String"),
+        ("WITH 1 AS s RETURN s AND true AS x", "Type mismatch: expected Boolean but was Integer"),
+        (
+            "RETURN length([x IN [1] | x])",
+            "Type mismatch: expected Path but was List<Integer>",
+        ),
     ] {
         let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
         assert!(err.contains(message), "{q}: {err}");
@@ -937,6 +974,21 @@ fn compile_time_checks_of_skip_union_and_in() {
         (
             "WITH [2] AS l RETURN 2 IN l, 1 IN null",
             vec!["true | null"],
+        ),
+        // What the operators do take: numbers, durations, temporals; a list of mixed types
+        // is not typed; a pattern is a boolean.
+        (
+            "RETURN [x IN [1, 2] | x % 2], date('2020-01-02') - duration('P1D'), \
+             duration('P1D') * 2, 2 ^ 3",
+            vec!["[1, 0] | 2020-01-01 | P2D | 8.0"],
+        ),
+        (
+            "WITH [1, 2.5] AS l RETURN [x IN l | x * 2]",
+            vec!["[2, 5.0]"],
+        ),
+        (
+            "CREATE (a)-[:R]->() WITH a RETURN NOT (a)-->() AS n",
+            vec!["false"],
         ),
         (
             "RETURN date.transaction(null), datetime.realtime(null), localtime.statement(null)",

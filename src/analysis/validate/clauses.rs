@@ -764,7 +764,7 @@ impl<'a, 's> Checker<'a, 's> {
             if kind == Kind::Value {
                 let known = match &item.expr.kind {
                     ExprKind::Variable(v) => scope.types.get(&v.name).cloned(),
-                    _ => self.static_type(&item.expr, scope).map(|t| t.describe()),
+                    _ => self.static_type(&item.expr, scope),
                 };
                 if let Some(t) = known {
                     out.types.insert(name, t);

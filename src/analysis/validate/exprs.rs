@@ -24,7 +24,7 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     pub(super) fn expr_here(&mut self, e: &Expr, scope: &Scope, ctx: Ctx) {
-        self.literal_operand_types(e);
+        self.operand_types(e, scope);
         if !matches!(e.kind, ExprKind::FunctionCall { .. }) {
             // (A function call's arguments are checked with its catalogue entry.)
             self.patterns_as_values(e);
@@ -263,8 +263,7 @@ impl<'a, 's> Checker<'a, 's> {
                 map,
             } => {
                 self.expr(list, scope, ctx);
-                let mut inner = scope.clone();
-                inner.bind(&variable.name, Kind::Unknown, None);
+                let inner = self.element_scope(scope, variable, list);
                 for x in [filter, map].into_iter().flatten() {
                     self.aggregate_not_allowed(x);
                     self.expr(x, &inner, ctx);
@@ -290,8 +289,7 @@ impl<'a, 's> Checker<'a, 's> {
                     );
                 }
                 self.expr(list, scope, ctx);
-                let mut inner = scope.clone();
-                inner.bind(&variable.name, Kind::Unknown, None);
+                let inner = self.element_scope(scope, variable, list);
                 if let Some(f) = filter {
                     self.expr(f, &inner, ctx);
                 }

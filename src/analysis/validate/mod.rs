@@ -365,7 +365,7 @@ struct Scope {
     open: bool,
     /// The static type of a value variable where Neo4j's checker knows it (`Integer`,
     /// `List<Node>`), for its `defined with conflicting type` message.
-    types: BTreeMap<String, String>,
+    types: BTreeMap<String, types::Types>,
 }
 
 impl Scope {
@@ -391,8 +391,9 @@ impl Checker<'_, '_> {
                     _ => "Path",
                 };
                 format!(
-                    "Type mismatch: {} defined with conflicting type {t} (expected {want})",
-                    v.name
+                    "Type mismatch: {} defined with conflicting type {} (expected {want})",
+                    v.name,
+                    t.describe()
                 )
             }
             _ => format!(
@@ -478,20 +479,6 @@ struct Checker<'a, 's> {
     version: CypherVersion,
     /// Checking an `INSERT` (Neo4j words its errors its own way there).
     inserting: bool,
-}
-
-/// The type of a literal operand, as Neo4j names it in type errors (`None`: not a literal, or
-/// null, which every operator accepts).
-fn literal_type(e: &Expr) -> Option<&'static str> {
-    match &e.kind {
-        ExprKind::Literal(Literal::Boolean(_)) => Some("Boolean"),
-        ExprKind::Literal(Literal::Integer(_)) => Some("Integer"),
-        ExprKind::Literal(Literal::Float(_)) => Some("Float"),
-        ExprKind::Literal(Literal::String(_)) => Some("String"),
-        ExprKind::List(_) | ExprKind::ListComprehension { .. } => Some("List"),
-        ExprKind::Map(_) => Some("Map"),
-        _ => None,
-    }
 }
 
 /// Whether an aggregating function appears in `e` (outside subqueries).

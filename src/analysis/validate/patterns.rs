@@ -446,40 +446,75 @@ impl<'a, 's> Checker<'a, 's> {
 
     // ----- expressions -----
 
-    /// Literal operands of the wrong type: booleans for AND/OR/XOR/NOT, numbers for arithmetic.
-    pub(super) fn literal_operand_types(&mut self, e: &Expr) {
-        let (what, operands, allowed): (&str, Vec<&Expr>, &[&str]) = match &e.kind {
+    /// Operands Neo4j's checker types as something an operator does not take: booleans for
+    /// AND/OR/XOR/NOT, numbers (and durations and temporals, where they apply) for arithmetic.
+    /// Neo4j's message: `Type mismatch: expected Float or Integer but was String`.
+    pub(super) fn operand_types(&mut self, e: &Expr, scope: &Scope) {
+        use super::types::{Ty, Types};
+        let set = |ts: &[Ty]| {
+            ts.iter()
+                .fold(Types::default(), |a, t| a.union(Types::of(*t)))
+        };
+        let numbers = set(&[Ty::Float, Ty::Integer]);
+        let (operands, allowed, shown): (Vec<&Expr>, Types, Option<&str>) = match &e.kind {
             ExprKind::Binary { op, lhs, rhs } => match op {
                 BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
-                    (op.symbol(), vec![lhs, rhs], &["Boolean"])
+                    (vec![lhs, rhs], Types::of(Ty::Boolean), None)
                 }
-                BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod | BinaryOp::Pow => {
-                    (op.symbol(), vec![lhs, rhs], &["Integer", "Float"])
-                }
+                BinaryOp::Mod => (vec![lhs, rhs], numbers, None),
+                // Integers are taken as floats: Neo4j names only Float.
+                BinaryOp::Pow => (vec![lhs, rhs], numbers, Some("Float")),
+                BinaryOp::Mul | BinaryOp::Div => (
+                    vec![lhs, rhs],
+                    set(&[Ty::Float, Ty::Integer, Ty::Duration]),
+                    None,
+                ),
+                BinaryOp::Sub => (
+                    vec![lhs, rhs],
+                    set(&[
+                        Ty::Float,
+                        Ty::Integer,
+                        Ty::Duration,
+                        Ty::Date,
+                        Ty::Time,
+                        Ty::LocalTime,
+                        Ty::LocalDateTime,
+                        Ty::DateTime,
+                    ]),
+                    None,
+                ),
                 _ => return,
             },
             ExprKind::Unary {
                 op: UnaryOp::Not,
                 expr,
-            } => ("NOT", vec![expr], &["Boolean"]),
+            } => (vec![expr], Types::of(Ty::Boolean), None),
             ExprKind::Unary {
                 op: UnaryOp::Neg,
                 expr,
-            } => ("-", vec![expr], &["Integer", "Float"]),
+            } => (vec![expr], numbers, None),
             _ => return,
         };
         for o in operands {
-            if let Some(t) = literal_type(o) {
-                if !allowed.contains(&t) {
+            // A pattern where a boolean is wanted tests that the pattern exists.
+            if allowed == Types::of(Ty::Boolean) && matches!(o.kind, ExprKind::Pattern(_)) {
+                continue;
+            }
+            match self.static_type(o, scope) {
+                Some(actual) if !actual.meets(allowed) => {
+                    let expected = shown.map_or_else(|| allowed.describe(), str::to_string);
                     self.diag(
                         DiagnosticKind::InvalidArgumentType,
                         format!(
-                            "type mismatch: `{what}` expects {}, but this is a {t} literal",
-                            allowed.join(" or ")
+                            "Type mismatch: expected {expected} but was {}",
+                            actual.describe()
                         ),
                         o.span,
                     );
+                    // One finding per expression, as Neo4j reports the first.
+                    return;
                 }
+                _ => {}
             }
         }
     }

@@ -107,6 +107,14 @@ impl Types {
         }
     }
 
+    /// The element type of a list of one known element type (`List<String>` → `String`).
+    pub(super) fn element(self) -> Option<Types> {
+        (self.scalars == 0 && !self.any_list && self.lists != 0).then_some(Types {
+            scalars: self.lists,
+            ..Types::default()
+        })
+    }
+
     pub(super) fn union(self, o: Types) -> Types {
         Types {
             scalars: self.scalars | o.scalars,
@@ -372,6 +380,17 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// The scope inside a comprehension or quantifier over `list`: `variable` bound, typed as
+    /// the list's elements where Neo4j's checker knows them (`x IN ['a', 'b']`: a String).
+    pub(super) fn element_scope(&self, scope: &Scope, variable: &Ident, list: &Expr) -> Scope {
+        let mut inner = scope.clone();
+        inner.bind(&variable.name, Kind::Unknown, None);
+        if let Some(t) = self.static_type(list, scope).and_then(Types::element) {
+            inner.types.insert(variable.name.clone(), t);
+        }
+        inner
+    }
+
     /// Neo4j's `Type mismatch: expected … but was …` where `e`'s static type is known and none
     /// of its types is `expected`; whether it was reported.
     pub(super) fn expect_type(&mut self, e: &Expr, scope: &Scope, expected: Types) -> bool {
@@ -416,12 +435,30 @@ impl Checker<'_, '_> {
                 }
             }
             ExprKind::Map(_) | ExprKind::MapProjection { .. } => Types::of(Ty::Map),
+            ExprKind::ListComprehension {
+                variable,
+                list,
+                map,
+                ..
+            } => {
+                let inner = self.element_scope(scope, variable, list);
+                let element = match map {
+                    Some(m) => self.static_type(m, &inner),
+                    None => self.static_type(list, scope).and_then(Types::element),
+                };
+                match element.and_then(Types::single) {
+                    Some(t) => Types::list_of(t),
+                    None => Types::any_list(),
+                }
+            }
             ExprKind::Variable(v) => match scope.get(&v.name)?.0 {
                 Kind::Node => Types::of(Ty::Node),
                 Kind::Rel => Types::of(Ty::Relationship),
                 Kind::RelList => Types::list_of(Ty::Relationship),
                 Kind::Path => Types::of(Ty::Path),
-                Kind::Value | Kind::Unknown => return None,
+                // A value whose type Neo4j's checker knows: a projected literal, a list
+                // element bound by a comprehension or quantifier over a typed list.
+                Kind::Value | Kind::Unknown => return scope.types.get(&v.name).copied(),
             },
             ExprKind::Property { expr, .. } => match &expr.kind {
                 ExprKind::Variable(v) => match scope.get(&v.name)?.0 {
