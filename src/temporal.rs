@@ -50,15 +50,48 @@ impl Duration {
             self.nanos + o.nanos,
         )
     }
-    /// Multiplies by a factor; fractions cascade to smaller units (a month as 30.436875 days,
-    /// a day as 86,400 seconds), as Neo4j does.
+    /// Multiplies by an integer, exactly; `None` on overflow.
+    pub fn mul_int(&self, k: i64) -> Option<Duration> {
+        Some(Duration::new(
+            self.months.checked_mul(k)?,
+            self.days.checked_mul(k)?,
+            self.seconds.checked_mul(k)?,
+            self.nanos.checked_mul(k)?,
+        ))
+    }
+    /// Multiplies by a float; each unit is scaled on its own and its fraction cascades to the
+    /// smaller units (a month as 365.2425 / 12 days, a day as 86,400 seconds), truncating, as
+    /// Neo4j's `DurationValue` does.
     pub fn mul(&self, f: f64) -> Duration {
-        from_parts_f64(
+        approximate(
             self.months as f64 * f,
             self.days as f64 * f,
-            (self.seconds as f64 + self.nanos as f64 / 1e9) * f,
+            self.seconds as f64 * f,
+            self.nanos as f64 * f,
         )
     }
+    /// Divides by a number, as [`Duration::mul`] does (each unit divided on its own).
+    pub fn div(&self, f: f64) -> Duration {
+        approximate(
+            self.months as f64 / f,
+            self.days as f64 / f,
+            self.seconds as f64 / f,
+            self.nanos as f64 / f,
+        )
+    }
+}
+
+/// Neo4j's `DurationValue.approximate`: whole units kept, fractions moved down, nanoseconds
+/// truncated.
+fn approximate(months: f64, days: f64, seconds: f64, nanos: f64) -> Duration {
+    const AVG_DAYS_PER_MONTH: f64 = 365.2425 / 12.0;
+    let m = months.trunc();
+    let days = days + AVG_DAYS_PER_MONTH * (months - m);
+    let d = days.trunc();
+    let seconds = seconds + 86_400.0 * (days - d);
+    let s = seconds.trunc();
+    let nanos = nanos + 1e9 * (seconds - s);
+    Duration::new(m as i64, d as i64, s as i64, nanos.trunc() as i64)
 }
 
 const AVG_MONTH_SECONDS: f64 = 2_629_746.0; // 30.436875 days
@@ -615,9 +648,15 @@ pub fn plus(t: &Temporal, d: &Duration) -> Result<Temporal, String> {
     let overflow = || "temporal value out of range".to_string();
     Ok(match t {
         Temporal::Date(x) => {
+            // A date takes the months, the days, and the whole days of the seconds
+            // (truncated toward zero), as Neo4j adds a duration to a date.
+            let days = d
+                .days
+                .checked_add(d.seconds / 86_400)
+                .ok_or_else(overflow)?;
             let dt = shift_datetime(
                 x.and_time(NaiveTime::MIN),
-                &Duration::new(d.months, d.days, 0, 0),
+                &Duration::new(d.months, days, 0, 0),
             )
             .ok_or_else(overflow)?;
             Temporal::Date(dt.date())
@@ -790,6 +829,28 @@ pub fn fixed(o: i32) -> Option<FixedOffset> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn durations_scale_as_neo4j_scales_them() {
+        // 12 years 5 months 14 days 16:13:10 and a nanosecond, as the TCK builds it.
+        let d = Duration::new(149, 14, 58_390, 1);
+        // An integer factor is exact; a division spills each unit's fraction downwards and
+        // truncates the nanoseconds.
+        assert_eq!(d.mul_int(2).unwrap(), Duration::new(298, 28, 116_780, 2));
+        assert_eq!(d.div(2.0), Duration::new(74, 22, 48_068, 0));
+        assert_eq!(d.mul(0.5), d.div(2.0));
+        assert_eq!(d.div(0.5), Duration::new(298, 28, 116_780, 2));
+        assert_eq!(Duration::new(i64::MAX, 0, 0, 0).mul_int(2), None);
+        // A date takes the whole days of the seconds, truncated toward zero.
+        let date = Temporal::Date(NaiveDate::from_ymd_opt(1984, 10, 11).unwrap());
+        let plus_days = |secs: i64| match plus(&date, &Duration::new(0, 0, secs, 0)).unwrap() {
+            Temporal::Date(x) => x.to_string(),
+            _ => unreachable!(),
+        };
+        assert_eq!(plus_days(122_293), "1984-10-12");
+        assert_eq!(plus_days(-122_293), "1984-10-10");
+        assert_eq!(plus_days(86_399), "1984-10-11");
+    }
 
     #[test]
     fn text_forms() {

@@ -393,10 +393,15 @@ fn errors_are_typed() {
         kind(&mut g, "RETURN 9223372036854775807 + 1"),
         ErrorKind::ArithmeticError
     );
-    // A literal of the wrong type is caught at compile time, a value at runtime.
+    // A literal of the wrong type is caught at compile time, and so is a variable whose type
+    // Neo4j's checker knows; a stored value at runtime.
     assert_eq!(kind(&mut g, "RETURN 'a' - 1"), ErrorKind::SyntaxError);
     assert_eq!(
         kind(&mut g, "WITH 'a' AS s RETURN s - 1"),
+        ErrorKind::SyntaxError
+    );
+    assert_eq!(
+        kind(&mut g, "CREATE (n {s: 'a'}) RETURN n.s - 1"),
         ErrorKind::TypeError
     );
     assert_eq!(kind(&mut g, "RETURN $missing"), ErrorKind::ParameterMissing);

@@ -99,6 +99,9 @@ pub enum DiagnosticKind {
     /// A schema command Neo4j refuses (`CREATE TEXT INDEX` on two properties, a property type
     /// constraint on a `MAP`, `OR REPLACE`, …).
     InvalidSchemaCommand,
+    /// An aggregating column that reads a grouping key outside its aggregates
+    /// (`Aggregation column contains implicit grouping expressions …`).
+    AmbiguousAggregation,
     /// `SKIP` or `LIMIT` reading a variable (Neo4j computes them before any row).
     NonConstantExpression,
     /// A function Neo4j knows that the engine asked about does not run
@@ -138,6 +141,7 @@ impl DiagnosticKind {
             | InvalidDelete
             | MissingPredicate
             | NonConstantExpression
+            | AmbiguousAggregation
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",

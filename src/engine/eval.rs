@@ -1030,25 +1030,28 @@ fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
             }
             (Temporal::Duration(d), Value::Int(_) | Value::Float(_), Mul | Div) => {
                 let f = r.as_f64().unwrap_or(1.0);
-                let f = if op == Div {
-                    if f == 0.0 {
+                let out = match (op, &r) {
+                    (Div, _) if f == 0.0 => {
                         return Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
                             .with_detail("DivisionByZero"));
                     }
-                    1.0 / f
-                } else {
-                    f
+                    (Div, _) => d.div(f),
+                    // An integer factor multiplies exactly.
+                    (_, Value::Int(k)) => d.mul_int(*k).ok_or_else(overflow)?,
+                    _ => d.mul(f),
                 };
-                return Ok(Value::from(Temporal::Duration(d.mul(f))));
+                return Ok(Value::from(Temporal::Duration(out)));
             }
             _ => {}
         }
     }
     if let (Value::Int(_) | Value::Float(_), Value::Temporal(b), Mul) = (&l, &r, op) {
         if let Temporal::Duration(d) = &**b {
-            return Ok(Value::from(Temporal::Duration(
-                d.mul(l.as_f64().unwrap_or(1.0)),
-            )));
+            let out = match &l {
+                Value::Int(k) => d.mul_int(*k).ok_or_else(overflow)?,
+                _ => d.mul(l.as_f64().unwrap_or(1.0)),
+            };
+            return Ok(Value::from(Temporal::Duration(out)));
         }
     }
     match (&l, &r) {

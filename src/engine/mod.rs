@@ -547,6 +547,7 @@ pub fn compile_errors(
             K::MissingPredicate => "MissingPredicate",
             K::QueryConclusion => "InvalidClauseComposition",
             K::NonConstantExpression => "NonConstantExpression",
+            K::AmbiguousAggregation => "AmbiguousAggregationExpression",
             _ => continue,
         };
         out.push(

@@ -833,7 +833,7 @@ impl<'a, 's> Checker<'a, 's> {
             implicit_keys(&item.expr, &keys, &mut Vec::new(), &mut illegal);
             if !illegal.is_empty() {
                 self.diag(
-                    DiagnosticKind::InvalidAggregation,
+                    DiagnosticKind::AmbiguousAggregation,
                     format!("Aggregation column contains implicit grouping expressions. For example, in 'RETURN n.a, n.a + n.b + count(*)' the aggregation expression 'n.a + n.b + count(*)' includes the implicit grouping key 'n.b'. It may be possible to rewrite the query by extracting these grouping/aggregation expressions into a preceding WITH clause. Illegal expression(s): {}", illegal.join(", ")),
                     item.expr.span,
                 );
