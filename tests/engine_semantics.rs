@@ -655,3 +655,31 @@ fn shortest_path_as_an_expression() {
         ["true"]
     );
 }
+
+#[test]
+fn aggregates_in_the_list_of_a_comprehension_belong_to_the_group() {
+    let mut g = Graph::new();
+    // With no match at all, the one group of an aggregation still answers.
+    assert_eq!(
+        rows(
+            &mut g,
+            "MATCH (n) OPTIONAL MATCH (n)-[r]->(m) RETURN size([x IN collect(r) WHERE x <> null]) AS cn"
+        ),
+        ["0"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "UNWIND [1, 2, -1] AS x RETURN all(ok IN collect(x > 0) WHERE ok) AS okay, \
+             reduce(s = sum(x), y IN collect(x) | s + y) AS r"
+        ),
+        ["false | 4"]
+    );
+    assert_eq!(
+        rows(
+            &mut g,
+            "UNWIND [1, 2, 3] AS x WITH x % 2 AS k, x RETURN k, [y IN collect(x) | y * 10] AS l ORDER BY k"
+        ),
+        ["0 | [20]", "1 | [10, 30]"]
+    );
+}

@@ -58,10 +58,17 @@ pub(super) fn collect_aggregates<'q>(e: &'q Expr, out: &mut Vec<AggSpec<'q>>) {
             distinct: *distinct,
             args,
         }),
-        ExprKind::ListComprehension { .. }
-        | ExprKind::Quantified { .. }
-        | ExprKind::Reduce { .. }
-        | ExprKind::Exists(_)
+        // The list a comprehension or quantifier runs over, and a reduction's start and list,
+        // are evaluated once per group, so an aggregate there is the group's
+        // (`size([x IN collect(r) WHERE x IS NOT NULL])`); the per-element parts may hold none.
+        ExprKind::ListComprehension { list, .. } | ExprKind::Quantified { list, .. } => {
+            collect_aggregates(list, out)
+        }
+        ExprKind::Reduce { init, list, .. } => {
+            collect_aggregates(init, out);
+            collect_aggregates(list, out);
+        }
+        ExprKind::Exists(_)
         | ExprKind::CountSubquery(_)
         | ExprKind::Collect(_)
         | ExprKind::PatternComprehension { .. } => {
