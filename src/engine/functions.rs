@@ -316,7 +316,8 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 Value::Node(x) => Ok(Value::List(
                     run.node_labels(*x).into_iter().map(Value::String).collect(),
                 )),
-                other => Err(bad_arg(n, other)),
+                // A value of another type at runtime (the TCK's InvalidArgumentValue).
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }
         "type" => {
@@ -326,7 +327,7 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 Value::Relationship(x) => {
                     Ok(run.rel_type(*x).map(Value::String).unwrap_or(Value::Null))
                 }
-                other => Err(bad_arg(n, other)),
+                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }
         "properties" => {
