@@ -53,6 +53,13 @@ fn parse(path: &Path, text: &str) -> Result<Json, DatasetError> {
         .map_err(|e| derr(path, Some(e.line()), format!("not valid JSON: {e}")))
 }
 
+/// The `qid` of record `i`.
+fn qid(path: &Path, i: usize, r: &Json) -> Result<String, DatasetError> {
+    r.get("qid")
+        .and_then(scalar_text)
+        .ok_or_else(|| derr(path, None, format!("record {i}: expected a `qid`")))
+}
+
 /// Reads CypherBench tasks (see the module documentation); a bad record is named by its index.
 pub(crate) fn read_cypherbench(path: &Path, text: &str) -> Result<Vec<Example>, DatasetError> {
     let doc = parse(path, text)?;
@@ -60,10 +67,7 @@ pub(crate) fn read_cypherbench(path: &Path, text: &str) -> Result<Vec<Example>, 
     let mut seen = SeenIds::default();
     for (i, r) in records(path, &doc)?.iter().enumerate() {
         let bad = |m: String| derr(path, None, format!("record {i}: {m}"));
-        let id = r
-            .get("qid")
-            .and_then(scalar_text)
-            .ok_or_else(|| bad("expected a `qid`".into()))?;
+        let id = qid(path, i, r)?;
         seen.check(path, &id, i, "record")?;
         let gold = r
             .get("gold_cypher")
@@ -130,10 +134,7 @@ pub(crate) fn read_cypherbench_predictions(
     let mut out = HashMap::new();
     for (i, r) in records(path, &doc)?.iter().enumerate() {
         let bad = |m: String| derr(path, None, format!("record {i}: {m}"));
-        let id = r
-            .get("qid")
-            .and_then(scalar_text)
-            .ok_or_else(|| bad("expected a `qid`".into()))?;
+        let id = qid(path, i, r)?;
         let pred = match r.get("pred_cypher") {
             None | Some(Json::Null) => continue,
             Some(Json::String(s)) => s,
