@@ -958,6 +958,22 @@ fn compile_time_checks_of_skip_union_and_in() {
             "RETURN length([x IN [1] | x])",
             "Type mismatch: expected Path but was List<Integer>",
         ),
+        // A path variable named again inside its own pattern; a variable of one kind used as
+        // another.
+        ("MATCH p = (p)-[]->() RETURN p", "Variable `p` already declared"),
+        ("MATCH p = ()-[p]-() RETURN p", "Variable `p` already declared"),
+        (
+            "MATCH p = ()-->(), (p) RETURN p",
+            "Type mismatch: p defined with conflicting type Path (expected Node)",
+        ),
+        (
+            "MATCH (n) MATCH ()-[n]->() RETURN n",
+            "Type mismatch: n defined with conflicting type Node (expected Relationship)",
+        ),
+        (
+            "MATCH ()-[r*]->() MATCH (r) RETURN r",
+            "Type mismatch: r defined with conflicting type List<Relationship> (expected Node)",
+        ),
     ] {
         let err = run(&mut g, q, CypherVersion::Cypher5).unwrap_err();
         assert!(err.contains(message), "{q}: {err}");

@@ -382,7 +382,18 @@ impl Checker<'_, '_> {
     /// A variable used as `expected` (a node, a relationship, …) that is already something
     /// else: Neo4j's message where the value's type is known, else grape's.
     fn kind_conflict(&mut self, v: &Ident, scope: &Scope, k: Kind, expected: Kind) {
-        let message = match (scope.types.get(&v.name), expected) {
+        // The type it has: a value's where known, an entity's from its kind.
+        let defined = scope.types.get(&v.name).copied().or_else(|| {
+            use types::{Ty, Types};
+            Some(match k {
+                Kind::Node => Types::of(Ty::Node),
+                Kind::Rel => Types::of(Ty::Relationship),
+                Kind::RelList => Types::list_of(Ty::Relationship),
+                Kind::Path => Types::of(Ty::Path),
+                Kind::Value | Kind::Unknown => return None,
+            })
+        });
+        let message = match (defined, expected) {
             (Some(t), Kind::Node | Kind::Rel | Kind::RelList | Kind::Path) => {
                 let want = match expected {
                     Kind::Node => "Node",

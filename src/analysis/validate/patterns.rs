@@ -9,7 +9,24 @@ impl<'a, 's> Checker<'a, 's> {
         let mut ids = Vec::new();
         for part in parts {
             if let Some(v) = &part.variable {
-                self.bind_other(v, scope, Kind::Path);
+                // `p = (p)-->()`: the path's own pattern names a node or relationship `p`.
+                let inside = part.path.chain().elements.iter().any(|el| {
+                    let var = match el {
+                        PathElement::Node(n) => n.variable.as_ref(),
+                        PathElement::Relationship(r) => r.variable.as_ref(),
+                        PathElement::Group(_) => None,
+                    };
+                    var.is_some_and(|x| x.name == v.name)
+                });
+                if inside && scope.get(&v.name).is_none() {
+                    self.diag(
+                        DiagnosticKind::VariableAlreadyBound,
+                        format!("Variable `{}` already declared", v.name),
+                        v.span,
+                    );
+                } else {
+                    self.bind_other(v, scope, Kind::Path);
+                }
             }
             let single_node = part.path.chain().elements.len() == 1;
             ids.push(self.chain(part.path.chain(), scope, mode, &mut rel_vars, single_node));
