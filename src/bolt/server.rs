@@ -449,6 +449,9 @@ struct Conn<'a> {
     authenticated: bool,
     /// A database user (see [`Config::database_users`]): its database, the only one it may use.
     user: Option<String>,
+    /// What the last query saw of the databases, reused while the database and the user's
+    /// home are the same (not rebuilt for every RUN).
+    context: Option<Arc<crate::engine::DatabaseContext>>,
     failed: bool,
     tx: Option<Tx<'a>>,
     /// Watches the socket while a query runs (for a close or RESET).
@@ -490,6 +493,7 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
         id: shared.connections.fetch_add(1, Ordering::SeqCst) + 1,
         authenticated: false,
         user: None,
+        context: None,
         failed: false,
         tx: None,
         watcher: Watcher::new(stream.try_clone().ok()),
@@ -769,13 +773,20 @@ impl<'a> Conn<'a> {
     }
 
     /// What a query on `db` sees of the server's databases.
-    fn context(&self, db: &str) -> crate::engine::DatabaseContext {
-        crate::engine::DatabaseContext {
+    fn context(&mut self, db: &str) -> Arc<crate::engine::DatabaseContext> {
+        if let Some(c) = &self.context {
+            if c.current == db && c.home == self.home() {
+                return c.clone();
+            }
+        }
+        let c = Arc::new(crate::engine::DatabaseContext {
             names: self.shared.databases.keys().cloned().collect(),
             current: db.to_string(),
             home: self.home().to_string(),
             default: self.shared.config.database.clone(),
-        }
+        });
+        self.context = Some(c.clone());
+        c
     }
 
     /// Handles one message; `Ok(true)` closes the connection.
@@ -971,7 +982,7 @@ impl<'a> Conn<'a> {
         // The watcher sets this when the client closes the connection or sends RESET.
         let cancel = Arc::new(AtomicBool::new(false));
         engine_opts.to_mut().cancel = Some(cancel.clone());
-        engine_opts.to_mut().databases = Some(Arc::new(self.context(&db)));
+        engine_opts.to_mut().databases = Some(self.context(&db));
         let engine_opts: &Options = &engine_opts;
         let exec_err = |e: crate::engine::ExecError| {
             if client_timeout && e.detail == Some("Timeout") {

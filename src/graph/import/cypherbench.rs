@@ -47,7 +47,18 @@ pub fn looks_like_cypherbench_graph(doc: &Json) -> bool {
 #[derive(Default)]
 struct DateProps {
     entities: HashMap<String, HashSet<String>>,
-    relations: HashMap<(String, String, String), HashSet<String>>,
+    /// (type, subject label, object label) and the dates; a schema has few relation kinds, so
+    /// a relation finds its entry by a scan, with no key built per relation.
+    relations: Vec<((String, String, String), HashSet<String>)>,
+}
+
+impl DateProps {
+    fn relation(&self, ty: &str, subj: &str, obj: &str) -> Option<&HashSet<String>> {
+        self.relations
+            .iter()
+            .find(|((t, s, o), _)| t == ty && s == subj && o == obj)
+            .map(|(_, d)| d)
+    }
 }
 
 fn date_props(schema: Option<&Json>) -> DateProps {
@@ -87,10 +98,12 @@ fn date_props(schema: Option<&Json>) -> DateProps {
     {
         let s = |k: &str| r.get(k).and_then(Json::as_str).map(str::to_string);
         if let (Some(l), Some(subj), Some(obj)) = (s("label"), s("subj_label"), s("obj_label")) {
-            out.relations
-                .entry((l, subj, obj))
-                .or_default()
-                .extend(dated(r.get("properties")));
+            let key = (l, subj, obj);
+            let dates = dated(r.get("properties"));
+            match out.relations.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, d)) => d.extend(dates),
+                None => out.relations.push((key, dates)),
+            }
         }
     }
     out
@@ -114,12 +127,13 @@ fn prop_value(v: &Json, dated: bool, path: &str) -> Result<Value, String> {
     json_to_value(v, path)
 }
 
-/// The `properties` object of a record, with `dated` naming the properties that are dates.
-fn own_props(
-    j: Option<&Json>,
+/// The `properties` object of a record, with `dated` naming the properties that are dates;
+/// keys borrowed from the record.
+fn own_props<'a>(
+    j: Option<&'a Json>,
     dated: Option<&HashSet<String>>,
     path: &str,
-    out: &mut Vec<(String, Value)>,
+    out: &mut Vec<(&'a str, Value)>,
 ) -> Result<(), String> {
     match j {
         None | Some(Json::Null) => Ok(()),
@@ -129,12 +143,23 @@ fn own_props(
                     continue;
                 }
                 let is_date = dated.is_some_and(|d| d.contains(k));
-                out.push((k.clone(), prop_value(v, is_date, &format!("{path}.{k}"))?));
+                out.push((k.as_str(), prop_value(v, is_date, &format!("{path}.{k}"))?));
             }
             Ok(())
         }
         Some(_) => Err(format!("{path}: expected an object")),
     }
+}
+
+/// The string field `k` of a record.
+fn str_field<'a>(
+    rec: &'a Json,
+    k: &str,
+    at: impl Fn(String) -> ImportError,
+) -> Result<&'a str, ImportError> {
+    rec.get(k)
+        .and_then(Json::as_str)
+        .ok_or_else(|| at(format!("missing string `{k}`")))
 }
 
 /// Reads a CypherBench graph dump (see the module documentation); `file` names it in errors.
@@ -166,22 +191,18 @@ pub fn cypherbench_graph_from_json(doc: &Json, file: &str) -> Result<Graph, Impo
     let mut ids: HashMap<&str, (NodeId, &str)> = HashMap::with_capacity(entities.len());
     for (i, e) in entities.iter().enumerate() {
         let loc = format!("$.entities[{i}]");
-        let field = |k: &str| -> Result<&str, ImportError> {
-            e.get(k)
-                .and_then(Json::as_str)
-                .ok_or_else(|| at(loc.clone(), format!("missing string `{k}`")))
-        };
+        let field = |k: &str| str_field(e, k, |m| at(loc.clone(), m));
         let eid = field("eid")?;
         let label = field("label")?;
         if label.is_empty() {
             return Err(at(loc, "an empty `label`".into()));
         }
-        let mut props: Vec<(String, Value)> = vec![("eid".into(), Value::from(eid))];
+        let mut props: Vec<(&str, Value)> = vec![("eid", Value::from(eid))];
         for k in ["name", "aliases", "description", "provenance"] {
             match e.get(k) {
                 None | Some(Json::Null) => {}
                 Some(v) => props.push((
-                    k.to_string(),
+                    k,
                     prop_value(v, false, &format!("{loc}.{k}")).map_err(|m| at(loc.clone(), m))?,
                 )),
             }
@@ -193,21 +214,14 @@ pub fn cypherbench_graph_from_json(doc: &Json, file: &str) -> Result<Graph, Impo
             &mut props,
         )
         .map_err(|m| at(loc.clone(), m))?;
-        let node = g.add_node(
-            &[label],
-            props.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
-        );
+        let node = g.add_node(&[label], props);
         if ids.insert(eid, (node, label)).is_some() {
             return Err(at(loc, format!("entity id {eid:?} is used twice")));
         }
     }
     for (i, r) in relations.iter().enumerate() {
         let loc = format!("$.relations[{i}]");
-        let field = |k: &str| -> Result<&str, ImportError> {
-            r.get(k)
-                .and_then(Json::as_str)
-                .ok_or_else(|| at(loc.clone(), format!("missing string `{k}`")))
-        };
+        let field = |k: &str| str_field(r, k, |m| at(loc.clone(), m));
         let label = field("label")?;
         if label.is_empty() {
             return Err(at(loc, "an empty `label`".into()));
@@ -223,25 +237,15 @@ pub fn cypherbench_graph_from_json(doc: &Json, file: &str) -> Result<Graph, Impo
         };
         let (subj, subj_label) = end("subj_id")?;
         let (obj, obj_label) = end("obj_id")?;
-        let key = (
-            label.to_string(),
-            subj_label.to_string(),
-            obj_label.to_string(),
-        );
         let mut props = Vec::new();
         own_props(
             r.get("properties"),
-            dates.relations.get(&key),
+            dates.relation(label, subj_label, obj_label),
             &format!("{loc}.properties"),
             &mut props,
         )
         .map_err(|m| at(loc.clone(), m))?;
-        g.add_relationship(
-            subj,
-            obj,
-            label,
-            props.iter().map(|(k, v)| (k.as_str(), v.clone())).collect(),
-        );
+        g.add_relationship(subj, obj, label, props);
     }
     Ok(g)
 }
