@@ -1,6 +1,6 @@
 //! The in-memory property graph and the importers that fill it.
 //!
-//! - [`Graph`] (in `store.rs`): petgraph-backed nodes and relationships with interned labels,
+//! - [`Graph`] (in `store.rs`, its element slots in `slots.rs`): nodes and relationships with interned labels,
 //!   types and keys, a label index and lazily built property indexes.
 //! - [`import`]: our JSON fixture format (read and write) and Neo4j Data Importer CSV folders.
 //!   Cypher `CREATE` scripts run through the engine (`grape::engine::run_script`), so this
@@ -9,6 +9,7 @@
 pub mod import;
 pub mod schema;
 mod shared;
+mod slots;
 mod store;
 
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};

@@ -1,12 +1,11 @@
-//! The in-memory property graph: petgraph's `StableGraph` (element ids stay valid when other
-//! elements are removed) with interned labels, types and property keys, a label index, and
-//! (label, property) → nodes hash indexes built on first use.
+//! The in-memory property graph: node and relationship slots (`slots.rs`: element ids stay
+//! valid when other elements are removed) with interned labels, types and property keys, a
+//! label index, a compressed adjacency, and (label, property) → nodes hash indexes built on
+//! first use.
 
 use super::schema::Schema;
+use super::slots::{AdjEntry, Adjacency, Slots};
 use crate::value::{GroupKey, NodeId, RelId, Value};
-use petgraph::stable_graph::{EdgeIndex, NodeIndex, StableDiGraph};
-use petgraph::visit::EdgeRef;
-use petgraph::Direction as PgDirection;
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, RwLock};
 
@@ -80,6 +79,26 @@ fn set_prop_logged(
     logged
 }
 
+/// Properties as a record keeps them: sorted by key, each key once (the last value wins), no
+/// nulls. Already so (as importers and snapshots give them), the vector is kept.
+fn sorted_props(props: Vec<(Sym, Value)>) -> Vec<(Sym, Value)> {
+    if props.windows(2).all(|w| w[0].0 < w[1].0) && !props.iter().any(|(_, v)| v.is_null()) {
+        if props.capacity() == props.len() {
+            return props;
+        }
+        // Records live as long as the graph: no spare room. A fresh allocation, not a shrink
+        // in place, which would leave a sliver of free heap behind every record.
+        let mut exact = Vec::with_capacity(props.len());
+        exact.extend(props);
+        return exact;
+    }
+    let mut sorted = Vec::with_capacity(props.len());
+    for (k, v) in props {
+        prop_set(&mut sorted, k, v);
+    }
+    sorted
+}
+
 fn prop_set(props: &mut Vec<(Sym, Value)>, key: Sym, value: Value) {
     match props.binary_search_by_key(&key, |(k, _)| *k) {
         Ok(i) => {
@@ -107,18 +126,6 @@ pub enum Dir {
 
 type PropIndex = rustc_hash::FxHashMap<GroupKey, Vec<NodeId>>;
 
-/// Compressed adjacency: node `i`'s outgoing relationships are
-/// `entries[starts[2i]..starts[2i + 1]]`, its incoming ones `entries[starts[2i + 1]..starts[2i + 2]]`,
-/// each list in petgraph's iteration order (so results come out in the same order as before).
-#[derive(Debug, Default)]
-struct Adjacency {
-    starts: Vec<u32>,
-    entries: Vec<AdjEntry>,
-}
-
-/// (relationship, the other node, the relationship's type).
-type AdjEntry = (RelId, NodeId, Sym);
-
 /// Where a graph's bytes go ([`Graph::memory_stats`]): counts, and estimated bytes by part.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct MemoryStats {
@@ -128,9 +135,9 @@ pub struct MemoryStats {
     pub labels: usize,
     /// Properties of nodes and relationships.
     pub properties: usize,
-    /// Node records (petgraph's slots, labels inline).
+    /// Node records (slots with labels inline, and their list heads).
     pub node_bytes: usize,
-    /// Relationship records (petgraph's slots: type, endpoints, links).
+    /// Relationship records (slots: type, endpoints, properties array, list links).
     pub relationship_bytes: usize,
     /// Labels kept outside the records, the label index and the label bitmaps.
     pub label_bytes: usize,
@@ -148,7 +155,7 @@ pub struct MemoryStats {
 /// A property graph.
 #[derive(Debug, Default)]
 pub struct Graph {
-    g: StableDiGraph<NodeData, RelData, u32>,
+    s: Slots,
     syms: Interner,
     by_label: HashMap<Sym, Vec<NodeId>>,
     /// Per node (by index), a bit per label among the first 64 distinct labels
@@ -159,7 +166,7 @@ pub struct Graph {
     label_bit: Vec<u8>,
     /// The relationships of every node as contiguous arrays (built on first expansion after a
     /// change; cleared by any mutation), so that expanding reads one block per node instead of
-    /// following petgraph's per-edge links.
+    /// following per-relationship links.
     adjacency: std::sync::OnceLock<Adjacency>,
     /// Lazily built (label, key) → value → nodes indexes; cleared by any mutation.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
@@ -268,7 +275,7 @@ impl ChangeLog {
 impl Clone for Graph {
     fn clone(&self) -> Self {
         Graph {
-            g: self.g.clone(),
+            s: self.s.clone(),
             syms: self.syms.clone(),
             by_label: self.by_label.clone(),
             label_bits: self.label_bits.clone(),
@@ -281,13 +288,6 @@ impl Clone for Graph {
             schema: self.schema.clone(),
         }
     }
-}
-
-fn nix(n: NodeId) -> NodeIndex<u32> {
-    NodeIndex::new(n.0 as usize)
-}
-fn eix(r: RelId) -> EdgeIndex<u32> {
-    EdgeIndex::new(r.0 as usize)
 }
 
 impl Graph {
@@ -310,10 +310,16 @@ impl Graph {
     // ---- sizes ----
 
     pub fn node_count(&self) -> usize {
-        self.g.node_count()
+        self.s.node_count()
     }
     pub fn relationship_count(&self) -> usize {
-        self.g.edge_count()
+        self.s.rel_count()
+    }
+
+    /// Makes room for `nodes` more nodes and `relationships` more relationships (a bulk load
+    /// that knows its counts grows its arrays once).
+    pub fn reserve(&mut self, nodes: usize, relationships: usize) {
+        self.s.reserve(nodes, relationships);
     }
 
     /// Builds the compressed adjacency now (it is otherwise built on the first expansion after
@@ -326,16 +332,12 @@ impl Graph {
     /// (`grape graph stats`). Values count their own heap (strings, lists, maps) as if owned.
     pub fn memory_stats(&self) -> MemoryStats {
         use std::mem::size_of;
-        let (node_cap, edge_cap) = self.g.capacity();
-        // petgraph's slots: the weight (an Option), and two links per node, two endpoints
-        // and two links per edge.
-        let node_slot = size_of::<Option<NodeData>>() + 2 * size_of::<u32>();
-        let edge_slot = size_of::<Option<RelData>>() + 4 * size_of::<u32>();
+        let (node_bytes, relationship_bytes) = self.s.record_bytes();
         let mut st = MemoryStats {
             nodes: self.node_count(),
             relationships: self.relationship_count(),
-            node_bytes: node_cap * node_slot,
-            relationship_bytes: edge_cap * edge_slot,
+            node_bytes,
+            relationship_bytes,
             ..Default::default()
         };
         let prop_slot = size_of::<(Sym, Value)>();
@@ -343,7 +345,7 @@ impl Graph {
             crate::value::footprint(v, usize::MAX)
                 .map_or(0, |f| f.bytes.saturating_sub(size_of::<Value>()))
         };
-        for n in self.g.node_weights() {
+        for n in self.s.node_weights() {
             st.labels += n.labels.len();
             if n.labels.spilled() {
                 st.label_bytes += n.labels.capacity() * size_of::<Sym>();
@@ -352,7 +354,7 @@ impl Graph {
             st.property_bytes += n.props.capacity() * prop_slot;
             st.property_bytes += n.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
         }
-        for r in self.g.edge_weights() {
+        for r in self.s.rel_weights() {
             st.properties += r.props.len();
             st.property_bytes += r.props.capacity() * prop_slot;
             st.property_bytes += r.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
@@ -394,36 +396,34 @@ impl Graph {
     // ---- reading ----
 
     pub fn contains_node(&self, n: NodeId) -> bool {
-        self.g.contains_node(nix(n))
+        self.s.contains_node(n)
     }
     pub fn contains_relationship(&self, r: RelId) -> bool {
-        self.g.edge_weight(eix(r)).is_some()
+        self.s.rel(r).is_some()
     }
     pub fn node(&self, n: NodeId) -> Option<&NodeData> {
-        self.g.node_weight(nix(n))
+        self.s.node(n)
     }
     pub fn relationship(&self, r: RelId) -> Option<&RelData> {
-        self.g.edge_weight(eix(r))
+        self.s.rel(r).map(|s| &s.data)
     }
     /// Start and end node of a relationship.
     pub fn endpoints(&self, r: RelId) -> Option<(NodeId, NodeId)> {
-        self.g
-            .edge_endpoints(eix(r))
-            .map(|(a, b)| (NodeId(a.index() as u32), NodeId(b.index() as u32)))
+        self.s.rel(r).map(|s| (s.start, s.end))
     }
 
     /// All node ids in id order.
     /// One more than the largest node id in use (ids of removed nodes may be reused).
     pub fn node_id_bound(&self) -> usize {
-        petgraph::visit::NodeIndexable::node_bound(&self.g)
+        self.s.node_bound()
     }
 
     pub fn node_ids(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.g.node_indices().map(|i| NodeId(i.index() as u32))
+        self.s.node_ids()
     }
     /// All relationship ids in id order.
     pub fn relationship_ids(&self) -> impl Iterator<Item = RelId> + '_ {
-        self.g.edge_indices().map(|i| RelId(i.index() as u32))
+        self.s.rel_ids()
     }
 
     /// Nodes carrying `label` (in id order).
@@ -526,7 +526,7 @@ impl Graph {
 
     /// The relationships at `n` in direction `dir` of the given types, as (relationship, other
     /// node): outgoing first, then incoming (a self-loop once under `Both`), each in insertion
-    /// order reversed as petgraph keeps them; without allocating.
+    /// order reversed; without allocating.
     pub fn neighbours_iter<'g>(
         &'g self,
         n: NodeId,
@@ -699,36 +699,7 @@ impl Graph {
     }
 
     fn adjacency(&self) -> &Adjacency {
-        self.adjacency.get_or_init(|| {
-            let bound = petgraph::visit::NodeIndexable::node_bound(&self.g);
-            let mut starts = Vec::with_capacity(2 * bound + 1);
-            let mut entries = Vec::with_capacity(2 * self.g.edge_count());
-            for i in 0..bound {
-                let idx = NodeIndex::new(i);
-                starts.push(entries.len() as u32);
-                if self.g.contains_node(idx) {
-                    for e in self.g.edges_directed(idx, PgDirection::Outgoing) {
-                        entries.push((
-                            RelId(e.id().index() as u32),
-                            NodeId(e.target().index() as u32),
-                            e.weight().ty,
-                        ));
-                    }
-                }
-                starts.push(entries.len() as u32);
-                if self.g.contains_node(idx) {
-                    for e in self.g.edges_directed(idx, PgDirection::Incoming) {
-                        entries.push((
-                            RelId(e.id().index() as u32),
-                            NodeId(e.source().index() as u32),
-                            e.weight().ty,
-                        ));
-                    }
-                }
-            }
-            starts.push(entries.len() as u32);
-            Adjacency { starts, entries }
-        })
+        self.adjacency.get_or_init(|| self.s.adjacency())
     }
 
     fn log(&mut self, c: impl FnOnce() -> Change) {
@@ -900,15 +871,15 @@ impl Graph {
     fn undo(&mut self, c: Change) -> bool {
         match c {
             Change::AddNode { id, .. } => self.unlink_node(id),
-            Change::AddRel { id, .. } => self.g.remove_edge(eix(id)).is_some(),
-            Change::NodeProp { id, key, old, .. } => match self.g.node_weight_mut(nix(id)) {
+            Change::AddRel { id, .. } => self.s.remove_rel(id).is_some(),
+            Change::NodeProp { id, key, old, .. } => match self.s.node_mut(id) {
                 Some(d) => {
                     prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
                     true
                 }
                 None => false,
             },
-            Change::RelProp { id, key, old, .. } => match self.g.edge_weight_mut(eix(id)) {
+            Change::RelProp { id, key, old, .. } => match self.s.rel_mut(id) {
                 Some(d) => {
                     prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
                     true
@@ -916,7 +887,7 @@ impl Graph {
                 None => false,
             },
             Change::AddLabel { id, label } => {
-                let Some(d) = self.g.node_weight_mut(nix(id)) else {
+                let Some(d) = self.s.node_mut(id) else {
                     return false;
                 };
                 d.labels.retain(|l| *l != label);
@@ -924,7 +895,7 @@ impl Graph {
                 true
             }
             Change::RemoveLabel { id, label, pos } => {
-                let Some(d) = self.g.node_weight_mut(nix(id)) else {
+                let Some(d) = self.s.node_mut(id) else {
                     return false;
                 };
                 d.labels.insert(pos.min(d.labels.len()), label);
@@ -936,25 +907,25 @@ impl Graph {
                 start,
                 end,
                 data,
-            } => self.g.add_edge(nix(start), nix(end), data).index() == id.0 as usize,
+            } => self.s.add_rel(start, end, data) == Some(id),
             Change::Schema { old, .. } => {
                 self.schema = *old;
                 true
             }
             Change::RemoveNode { id, data } => {
                 let labels = data.labels.clone();
-                let back = self.g.add_node(data);
+                let back = self.s.add_node(data);
                 for l in labels {
                     self.label_on(id, l);
                 }
-                back.index() == id.0 as usize
+                back == id
             }
         }
     }
 
     /// Removes an isolated node and its label index entries.
     fn unlink_node(&mut self, n: NodeId) -> bool {
-        match self.g.remove_node(nix(n)) {
+        match self.s.remove_node(n) {
             Some(d) => {
                 for l in d.labels {
                     self.label_off(n, l);
@@ -968,11 +939,11 @@ impl Graph {
     /// Adds a node with labels and properties (null properties are not stored).
     pub fn add_node(&mut self, labels: &[&str], props: Vec<(&str, Value)>) -> NodeId {
         let labels: Vec<Sym> = labels.iter().map(|l| self.intern(l)).collect();
-        let props: Vec<(Sym, Value)> = props
-            .into_iter()
-            .map(|(k, v)| (self.intern(k), v))
-            .collect();
-        self.add_node_syms(labels, props)
+        let mut syms: Vec<(Sym, Value)> = Vec::with_capacity(props.len());
+        for (k, v) in props {
+            syms.push((self.intern(k), v));
+        }
+        self.add_node_syms(labels, syms)
     }
 
     /// Adds a node from interned labels and properties.
@@ -984,18 +955,13 @@ impl Graph {
                 dedup.push(l);
             }
         }
-        let mut sorted: Vec<(Sym, Value)> = Vec::with_capacity(props.len());
-        for (k, v) in props {
-            prop_set(&mut sorted, k, v);
-        }
         let data = NodeData {
             labels: dedup,
-            props: sorted,
+            props: sorted_props(props),
         };
         let labels = data.labels.clone();
         let logged = self.journal.is_some().then(|| data.clone());
-        let idx = self.g.add_node(data);
-        let id = NodeId(idx.index() as u32);
+        let id = self.s.add_node(data);
         for l in labels {
             self.label_on(id, l);
         }
@@ -1014,11 +980,11 @@ impl Graph {
         props: Vec<(&str, Value)>,
     ) -> Option<RelId> {
         let ty = self.intern(ty);
-        let props = props
-            .into_iter()
-            .map(|(k, v)| (self.intern(k), v))
-            .collect();
-        self.add_relationship_syms(start, end, ty, props)
+        let mut syms: Vec<(Sym, Value)> = Vec::with_capacity(props.len());
+        for (k, v) in props {
+            syms.push((self.intern(k), v));
+        }
+        self.add_relationship_syms(start, end, ty, syms)
     }
 
     /// Adds a relationship from interned type and properties; `None` if an endpoint is missing.
@@ -1033,14 +999,12 @@ impl Graph {
             return None;
         }
         self.touch();
-        let mut sorted = Vec::with_capacity(props.len());
-        for (k, v) in props {
-            prop_set(&mut sorted, k, v);
-        }
-        let data = RelData { ty, props: sorted };
+        let data = RelData {
+            ty,
+            props: sorted_props(props),
+        };
         let logged = self.journal.is_some().then(|| data.clone());
-        let e = self.g.add_edge(nix(start), nix(end), data);
-        let id = RelId(e.index() as u32);
+        let id = self.s.add_rel(start, end, data)?;
         if let Some(data) = logged {
             self.log(|| Change::AddRel {
                 id,
@@ -1061,7 +1025,7 @@ impl Graph {
     fn set_node_property_sym(&mut self, n: NodeId, key: Sym, value: Value) -> bool {
         self.touch();
         let journaling = self.journal.is_some();
-        let Some(d) = self.g.node_weight_mut(nix(n)) else {
+        let Some(d) = self.s.node_mut(n) else {
             return false;
         };
         if let Some((old, new)) = set_prop_logged(&mut d.props, key, value, journaling) {
@@ -1084,7 +1048,7 @@ impl Graph {
     fn set_relationship_property_sym(&mut self, r: RelId, key: Sym, value: Value) -> bool {
         self.touch();
         let journaling = self.journal.is_some();
-        let Some(d) = self.g.edge_weight_mut(eix(r)) else {
+        let Some(d) = self.s.rel_mut(r) else {
             return false;
         };
         if let Some((old, new)) = set_prop_logged(&mut d.props, key, value, journaling) {
@@ -1106,7 +1070,7 @@ impl Graph {
 
     fn add_label_sym(&mut self, n: NodeId, l: Sym) -> bool {
         self.touch();
-        let Some(d) = self.g.node_weight_mut(nix(n)) else {
+        let Some(d) = self.s.node_mut(n) else {
             return false;
         };
         if d.labels.contains(&l) {
@@ -1128,7 +1092,7 @@ impl Graph {
 
     fn remove_label_sym(&mut self, n: NodeId, l: Sym) -> bool {
         self.touch();
-        let Some(d) = self.g.node_weight_mut(nix(n)) else {
+        let Some(d) = self.s.node_mut(n) else {
             return false;
         };
         let Some(pos) = d.labels.iter().position(|x| *x == l) else {
@@ -1147,19 +1111,17 @@ impl Graph {
     /// Removes a relationship.
     pub fn remove_relationship(&mut self, r: RelId) -> bool {
         self.touch();
-        let ends = self.g.edge_endpoints(eix(r));
-        match (self.g.remove_edge(eix(r)), ends) {
-            (Some(data), Some((a, b))) => {
-                let (start, end) = (NodeId(a.index() as u32), NodeId(b.index() as u32));
+        match self.s.remove_rel(r) {
+            Some(slot) => {
                 self.log(|| Change::RemoveRel {
                     id: r,
-                    start,
-                    end,
-                    data,
+                    start: slot.start,
+                    end: slot.end,
+                    data: slot.data,
                 });
                 true
             }
-            _ => false,
+            None => false,
         }
     }
 
@@ -1170,18 +1132,14 @@ impl Graph {
             return false;
         }
         self.touch();
-        let mut rels: Vec<RelId> = self
-            .g
-            .edges_directed(nix(n), PgDirection::Outgoing)
-            .chain(self.g.edges_directed(nix(n), PgDirection::Incoming))
-            .map(|e| RelId(e.id().index() as u32))
-            .collect();
+        let mut rels: Vec<RelId> = self.s.linked_list(n, 0);
+        rels.extend(self.s.linked_list(n, 1));
         rels.sort_unstable();
         rels.dedup();
         for r in rels {
             self.remove_relationship(r);
         }
-        match self.g.remove_node(nix(n)) {
+        match self.s.remove_node(n) {
             Some(data) => {
                 for l in &data.labels {
                     self.label_off(n, *l);
@@ -1368,28 +1326,22 @@ mod tests {
         }
     }
 
-    /// The caches agree with the graph: the compressed adjacency with petgraph's edge lists
+    /// The caches agree with the graph: the compressed adjacency with the linked lists
     /// (same order), the label bitmap with each node's labels.
     fn check_caches(g: &Graph) -> Result<(), proptest::test_runner::TestCaseError> {
         for n in g.node_ids() {
             for dir in [Dir::Outgoing, Dir::Incoming, Dir::Both] {
                 let mut want = Vec::new();
-                let idx = nix(n);
                 if matches!(dir, Dir::Outgoing | Dir::Both) {
-                    for e in g.g.edges_directed(idx, PgDirection::Outgoing) {
-                        want.push((
-                            RelId(e.id().index() as u32),
-                            NodeId(e.target().index() as u32),
-                        ));
+                    for r in g.s.clone().linked_list(n, 0) {
+                        want.push((r, g.endpoints(r).unwrap().1));
                     }
                 }
                 if matches!(dir, Dir::Incoming | Dir::Both) {
-                    for e in g.g.edges_directed(idx, PgDirection::Incoming) {
-                        if !(dir == Dir::Both && e.source() == e.target()) {
-                            want.push((
-                                RelId(e.id().index() as u32),
-                                NodeId(e.source().index() as u32),
-                            ));
+                    for r in g.s.clone().linked_list(n, 1) {
+                        let (start, end) = g.endpoints(r).unwrap();
+                        if !(dir == Dir::Both && start == end) {
+                            want.push((r, start));
                         }
                     }
                 }

@@ -349,23 +349,29 @@ fn decode(c: &mut Cursor) -> Res<Graph> {
         syms.push(g.intern(s));
     }
     let nodes = c.count(8, true)?;
-    let mut ids: Vec<NodeId> = Vec::with_capacity(nodes);
-    for _ in 0..nodes {
+    g.reserve(nodes, 0);
+    for i in 0..nodes {
         let nl = c.count(4, false)?;
         let mut labels = Vec::with_capacity(nl);
         for _ in 0..nl {
             labels.push(c.sym(&syms)?);
         }
         let props = c.props(&syms)?;
-        ids.push(g.add_node_syms(labels, props));
+        // A new graph numbers its nodes from 0: a node's position is its id (no id map to
+        // look endpoints up in at random).
+        if g.add_node_syms(labels, props) != NodeId(i as u32) {
+            return c.fail("a node did not get the id of its position");
+        }
     }
     let rels = c.count(16, true)?;
+    g.reserve(0, rels);
     for _ in 0..rels {
         let mut end = || -> Res<NodeId> {
             let i = c.u32()? as usize;
-            match ids.get(i) {
-                Some(n) => Ok(*n),
-                None => c.fail(format!("node position {i} is past the {} nodes", ids.len())),
+            if i < nodes {
+                Ok(NodeId(i as u32))
+            } else {
+                c.fail(format!("node position {i} is past the {nodes} nodes"))
             }
         };
         let (s, e) = (end()?, end()?);
