@@ -1,11 +1,13 @@
 //! Growth: synthetic graphs of 10k, 100k and 1M nodes (half `Person`, half `Account`, two
 //! properties each; four relationships per node, `KNOWS` between people and `OWNS` from a
 //! person to an account, one property each), generated here as grape JSON fixtures. For each
-//! size: loading the fixture, and three queries on the loaded graph; the bytes per element
+//! size: loading the fixture, loading its binary snapshot, and three queries on the loaded
+//! graph; the bytes per element
 //! (`Graph::memory_stats`) are printed, so linear growth shows in time and in memory.
 //!
 //! `cargo bench --bench scale` (`-- 1000000` for the largest size alone). Targets for 1M nodes
-//! and 4M relationships (2-core machine): load ≤ 6 s, each query ≤ 50 ms.
+//! and 4M relationships (2-core machine): load ≤ 6 s from JSON and ≤ 1 s from the snapshot,
+//! each query ≤ 50 ms.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use grape::engine::{execute_read, Options, Params};
@@ -90,6 +92,19 @@ fn bench(c: &mut Criterion) {
         });
         let graph = grape::graph::import::parse_json_fixture(&text, "synthetic.json").unwrap();
         drop(text);
+        let snapshot = grape::graph::import::snapshot_bytes(&graph).unwrap();
+        g.bench_with_input(
+            BenchmarkId::new("load_snapshot", n),
+            &snapshot,
+            |b, bytes| {
+                b.iter(|| {
+                    black_box(
+                        grape::graph::import::read_snapshot(bytes, "synthetic.grape").unwrap(),
+                    )
+                })
+            },
+        );
+        drop(snapshot);
         let loaded = graph.memory_stats();
         graph.build_adjacency();
         let st = graph.memory_stats();

@@ -274,7 +274,7 @@ fn limit_errors_say_which_limit() {
     opts.limits.max_memory = Some(16 << 20);
     let e = run_with(
         &mut g,
-        "MATCH p = (a)-[*1..100]-(b) RETURN count(p) AS n",
+        "MATCH p = (a)-[*1..100]-(b) RETURN collect(p) AS ps",
         &Params::new(),
         &opts,
     )
@@ -284,6 +284,18 @@ fn limit_errors_say_which_limit() {
         matches!(e.detail, Some("Memory") | Some("IntermediateRows")),
         "{e}"
     );
+    // Counted, the paths are never held (the MATCH feeds the aggregation row by row): the
+    // deadline is what stops it.
+    opts.limits.timeout = Some(std::time::Duration::from_millis(300));
+    let e = run_with(
+        &mut g,
+        "MATCH p = (a)-[*1..100]-(b) RETURN count(p) AS n",
+        &Params::new(),
+        &opts,
+    )
+    .unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
+    assert_eq!(e.detail, Some("Timeout"), "{e}");
 }
 
 #[test]

@@ -264,6 +264,12 @@ impl Runner<'_> {
                 Ok(Value::Map(m))
             }
             ExprKind::Property { expr, key } => {
+                // `v.key`, the commonest read: the variable's value is read in place.
+                if let ExprKind::Variable(v) = &expr.kind {
+                    if let Some(base) = env.lookup(&v.name) {
+                        return self.property(base, &key.name);
+                    }
+                }
                 let base = self.eval(expr, env)?;
                 self.property(&base, &key.name)
             }
@@ -677,6 +683,24 @@ impl Runner<'_> {
     }
 
     /// `base.key`.
+    /// The symbol of property key `key` in the graph, if any graph element ever had it.
+    #[inline]
+    fn key_sym(&self, key: &str) -> Option<crate::graph::Sym> {
+        let g = self.graph();
+        let here = (
+            g as *const crate::graph::Graph as usize,
+            key.as_ptr() as usize,
+            key.len(),
+        );
+        let (cg, ck, cl, sym) = self.sh.last_key.get();
+        if (cg, ck, cl) == here {
+            return Some(sym);
+        }
+        let sym = g.sym(key)?;
+        self.sh.last_key.set((here.0, here.1, here.2, sym));
+        Some(sym)
+    }
+
     pub(crate) fn property(&self, base: &Value, key: &str) -> Result<Value> {
         match base {
             Value::Null => Ok(Value::Null),
@@ -695,14 +719,12 @@ impl Runner<'_> {
                 .and_then(|(_, _, _, p)| p.get(key).cloned())
                 .unwrap_or(Value::Null)),
             Value::Node(n) => Ok(self
-                .graph()
-                .sym(key)
+                .key_sym(key)
                 .and_then(|k| self.graph().node_property(*n, k))
                 .cloned()
                 .unwrap_or(Value::Null)),
             Value::Relationship(r) => Ok(self
-                .graph()
-                .sym(key)
+                .key_sym(key)
                 .and_then(|k| self.graph().relationship_property(*r, k))
                 .cloned()
                 .unwrap_or(Value::Null)),

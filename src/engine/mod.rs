@@ -452,6 +452,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         cypher25: opts.cypher == CypherVersion::Cypher25,
         now: crate::temporal::now_utc(),
         ticks: std::cell::Cell::new(0),
+        last_key: std::cell::Cell::new((0, 0, 0, 0)),
         profile: None,
         profiled_hits: std::cell::Cell::new(0),
         profile_steps: RefCell::new(HashMap::new()),

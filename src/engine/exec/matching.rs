@@ -171,6 +171,26 @@ impl<'a> Runner<'a> {
         rows: Vec<Row>,
         cap: Option<usize>,
     ) -> Result<Vec<Row>> {
+        let mut out = Vec::new();
+        self.exec_match_into(m, scope, rows, cap, &mut |run, _, vals| {
+            run.sh.charge(Shared::row_bytes(vals))?;
+            out.push(vals.to_vec());
+            run.sh.check_rows(out.len())
+        })?;
+        Ok(out)
+    }
+
+    /// Matches `m` for each input row and hands each output row (`scope` extended by the
+    /// pattern's variables, as `sink` is told) to `sink`; stops after `cap` rows. Returns the
+    /// number of rows handed on.
+    pub(crate) fn exec_match_into(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+        cap: Option<usize>,
+        sink: &mut dyn FnMut(&Runner, &[Arc<str>], &[Value]) -> Result<()>,
+    ) -> Result<usize> {
         let old_len = scope.len();
         let mut new_scope = scope.clone();
         declare_pattern_vars(&m.pattern, &mut new_scope);
@@ -185,7 +205,7 @@ impl<'a> Runner<'a> {
                 }
             }
         }
-        let mut out = Vec::new();
+        let mut emitted = 0usize;
         for r in rows {
             self.sh.tick()?;
             let mut st = MatchState {
@@ -196,7 +216,7 @@ impl<'a> Runner<'a> {
             };
             st.vals.resize(new_scope.len(), Value::Null);
             st.bound.resize(new_scope.len(), false);
-            let before = out.len();
+            let before = emitted;
             let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
                 if let Some(w) = &chains.1 {
                     let env = Env::new(&new_scope, &st.vals);
@@ -204,10 +224,9 @@ impl<'a> Runner<'a> {
                         return Ok(());
                     }
                 }
-                run.sh.charge(Shared::row_bytes(&st.vals))?;
-                out.push(st.vals.clone());
-                run.sh.check_rows(out.len())?;
-                if cap.is_some_and(|c| out.len() >= c) {
+                sink(run, &new_scope, &st.vals)?;
+                emitted += 1;
+                if cap.is_some_and(|c| emitted >= c) {
                     return Err(limit_reached());
                 }
                 Ok(())
@@ -216,17 +235,18 @@ impl<'a> Runner<'a> {
                 Err(e) if is_limit_reached(&e) => {}
                 other => other?,
             }
-            if m.optional && out.len() == before {
+            if m.optional && emitted == before {
                 let mut nr = r;
                 nr.extend(new_vars.iter().map(|_| Value::Null));
-                out.push(nr);
+                sink(self, &new_scope, &nr)?;
+                emitted += 1;
             }
-            if cap.is_some_and(|c| out.len() >= c) {
+            if cap.is_some_and(|c| emitted >= c) {
                 break;
             }
         }
         *scope = new_scope;
-        Ok(out)
+        Ok(emitted)
     }
 
     /// The start nodes of a chain for the current row, as its anchor says.

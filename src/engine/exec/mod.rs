@@ -75,6 +75,10 @@ pub(crate) struct Shared<'a> {
     /// Units of work done (candidates tried, relationships followed, rows made): the deadline
     /// is checked every 1,024 of them, and `PROFILE` reports them as db hits.
     pub ticks: std::cell::Cell<u64>,
+    /// The last property key looked up in the graph's symbols: (graph, key text address and
+    /// length, symbol). A statement's key names live as long as it does and a symbol never
+    /// changes once interned, so a row loop reading one key looks it up once.
+    pub last_key: std::cell::Cell<(usize, usize, usize, Sym)>,
     /// Under `PROFILE`: rows and db hits per clause (by the clause's address), and the hits
     /// already attributed to clauses nested in the running one.
     pub profile: Option<RefCell<HashMap<usize, ClauseProfile>>>,
@@ -649,7 +653,12 @@ fn run_single(
     let base = sh.mem.get();
     let mut held = 0usize;
     let result = (|| {
+        let mut fused = false;
         for (i, clause) in q.clauses.iter().enumerate() {
+            if std::mem::take(&mut fused) {
+                // Run with the MATCH before it.
+                continue;
+            }
             let last = i + 1 == n;
             let started = sh.profile.as_ref().map(|_| sh.profile_start());
             match clause {
@@ -696,6 +705,47 @@ fn run_single(
                         rows: out.into_iter().map(|r| r[before..].to_vec()).collect(),
                         returns: true,
                     });
+                }
+                Clause::Match(m)
+                    if started.is_none() && aggregating_projection(q.clauses.get(i + 1)) =>
+                {
+                    // An aggregating WITH or RETURN right after a MATCH groups the rows as
+                    // they are found: they are read once and never held.
+                    let (p, is_return, where_) = match &q.clauses[i + 1] {
+                        Clause::Return(r) => (&r.projection, true, None),
+                        Clause::With(w) => (&w.projection, false, w.where_.as_ref()),
+                        _ => unreachable!("aggregating_projection holds"),
+                    };
+                    let run = Runner::new(access.graph(), sh);
+                    let mut after = scope.clone();
+                    matching::declare_pattern_vars(&m.pattern, &mut after);
+                    let mut pr = run.prepare_projection(p, &after, is_return)?;
+                    run.exec_match_into(m, &mut scope, rows, None, &mut |run, sc, vals| {
+                        run.sh.tick()?;
+                        run.add_to_projection(&mut pr, p, sc, vals)
+                    })?;
+                    let (cols, out) = run.finish_projection(p, &scope, pr, where_)?;
+                    fused = true;
+                    if is_return {
+                        if i + 2 != n {
+                            let Clause::Return(r) = &q.clauses[i + 1] else {
+                                unreachable!("a RETURN")
+                            };
+                            return Err(ExecError::compile(
+                                ErrorKind::SyntaxError,
+                                "RETURN can only be used at the end of the query",
+                            )
+                            .at(r.span));
+                        }
+                        return Ok(Output {
+                            columns: cols,
+                            rows: out,
+                            returns: true,
+                        });
+                    }
+                    scope = cols;
+                    rows = out;
+                    sh.check_rows(rows.len())?;
                 }
                 Clause::Match(m) if !m.optional => {
                     // A LIMIT right after the MATCH stops the matching early.
@@ -1127,6 +1177,21 @@ fn is_limit_reached(e: &ExecError) -> bool {
 /// The number of rows a MATCH needs to produce when the next clause is a projection that keeps
 /// rows one for one up to its `SKIP`/`LIMIT` (no ORDER BY, DISTINCT or aggregation): the
 /// rest would be thrown away.
+/// Whether `next` is a WITH or RETURN whose items aggregate (so that the MATCH before it can
+/// hand it rows as they are found).
+fn aggregating_projection(next: Option<&Clause>) -> bool {
+    let p = match next {
+        Some(Clause::Return(r)) => &r.projection,
+        Some(Clause::With(w)) => &w.projection,
+        _ => return false,
+    };
+    let mut aggs = Vec::new();
+    for it in &p.items {
+        collect_aggregates(&it.expr, &mut aggs);
+    }
+    !aggs.is_empty()
+}
+
 fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
     let p = match next? {
         Clause::Return(r) => &r.projection,

@@ -85,6 +85,33 @@ pub(super) fn collect_aggregates<'q>(e: &'q Expr, out: &mut Vec<AggSpec<'q>>) {
     }
 }
 
+/// A projection ready to take rows: its columns, and for an aggregating one the groups so far
+/// ([`Runner::prepare_projection`], [`Projecting::add`], [`Runner::finish_projection`]).
+pub(crate) struct Projecting<'q> {
+    cols: Vec<Arc<str>>,
+    star_slots: Vec<usize>,
+    aggs: Vec<AggSpec<'q>>,
+    item_has_agg: Vec<bool>,
+    /// Without aggregates: the projected rows.
+    projected: Vec<Projected>,
+    /// With aggregates: each group's position in `order`, by key. Fx hashing: a group key is
+    /// hashed once per row, and SipHash costs a good part of an aggregation over a large
+    /// graph.
+    groups: rustc_hash::FxHashMap<Vec<GroupKey>, usize>,
+    /// Each group: its key values, its first row, its accumulators.
+    order: Vec<(Row, Row, Vec<Accumulator>)>,
+    /// The key of the row being added (kept to spare an allocation per row).
+    key: Vec<GroupKey>,
+}
+
+impl Projecting<'_> {
+    /// Whether the projection aggregates (then its rows are groups, and the rows it is fed
+    /// need not be kept).
+    pub(crate) fn aggregates(&self) -> bool {
+        !self.aggs.is_empty()
+    }
+}
+
 impl<'a> Runner<'a> {
     /// WITH / RETURN: projects, groups, dedupes, orders, skips and limits.
     pub(crate) fn project(
@@ -95,6 +122,26 @@ impl<'a> Runner<'a> {
         is_return: bool,
         where_: Option<&Expr>,
     ) -> Result<(Vec<Arc<str>>, Vec<Row>)> {
+        let mut pr = self.prepare_projection(p, scope, is_return)?;
+        for r in rows {
+            self.sh.tick()?;
+            if pr.aggregates() {
+                self.add_to_projection(&mut pr, p, scope, &r)?;
+            } else {
+                self.project_row(&mut pr, p, scope, r)?;
+            }
+        }
+        self.finish_projection(p, scope, pr, where_)
+    }
+
+    /// Checks a projection over `scope` (what Neo4j checks when it compiles one) and makes it
+    /// ready to take rows.
+    pub(crate) fn prepare_projection<'q>(
+        &self,
+        p: &'q Projection,
+        scope: &[Arc<str>],
+        is_return: bool,
+    ) -> Result<Projecting<'q>> {
         let (cols, star_slots) = projection_columns(p, scope, is_return, self.sh.src)?;
         let mut aggs: Vec<AggSpec> = Vec::new();
         for it in &p.items {
@@ -141,72 +188,118 @@ impl<'a> Runner<'a> {
         for s in &p.order_by {
             collect_aggregates(&s.expr, &mut aggs);
         }
+        Ok(Projecting {
+            cols,
+            star_slots,
+            aggs,
+            item_has_agg,
+            projected: Vec::new(),
+            groups: Default::default(),
+            order: Vec::new(),
+            key: Vec::new(),
+        })
+    }
 
-        // (projected row, source row, aggregate values)
-        let mut projected: Vec<Projected> = Vec::new();
-        if aggs.is_empty() {
-            for r in rows {
-                self.sh.tick()?;
-                let env = Env::new(scope, &r);
-                let mut out: Row = star_slots.iter().map(|&i| r[i].clone()).collect();
-                for it in &p.items {
-                    out.push(self.eval(&it.expr, &env)?);
-                }
-                // The projected rows are held until the clause ends.
-                self.sh.charge(Shared::row_bytes(&out))?;
-                projected.push((out, r, None));
+    /// Projects one row of a projection without aggregates.
+    fn project_row(
+        &self,
+        pr: &mut Projecting,
+        p: &Projection,
+        scope: &[Arc<str>],
+        r: Row,
+    ) -> Result<()> {
+        let env = Env::new(scope, &r);
+        let mut out: Row = pr.star_slots.iter().map(|&i| r[i].clone()).collect();
+        for it in &p.items {
+            out.push(self.eval(&it.expr, &env)?);
+        }
+        // The projected rows are held until the clause ends.
+        self.sh.charge(Shared::row_bytes(&out))?;
+        pr.projected.push((out, r, None));
+        Ok(())
+    }
+
+    /// Adds one row to the groups of an aggregating projection: the row is read, not kept
+    /// (but for the first of each group, which the group's other expressions may read).
+    pub(crate) fn add_to_projection(
+        &self,
+        pr: &mut Projecting,
+        p: &Projection,
+        scope: &[Arc<str>],
+        r: &[Value],
+    ) -> Result<()> {
+        let env = Env::new(scope, r);
+        // Group by the items without aggregates (and the `*` variables).
+        pr.key.clear();
+        for &i in &pr.star_slots {
+            pr.key.push(GroupKey(r[i].clone()));
+        }
+        for (it, has) in p.items.iter().zip(&pr.item_has_agg) {
+            if !has {
+                pr.key.push(GroupKey(self.eval(&it.expr, &env)?));
             }
-        } else {
-            // Group by the items without aggregates (and the `*` variables).
-            // Fx hashing: a group key is hashed once per row, and SipHash costs a good part of
-            // an aggregation over a large graph.
-            let mut groups: rustc_hash::FxHashMap<Vec<GroupKey>, usize> = Default::default();
-            let mut order: Vec<(Row, Row, Vec<Accumulator>)> = Vec::new();
-            for r in rows {
-                self.sh.tick()?;
-                let env = Env::new(scope, &r);
-                let mut key_vals: Row = star_slots.iter().map(|&i| r[i].clone()).collect();
-                for (it, has) in p.items.iter().zip(&item_has_agg) {
-                    if !has {
-                        key_vals.push(self.eval(&it.expr, &env)?);
-                    }
-                }
-                let key: Vec<GroupKey> = key_vals.iter().cloned().map(GroupKey).collect();
-                let gi = match groups.get(&key) {
-                    Some(&gi) => gi,
-                    None => {
-                        let gi = order.len();
-                        self.sh
-                            .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(&r))?;
-                        groups.insert(key, gi);
-                        order.push((
-                            key_vals,
-                            r.clone(),
-                            aggs.iter()
-                                .map(|a| Accumulator::new(&a.name, a.distinct))
-                                .collect(),
-                        ));
-                        gi
-                    }
-                };
-                for (a, acc) in aggs.iter().zip(order[gi].2.iter_mut()) {
-                    let args: Vec<Value> = a
-                        .args
+        }
+        let gi = match pr.groups.get(pr.key.as_slice()) {
+            Some(&gi) => gi,
+            None => {
+                let gi = pr.order.len();
+                let key_vals: Row = pr.key.iter().map(|k| k.0.clone()).collect();
+                self.sh
+                    .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(r))?;
+                pr.groups.insert(pr.key.clone(), gi);
+                pr.order.push((
+                    key_vals,
+                    r.to_vec(),
+                    pr.aggs
                         .iter()
-                        .map(|x| self.eval(x, &env))
-                        .collect::<Result<_>>()?;
-                    // What an accumulator keeps: collected values, distinct sets, numbers.
-                    if a.distinct
-                        || !matches!(
-                            a.name.as_str(),
-                            "count" | "count*" | "sum" | "avg" | "min" | "max"
-                        )
-                    {
-                        self.sh.charge(Shared::row_bytes(&args))?;
-                    }
-                    acc.add(args)?;
-                }
+                        .map(|a| Accumulator::new(&a.name, a.distinct))
+                        .collect(),
+                ));
+                gi
             }
+        };
+        for (a, acc) in pr.aggs.iter().zip(pr.order[gi].2.iter_mut()) {
+            let args: Vec<Value> = match a.args {
+                [] => Vec::new(),
+                [x] => vec![self.eval(x, &env)?],
+                xs => xs
+                    .iter()
+                    .map(|x| self.eval(x, &env))
+                    .collect::<Result<_>>()?,
+            };
+            // What an accumulator keeps: collected values, distinct sets, numbers.
+            if a.distinct
+                || !matches!(
+                    a.name.as_str(),
+                    "count" | "count*" | "sum" | "avg" | "min" | "max"
+                )
+            {
+                self.sh.charge(Shared::row_bytes(&args))?;
+            }
+            acc.add(args)?;
+        }
+        Ok(())
+    }
+
+    /// Ends a projection: finishes the groups, then DISTINCT, ORDER BY, SKIP, LIMIT and a
+    /// WITH's WHERE. Returns the columns and the rows.
+    pub(crate) fn finish_projection(
+        &self,
+        p: &Projection,
+        scope: &[Arc<str>],
+        pr: Projecting,
+        where_: Option<&Expr>,
+    ) -> Result<(Vec<Arc<str>>, Vec<Row>)> {
+        let Projecting {
+            cols,
+            star_slots,
+            aggs,
+            item_has_agg,
+            mut projected,
+            mut order,
+            ..
+        } = pr;
+        if !aggs.is_empty() {
             if order.is_empty() && star_slots.is_empty() && item_has_agg.iter().all(|h| *h) {
                 order.push((
                     Vec::new(),
