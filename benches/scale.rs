@@ -121,6 +121,10 @@ fn bench(c: &mut Criterion) {
         let opts = Options::default();
         for (name, q) in QUERIES {
             let stmt = grape::syntax::parse(q).unwrap();
+            // The answers, to compare with another engine's on the same graph
+            // (benches/kuzu_scale.py).
+            let answer = execute_read(&graph, &stmt, q, &Params::new(), &opts).unwrap();
+            eprintln!("scale/{n}: {name} = {:?}", answer.rows);
             g.bench_function(BenchmarkId::new(name, n), |b| {
                 b.iter(|| black_box(execute_read(&graph, &stmt, q, &Params::new(), &opts).unwrap()))
             });

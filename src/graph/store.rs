@@ -152,6 +152,78 @@ pub struct MemoryStats {
     pub total_bytes: usize,
 }
 
+/// A bit per label (among the first 64) per node, one byte wide while at most eight labels
+/// have bits (the common case: the array of a million nodes then takes 1 MB and stays in cache
+/// during a scan), eight bytes wide from the ninth on.
+#[derive(Clone, Debug)]
+enum LabelBits {
+    Narrow(Vec<u8>),
+    Wide(Vec<u64>),
+}
+
+impl Default for LabelBits {
+    fn default() -> Self {
+        LabelBits::Narrow(Vec::new())
+    }
+}
+
+impl LabelBits {
+    #[inline]
+    fn get(&self, i: usize) -> Option<u64> {
+        match self {
+            LabelBits::Narrow(v) => v.get(i).map(|b| u64::from(*b)),
+            LabelBits::Wide(v) => v.get(i).copied(),
+        }
+    }
+
+    /// Makes room for node `i` and sets bit `bit` of it (with `None`, only the room).
+    fn set(&mut self, i: usize, bit: Option<u8>) {
+        if let (LabelBits::Narrow(v), Some(8..)) = (&*self, bit) {
+            *self = LabelBits::Wide(v.iter().map(|b| u64::from(*b)).collect());
+        }
+        match self {
+            LabelBits::Narrow(v) => {
+                if v.len() <= i {
+                    v.resize(i + 1, 0);
+                }
+                if let Some(b) = bit {
+                    v[i] |= 1 << b;
+                }
+            }
+            LabelBits::Wide(v) => {
+                if v.len() <= i {
+                    v.resize(i + 1, 0);
+                }
+                if let Some(b) = bit {
+                    v[i] |= 1 << b;
+                }
+            }
+        }
+    }
+
+    fn clear(&mut self, i: usize, bit: u8) {
+        match self {
+            LabelBits::Narrow(v) => {
+                if let Some(x) = v.get_mut(i) {
+                    *x &= !(1u8.checked_shl(u32::from(bit)).unwrap_or(0));
+                }
+            }
+            LabelBits::Wide(v) => {
+                if let Some(x) = v.get_mut(i) {
+                    *x &= !(1u64 << bit);
+                }
+            }
+        }
+    }
+
+    fn bytes(&self) -> usize {
+        match self {
+            LabelBits::Narrow(v) => v.capacity(),
+            LabelBits::Wide(v) => v.capacity() * 8,
+        }
+    }
+}
+
 /// A property graph.
 #[derive(Debug, Default)]
 pub struct Graph {
@@ -161,7 +233,7 @@ pub struct Graph {
     /// Per node (by index), a bit per label among the first 64 distinct labels
     /// (`label_bit`): label checks during matching read this compact array instead of the
     /// node's record. Kept in step with `by_label`.
-    label_bits: Vec<u64>,
+    label_bits: LabelBits,
     /// The bit of each label symbol (`u8::MAX`: none, the label is past the first 64).
     label_bit: Vec<u8>,
     /// The relationships of every node as contiguous arrays (built on first expansion after a
@@ -359,7 +431,7 @@ impl Graph {
             st.property_bytes += r.props.capacity() * prop_slot;
             st.property_bytes += r.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
         }
-        st.label_bytes += self.label_bits.capacity() * size_of::<u64>()
+        st.label_bytes += self.label_bits.bytes()
             + self.label_bit.capacity()
             + self
                 .by_label
@@ -438,7 +510,7 @@ impl Graph {
     /// them has no bit (then ask the node's record).
     #[inline]
     pub fn has_labels_fast(&self, n: NodeId, labels: &[Sym]) -> Option<bool> {
-        let bits = *self.label_bits.get(n.0 as usize)?;
+        let bits = self.label_bits.get(n.0 as usize)?;
         let mut want = 0u64;
         for l in labels {
             match self.label_bit.get(*l as usize) {
@@ -453,24 +525,15 @@ impl Graph {
     fn label_on(&mut self, n: NodeId, l: Sym) {
         insert_sorted(self.by_label.entry(l).or_default(), n);
         let bit = self.bit_of(l);
-        let i = n.0 as usize;
-        if self.label_bits.len() <= i {
-            self.label_bits.resize(i + 1, 0);
-        }
-        if let Some(b) = bit {
-            self.label_bits[i] |= 1 << b;
-        }
+        self.label_bits.set(n.0 as usize, bit);
     }
 
     /// Records that `n` no longer has label `l`.
     fn label_off(&mut self, n: NodeId, l: Sym) {
         remove_sorted(self.by_label.get_mut(&l), n);
-        if let (Some(&b), Some(bits)) = (
-            self.label_bit.get(l as usize),
-            self.label_bits.get_mut(n.0 as usize),
-        ) {
+        if let Some(&b) = self.label_bit.get(l as usize) {
             if b != u8::MAX {
-                *bits &= !(1 << b);
+                self.label_bits.clear(n.0 as usize, b);
             }
         }
     }
@@ -1435,6 +1498,39 @@ mod tests {
             undo_copy.release(sp);
             proptest::prop_assert_eq!(dump(&undo_copy), before);
         }
+    }
+
+    #[test]
+    fn the_label_bitmap_widens_past_eight_labels_and_keeps_every_bit() {
+        let mut g = Graph::new();
+        let names: Vec<String> = (0..12).map(|i| format!("L{i}")).collect();
+        let mut nodes = Vec::new();
+        for (i, l) in names.iter().enumerate() {
+            nodes.push(g.add_node(&[l.as_str(), "All"], vec![]));
+            if i == 6 {
+                assert!(matches!(g.label_bits, LabelBits::Narrow(_)));
+            }
+        }
+        assert!(matches!(g.label_bits, LabelBits::Wide(_)));
+        let all = g.sym("All").unwrap();
+        for (i, n) in nodes.iter().enumerate() {
+            for (j, l) in names.iter().enumerate() {
+                let l = g.sym(l).unwrap();
+                assert_eq!(g.has_labels_fast(*n, &[l, all]), Some(i == j), "{i} {j}");
+            }
+        }
+        assert!(g.remove_label(nodes[10], "L10"));
+        assert_eq!(
+            g.has_labels_fast(nodes[10], &[g.sym("L10").unwrap()]),
+            Some(false)
+        );
+        assert_eq!(g.has_labels_fast(nodes[10], &[all]), Some(true));
+        assert!(g.remove_label(nodes[1], "L1"));
+        assert_eq!(
+            g.has_labels_fast(nodes[1], &[g.sym("L1").unwrap()]),
+            Some(false)
+        );
+        assert!(g.label_bits.bytes() >= 12 * 8);
     }
 
     #[test]
