@@ -350,7 +350,7 @@ pub fn load_importer_dir(dir: &Path, types: ImporterTypes) -> Result<Graph, Impo
     csv_files.sort();
 
     let mut g = Graph::new();
-    let mut ids: HashMap<String, NodeId> = HashMap::new();
+    let mut ids = NodeIds::default();
     let table_file = |t: &str| model.tables.get(t).cloned();
 
     // Which tables the mappings use.
@@ -449,7 +449,7 @@ fn row_props(
 
 fn load_mapped_nodes(
     g: &mut Graph,
-    ids: &mut HashMap<String, NodeId>,
+    ids: &mut NodeIds,
     model: &Model,
     nm: &NodeMapping,
     t: &Table,
@@ -512,8 +512,8 @@ fn load_mapped_nodes(
         let props = row_props(rec, cols.iter().map(|c| (c.0, c.1, c.2)), t, &file, *line)?;
         let n = g.add_node_syms(labels, props);
         if let Some(kc) = key_col {
-            let id = rec.get(kc).unwrap_or("").to_string();
-            if ids.insert(id.clone(), n).is_some() {
+            let id = rec.get(kc).unwrap_or("");
+            if !ids.insert(id, n, g.node_count()) {
                 return Err(ImportError::new(
                     &file,
                     Some(format!("line {line}")),
@@ -527,7 +527,7 @@ fn load_mapped_nodes(
 
 fn load_unmapped_nodes(
     g: &mut Graph,
-    ids: &mut HashMap<String, NodeId>,
+    ids: &mut NodeIds,
     t: &Table,
     path: &Path,
 ) -> Result<(), ImportError> {
@@ -562,8 +562,8 @@ fn load_unmapped_nodes(
         let props = row_props(rec, cols.iter().copied(), t, &file, *line)?;
         let n = g.add_node_syms(labels, props);
         if let Some(ic) = id_col {
-            let id = rec.get(ic).unwrap_or("").to_string();
-            if ids.insert(id.clone(), n).is_some() {
+            let id = rec.get(ic).unwrap_or("");
+            if !ids.insert(id, n, g.node_count()) {
                 return Err(ImportError::new(
                     &file,
                     Some(format!("line {line}")),
@@ -575,8 +575,68 @@ fn load_unmapped_nodes(
     Ok(())
 }
 
+/// The node of each id of the node files: ids written as plain decimal integers (no sign, no
+/// leading zero) in a dense array — one lookup per relationship end, no hashing, four bytes per
+/// node —, other ids in a hash map (SipHash: the ids come from the files, and a file must not
+/// be able to choose collisions).
+#[derive(Default)]
+struct NodeIds {
+    /// `dense[i]` is the node of id `i`, or `u32::MAX`.
+    dense: Vec<u32>,
+    other: HashMap<String, NodeId>,
+}
+
+impl NodeIds {
+    /// How far past the nodes read so far an integer id may reach and still go into the dense
+    /// array (so that a hostile id cannot make it huge).
+    const SLACK: usize = 1 << 20;
+
+    /// `id` as a dense index: plain decimal digits, at most nine of them.
+    fn index(id: &str) -> Option<usize> {
+        let b = id.as_bytes();
+        if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
+            return None;
+        }
+        if !b.iter().all(u8::is_ascii_digit) {
+            return None;
+        }
+        id.parse().ok()
+    }
+
+    fn get(&self, id: &str) -> Option<NodeId> {
+        if let Some(&n) = Self::index(id).and_then(|i| self.dense.get(i)) {
+            if n != u32::MAX {
+                return Some(NodeId(n));
+            }
+        }
+        // Not dense: another id, or an integer that was too far ahead when it came.
+        self.other.get(id).copied()
+    }
+
+    /// Records `id` for `n` (`nodes`: the nodes read so far); `false` if `id` was taken.
+    fn insert(&mut self, id: &str, n: NodeId, nodes: usize) -> bool {
+        if let Some(i) = Self::index(id) {
+            if i < nodes.saturating_add(Self::SLACK) && !self.other.contains_key(id) {
+                if i >= self.dense.len() {
+                    self.dense.resize(i + 1, u32::MAX);
+                }
+                if self.dense[i] != u32::MAX {
+                    return false;
+                }
+                self.dense[i] = n.0;
+                return true;
+            }
+        }
+        if self.get(id).is_some() {
+            return false;
+        }
+        self.other.insert(id.to_string(), n);
+        true
+    }
+}
+
 fn endpoint(
-    ids: &HashMap<String, NodeId>,
+    ids: &NodeIds,
     rec: &csv::StringRecord,
     ci: usize,
     file: &str,
@@ -584,7 +644,7 @@ fn endpoint(
     which: &str,
 ) -> Result<NodeId, ImportError> {
     let id = rec.get(ci).unwrap_or("");
-    ids.get(id).copied().ok_or_else(|| {
+    ids.get(id).ok_or_else(|| {
         ImportError::new(
             file,
             Some(format!("line {line}")),
@@ -595,7 +655,7 @@ fn endpoint(
 
 fn load_mapped_rels(
     g: &mut Graph,
-    ids: &HashMap<String, NodeId>,
+    ids: &NodeIds,
     model: &Model,
     maps: &[&RelMapping],
     t: &Table,
@@ -667,7 +727,7 @@ fn load_mapped_rels(
 
 fn load_unmapped_rels(
     g: &mut Graph,
-    ids: &HashMap<String, NodeId>,
+    ids: &NodeIds,
     t: &Table,
     path: &Path,
 ) -> Result<(), ImportError> {
@@ -715,6 +775,32 @@ fn load_unmapped_rels(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn node_ids_dense_and_not() {
+        let mut ids = NodeIds::default();
+        assert!(ids.insert("0", NodeId(5), 0));
+        assert!(ids.insert("7", NodeId(6), 1));
+        assert!(ids.insert("007", NodeId(7), 2));
+        assert!(ids.insert("-1", NodeId(8), 3));
+        assert!(ids.insert("a", NodeId(9), 4));
+        // Far ahead of the nodes read: kept in the map, found after the array has grown.
+        assert!(ids.insert("5000000", NodeId(10), 5));
+        assert!(ids.insert("4999999", NodeId(11), 5_000_000));
+        assert!(!ids.insert("5000000", NodeId(12), 5_000_000));
+        assert!(!ids.insert("7", NodeId(13), 6));
+        assert!(!ids.insert("a", NodeId(14), 6));
+        assert_eq!(ids.get("0"), Some(NodeId(5)));
+        assert_eq!(ids.get("7"), Some(NodeId(6)));
+        assert_eq!(ids.get("007"), Some(NodeId(7)));
+        assert_eq!(ids.get("-1"), Some(NodeId(8)));
+        assert_eq!(ids.get("5000000"), Some(NodeId(10)));
+        assert_eq!(ids.get("4999999"), Some(NodeId(11)));
+        assert_eq!(ids.get("1"), None);
+        assert_eq!(ids.get(""), None);
+        assert_eq!(ids.get("99999999999999999999"), None);
+        assert!(ids.dense.len() <= 5_000_000);
+    }
 
     #[test]
     fn header_types() {
