@@ -189,7 +189,7 @@ impl<'a> Runner<'a> {
         scope: &mut Vec<Arc<str>>,
         rows: Vec<Row>,
         cap: Option<usize>,
-        sink: &mut dyn FnMut(&Runner, &[Arc<str>], &[Value]) -> Result<()>,
+        sink: &mut RowSink,
     ) -> Result<usize> {
         let old_len = scope.len();
         let mut new_scope = scope.clone();

@@ -48,6 +48,9 @@ pub(crate) use walk::*;
 
 pub(crate) type Row = Vec<Value>;
 
+/// Takes each row a MATCH produces, with the names of its columns.
+pub(crate) type RowSink<'f> = dyn FnMut(&Runner, &[Arc<str>], &[Value]) -> Result<()> + 'f;
+
 /// Called with the names and values of each match; returns whether to go on.
 type MatchCallback<'f> = dyn FnMut(&[Arc<str>], &[Value]) -> Result<bool> + 'f;
 
