@@ -104,6 +104,9 @@ pub enum DiagnosticKind {
     AmbiguousAggregation,
     /// `SKIP` or `LIMIT` reading a variable (Neo4j computes them before any row).
     NonConstantExpression,
+    /// A pattern expression where a value is wanted (`RETURN (a)-->()`, `size((a)-->())`):
+    /// Neo4j 5 allows one only as a test of existence.
+    PatternExpressionAsValue,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -141,6 +144,7 @@ impl DiagnosticKind {
             | InvalidDelete
             | MissingPredicate
             | NonConstantExpression
+            | PatternExpressionAsValue
             | AmbiguousAggregation
             | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",

@@ -548,6 +548,8 @@ pub fn compile_errors(
             K::MissingPredicate => "MissingPredicate",
             K::QueryConclusion => "InvalidClauseComposition",
             K::NonConstantExpression => "NonConstantExpression",
+            // The TCK's name for it (Neo4j's parser reports it as a syntax error).
+            K::PatternExpressionAsValue => "UnexpectedSyntax",
             K::AmbiguousAggregation => "AmbiguousAggregationExpression",
             _ => continue,
         };

@@ -422,7 +422,7 @@ impl<'a, 's> Checker<'a, 's> {
                         .filter(|a| matches!(a.kind, ExprKind::Pattern(_)))
                     {
                         self.diag(
-                            DiagnosticKind::InvalidArgumentType,
+                            DiagnosticKind::PatternExpressionAsValue,
                             PATTERN_IN_SIZE.into(),
                             a.span,
                         );
@@ -457,7 +457,7 @@ impl<'a, 's> Checker<'a, 's> {
     pub(super) fn pattern_as_value(&mut self, e: &Expr) {
         if matches!(e.kind, ExprKind::Pattern(_)) {
             self.diag(
-                DiagnosticKind::InvalidArgumentType,
+                DiagnosticKind::PatternExpressionAsValue,
                 PATTERN_AS_VALUE.into(),
                 e.span,
             );
