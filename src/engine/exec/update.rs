@@ -276,6 +276,18 @@ pub(super) fn exec_merge(
     let old_scope = scope.clone();
     let mut new_scope = scope.clone();
     declare_pattern_vars(std::slice::from_ref(&m.pattern), &mut new_scope);
+    // What MERGE creates when nothing matches: an undirected relationship goes left to right,
+    // as in Neo4j.
+    let mut to_create = m.pattern.clone();
+    if let PathExpr::Chain(c) = &mut to_create.path {
+        for el in c.elements.iter_mut() {
+            if let PathElement::Relationship(r) = el {
+                if r.direction == Direction::Undirected {
+                    r.direction = Direction::Right;
+                }
+            }
+        }
+    }
     let mut out = Vec::new();
     for r in rows {
         // Try to match first.
@@ -293,8 +305,9 @@ pub(super) fn exec_merge(
             run.exec_match(&mm, &mut s, vec![r.clone()])?
         };
         if matched.is_empty() {
+            merge_null_properties(g, sh, &m.pattern, &old_scope, &r)?;
             let mut s = old_scope.clone();
-            let created = exec_create(g, sh, std::slice::from_ref(&m.pattern), &mut s, vec![r])?;
+            let created = exec_create(g, sh, std::slice::from_ref(&to_create), &mut s, vec![r])?;
             for row in created {
                 for a in m.actions.iter().filter(|a| a.on_create) {
                     apply_set_items(g, sh, &a.items, &new_scope, &row)?;
@@ -312,6 +325,48 @@ pub(super) fn exec_merge(
     }
     *scope = new_scope;
     Ok(out)
+}
+
+/// MERGE cannot create an element with a null in its property map (Neo4j: `Cannot merge the
+/// following node because of null property value for 'num': ( {num: null})`).
+fn merge_null_properties(
+    g: &Graph,
+    sh: &Shared,
+    p: &PatternPart,
+    scope: &[Arc<str>],
+    row: &[Value],
+) -> Result<()> {
+    let PathExpr::Chain(c) = &p.path else {
+        return Ok(());
+    };
+    for el in &c.elements {
+        let (what, var, props) = match el {
+            PathElement::Node(n) => ("node", &n.variable, &n.properties),
+            PathElement::Relationship(r) => ("relationship", &r.variable, &r.properties),
+            PathElement::Group(_) => continue,
+        };
+        let Some(map) = props else { continue };
+        let run = Runner::new(g, sh);
+        let v = run.eval(map, &Env::new(scope, row))?;
+        let Value::Map(m) = v else { continue };
+        if let Some((k, _)) = m.iter().find(|(_, v)| v.is_null()) {
+            let shown: Vec<String> = m.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+            let name = var.as_ref().map(|v| v.name.as_str()).unwrap_or("");
+            let text = if what == "node" {
+                format!("({name} {{{}}})", shown.join(", "))
+            } else {
+                format!("[{name} {{{}}}]", shown.join(", "))
+            };
+            return Err(ExecError::runtime(
+                ErrorKind::SemanticError,
+                format!(
+                    "Cannot merge the following {what} because of null property value for '{k}': {text}"
+                ),
+            )
+            .with_detail("MergeReadOwnWrites"));
+        }
+    }
+    Ok(())
 }
 
 pub(super) fn apply_set_items(
