@@ -707,11 +707,6 @@ fn parts(t: &Temporal) -> Option<(Option<NaiveDate>, Option<NaiveTime>, Option<i
 pub fn between(a: &Temporal, b: &Temporal, unit: &str) -> Option<Duration> {
     let (da, ta, oa) = parts(a)?;
     let (db, tb, ob) = parts(b)?;
-    // Align offsets when both have one (compare instants).
-    let shift = match (oa, ob) {
-        (Some(x), Some(y)) => (x - y) as i64,
-        _ => 0,
-    };
     let has_date = da.is_some() && db.is_some();
     let has_time = ta.is_some() || tb.is_some();
     let epoch = NaiveDate::from_ymd_opt(1970, 1, 1)?;
@@ -728,6 +723,23 @@ pub fn between(a: &Temporal, b: &Temporal, unit: &str) -> Option<Duration> {
     if !has_date {
         b_dt = a_dt.date().and_time(tb.unwrap_or(NaiveTime::MIN));
     }
+    // Compare instants: when both have an offset, by those; when one is local, it is read in
+    // the other's time zone (a named zone gives the offset in force at that local time, so a
+    // span across a daylight-saving change counts the hour gained or lost, as Neo4j does).
+    let zone = |t: &Temporal| match t {
+        Temporal::DateTime(_, _, Some(z)) => Some(z.clone()),
+        _ => None,
+    };
+    let shift = match (oa, ob) {
+        (Some(x), Some(y)) => i64::from(x - y),
+        (Some(x), None) => zone(a)
+            .and_then(|z| zone_offset(&z, &b_dt).ok())
+            .map_or(0, |y| i64::from(x - y)),
+        (None, Some(y)) => zone(b)
+            .and_then(|z| zone_offset(&z, &a_dt).ok())
+            .map_or(0, |x| i64::from(x - y)),
+        (None, None) => 0,
+    };
     b_dt += ChronoDuration::seconds(shift);
     let _ = has_time;
     match unit {

@@ -469,6 +469,12 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
                 .and_time(time.unwrap_or(NaiveTime::MIN));
             match (boff, zone) {
                 (Some((o, z0)), Some(z)) => {
+                    // A time taken from a zoned value keeps its zone: its offset is the one in
+                    // force on the new date (daylight saving may differ from the source's).
+                    let o = match &z0 {
+                        Some(name) => zone_offset(name, &local)?,
+                        None => o,
+                    };
                     convert("datetime", &Temporal::DateTime(local, o, z0), Some(&z))
                 }
                 (Some((o, z0)), None) => match &z0 {
