@@ -219,6 +219,20 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.util.sha512", "RETURN size(apoc.util.sha512(['ABC']))", "128"),
     ("apoc.util.validatePredicate", "RETURN apoc.util.validatePredicate(false, 'never %s', ['raised'])", "true"),
     ("apoc.version", "RETURN apoc.version()", "'5.26.0'"),
+    // ---- APOC's documented values (and its tests' where the page has none) ----
+    ("apoc.text.hexValue", "RETURN [apoc.text.hexValue(10), apoc.text.hexValue(65536), apoc.text.hexValue(187723572702975), apoc.text.hexValue(-1)]", "['000A', '00010000', '0000AABBCCDDEEFF', 'FFFFFFFF']"),
+    ("apoc.text.hexCharAt", "RETURN [apoc.text.hexCharAt('Neo4j', 4), apoc.text.hexCharAt('Té$™ 中П.', 5), apoc.text.hexCharAt('Neo4j', 5)]", "['006A', '4E2D', null]"),
+    ("apoc.text.slug", "RETURN [apoc.text.slug('Neo4j Aura'), apoc.text.slug('Neo4j Aura', '.'), apoc.text.slug(' a b-- c', '.'), apoc.text.slug('a b c d é')]", "['Neo4j-Aura', 'Neo4j.Aura', 'a.b.c', 'a-b-c-d-é']"),
+    ("apoc.text.snakeCase", "RETURN [apoc.text.snakeCase('test Snake Case'), apoc.text.snakeCase('FOO_BAR'), apoc.text.snakeCase('fooBar'), apoc.text.snakeCase('foo-bar'), apoc.text.snakeCase('Foo  bar'), apoc.text.snakeCase('rédacteur-en-chef')]", "['test-snake-case', 'foo-bar', 'foo-bar', 'foo-bar', 'foo-bar', 'rédacteur-en-chef']"),
+    ("apoc.text.jaroWinklerDistance", "RETURN [apoc.text.jaroWinklerDistance('Neo4j', 'Neo4j'), apoc.text.jaroWinklerDistance('Neo4j', 'Neoj4'), apoc.text.jaroWinklerDistance('Neo4j Aura', 'Neo4j Graph Database')]", "[0.0, 0.046666666666666745, 0.15999999999999992]"),
+    ("apoc.text.sorensenDiceSimilarity", "RETURN [apoc.text.sorensenDiceSimilarity('belly', 'jolly'), apoc.text.sorensenDiceSimilarity('halım', 'halim', 'tr-TR'), apoc.text.sorensenDiceSimilarity('halım', 'halim'), apoc.text.sorensenDiceSimilarity('HELLo', 'heLlO')]", "[0.5, 0.5, 1.0, 1.0]"),
+    ("apoc.text.regexGroupsByName", "RETURN apoc.text.regexGroupsByName('abc <link xxx1>yyy1</link> def <link xxx2>yyy2</link>', '<link (?<firstPart>\\\\w+)>(?<secondPart>\\\\w+)</link>')", "[{group: '<link xxx1>yyy1</link>', matches: {firstPart: 'xxx1', secondPart: 'yyy1'}}, {group: '<link xxx2>yyy2</link>', matches: {firstPart: 'xxx2', secondPart: 'yyy2'}}]"),
+    ("apoc.scoring.pareto", "UNWIND [0, 1, 2, 8, 10, 100] AS v WITH collect(apoc.scoring.pareto(2, 8, 10, v)) AS ps RETURN ps", "[0.0, 0.0, 3.31259695023578, 8.0, 8.662519390047157, 9.999999981682132]"),
+    ("apoc.create.uuidHexToBase64", "RETURN [apoc.create.uuidHexToBase64('bd7f1d33-95e8-49ed-a576-873f433304cb'), apoc.create.uuidHexToBase64('290d6cba-ce94-455e-b59f-029cf1e395c5')]", "['vX8dM5XoSe2ldoc/QzMEyw', 'KQ1sus6URV61nwKc8eOVxQ']"),
+    ("apoc.create.uuidBase64ToHex", "RETURN [apoc.create.uuidBase64ToHex('vX8dM5XoSe2ldoc/QzMEyw'), apoc.create.uuidBase64ToHex('KQ1sus6URV61nwKc8eOVxQ==')]", "['bd7f1d33-95e8-49ed-a576-873f433304cb', '290d6cba-ce94-455e-b59f-029cf1e395c5']"),
+    ("apoc.create.uuidBase64", "WITH apoc.create.uuidBase64() AS u RETURN [size(u), size(apoc.create.uuidBase64ToHex(u)), apoc.create.uuidHexToBase64(apoc.create.uuidBase64ToHex(u)) = u]", "[22, 36, true]"),
+    ("apoc.data.url", "RETURN [apoc.data.url('https://www.neo4j.com/developer/graph-data-science?q=neo4j#heading-1'), apoc.data.url('google.com')]", "[{anchor: 'heading-1', file: '/developer/graph-data-science?q=neo4j', host: 'www.neo4j.com', path: '/developer/graph-data-science', port: null, protocol: 'https', query: 'q=neo4j', user: null}, null]"),
+    ("apoc.date.field", "WITH datetime('2020-11-04T10:30:00').epochMillis AS t RETURN [apoc.date.field(t, 'hours'), apoc.date.field(t, 'weekday'), apoc.date.field(380673042000), apoc.date.field(380673042000, 'year')]", "[10, 3, 23, 1982]"),
 ];
 
 #[test]

@@ -16,6 +16,7 @@ mod agg;
 mod coll;
 mod convert;
 pub(super) mod date;
+mod extra;
 mod graph;
 mod map;
 mod text;
@@ -216,7 +217,9 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 
 /// Whether `lname` (lower-case) is an APOC function the engine runs.
 pub(crate) fn is_implemented(lname: &str) -> bool {
-    IMPLEMENTED.binary_search(&lname).is_ok() || date::FUNCTIONS.contains(&lname)
+    IMPLEMENTED.binary_search(&lname).is_ok()
+        || date::FUNCTIONS.contains(&lname)
+        || extra::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -358,6 +361,9 @@ fn index_in(len: usize) -> usize {
 /// `Some(result)` when `lname` is an APOC function grape runs.
 pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<Value>> {
     if let Some(r) = date::call(lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = extra::call(run, lname, args) {
         return Some(r);
     }
     if !is_implemented(lname) {

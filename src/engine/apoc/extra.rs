@@ -1,0 +1,479 @@
+//! More of APOC core, each as APOC 5 computes it: hexadecimal text (`apoc.text.hexValue`,
+//! `hexCharAt`), slugs and snake case, the Jaro–Winkler distance of commons-text and APOC's own
+//! Sørensen–Dice coefficient, named regex groups, Pareto scoring, base-64 UUIDs, URL parts and
+//! date fields of epoch milliseconds.
+
+use super::text::{base64_decode, base64_encode, B64};
+use super::{arg, failed, int, text};
+use crate::engine::error::Result;
+use crate::engine::exec::Runner;
+use crate::value::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+/// The functions of this file (lower-case).
+pub(super) const FUNCTIONS: &[&str] = &[
+    "apoc.create.uuidbase64",
+    "apoc.create.uuidbase64tohex",
+    "apoc.create.uuidhextobase64",
+    "apoc.data.url",
+    "apoc.date.field",
+    "apoc.scoring.pareto",
+    "apoc.text.hexcharat",
+    "apoc.text.hexvalue",
+    "apoc.text.jarowinklerdistance",
+    "apoc.text.regexgroupsbyname",
+    "apoc.text.slug",
+    "apoc.text.snakecase",
+    "apoc.text.sorensendicesimilarity",
+];
+
+pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
+    if !FUNCTIONS.contains(&n) {
+        return None;
+    }
+    Some(dispatch(run, n, args))
+}
+
+fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+    let (a0, a1) = (arg(args, 0), arg(args, 1));
+    Ok(match n {
+        "apoc.text.hexvalue" => match int(n, a0)? {
+            Some(v) => Value::from(hex_value(v)),
+            None => Value::Null,
+        },
+        "apoc.text.hexcharat" => {
+            let (Some(s), Some(i)) = (text(n, a0)?, int(n, a1)?) else {
+                return Ok(Value::Null);
+            };
+            // By UTF-16 code unit, as Java's charAt.
+            match usize::try_from(i)
+                .ok()
+                .and_then(|i| s.encode_utf16().nth(i))
+            {
+                Some(u) => Value::from(hex_value(i64::from(u))),
+                None => Value::Null,
+            }
+        }
+        "apoc.text.slug" => {
+            let Some(s) = text(n, a0)? else {
+                return Ok(Value::Null);
+            };
+            let delim = if args.len() > 1 {
+                match text(n, a1)? {
+                    Some(d) => d,
+                    None => return Ok(Value::Null),
+                }
+            } else {
+                "-"
+            };
+            let re = run.sh.regex(r"[^\p{L}0-9_]+").map_err(|e| failed(n, e))?;
+            let trimmed = s.trim_matches(|c: char| c <= ' ');
+            Value::from(re.replace_all(trimmed, regex::NoExpand(delim)).into_owned())
+        }
+        "apoc.text.snakecase" => {
+            let Some(s) = text(n, a0)? else {
+                return Err(failed(n, "java.lang.NullPointerException"));
+            };
+            Value::from(snake_case(s))
+        }
+        "apoc.text.jarowinklerdistance" => {
+            let (Some(a), Some(b)) = (text(n, a0)?, text(n, a1)?) else {
+                return Ok(Value::Null);
+            };
+            let a: Vec<u16> = a.encode_utf16().collect();
+            let b: Vec<u16> = b.encode_utf16().collect();
+            Value::Float(1.0 - jaro_winkler_similarity(&a, &b))
+        }
+        "apoc.text.sorensendicesimilarity" => {
+            let (Some(a), Some(b)) = (text(n, a0)?, text(n, a1)?) else {
+                return Ok(Value::Null);
+            };
+            let lang = if args.len() > 2 {
+                match text(n, arg(args, 2))? {
+                    Some(l) => l,
+                    None => return Ok(Value::Null),
+                }
+            } else {
+                "en"
+            };
+            Value::Float(sorensen_dice(a, b, lang))
+        }
+        "apoc.text.regexgroupsbyname" => {
+            let (Some(s), Some(p)) = (text(n, a0)?, text(n, a1)?) else {
+                return Ok(Value::List(Vec::new()));
+            };
+            let re = run
+                .sh
+                .regex(p)
+                .map_err(|e| failed(n, format!("Invalid regex pattern: {e}")))?;
+            let names: Vec<&str> = re.capture_names().flatten().collect();
+            let mut out = Vec::new();
+            for c in re.captures_iter(s) {
+                run.sh.tick()?;
+                let mut matches = BTreeMap::new();
+                for name in &names {
+                    if let Some(m) = c.name(name) {
+                        matches.insert(Arc::from(*name), Value::from(m.as_str()));
+                    }
+                }
+                out.push(Value::Map(BTreeMap::from([
+                    (
+                        Arc::from("group"),
+                        Value::from(c.get(0).map_or("", |m| m.as_str())),
+                    ),
+                    (Arc::from("matches"), Value::Map(matches)),
+                ])));
+            }
+            Value::List(out)
+        }
+        "apoc.scoring.pareto" => {
+            let (Some(min), Some(eighty), Some(max), Some(score)) = (
+                int(n, a0)?,
+                int(n, a1)?,
+                int(n, arg(args, 2))?,
+                int(n, arg(args, 3))?,
+            ) else {
+                return Ok(Value::Null);
+            };
+            if score < min {
+                Value::Float(0.0)
+            } else {
+                let alpha = 5f64.ln() / eighty as f64;
+                Value::Float(max as f64 * (1.0 - (-alpha * score as f64).exp()))
+            }
+        }
+        "apoc.create.uuidbase64" => {
+            let hex = crate::engine::functions::random_uuid();
+            Value::from(uuid_hex_to_base64(&hex).ok_or_else(|| failed(n, "uuid"))?)
+        }
+        "apoc.create.uuidhextobase64" => {
+            let Some(s) = text(n, a0)? else {
+                return Err(failed(n, "java.lang.NullPointerException"));
+            };
+            Value::from(
+                uuid_hex_to_base64(s)
+                    .ok_or_else(|| failed(n, format!("Invalid UUID string: {s}")))?,
+            )
+        }
+        "apoc.create.uuidbase64tohex" => {
+            let Some(s) = text(n, a0)? else {
+                return Err(failed(n, "java.lang.NullPointerException"));
+            };
+            Value::from(uuid_base64_to_hex(s).map_err(|m| failed(n, m))?)
+        }
+        "apoc.data.url" => match text(n, a0)? {
+            Some(s) => url_parts(s).map_or(Value::Null, Value::Map),
+            None => Value::Null,
+        },
+        "apoc.date.field" => {
+            let Some(ms) = int(n, a0)? else {
+                return Ok(Value::Null);
+            };
+            let unit = if args.len() > 1 {
+                text(n, a1)?.unwrap_or("d")
+            } else {
+                "d"
+            };
+            let zone = if args.len() > 2 {
+                text(n, arg(args, 2))?.unwrap_or("UTC")
+            } else {
+                "UTC"
+            };
+            Value::Int(date_field(ms, unit, zone).map_err(|m| failed(n, m))?)
+        }
+        _ => return Err(failed(n, "not an APOC function of this file")),
+    })
+}
+
+/// `apoc.text.hexValue`: four hex digits at least, eight above 0xFFFF, sixteen above
+/// 0xFFFFFFFF; below that (negatives too) the low 32 bits, as Java's `%04X` of an int.
+fn hex_value(v: i64) -> String {
+    if v > 0xFFFF_FFFF {
+        format!("{v:016X}")
+    } else if v > 0xFFFF {
+        format!("{:08X}", v as u32)
+    } else {
+        format!("{:04X}", v as u32)
+    }
+}
+
+/// `apoc.text.snakeCase`: words split before every character that is not a lower-case letter
+/// or a digit (an all-upper-case text's underscores first become spaces), trimmed, lower-cased
+/// and joined with `-`.
+fn snake_case(s: &str) -> String {
+    let upper = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_uppercase() || c.is_ascii_digit() || c == '_');
+    let s = if upper {
+        s.to_lowercase().replace('_', " ")
+    } else {
+        s.to_string()
+    };
+    let mut pieces: Vec<String> = Vec::new();
+    let mut cur = String::new();
+    for c in s.chars() {
+        if !(cur.is_empty() || c.is_lowercase() || c.is_ascii_digit()) {
+            pieces.push(std::mem::take(&mut cur));
+        }
+        cur.push(c);
+    }
+    pieces.push(cur);
+    let joined = pieces
+        .iter()
+        .map(|p| p.trim_matches(|c: char| c <= ' '))
+        .filter(|p| !p.is_empty())
+        .map(|p| p.to_lowercase())
+        .collect::<Vec<_>>()
+        .join("-");
+    joined.to_lowercase().replace("--", "-")
+}
+
+/// commons-text's Jaro–Winkler similarity over UTF-16 code units: matches within half the
+/// longer length less one, half-transpositions, a prefix of up to four scaled by 0.1 once the
+/// Jaro similarity reaches 0.7.
+fn jaro_winkler_similarity(a: &[u16], b: &[u16]) -> f64 {
+    if a == b {
+        return 1.0;
+    }
+    let (max, min) = if a.len() > b.len() { (a, b) } else { (b, a) };
+    let range = (max.len() / 2).saturating_sub(1);
+    let mut matched_at = vec![usize::MAX; min.len()];
+    let mut taken = vec![false; max.len()];
+    let mut matches = 0usize;
+    for (mi, c) in min.iter().enumerate() {
+        let lo = mi.saturating_sub(range);
+        let hi = (mi + range + 1).min(max.len());
+        for xi in lo..hi {
+            if !taken[xi] && max[xi] == *c {
+                matched_at[mi] = xi;
+                taken[xi] = true;
+                matches += 1;
+                break;
+            }
+        }
+    }
+    if matches == 0 {
+        return 0.0;
+    }
+    let ms1 = min
+        .iter()
+        .zip(&matched_at)
+        .filter(|(_, at)| **at != usize::MAX)
+        .map(|(c, _)| *c);
+    let ms2 = max.iter().zip(&taken).filter(|(_, t)| **t).map(|(c, _)| *c);
+    let half_t = ms1.zip(ms2).filter(|(x, y)| x != y).count();
+    let prefix = a
+        .iter()
+        .zip(b)
+        .take(4.min(min.len()))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let m = matches as f64;
+    let j = (m / a.len() as f64 + m / b.len() as f64 + (m - half_t as f64 / 2.0) / m) / 3.0;
+    if j < 0.7 {
+        j
+    } else {
+        j + 0.1 * prefix as f64 * (1.0 - j)
+    }
+}
+
+/// APOC's Sørensen–Dice coefficient: words upper-cased (Turkish and Azeri dotted and dotless
+/// i by their language tag), the bigrams of UTF-16 units within each word, counted as
+/// multisets: `2·shared / (n1 + n2)`.
+fn sorensen_dice(a: &str, b: &str, lang: &str) -> f64 {
+    if a == b {
+        return 1.0;
+    }
+    let turkic = {
+        let l = lang.to_ascii_lowercase();
+        l == "tr" || l.starts_with("tr-") || l == "az" || l.starts_with("az-")
+    };
+    let upper = |s: &str| -> String {
+        s.chars()
+            .flat_map(|c| -> Vec<char> {
+                match c {
+                    'i' if turkic => vec!['\u{130}'],
+                    _ => c.to_uppercase().collect(),
+                }
+            })
+            .collect()
+    };
+    let words = |s: &str| -> Vec<String> {
+        upper(s.trim_matches(|c: char| c <= ' '))
+            .split([' ', '\t', '\n', '\u{b}', '\u{c}', '\r'])
+            .filter(|w| !w.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (wa, wb) = (words(a), words(b));
+    if wa == wb {
+        return 1.0;
+    }
+    let bigrams = |ws: &[String]| -> Vec<(u16, u16)> {
+        let mut out = Vec::new();
+        for w in ws {
+            let units: Vec<u16> = w.encode_utf16().collect();
+            out.extend(units.windows(2).map(|p| (p[0], p[1])));
+        }
+        out.sort_unstable();
+        out
+    };
+    let (ba, bb) = (bigrams(&wa), bigrams(&wb));
+    let (mut i, mut j, mut shared) = (0, 0, 0usize);
+    while i < ba.len() && j < bb.len() {
+        match ba[i].cmp(&bb[j]) {
+            std::cmp::Ordering::Equal => {
+                shared += 1;
+                i += 1;
+                j += 1;
+            }
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+        }
+    }
+    2.0 * shared as f64 / (ba.len() + bb.len()) as f64
+}
+
+/// A UUID's 16 bytes from its hexadecimal text (`8-4-4-4-12`, either case).
+fn uuid_bytes(s: &str) -> Option<[u8; 16]> {
+    let groups: Vec<&str> = s.split('-').collect();
+    if groups.iter().map(|g| g.len()).collect::<Vec<_>>() != [8, 4, 4, 4, 12] {
+        return None;
+    }
+    let hex: String = groups.concat();
+    let mut out = [0u8; 16];
+    for (i, b) in out.iter_mut().enumerate() {
+        *b = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
+}
+
+/// `apoc.create.uuidHexToBase64`: standard base 64 of the 16 bytes, without the padding.
+fn uuid_hex_to_base64(s: &str) -> Option<String> {
+    let bytes = uuid_bytes(s)?;
+    Some(base64_encode(&bytes, B64, false))
+}
+
+/// `apoc.create.uuidBase64ToHex`: 22 characters (or 24 ending in `==`) of standard base 64 to
+/// the lower-case hyphenated UUID.
+fn uuid_base64_to_hex(s: &str) -> std::result::Result<String, String> {
+    if s.trim().is_empty() {
+        return Err("Expected not empty UUID value".into());
+    }
+    let padded = if s.ends_with("==") {
+        if s.chars().count() != 24 {
+            return Err("Invalid UUID length. Expected 24 characters".into());
+        }
+        s.to_string()
+    } else {
+        if s.chars().count() != 22 {
+            return Err("Invalid UUID length. Expected 22 characters".into());
+        }
+        format!("{s}==")
+    };
+    let bytes = base64_decode(&padded, B64)
+        .filter(|b| b.len() == 16)
+        .ok_or_else(|| format!("Illegal base64 UUID: {s}"))?;
+    let h: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    Ok(format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    ))
+}
+
+/// `apoc.data.url`: the parts of an absolute URL (decoded), or `None` without a scheme.
+fn url_parts(s: &str) -> Option<BTreeMap<Arc<str>, Value>> {
+    let (scheme, rest) = s.split_once(':')?;
+    let mut chars = scheme.chars();
+    if !chars.next()?.is_ascii_alphabetic()
+        || !chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    {
+        return None;
+    }
+    let (rest, fragment) = match rest.split_once('#') {
+        Some((r, f)) => (r, Some(f)),
+        None => (rest, None),
+    };
+    let (rest, query) = match rest.split_once('?') {
+        Some((r, q)) => (r, Some(q)),
+        None => (rest, None),
+    };
+    let (authority, path) = match rest.strip_prefix("//") {
+        Some(r) => match r.find('/') {
+            Some(i) => (Some(&r[..i]), &r[i..]),
+            None => (Some(r), ""),
+        },
+        None => (None, rest),
+    };
+    let (user, host, port) = match authority {
+        Some(a) => {
+            let (user, hostport) = match a.rsplit_once('@') {
+                Some((u, h)) => (Some(u), h),
+                None => (None, a),
+            };
+            let (host, port) = match hostport.rsplit_once(':') {
+                Some((h, p)) if !h.ends_with(']') || hostport.starts_with('[') => {
+                    if p.is_empty() {
+                        (h, None)
+                    } else {
+                        (h, Some(p.parse::<i64>().ok()?))
+                    }
+                }
+                _ => (hostport, None),
+            };
+            (user, (!host.is_empty()).then_some(host), port)
+        }
+        None => (None, None, None),
+    };
+    let dec = |x: &str| super::text::url_decode(x).unwrap_or_else(|| x.to_string());
+    let opt = |x: Option<&str>| x.map_or(Value::Null, |x| Value::from(dec(x)));
+    let file = match query {
+        Some(q) => format!("{}?{}", dec(path), dec(q)),
+        None => dec(path),
+    };
+    Some(BTreeMap::from([
+        (Arc::from("protocol"), Value::from(scheme)),
+        (Arc::from("user"), opt(user)),
+        (Arc::from("host"), opt(host)),
+        (Arc::from("port"), port.map_or(Value::Null, Value::Int)),
+        (Arc::from("path"), Value::from(dec(path))),
+        (Arc::from("file"), Value::from(file)),
+        (Arc::from("query"), opt(query)),
+        (Arc::from("anchor"), opt(fragment)),
+    ]))
+}
+
+/// `apoc.date.field`: one field of epoch milliseconds seen in a time zone.
+fn date_field(ms: i64, unit: &str, zone: &str) -> std::result::Result<i64, String> {
+    use chrono::{Datelike, Timelike};
+    let utc = chrono::DateTime::from_timestamp_millis(ms)
+        .ok_or_else(|| format!("{ms} is out of range"))?
+        .naive_utc();
+    let offset = if zone.eq_ignore_ascii_case("UTC") || zone == "Z" {
+        0
+    } else {
+        let tz: chrono_tz::Tz = zone
+            .parse()
+            .map_err(|_| format!("Unknown time-zone ID: {zone}"))?;
+        use chrono::Offset;
+        use chrono::TimeZone;
+        tz.offset_from_utc_datetime(&utc).fix().local_minus_utc()
+    };
+    let t = utc + chrono::Duration::seconds(i64::from(offset));
+    Ok(match unit.to_ascii_lowercase().as_str() {
+        "ms" | "milli" | "millis" | "milliseconds" => i64::from(t.nanosecond() / 1_000_000),
+        "s" | "second" | "seconds" => i64::from(t.second()),
+        "m" | "minute" | "minutes" => i64::from(t.minute()),
+        "h" | "hour" | "hours" => i64::from(t.hour()),
+        "d" | "day" | "days" => i64::from(t.day()),
+        "w" | "weekday" | "weekdays" => i64::from(t.weekday().number_from_monday()),
+        "month" | "months" => i64::from(t.month()),
+        "year" | "years" => i64::from(t.year()),
+        _ => return Err(format!("The unit: {unit} is not correct")),
+    })
+}
