@@ -1,7 +1,7 @@
 //! More of APOC core, each as APOC 5 computes it: hexadecimal text (`apoc.text.hexValue`,
 //! `hexCharAt`), slugs and snake case, the Jaro–Winkler distance of commons-text and APOC's own
-//! Sørensen–Dice coefficient, named regex groups, Pareto scoring, base-64 UUIDs, URL parts and
-//! date fields of epoch milliseconds.
+//! Sørensen–Dice coefficient, named regex groups, Pareto scoring, base-64 UUIDs, URL parts,
+//! date fields of epoch milliseconds and durations formatted by pattern.
 
 use super::text::{base64_decode, base64_encode, B64};
 use super::{arg, failed, int, text};
@@ -26,6 +26,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.text.slug",
     "apoc.text.snakecase",
     "apoc.text.sorensendicesimilarity",
+    "apoc.temporal.formatduration",
 ];
 
 pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
@@ -181,6 +182,39 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 "UTC"
             };
             Value::Int(date_field(ms, unit, zone).map_err(|m| failed(n, m))?)
+        }
+        "apoc.temporal.formatduration" => {
+            let d = match a0 {
+                Value::Null => None,
+                Value::Temporal(t) => match &**t {
+                    crate::temporal::Temporal::Duration(d) => Some(*d),
+                    other => {
+                        return Err(failed(
+                            n,
+                            format!(
+                                "java.lang.ClassCastException: {} is not a duration",
+                                other.type_name()
+                            ),
+                        ))
+                    }
+                },
+                other => {
+                    return Err(failed(
+                        n,
+                        format!(
+                            "java.lang.ClassCastException: {} is not a duration",
+                            crate::value::type_name(other)
+                        ),
+                    ))
+                }
+            };
+            let (Some(d), Some(f)) = (d, text(n, a1)?) else {
+                return Err(failed(
+                    n,
+                    "Available formats are: the ISO and Elasticsearch names, or a pattern",
+                ));
+            };
+            Value::from(format_duration(&d, duration_pattern(f)))
         }
         _ => return Err(failed(n, "not an APOC function of this file")),
     })
@@ -476,4 +510,155 @@ fn date_field(ms: i64, unit: &str, zone: &str) -> std::result::Result<i64, Strin
         "year" | "years" => i64::from(t.year()),
         _ => return Err(format!("The unit: {unit} is not correct")),
     })
+}
+
+/// The pattern of a named duration format (APOC's ISO names, then Elasticsearch's), or the text
+/// itself.
+fn duration_pattern(f: &str) -> &str {
+    let lower = f.to_lowercase();
+    let iso = match lower.as_str() {
+        "basic_iso_date" => Some("yyyyMMdd"),
+        "iso_date" | "iso_local_date" => Some("yyyy-MM-dd"),
+        "iso_date_time" | "iso_local_date_time" => Some("yyyy-MM-dd'T'HH:mm:ssI"),
+        "iso_local_time" | "iso_time" => Some("HH:mm:ssI"),
+        "iso_ordinal_date" => Some("yyyy-DDD"),
+        "iso_week_date" => Some("YYYY-'W'ww-e"),
+        _ => None,
+    };
+    iso.or_else(|| {
+        ELASTIC_PATTERNS
+            .iter()
+            .find(|(name, _)| *name == lower)
+            .map(|(_, p)| *p)
+    })
+    .unwrap_or(f)
+}
+
+/// Elasticsearch's named date formats, as APOC reads them for durations.
+const ELASTIC_PATTERNS: &[(&str, &str)] = &[
+    ("basic_date", "yyyyMMdd"),
+    ("basic_date_time", "yyyyMMdd'T'HHmmss.SSSZ"),
+    ("basic_date_time_no_millis", "yyyyMMdd'T'HHmmssZ"),
+    ("basic_ordinal_date", "yyyyDDD"),
+    ("basic_ordinal_date_time", "yyyyDDD'T'HHmmss.SSSZ"),
+    ("basic_ordinal_date_time_no_millis", "yyyyDDD'T'HHmmssZ"),
+    ("basic_time", "HHmmss.SSSZ"),
+    ("basic_time_no_millis", "HHmmssZ"),
+    ("basic_t_time", "'T'HHmmss.SSSZ"),
+    ("basic_t_time_no_millis", "'T'HHmmssZ"),
+    ("basic_week_date", "xxxx'W'wwe"),
+    ("basic_week_date_time", "xxxx'W'wwe'T'HHmmss.SSSZ"),
+    ("basic_week_date_time_no_millis", "xxxx'W'wwe'T'HHmmssZ"),
+    ("date", "yyyy-MM-dd"),
+    ("date_hour", "yyyy-MM-dd'T'HH"),
+    ("date_hour_minute", "yyyy-MM-dd'T'HH:mm"),
+    ("date_hour_minute_second", "yyyy-MM-dd'T'HH:mm:ss"),
+    (
+        "date_hour_minute_second_fraction",
+        "yyyy-MM-dd'T'HH:mm:ss.SSS",
+    ),
+    (
+        "date_hour_minute_second_millis",
+        "yyyy-MM-dd'T'HH:mm:ss.SSS",
+    ),
+    ("date_time", "yyyy-MM-dd'T'HH:mm:ss.SSSZZ"),
+    ("date_time_no_millis", "yyy-MM-dd'T'HH:mm:ssZZ"),
+    ("hour", "HH"),
+    ("hour_minute", "HH:mm"),
+    ("hour_minute_second", "HH:mm:ss"),
+    ("hour_minute_second_fraction", "HH:mm:ss.SSS"),
+    ("hour_minute_second_millis", "HH:mm:ss.SSS"),
+    ("ordinal_date", "yyyy-DDD"),
+    ("ordinal_date_time", "yyyy-DDD'T'HH:mm:ss.SSSZZ"),
+    ("ordinal_date_time_no_millis", "yyyy-DDD'T'HH:mm:ssZZ"),
+    ("time", "HH:mm:ss.SSSZZ"),
+    ("time_no_millis", "HH:mm:ssZZ"),
+    ("t_time", "'T'HH:mm:ss.SSSZZ"),
+    ("t_time_no_millis", "'T'HH:mm:ssZZ"),
+    ("week_date", "xxxx-'W'ww-e"),
+    ("week_date_time", "xxxx-'W'ww-e'T'HH:mm:ss.SSSZZ"),
+    ("week_date_time_no_millis", "xxxx-'W'ww-e'T'HH:mm:ssZZ"),
+    ("weekyear", "xxxx"),
+    ("weekyear_week", "xxxx-'W'ww"),
+    ("weekyear_week_day", "xxxx-'W'ww-e"),
+    ("year", "yyyy"),
+    ("year_month", "yyyy-MM"),
+    ("year_month_day", "yyyy-MM-dd"),
+];
+
+/// `apoc.temporal.formatDuration`: the pattern split at each `'` (every other piece literal);
+/// in the others each run of one field letter becomes that field of the duration, zero-padded
+/// to the run's length — `y` years, `M` months of the year, `q` quarters of the year, `w`
+/// weeks, `d` days, `H` hours, `m` minutes of the hour, `s` seconds of the minute, `S`/`n`
+/// the nanoseconds of the second (cut to the run's length), `A` milliseconds, `NN`
+/// nanoseconds, `I` the nanoseconds of the second as a decimal fraction.
+fn format_duration(d: &crate::temporal::Duration, pattern: &str) -> String {
+    let mut pieces: Vec<&str> = pattern.split('\'').collect();
+    // Java's split drops trailing empty pieces.
+    while pieces.len() > 1 && pieces.last() == Some(&"") {
+        pieces.pop();
+    }
+    let mut out = String::new();
+    for (i, piece) in pieces.iter().enumerate() {
+        if i % 2 == 1 {
+            out.push_str(piece);
+            continue;
+        }
+        let chars: Vec<char> = piece.chars().collect();
+        let mut k = 0;
+        while k < chars.len() {
+            let c = chars[k];
+            let mut run = 1;
+            while k + run < chars.len() && chars[k + run] == c {
+                run += 1;
+            }
+            let pad = |v: i64, width: usize| format!("{v:0width$}");
+            let field = match c {
+                'y' | 'Y' | 'u' => Some(d.months / 12),
+                'd' | 'D' => Some(d.days),
+                'M' | 'L' => Some(d.months % 12),
+                'q' | 'Q' => Some((d.months / 3) % 4),
+                'w' | 'W' => Some(d.days / 7),
+                'h' | 'H' | 'k' | 'K' => Some(d.seconds / 3600),
+                'm' => Some((d.seconds / 60) % 60),
+                's' => Some(d.seconds % 60),
+                'A' => Some(d.seconds.saturating_mul(1000) + d.nanos / 1_000_000),
+                _ => None,
+            };
+            match c {
+                _ if field.is_some() => {
+                    out.push_str(&pad(field.unwrap_or(0), run));
+                    k += run;
+                }
+                'n' | 'S' => {
+                    let text = pad(d.nanos, run);
+                    out.extend(text.chars().take(run));
+                    k += run;
+                }
+                'N' if run >= 2 => {
+                    out.push_str(&pad(
+                        d.seconds
+                            .saturating_mul(1_000_000_000)
+                            .saturating_add(d.nanos),
+                        2,
+                    ));
+                    k += 2;
+                }
+                'I' => {
+                    let text = pad(d.nanos, run);
+                    let trimmed = text.trim_end_matches('0');
+                    if !trimmed.is_empty() {
+                        out.push('.');
+                        out.push_str(trimmed);
+                    }
+                    k += run;
+                }
+                _ => {
+                    out.push(c);
+                    k += 1;
+                }
+            }
+        }
+    }
+    out
 }
