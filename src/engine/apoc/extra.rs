@@ -18,6 +18,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.create.uuidhextobase64",
     "apoc.data.url",
     "apoc.date.field",
+    "apoc.meta.nodes.count",
     "apoc.scoring.pareto",
     "apoc.text.hexcharat",
     "apoc.text.hexvalue",
@@ -216,6 +217,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             Value::from(format_duration(&d, duration_pattern(f)))
         }
+        "apoc.meta.nodes.count" => Value::Int(meta_nodes_count(run, n, a0, a1)?),
         _ => return Err(failed(n, "not an APOC function of this file")),
     })
 }
@@ -661,4 +663,68 @@ fn format_duration(d: &crate::temporal::Duration, pattern: &str) -> String {
         }
     }
     out
+}
+
+/// `apoc.meta.nodes.count(labels, {includeRels})`: the nodes of each label summed (a node with
+/// two of the labels counts twice), or with `includeRels` (`rels`, its older name, first when
+/// given) the nodes of the labels that have a relationship of one of the types — `TYPE>`
+/// outgoing, `TYPE<` incoming — each counted once.
+fn meta_nodes_count(run: &Runner, n: &str, labels: &Value, config: &Value) -> Result<i64> {
+    let g = run.graph();
+    let names: Vec<String> = super::strings(n, labels)?
+        .into_iter()
+        .map(|l| l.trim().to_string())
+        .collect();
+    let syms: Vec<Option<crate::graph::Sym>> = if names.is_empty() {
+        g.labels_in_use().into_iter().map(Some).collect()
+    } else {
+        names.iter().map(|l| g.sym(l)).collect()
+    };
+    let config = super::map(n, config)?;
+    let rels_of = |k: &str| -> Result<Vec<String>> {
+        Ok(match config.and_then(|c| c.get(k)) {
+            Some(v) => super::strings(n, v)?,
+            None => Vec::new(),
+        })
+    };
+    let mut rels = rels_of("rels")?;
+    if rels.is_empty() {
+        rels = rels_of("includeRels")?;
+    }
+    rels.sort();
+    rels.dedup();
+    if rels.is_empty() {
+        return Ok(syms
+            .iter()
+            .map(|l| l.map_or(0, |l| g.nodes_with_label(l).len() as i64))
+            .sum());
+    }
+    let mut wanted = Vec::new();
+    for r in &rels {
+        let r = r.trim();
+        let (ty, dir) = if let Some(t) = r.strip_suffix('>') {
+            (t, crate::graph::Dir::Outgoing)
+        } else if let Some(t) = r.strip_suffix('<') {
+            (t, crate::graph::Dir::Incoming)
+        } else {
+            (r, crate::graph::Dir::Both)
+        };
+        if ty.is_empty() {
+            return Err(failed(n, "a relationship type in includeRels is empty"));
+        }
+        wanted.push((g.sym(ty), dir));
+    }
+    let mut counted = std::collections::HashSet::new();
+    for l in syms.iter().flatten() {
+        for &x in g.nodes_with_label(*l) {
+            run.sh.tick()?;
+            if wanted
+                .iter()
+                .any(|(t, d)| t.is_some_and(|t| g.degree(x, *d, Some(&[t])) > 0))
+            {
+                counted.insert(x);
+            }
+        }
+    }
+    Ok(counted.len() as i64)
 }

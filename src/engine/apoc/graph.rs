@@ -128,6 +128,81 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
             None => Value::Null,
         },
+        "apoc.nodes.relationship.types" | "apoc.nodes.relationships.exist" => {
+            let Some(nodes) = nodes_arg(run, n, a0)? else {
+                return Ok(Value::Null);
+            };
+            let types = text(n, a1)?.unwrap_or("");
+            let patterns: Vec<(String, Dir)> = types
+                .split('|')
+                .filter(|p| !p.is_empty())
+                .map(|p| {
+                    let dir = if p.contains('<') {
+                        Dir::Incoming
+                    } else if p.contains('>') {
+                        Dir::Outgoing
+                    } else {
+                        Dir::Both
+                    };
+                    let name = match (p.find('`'), p.rfind('`')) {
+                        (Some(a), Some(b)) if b > a => p[a + 1..b].to_string(),
+                        _ => p.replace(['<', '>', ':'], ""),
+                    };
+                    (name, dir)
+                })
+                .collect();
+            let has = |x: crate::value::NodeId, name: &str, dir: Dir| -> bool {
+                g.sym(name)
+                    .is_some_and(|t| g.degree(x, dir, Some(&[t])) > 0)
+            };
+            let mut out = Vec::new();
+            for x in nodes {
+                run.sh.tick()?;
+                if n == "apoc.nodes.relationship.types" {
+                    let types: Vec<Value> = if patterns.is_empty() {
+                        let mut seen: Vec<Arc<str>> = Vec::new();
+                        for (r, _) in g.neighbours(x, Dir::Both) {
+                            if let Some(t) = g.rel_type(r) {
+                                if !seen.contains(&t) {
+                                    seen.push(t);
+                                }
+                            }
+                        }
+                        seen.into_iter().map(Value::String).collect()
+                    } else {
+                        patterns
+                            .iter()
+                            .filter(|(name, dir)| has(x, name, *dir))
+                            .map(|(name, _)| Value::from(name.as_str()))
+                            .collect()
+                    };
+                    out.push(Value::Map(BTreeMap::from([
+                        (key("node"), Value::Node(x)),
+                        (key("types"), Value::List(types)),
+                    ])));
+                } else {
+                    if patterns.is_empty() {
+                        continue;
+                    }
+                    let exists: BTreeMap<Arc<str>, Value> = patterns
+                        .iter()
+                        .map(|(name, dir)| {
+                            let k = match dir {
+                                Dir::Outgoing => format!("{name}>"),
+                                Dir::Incoming => format!("<{name}"),
+                                Dir::Both => name.clone(),
+                            };
+                            (key(&k), Value::Bool(has(x, name, *dir)))
+                        })
+                        .collect();
+                    out.push(Value::Map(BTreeMap::from([
+                        (key("node"), Value::Node(x)),
+                        (key("exists"), Value::Map(exists)),
+                    ])));
+                }
+            }
+            Value::List(out)
+        }
         "apoc.nodes.connected" => {
             let (Some(a), Some(b)) = (node(a0)?, node(a1)?) else {
                 return Ok(Value::Bool(false));
@@ -285,5 +360,27 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             None => Value::Null,
         },
         _ => return Err(ExecError::unsupported(n)),
+    })
+}
+
+/// APOC's node arguments: a node, its id, its element id, or a list of these (null: none).
+fn nodes_arg(run: &Runner, n: &str, v: &Value) -> Result<Option<Vec<crate::value::NodeId>>> {
+    let one = |x: &Value| -> Result<crate::value::NodeId> {
+        let id = match x {
+            Value::Node(id) => Some(*id),
+            Value::Int(i) => u32::try_from(*i).ok().map(crate::value::NodeId),
+            Value::String(s) => s
+                .strip_prefix("n:")
+                .and_then(|i| i.parse::<u32>().ok())
+                .map(crate::value::NodeId),
+            other => return Err(wrong(n, other, "a node, a node id or a list of them")),
+        };
+        id.filter(|id| run.graph().contains_node(*id))
+            .ok_or_else(|| failed(n, format!("Node not found: {x}")))
+    };
+    Ok(match v {
+        Value::Null => None,
+        Value::List(xs) => Some(xs.iter().map(one).collect::<Result<_>>()?),
+        other => Some(vec![one(other)?]),
     })
 }

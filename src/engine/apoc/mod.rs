@@ -152,6 +152,8 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.node.relationships.exist",
     "apoc.nodes.connected",
     "apoc.nodes.isdense",
+    "apoc.nodes.relationship.types",
+    "apoc.nodes.relationships.exist",
     "apoc.number.arabictoroman",
     "apoc.number.romantoarabic",
     "apoc.path.combine",
