@@ -581,6 +581,17 @@ pub(crate) struct Output {
     pub returns: bool,
 }
 
+impl Output {
+    /// The table of a query that ends with RETURN.
+    fn returning(columns: Vec<Arc<str>>, rows: Vec<Row>) -> Self {
+        Output {
+            columns,
+            rows,
+            returns: true,
+        }
+    }
+}
+
 /// Runs a query. `outer` is the importing row for subqueries.
 pub(crate) fn run_query(
     access: &mut Access,
@@ -672,17 +683,9 @@ fn run_single(
                         sh.profile_end(clause, s, out.len());
                     }
                     if !last {
-                        return Err(ExecError::compile(
-                            ErrorKind::SyntaxError,
-                            "RETURN can only be used at the end of the query",
-                        )
-                        .at(r.span));
+                        return Err(return_not_last(r.span));
                     }
-                    return Ok(Output {
-                        columns: cols,
-                        rows: out,
-                        returns: true,
-                    });
+                    return Ok(Output::returning(cols, out));
                 }
                 Clause::Show(_) if last => {
                     // A SHOW command returns its rows.
@@ -714,11 +717,12 @@ fn run_single(
                 {
                     // An aggregating WITH or RETURN right after a MATCH groups the rows as
                     // they are found: they are read once and never held.
-                    let (p, is_return, where_) = match &q.clauses[i + 1] {
-                        Clause::Return(r) => (&r.projection, true, None),
-                        Clause::With(w) => (&w.projection, false, w.where_.as_ref()),
+                    let (p, return_span, where_) = match &q.clauses[i + 1] {
+                        Clause::Return(r) => (&r.projection, Some(r.span), None),
+                        Clause::With(w) => (&w.projection, None, w.where_.as_ref()),
                         _ => unreachable!("aggregating_projection holds"),
                     };
+                    let is_return = return_span.is_some();
                     let run = Runner::new(access.graph(), sh);
                     let mut after = scope.clone();
                     matching::declare_pattern_vars(&m.pattern, &mut after);
@@ -729,22 +733,11 @@ fn run_single(
                     })?;
                     let (cols, out) = run.finish_projection(p, &scope, pr, where_)?;
                     fused = true;
-                    if is_return {
+                    if let Some(span) = return_span {
                         if i + 2 != n {
-                            let Clause::Return(r) = &q.clauses[i + 1] else {
-                                unreachable!("a RETURN")
-                            };
-                            return Err(ExecError::compile(
-                                ErrorKind::SyntaxError,
-                                "RETURN can only be used at the end of the query",
-                            )
-                            .at(r.span));
+                            return Err(return_not_last(span));
                         }
-                        return Ok(Output {
-                            columns: cols,
-                            rows: out,
-                            returns: true,
-                        });
+                        return Ok(Output::returning(cols, out));
                     }
                     scope = cols;
                     rows = out;
@@ -1180,6 +1173,15 @@ fn is_limit_reached(e: &ExecError) -> bool {
 /// The number of rows a MATCH needs to produce when the next clause is a projection that keeps
 /// rows one for one up to its `SKIP`/`LIMIT` (no ORDER BY, DISTINCT or aggregation): the
 /// rest would be thrown away.
+/// A RETURN before the end of its query.
+fn return_not_last(span: crate::syntax::Span) -> ExecError {
+    ExecError::compile(
+        ErrorKind::SyntaxError,
+        "RETURN can only be used at the end of the query",
+    )
+    .at(span)
+}
+
 /// Whether `next` is a WITH or RETURN whose items aggregate (so that the MATCH before it can
 /// hand it rows as they are found).
 fn aggregating_projection(next: Option<&Clause>) -> bool {
