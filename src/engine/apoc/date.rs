@@ -17,6 +17,7 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "apoc.date.add",
     "apoc.date.convert",
     "apoc.date.currenttimestamp",
+    "apoc.date.field",
     "apoc.date.format",
     "apoc.date.fromiso8601",
     "apoc.date.parse",
@@ -388,6 +389,25 @@ pub(crate) fn call(lname: &str, args: &[Value]) -> Option<Result<Value>> {
 fn run(n: &str, args: &[Value]) -> Result<Value> {
     let name = crate::catalogue::function(n).map_or(n, |f| f.name);
     match n {
+        "apoc.date.field" => {
+            // One field of epoch milliseconds seen in a time zone.
+            let Some(ms) = int(args.first()) else {
+                return Ok(Value::Null);
+            };
+            let (t, _, _) = in_zone(name, from_epoch_ms(name, ms)?, text(args.get(2), "UTC"))?;
+            let unit = text(args.get(1), "d");
+            Ok(Value::Int(match unit.to_ascii_lowercase().as_str() {
+                "ms" | "milli" | "millis" | "milliseconds" => i64::from(t.nanosecond() / 1_000_000),
+                "s" | "second" | "seconds" => i64::from(t.second()),
+                "m" | "minute" | "minutes" => i64::from(t.minute()),
+                "h" | "hour" | "hours" => i64::from(t.hour()),
+                "d" | "day" | "days" => i64::from(t.day()),
+                "w" | "weekday" | "weekdays" => i64::from(t.weekday().number_from_monday()),
+                "month" | "months" => i64::from(t.month()),
+                "year" | "years" => i64::from(t.year()),
+                _ => return Err(failed(name, format!("The unit: {unit} is not correct"))),
+            }))
+        }
         "apoc.date.currenttimestamp" => Ok(Value::Int(epoch_ms(crate::temporal::now_utc()))),
         "apoc.date.systemtimezone" => Ok(Value::from("UTC")),
         "apoc.date.convert" => {

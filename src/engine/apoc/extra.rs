@@ -1,7 +1,7 @@
 //! More of APOC core, each as APOC 5 computes it: hexadecimal text (`apoc.text.hexValue`,
 //! `hexCharAt`), slugs and snake case, the Jaro–Winkler distance of commons-text and APOC's own
 //! Sørensen–Dice coefficient, named regex groups, Pareto scoring, base-64 UUIDs, URL parts,
-//! date fields of epoch milliseconds and durations formatted by pattern.
+//! node counts by label, and durations formatted by pattern.
 
 use super::text::{base64_decode, base64_encode, B64};
 use super::{arg, failed, int, text};
@@ -17,7 +17,6 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.create.uuidbase64tohex",
     "apoc.create.uuidhextobase64",
     "apoc.data.url",
-    "apoc.date.field",
     "apoc.meta.nodes.count",
     "apoc.scoring.pareto",
     "apoc.text.hexcharat",
@@ -168,22 +167,6 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             Some(s) => url_parts(s).map_or(Value::Null, Value::Map),
             None => Value::Null,
         },
-        "apoc.date.field" => {
-            let Some(ms) = int(n, a0)? else {
-                return Ok(Value::Null);
-            };
-            let unit = if args.len() > 1 {
-                text(n, a1)?.unwrap_or("d")
-            } else {
-                "d"
-            };
-            let zone = if args.len() > 2 {
-                text(n, arg(args, 2))?.unwrap_or("UTC")
-            } else {
-                "UTC"
-            };
-            Value::Int(date_field(ms, unit, zone).map_err(|m| failed(n, m))?)
-        }
         "apoc.temporal.formatduration" => {
             let d = match a0 {
                 Value::Null => None,
@@ -482,36 +465,6 @@ fn url_parts(s: &str) -> Option<BTreeMap<Arc<str>, Value>> {
         (Arc::from("query"), opt(query)),
         (Arc::from("anchor"), opt(fragment)),
     ]))
-}
-
-/// `apoc.date.field`: one field of epoch milliseconds seen in a time zone.
-fn date_field(ms: i64, unit: &str, zone: &str) -> std::result::Result<i64, String> {
-    use chrono::{Datelike, Timelike};
-    let utc = chrono::DateTime::from_timestamp_millis(ms)
-        .ok_or_else(|| format!("{ms} is out of range"))?
-        .naive_utc();
-    let offset = if zone.eq_ignore_ascii_case("UTC") || zone == "Z" {
-        0
-    } else {
-        let tz: chrono_tz::Tz = zone
-            .parse()
-            .map_err(|_| format!("Unknown time-zone ID: {zone}"))?;
-        use chrono::Offset;
-        use chrono::TimeZone;
-        tz.offset_from_utc_datetime(&utc).fix().local_minus_utc()
-    };
-    let t = utc + chrono::Duration::seconds(i64::from(offset));
-    Ok(match unit.to_ascii_lowercase().as_str() {
-        "ms" | "milli" | "millis" | "milliseconds" => i64::from(t.nanosecond() / 1_000_000),
-        "s" | "second" | "seconds" => i64::from(t.second()),
-        "m" | "minute" | "minutes" => i64::from(t.minute()),
-        "h" | "hour" | "hours" => i64::from(t.hour()),
-        "d" | "day" | "days" => i64::from(t.day()),
-        "w" | "weekday" | "weekdays" => i64::from(t.weekday().number_from_monday()),
-        "month" | "months" => i64::from(t.month()),
-        "year" | "years" => i64::from(t.year()),
-        _ => return Err(format!("The unit: {unit} is not correct")),
-    })
 }
 
 /// The pattern of a named duration format (APOC's ISO names, then Elasticsearch's), or the text

@@ -133,7 +133,7 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 return Ok(Value::Null);
             };
             let types = text(n, a1)?.unwrap_or("");
-            let patterns: Vec<(String, Dir)> = types
+            let patterns: Vec<(String, Dir, Option<crate::graph::Sym>)> = types
                 .split('|')
                 .filter(|p| !p.is_empty())
                 .map(|p| {
@@ -148,12 +148,12 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                         (Some(a), Some(b)) if b > a => p[a + 1..b].to_string(),
                         _ => p.replace(['<', '>', ':'], ""),
                     };
-                    (name, dir)
+                    let sym = g.sym(&name);
+                    (name, dir, sym)
                 })
                 .collect();
-            let has = |x: crate::value::NodeId, name: &str, dir: Dir| -> bool {
-                g.sym(name)
-                    .is_some_and(|t| g.degree(x, dir, Some(&[t])) > 0)
+            let has = |x: crate::value::NodeId, ty: Option<crate::graph::Sym>, dir: Dir| -> bool {
+                ty.is_some_and(|t| g.degree(x, dir, Some(&[t])) > 0)
             };
             let mut out = Vec::new();
             for x in nodes {
@@ -172,8 +172,8 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                     } else {
                         patterns
                             .iter()
-                            .filter(|(name, dir)| has(x, name, *dir))
-                            .map(|(name, _)| Value::from(name.as_str()))
+                            .filter(|(_, dir, ty)| has(x, *ty, *dir))
+                            .map(|(name, _, _)| Value::from(name.as_str()))
                             .collect()
                     };
                     out.push(Value::Map(BTreeMap::from([
@@ -186,13 +186,13 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                     }
                     let exists: BTreeMap<Arc<str>, Value> = patterns
                         .iter()
-                        .map(|(name, dir)| {
+                        .map(|(name, dir, ty)| {
                             let k = match dir {
                                 Dir::Outgoing => format!("{name}>"),
                                 Dir::Incoming => format!("<{name}"),
                                 Dir::Both => name.clone(),
                             };
-                            (key(&k), Value::Bool(has(x, name, *dir)))
+                            (key(&k), Value::Bool(has(x, *ty, *dir)))
                         })
                         .collect();
                     out.push(Value::Map(BTreeMap::from([

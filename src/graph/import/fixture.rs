@@ -45,26 +45,20 @@ impl IdKey {
 }
 
 /// Node ids to nodes: small non-negative integers (the common case: fixtures written by
-/// `graph_to_json` use element ids) in a dense array, one lookup without hashing; the rest in
-/// a hash map.
+/// `graph_to_json` use element ids) in a dense array, the rest in a hash map.
 #[derive(Default)]
 struct Ids {
-    /// `dense[i]` is the node of id `i`, or `u32::MAX`.
-    dense: Vec<u32>,
+    dense: super::DenseIds,
     other: rustc_hash::FxHashMap<IdKey, NodeId>,
 }
 
 impl Ids {
-    /// Integer ids below this go into the dense array, when they are no further than
-    /// [`Ids::SLACK`] past the nodes read so far (so a hostile id cannot make it huge).
-    const SLACK: usize = 1 << 20;
-
     fn get(&self, k: &IdKey) -> Option<NodeId> {
         match k {
-            IdKey::Int(i) if (*i as u64) < self.dense.len() as u64 => {
-                let n = self.dense[*i as usize];
-                (n != u32::MAX).then_some(NodeId(n))
-            }
+            IdKey::Int(i) if *i >= 0 => self
+                .dense
+                .get(*i as u64)
+                .or_else(|| self.other.get(k).copied()),
             _ => self.other.get(k).copied(),
         }
     }
@@ -72,12 +66,7 @@ impl Ids {
     /// Inserts an id that is not there yet.
     fn insert(&mut self, k: IdKey, n: NodeId, nodes: usize) {
         if let IdKey::Int(i) = k {
-            if i >= 0 && (i as u64) < (nodes + Self::SLACK) as u64 {
-                let i = i as usize;
-                if i >= self.dense.len() {
-                    self.dense.resize(i + 1, u32::MAX);
-                }
-                self.dense[i] = n.0;
+            if i >= 0 && self.dense.insert(i as u64, n, nodes).is_some() {
                 return;
             }
         }

@@ -576,23 +576,18 @@ fn load_unmapped_nodes(
 }
 
 /// The node of each id of the node files: ids written as plain decimal integers (no sign, no
-/// leading zero) in a dense array — one lookup per relationship end, no hashing, four bytes per
-/// node —, other ids in a hash map (SipHash: the ids come from the files, and a file must not
-/// be able to choose collisions).
+/// leading zero) in a dense array — one lookup per relationship end, no hashing —, other ids in
+/// a hash map (SipHash: the ids come from the files, and a file must not be able to choose
+/// collisions).
 #[derive(Default)]
 struct NodeIds {
-    /// `dense[i]` is the node of id `i`, or `u32::MAX`.
-    dense: Vec<u32>,
+    dense: super::DenseIds,
     other: HashMap<String, NodeId>,
 }
 
 impl NodeIds {
-    /// How far past the nodes read so far an integer id may reach and still go into the dense
-    /// array (so that a hostile id cannot make it huge).
-    const SLACK: usize = 1 << 20;
-
     /// `id` as a dense index: plain decimal digits, at most nine of them.
-    fn index(id: &str) -> Option<usize> {
+    fn index(id: &str) -> Option<u64> {
         let b = id.as_bytes();
         if b.is_empty() || b.len() > 9 || (b.len() > 1 && b[0] == b'0') {
             return None;
@@ -604,32 +599,21 @@ impl NodeIds {
     }
 
     fn get(&self, id: &str) -> Option<NodeId> {
-        if let Some(&n) = Self::index(id).and_then(|i| self.dense.get(i)) {
-            if n != u32::MAX {
-                return Some(NodeId(n));
-            }
-        }
         // Not dense: another id, or an integer that was too far ahead when it came.
-        self.other.get(id).copied()
+        Self::index(id)
+            .and_then(|i| self.dense.get(i))
+            .or_else(|| self.other.get(id).copied())
     }
 
     /// Records `id` for `n` (`nodes`: the nodes read so far); `false` if `id` was taken.
     fn insert(&mut self, id: &str, n: NodeId, nodes: usize) -> bool {
-        if let Some(i) = Self::index(id) {
-            if i < nodes.saturating_add(Self::SLACK) && !self.other.contains_key(id) {
-                if i >= self.dense.len() {
-                    self.dense.resize(i + 1, u32::MAX);
-                }
-                if self.dense[i] != u32::MAX {
-                    return false;
-                }
-                self.dense[i] = n.0;
-                return true;
-            }
-        }
-        if self.get(id).is_some() {
+        if self.other.contains_key(id) {
             return false;
         }
+        if let Some(done) = Self::index(id).and_then(|i| self.dense.insert(i, n, nodes)) {
+            return done;
+        }
+        // Not an integer, or too far ahead of the nodes read for the array.
         self.other.insert(id.to_string(), n);
         true
     }
@@ -799,7 +783,6 @@ mod tests {
         assert_eq!(ids.get("1"), None);
         assert_eq!(ids.get(""), None);
         assert_eq!(ids.get("99999999999999999999"), None);
-        assert!(ids.dense.len() <= 5_000_000);
     }
 
     #[test]

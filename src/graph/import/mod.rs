@@ -20,6 +20,47 @@ pub use json::{
 pub use sampled::{looks_like_sampled_paths, parse_sampled_paths};
 pub use snapshot::{is_snapshot, read_snapshot, snapshot_bytes};
 
+/// Nodes by integer id in a dense array (the common case: ids that count from 0): one lookup
+/// without hashing, four bytes per slot. An id further than [`DenseIds::SLACK`] past the nodes
+/// read so far is refused (the caller keeps it in a map), so a hostile id cannot make the array
+/// huge.
+#[derive(Default)]
+pub(super) struct DenseIds {
+    /// `slots[i]` is the node of id `i`, or `u32::MAX`.
+    slots: Vec<u32>,
+}
+
+impl DenseIds {
+    const SLACK: u64 = 1 << 20;
+
+    pub(super) fn get(&self, id: u64) -> Option<crate::value::NodeId> {
+        let n = *self.slots.get(usize::try_from(id).ok()?)?;
+        (n != u32::MAX).then_some(crate::value::NodeId(n))
+    }
+
+    /// Records id `id` for `n` (`nodes`: the nodes read so far): `Some(true)` when recorded,
+    /// `Some(false)` when the id is taken, `None` when it is too far ahead for the array.
+    pub(super) fn insert(
+        &mut self,
+        id: u64,
+        n: crate::value::NodeId,
+        nodes: usize,
+    ) -> Option<bool> {
+        if id >= (nodes as u64).saturating_add(Self::SLACK) {
+            return None;
+        }
+        let i = usize::try_from(id).ok()?;
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, u32::MAX);
+        }
+        if self.slots[i] != u32::MAX {
+            return Some(false);
+        }
+        self.slots[i] = n.0;
+        Some(true)
+    }
+}
+
 /// An import failure: which file, where in it, and what is wrong.
 #[derive(Debug, thiserror::Error)]
 #[error("{file}{}: {message}", location.as_ref().map(|l| format!(" ({l})")).unwrap_or_default())]
