@@ -100,7 +100,7 @@ fn conflicting_kinds_and_redeclarations() {
     );
     one(
         "MATCH (a:Person)-[r:KNOWS]->(b), (b)-[r:KNOWS]->(c) RETURN c",
-        DiagnosticKind::VariableAlreadyBound,
+        DiagnosticKind::RelationshipUniquenessViolation,
         "r",
     );
     one(
@@ -351,8 +351,16 @@ fn call_subquery_scoping_and_with_distinct_where() {
         "c",
     );
     clean("MATCH (a:Person), (c:Crime) CALL (*) { RETURN c.type AS t, a.name AS n } RETURN t, n");
-    // WITH DISTINCT … WHERE sees the preceding variables; aggregation still hides them.
-    clean("MATCH (a:Person) WITH DISTINCT a.name AS name WHERE a.age = 3 RETURN name");
+    // WITH … WHERE sees the preceding variables; after DISTINCT or an aggregation only inside
+    // a projected expression, as Neo4j's frontend (lint.cjs) decides.
+    clean("MATCH (a:Person) WITH a.name AS name WHERE a.age = 3 RETURN name");
+    clean("MATCH (a:Person) WITH DISTINCT a.name AS name WHERE a.name = 'x' RETURN name");
+    clean("MATCH (a:Person) WITH a.name AS name, count(*) AS c WHERE a.name = 'x' RETURN name");
+    one(
+        "MATCH (a:Person) WITH DISTINCT a.name AS name WHERE a.age = 3 RETURN name",
+        DiagnosticKind::UndefinedVariable,
+        "a",
+    );
     one(
         "MATCH (a:Person) WITH a.name AS name, count(*) AS c WHERE a.age = 3 RETURN name",
         DiagnosticKind::UndefinedVariable,
@@ -429,5 +437,49 @@ fn optional_and_predicate_patterns_do_not_narrow_outer_labels() {
         "MATCH (x:Person) OPTIONAL MATCH (x)-[:HAS_PHONE]->(p) RETURN p.make AS m",
         DiagnosticKind::InvalidPropertyAccessByLabel,
         "make",
+    );
+}
+
+#[test]
+fn procedure_calls_are_checked_as_neo4j_checks_them() {
+    // Argument types, from the catalogue's signature (a MAP argument takes a node too).
+    one(
+        "CALL db.index.fulltext.queryNodes(1, 'x') YIELD node RETURN node",
+        DiagnosticKind::InvalidArgumentType,
+        "1",
+    );
+    clean("MATCH (p:Person) CALL apoc.create.setProperty(p, 'age', 3) YIELD node RETURN node");
+    // No aggregate among the arguments.
+    one(
+        "MATCH (p:Person) CALL db.index.fulltext.queryNodes('i', toString(count(p))) YIELD node RETURN node",
+        DiagnosticKind::InvalidAggregation,
+        "count(p)",
+    );
+    // Inside a query, results are named with YIELD.
+    assert_eq!(
+        kinds("CALL db.labels() RETURN label"),
+        [
+            (
+                DiagnosticKind::ImplicitProcedureResults,
+                "db.labels".to_string()
+            ),
+            (DiagnosticKind::UndefinedVariable, "label".to_string())
+        ]
+    );
+    // Standalone, both are implicit.
+    clean("CALL db.labels");
+    // Procedures the caller adds are checked against their signatures too.
+    let s = schema();
+    let opts = ValidateOptions {
+        procedures: vec![grape::catalogue::Signature::parse(
+            "my.proc(in :: INTEGER) :: (out :: INTEGER)",
+        )
+        .unwrap()],
+        ..Default::default()
+    };
+    let v = Validator::with_options(&s, opts).validate("CALL my.proc(true) YIELD out RETURN out");
+    assert_eq!(
+        v.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>(),
+        [DiagnosticKind::InvalidArgumentType]
     );
 }

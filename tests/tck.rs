@@ -311,7 +311,14 @@ fn procedure_from(step: &Step) -> Result<TableProcedure, String> {
             .filter(|n| !n.is_empty())
             .collect()
     };
+    let types = |s: &str| -> Vec<String> {
+        s.split(',')
+            .filter_map(|p| p.split_once("::"))
+            .map(|(_, t)| t.trim().to_string())
+            .collect()
+    };
     let inputs = names(&sig[open + 1..close]);
+    let input_types = types(&sig[open + 1..close]);
     let rest = &sig[close + 1..];
     let o1 = rest.find('(').ok_or("no output (")?;
     let o2 = rest.rfind(')').ok_or("no output )")?;
@@ -341,6 +348,7 @@ fn procedure_from(step: &Step) -> Result<TableProcedure, String> {
     Ok(TableProcedure {
         name,
         inputs,
+        input_types,
         outputs,
         rows,
     })

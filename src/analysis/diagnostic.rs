@@ -24,9 +24,12 @@ pub enum DiagnosticKind {
     UndefinedVariable,
     /// A variable is bound again as a different kind (node, relationship, path, value).
     VariableTypeConflict,
-    /// `CREATE`/`MERGE` re-declares a bound variable (with labels or properties, or alone), or
-    /// one relationship variable names two relationships of a pattern.
+    /// `CREATE`/`MERGE` re-declares a bound variable (with labels or properties, or alone).
     VariableAlreadyBound,
+    /// One relationship variable names two relationships of a pattern (`(a)-[r]->()-[r]->(a)`),
+    /// which relationship uniqueness makes impossible: Neo4j's `Cannot use the same
+    /// relationship variable 'r' for multiple relationships`.
+    RelationshipUniquenessViolation,
     /// An aggregating function inside another one's argument.
     NestedAggregation,
     /// An aggregating function in a `WHERE`.
@@ -107,6 +110,9 @@ pub enum DiagnosticKind {
     /// A pattern expression where a value is wanted (`RETURN (a)-->()`, `size((a)-->())`):
     /// Neo4j 5 allows one only as a test of existence.
     PatternExpressionAsValue,
+    /// A procedure call inside a query without `YIELD` where the procedure has outputs: Neo4j
+    /// does not name the results implicitly there.
+    ImplicitProcedureResults,
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
@@ -122,6 +128,7 @@ impl DiagnosticKind {
             | UndefinedVariable
             | VariableTypeConflict
             | VariableAlreadyBound
+            | RelationshipUniquenessViolation
             | NestedAggregation
             | AggregationInWhere
             | InvalidAggregation
@@ -146,7 +153,8 @@ impl DiagnosticKind {
             | NonConstantExpression
             | PatternExpressionAsValue
             | AmbiguousAggregation
-            | UnknownProcedureOutput => "Neo.ClientError.Statement.SyntaxError",
+            | UnknownProcedureOutput
+            | ImplicitProcedureResults => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",

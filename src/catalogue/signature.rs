@@ -268,7 +268,18 @@ pub(super) fn function_arity_error(f: &Function, given: usize) -> Option<String>
 }
 
 pub(super) fn procedure_arity_error(p: &Procedure, given: usize) -> Option<String> {
-    let sig = p.signature()?;
+    p.signature()?.procedure_arity_error(given)
+}
+
+impl Signature {
+    /// Neo4j's compile-time error for a call of this procedure with `given` arguments, if the
+    /// count is wrong.
+    pub fn procedure_arity_error(&self, given: usize) -> Option<String> {
+        procedure_arity_message(self, given)
+    }
+}
+
+fn procedure_arity_message(sig: &Signature, given: usize) -> Option<String> {
     let (required, total) = (sig.required(), sig.params.len());
     let head = if given < required {
         format!(

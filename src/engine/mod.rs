@@ -133,10 +133,36 @@ pub struct TableProcedure {
     pub name: String,
     /// Input parameter names, in order.
     pub inputs: Vec<String>,
-    /// Output column names, in order.
+    /// The inputs' types as Neo4j writes them (`INTEGER`, `STRING?`, `LIST<ANY>`), in order;
+    /// a missing or unknown one accepts any value.
+    pub input_types: Vec<String>,
+    /// Output column names, in order; none for a `VOID` procedure, whose call leaves each row
+    /// as it is.
     pub outputs: Vec<String>,
     /// Rows: inputs then outputs.
     pub rows: Vec<Vec<Value>>,
+}
+
+impl TableProcedure {
+    /// The procedure's signature, for the compile-time checks of its calls.
+    pub fn signature(&self) -> crate::catalogue::Signature {
+        let param = |name: &String, ty: &str| crate::catalogue::Param {
+            name: name.clone(),
+            ty: ty.to_string(),
+            default: None,
+        };
+        crate::catalogue::Signature {
+            name: self.name.clone(),
+            params: self
+                .inputs
+                .iter()
+                .enumerate()
+                .map(|(i, n)| param(n, self.input_types.get(i).map_or("ANY", |t| t.as_str())))
+                .collect(),
+            result: String::new(),
+            outputs: self.outputs.iter().map(|n| param(n, "ANY")).collect(),
+        }
+    }
 }
 
 /// Update counters, as Neo4j reports them.
@@ -486,11 +512,14 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
 /// The checks a statement passes before it runs (what `EXPLAIN` reports): undefined
 /// variables, misplaced aggregation and the like, without touching a graph.
 pub fn check(stmt: &Statement, src: &str) -> Result<()> {
-    static_check(stmt, src, Default::default())
+    static_check(stmt, src, &Options::default())
 }
 
-fn static_check(stmt: &Statement, src: &str, cypher: crate::syntax::CypherVersion) -> Result<()> {
-    match compile_errors(stmt, src, cypher).into_iter().next() {
+fn static_check(stmt: &Statement, src: &str, opts: &Options) -> Result<()> {
+    match compile_errors_with(stmt, src, opts.cypher, &opts.procedures)
+        .into_iter()
+        .next()
+    {
         Some(e) => Err(e),
         None => Ok(()),
     }
@@ -504,11 +533,22 @@ pub fn compile_errors(
     src: &str,
     cypher: crate::syntax::CypherVersion,
 ) -> Vec<ExecError> {
+    compile_errors_with(stmt, src, cypher, &[])
+}
+
+/// [`compile_errors`] with the table procedures `extra` known too.
+fn compile_errors_with(
+    stmt: &Statement,
+    src: &str,
+    cypher: crate::syntax::CypherVersion,
+    extra: &[TableProcedure],
+) -> Vec<ExecError> {
     use crate::analysis::DiagnosticKind as K;
     let schema = crate::schema::Schema::default();
     let options = crate::analysis::ValidateOptions {
         executable: Some(functions::is_implemented),
         cypher,
+        procedures: extra.iter().map(TableProcedure::signature).collect(),
         ..Default::default()
     };
     let v =
@@ -525,11 +565,12 @@ pub fn compile_errors(
         }
         let detail = match d.kind {
             K::UnknownFunction => "UnknownFunction",
-            K::WrongArity => "WrongArity",
+            K::WrongArity => "InvalidNumberOfArguments",
             K::UnknownProcedureOutput => "UnknownProcedureOutput",
             K::UndefinedVariable => "UndefinedVariable",
             K::VariableTypeConflict => "VariableTypeConflict",
             K::VariableAlreadyBound => "VariableAlreadyBound",
+            K::RelationshipUniquenessViolation => "RelationshipUniquenessViolation",
             K::NestedAggregation => "NestedAggregation",
             K::AggregationInWhere | K::InvalidAggregation => "InvalidAggregation",
             K::ReturnStarWithoutVariables => "NoVariablesInScope",
@@ -551,6 +592,8 @@ pub fn compile_errors(
             // The TCK's name for it (Neo4j's parser reports it as a syntax error).
             K::PatternExpressionAsValue => "UnexpectedSyntax",
             K::AmbiguousAggregation => "AmbiguousAggregationExpression",
+            // The TCK's names: results named implicitly are undefined variables.
+            K::ImplicitProcedureResults => "UndefinedVariable",
             _ => continue,
         };
         out.push(
@@ -575,7 +618,7 @@ pub fn execute(
     if !is_updating(stmt) || stmt.prefix == Some(QueryPrefix::Explain) {
         return execute_read(graph, stmt, src, params, opts);
     }
-    static_check(stmt, src, opts.cypher)?;
+    static_check(stmt, src, opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let mut sh = shared_for(stmt, params, src, opts);
     let profile = stmt.prefix == Some(QueryPrefix::Profile);
@@ -613,7 +656,7 @@ pub fn execute_read(
     params: &Params,
     opts: &Options,
 ) -> Result<Table> {
-    static_check(stmt, src, opts.cypher)?;
+    static_check(stmt, src, opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let mut sh = shared_for(stmt, params, src, opts);
     if stmt.prefix == Some(QueryPrefix::Explain) {
@@ -656,7 +699,7 @@ pub fn explain(
     params: &Params,
     opts: &Options,
 ) -> Result<crate::plan::Plan> {
-    static_check(stmt, src, opts.cypher)?;
+    static_check(stmt, src, opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let sh = shared_for(stmt, params, src, opts);
     let run = exec::Runner::new(graph, &sh);
@@ -1069,6 +1112,7 @@ mod tests {
         opts.procedures.push(TableProcedure {
             name: "test.my.proc".into(),
             inputs: vec![],
+            input_types: vec![],
             outputs: vec!["out".into()],
             rows: vec![vec![crate::value::Value::Int(1)]],
         });

@@ -270,6 +270,10 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
             )
             .with_detail("InvalidNumberOfArguments"));
         }
+        if p.outputs.is_empty() {
+            // A VOID procedure: the row goes on unchanged.
+            return Ok((Vec::new(), vec![Vec::new()]));
+        }
         let k = p.inputs.len();
         let rows = p
             .rows

@@ -28,7 +28,8 @@ fn is_step(line: &str) -> Option<&str> {
 }
 
 fn table_row(line: &str) -> Vec<String> {
-    // Cells are separated by unescaped `|`; `\|` is a literal bar.
+    // Cells are separated by unescaped `|`; as in Gherkin, `\|` is a literal bar, `\\` a
+    // backslash and `\n` a newline.
     let inner = line.trim().trim_start_matches('|');
     let inner = inner.strip_suffix('|').unwrap_or(inner);
     let mut cells = Vec::new();
@@ -36,9 +37,12 @@ fn table_row(line: &str) -> Vec<String> {
     let mut chars = inner.chars().peekable();
     while let Some(c) = chars.next() {
         match c {
-            '\\' if chars.peek() == Some(&'|') => {
-                cur.push('|');
-                chars.next();
+            '\\' if matches!(chars.peek(), Some('|' | '\\' | 'n')) => {
+                cur.push(match chars.next() {
+                    Some('n') => '\n',
+                    Some(c) => c,
+                    None => '\\',
+                });
             }
             '|' => {
                 cells.push(cur.trim().to_string());

@@ -116,24 +116,23 @@ impl<'a, 's> Checker<'a, 's> {
                 }
                 let mut out = self.projection(&w.projection, &scope, "WITH");
                 if let Some(wh) = &w.where_ {
-                    // Without aggregation, WITH … WHERE (DISTINCT or not) also sees the variables
-                    // of the preceding scope (openCypher TCK WithWhere1 [3]; `MATCH (a) WITH
-                    // DISTINCT a.name AS name WHERE a.surname = 'B' RETURN name`).
+                    // WITH … WHERE sees the projected names and the variables of the preceding
+                    // scope; after DISTINCT or an aggregation, as ORDER BY does, only where they
+                    // repeat a projected expression (Neo4j 5; openCypher TCK WithWhere1 [2]:
+                    // `WITH DISTINCT a.name2 AS name WHERE a.name2 = 'B'`).
                     let aggregating = w
                         .projection
                         .items
                         .iter()
                         .any(|it| contains_aggregate(&it.expr));
-                    let visible = if aggregating {
-                        out.clone()
-                    } else {
-                        let mut merged = scope.clone();
-                        for (k, v) in &out.vars {
-                            merged.vars.insert(k.clone(), *v);
-                        }
-                        merged.open |= out.open;
-                        merged
-                    };
+                    let mut visible = scope.clone();
+                    for (k, v) in &out.vars {
+                        visible.vars.insert(k.clone(), *v);
+                    }
+                    visible.open |= out.open;
+                    if (w.projection.distinct || aggregating) && !w.projection.star {
+                        self.sort_key_reads_projection(wh, &w.projection, &out, &mut Vec::new());
+                    }
                     self.expr(
                         wh,
                         &visible,
@@ -253,15 +252,19 @@ impl<'a, 's> Checker<'a, 's> {
                 for a in p.args.iter().flatten() {
                     self.expr(a, &scope, Ctx::default());
                 }
-                let known = crate::catalogue::procedure(&p.name.dotted());
-                if let (Some(proc_), Some(args)) = (known, &p.args) {
-                    if let Some(message) = proc_.arity_error(args.len()) {
-                        self.diag(DiagnosticKind::WrongArity, message, p.span);
-                    }
-                }
-                if let (Some(proc_), Some(y)) = (known, &p.yield_) {
+                let name = p.name.dotted();
+                let opts = self.opts;
+                let sig = match crate::catalogue::procedure(&name) {
+                    Some(known) => known.signature(),
+                    None => opts
+                        .procedures
+                        .iter()
+                        .find(|s| s.name.eq_ignore_ascii_case(&name)),
+                };
+                self.procedure_call_arguments(p, sig, &scope, standalone);
+                if let (Some(sig), Some(y)) = (sig, &p.yield_) {
                     for item in &y.items {
-                        if !proc_.has_output(&item.field.name) {
+                        if !sig.outputs.iter().any(|o| o.name == item.field.name) {
                             self.diag(
                                 DiagnosticKind::UnknownProcedureOutput,
                                 crate::catalogue::unknown_output_message(&item.field.name),
@@ -270,30 +273,26 @@ impl<'a, 's> Checker<'a, 's> {
                         }
                     }
                 }
-                match &p.yield_ {
-                    Some(y) => {
-                        if y.star {
-                            scope.open = true;
-                        }
-                        for item in &y.items {
-                            let v = item.alias.as_ref().unwrap_or(&item.field);
-                            self.bind_value(v, &mut scope, Kind::Unknown, "YIELD");
-                        }
-                        if let Some(w) = &y.where_ {
-                            self.expr(
-                                w,
-                                &scope,
-                                Ctx {
-                                    in_where: true,
-                                    ..Ctx::default()
-                                },
-                            );
-                        }
+                // Inside a query, a call without YIELD names no results (Neo4j refuses it for
+                // a procedure that has some, checked above); standalone, the results are the
+                // query's.
+                if let Some(y) = &p.yield_ {
+                    if y.star {
+                        scope.open = true;
                     }
-                    None => {
-                        if !standalone {
-                            scope.open = true;
-                        }
+                    for item in &y.items {
+                        let v = item.alias.as_ref().unwrap_or(&item.field);
+                        self.bind_value(v, &mut scope, Kind::Unknown, "YIELD");
+                    }
+                    if let Some(w) = &y.where_ {
+                        self.expr(
+                            w,
+                            &scope,
+                            Ctx {
+                                in_where: true,
+                                ..Ctx::default()
+                            },
+                        );
                     }
                 }
                 scope
@@ -727,6 +726,52 @@ impl<'a, 's> Checker<'a, 's> {
             );
         }
         scope.bind(&v.name, kind, None);
+    }
+
+    /// Neo4j's checks of a procedure call's arguments (`sig`: the procedure's signature, when
+    /// known): their count and static types, no aggregation, and implicit arguments and
+    /// results only in a standalone call.
+    fn procedure_call_arguments(
+        &mut self,
+        p: &CallProcedure,
+        sig: Option<&crate::catalogue::Signature>,
+        scope: &Scope,
+        standalone: bool,
+    ) {
+        for a in p.args.iter().flatten() {
+            let mut found = Vec::new();
+            aggregate_calls(a, &mut found);
+            if let Some(agg) = found.first() {
+                self.diag(
+                    DiagnosticKind::InvalidAggregation,
+                    "Procedure call cannot take an aggregating function as argument, please add a 'WITH' to your statement.\nFor example:\n    MATCH (n:Person) WITH collect(n.name) AS names CALL proc(names) YIELD value RETURN value".into(),
+                    agg.span,
+                );
+            }
+        }
+        let Some(sig) = sig else {
+            return;
+        };
+        // (Without parentheses, arguments come from parameters: the parser allows that only
+        // in a standalone call.)
+        if let Some(args) = &p.args {
+            if let Some(message) = sig.procedure_arity_error(args.len()) {
+                self.diag(DiagnosticKind::WrongArity, message, p.span);
+            } else {
+                for (arg, param) in args.iter().zip(&sig.params) {
+                    if let Some(expected) = types::Types::procedure_argument(&param.ty) {
+                        self.expect_type(arg, scope, expected);
+                    }
+                }
+            }
+        }
+        if !standalone && p.yield_.is_none() && !sig.outputs.is_empty() {
+            self.diag(
+                DiagnosticKind::ImplicitProcedureResults,
+                "Procedure call inside a query does not support naming results implicitly (name explicitly using `YIELD` instead)".into(),
+                p.name.span,
+            );
+        }
     }
 
     pub(super) fn projection(&mut self, p: &Projection, scope: &Scope, clause: &str) -> Scope {

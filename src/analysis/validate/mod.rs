@@ -61,6 +61,9 @@ pub struct ValidateOptions {
     /// The Cypher version of a statement without a `CYPHER n` prefix (Neo4j's default, 5,
     /// unless the caller says otherwise).
     pub cypher: CypherVersion,
+    /// Procedures beyond Neo4j's catalogue that the caller runs (an engine's own, the
+    /// TCK's): their calls are checked against these signatures as built-ins are.
+    pub procedures: Vec<crate::catalogue::Signature>,
 }
 
 /// The verdict on one query.

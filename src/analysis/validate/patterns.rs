@@ -374,9 +374,9 @@ impl<'a, 's> Checker<'a, 's> {
         if let Some(v) = &r.variable {
             if !rel_vars.insert(v.name.clone()) {
                 self.diag(
-                    DiagnosticKind::VariableAlreadyBound,
+                    DiagnosticKind::RelationshipUniquenessViolation,
                     format!(
-                        "relationship variable `{}` names two relationships of one pattern; give the second a new name",
+                        "Cannot use the same relationship variable '{}' for multiple relationships (give the second a new name)",
                         v.name
                     ),
                     v.span,

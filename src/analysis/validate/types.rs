@@ -59,6 +59,7 @@ impl Ty {
             "BOOLEAN" => Ty::Boolean,
             "FLOAT" => Ty::Float,
             "INTEGER" => Ty::Integer,
+            "NUMBER" => Ty::Number,
             "MAP" => Ty::Map,
             "NODE" => Ty::Node,
             "RELATIONSHIP" => Ty::Relationship,
@@ -178,6 +179,16 @@ impl Types {
         (!out.is_empty()).then_some(out)
     }
 
+    /// The types a procedure's argument of type `text` accepts (the TCK writes nullable types
+    /// with `?`): a `MAP` argument also takes a node or a relationship, as in Neo4j.
+    pub(super) fn procedure_argument(text: &str) -> Option<Types> {
+        let mut t = Types::from_catalogue(text.trim().trim_end_matches('?'))?;
+        if t.scalars & Ty::Map.bit() != 0 {
+            t.scalars |= Ty::Node.bit() | Ty::Relationship.bit();
+        }
+        Some(t)
+    }
+
     /// Whether a value of one of `self`'s types may be passed where `expected` is wanted
     /// (integers are accepted as floats; `List<T>` takes every list; a list of unknown
     /// elements is accepted by every list type).
@@ -188,6 +199,9 @@ impl Types {
         }
         if accepted & Ty::Integer.bit() != 0 {
             accepted |= Ty::Number.bit();
+        }
+        if accepted & Ty::Number.bit() != 0 {
+            accepted |= Ty::Integer.bit() | Ty::Float.bit();
         }
         let any_list_expected = expected.any_list;
         let lists_expected = expected.lists != 0 || any_list_expected;

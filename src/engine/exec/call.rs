@@ -8,8 +8,45 @@ impl<'a> Runner<'a> {
         let env = Env::new(scope, r);
         match &c.args {
             Some(a) => a.iter().map(|x| self.eval(x, &env)).collect(),
-            None => Ok(Vec::new()),
+            None => self.implicit_args(&c.name.dotted()),
         }
+    }
+
+    /// The arguments of a standalone call written without parentheses (`CALL test.my.proc`):
+    /// the parameters named as the procedure's inputs; one without a default must be given.
+    fn implicit_args(&self, name: &str) -> Result<Vec<Value>> {
+        let inputs: Vec<(String, bool)> = match self
+            .sh
+            .procedures
+            .iter()
+            .find(|p| p.name.eq_ignore_ascii_case(name))
+        {
+            Some(p) => p.inputs.iter().map(|n| (n.clone(), false)).collect(),
+            None => crate::catalogue::procedure(name)
+                .and_then(|p| p.signature())
+                .map(|s| {
+                    s.params
+                        .iter()
+                        .map(|p| (p.name.clone(), p.default.is_some()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        let mut args = Vec::with_capacity(inputs.len());
+        for (input, has_default) in inputs {
+            match self.params.get(&input) {
+                Some(v) => args.push(v.clone()),
+                None if has_default => break,
+                None => {
+                    return Err(ExecError::compile(
+                        ErrorKind::ParameterMissing,
+                        format!("Expected parameter(s): {input}"),
+                    )
+                    .with_detail("MissingParameter"))
+                }
+            }
+        }
+        Ok(args)
     }
 
     /// Joins a procedure's result rows to the input row `r`: the fields at `keep` under

@@ -517,12 +517,12 @@ impl<'a> Runner<'a> {
         let Some(data) = self.g.node(n) else {
             return Ok(None);
         };
-        if let Some(s) = info.slot {
-            if st.bound[s] {
-                return Ok(match &st.vals[s] {
-                    Value::Node(m) if *m == n => Some(None),
-                    _ => None,
-                });
+        let was_bound = info.slot.is_some_and(|s| st.bound[s]);
+        if let Some(s) = info.slot.filter(|_| was_bound) {
+            // Bound before (an earlier pattern or clause): must be this node, and its labels
+            // and properties still filter (`WITH a MATCH (a:X)-->(b)`).
+            if !matches!(&st.vals[s], Value::Node(m) if *m == n) {
+                return Ok(None);
             }
         }
         match &info.plain_labels {
@@ -544,7 +544,21 @@ impl<'a> Runner<'a> {
             if !self.checks_pass(n, checks) {
                 return Ok(None);
             }
+            if was_bound {
+                return Ok(Some(None));
+            }
             return Ok(Some(bind_node_slot(info, n, st)));
+        }
+        if was_bound {
+            let ok = self.element_ok(
+                &Value::Node(n),
+                info.pat.properties.as_ref(),
+                info.pat.where_.as_ref(),
+                &info.filters,
+                st,
+                scope,
+            )?;
+            return Ok(ok.then_some(None));
         }
         let saved = bind_node_slot(info, n, st);
         let ok = self.element_ok(

@@ -706,9 +706,15 @@ fn run_single(
                     if let Some(s) = started {
                         sh.profile_end(clause, s, out.len());
                     }
+                    // (A VOID procedure's call has no columns, and no rows.)
+                    let columns = scope[before..].to_vec();
+                    let rows = match columns.is_empty() {
+                        true => Vec::new(),
+                        false => out.into_iter().map(|r| r[before..].to_vec()).collect(),
+                    };
                     return Ok(Output {
-                        columns: scope[before..].to_vec(),
-                        rows: out.into_iter().map(|r| r[before..].to_vec()).collect(),
+                        columns,
+                        rows,
                         returns: true,
                     });
                 }

@@ -387,18 +387,24 @@ impl<'a> Runner<'a> {
         let rows = match where_ {
             None => projected.into_iter().map(|(r, _, _)| r).collect(),
             Some(pred) => {
-                // WITH … WHERE sees the projected names and, without aggregation or DISTINCT,
-                // the variables of the preceding scope.
+                // WITH … WHERE sees the projected names, then the variables of the preceding
+                // scope: after DISTINCT or an aggregation the analysis lets it read those only
+                // inside a projected expression, which has one value in every source row of
+                // the output row (its representative here).
                 let mut kept = Vec::with_capacity(projected.len());
                 for (out, src, agg_vals) in projected {
                     self.sh.tick()?;
+                    let run = Runner {
+                        agg: agg_vals.as_ref(),
+                        ..*self
+                    };
                     let outer = Env::new(scope, &src);
                     let env = Env {
                         names: &cols,
                         values: &out,
-                        outer: (agg_vals.is_none() && !p.distinct).then_some(&outer),
+                        outer: Some(&outer),
                     };
-                    if self.eval(pred, &env)?.as_bool() == Some(true) {
+                    if run.eval(pred, &env)?.as_bool() == Some(true) {
                         kept.push(out);
                     }
                 }
