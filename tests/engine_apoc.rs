@@ -237,6 +237,17 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.nodes.relationships.exist", "MATCH (p:Person) WITH p ORDER BY p.name WITH collect(p) AS people RETURN [[x IN apoc.nodes.relationships.exist(people, 'KNOWS>|<KNOWS|LIKES') | [x.node.name, x.exists]], apoc.nodes.relationships.exist(people)]", "[[['Alice', {<KNOWS: false, KNOWS>: true, LIKES: true}], ['Bob', {<KNOWS: true, KNOWS>: false, LIKES: false}]], []]"),
     ("apoc.meta.nodes.count", "CREATE (n:MyCountLabel {id: 1}), (:MyCountLabel {id: 2}), (m:ThirdLabel {id: 3}), (n)-[:MY_COUNT_REL]->(m), (n)-[:ANOTHER_MY_COUNT_REL]->(m), (n)<-[:ANOTHER_MY_COUNT_REL]-(m) WITH count(*) AS done RETURN [apoc.meta.nodes.count(['MyCountLabel', 'ThirdLabel']), apoc.meta.nodes.count(['MyCountLabel'], {includeRels: ['MY_COUNT_REL']}), apoc.meta.nodes.count(['MyCountLabel'], {includeRels: ['MY_COUNT_REL>']}), apoc.meta.nodes.count(['MyCountLabel'], {includeRels: ['MY_COUNT_REL<']})]", "[3, 1, 1, 0]"),
     ("apoc.date.field", "WITH datetime('2020-11-04T10:30:00').epochMillis AS t RETURN [apoc.date.field(t, 'hours'), apoc.date.field(t, 'weekday'), apoc.date.field(380673042000), apoc.date.field(380673042000, 'year')]", "[10, 3, 23, 1982]"),
+    // ---- apoc.number: APOC's tests (exact arithmetic, Java DecimalFormat) ----
+    ("apoc.number.exact.add", "RETURN [apoc.number.exact.add('1213669989', '1238126387'), apoc.number.exact.add(null, '1'), apoc.number.exact.add('1.10', '-2.1')]", "['2451796376', null, '-1.00']"),
+    ("apoc.number.exact.sub", "RETURN apoc.number.exact.sub('1238126387', '1213669989')", "'24456398'"),
+    ("apoc.number.exact.mul", "RETURN [apoc.number.exact.mul('550058444', '662557', 15, 'HALF_DOWN'), apoc.number.exact.mul('550058444', '662557', 5, 'HALF_DOWN'), apoc.number.exact.mul('550058444', '662557', 10, 'DOWN')]", "['364445072481308', '364450000000000', '364445072400000']"),
+    ("apoc.number.exact.div", "RETURN [apoc.number.exact.div('550058444', '662557', 18, 'HALF_DOWN'), apoc.number.exact.div('1', '8')]", "['830.205467605051339', '0.125']"),
+    ("apoc.number.exact.toInteger", "RETURN apoc.number.exact.toInteger('504238974', 5, 'HALF_DOWN')", "504238974"),
+    ("apoc.number.exact.toFloat", "RETURN apoc.number.exact.toFloat('50423.1656', 10, null)", "50423.1656"),
+    ("apoc.number.exact.toExact", "RETURN apoc.number.exact.toExact(521468545698447)", "521468545698447"),
+    ("apoc.number.format", "RETURN [apoc.number.format(12345), apoc.number.format('aaa'), apoc.number.format(12345, '', 'it'), apoc.number.format(12345, '', 'apoc'), apoc.number.format(12345, '#,##0.00;(#,##0.00)'), apoc.number.format(12345, '#,##0.00;(#,##0.00)', 'it'), apoc.number.format(12345.67), apoc.number.format(12345.67, '', 'it'), apoc.number.format(12345.67, '#,##0.00;(#,##0.00)', 'it')]", "['12,345', null, '12.345', null, '12,345.00', '12.345,00', '12,345.67', '12.345,67', '12.345,67']"),
+    ("apoc.number.parseInt", "RETURN [apoc.number.parseInt('12,345'), apoc.number.parseInt('12.345', '', 'it'), apoc.number.parseInt('12,345', '#,##0.00;(#,##0.00)'), apoc.number.parseInt('aaa'), apoc.number.parseInt(null)]", "[12345, 12345, 12345, null, null]"),
+    ("apoc.number.parseFloat", "RETURN [apoc.number.parseFloat('12,345.67'), apoc.number.parseFloat('12.345,67', '', 'it'), apoc.number.parseFloat('aaa')]", "[12345.67, 12345.67, null]"),
 ];
 
 #[test]
@@ -273,6 +284,9 @@ fn apoc_errors_and_nulls() {
         ("RETURN apoc.text.random(-1)", "invalid length"),
         ("RETURN apoc.map.unflatten({`a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a`: 1})", "deeper than 500"),
         ("RETURN apoc.text.split('x', '(')", "PatternSyntaxException"),
+        ("RETURN apoc.number.exact.add('1e999999999', '1')", "over grape's limit"),
+        ("RETURN apoc.number.exact.div('1', '3')", "Non-terminating decimal expansion"),
+        ("RETURN apoc.number.exact.mul('2', '3', 2, 'SIDEWAYS')", "No enum constant java.math.RoundingMode.SIDEWAYS"),
         ("RETURN size(apoc.coll.combinations(range(1, 40), 1, 40))", "Memory"),
         (
             "UNWIND range(1, 10000000) AS i RETURN count(apoc.create.vNode(['V'], {i: i, s: 'some text'}))",

@@ -19,6 +19,7 @@ pub(super) mod date;
 mod extra;
 mod graph;
 mod map;
+mod number;
 mod text;
 pub(super) mod write;
 
@@ -222,6 +223,7 @@ pub(crate) fn is_implemented(lname: &str) -> bool {
     IMPLEMENTED.binary_search(&lname).is_ok()
         || date::FUNCTIONS.contains(&lname)
         || extra::FUNCTIONS.contains(&lname)
+        || number::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -366,6 +368,9 @@ pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<V
         return Some(r);
     }
     if let Some(r) = extra::call(run, lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = number::call(run, lname, args) {
         return Some(r);
     }
     if !is_implemented(lname) {
