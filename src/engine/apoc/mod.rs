@@ -18,6 +18,7 @@ mod convert;
 pub(super) mod date;
 mod extra;
 mod graph;
+mod hashing;
 mod map;
 mod number;
 mod text;
@@ -224,6 +225,7 @@ pub(crate) fn is_implemented(lname: &str) -> bool {
         || date::FUNCTIONS.contains(&lname)
         || extra::FUNCTIONS.contains(&lname)
         || number::FUNCTIONS.contains(&lname)
+        || hashing::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -371,6 +373,9 @@ pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<V
         return Some(r);
     }
     if let Some(r) = number::call(run, lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = hashing::call(run, lname, args) {
         return Some(r);
     }
     if !is_implemented(lname) {
