@@ -451,6 +451,60 @@ pub fn run_read(graph: &Graph, query: &str, params: &Params, opts: &Options) -> 
     execute_read(graph, &stmt, query, params, opts)
 }
 
+/// How deep statements run by statements (`apoc.cypher.runFirstColumn*`) may nest.
+const MAX_NESTED_STATEMENTS: u32 = 8;
+
+thread_local! {
+    static NESTED_STATEMENTS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `query` read-only on the graph of the statement `run` belongs to (APOC's
+/// `apoc.cypher.runFirstColumn*`): checked as any statement is, under the outer statement's
+/// limits, deadline, cancellation and clock; statements run this way nest at most
+/// [`MAX_NESTED_STATEMENTS`] deep.
+pub(crate) fn run_nested_read(run: &exec::Runner, query: &str, params: &Params) -> Result<Table> {
+    let depth = NESTED_STATEMENTS.with(|d| d.get());
+    if depth >= MAX_NESTED_STATEMENTS {
+        return Err(ExecError::runtime(
+            ErrorKind::LimitExceeded,
+            format!("statements run by statements nest deeper than {MAX_NESTED_STATEMENTS} levels"),
+        ));
+    }
+    struct Level(u32);
+    impl Drop for Level {
+        fn drop(&mut self) {
+            NESTED_STATEMENTS.with(|d| d.set(self.0));
+        }
+    }
+    NESTED_STATEMENTS.with(|d| d.set(depth + 1));
+    let _level = Level(depth);
+    let stmt = crate::syntax::parse(query)?;
+    let outer = run.sh;
+    let opts = Options {
+        limits: outer.limits.clone(),
+        cancel: None,
+        procedures: outer.procedures.to_vec(),
+        import_dir: outer.import_dir.map(|p| p.to_path_buf()),
+        cypher: if outer.cypher25 {
+            CypherVersion::Cypher25
+        } else {
+            CypherVersion::Cypher5
+        },
+        databases: None,
+    };
+    static_check(&stmt, query, &opts)?;
+    procedures::check_calls(&stmt.query, &opts.procedures)?;
+    let mut sh = shared_for(&stmt, params, query, &opts);
+    sh.deadline = outer.deadline;
+    sh.cancel = outer.cancel;
+    sh.now = outer.now;
+    sh.databases = outer.databases;
+    let graph = run.graph();
+    let mut access = Access::Read(graph);
+    let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
+    finish(out, &sh, graph)
+}
+
 /// The shared state of running `stmt` (whose `CYPHER n` prefix decides its version).
 fn shared_for<'a>(
     stmt: &Statement,

@@ -16,9 +16,13 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.create.uuidbase64",
     "apoc.create.uuidbase64tohex",
     "apoc.create.uuidhextobase64",
+    "apoc.cypher.runfirstcolumnmany",
+    "apoc.cypher.runfirstcolumnsingle",
     "apoc.data.url",
+    "apoc.map.updatetree",
     "apoc.meta.nodes.count",
     "apoc.scoring.pareto",
+    "apoc.text.doublemetaphone",
     "apoc.text.hexcharat",
     "apoc.text.hexvalue",
     "apoc.text.jarowinklerdistance",
@@ -77,6 +81,59 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 return Err(failed(n, "java.lang.NullPointerException"));
             };
             Value::from(snake_case(s))
+        }
+        "apoc.text.doublemetaphone" => match a0 {
+            Value::Null => Value::Null,
+            Value::String(s) if s.trim().is_empty() => a0.clone(),
+            Value::String(s) => Value::from(double_metaphone(s)),
+            other => return Err(super::wrong(n, other, "a string")),
+        },
+        "apoc.map.updatetree" => update_tree(run, n, a0, a1, arg(args, 2))?,
+        "apoc.cypher.runfirstcolumnmany" | "apoc.cypher.runfirstcolumnsingle" => {
+            let Some(q) = text(n, a0)? else {
+                return Err(failed(n, "java.lang.NullPointerException"));
+            };
+            let params = match a1 {
+                Value::Null => BTreeMap::new(),
+                Value::Map(m) => m.clone(),
+                other => return Err(super::wrong(n, other, "a map")),
+            };
+            // As APOC does, the parameters are variables too: `WITH $a AS a …` first.
+            let query = if params.is_empty() {
+                q.to_string()
+            } else {
+                let names: Vec<String> = params
+                    .keys()
+                    .map(|k| {
+                        let k = k.replace('`', "``");
+                        format!("$`{k}` AS `{k}`")
+                    })
+                    .collect();
+                format!("WITH {} {q}", names.join(", "))
+            };
+            let params: crate::engine::Params = params
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), v))
+                .collect();
+            let t = crate::engine::run_nested_read(run, &query, &params)?;
+            if t.columns.is_empty() {
+                return Err(failed(
+                    n,
+                    "java.lang.IndexOutOfBoundsException: the statement returns no column",
+                ));
+            }
+            let mut first = t.rows.into_iter().map(|mut r| {
+                if r.is_empty() {
+                    Value::Null
+                } else {
+                    r.swap_remove(0)
+                }
+            });
+            if n.ends_with("many") {
+                Value::List(first.collect())
+            } else {
+                first.next().unwrap_or(Value::Null)
+            }
         }
         "apoc.text.jarowinklerdistance" => {
             let (Some(a), Some(b)) = (text(n, a0)?, text(n, a1)?) else {
@@ -680,4 +737,132 @@ fn meta_nodes_count(run: &Runner, n: &str, labels: &Value, config: &Value) -> Re
         }
     }
     Ok(counted.len() as i64)
+}
+
+/// `apoc.text.doubleMetaphone`: commons-codec's primary Double Metaphone code (at most four
+/// letters) of each word, the words split as Java's `split("\\W+")` splits them (a leading
+/// separator gives an empty first word, whose code APOC writes as `null`), codes joined.
+fn double_metaphone(s: &str) -> String {
+    use rphonetic::Encoder;
+    let dm = rphonetic::DoubleMetaphone::default();
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let mut words: Vec<&str> = Vec::new();
+    let mut start = 0;
+    let mut in_sep = false;
+    for (i, c) in s.char_indices() {
+        if word(c) {
+            if in_sep {
+                start = i;
+                in_sep = false;
+            }
+        } else if !in_sep {
+            words.push(&s[start..i]);
+            in_sep = true;
+        }
+    }
+    if !in_sep {
+        words.push(&s[start..]);
+    }
+    // Trailing empty words are dropped; a leading one stays.
+    while words.len() > 1 && words.last().is_some_and(|w| w.is_empty()) {
+        words.pop();
+    }
+    words
+        .iter()
+        .map(|w| {
+            if w.trim().is_empty() {
+                "null".to_string()
+            } else {
+                dm.encode(w)
+            }
+        })
+        .collect()
+}
+
+/// `apoc.map.updateTree(tree, key, [[value, map], …])`: every map of the tree (the root, maps
+/// in maps and in lists) whose `key` equals a pair's value (as Java's `equals`: `1` is not
+/// `1.0`) gets the pair's map merged in; maps merged in are visited too.
+fn update_tree(run: &Runner, n: &str, tree: &Value, key: &Value, data: &Value) -> Result<Value> {
+    let Value::Map(tree) = tree else {
+        return match tree {
+            Value::Null => Ok(Value::Null),
+            other => Err(super::wrong(n, other, "a map")),
+        };
+    };
+    let Some(key) = text(n, key)? else {
+        return Err(failed(n, "java.lang.NullPointerException"));
+    };
+    let mut pairs: Vec<(&Value, &BTreeMap<Arc<str>, Value>)> = Vec::new();
+    for d in super::list(n, data)?.unwrap_or_default() {
+        match d {
+            Value::List(p) if p.len() >= 2 => match &p[1] {
+                Value::Map(m) => pairs.push((&p[0], m)),
+                _ => return Err(wrong_entry(n, d)),
+            },
+            _ => return Err(wrong_entry(n, d)),
+        }
+    }
+    fn java_equal(a: &Value, b: &Value) -> bool {
+        match (a, b) {
+            (Value::Int(x), Value::Int(y)) => x == y,
+            (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+            (Value::Int(_), Value::Float(_)) | (Value::Float(_), Value::Int(_)) => false,
+            (Value::List(x), Value::List(y)) => {
+                x.len() == y.len() && x.iter().zip(y).all(|(a, b)| java_equal(a, b))
+            }
+            (Value::Map(x), Value::Map(y)) => {
+                x.len() == y.len()
+                    && x.iter()
+                        .zip(y)
+                        .all(|((ka, va), (kb, vb))| ka == kb && java_equal(va, vb))
+            }
+            (Value::Null, Value::Null) => true,
+            (a, b) => crate::value::equivalent(a, b),
+        }
+    }
+    fn visit(
+        run: &Runner,
+        m: &BTreeMap<Arc<str>, Value>,
+        key: &str,
+        pairs: &[(&Value, &BTreeMap<Arc<str>, Value>)],
+        depth: usize,
+    ) -> Result<BTreeMap<Arc<str>, Value>> {
+        run.sh.tick()?;
+        if depth > crate::value::MAX_NESTING {
+            return Err(failed(
+                "apoc.map.updateTree",
+                "the tree is nested too deeply",
+            ));
+        }
+        let mut out = m.clone();
+        let here = m.get(key).unwrap_or(&Value::Null);
+        // A later pair with the same value wins, as in the map APOC builds.
+        if let Some((_, add)) = pairs.iter().rev().find(|(v, _)| java_equal(v, here)) {
+            for (k, v) in add.iter() {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        for v in out.values_mut() {
+            match v {
+                Value::Map(inner) => *v = Value::Map(visit(run, inner, key, pairs, depth + 1)?),
+                Value::List(xs) => {
+                    for x in xs.iter_mut() {
+                        if let Value::Map(inner) = x {
+                            *x = Value::Map(visit(run, inner, key, pairs, depth + 1)?);
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        Ok(out)
+    }
+    Ok(Value::Map(visit(run, tree, key, &pairs, 0)?))
+}
+
+fn wrong_entry(n: &str, d: &Value) -> crate::engine::error::ExecError {
+    failed(
+        n,
+        format!("java.lang.IllegalArgumentException: Wrong data list entry: {d}"),
+    )
 }

@@ -103,12 +103,14 @@ impl Algorithm {
             "SHA-256" => Algorithm::Sha256,
             "SHA-384" => Algorithm::Sha384,
             "SHA-512" => Algorithm::Sha512,
-            _ => return Err(failed(
-                n,
-                format!(
+            _ => {
+                return Err(failed(
+                    n,
+                    format!(
                     "java.security.NoSuchAlgorithmException: {name} MessageDigest not available"
                 ),
-            )),
+                ))
+            }
         })
     }
 }
