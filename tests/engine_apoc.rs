@@ -140,7 +140,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.math.tanh", "RETURN round(apoc.math.tanh(1), 12)", "0.761594155956"),
     // ---- apoc.convert ----
     ("apoc.convert.fromJsonList", "RETURN apoc.convert.fromJsonList('[1, \"a\", null, {\"b\": 2.5}]')", "[1, 'a', null, {b: 2.5}]"),
-    ("apoc.convert.fromJsonMap", "RETURN apoc.convert.fromJsonMap('{\"a\": 42, \"b\": [true]}')", "{a: 42, b: [true]}"),
+    ("apoc.convert.fromJsonMap", "RETURN [apoc.convert.fromJsonMap('{\"a\": 42, \"b\": [true]}'), apoc.convert.fromJsonMap('{\"a\": {\"b\": 1}}', '$.a'), apoc.convert.fromJsonList('{\"a\": [1, 2]}', '$.a')]", "[{a: 42, b: [true]}, {b: 1}, [1, 2]]"),
     ("apoc.convert.toJson", "RETURN apoc.convert.toJson({a: [1, 2], b: 'x'})", "'{\"a\":[1,2],\"b\":\"x\"}'"),
     ("apoc.convert.toList", "RETURN [apoc.convert.toList(1), apoc.convert.toList([1, 2])]", "[[1], [1, 2]]"),
     ("apoc.convert.toMap", "MATCH (b:Person {name: 'Bob'}) RETURN apoc.convert.toMap(b)", "{age: 25, name: 'Bob'}"),
@@ -246,6 +246,10 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.map.updateTree", "RETURN apoc.map.updateTree({id: 1, c: {id: 2}, d: [{id: 3}]}, 'id', [[1, {a: 1}], [2, {a: 2}], [3, {a: 3}]])", "{a: 1, c: {a: 2, id: 2}, d: [{a: 3, id: 3}], id: 1}"),
     ("apoc.cypher.runFirstColumnSingle", "RETURN [apoc.cypher.runFirstColumnSingle('RETURN a + 7 AS b', {a: 3}), apoc.cypher.runFirstColumnSingle('MATCH (p:Person) RETURN p.name ORDER BY p.name', {}), apoc.cypher.runFirstColumnSingle('MATCH (p:Nobody) RETURN p', null)]", "[10, 'Alice', null]"),
     ("apoc.cypher.runFirstColumnMany", "RETURN [apoc.cypher.runFirstColumnMany('UNWIND range(1, a) AS id RETURN id', {a: 3}), apoc.cypher.runFirstColumnMany('MATCH (p:Person) WHERE p.age > $min RETURN p.name ORDER BY p.name', {min: 20})]", "[[1, 2, 3], ['Alice', 'Bob']]"),
+    // ---- JSON paths: APOC's tests (Jayway JsonPath, APOC's default options) ----
+    ("apoc.json.path", "WITH '{\"columns\":{\"row\":{\"poiType\":\"Governorate\",\"poi\":772},\"col2\":{\"_id\":\"772col2\"}}}' AS json RETURN [apoc.json.path(json, '$..columns'), apoc.json.path(json, '$..columns', ['AS_PATH_LIST']), apoc.json.path(json, '$..columns', []), apoc.json.path(json, '$.columns.row.poi'), apoc.json.path(json)]", "[[{col2: {_id: '772col2'}, row: {poi: 772, poiType: 'Governorate'}}, null, null, null], ['$[\\'columns\\']'], [{col2: {_id: '772col2'}, row: {poi: 772, poiType: 'Governorate'}}], 772, {columns: {col2: {_id: '772col2'}, row: {poi: 772, poiType: 'Governorate'}}}]"),
+    ("apoc.convert.getJsonProperty", "CREATE (a {json: '[1,2,3]'}), (b {json: '{\"foo\":[1,2,3]}'}), (c {json: '{a:[1,2,3]}'}) RETURN [apoc.convert.getJsonProperty(a, 'json'), apoc.convert.getJsonProperty(b, 'json', '$.foo'), apoc.convert.getJsonProperty(c, 'json'), apoc.convert.getJsonProperty(c, 'missing')]", "[[1, 2, 3], [1, 2, 3], {a: [1, 2, 3]}, null]"),
+    ("apoc.convert.getJsonPropertyMap", "CREATE (n {prop: '{\"columns\":{\"row\":{\"poiType\":\"Governorate\",\"poi\":772},\"col2\":{\"_id\":\"772col2\"}}}'}) RETURN [apoc.convert.getJsonPropertyMap(n, 'prop', '$.columns.col2'), apoc.convert.getJsonPropertyMap(n, 'prop', '$.columns.missing')]", "[{_id: '772col2'}, null]"),
     // ---- apoc.number: APOC's tests (exact arithmetic, Java DecimalFormat) ----
     ("apoc.number.exact.add", "RETURN [apoc.number.exact.add('1213669989', '1238126387'), apoc.number.exact.add(null, '1'), apoc.number.exact.add('1.10', '-2.1')]", "['2451796376', null, '-1.00']"),
     ("apoc.number.exact.sub", "RETURN apoc.number.exact.sub('1238126387', '1213669989')", "'24456398'"),
@@ -296,6 +300,11 @@ fn apoc_errors_and_nulls() {
         ("RETURN apoc.number.exact.add('1e999999999', '1')", "over grape's limit"),
         ("RETURN apoc.cypher.runFirstColumnSingle('CREATE (n) RETURN n', {})", "read-only"),
         ("RETURN apoc.map.updateTree({}, 'id', [[1]])", "Wrong data list entry: [1]"),
+        (
+            "CREATE (n {prop: '{\"a\": {\"b\": 1}}'}) RETURN apoc.convert.getJsonPropertyMap(n, 'prop', '$.a', ['ALWAYS_RETURN_LIST'])",
+            "not possible to use ALWAYS_RETURN_LIST",
+        ),
+        ("RETURN apoc.json.path('{a: 1}', '$.a', ['NOPE'])", "Invalid pathOptions"),
         (
             "WITH 'RETURN apoc.cypher.runFirstColumnSingle($q, {q: $q}) AS x' AS q RETURN apoc.cypher.runFirstColumnSingle(q, {q: q})",
             "nest deeper than 8 levels",

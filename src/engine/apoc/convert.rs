@@ -161,25 +161,6 @@ pub(super) fn to_json(run: &Runner, v: &Value) -> Result<serde_json::Value> {
     })
 }
 
-pub(super) fn from_json(j: &serde_json::Value) -> Value {
-    use serde_json::Value as J;
-    match j {
-        J::Null => Value::Null,
-        J::Bool(b) => Value::Bool(*b),
-        J::Number(x) => x
-            .as_i64()
-            .map(Value::Int)
-            .unwrap_or_else(|| Value::Float(x.as_f64().unwrap_or(f64::NAN))),
-        J::String(s) => Value::from(s.as_str()),
-        J::Array(xs) => Value::List(xs.iter().map(from_json).collect()),
-        J::Object(o) => Value::Map(
-            o.iter()
-                .map(|(k, v)| (Arc::from(k.as_str()), from_json(v)))
-                .collect(),
-        ),
-    }
-}
-
 pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
     let a0 = arg(args, 0);
     Ok(match f {
@@ -196,32 +177,19 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             let Some(s) = text(n, a0)? else {
                 return Ok(Value::Null);
             };
-            if !matches!(arg(args, 1), Value::Null) && text(n, arg(args, 1))? != Some("") {
-                return Err(ExecError::unsupported(
-                    "JSON paths in apoc.convert.fromJson*",
-                ));
+            if s.is_empty() {
+                return Ok(Value::Null);
             }
-            let j: serde_json::Value = serde_json::from_str(s).map_err(|e| {
-                failed(
-                    n,
-                    format!("java.lang.RuntimeException: Can't convert {s} to JSON: {e}"),
-                )
-            })?;
-            let v = from_json(&j);
-            match (f, &v) {
-                ("fromjsonlist", Value::List(_))
-                | ("fromjsonmap", Value::Map(_))
-                | (_, Value::Null) => v,
-                _ => {
-                    return Err(failed(
-                        n,
-                        format!(
-                            "java.lang.RuntimeException: Can't convert {s} to a {}",
-                            if f == "fromjsonlist" { "list" } else { "map" }
-                        ),
-                    ))
-                }
-            }
+            let path = text(n, arg(args, 1))?.unwrap_or("");
+            let opts =
+                super::json_path::Options::from_value(arg(args, 2)).map_err(|e| failed(n, e))?;
+            let want = if f == "fromjsonlist" {
+                super::json_path::Want::List
+            } else {
+                super::json_path::Want::Map
+            };
+            run.sh.can_allocate(s.len().saturating_mul(4))?;
+            super::json_path::parse(s, path, want, opts).map_err(|e| failed(n, e))?
         }
         "tolist" => match a0 {
             Value::Null => Value::Null,

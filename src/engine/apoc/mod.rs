@@ -19,6 +19,7 @@ pub(super) mod date;
 mod extra;
 mod graph;
 mod hashing;
+mod json_path;
 mod map;
 mod number;
 mod text;
@@ -226,6 +227,7 @@ pub(crate) fn is_implemented(lname: &str) -> bool {
         || extra::FUNCTIONS.contains(&lname)
         || number::FUNCTIONS.contains(&lname)
         || hashing::FUNCTIONS.contains(&lname)
+        || json_path::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -376,6 +378,9 @@ pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<V
         return Some(r);
     }
     if let Some(r) = hashing::call(run, lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = json_path::call(run, lname, args) {
         return Some(r);
     }
     if !is_implemented(lname) {
