@@ -26,7 +26,7 @@ pub(crate) const FUNCTIONS: &[&str] = &[
     "apoc.temporal.format",
 ];
 
-fn failed(name: &str, why: impl std::fmt::Display) -> ExecError {
+pub(super) fn failed(name: &str, why: impl std::fmt::Display) -> ExecError {
     ExecError::runtime(
         ErrorKind::ArgumentError,
         format!("Failed to invoke function `{name}`: Caused by: {why}"),
@@ -68,7 +68,11 @@ fn int(v: Option<&Value>) -> Option<i64> {
 
 /// A UTC instant seen in `zone` (an IANA name, `UTC`, `Z` or an offset like `+02:00`):
 /// local time, offset in seconds, and the zone's name.
-fn in_zone(name: &str, utc: NaiveDateTime, zone: &str) -> Result<(NaiveDateTime, i32, String)> {
+pub(super) fn in_zone(
+    name: &str,
+    utc: NaiveDateTime,
+    zone: &str,
+) -> Result<(NaiveDateTime, i32, String)> {
     if zone.is_empty() || zone.eq_ignore_ascii_case("UTC") || zone == "Z" {
         return Ok((utc, 0, "UTC".into()));
     }
@@ -136,7 +140,7 @@ fn pieces(pattern: &str) -> Vec<Piece> {
     out
 }
 
-const MONTHS: [&str; 12] = [
+pub(super) const MONTHS: [&str; 12] = [
     "January",
     "February",
     "March",
@@ -150,7 +154,7 @@ const MONTHS: [&str; 12] = [
     "November",
     "December",
 ];
-const DAYS: [&str; 7] = [
+pub(super) const DAYS: [&str; 7] = [
     "Monday",
     "Tuesday",
     "Wednesday",
@@ -174,7 +178,7 @@ fn offset_text(off: i32, colon: bool, z_for_zero: bool) -> String {
 }
 
 /// Formats a date and/or time with a Java pattern; fields the value lacks are an error.
-fn format_java(
+pub(super) fn format_java(
     name: &str,
     pattern: &str,
     date: Option<NaiveDate>,
@@ -281,7 +285,12 @@ fn format_java(
 
 /// Parses `text` with a Java pattern; returns the UTC instant (a missing time is midnight, a
 /// missing zone is `zone`).
-fn parse_java(name: &str, text: &str, pattern: &str, zone: &str) -> Result<NaiveDateTime> {
+pub(super) fn parse_java(
+    name: &str,
+    text: &str,
+    pattern: &str,
+    zone: &str,
+) -> Result<NaiveDateTime> {
     let mut fmt = String::new();
     let (mut has_time, mut has_zone) = (false, false);
     for p in pieces(pattern) {

@@ -16,6 +16,7 @@ mod agg;
 mod coll;
 mod convert;
 pub(super) mod date;
+mod date_text;
 mod extra;
 mod graph;
 mod hashing;
@@ -224,6 +225,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 pub(crate) fn is_implemented(lname: &str) -> bool {
     IMPLEMENTED.binary_search(&lname).is_ok()
         || date::FUNCTIONS.contains(&lname)
+        || date_text::FUNCTIONS.contains(&lname)
         || extra::FUNCTIONS.contains(&lname)
         || number::FUNCTIONS.contains(&lname)
         || hashing::FUNCTIONS.contains(&lname)
@@ -369,6 +371,9 @@ fn index_in(len: usize) -> usize {
 /// `Some(result)` when `lname` is an APOC function grape runs.
 pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<Value>> {
     if let Some(r) = date::call(lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = date_text::call(lname, args) {
         return Some(r);
     }
     if let Some(r) = extra::call(run, lname, args) {
