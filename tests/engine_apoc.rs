@@ -255,6 +255,7 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     ("apoc.date.convertFormat", "RETURN [apoc.date.convertFormat('2020-11-04', 'date', 'basic_date'), apoc.date.convertFormat('2020-11-04T22', 'date_hour', 'date_hour_minute'), apoc.date.convertFormat('Tue, 14 May 2019 14:52:06 -0400', 'rfc_1123_date_time', 'iso_date_time'), apoc.date.convertFormat('2019-05-14T14:52:06', 'iso_local_date_time'), apoc.date.convertFormat(null, 'date')]", "['20201104', '2020-11-04T22:00', '2019-05-14T14:52:06-04:00', '2019-05-14', null]"),
     ("apoc.date.toYears", "RETURN [apoc.date.toYears(31536000000), apoc.date.toYears('2012-12-23 23:59:59'), apoc.date.toYears('2012-12-23', 'yyyy-MM-dd') < apoc.date.toYears('2012-12-23 23:59:59')]", "[1.0, 43.0082191463724, true]"),
     ("apoc.temporal.toZonedTemporal", "RETURN [apoc.temporal.toZonedTemporal('2012-12-23 23:59:59', 'yyyy-MM-dd HH:mm:ss'), apoc.temporal.toZonedTemporal('2012-12-23 23:59:59', 'yyyy-MM-dd HH:mm:ss', '+04:30'), apoc.temporal.toZonedTemporal('2012-12-23 23:59:59', 'yyyy-MM-dd HH:mm:ss', 'Pacific/Auckland'), apoc.temporal.toZonedTemporal('2012-12-23', 'yyyy-MM-dd')]", "[2012-12-23T23:59:59Z[UTC], 2012-12-24T04:29:59+04:30, 2012-12-23T23:59:59+13:00[Pacific/Auckland], 2012-12-23T00:00Z[UTC]]"),
+    ("apoc.xml.parse", "WITH '<?xml version=\"1.0\"?><table><tr><td><img src=\"pix/logo-tl.gif\"></img></td></tr></table>' AS xml RETURN [apoc.xml.parse(xml), apoc.xml.parse(xml, '/', null, true), apoc.xml.parse('<root><text>text0<mixed/> text1</text><text><![CDATA[\n text as cdata\n ]]></text></root>'), apoc.xml.parse('<catalog><book id=\"bk102\"><title>Midnight Rain</title></book><book id=\"bk103\"><author>Corets, Eva</author><title>Maeve Ascendant</title></book></catalog>', '/catalog/book[title=\"Maeve Ascendant\"]/.'), apoc.xml.parse('<a/>', '/b')]", "[{_children: [{_children: [{_children: [{_type: 'img', src: 'pix/logo-tl.gif'}], _type: 'td'}], _type: 'tr'}], _type: 'table'}, {_table: [{_tr: [{_td: [{_type: 'img', src: 'pix/logo-tl.gif'}], _type: 'td'}], _type: 'tr'}], _type: 'table'}, {_children: [{_children: [{_type: 'mixed'}, 'text0', 'text1'], _type: 'text'}, {_text: 'text as cdata', _type: 'text'}], _type: 'root'}, {_children: [{_text: 'Corets, Eva', _type: 'author'}, {_text: 'Maeve Ascendant', _type: 'title'}], _type: 'book', id: 'bk103'}, null]"),
     // ---- apoc.number: APOC's tests (exact arithmetic, Java DecimalFormat) ----
     ("apoc.number.exact.add", "RETURN [apoc.number.exact.add('1213669989', '1238126387'), apoc.number.exact.add(null, '1'), apoc.number.exact.add('1.10', '-2.1')]", "['2451796376', null, '-1.00']"),
     ("apoc.number.exact.sub", "RETURN apoc.number.exact.sub('1238126387', '1213669989')", "'24456398'"),
@@ -310,6 +311,8 @@ fn apoc_errors_and_nulls() {
             "not possible to use ALWAYS_RETURN_LIST",
         ),
         ("RETURN apoc.json.path('{a: 1}', '$.a', ['NOPE'])", "Invalid pathOptions"),
+        ("RETURN apoc.xml.parse('<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>')", "DOCTYPE are not allowed"),
+        ("RETURN apoc.xml.parse('<a><b></a>')", "SAXParseException"),
         (
             "WITH 'RETURN apoc.cypher.runFirstColumnSingle($q, {q: $q}) AS x' AS q RETURN apoc.cypher.runFirstColumnSingle(q, {q: q})",
             "nest deeper than 8 levels",

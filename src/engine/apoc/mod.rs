@@ -25,6 +25,7 @@ mod map;
 mod number;
 mod text;
 pub(super) mod write;
+mod xml;
 
 pub(crate) use agg::finish_aggregate;
 use coll::*;
@@ -230,6 +231,7 @@ pub(crate) fn is_implemented(lname: &str) -> bool {
         || number::FUNCTIONS.contains(&lname)
         || hashing::FUNCTIONS.contains(&lname)
         || json_path::FUNCTIONS.contains(&lname)
+        || xml::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -386,6 +388,9 @@ pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<V
         return Some(r);
     }
     if let Some(r) = json_path::call(run, lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = xml::call(run, lname, args) {
         return Some(r);
     }
     if !is_implemented(lname) {
