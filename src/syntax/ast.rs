@@ -781,8 +781,10 @@ pub fn is_aggregate_name(name: &str) -> bool {
         "apoc.agg.median",
         "apoc.agg.minitems",
         "apoc.agg.nth",
+        "apoc.agg.percentiles",
         "apoc.agg.product",
         "apoc.agg.slice",
+        "apoc.agg.statistics",
     ];
     AGGREGATES.iter().any(|a| name.eq_ignore_ascii_case(a))
 }

@@ -139,6 +139,81 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 (key("relationships"), Value::List(rels)),
             ]))
         }
+        "apoc.agg.percentiles" | "apoc.agg.statistics" => histogram(name, &rows)?,
         other => return Err(ExecError::unsupported(other)),
     })
+}
+
+/// `apoc.agg.percentiles` / `statistics`: the values in HdrHistogram as APOC 5 records them
+/// (see `hdr.rs`); the percentiles are the last row's list.
+fn histogram(name: &str, rows: &[Vec<Value>]) -> Result<Value> {
+    use super::hdr::{Hdr, Num};
+    let mut h = Hdr::new();
+    let mut percentiles: Vec<Value> = [0.5, 0.75, 0.9, 0.95, 0.99]
+        .into_iter()
+        .map(Value::Float)
+        .collect();
+    if rows.is_empty() && name == "apoc.agg.percentiles" {
+        // Never called: APOC's field default, with 0.9 twice.
+        percentiles = [0.5, 0.75, 0.9, 0.95, 0.9, 0.99]
+            .into_iter()
+            .map(Value::Float)
+            .collect();
+    }
+    let (mut min, mut max): (Option<Value>, Option<Value>) = (None, None);
+    for r in rows {
+        let v = &r[0];
+        let n = match v {
+            Value::Int(i) => Num::Int(*i),
+            Value::Float(f) => Num::Float(*f),
+            other => return Err(wrong(name, other, "numbers")),
+        };
+        h.record(n).map_err(|e| {
+            failed(
+                name,
+                format!("java.lang.ArrayIndexOutOfBoundsException: {e}"),
+            )
+        })?;
+        let x = v.as_f64().unwrap_or(0.0);
+        if min.as_ref().is_none_or(|m| x < m.as_f64().unwrap_or(0.0)) {
+            min = Some(v.clone());
+        }
+        if max.as_ref().is_none_or(|m| x > m.as_f64().unwrap_or(0.0)) {
+            max = Some(v.clone());
+        }
+        match r.get(1) {
+            Some(Value::List(ps)) => percentiles = ps.clone(),
+            Some(Value::Null) | None => {}
+            Some(other) => return Err(wrong(name, other, "a list of floats")),
+        }
+    }
+    let at = |p: &Value| -> Option<Value> {
+        let p = p.as_f64()?;
+        Some(match h.percentile(p)? {
+            Num::Int(i) => Value::Int(i),
+            Num::Float(f) => Value::Float(f),
+        })
+    };
+    if name == "apoc.agg.percentiles" {
+        return Ok(Value::List(
+            percentiles
+                .iter()
+                .map(|p| at(p).unwrap_or(Value::Null))
+                .collect(),
+        ));
+    }
+    let mut m = BTreeMap::new();
+    m.insert(key("min"), min.unwrap_or_default());
+    m.insert(key("max"), max.unwrap_or_default());
+    m.insert(key("minNonZero"), Value::Float(h.min_non_zero()));
+    m.insert(key("total"), Value::Int(h.total() as i64));
+    m.insert(key("mean"), Value::Float(h.mean()));
+    m.insert(key("stdev"), Value::Float(h.std_deviation()));
+    for p in &percentiles {
+        if let (Some(v), Some(f)) = (at(p), p.as_f64()) {
+            let k = crate::engine::functions::to_string_plain(&Value::Float(f));
+            m.insert(key(&k), v);
+        }
+    }
+    Ok(Value::Map(m))
 }

@@ -20,6 +20,7 @@ mod date_text;
 mod extra;
 mod graph;
 mod hashing;
+mod hdr;
 mod json_path;
 mod map;
 mod number;
