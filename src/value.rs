@@ -47,6 +47,8 @@ pub enum Value {
     Temporal(Arc<crate::temporal::Temporal>),
     /// A spatial point.
     Point(Arc<crate::spatial::Point>),
+    /// A byte array (Neo4j's `ByteArray`: APOC's compressed data, Bolt's bytes).
+    Bytes(Arc<[u8]>),
 }
 
 impl From<crate::spatial::Point> for Value {
@@ -191,6 +193,7 @@ pub fn type_name(v: &Value) -> &'static str {
         Value::Path(_) => "PATH",
         Value::Temporal(t) => t.type_name(),
         Value::Point(_) => "POINT",
+        Value::Bytes(_) => "BYTE ARRAY",
     }
 }
 
@@ -310,6 +313,7 @@ impl Value {
             (Value::Point(a), Value::Point(b)) => {
                 Some(a.crs == b.crs && a.coordinates() == b.coordinates())
             }
+            (Value::Bytes(a), Value::Bytes(b)) => Some(a == b),
             _ => Some(false),
         }
     }
@@ -346,7 +350,8 @@ impl Value {
             Value::Path(_) => 4,
             Value::Temporal(_) => 5,
             Value::Point(_) => 6,
-            Value::String(_) => 7,
+            // (Byte arrays are not comparable in Cypher; ORDER BY puts them with strings.)
+            Value::String(_) | Value::Bytes(_) => 7,
             Value::Bool(_) => 8,
             Value::Int(_) | Value::Float(_) => 9,
             Value::Null => 10,
@@ -373,6 +378,9 @@ impl Value {
                 }
             }
             (Value::String(a), Value::String(b)) => a.cmp(b),
+            (Value::String(_), Value::Bytes(_)) => Ordering::Less,
+            (Value::Bytes(_), Value::String(_)) => Ordering::Greater,
+            (Value::Bytes(a), Value::Bytes(b)) => a.cmp(b),
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
             (Value::List(a), Value::List(b)) => {
                 for (x, y) in a.iter().zip(b.iter()) {
@@ -509,6 +517,10 @@ fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
             10u8.hash(state);
             p.hash(state)
         }
+        Value::Bytes(b) => {
+            13u8.hash(state);
+            b.hash(state)
+        }
         Value::Point(p) => {
             12u8.hash(state);
             p.crs.hash(state);
@@ -582,6 +594,13 @@ impl fmt::Display for Value {
             }
             Value::Temporal(t) => write!(f, "{t}"),
             Value::Point(p) => write!(f, "{p}"),
+            Value::Bytes(b) => {
+                write!(f, "0x")?;
+                for x in b.iter() {
+                    write!(f, "{x:02x}")?;
+                }
+                Ok(())
+            }
             Value::Node(n) => write!(f, "(#{})", n.0),
             Value::Relationship(r) => write!(f, "[#{}]", r.0),
             Value::Path(p) => {

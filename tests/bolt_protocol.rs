@@ -127,6 +127,22 @@ fn versions_and_values() {
     }
     // 10:00 UTC on 1 June 2024 is noon in Paris.
     assert_eq!(rows[0][4], Ps::Int(12));
+    // Byte arrays both ways: stored as a property, made by APOC, read back.
+    let (_, rows, _) = c
+        .run(
+            "CREATE (f:File {data: $b}) RETURN f.data AS data, apoc.util.compress('Test', {compression: 'NONE'}) AS made, apoc.util.decompress($b, {compression: 'NONE'}) AS text",
+            Ps::map([("b", Ps::Bytes(b"Test".to_vec()))]),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        rows[0],
+        vec![
+            Ps::Bytes(b"Test".to_vec()),
+            Ps::Bytes(b"Test".to_vec()),
+            Ps::from("Test")
+        ]
+    );
 
     // Bolt 4.4: no element ids, local date-times unless the utc patch is asked for.
     let mut c = Client::connect(&addr(&h), &[(4, 4, 0)]).unwrap();

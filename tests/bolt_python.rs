@@ -103,6 +103,11 @@ fn python_driver_end_to_end() {
             (json!(55.6), json!(4326))
         );
         assert_eq!(v["pt_km"], json!(27.842));
+        // Byte arrays both ways: the driver's bytearray parameter, APOC's compressed bytes.
+        assert_eq!(
+            (v["by"].clone(), v["made"].clone()),
+            (json!({"_bytes": "00ff"}), json!({"_bytes": "54657374"}))
+        );
         assert_eq!(
             (v["dp_hour"].clone(), v["dp_zone"].clone()),
             (json!(12), json!("Europe/Paris"))
@@ -200,6 +205,9 @@ fn canon(v: &Value, t: &Table) -> Json {
         }),
         Value::Temporal(x) => json!({ "_temporal": x.to_string() }),
         Value::Point(p) => json!({ "_point": [p.crs.srid(), p.coordinates()] }),
+        Value::Bytes(b) => {
+            json!({ "_bytes": b.iter().map(|x| format!("{x:02x}")).collect::<String>() })
+        }
     }
 }
 

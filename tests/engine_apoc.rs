@@ -259,6 +259,10 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     // ---- HdrHistogram aggregations: APOC's tests (HdrHistogram 2.1.9's buckets) ----
     ("apoc.agg.percentiles", "UNWIND [0, 1, 1, 2, 2, 2, 3] AS v RETURN [apoc.agg.percentiles(v, [0.5, 0.95]), apoc.agg.percentiles(CASE WHEN v = 2 THEN 2.0 ELSE v END, [0.5, 0.95]) = [2.0000076293945312, 3.0000076293945312]]", "[[2, 3], true]"),
     ("apoc.agg.statistics", "UNWIND [0, 1, 1, 2, 2, 2, 3] AS v WITH apoc.agg.statistics(v, [0.5, 0.95]) AS ints, apoc.agg.statistics(CASE WHEN v = 2 THEN 2.0 ELSE v END, [0.5]) AS floats RETURN [ints, [floats.min, floats.max, floats.minNonZero, floats.total, floats.mean, floats.stdev, floats['0.5'] = 2.0000076293945312]]", "[{0.5: 2, 0.95: 3, max: 3, mean: 1.5714285714285714, min: 0, minNonZero: 1.0, stdev: 0.9035079029052512, total: 7}, [0, 3, 1.0, 7, 1.5714329310825892, 0.9035111771858774, true]]"),
+    // ---- compression: APOC's tests (GZIP and DEFLATE byte for byte; every algorithm and
+    // charset round-trips) ----
+    ("apoc.util.compress", "RETURN [apoc.util.compress('Test', {compression: 'GZIP'}), apoc.util.compress('Test', {compression: 'DEFLATE'}), apoc.util.compress('Test', {compression: 'NONE'}), apoc.util.compress('Test') = apoc.util.compress('Test', {compression: 'GZIP', charset: 'UTF-8'})]", "[0x1f8b08000000000000ff0b492d2e010032d14d7804000000, 0x789c0b492d2e010003dd01a1, 0x54657374, true]"),
+    ("apoc.util.decompress", "WITH 'Mätrix, wie „schön“ ' + reduce(s = '', i IN range(1, 50) | s + 'ab') AS t UNWIND ['GZIP', 'DEFLATE', 'BZIP2', 'BLOCK_LZ4', 'FRAMED_SNAPPY', 'NONE'] AS algo UNWIND ['UTF-8', 'UTF-16', 'ISO-8859-1'] AS cs WITH t, algo, cs, apoc.util.compress(t, {compression: algo, charset: cs}) AS b RETURN collect(apoc.util.decompress(b, {compression: algo, charset: cs}) = CASE cs WHEN 'ISO-8859-1' THEN replace(replace(t, '„', '?'), '“', '?') ELSE t END)", "[true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true, true]"),
     // ---- apoc.number: APOC's tests (exact arithmetic, Java DecimalFormat) ----
     ("apoc.number.exact.add", "RETURN [apoc.number.exact.add('1213669989', '1238126387'), apoc.number.exact.add(null, '1'), apoc.number.exact.add('1.10', '-2.1')]", "['2451796376', null, '-1.00']"),
     ("apoc.number.exact.sub", "RETURN apoc.number.exact.sub('1238126387', '1213669989')", "'24456398'"),
@@ -316,6 +320,15 @@ fn apoc_errors_and_nulls() {
         ("RETURN apoc.json.path('{a: 1}', '$.a', ['NOPE'])", "Invalid pathOptions"),
         ("RETURN apoc.xml.parse('<!DOCTYPE a [<!ENTITY x \"y\">]><a>&x;</a>')", "DOCTYPE are not allowed"),
         ("RETURN apoc.xml.parse('<a><b></a>')", "SAXParseException"),
+        (
+            "RETURN apoc.util.decompress(apoc.util.compress('Test'), {compression: 'DEFLATE'})",
+            "java.io.IOException",
+        ),
+        (
+            "WITH reduce(s = 'a', i IN range(1, 17) | s + s) AS t RETURN apoc.util.decompress(apoc.util.compress(t))",
+            "compression bomb",
+        ),
+        ("RETURN apoc.util.compress('x', {compression: 'ZIP'})", "No enum constant apoc.util.CompressionAlgo.ZIP"),
         (
             "WITH 'RETURN apoc.cypher.runFirstColumnSingle($q, {q: $q}) AS x' AS q RETURN apoc.cypher.runFirstColumnSingle(q, {q: q})",
             "nest deeper than 8 levels",

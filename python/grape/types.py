@@ -293,6 +293,8 @@ def _value(v: Any) -> Any:
                 return Point(x["crs"], _float(x["x"]), _float(x["y"]), _opt_float(x.get("z")))
             if k == "~float":
                 return _float(v)
+            if k == "~bytes":
+                return bytes.fromhex(x)
             return _temporal(k, x)
     return {k: _value(x) for k, x in v.items()}
 
@@ -330,6 +332,8 @@ def _iso_offset(delta: Optional[_dt.timedelta]) -> str:
 def _encode(v: Any, where: str) -> Any:
     if v is None or isinstance(v, (bool, str)):
         return v
+    if isinstance(v, (bytes, bytearray)):
+        return {"~bytes": bytes(v).hex()}
     if isinstance(v, int):
         if not -(2**63) <= v < 2**63:
             raise OverflowError(f"{where}: {v} does not fit a 64-bit signed integer")

@@ -75,6 +75,16 @@ def test_temporal_spatial_and_special_values():
     assert rec["nested"] == [1, [2, {"k": "v"}]]
 
 
+def test_byte_arrays_both_ways():
+    g = grape.Graph()
+    rec = g.run(
+        "RETURN $b AS b, apoc.util.compress('Test', {compression: 'NONE'}) AS made, "
+        "apoc.util.decompress(apoc.util.compress($text), {}) AS text",
+        {"b": b"\x00\xff", "text": "grape"},
+    ).records()[0]
+    assert rec["b"] == b"\x00\xff" and rec["made"] == b"Test" and rec["text"] == "grape"
+
+
 def test_parameters_round_trip():
     g = grape.Graph()
     london = None

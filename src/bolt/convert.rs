@@ -204,6 +204,7 @@ pub fn to_ps(v: &Value, e: &dyn Entities, d: Dialect) -> Ps {
         Value::Int(i) => Ps::Int(*i),
         Value::Float(f) => Ps::Float(*f),
         Value::String(s) => Ps::String(s.to_string()),
+        Value::Bytes(b) => Ps::Bytes(b.to_vec()),
         Value::List(items) => Ps::List(items.iter().map(|x| to_ps(x, e, d)).collect()),
         Value::Map(m) => Ps::Map(
             m.iter()
@@ -290,7 +291,7 @@ pub fn from_ps(p: &Ps) -> Result<Value, String> {
         Ps::Int(i) => Value::Int(*i),
         Ps::Float(f) => Value::Float(*f),
         Ps::String(s) => Value::from(s.as_str()),
-        Ps::Bytes(_) => return Err("byte arrays are not supported as values".into()),
+        Ps::Bytes(b) => Value::Bytes(b.as_slice().into()),
         Ps::List(items) => Value::List(items.iter().map(from_ps).collect::<Result<_, _>>()?),
         Ps::Map(m) => Value::Map(
             m.iter()

@@ -1154,6 +1154,8 @@ fn value_type_text(v: &Value) -> String {
         Value::Path(_) => "PATH NOT NULL".into(),
         Value::Temporal(t) => format!("{} NOT NULL", t.type_name()),
         Value::Point(_) => "POINT NOT NULL".into(),
+        // A byte array is a list of integers to Cypher's type system.
+        Value::Bytes(_) => "LIST<INTEGER NOT NULL> NOT NULL".into(),
         Value::List(items) => {
             let mut inner: Vec<String> = items.iter().map(value_type_text).collect();
             inner.sort();

@@ -39,6 +39,7 @@ fn type_label(v: &Value) -> &'static str {
             T::Duration(_) => "Duration",
         },
         Value::Point(_) => "Point",
+        Value::Bytes(_) => "ByteArray",
         Value::List(items) => match items.first() {
             Some(Value::Int(_)) => "LongArray",
             Some(Value::Float(_)) => "DoubleArray",

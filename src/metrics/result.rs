@@ -90,6 +90,8 @@ pub fn canon(v: &Value, unordered_lists: bool) -> Canon {
         Value::Temporal(t) => Canon::Temporal(t.to_string()),
         // Points compare as their text, which names the CRS and every coordinate.
         Value::Point(p) => Canon::Temporal(p.to_string()),
+        // Byte arrays compare as their hexadecimal text (`0x…`).
+        Value::Bytes(_) => Canon::Temporal(v.to_string()),
     }
 }
 

@@ -31,6 +31,8 @@ def canon(v):
         return {"_point": [type(v).__name__, v.srid, list(v)]}
     if hasattr(v, "iso_format"):
         return {"_temporal": v.iso_format()}
+    if isinstance(v, (bytes, bytearray)):
+        return {"_bytes": bytes(v).hex()}
     return v
 
 
@@ -75,12 +77,14 @@ def main():
             "$p AS p, $dp AS dp, $dp.hour AS dp_hour, $dp.timezone AS dp_zone, "
             "point({x: 1, y: 2}) AS pc, point({longitude: 12.5, latitude: 55.6, height: 10}) AS pw, "
             "$pt AS pt, $pt.latitude AS pt_lat, $pt.srid AS pt_srid, "
-            "round(point.distance($cph, $pt2) / 1000, 3) AS pt_km",
+            "round(point.distance($cph, $pt2) / 1000, 3) AS pt_km, "
+            "$by AS by, apoc.util.compress('Test', {compression: 'NONE'}) AS made",
             p={"list": [1, 2.5, None, "s"], "nested": {"a": True}},
             dp=pytz.timezone("Europe/Paris").localize(datetime.datetime(2024, 6, 1, 12)),
             pt=neo4j.spatial.WGS84Point((12.5, 55.6)),
             cph=neo4j.spatial.WGS84Point((12.56459, 55.672874)),
             pt2=neo4j.spatial.WGS84Point((12.994341, 55.611784)),
+            by=bytearray(b"\x00\xff"),
         )
         out["values"] = {k: canon(v) for k, v in recs[0].data().items()}
         s = d.execute_query("EXPLAIN CREATE (n:X)").summary

@@ -97,6 +97,8 @@ pub(super) fn to_json(run: &Runner, v: &Value) -> Result<serde_json::Value> {
         Value::Int(i) => json!(i),
         Value::Float(f) => serde_json::Number::from_f64(*f).map_or(J::Null, J::Number),
         Value::String(s) => J::String(s.to_string()),
+        // Jackson writes a byte array as base-64 text.
+        Value::Bytes(b) => J::String(super::text::base64_encode(b, super::text::B64, true)),
         Value::List(xs) => J::Array(xs.iter().map(|x| to_json(run, x)).collect::<Result<_>>()?),
         Value::Map(m) => J::Object(
             m.iter()

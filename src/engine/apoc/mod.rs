@@ -14,6 +14,7 @@ use std::sync::Arc;
 
 mod agg;
 mod coll;
+mod compress;
 mod convert;
 pub(super) mod date;
 mod date_text;
@@ -233,6 +234,7 @@ pub(crate) fn is_implemented(lname: &str) -> bool {
         || hashing::FUNCTIONS.contains(&lname)
         || json_path::FUNCTIONS.contains(&lname)
         || xml::FUNCTIONS.contains(&lname)
+        || compress::FUNCTIONS.contains(&lname)
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -392,6 +394,9 @@ pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<V
         return Some(r);
     }
     if let Some(r) = xml::call(run, lname, args) {
+        return Some(r);
+    }
+    if let Some(r) = compress::call(run, lname, args) {
         return Some(r);
     }
     if !is_implemented(lname) {

@@ -483,6 +483,7 @@ pub(crate) fn set_property(
                 x,
                 Value::Map(_)
                     | Value::List(_)
+                    | Value::Bytes(_)
                     | Value::Node(_)
                     | Value::Relationship(_)
                     | Value::Path(_)

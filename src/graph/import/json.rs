@@ -58,6 +58,9 @@ pub fn value_to_json(v: &Value, entities: &dyn Entities) -> Json {
             None => json!({"~float": crate::value::format_float(*f)}),
         },
         Value::String(s) => Json::String(s.to_string()),
+        Value::Bytes(b) => {
+            json!({"~bytes": b.iter().map(|x| format!("{x:02x}")).collect::<String>()})
+        }
         Value::List(l) => Json::Array(l.iter().map(|x| value_to_json(x, entities)).collect()),
         Value::Map(m) => Json::Object(
             m.iter()
@@ -180,6 +183,11 @@ pub fn json_to_value(j: &Json, path: &str) -> Result<Value, String> {
                             crate::temporal::parse_duration(text)
                                 .map(crate::temporal::Temporal::Duration),
                         ),
+                        "~bytes" => {
+                            return bytes_from_hex(text)
+                                .map(|b| Value::Bytes(b.into()))
+                                .ok_or_else(|| format!("{path}: ~bytes is not hexadecimal text"))
+                        }
                         _ => None,
                     };
                     if let Some(p) = parsed {
@@ -596,6 +604,17 @@ pub fn graph_to_json(g: &Graph) -> Json {
     m.insert("relationships".into(), Json::Array(rels));
     schema_json(g, &mut m);
     Json::Object(m)
+}
+
+/// The bytes of hexadecimal text (`{"~bytes": "1f8b"}`).
+fn bytes_from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
 }
 
 #[cfg(test)]

@@ -410,7 +410,8 @@ mod tests {
         let text = r#"{"nodes": [
             {"id": 1, "labels": ["Person", "Admin"], "properties": {"name": "Ann", "born": {"~date": "1990-05-01"},
               "tags": ["a", "b"], "score": 1.5, "ok": true, "big": -9007199254740993,
-              "home": {"~point": {"crs": "wgs-84", "x": 12.5, "y": 55.6}}, "nan": {"~float": "NaN"}}},
+              "home": {"~point": {"crs": "wgs-84", "x": 12.5, "y": 55.6}}, "nan": {"~float": "NaN"},
+              "blob": {"~bytes": "00ff10"}}},
             {"id": 2, "labels": [], "properties": {}},
             {"id": 3, "labels": ["Person"], "properties": {"name": "Bob", "empty": []}}],
           "relationships": [
