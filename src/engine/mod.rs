@@ -1204,7 +1204,7 @@ mod tests {
         assert_eq!(e.code(), "Neo.ClientError.Statement.SyntaxError");
         let e = run_with(
             &mut g,
-            "CREATE (n:A) RETURN apoc.text.doubleMetaphone('a') AS s",
+            "CREATE (n:A) RETURN graph.names() AS s",
             &Params::new(),
             &opts,
         )
