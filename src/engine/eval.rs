@@ -718,16 +718,26 @@ impl Runner<'_> {
                 .rel(*r)
                 .and_then(|(_, _, _, p)| p.get(key).cloned())
                 .unwrap_or(Value::Null)),
-            Value::Node(n) => Ok(self
+            Value::Node(n) => match self
                 .key_sym(key)
                 .and_then(|k| self.graph().node_property(*n, k))
-                .cloned()
-                .unwrap_or(Value::Null)),
-            Value::Relationship(r) => Ok(self
+            {
+                Some(v) => Ok(v.clone()),
+                None => match self.sh.deleted_access(self.graph(), base) {
+                    Some(e) => Err(e),
+                    None => Ok(Value::Null),
+                },
+            },
+            Value::Relationship(r) => match self
                 .key_sym(key)
                 .and_then(|k| self.graph().relationship_property(*r, k))
-                .cloned()
-                .unwrap_or(Value::Null)),
+            {
+                Some(v) => Ok(v.clone()),
+                None => match self.sh.deleted_access(self.graph(), base) {
+                    Some(e) => Err(e),
+                    None => Ok(Value::Null),
+                },
+            },
             Value::Map(m) => Ok(m.get(key).cloned().unwrap_or(Value::Null)),
             Value::Temporal(t) => super::temporal_values::component(t, key).ok_or_else(|| {
                 ExecError::runtime(

@@ -313,9 +313,14 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                Value::Node(x) => Ok(Value::List(
-                    run.node_labels(*x).into_iter().map(Value::String).collect(),
-                )),
+                Value::Node(x) => {
+                    if let Some(e) = run.sh.deleted_access(run.graph(), &args[0]) {
+                        return Err(e);
+                    }
+                    Ok(Value::List(
+                        run.node_labels(*x).into_iter().map(Value::String).collect(),
+                    ))
+                }
                 // A value of another type at runtime (the TCK's InvalidArgumentValue).
                 other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
@@ -324,9 +329,12 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                Value::Relationship(x) => {
-                    Ok(run.rel_type(*x).map(Value::String).unwrap_or(Value::Null))
-                }
+                Value::Relationship(x) => Ok(run
+                    .rel_type(*x)
+                    // A relationship the statement deleted keeps its type (Neo4j reads it).
+                    .or_else(|| run.sh.deleted.borrow().rels.get(x).cloned())
+                    .map(Value::String)
+                    .unwrap_or(Value::Null)),
                 other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
             }
         }

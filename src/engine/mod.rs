@@ -539,6 +539,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         mem: std::cell::Cell::new(0),
         sites: RefCell::default(),
         virtuals: RefCell::default(),
+        deleted: RefCell::default(),
     }
 }
 

@@ -97,6 +97,41 @@ pub(crate) struct Shared<'a> {
     /// `apoc.create.vNode`, …): not in the graph, described here, ids from
     /// [`crate::value::FOREIGN_ID_BASE`] up.
     pub virtuals: RefCell<Virtuals>,
+    /// Nodes and relationships the statement deleted (a relationship with its type): reading
+    /// one's properties or labels afterwards is Neo4j's `EntityNotFound`, its type is still
+    /// known.
+    pub deleted: RefCell<Deleted>,
+}
+
+/// What a statement deleted, as far as later clauses may still ask.
+#[derive(Debug, Default)]
+pub(crate) struct Deleted {
+    pub nodes: rustc_hash::FxHashSet<NodeId>,
+    pub rels: rustc_hash::FxHashMap<RelId, Arc<str>>,
+}
+
+impl Shared<'_> {
+    /// Neo4j's error for reading an element the statement deleted, if `v` is one (and its id
+    /// has not been taken again).
+    pub(crate) fn deleted_access(&self, g: &Graph, v: &Value) -> Option<ExecError> {
+        let d = self.deleted.borrow();
+        let what = match v {
+            Value::Node(n) if !g.contains_node(*n) && d.nodes.contains(n) => {
+                format!("Node with id {}", n.0)
+            }
+            Value::Relationship(r) if g.relationship(*r).is_none() && d.rels.contains_key(r) => {
+                format!("Relationship with id {}", r.0)
+            }
+            _ => return None,
+        };
+        Some(
+            ExecError::runtime(
+                ErrorKind::EntityNotFound,
+                format!("{what} has been deleted in this transaction"),
+            )
+            .with_detail("DeletedEntityAccess"),
+        )
+    }
 }
 
 /// What `PROFILE` measured for one clause, over every time it ran.

@@ -603,7 +603,13 @@ pub(super) fn exec_delete(
             }
         }
     }
+    let forget_rel = |g: &Graph, r: RelId| {
+        if let Some(t) = g.rel_type(r) {
+            sh.deleted.borrow_mut().rels.insert(r, t);
+        }
+    };
     for r in rels {
+        forget_rel(g, r);
         if g.remove_relationship(r) {
             sh.stats.borrow_mut().relationships_deleted += 1;
         }
@@ -624,6 +630,7 @@ pub(super) fn exec_delete(
                 .with_detail("DeleteConnectedNode"));
             }
             for (r, _) in attached {
+                forget_rel(g, r);
                 if g.remove_relationship(r) {
                     sh.stats.borrow_mut().relationships_deleted += 1;
                 }
@@ -632,6 +639,7 @@ pub(super) fn exec_delete(
     }
     for n in nodes {
         if g.remove_node(n) {
+            sh.deleted.borrow_mut().nodes.insert(n);
             sh.stats.borrow_mut().nodes_deleted += 1;
         }
     }
