@@ -18,13 +18,6 @@ pub(super) const FUNCTIONS: &[&str] = &["apoc.util.compress", "apoc.util.decompr
 /// APOC's default `apoc.max.decompression.ratio`.
 const MAX_RATIO: usize = 200;
 
-pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&n) {
-        return None;
-    }
-    Some(dispatch(run, n, args))
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Algo {
     Gzip,
@@ -152,7 +145,7 @@ fn decode(b: &[u8], c: Charset) -> String {
     }
 }
 
-fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let (algo, charset) = config(n, arg(args, 1))?;
     let io = |e: std::io::Error| failed(n, format!("java.io.IOException: {e}"));
     if n == "apoc.util.compress" {

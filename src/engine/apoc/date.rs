@@ -387,15 +387,7 @@ fn named_format(f: &str) -> Option<&'static str> {
     })
 }
 
-/// Runs the date function `lname`; `None` when it is not one of this module's.
-pub(crate) fn call(lname: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&lname) {
-        return None;
-    }
-    Some(run(lname, args))
-}
-
-fn run(n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
     let name = crate::catalogue::function(n).map_or(n, |f| f.name);
     match n {
         "apoc.date.field" => {

@@ -30,12 +30,10 @@ const YEAR_MS: f64 = 365.0 * 24.0 * 3600.0 * 1000.0;
 /// A character standing for "the fraction of a second, if any, with its point" (ISO formats).
 const FRACTION: char = '\u{1}';
 
-pub(crate) fn call(lname: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&lname) {
-        return None;
-    }
-    let name = crate::catalogue::function(lname).map_or(lname, |f| f.name);
-    Some(run(name, lname, args))
+/// Runs `n` (lower-case), reporting errors under APOC's spelling of the name.
+pub(super) fn call(n: &str, args: &[Value]) -> Result<Value> {
+    let name = crate::catalogue::function(n).map_or(n, |f| f.name);
+    run(name, n, args)
 }
 
 fn text_arg<'a>(

@@ -33,14 +33,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.temporal.formatduration",
 ];
 
-pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&n) {
-        return None;
-    }
-    Some(dispatch(run, n, args))
-}
-
-fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
     Ok(match n {
         "apoc.text.hexvalue" => match int(n, a0)? {

@@ -28,14 +28,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.hashing.fingerprinting",
 ];
 
-pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&n) {
-        return None;
-    }
-    Some(dispatch(run, n, args))
-}
-
-fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     match n {
         "apoc.hashing.fingerprint" => {
             let conf = Config::eager(excluded(n, arg(args, 1))?);

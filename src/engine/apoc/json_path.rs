@@ -989,18 +989,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.json.path",
 ];
 
-pub(super) fn call(
-    run: &crate::engine::exec::Runner,
-    n: &str,
-    args: &[Value],
-) -> Option<crate::engine::error::Result<Value>> {
-    if !FUNCTIONS.contains(&n) {
-        return None;
-    }
-    Some(dispatch(run, n, args))
-}
-
-fn dispatch(
+pub(super) fn dispatch(
     run: &crate::engine::exec::Runner,
     n: &str,
     args: &[Value],

@@ -224,17 +224,27 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "apoc.version",
 ];
 
+/// The APOC families kept in files of their own: their functions (lower-case) and how each
+/// runs.
+type Family = (
+    &'static [&'static str],
+    fn(&Runner, &str, &[Value]) -> Result<Value>,
+);
+
+const FAMILIES: &[Family] = &[
+    (date::FUNCTIONS, |_, n, a| date::run(n, a)),
+    (date_text::FUNCTIONS, |_, n, a| date_text::call(n, a)),
+    (extra::FUNCTIONS, extra::dispatch),
+    (number::FUNCTIONS, number::dispatch),
+    (hashing::FUNCTIONS, hashing::dispatch),
+    (json_path::FUNCTIONS, json_path::dispatch),
+    (xml::FUNCTIONS, xml::parse_fn),
+    (compress::FUNCTIONS, compress::dispatch),
+];
+
 /// Whether `lname` (lower-case) is an APOC function the engine runs.
 pub(crate) fn is_implemented(lname: &str) -> bool {
-    IMPLEMENTED.binary_search(&lname).is_ok()
-        || date::FUNCTIONS.contains(&lname)
-        || date_text::FUNCTIONS.contains(&lname)
-        || extra::FUNCTIONS.contains(&lname)
-        || number::FUNCTIONS.contains(&lname)
-        || hashing::FUNCTIONS.contains(&lname)
-        || json_path::FUNCTIONS.contains(&lname)
-        || xml::FUNCTIONS.contains(&lname)
-        || compress::FUNCTIONS.contains(&lname)
+    IMPLEMENTED.binary_search(&lname).is_ok() || FAMILIES.iter().any(|(f, _)| f.contains(&lname))
 }
 
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
@@ -375,31 +385,10 @@ fn index_in(len: usize) -> usize {
 
 /// `Some(result)` when `lname` is an APOC function grape runs.
 pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<Value>> {
-    if let Some(r) = date::call(lname, args) {
-        return Some(r);
+    if let Some((_, f)) = FAMILIES.iter().find(|(names, _)| names.contains(&lname)) {
+        return Some(f(run, lname, args));
     }
-    if let Some(r) = date_text::call(lname, args) {
-        return Some(r);
-    }
-    if let Some(r) = extra::call(run, lname, args) {
-        return Some(r);
-    }
-    if let Some(r) = number::call(run, lname, args) {
-        return Some(r);
-    }
-    if let Some(r) = hashing::call(run, lname, args) {
-        return Some(r);
-    }
-    if let Some(r) = json_path::call(run, lname, args) {
-        return Some(r);
-    }
-    if let Some(r) = xml::call(run, lname, args) {
-        return Some(r);
-    }
-    if let Some(r) = compress::call(run, lname, args) {
-        return Some(r);
-    }
-    if !is_implemented(lname) {
+    if IMPLEMENTED.binary_search(&lname).is_err() {
         return None;
     }
     Some(dispatch(run, lname, args))

@@ -29,14 +29,7 @@ pub(super) const FUNCTIONS: &[&str] = &[
 /// `1e999999999` operand would otherwise ask for a gigabyte of digits.
 const MAX_PLAIN_DIGITS: u64 = 1 << 20;
 
-pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&n) {
-        return None;
-    }
-    Some(dispatch(run, n, args))
-}
-
-fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
     match n {
         "apoc.number.exact.add"

@@ -22,14 +22,7 @@ use std::sync::Arc;
 /// The functions of this file (lower-case).
 pub(super) const FUNCTIONS: &[&str] = &["apoc.xml.parse"];
 
-pub(super) fn call(run: &Runner, n: &str, args: &[Value]) -> Option<Result<Value>> {
-    if !FUNCTIONS.contains(&n) {
-        return None;
-    }
-    Some(parse_fn(run, n, args))
-}
-
-fn parse_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn parse_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let Some(data) = text(n, arg(args, 0))? else {
         return Err(failed(n, "java.lang.NullPointerException"));
     };

@@ -549,18 +549,12 @@ impl<'a> Runner<'a> {
             }
             return Ok(Some(bind_node_slot(info, n, st)));
         }
-        if was_bound {
-            let ok = self.element_ok(
-                &Value::Node(n),
-                info.pat.properties.as_ref(),
-                info.pat.where_.as_ref(),
-                &info.filters,
-                st,
-                scope,
-            )?;
-            return Ok(ok.then_some(None));
-        }
-        let saved = bind_node_slot(info, n, st);
+        // (A node bound before stays bound: nothing to restore.)
+        let saved = if was_bound {
+            None
+        } else {
+            bind_node_slot(info, n, st)
+        };
         let ok = self.element_ok(
             &Value::Node(n),
             info.pat.properties.as_ref(),
