@@ -25,9 +25,10 @@ pub(super) const FUNCTIONS: &[&str] = &[
     "apoc.number.parseint",
 ];
 
-/// The longest plain decimal text an exact operation may produce (operands and result): a
-/// `1e999999999` operand would otherwise ask for a gigabyte of digits.
-const MAX_PLAIN_DIGITS: u64 = 1 << 20;
+/// The longest plain decimal text an exact operation may take or produce, and the most
+/// significant digits it may be asked for: a `1e999999999` operand or a precision of two
+/// billion digits would otherwise ask for gigabytes (and unbounded time).
+const MAX_PLAIN_DIGITS: u64 = 100_000;
 
 pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
@@ -61,6 +62,12 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 }
                 _ => {
                     let mc = math_context(n, arg(args, 2), arg(args, 3))?;
+                    if mc.0 > MAX_PLAIN_DIGITS {
+                        return Err(failed(
+                            n,
+                            format!("a precision of {} digits is over grape's limit of {MAX_PLAIN_DIGITS}", mc.0),
+                        ));
+                    }
                     a.div(&b, mc).map_err(|e| failed(n, e))?
                 }
             };
