@@ -559,6 +559,22 @@ pub fn format_float(f: f64) -> String {
     s
 }
 
+/// Lower-case hexadecimal text of bytes (a byte array's text form and its JSON encoding).
+pub fn bytes_to_hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+/// The bytes of hexadecimal text (`{"~bytes": "1f8b"}`); `None` when it is not.
+pub fn bytes_from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
 impl fmt::Display for Value {
     /// A compact Cypher-like text (nodes and relationships by id).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -594,13 +610,7 @@ impl fmt::Display for Value {
             }
             Value::Temporal(t) => write!(f, "{t}"),
             Value::Point(p) => write!(f, "{p}"),
-            Value::Bytes(b) => {
-                write!(f, "0x")?;
-                for x in b.iter() {
-                    write!(f, "{x:02x}")?;
-                }
-                Ok(())
-            }
+            Value::Bytes(b) => write!(f, "0x{}", bytes_to_hex(b)),
             Value::Node(n) => write!(f, "(#{})", n.0),
             Value::Relationship(r) => write!(f, "[#{}]", r.0),
             Value::Path(p) => {

@@ -94,49 +94,97 @@ pub(super) fn in_zone(
     ))
 }
 
-/// One piece of a Java date pattern: a run of one letter, or literal text.
-enum Piece {
+/// A character standing for "the fraction of a second, if any, with its point" (ISO formats).
+pub(super) const FRACTION: char = '\u{1}';
+/// A character standing for RFC 1123's zone (`GMT` or `+HHMM`).
+pub(super) const RFC_1123_ZONE: char = '\u{2}';
+
+/// A pattern's parts.
+#[derive(Clone, Debug)]
+pub(super) enum Tok {
+    Lit(String),
     Field(char, usize),
-    Literal(String),
+    Optional(Vec<Tok>),
+    /// The fraction of a second with its point, digits as needed (none when zero).
+    Fraction,
+    /// RFC 1123's zone: `GMT` or `+HHMM`.
+    Rfc1123Zone,
 }
 
-fn pieces(pattern: &str) -> Vec<Piece> {
+pub(super) fn tokens(pattern: &str) -> Vec<Tok> {
     let c: Vec<char> = pattern.chars().collect();
-    let mut out = Vec::new();
     let mut i = 0;
-    while i < c.len() {
-        if c[i] == '\'' {
+    tokens_until(&c, &mut i, false)
+}
+
+fn tokens_until(c: &[char], i: &mut usize, nested: bool) -> Vec<Tok> {
+    let mut out = Vec::new();
+    while *i < c.len() {
+        let ch = c[*i];
+        if ch == ']' && nested {
+            *i += 1;
+            return out;
+        }
+        if ch == '[' {
+            *i += 1;
+            out.push(Tok::Optional(tokens_until(c, i, true)));
+        } else if ch == '\'' {
+            *i += 1;
             let mut lit = String::new();
-            i += 1;
-            while i < c.len() {
-                if c[i] == '\'' {
-                    if c.get(i + 1) == Some(&'\'') {
-                        lit.push('\'');
-                        i += 2;
-                        continue;
-                    }
-                    break;
-                }
-                lit.push(c[i]);
-                i += 1;
-            }
-            if lit.is_empty() && c.get(i) == Some(&'\'') && c.get(i - 1) == Some(&'\'') {
+            if c.get(*i) == Some(&'\'') {
                 lit.push('\'');
+                *i += 1;
+            } else {
+                while *i < c.len() {
+                    if c[*i] == '\'' {
+                        if c.get(*i + 1) == Some(&'\'') {
+                            lit.push('\'');
+                            *i += 2;
+                            continue;
+                        }
+                        *i += 1;
+                        break;
+                    }
+                    lit.push(c[*i]);
+                    *i += 1;
+                }
             }
-            i += 1;
-            out.push(Piece::Literal(lit));
-        } else if c[i].is_ascii_alphabetic() {
+            out.push(Tok::Lit(lit));
+        } else if ch == FRACTION {
+            *i += 1;
+            out.push(Tok::Fraction);
+        } else if ch == RFC_1123_ZONE {
+            *i += 1;
+            out.push(Tok::Rfc1123Zone);
+        } else if ch.is_ascii_alphabetic() {
             let mut n = 1;
-            while c.get(i + n) == Some(&c[i]) {
+            while c.get(*i + n) == Some(&ch) {
                 n += 1;
             }
-            out.push(Piece::Field(c[i], n));
-            i += n;
+            out.push(Tok::Field(ch, n));
+            *i += n;
         } else {
-            out.push(Piece::Literal(c[i].to_string()));
-            i += 1;
+            out.push(Tok::Lit(ch.to_string()));
+            *i += 1;
         }
     }
+    out
+}
+
+/// A pattern's letter runs and literal text, optional sections written out (the epoch-based
+/// functions format and parse every field the pattern names).
+fn pieces(pattern: &str) -> Vec<Tok> {
+    fn flatten(toks: Vec<Tok>, out: &mut Vec<Tok>) {
+        for t in toks {
+            match t {
+                Tok::Optional(inner) => flatten(inner, out),
+                t @ (Tok::Lit(_) | Tok::Field(..)) => out.push(t),
+                Tok::Fraction | Tok::Rfc1123Zone => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    flatten(tokens(pattern), &mut out);
     out
 }
 
@@ -210,8 +258,10 @@ pub(super) fn format_java(
     let pad = |v: i64, n: usize| format!("{v:0n$}");
     for p in pieces(pattern) {
         match p {
-            Piece::Literal(s) => out.push_str(&s),
-            Piece::Field(c, n) => match c {
+            // (`pieces` writes optional sections out and keeps no markers.)
+            Tok::Optional(_) | Tok::Fraction | Tok::Rfc1123Zone => {}
+            Tok::Lit(s) => out.push_str(&s),
+            Tok::Field(c, n) => match c {
                 'y' | 'u' if c == 'y' || n > 1 => {
                     let y = i64::from(need_date()?.year());
                     out.push_str(&if n == 2 {
@@ -295,8 +345,9 @@ pub(super) fn parse_java(
     let (mut has_time, mut has_zone) = (false, false);
     for p in pieces(pattern) {
         match p {
-            Piece::Literal(s) => fmt.push_str(&s.replace('%', "%%")),
-            Piece::Field(c, n) => fmt.push_str(match (c, n) {
+            Tok::Optional(_) | Tok::Fraction | Tok::Rfc1123Zone => {}
+            Tok::Lit(s) => fmt.push_str(&s.replace('%', "%%")),
+            Tok::Field(c, n) => fmt.push_str(match (c, n) {
                 ('y' | 'u', 2) => "%y",
                 ('y' | 'u', _) => "%Y",
                 ('M', 1 | 2) => "%m",

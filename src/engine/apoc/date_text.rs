@@ -6,7 +6,9 @@
 //!
 //! Patterns here may have optional sections (`[…]`), as `java.time` patterns may.
 
-use super::date::{failed, format_java, in_zone, parse_java, DAYS, MONTHS};
+use super::date::{
+    failed, format_java, in_zone, parse_java, tokens, Tok, DAYS, FRACTION, MONTHS, RFC_1123_ZONE,
+};
 use crate::engine::error::Result;
 use crate::temporal::Temporal;
 use crate::value::Value;
@@ -26,9 +28,6 @@ const DEFAULT_FORMAT: &str = "yyyy-MM-dd HH:mm:ss";
 
 /// Milliseconds in APOC's year (365 days).
 const YEAR_MS: f64 = 365.0 * 24.0 * 3600.0 * 1000.0;
-
-/// A character standing for "the fraction of a second, if any, with its point" (ISO formats).
-const FRACTION: char = '\u{1}';
 
 /// Runs `n` (lower-case), reporting errors under APOC's spelling of the name.
 pub(super) fn call(n: &str, args: &[Value]) -> Result<Value> {
@@ -178,7 +177,7 @@ fn pattern_of(f: &str) -> String {
         "iso_time" => format!("{local_time}[XXX]"),
         "iso_week_date" => "YYYY-'W'ww-e[XXX]".into(),
         "iso_zoned_date_time" => format!("{local_dt}XXX['['VV']']"),
-        "rfc_1123_date_time" => "[EEE, ]d MMM yyyy HH:mm[:ss] \u{2}".into(),
+        "rfc_1123_date_time" => format!("[EEE, ]d MMM yyyy HH:mm[:ss] {RFC_1123_ZONE}"),
         "basic_date" => "yyyyMMdd".into(),
         "basic_date_time" => "yyyyMMdd'T'HHmmss.SSSZ".into(),
         "basic_date_time_no_millis" => "yyyyMMdd'T'HHmmssZ".into(),
@@ -222,78 +221,6 @@ fn pattern_of(f: &str) -> String {
         _ => f.into(),
     };
     p
-}
-
-/// A pattern's parts.
-#[derive(Clone, Debug)]
-enum Tok {
-    Lit(String),
-    Field(char, usize),
-    Optional(Vec<Tok>),
-    /// The fraction of a second with its point, digits as needed (none when zero).
-    Fraction,
-    /// RFC 1123's zone: `GMT` or `+HHMM`.
-    Rfc1123Zone,
-}
-
-fn tokens(pattern: &str) -> Vec<Tok> {
-    let c: Vec<char> = pattern.chars().collect();
-    let mut i = 0;
-    tokens_until(&c, &mut i, false)
-}
-
-fn tokens_until(c: &[char], i: &mut usize, nested: bool) -> Vec<Tok> {
-    let mut out = Vec::new();
-    while *i < c.len() {
-        let ch = c[*i];
-        if ch == ']' && nested {
-            *i += 1;
-            return out;
-        }
-        if ch == '[' {
-            *i += 1;
-            out.push(Tok::Optional(tokens_until(c, i, true)));
-        } else if ch == '\'' {
-            *i += 1;
-            let mut lit = String::new();
-            if c.get(*i) == Some(&'\'') {
-                lit.push('\'');
-                *i += 1;
-            } else {
-                while *i < c.len() {
-                    if c[*i] == '\'' {
-                        if c.get(*i + 1) == Some(&'\'') {
-                            lit.push('\'');
-                            *i += 2;
-                            continue;
-                        }
-                        *i += 1;
-                        break;
-                    }
-                    lit.push(c[*i]);
-                    *i += 1;
-                }
-            }
-            out.push(Tok::Lit(lit));
-        } else if ch == FRACTION {
-            *i += 1;
-            out.push(Tok::Fraction);
-        } else if ch == '\u{2}' {
-            *i += 1;
-            out.push(Tok::Rfc1123Zone);
-        } else if ch.is_ascii_alphabetic() {
-            let mut n = 1;
-            while c.get(*i + n) == Some(&ch) {
-                n += 1;
-            }
-            out.push(Tok::Field(ch, n));
-            *i += n;
-        } else {
-            out.push(Tok::Lit(ch.to_string()));
-            *i += 1;
-        }
-    }
-    out
 }
 
 /// What a text gave, field by field.

@@ -485,28 +485,28 @@ impl PathParser<'_> {
     }
 
     fn pred(&mut self) -> Result<Pred, String> {
-        let mut left = self.pred_and()?;
-        loop {
-            self.ws();
-            if self.eat("||") {
-                let right = self.pred_and()?;
-                left = Pred::Or(Box::new(left), Box::new(right));
-            } else {
-                return Ok(left);
-            }
-        }
+        self.pred_chain("||", Self::pred_and, Pred::Or)
     }
 
     fn pred_and(&mut self) -> Result<Pred, String> {
-        let mut left = self.pred_atom()?;
+        self.pred_chain("&&", Self::pred_atom, Pred::And)
+    }
+
+    /// Operands of `next` joined left to right by `op`.
+    fn pred_chain(
+        &mut self,
+        op: &str,
+        next: fn(&mut Self) -> Result<Pred, String>,
+        join: fn(Box<Pred>, Box<Pred>) -> Pred,
+    ) -> Result<Pred, String> {
+        let mut left = next(self)?;
         loop {
             self.ws();
-            if self.eat("&&") {
-                let right = self.pred_atom()?;
-                left = Pred::And(Box::new(left), Box::new(right));
-            } else {
+            if !self.eat(op) {
                 return Ok(left);
             }
+            let right = next(self)?;
+            left = join(Box::new(left), Box::new(right));
         }
     }
 

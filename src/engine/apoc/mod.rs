@@ -461,9 +461,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 "apoc.util.sha384" => sha2::Sha384::digest(text.as_bytes()).to_vec(),
                 _ => sha2::Sha512::digest(text.as_bytes()).to_vec(),
             };
-            Ok(Value::from(
-                bytes.iter().map(|b| format!("{b:02x}")).collect::<String>(),
-            ))
+            Ok(Value::from(crate::value::bytes_to_hex(&bytes)))
         }
         "apoc.diff.nodes" => {
             let (Value::Node(_), Value::Node(_)) = (a0, a1) else {

@@ -756,7 +756,7 @@ impl Format {
         let (negative, text) = match n {
             Num::Int(i) => {
                 let v = i128::from(i) * i128::from(self.multiplier);
-                (v < 0, Digits::of_int(v.unsigned_abs()))
+                (v < 0, Digits::Int(v.unsigned_abs()))
             }
             Num::Float(f) if f.is_nan() => return "NaN".into(),
             Num::Float(f) => {
@@ -766,7 +766,7 @@ impl Format {
                     let (p, s) = self.affixes(negative);
                     return format!("{p}\u{221e}{s}");
                 }
-                (negative, Digits::of_float(v.abs()))
+                (negative, Digits::Float(v.abs()))
             }
         };
         let body = match self.exponent {
@@ -820,7 +820,8 @@ impl Format {
     /// maximum than minimum integer digits (engineering), the exponent is a multiple of the
     /// maximum; the significant digits are the minimum integer plus the maximum fraction.
     fn scientific(&self, d: Digits, min_exp: usize) -> String {
-        let sig = d.digits.trim_start_matches('0');
+        let (all, point) = d.exact();
+        let sig = all.trim_start_matches('0');
         if sig.is_empty() {
             let mut m = "0".repeat(self.min_int.max(1));
             if self.min_frac > 0 {
@@ -830,8 +831,8 @@ impl Format {
             return format!("{m}E{}", "0".repeat(min_exp));
         }
         // Decimal exponent of the first significant digit.
-        let lead = d.digits.len() - sig.len();
-        let first_exp = d.point as i64 - lead as i64 - 1;
+        let lead = all.len() - sig.len();
+        let first_exp = point as i64 - lead as i64 - 1;
         let engineering = self.max_int > self.min_int && self.max_int > 1;
         let (int_digits, exp) = if engineering {
             let m = self.max_int as i64;
@@ -999,41 +1000,35 @@ fn round_digit_string(d: &str, n: usize) -> (String, bool) {
     (String::from_utf8(keep).unwrap_or_default(), false)
 }
 
-/// A non-negative number's exact decimal digits: `digits` with the decimal point after
-/// `point` of them.
-struct Digits {
-    digits: String,
-    point: usize,
-    /// The value, for rounding a float (its exact binary value decides ties).
-    float: Option<f64>,
+/// A non-negative number to write: an integer, or a float whose exact binary value decides
+/// rounding ties.
+enum Digits {
+    Int(u128),
+    Float(f64),
 }
 
 impl Digits {
-    fn of_int(v: u128) -> Digits {
-        let digits = v.to_string();
-        Digits {
-            point: digits.len(),
-            digits,
-            float: None,
-        }
-    }
-
-    fn of_float(v: f64) -> Digits {
-        // Enough digits to hold the exact value's significant part.
-        let s = format!("{v:.1074}");
-        let (i, f) = s.split_once('.').unwrap_or((&s, ""));
-        let f = f.trim_end_matches('0');
-        Digits {
-            digits: format!("{i}{f}"),
-            point: i.len(),
-            float: Some(v),
+    /// All its decimal digits, exactly, and how many come before the decimal point.
+    fn exact(&self) -> (String, usize) {
+        match self {
+            Digits::Int(v) => {
+                let digits = v.to_string();
+                let point = digits.len();
+                (digits, point)
+            }
+            Digits::Float(v) => {
+                // Enough digits to hold the exact value's significant part.
+                let s = format!("{v:.1074}");
+                let (i, f) = s.split_once('.').unwrap_or((&s, ""));
+                (format!("{i}{}", f.trim_end_matches('0')), i.len())
+            }
         }
     }
 
     /// Integer and fraction digits, rounded half-even to `frac` fraction digits.
     fn rounded(&self, frac: usize) -> (String, String) {
-        match self.float {
-            Some(v) => {
+        match self {
+            Digits::Float(v) => {
                 // Rust rounds the exact binary value, ties to even: Java's HALF_EVEN.
                 let s = format!("{v:.frac$}");
                 match s.split_once('.') {
@@ -1041,7 +1036,7 @@ impl Digits {
                     None => (s, String::new()),
                 }
             }
-            None => (self.digits.clone(), "0".repeat(frac)),
+            Digits::Int(v) => (v.to_string(), "0".repeat(frac)),
         }
     }
 }

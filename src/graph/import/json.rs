@@ -184,7 +184,7 @@ pub fn json_to_value(j: &Json, path: &str) -> Result<Value, String> {
                                 .map(crate::temporal::Temporal::Duration),
                         ),
                         "~bytes" => {
-                            return bytes_from_hex(text)
+                            return crate::value::bytes_from_hex(text)
                                 .map(|b| Value::Bytes(b.into()))
                                 .ok_or_else(|| format!("{path}: ~bytes is not hexadecimal text"))
                         }
@@ -604,17 +604,6 @@ pub fn graph_to_json(g: &Graph) -> Json {
     m.insert("relationships".into(), Json::Array(rels));
     schema_json(g, &mut m);
     Json::Object(m)
-}
-
-/// The bytes of hexadecimal text (`{"~bytes": "1f8b"}`).
-fn bytes_from_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len())
-        .step_by(2)
-        .map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok())
-        .collect()
 }
 
 #[cfg(test)]
