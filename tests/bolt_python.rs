@@ -422,3 +422,95 @@ fn python_driver_selects_databases() {
     )
     .is_err());
 }
+
+#[test]
+fn python_driver_follows_use_clauses_and_composite_databases() {
+    let Some(py) = python() else { return };
+    let movies = grape::graph::Graph::from_cypher_script(
+        "CREATE (:Movie {title: 'A'}), (:Movie {title: 'B'})",
+    )
+    .unwrap();
+    let companies =
+        grape::graph::Graph::from_cypher_script("CREATE (:Organization {name: 'Acme'})").unwrap();
+    let mut composites =
+        vec![grape::engine::Composite::parse("catalog=films:movies,firms:companies").unwrap()];
+    grape::engine::set_alias_properties(&mut composites, r#"catalog.films={"genre": "all"}"#)
+        .unwrap();
+    let config = Config {
+        composites,
+        ..Default::default()
+    };
+    let h = Server::bind_databases(
+        "127.0.0.1:0",
+        vec![
+            (
+                "neo4j".into(),
+                grape::graph::Graph::from_cypher_script("CREATE (:A)").unwrap(),
+            ),
+            ("movies".into(), movies),
+            ("companies".into(), companies),
+        ],
+        config,
+    )
+    .unwrap()
+    .spawn();
+    let o = Command::new(&py)
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/bolt_support/use_check.py"))
+        .arg(format!("bolt://{}", h.local_addr()))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let o: Json = serde_json::from_slice(&o.stdout).unwrap();
+    for scheme in ["bolt", "neo4j"] {
+        let r = &o[scheme];
+        // A leading USE runs the statement on the database it names, as the summary says.
+        assert_eq!(r["use_count"], 2, "{scheme}: {r}");
+        assert_eq!(r["use_summary_db"], "movies");
+        assert_eq!(r["here_count"], 1);
+        assert_eq!(r["nope"], "Neo.ClientError.Database.DatabaseNotFound");
+        assert_eq!(r["two_graphs"], "Neo.ClientError.Statement.SyntaxError");
+        assert_eq!(r["written"], 1);
+        assert_eq!(
+            r["show"],
+            json!([
+                {"name": "catalog", "type": "composite", "constituents": ["catalog.films", "catalog.firms"]},
+                {"name": "companies", "type": "standard", "constituents": []},
+                {"name": "movies", "type": "standard", "constituents": []},
+                {"name": "neo4j", "type": "standard", "constituents": []},
+            ])
+        );
+        assert_eq!(r["names_here"], "Neo.ClientError.Statement.SemanticError");
+        assert_eq!(
+            r["tx_other_db"],
+            "Neo.ClientError.Statement.FeatureNotSupported"
+        );
+        // On the composite: its constituents, and statements on the one USE names.
+        assert_eq!(r["graph_names"], json!(["catalog.films", "catalog.firms"]));
+        assert_eq!(r["props"], json!({"genre": "all"}));
+        assert_eq!(r["films"], 2);
+        assert_eq!(r["firms"], "Acme");
+        assert_eq!(r["no_use"], "Neo.ClientError.Statement.FeatureNotSupported");
+    }
+    // Nothing was written where the statements did not say.
+    assert_eq!(h.database("movies").unwrap().node_count(), 2);
+    assert_eq!(h.graph().node_count(), 1);
+    // A composite names served databases, under a name of its own.
+    for spec in ["catalog=films:nope", "movies=films:movies"] {
+        let config = Config {
+            composites: vec![grape::engine::Composite::parse(spec).unwrap()],
+            ..Default::default()
+        };
+        assert!(
+            Server::bind_databases(
+                "127.0.0.1:0",
+                vec![
+                    ("neo4j".into(), grape::graph::Graph::new()),
+                    ("movies".into(), grape::graph::Graph::new())
+                ],
+                config
+            )
+            .is_err(),
+            "{spec}"
+        );
+    }
+}

@@ -116,6 +116,9 @@ pub enum DiagnosticKind {
     /// A function Neo4j knows that the engine asked about does not run
     /// ([`crate::analysis::ValidateOptions::executable`]).
     UnsupportedFunction,
+    /// A graph reference Neo4j refuses where it stands: `graph.byName` or `graph.byElementId`
+    /// outside `USE`, a dynamic lookup or a second graph on a standard database.
+    InvalidGraphReference,
 }
 
 impl DiagnosticKind {
@@ -154,7 +157,8 @@ impl DiagnosticKind {
             | PatternExpressionAsValue
             | AmbiguousAggregation
             | UnknownProcedureOutput
-            | ImplicitProcedureResults => "Neo.ClientError.Statement.SyntaxError",
+            | ImplicitProcedureResults
+            | InvalidGraphReference => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",

@@ -11,6 +11,7 @@ pub mod complexity;
 mod diagnostic;
 #[cfg(feature = "fuzz")]
 pub mod fuzz;
+pub mod graphs;
 pub mod validate;
 
 pub mod sarif;

@@ -51,6 +51,9 @@ pub struct Config {
     /// write transaction at a time) before it fails with
     /// `Neo.TransientError.Transaction.LockAcquisitionTimeout`, which drivers retry.
     pub lock_timeout: Duration,
+    /// Composite databases over the databases served: sessions may name one, and a statement
+    /// on it runs on the constituent its leading `USE` names.
+    pub composites: Vec<crate::engine::Composite>,
 }
 
 impl Default for Config {
@@ -70,6 +73,7 @@ impl Default for Config {
             auth_max_failed_attempts: 3,
             auth_lock: Duration::from_secs(5),
             lock_timeout: Duration::from_secs(10),
+            composites: Vec::new(),
         }
     }
 }
@@ -78,6 +82,8 @@ impl Default for Config {
 struct Shared {
     /// The databases, by name in lower case (Neo4j's names are case-insensitive).
     databases: std::collections::BTreeMap<String, SharedGraph>,
+    /// The graph a statement on a composite database sees outside its constituents: none.
+    empty: SharedGraph,
     config: Config,
     addr: SocketAddr,
     connections: AtomicU64,
@@ -122,8 +128,10 @@ impl Shared {
                 ),
             ));
         }
+        check_composites(&config.composites, &by_name)?;
         Ok(Shared {
             databases: by_name,
+            empty: SharedGraph::new(Graph::new()),
             config,
             addr,
             connections: AtomicU64::new(0),
@@ -136,8 +144,55 @@ impl Shared {
 
     /// The graph of the database `name` (lower case).
     fn graph(&self, name: &str) -> Option<&SharedGraph> {
-        self.databases.get(name)
+        self.databases.get(name).or_else(|| {
+            self.config
+                .composites
+                .iter()
+                .any(|c| c.name.eq_ignore_ascii_case(name))
+                .then_some(&self.empty)
+        })
     }
+}
+
+/// Composite databases must have names of their own and name served databases.
+fn check_composites(
+    composites: &[crate::engine::Composite],
+    databases: &std::collections::BTreeMap<String, SharedGraph>,
+) -> io::Result<()> {
+    let invalid = |m: String| Err(io::Error::new(io::ErrorKind::InvalidInput, m));
+    for (i, c) in composites.iter().enumerate() {
+        let key = c.name.to_ascii_lowercase();
+        if key.is_empty() || key == "system" || key.contains('.') || databases.contains_key(&key) {
+            return invalid(format!(
+                "{:?} cannot name a composite database (a database has that name, or it is reserved)",
+                c.name
+            ));
+        }
+        if composites[..i]
+            .iter()
+            .any(|o| o.name.eq_ignore_ascii_case(&c.name))
+        {
+            return invalid(format!("two composite databases are named {:?}", c.name));
+        }
+        for (j, k) in c.constituents.iter().enumerate() {
+            if !databases.contains_key(&k.database.to_ascii_lowercase()) {
+                return invalid(format!(
+                    "the constituent {}.{} names {:?}, which is not among the databases served",
+                    c.name, k.alias, k.database
+                ));
+            }
+            if c.constituents[..j]
+                .iter()
+                .any(|o| o.alias.eq_ignore_ascii_case(&k.alias))
+            {
+                return invalid(format!(
+                    "the composite {:?} has two constituents named {:?}",
+                    c.name, k.alias
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A bound Bolt server.
@@ -775,15 +830,17 @@ impl<'a> Conn<'a> {
     /// What a query on `db` sees of the server's databases.
     fn context(&mut self, db: &str) -> Arc<crate::engine::DatabaseContext> {
         if let Some(c) = &self.context {
-            if c.current == db && c.home == self.home() {
+            if c.current == db && c.home == self.home() && c.routed_from.is_none() {
                 return c.clone();
             }
         }
         let c = Arc::new(crate::engine::DatabaseContext {
+            routed_from: None,
             names: self.shared.databases.keys().cloned().collect(),
             current: db.to_string(),
             home: self.home().to_string(),
             default: self.shared.config.database.clone(),
+            composites: self.shared.config.composites.clone(),
         });
         self.context = Some(c.clone());
         c
@@ -933,7 +990,6 @@ impl<'a> Conn<'a> {
                 db
             }
         };
-        let graph = self.graph_of(&db);
         let read_mode = match &self.tx {
             Some(tx) => tx.read_only,
             None => extra.and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r"),
@@ -944,6 +1000,33 @@ impl<'a> Conn<'a> {
                 format!("{} (line {}, column {})", e.message, e.line, e.column),
             )
         })?;
+        // The statement's `USE` clauses may send it to another database of the server.
+        let context = self.context(&db);
+        let db = match crate::engine::use_target(&stmt, &params, &context) {
+            Ok(Some(target)) if target != db => {
+                if self.tx.is_some() {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Statement.FeatureNotSupported",
+                        format!("a grape transaction runs on one database: this one is on '{db}', the statement uses '{target}'"),
+                    ));
+                }
+                let target = self.database(Some(&Ps::String(target)))?;
+                if context.current_composite().is_some() {
+                    // A constituent, reached from its composite.
+                    self.context = Some(Arc::new(crate::engine::DatabaseContext {
+                        current: target.clone(),
+                        routed_from: Some(db),
+                        ..(*context).clone()
+                    }));
+                } else {
+                    self.context(&target);
+                }
+                target
+            }
+            Ok(_) => db,
+            Err(e) => return Err(Failure::new(e.code(), e.message)),
+        };
+        let graph = self.graph_of(&db);
         let access = crate::analysis::access(&stmt);
         let updating = crate::engine::is_updating(&stmt);
         let explain = stmt.prefix == Some(crate::syntax::ast::QueryPrefix::Explain);
@@ -982,7 +1065,10 @@ impl<'a> Conn<'a> {
         // The watcher sets this when the client closes the connection or sends RESET.
         let cancel = Arc::new(AtomicBool::new(false));
         engine_opts.to_mut().cancel = Some(cancel.clone());
-        engine_opts.to_mut().databases = Some(self.context(&db));
+        engine_opts.to_mut().databases = self.context.clone().filter(|c| c.current == db);
+        if engine_opts.databases.is_none() {
+            engine_opts.to_mut().databases = Some(self.context(&db));
+        }
         let engine_opts: &Options = &engine_opts;
         let exec_err = |e: crate::engine::ExecError| {
             if client_timeout && e.detail == Some("Timeout") {

@@ -25,6 +25,8 @@ pub enum ErrorKind {
     /// A schema command that cannot be carried out (an index that exists, a constraint the
     /// data breaks, …); the detail names Neo4j's status (`IndexAlreadyExists`, …).
     SchemaError,
+    /// A `USE` clause names a database the server does not have.
+    DatabaseNotFound,
 }
 
 impl ErrorKind {
@@ -46,6 +48,7 @@ impl ErrorKind {
             ErrorKind::LimitExceeded => "Neo.ClientError.Transaction.TransactionTimedOut",
             ErrorKind::Cancelled => "Neo.ClientError.Transaction.Terminated",
             ErrorKind::Unsupported => "Neo.ClientError.Statement.FeatureNotSupported",
+            ErrorKind::DatabaseNotFound => "Neo.ClientError.Database.DatabaseNotFound",
             // Which failure decides the code: see `ExecError::code`.
             ErrorKind::SchemaError => "Neo.DatabaseError.Schema.ConstraintCreationFailed",
         }

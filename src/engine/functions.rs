@@ -51,6 +51,10 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "exp",
     "file",
     "floor",
+    "graph.byelementid",
+    "graph.byname",
+    "graph.names",
+    "graph.propertiesbyname",
     "haversin",
     "head",
     "id",
@@ -629,6 +633,19 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
                 args[0].clone()
             })
         }
+        "graph.names" => {
+            arity(n, &args, 0, 0)?;
+            super::graphs::graph_names(run.sh.databases)
+        }
+        "graph.propertiesbyname" => {
+            arity(n, &args, 1, 1)?;
+            super::graphs::graph_properties(run.sh.databases, &args[0])
+        }
+        // Refused before anything runs anywhere but in USE, which does not evaluate them.
+        "graph.byname" | "graph.byelementid" => Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("`{n}` is only allowed at the first position of a USE clause."),
+        )),
         "db.namefromelementid" => {
             arity(n, &args, 1, 1)?;
             match &args[0] {

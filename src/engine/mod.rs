@@ -23,6 +23,7 @@ mod eval;
 mod exec;
 mod fulltext;
 mod functions;
+mod graphs;
 mod planner;
 mod procedures;
 pub(crate) mod temporal_values;
@@ -32,6 +33,10 @@ pub use error::{ErrorKind, ExecError, Phase, Result};
 /// Whether the engine runs the function `name` (dotted, any case): a function Neo4j knows that
 /// grape does not run is refused at compile time as not supported.
 pub use functions::is_implemented as function_is_implemented;
+pub use graphs::{
+    set_alias_properties, split_graph_name, use_target, Composite, CompositeSpecError, Constituent,
+    DatabaseContext,
+};
 
 use crate::graph::Graph;
 use crate::syntax::{Clause, CypherVersion, Query, QueryPrefix, Statement};
@@ -98,31 +103,6 @@ pub struct Options {
     /// The databases of the server the query runs on, and which one it runs on (`SHOW
     /// DATABASES`, `db.nameFromElementId`); `None`: one database, `neo4j`.
     pub databases: Option<Arc<DatabaseContext>>,
-}
-
-/// The databases a server serves, as a query sees them.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DatabaseContext {
-    /// Every database served (not `system`), by name.
-    pub names: Vec<String>,
-    /// The database the query runs on.
-    pub current: String,
-    /// The home database of the session's user.
-    pub home: String,
-    /// The server's default database.
-    pub default: String,
-}
-
-impl DatabaseContext {
-    /// The context of a server with one database, `neo4j`.
-    pub fn single() -> DatabaseContext {
-        DatabaseContext {
-            names: vec!["neo4j".into()],
-            current: "neo4j".into(),
-            home: "neo4j".into(),
-            default: "neo4j".into(),
-        }
-    }
 }
 
 /// A procedure whose results are a fixed table: a call returns the output columns of the rows
@@ -571,12 +551,32 @@ pub fn check(stmt: &Statement, src: &str) -> Result<()> {
 }
 
 fn static_check(stmt: &Statement, src: &str, opts: &Options) -> Result<()> {
-    match compile_errors_with(stmt, src, opts.cypher, &opts.procedures)
+    let composite = opts
+        .databases
+        .as_deref()
+        .is_some_and(|d| d.current_composite().is_some() || d.routed_from.is_some());
+    match compile_errors_with(stmt, src, opts.cypher, &opts.procedures, composite)
         .into_iter()
         .next()
     {
         Some(e) => Err(e),
         None => Ok(()),
+    }
+}
+
+/// The compile-time checks, then the check that the statement's `USE` clauses name the graph
+/// it is given (see [`use_target`]).
+fn checks_before_running(
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<()> {
+    static_check(stmt, src, opts)?;
+    procedures::check_calls(&stmt.query, &opts.procedures)?;
+    match opts.databases.as_deref() {
+        Some(ctx) => graphs::check_target(stmt, params, ctx),
+        None => graphs::check_target(stmt, params, &DatabaseContext::single()),
     }
 }
 
@@ -588,7 +588,7 @@ pub fn compile_errors(
     src: &str,
     cypher: crate::syntax::CypherVersion,
 ) -> Vec<ExecError> {
-    compile_errors_with(stmt, src, cypher, &[])
+    compile_errors_with(stmt, src, cypher, &[], false)
 }
 
 /// [`compile_errors`] with the table procedures `extra` known too.
@@ -597,6 +597,7 @@ fn compile_errors_with(
     src: &str,
     cypher: crate::syntax::CypherVersion,
     extra: &[TableProcedure],
+    composite: bool,
 ) -> Vec<ExecError> {
     use crate::analysis::DiagnosticKind as K;
     let schema = crate::schema::Schema::default();
@@ -604,6 +605,7 @@ fn compile_errors_with(
         executable: Some(functions::is_implemented),
         cypher,
         procedures: extra.iter().map(TableProcedure::signature).collect(),
+        composite,
         ..Default::default()
     };
     let v =
@@ -649,6 +651,7 @@ fn compile_errors_with(
             K::AmbiguousAggregation => "AmbiguousAggregationExpression",
             // The TCK's names: results named implicitly are undefined variables.
             K::ImplicitProcedureResults => "UndefinedVariable",
+            K::InvalidGraphReference => "InvalidGraphReference",
             _ => continue,
         };
         out.push(
@@ -673,8 +676,7 @@ pub fn execute(
     if !is_updating(stmt) || stmt.prefix == Some(QueryPrefix::Explain) {
         return execute_read(graph, stmt, src, params, opts);
     }
-    static_check(stmt, src, opts)?;
-    procedures::check_calls(&stmt.query, &opts.procedures)?;
+    checks_before_running(stmt, src, params, opts)?;
     let mut sh = shared_for(stmt, params, src, opts);
     let profile = stmt.prefix == Some(QueryPrefix::Profile);
     if profile {
@@ -711,8 +713,7 @@ pub fn execute_read(
     params: &Params,
     opts: &Options,
 ) -> Result<Table> {
-    static_check(stmt, src, opts)?;
-    procedures::check_calls(&stmt.query, &opts.procedures)?;
+    checks_before_running(stmt, src, params, opts)?;
     let mut sh = shared_for(stmt, params, src, opts);
     if stmt.prefix == Some(QueryPrefix::Explain) {
         let run = exec::Runner::new(graph, &sh);
@@ -1205,7 +1206,7 @@ mod tests {
         assert_eq!(e.code(), "Neo.ClientError.Statement.SyntaxError");
         let e = run_with(
             &mut g,
-            "CREATE (n:A) RETURN graph.names() AS s",
+            "CREATE (n:A) RETURN gds.similarity.cosine([1.0], [1.0]) AS s",
             &Params::new(),
             &opts,
         )

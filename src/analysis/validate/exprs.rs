@@ -205,6 +205,16 @@ impl<'a, 's> Checker<'a, 's> {
                     ),
                     Some(_) => {}
                 }
+                // The USE clause's own graph function is not walked: any other is misplaced.
+                for f in ["graph.byName", "graph.byElementId"] {
+                    if dotted.eq_ignore_ascii_case(f) {
+                        self.diag(
+                            DiagnosticKind::InvalidGraphReference,
+                            format!("`{f}` is only allowed at the first position of a USE clause."),
+                            e.span,
+                        );
+                    }
+                }
                 if dotted.eq_ignore_ascii_case("exists") && args.len() == 1 {
                     self.exists_argument(&args[0]);
                 }

@@ -43,6 +43,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 // inference over the schema.
 mod clauses;
 mod exprs;
+mod graphs;
 mod paths;
 mod patterns;
 mod schema;
@@ -64,6 +65,10 @@ pub struct ValidateOptions {
     /// Procedures beyond Neo4j's catalogue that the caller runs (an engine's own, the
     /// TCK's): their calls are checked against these signatures as built-ins are.
     pub procedures: Vec<crate::catalogue::Signature>,
+    /// The statement runs on a composite database: its `USE` clauses may name several graphs
+    /// and look graphs up by name. `false` (a standard database, as Neo4j's tools assume):
+    /// those are errors.
+    pub composite: bool,
 }
 
 /// The verdict on one query.
@@ -167,6 +172,7 @@ impl<'s> Validator<'s> {
             }
         }
         c.query(&stmt.query, Scope::default());
+        c.graph_references(&stmt.query);
         for part in
             std::iter::once(&stmt.query.first).chain(stmt.query.unions.iter().map(|u| &u.query))
         {

@@ -38,6 +38,15 @@ pub(crate) enum ServeCommand {
         /// other; --auth, if given, stays a user of every database.
         #[arg(long)]
         database_users: bool,
+        /// A composite database over databases served: NAME=ALIAS:DATABASE[,ALIAS:DATABASE…]
+        /// (repeatable). A session on it runs each statement on the constituent its leading
+        /// `USE NAME.ALIAS` names; `graph.names()` lists them.
+        #[arg(long, value_name = "SPEC")]
+        composite: Vec<String>,
+        /// Properties of a composite's alias, as `graph.propertiesByName()` returns them:
+        /// NAME.ALIAS={JSON map} (repeatable).
+        #[arg(long, value_name = "SPEC")]
+        alias_properties: Vec<String>,
         /// Value types for Data Importer folders: `strings` or `model`.
         #[arg(long, default_value = "strings")]
         types: grape::graph::import::ImporterTypes,

@@ -62,6 +62,8 @@ fn main() -> ExitCode {
             graphs,
             database,
             database_users,
+            composite,
+            alias_properties,
             types,
             port,
             bind,
@@ -75,7 +77,24 @@ fn main() -> ExitCode {
             let mut opts = grape::engine::Options::default();
             opts.limits.timeout = Some(std::time::Duration::from_millis(timeout_ms));
             engine.apply(&mut opts);
+            let composites = match composite
+                .iter()
+                .map(|c| grape::engine::Composite::parse(c))
+                .collect::<Result<Vec<_>, _>>()
+                .and_then(|mut cs| {
+                    for p in &alias_properties {
+                        grape::engine::set_alias_properties(&mut cs, p)?;
+                    }
+                    Ok(cs)
+                }) {
+                Ok(cs) => cs,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let config = grape::bolt::Config {
+                composites,
                 read_only,
                 engine: opts,
                 max_connections: max_connections.max(1),

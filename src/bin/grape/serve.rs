@@ -126,6 +126,11 @@ pub(super) fn cmd_serve_bolt(
         databases.insert(config.database.clone(), grape::graph::Graph::new());
     }
     let names: Vec<String> = databases.keys().cloned().collect();
+    let composites: Vec<String> = config
+        .composites
+        .iter()
+        .map(|c| format!("{} ({})", c.name, c.graph_names().join(", ")))
+        .collect();
     let config = grape::bolt::Config { auth, ..config };
     let server = match grape::bolt::Server::bind_databases(
         &format!("{bind}:{port}"),
@@ -146,6 +151,9 @@ pub(super) fn cmd_serve_bolt(
     println!("grape: Bolt server listening on bolt://{addr} (neo4j://{addr} for routing drivers)");
     if names.len() > 1 {
         println!("grape: databases {} (default {default})", names.join(", "));
+    }
+    if !composites.is_empty() {
+        println!("grape: composite databases {}", composites.join(", "));
     }
     let _ = std::io::Write::flush(&mut std::io::stdout());
     server.serve();

@@ -83,12 +83,13 @@ fn database_rows(c: &Show, ctx: &crate::engine::DatabaseContext) -> Vec<Vec<Valu
         Some(crate::syntax::SchemaName::Name(n)) => Some(n.name.to_ascii_lowercase()),
         _ => None,
     };
-    let row = |name: &str, standard: bool| {
+    // (`kind`: `standard`, `composite` or `system`; a composite lists its constituents.)
+    let row = |name: &str, kind: &str, constituents: Vec<Value>| {
         let mut options = BTreeMap::new();
         options.insert(Arc::from("txLogEnrichment"), Value::from("OFF"));
         vec![
             Value::from(name),
-            Value::from(if standard { "standard" } else { "system" }),
+            Value::from(kind),
             Value::List(Vec::new()),
             Value::from("read-write"),
             Value::from("localhost:7687"),
@@ -99,7 +100,7 @@ fn database_rows(c: &Show, ctx: &crate::engine::DatabaseContext) -> Vec<Vec<Valu
             Value::from(""),
             Value::Bool(name == ctx.default),
             Value::Bool(name == ctx.home),
-            Value::List(Vec::new()),
+            Value::List(constituents),
             Value::Null,
             Value::Null,
             Value::Null,
@@ -113,12 +114,19 @@ fn database_rows(c: &Show, ctx: &crate::engine::DatabaseContext) -> Vec<Vec<Valu
             Value::Map(options),
         ]
     };
-    let mut names: Vec<&str> = ctx.names.iter().map(String::as_str).collect();
-    names.sort_unstable();
-    let all = names
+    let mut rows: Vec<Vec<Value>> = ctx
+        .names
+        .iter()
+        .map(|n| row(n, "standard", Vec::new()))
+        .chain(ctx.composites.iter().map(|c| {
+            let names = c.graph_names().into_iter().map(Value::from).collect();
+            row(&c.name.to_ascii_lowercase(), "composite", names)
+        }))
+        .collect();
+    rows.sort_by(|a, b| a[0].as_str().cmp(&b[0].as_str()));
+    let all = rows
         .into_iter()
-        .map(|n| row(n, true))
-        .chain(std::iter::once(row("system", false)));
+        .chain(std::iter::once(row("system", "system", Vec::new())));
     all.filter(|r| match (c.kind, &named) {
         (ShowKind::Databases(crate::syntax::ShowDatabases::All), Some(n)) => {
             r[0].as_str() == Some(n.as_str())

@@ -8,6 +8,7 @@ impl<'s> Builder<'s> {
         let mut prefix = None;
         let mut cypher: Option<CypherPrefix> = None;
         let mut query = None;
+        let mut use_ = None;
         for c in p.into_inner() {
             match c.as_rule() {
                 Rule::query_prefix => {
@@ -43,11 +44,18 @@ impl<'s> Builder<'s> {
                     }
                 }
                 Rule::query => query = Some(self.query(c)?),
+                // `USE db CREATE INDEX …`: the graph a schema command applies to.
+                Rule::use_clause => use_ = self.clause(c)?,
                 Rule::schema_command => query = Some(self.schema_command(c)?),
                 _ => {}
             }
         }
-        let query = query.ok_or_else(|| internal(self.src, span.start))?;
+        let mut query = query.ok_or_else(|| internal(self.src, span.start))?;
+        if let Some(u) = use_ {
+            query.first.span = u.span().to(query.first.span);
+            query.span = query.first.span;
+            query.first.clauses.insert(0, u);
+        }
         Ok(Statement {
             cypher,
             prefix,

@@ -861,9 +861,12 @@ impl<'o> Printer<'o> {
         let start = self.out.len();
         self.graph_ref_inner(e);
         let written = &self.out[start..];
-        if written
-            .get(..5)
-            .is_some_and(|w| w.eq_ignore_ascii_case("graph"))
+        // A graph named `graph` alone would read as the keyword `USE GRAPH x`; `graph.byName(…)`
+        // and `graph.x` cannot.
+        if matches!(e.kind, ExprKind::Variable(_))
+            && written
+                .get(..5)
+                .is_some_and(|w| w.eq_ignore_ascii_case("graph"))
             && !written[5..].starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_')
         {
             self.out.insert(start + 5, '`');
