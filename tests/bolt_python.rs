@@ -339,15 +339,21 @@ fn mcp_neo4j_cypher_over_grape() {
     assert_eq!(h.graph().node_count(), 200);
 }
 
-#[test]
-fn python_driver_selects_databases() {
-    let Some(py) = python() else { return };
+/// Two small databases: `movies` with two movies, `companies` with one organization.
+fn movies_and_companies() -> (grape::graph::Graph, grape::graph::Graph) {
     let movies = grape::graph::Graph::from_cypher_script(
         "CREATE (:Movie {title: 'A'}), (:Movie {title: 'B'})",
     )
     .unwrap();
     let companies =
         grape::graph::Graph::from_cypher_script("CREATE (:Organization {name: 'Acme'})").unwrap();
+    (movies, companies)
+}
+
+#[test]
+fn python_driver_selects_databases() {
+    let Some(py) = python() else { return };
+    let (movies, companies) = movies_and_companies();
     let config = Config {
         auth: Some(("admin".into(), "secret".into())),
         database_users: true,
@@ -426,12 +432,7 @@ fn python_driver_selects_databases() {
 #[test]
 fn python_driver_follows_use_clauses_and_composite_databases() {
     let Some(py) = python() else { return };
-    let movies = grape::graph::Graph::from_cypher_script(
-        "CREATE (:Movie {title: 'A'}), (:Movie {title: 'B'})",
-    )
-    .unwrap();
-    let companies =
-        grape::graph::Graph::from_cypher_script("CREATE (:Organization {name: 'Acme'})").unwrap();
+    let (movies, companies) = movies_and_companies();
     let mut composites =
         vec![grape::engine::Composite::parse("catalog=films:movies,firms:companies").unwrap()];
     grape::engine::set_alias_properties(&mut composites, r#"catalog.films={"genre": "all"}"#)
@@ -480,6 +481,7 @@ fn python_driver_follows_use_clauses_and_composite_databases() {
             ])
         );
         assert_eq!(r["names_here"], "Neo.ClientError.Statement.SemanticError");
+        assert_eq!(r["by_name_here"], "Neo.ClientError.Statement.SyntaxError");
         assert_eq!(
             r["tx_other_db"],
             "Neo.ClientError.Statement.FeatureNotSupported"

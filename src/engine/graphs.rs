@@ -225,8 +225,9 @@ pub fn use_target(
             }
             ctx.current.to_lowercase()
         }
-        // Refused by the validator before anything runs.
-        GraphReference::ByName(_) | GraphReference::Other => return Err(not_a_graph(first)),
+        // Refused by the compile-time checks on the session's database, with Neo4j's message.
+        GraphReference::ByName(_) => return Ok(None),
+        GraphReference::Other => return Err(not_a_graph(first)),
     };
     if ctx.composite(&target).is_some() {
         return Err(ExecError::runtime(

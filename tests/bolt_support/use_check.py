@@ -37,6 +37,7 @@ for scheme in ["bolt", "neo4j"]:
             r["show"] = s.run("SHOW DATABASES YIELD name, type, constituents "
                               "WHERE type <> 'system' RETURN name, type, constituents "
                               "ORDER BY name").data()
+            r["by_name_here"] = code(lambda: s.run("USE graph.byName('movies') RETURN 1").consume())
             r["names_here"] = code(lambda: s.run("RETURN graph.names()").consume())
 
             def in_tx(tx):
