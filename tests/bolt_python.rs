@@ -491,6 +491,14 @@ fn python_driver_follows_use_clauses_and_composite_databases() {
         assert_eq!(r["props"], json!({"genre": "all"}));
         assert_eq!(r["films"], 2);
         assert_eq!(r["firms"], "Acme");
+        assert_eq!(
+            r["constituent_nodes"],
+            json!([
+                [["Movie"], {"title": "A"}],
+                [["Movie"], {"title": "B"}],
+                [["Organization"], {"name": "Acme"}],
+            ])
+        );
         assert_eq!(r["no_use"], "Neo.ClientError.Statement.FeatureNotSupported");
     }
     // Nothing was written where the statements did not say.

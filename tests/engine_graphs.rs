@@ -28,6 +28,7 @@ fn manual_context(current: &str) -> DatabaseContext {
         default: "neo4j".into(),
         composites: vec![composite],
         routed_from: None,
+        graphs: Default::default(),
     }
 }
 
@@ -225,14 +226,16 @@ fn a_statement_on_a_composite_runs_on_the_constituent_its_leading_use_names() {
     );
     let e = target(&ctx, "USE composite.fourth RETURN 1", &none).unwrap_err();
     assert_eq!(e.kind, ErrorKind::DatabaseNotFound);
-    // Several constituents in one statement: not supported yet, and said so.
-    let e = target(
-        &ctx,
-        "UNWIND graph.names() AS g CALL { USE graph.byName(g) MATCH (n) RETURN n } RETURN n",
-        &none,
-    )
-    .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Unsupported);
+    // Over several constituents, each part goes where its own USE says: no one target.
+    assert_eq!(
+        target(
+            &ctx,
+            "UNWIND graph.names() AS g CALL { USE graph.byName(g) MATCH (n) RETURN n } RETURN n",
+            &none,
+        )
+        .unwrap(),
+        None
+    );
     // The composite holds no data: reading it without USE is refused, not answered empty.
     let mut empty = Graph::new();
     let e = run_on(&ctx, &mut empty, "MATCH (n) RETURN count(n)").unwrap_err();
@@ -362,5 +365,117 @@ fn cli_declares_composite_databases() {
             String::from_utf8_lossy(&o.stderr).starts_with("error: "),
             "{bad:?}"
         );
+    }
+}
+
+/// The manual's composite with data: dba and dbb hold people, dbc a movie with its director.
+fn manual_context_with_graphs() -> DatabaseContext {
+    let mut ctx = manual_context("composite");
+    for (db, script) in [
+        (
+            "dba",
+            "CREATE (:Person {name: 'Ada'}), (:Person {name: 'Alan'})",
+        ),
+        ("dbb", "CREATE (:Person {name: 'Bea'})"),
+        (
+            "dbc",
+            "CREATE (:Person {name: 'Cy'})-[:DIRECTED {year: 1999}]->(:Movie {title: 'C'})",
+        ),
+    ] {
+        ctx.graphs.0.insert(
+            db.into(),
+            Arc::new(Graph::from_cypher_script(script).unwrap()),
+        );
+    }
+    ctx
+}
+
+fn column(t: &Table, i: usize) -> Vec<String> {
+    let mut v: Vec<String> = t.rows.iter().map(|r| r[i].to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn subqueries_and_union_parts_run_on_the_constituents_their_use_names() {
+    let ctx = manual_context_with_graphs();
+    let mut empty = Graph::new();
+    // The manual's graph.byName example: every constituent's nodes.
+    let t = run_on(
+        &ctx,
+        &mut empty,
+        "UNWIND graph.names() AS graphName CALL { USE graph.byName(graphName) MATCH (n) RETURN n } \
+         RETURN coalesce(n.name, n.title) AS name, labels(n) AS labels",
+    )
+    .unwrap();
+    assert_eq!(column(&t, 0), ["'Ada'", "'Alan'", "'Bea'", "'C'", "'Cy'"]);
+    assert!(column(&t, 1).contains(&"['Movie']".to_string()));
+    // The manual's graph.propertiesByName example: the constituents tagged 'A'.
+    let t = run_on(
+        &ctx,
+        &mut empty,
+        "UNWIND graph.names() AS name WITH name, graph.propertiesByName(name) AS props \
+         WHERE 'A' IN props.tags CALL { USE graph.byName(name) MATCH (n) RETURN n } RETURN n.name AS name",
+    )
+    .unwrap();
+    assert_eq!(column(&t, 0), ["'Ada'", "'Alan'", "'Bea'"]);
+    // A scope clause and an importing WITH both lead to USE.
+    for q in [
+        "WITH 'composite.second' AS g CALL (g) { USE graph.byName(g) MATCH (n) RETURN n.name AS name } RETURN name",
+        "WITH 'composite.second' AS g CALL { WITH g USE graph.byName(g) MATCH (n) RETURN n.name AS name } RETURN name",
+        "CALL { USE composite.second MATCH (n) RETURN n.name AS name } RETURN name",
+    ] {
+        let t = run_on(&ctx, &mut empty, q).unwrap();
+        assert_eq!(column(&t, 0), ["'Bea'"], "{q}");
+    }
+    // UNION parts, each on its constituent.
+    let t = run_on(
+        &ctx,
+        &mut empty,
+        "USE composite.first MATCH (n) RETURN n.name AS name UNION ALL USE composite.third MATCH (n:Person) RETURN n.name AS name",
+    )
+    .unwrap();
+    assert_eq!(column(&t, 0), ["'Ada'", "'Alan'", "'Cy'"]);
+    // Relationships and paths come back whole; the same node once.
+    let t = run_on(
+        &ctx,
+        &mut empty,
+        "CALL { USE composite.third MATCH p = (a)-[r:DIRECTED]->(m) RETURN p, r, a } \
+         RETURN type(r) AS t, r.year AS y, startNode(r) = a AS same, length(p) AS len, \
+         [x IN nodes(p) | labels(x)[0]] AS labels, endNode(r).title AS title",
+    )
+    .unwrap();
+    assert_eq!(
+        t.rows[0].iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+        [
+            "'DIRECTED'",
+            "1999",
+            "true",
+            "1",
+            "['Person', 'Movie']",
+            "'C'"
+        ]
+    );
+}
+
+#[test]
+fn what_a_composite_cannot_do_is_refused_with_a_reason() {
+    let ctx = manual_context_with_graphs();
+    let mut empty = Graph::new();
+    for (q, kind) in [
+        // Writing inside a statement over several graphs.
+        ("UNWIND graph.names() AS g CALL { USE graph.byName(g) CREATE (:X) } RETURN count(*) AS c", ErrorKind::Unsupported),
+        // A node of one graph passed into another.
+        ("CALL { USE composite.first MATCH (n) RETURN n } CALL (n) { USE composite.second MATCH (m) WHERE m = n RETURN m } RETURN m", ErrorKind::Unsupported),
+        // Reading the composite itself.
+        ("CALL { MATCH (n) RETURN n } RETURN n", ErrorKind::Unsupported),
+        // A constituent it does not have.
+        ("CALL { USE composite.fourth MATCH (n) RETURN n } RETURN n", ErrorKind::DatabaseNotFound),
+        ("WITH 'composite.fourth' AS g CALL (g) { USE graph.byName(g) RETURN 1 AS one } RETURN one", ErrorKind::DatabaseNotFound),
+        // graph.names() is the composite's, not a constituent's.
+        ("CALL { USE composite.first RETURN graph.names() AS g } RETURN g", ErrorKind::SemanticError),
+    ] {
+        let e = run_on(&ctx, &mut empty, q).unwrap_err();
+        assert_eq!(e.kind, kind, "{q}: {}", e.message);
     }
 }

@@ -93,3 +93,12 @@ fn collect<'q>(q: &'q Query, out: &mut Vec<&'q Use>) {
         }
     }
 }
+
+/// The `USE` a query part starts with: its first clause, or the one right after the importing
+/// `WITH` of a subquery.
+pub fn leading_use(q: &SingleQuery) -> Option<&Use> {
+    match q.clauses.as_slice() {
+        [Clause::Use(u), ..] | [Clause::With(_), Clause::Use(u), ..] => Some(u),
+        _ => None,
+    }
+}

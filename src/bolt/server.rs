@@ -829,13 +829,37 @@ impl<'a> Conn<'a> {
 
     /// What a query on `db` sees of the server's databases.
     fn context(&mut self, db: &str) -> Arc<crate::engine::DatabaseContext> {
+        // A composite's constituents are read as they are now, statement by statement.
+        let composite = self
+            .shared
+            .config
+            .composites
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(db));
         if let Some(c) = &self.context {
-            if c.current == db && c.home == self.home() && c.routed_from.is_none() {
+            if c.current == db
+                && c.home == self.home()
+                && c.routed_from.is_none()
+                && composite.is_none()
+            {
                 return c.clone();
             }
         }
+        let graphs = composite
+            .map(|c| {
+                c.constituents
+                    .iter()
+                    .filter_map(|k| {
+                        let key = k.database.to_ascii_lowercase();
+                        let g = self.shared.databases.get(&key)?.snapshot();
+                        Some((key, g))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
         let c = Arc::new(crate::engine::DatabaseContext {
             routed_from: None,
+            graphs: crate::engine::ConstituentGraphs(graphs),
             names: self.shared.databases.keys().cloned().collect(),
             current: db.to_string(),
             home: self.home().to_string(),
@@ -1016,6 +1040,7 @@ impl<'a> Conn<'a> {
                     self.context = Some(Arc::new(crate::engine::DatabaseContext {
                         current: target.clone(),
                         routed_from: Some(db),
+                        graphs: Default::default(),
                         ..(*context).clone()
                     }));
                 } else {

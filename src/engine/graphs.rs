@@ -31,6 +31,25 @@ pub struct DatabaseContext {
     /// The composite database the session is on, when the statement was sent from it to the
     /// constituent `current` by its leading `USE`.
     pub routed_from: Option<String>,
+    /// On a composite database: its constituents' graphs as the statement reads them.
+    pub graphs: ConstituentGraphs,
+}
+
+/// The graphs of a composite's constituents, by database name (lower case), as one statement
+/// reads them.
+#[derive(Clone, Default)]
+pub struct ConstituentGraphs(pub BTreeMap<String, std::sync::Arc<crate::graph::Graph>>);
+
+impl ConstituentGraphs {
+    pub fn get(&self, db: &str) -> Option<&crate::graph::Graph> {
+        self.0.get(&db.to_lowercase()).map(|g| &**g)
+    }
+}
+
+impl std::fmt::Debug for ConstituentGraphs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.0.keys()).finish()
+    }
 }
 
 /// A composite database: a name for a set of other databases, its constituents.
@@ -61,6 +80,7 @@ impl DatabaseContext {
             default: "neo4j".into(),
             composites: Vec::new(),
             routed_from: None,
+            graphs: ConstituentGraphs::default(),
         }
     }
 
@@ -157,9 +177,9 @@ fn text_argument(function: &str, e: &Expr, params: &Params) -> Result<String> {
 
 /// The database the statement's `USE` clauses send it to, resolved in `ctx` (lower case);
 /// `None` when it has no `USE`. On a standard database the validator has made sure that every
-/// `USE` names the same graph; on a composite, a leading `USE` names a constituent, and a
-/// statement with `USE` elsewhere (several constituents in one statement) is refused as not
-/// supported.
+/// `USE` names the same graph; on a composite, a statement whose only `USE` leads it goes to
+/// that constituent (`None` for one over several graphs: the executor runs each part on its
+/// constituent).
 pub fn use_target(
     stmt: &Statement,
     params: &Params,
@@ -172,14 +192,9 @@ pub fn use_target(
     let leading =
         matches!(stmt.query.first.clauses.first(), Some(Clause::Use(u)) if std::ptr::eq(u, *first));
     if let Some(composite) = ctx.current_composite() {
+        // Over several graphs, each part runs where its own USE says (the executor).
         if !leading || all.len() > 1 {
-            return Err(ExecError::runtime(
-                ErrorKind::Unsupported,
-                format!(
-                    "grape runs a statement on one graph of the composite database '{}': start it with `USE {}.<alias>` (subqueries and UNION parts on other constituents are not supported yet)",
-                    composite.name, composite.name
-                ),
-            ));
+            return Ok(None);
         }
         let parts = match GraphReference::of(first) {
             GraphReference::Name(e) => static_name(e)
@@ -187,9 +202,16 @@ pub fn use_target(
                 .into_iter()
                 .map(str::to_string)
                 .collect(),
-            GraphReference::ByName(e) => {
+            GraphReference::ByName(e)
+                if matches!(
+                    e.kind,
+                    ExprKind::Literal(Literal::String(_)) | ExprKind::Parameter(_)
+                ) =>
+            {
                 split_graph_name(&text_argument("graph.byName", e, params)?)
             }
+            // Computed from the row: the executor resolves it.
+            GraphReference::ByName(_) => return Ok(None),
             GraphReference::ByElementId(e) => {
                 let id = text_argument("graph.byElementId", e, params)?;
                 return Err(element_id_error(&id));
@@ -270,12 +292,19 @@ fn not_a_graph(u: &crate::syntax::ast::Use) -> ExecError {
 /// (a server routes the statement there first: [`use_target`]); a statement on a composite
 /// database that reads or writes data outside a constituent is refused.
 pub(crate) fn check_target(stmt: &Statement, params: &Params, ctx: &DatabaseContext) -> Result<()> {
+    if let Some(c) = ctx.current_composite() {
+        // The parts that start with USE run on their constituents (a constituent that does
+        // not exist is found here); the rest touch no data.
+        use_target(stmt, params, ctx)?;
+        return composite_parts(c, &stmt.query);
+    }
     let session;
     let resolved_in = match &ctx.routed_from {
         Some(composite) => {
             session = DatabaseContext {
                 current: composite.clone(),
                 routed_from: None,
+                graphs: ConstituentGraphs::default(),
                 ..ctx.clone()
             };
             &session
@@ -294,19 +323,29 @@ pub(crate) fn check_target(stmt: &Statement, params: &Params, ctx: &DatabaseCont
         }
         return Ok(());
     }
-    if let Some(c) = ctx.current_composite() {
-        if stmt
-            .query
-            .parts()
-            .any(|p| p.clauses.iter().any(touches_data))
-        {
-            return Err(ExecError::runtime(
-                ErrorKind::Unsupported,
-                format!(
-                    "the composite database '{}' holds no data of its own: start the statement with `USE {}.<alias>` to run it on a constituent",
-                    c.name, c.name
-                ),
-            ));
+    Ok(())
+}
+
+/// A composite holds no data of its own: what reads or writes a graph must be in a part whose
+/// `USE` names a constituent.
+fn composite_parts(c: &Composite, q: &crate::syntax::ast::Query) -> Result<()> {
+    for part in q.parts() {
+        if crate::analysis::graphs::leading_use(part).is_some() {
+            continue;
+        }
+        for clause in &part.clauses {
+            if touches_data(clause) {
+                return Err(ExecError::runtime(
+                    ErrorKind::Unsupported,
+                    format!(
+                        "the composite database '{}' holds no data of its own: read and write its constituents in query parts that start with `USE {}.<alias>` or `USE graph.byName(…)`",
+                        c.name, c.name
+                    ),
+                ));
+            }
+            for sub in clause.subqueries() {
+                composite_parts(c, sub)?;
+            }
         }
     }
     Ok(())
@@ -323,7 +362,7 @@ fn touches_data(c: &Clause) -> bool {
             | Clause::Remove(_)
             | Clause::Delete(_)
             | Clause::Foreach(_)
-            | Clause::CallSubquery(_)
+            | Clause::LoadCsv(_)
             | Clause::Schema(_)
     )
 }

@@ -35,7 +35,7 @@ pub use error::{ErrorKind, ExecError, Phase, Result};
 pub use functions::is_implemented as function_is_implemented;
 pub use graphs::{
     set_alias_properties, split_graph_name, use_target, Composite, CompositeSpecError, Constituent,
-    DatabaseContext,
+    ConstituentGraphs, DatabaseContext,
 };
 
 use crate::graph::Graph;
@@ -368,12 +368,16 @@ impl Entities for Table {
 
 /// Whether a statement may change the graph (so that it needs write access and a savepoint).
 pub fn is_updating(stmt: &Statement) -> bool {
-    fn q(query: &Query) -> bool {
-        std::iter::once(&query.first)
-            .chain(query.unions.iter().map(|u| &u.query))
-            .any(|s| s.clauses.iter().any(clause))
-    }
-    fn clause(c: &Clause) -> bool {
+    query_updates(&stmt.query)
+}
+
+fn query_updates(query: &Query) -> bool {
+    query.parts().any(|s| s.clauses.iter().any(clause_updates))
+}
+
+/// Whether a clause writes (its subqueries included).
+pub(crate) fn clause_updates(c: &Clause) -> bool {
+    {
         match c {
             Clause::Create(_)
             | Clause::Merge(_)
@@ -385,12 +389,11 @@ pub fn is_updating(stmt: &Statement) -> bool {
             | Clause::LoadCsv(_) => true,
             Clause::CallProcedure(c) => procedures::writes(&c.name.dotted()),
             Clause::CallSubquery(_) | Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => {
-                c.subqueries().into_iter().any(q)
+                c.subqueries().into_iter().any(query_updates)
             }
             _ => false,
         }
     }
-    q(&stmt.query)
 }
 
 /// Whether a statement reads files with `LOAD CSV` (anywhere, subqueries included): read-only

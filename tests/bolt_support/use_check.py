@@ -52,6 +52,11 @@ for scheme in ["bolt", "neo4j"]:
             r["films"] = s.run("USE catalog.films MATCH (n) RETURN count(n) AS c").single()["c"]
             r["firms"] = s.run("USE graph.byName($g) MATCH (n:Organization) RETURN n.name AS name",
                                g="catalog.firms").single()["name"]
+            # Elements of the constituents, as the driver sees them.
+            nodes = s.run("UNWIND graph.names() AS g CALL { USE graph.byName(g) "
+                          "MATCH (n) WHERE NOT n:Written RETURN n } RETURN n").graph().nodes
+            r["constituent_nodes"] = sorted(([sorted(n.labels), dict(n)] for n in nodes),
+                                            key=json.dumps)
             r["no_use"] = code(lambda: s.run("MATCH (n) RETURN count(n)").consume())
     out[scheme] = r
 

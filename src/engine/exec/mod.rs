@@ -23,6 +23,7 @@ use std::time::Instant;
 // (`WITH`/`RETURN`), the updating clauses, and `LOAD CSV`'s file access.
 mod call;
 mod compile;
+mod constituents;
 mod explain;
 mod load_csv;
 mod matching;
@@ -111,6 +112,38 @@ pub(crate) struct Deleted {
 }
 
 impl Shared<'_> {
+    /// The shared state of running part of this statement on another graph (a composite's
+    /// constituent): the same parameters, text, limits, deadline, cancellation and clock,
+    /// caches and element tables of its own.
+    pub(crate) fn for_graph<'b>(
+        &'b self,
+        databases: &'b crate::engine::DatabaseContext,
+    ) -> Shared<'b> {
+        Shared {
+            params: self.params,
+            src: self.src,
+            limits: self.limits,
+            deadline: self.deadline,
+            cancel: self.cancel,
+            procedures: self.procedures,
+            import_dir: self.import_dir,
+            databases: Some(databases),
+            regex_cache: RefCell::new(HashMap::new()),
+            stats: RefCell::new(Stats::default()),
+            cypher25: self.cypher25,
+            now: self.now,
+            ticks: std::cell::Cell::new(0),
+            last_key: std::cell::Cell::new((0, 0, 0, 0)),
+            profile: None,
+            profiled_hits: std::cell::Cell::new(0),
+            profile_steps: RefCell::new(HashMap::new()),
+            mem: std::cell::Cell::new(self.mem.get()),
+            sites: RefCell::default(),
+            virtuals: RefCell::default(),
+            deleted: RefCell::default(),
+        }
+    }
+
     /// Neo4j's error for reading an element the statement deleted, if `v` is one (and its id
     /// has not been taken again).
     pub(crate) fn deleted_access(&self, g: &Graph, v: &Value) -> Option<ExecError> {
@@ -689,6 +722,12 @@ fn run_single(
     mut scope: Vec<Arc<str>>,
     mut rows: Vec<Row>,
 ) -> Result<Output> {
+    // On a composite database, a part that starts with USE runs on that constituent.
+    if let Some(composite) = sh.databases.and_then(|d| d.current_composite()) {
+        if let Some(u) = constituents::leading_use(q) {
+            return constituents::run_part(access, sh, composite, q, u, scope, rows);
+        }
+    }
     if let [c @ (Clause::Braced(_) | Clause::Next(_) | Clause::When(_))] = q.clauses.as_slice() {
         let started = sh.profile.as_ref().map(|_| sh.profile_start());
         let out = run_composed(access, sh, c, scope, rows)?;
