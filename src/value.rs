@@ -627,9 +627,63 @@ impl fmt::Display for Value {
     }
 }
 
+/// The id of a database as its element ids carry it: UUID-shaped and the same for the same
+/// name (in any case) on every run, so that element ids a test records stay valid.
+pub fn database_id(db: &str) -> String {
+    // Two FNV-1a hashes of the lower-case name, shaped as a version-4 UUID.
+    let hash = |seed: u64| {
+        db.to_lowercase().bytes().fold(seed, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+        })
+    };
+    let (a, b) = (hash(0xcbf2_9ce4_8422_2325), hash(0x6c62_272e_07bb_0142));
+    format!(
+        "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        0x8000 | ((b >> 48) & 0x3fff),
+        b & 0xffff_ffff_ffff
+    )
+}
+
+/// Neo4j 5's element id of a node (`4:<database id>:<id>`) or relationship (`5:…`) of the
+/// database `db`.
+pub fn element_id(node: bool, db: &str, id: u32) -> String {
+    format!("{}:{}:{id}", if node { 4 } else { 5 }, database_id(db))
+}
+
+/// The parts of an element id: whether it is a node's, its database id, and the element's id.
+pub fn parse_element_id(s: &str) -> Option<(bool, &str, u32)> {
+    let mut parts = s.splitn(3, ':');
+    let node = match parts.next()? {
+        "4" => true,
+        "5" => false,
+        _ => return None,
+    };
+    let db = parts.next()?;
+    let id = parts.next()?.parse().ok()?;
+    Some((node, db, id))
+}
+
+/// The node an element id names in the database `db` (none for another database's, or a
+/// relationship's).
+pub fn node_of_element_id(s: &str, db: &str) -> Option<NodeId> {
+    match parse_element_id(s)? {
+        (true, id_db, id) if id_db == database_id(db) => Some(NodeId(id)),
+        _ => None,
+    }
+}
+
 /// Read access to the nodes and relationships that values refer to: a graph, or the snapshot a
 /// result table keeps of the entities it returns.
 pub trait Entities {
+    /// The element id of a node (`node`) or relationship: of the database `neo4j` unless the
+    /// entities know better (a result table knows its database, and where the elements a
+    /// composite's statement returned come from).
+    fn element_id(&self, node: bool, id: u32) -> String {
+        element_id(node, "neo4j", id)
+    }
     /// Labels of a node (empty when unknown).
     fn node_labels(&self, n: NodeId) -> Vec<Arc<str>>;
     /// Properties of a node (empty when unknown).

@@ -158,26 +158,29 @@ fn use_names_a_database_by_name_by_graph_function_or_by_element_id() {
         .as_deref(),
         Some("dbc")
     );
-    // grape's element ids belong to the database the statement runs on.
+    // An element id carries its database's id, as Neo4j's do (`4:<uuid>:<id>` for a node,
+    // `5:…` for a relationship): the statement goes where the element is.
     let mut params = Params::new();
-    params.insert("id".into(), Value::from("n:0"));
-    assert_eq!(
-        target(
-            &ctx,
-            "USE graph.byElementId($id) MATCH (n) RETURN n",
-            &params
-        )
-        .unwrap()
-        .as_deref(),
-        Some("neo4j")
-    );
-    let e = target(
-        &ctx,
-        "USE graph.byElementId('4:x') MATCH (n) RETURN n",
-        &none,
-    )
-    .unwrap_err();
-    assert_eq!(e.kind, ErrorKind::EntityNotFound);
+    for (db, node) in [("neo4j", true), ("dbb", true), ("DBC", false)] {
+        let id = grape::value::element_id(node, db, 7);
+        assert!(id.starts_with(if node { "4:" } else { "5:" }), "{id}");
+        params.insert("id".into(), Value::from(id));
+        assert_eq!(
+            target(
+                &ctx,
+                "USE graph.byElementId($id) MATCH (n) RETURN n",
+                &params
+            )
+            .unwrap()
+            .as_deref(),
+            Some(db.to_lowercase().as_str())
+        );
+    }
+    for bad in ["4:x", "n:0", "4:00000000-0000-4000-8000-000000000000:1"] {
+        let q = format!("USE graph.byElementId('{bad}') MATCH (n) RETURN n");
+        let e = target(&ctx, &q, &none).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::EntityNotFound, "{bad}");
+    }
     let e = target(&ctx, "USE nope MATCH (n) RETURN n", &none).unwrap_err();
     assert_eq!(e.kind, ErrorKind::DatabaseNotFound);
     assert_eq!(e.code(), "Neo.ClientError.Database.DatabaseNotFound");
@@ -478,4 +481,61 @@ fn what_a_composite_cannot_do_is_refused_with_a_reason() {
         let e = run_on(&ctx, &mut empty, q).unwrap_err();
         assert_eq!(e.kind, kind, "{q}: {}", e.message);
     }
+}
+
+#[test]
+fn element_ids_name_their_database_as_neo4js_do() {
+    // The same database name gives the same id on every run, in any case; others differ.
+    let a = grape::value::database_id("movies");
+    assert_eq!(a, grape::value::database_id("MOVIES"));
+    assert_ne!(a, grape::value::database_id("movie"));
+    assert_eq!(a.len(), 36);
+    assert_eq!(a.as_bytes()[14], b'4');
+    let mut g = Graph::from_cypher_script("CREATE (:A)-[:R]->(:B)").unwrap();
+    let t = grape::engine::run(
+        &mut g,
+        "MATCH (a:A)-[r]->(b) RETURN elementId(a), elementId(r), db.nameFromElementId(elementId(r)), \
+         db.nameFromElementId('4:' + $x + ':0')",
+        &[("x".to_string(), Value::from(grape::value::database_id("other")))]
+            .into_iter()
+            .collect(),
+    )
+    .unwrap();
+    let neo4j = grape::value::database_id("neo4j");
+    assert_eq!(t.rows[0][0].to_string(), format!("'4:{neo4j}:0'"));
+    assert_eq!(t.rows[0][1].to_string(), format!("'5:{neo4j}:0'"));
+    assert_eq!(t.rows[0][2].to_string(), "'neo4j'");
+    assert!(matches!(t.rows[0][3], Value::Null));
+    // A composite's statement returns its constituents' elements with their own element ids,
+    // which lead back to their constituent.
+    let ctx = manual_context_with_graphs();
+    let mut empty = Graph::new();
+    let t = run_on(
+        &ctx,
+        &mut empty,
+        "CALL { USE composite.third MATCH (m:Movie) RETURN m } \
+         RETURN elementId(m) AS id, db.nameFromElementId(elementId(m)) AS db",
+    )
+    .unwrap();
+    let id = grape::value::element_id(true, "dbc", 1);
+    assert_eq!(t.rows[0][0].to_string(), format!("'{id}'"));
+    assert_eq!(t.rows[0][1].to_string(), "'dbc'");
+    let mut params = Params::new();
+    params.insert("id".into(), Value::from(id.clone()));
+    // The manual's graph.byElementId example: the constituent the element belongs to.
+    assert_eq!(
+        target(
+            &ctx,
+            "USE graph.byElementId($id) MATCH (n) RETURN n",
+            &params
+        )
+        .unwrap()
+        .as_deref(),
+        Some("dbc")
+    );
+    let q = format!(
+        "WITH '{id}' AS e CALL (e) {{ USE graph.byElementId(e) MATCH (n) RETURN count(n) AS c }} RETURN c"
+    );
+    let t = run_on(&ctx, &mut empty, &q).unwrap();
+    assert!(matches!(t.rows[0][0], Value::Int(2)));
 }

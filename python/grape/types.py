@@ -35,11 +35,8 @@ class Node:
     id: int
     labels: Tuple[str, ...]
     properties: Dict[str, Any] = field(hash=False, compare=False)
-
-    @property
-    def element_id(self) -> str:
-        """What Cypher's ``elementId(n)`` returns for this node."""
-        return f"n:{self.id}"
+    #: What Cypher's ``elementId(n)`` returns for this node (``4:<database id>:<id>``).
+    element_id: str = field(default="", hash=False, compare=False)
 
     def __getitem__(self, key: str) -> Any:
         return self.properties[key]
@@ -57,11 +54,8 @@ class Relationship:
     start: int
     end: int
     properties: Dict[str, Any] = field(hash=False, compare=False)
-
-    @property
-    def element_id(self) -> str:
-        """What Cypher's ``elementId(r)`` returns for this relationship."""
-        return f"r:{self.id}"
+    #: What Cypher's ``elementId(r)`` returns for this relationship (``5:<database id>:<id>``).
+    element_id: str = field(default="", hash=False, compare=False)
 
     def __getitem__(self, key: str) -> Any:
         return self.properties[key]
@@ -265,12 +259,13 @@ def _duration(text: str) -> Duration:
 
 
 def _node(d: Dict[str, Any]) -> Node:
-    return Node(d["id"], tuple(d["labels"]), {k: _value(v) for k, v in d["properties"].items()})
+    props = {k: _value(v) for k, v in d["properties"].items()}
+    return Node(d["id"], tuple(d["labels"]), props, d.get("elementId", ""))
 
 
 def _rel(d: Dict[str, Any]) -> Relationship:
     props = {k: _value(v) for k, v in d["properties"].items()}
-    return Relationship(d["id"], d["type"], d["start"], d["end"], props)
+    return Relationship(d["id"], d["type"], d["start"], d["end"], props, d.get("elementId", ""))
 
 
 def _value(v: Any) -> Any:

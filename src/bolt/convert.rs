@@ -62,7 +62,7 @@ fn node(n: NodeId, e: &dyn Entities, d: Dialect) -> Ps {
         props(e.node_props(n), e, d),
     ];
     if d.element_ids {
-        f.push(Ps::String(format!("n:{}", n.0)));
+        f.push(Ps::String(e.element_id(true, n.0)));
     }
     Ps::Struct(TAG_NODE, f)
 }
@@ -77,9 +77,9 @@ fn rel(r: RelId, e: &dyn Entities, d: Dialect) -> Ps {
         props(e.rel_props(r), e, d),
     ];
     if d.element_ids {
-        f.push(Ps::String(format!("r:{}", r.0)));
-        f.push(Ps::String(format!("n:{}", s.0)));
-        f.push(Ps::String(format!("n:{}", t.0)));
+        f.push(Ps::String(e.element_id(false, r.0)));
+        f.push(Ps::String(e.element_id(true, s.0)));
+        f.push(Ps::String(e.element_id(true, t.0)));
     }
     Ps::Struct(TAG_REL, f)
 }
@@ -123,7 +123,7 @@ fn path(p: &crate::value::Path, e: &dyn Entities, d: Dialect) -> Ps {
             props(e.rel_props(r), e, d),
         ];
         if d.element_ids {
-            f.push(Ps::String(format!("r:{}", r.0)));
+            f.push(Ps::String(e.element_id(false, r.0)));
         }
         Ps::Struct(TAG_UNBOUND_REL, f)
     };

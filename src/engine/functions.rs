@@ -308,8 +308,8 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                Value::Node(x) => Ok(Value::from(format!("n:{}", x.0))),
-                Value::Relationship(x) => Ok(Value::from(format!("r:{}", x.0))),
+                Value::Node(x) => Ok(Value::from(run.element_id(true, x.0))),
+                Value::Relationship(x) => Ok(Value::from(run.element_id(false, x.0))),
                 other => Err(bad_arg(n, other)),
             }
         }
@@ -650,19 +650,9 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Resu
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                // Element ids are `n:<id>` and `r:<id>`: they name the database the query
-                // runs on.
-                Value::String(s) => {
-                    let ours = s
-                        .strip_prefix("n:")
-                        .or_else(|| s.strip_prefix("r:"))
-                        .is_some_and(|id| id.parse::<u32>().is_ok());
-                    Ok(if ours {
-                        Value::from(run.sh.databases.map_or("neo4j", |d| d.current.as_str()))
-                    } else {
-                        Value::Null
-                    })
-                }
+                // The database whose id the element id carries, among those served.
+                Value::String(s) => Ok(super::graphs::database_of_element(run.sh.databases, s)
+                    .map_or(Value::Null, Value::from)),
                 other => Err(bad_arg(n, other)),
             }
         }

@@ -212,10 +212,16 @@ pub fn use_target(
             }
             // Computed from the row: the executor resolves it.
             GraphReference::ByName(_) => return Ok(None),
-            GraphReference::ByElementId(e) => {
+            GraphReference::ByElementId(e)
+                if matches!(
+                    e.kind,
+                    ExprKind::Literal(Literal::String(_)) | ExprKind::Parameter(_)
+                ) =>
+            {
                 let id = text_argument("graph.byElementId", e, params)?;
-                return Err(element_id_error(&id));
+                return composite_database_of_element(composite, &id).map(Some);
             }
+            GraphReference::ByElementId(_) => return Ok(None),
             GraphReference::Other => return Err(not_a_graph(first)),
         };
         let key = name_key(&parts);
@@ -240,12 +246,10 @@ pub fn use_target(
             key
         }
         GraphReference::ByElementId(e) => {
-            // grape's element ids (`n:7`, `r:3`) belong to the database the statement runs on.
             let id = text_argument("graph.byElementId", e, params)?;
-            if !is_element_id(&id) {
-                return Err(element_id_error(&id));
-            }
-            ctx.current.to_lowercase()
+            database_of_element(Some(ctx), &id)
+                .ok_or_else(|| element_id_error(&id))?
+                .to_lowercase()
         }
         // Refused by the compile-time checks on the session's database, with Neo4j's message.
         GraphReference::ByName(_) => return Ok(None),
@@ -266,11 +270,27 @@ pub fn use_target(
     Ok(Some(target))
 }
 
-/// Whether `id` is one of grape's element ids.
-fn is_element_id(id: &str) -> bool {
-    id.strip_prefix("n:")
-        .or_else(|| id.strip_prefix("r:"))
-        .is_some_and(|n| n.parse::<u32>().is_ok())
+/// The database (among those served, as `ctx` lists them; `neo4j` alone without one) whose
+/// id the element id carries: `db.nameFromElementId`, `USE graph.byElementId(…)`.
+pub(crate) fn database_of_element(ctx: Option<&DatabaseContext>, id: &str) -> Option<String> {
+    let (_, db_id, _) = crate::value::parse_element_id(id)?;
+    let single = ["neo4j".to_string()];
+    let names = ctx.map_or(&single[..], |c| &c.names[..]);
+    names
+        .iter()
+        .find(|n| crate::value::database_id(n) == db_id)
+        .cloned()
+}
+
+/// The constituent database of `composite` an element id belongs to.
+pub(crate) fn composite_database_of_element(composite: &Composite, id: &str) -> Result<String> {
+    let db_id = crate::value::parse_element_id(id).map(|(_, db, _)| db);
+    composite
+        .constituents
+        .iter()
+        .find(|c| Some(crate::value::database_id(&c.database).as_str()) == db_id)
+        .map(|c| c.database.to_lowercase())
+        .ok_or_else(|| element_id_error(id))
 }
 
 fn element_id_error(id: &str) -> ExecError {

@@ -185,6 +185,11 @@ pub struct Table {
     pub plan: Option<crate::plan::Plan>,
     nodes: HashMap<NodeId, NodeSnapshot>,
     rels: HashMap<RelId, RelSnapshot>,
+    /// The database the rows come from (`None`: `neo4j`), for element ids.
+    database: Option<Arc<str>>,
+    /// Elements a composite's statement brought back from its constituents: their own
+    /// database and id, for their element ids.
+    origins: HashMap<(bool, u32), (Arc<str>, u32)>,
 }
 
 impl Table {
@@ -196,6 +201,8 @@ impl Table {
             plan: None,
             nodes: HashMap::new(),
             rels: HashMap::new(),
+            database: None,
+            origins: HashMap::new(),
         };
         let mut nodes = Vec::new();
         let mut rels = Vec::new();
@@ -243,6 +250,8 @@ impl Table {
                 self.nodes.insert(n, (labels.clone(), props.clone()));
             }
         }
+        self.origins
+            .extend(v.origins.iter().map(|(k, o)| (*k, o.clone())));
     }
 
     /// A table whose nodes and relationships come from elsewhere (another database's
@@ -262,6 +271,8 @@ impl Table {
             plan: None,
             nodes: nodes.into_iter().collect(),
             rels: rels.into_iter().collect(),
+            database: None,
+            origins: HashMap::new(),
         }
     }
 
@@ -349,6 +360,12 @@ fn collect_entities(v: &Value, nodes: &mut Vec<NodeId>, rels: &mut Vec<RelId>) {
 }
 
 impl Entities for Table {
+    fn element_id(&self, node: bool, id: u32) -> String {
+        match self.origins.get(&(node, id)) {
+            Some((db, own)) => crate::value::element_id(node, db, *own),
+            None => crate::value::element_id(node, self.database.as_deref().unwrap_or("neo4j"), id),
+        }
+    }
     fn node_labels(&self, n: NodeId) -> Vec<Arc<str>> {
         self.nodes.get(&n).map(|e| e.0.clone()).unwrap_or_default()
     }
@@ -539,6 +556,7 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
     }
     let columns = out.columns.iter().map(|c| c.to_string()).collect();
     let mut t = Table::snapshot(columns, out.rows, sh.stats.borrow().clone(), g);
+    t.database = sh.databases.map(|d| Arc::from(d.current.as_str()));
     t.describe_virtuals(&sh.virtuals.borrow());
     Ok(t)
 }

@@ -369,10 +369,7 @@ fn nodes_arg(run: &Runner, n: &str, v: &Value) -> Result<Option<Vec<crate::value
         let id = match x {
             Value::Node(id) => Some(*id),
             Value::Int(i) => u32::try_from(*i).ok().map(crate::value::NodeId),
-            Value::String(s) => s
-                .strip_prefix("n:")
-                .and_then(|i| i.parse::<u32>().ok())
-                .map(crate::value::NodeId),
+            Value::String(s) => crate::value::node_of_element_id(s, run.database()),
             other => return Err(wrong(n, other, "a node, a node id or a list of them")),
         };
         id.filter(|id| run.graph().contains_node(*id))

@@ -38,6 +38,8 @@ pub(crate) fn column(lname: &str) -> Option<&'static str> {
 
 struct Call<'a> {
     procedure: &'a str,
+    /// The database the statement runs on (element ids name it).
+    database: &'a str,
 }
 
 impl Call<'_> {
@@ -85,10 +87,7 @@ impl Call<'_> {
                     .ok()
                     .map(NodeId)
                     .filter(|n| g.contains_node(*n))),
-                Value::String(s) => Ok(s
-                    .strip_prefix("n:")
-                    .and_then(|i| i.parse::<u32>().ok())
-                    .map(NodeId)
+                Value::String(s) => Ok(crate::value::node_of_element_id(s, self.database)
                     .filter(|n| g.contains_node(*n))),
                 other => Err(self.failed(format!(
                     "java.lang.RuntimeException: Can't convert {other} to a Node"
@@ -201,7 +200,10 @@ pub(crate) fn call(
     procedure: &str,
     args: &[Value],
 ) -> Result<Vec<Vec<Value>>> {
-    let c = Call { procedure };
+    let c = Call {
+        procedure,
+        database: sh.databases.map_or("neo4j", |d| d.current.as_str()),
+    };
     let (a0, a1, a2, a3) = (arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3));
     let node_rows = |ns: Vec<NodeId>| ns.into_iter().map(|n| vec![Value::Node(n)]).collect();
     let rel_rows = |rs: Vec<RelId>| {

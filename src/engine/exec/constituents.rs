@@ -42,11 +42,15 @@ pub(super) fn run_part(
         let db = constituent(composite, &parts)?;
         return run_on(sh, ctx, composite, &db, q, scope, rows);
     }
-    let GraphReference::ByName(arg) = reference else {
-        return Err(ExecError::runtime(
-            ErrorKind::Unsupported,
-            "on a composite database, USE takes a constituent's name or graph.byName(…)",
-        ));
+    let (arg, by_element) = match reference {
+        GraphReference::ByName(arg) => (arg, false),
+        GraphReference::ByElementId(arg) => (arg, true),
+        _ => {
+            return Err(ExecError::runtime(
+                ErrorKind::Unsupported,
+                "on a composite database, USE takes a constituent's name, graph.byName(…) or graph.byElementId(…)",
+            ))
+        }
     };
     // A computed name: each row may go elsewhere.
     let mut out: Option<Output> = None;
@@ -57,11 +61,20 @@ pub(super) fn run_part(
         };
         let Value::String(name) = name else {
             return Err(ExecError::type_error(format!(
-                "graph.byName() expects a STRING, got {}",
+                "{}() expects a STRING, got {}",
+                if by_element {
+                    "graph.byElementId"
+                } else {
+                    "graph.byName"
+                },
                 crate::value::type_name(&name)
             )));
         };
-        let db = constituent(composite, &split_graph_name(&name))?;
+        let db = if by_element {
+            crate::engine::graphs::composite_database_of_element(composite, &name)?
+        } else {
+            constituent(composite, &split_graph_name(&name))?
+        };
         let part = run_on(sh, ctx, composite, &db, q, scope.clone(), vec![r])?;
         match &mut out {
             None => out = Some(part),
@@ -170,12 +183,12 @@ type Imported = HashMap<(bool, u32), u32>;
 /// virtual ones carrying their labels, types and properties (the same element once).
 fn import(run: &Runner, sh: &Shared, db: &str, v: Value, seen: &mut Imported) -> Result<Value> {
     Ok(match v {
-        Value::Node(n) => Value::Node(import_node(run, sh, n, seen)?),
+        Value::Node(n) => Value::Node(import_node(run, sh, db, n, seen)?),
         Value::Relationship(r) => Value::Relationship(import_rel(run, sh, db, r, seen)?),
         Value::Path(p) => {
             let mut nodes = Vec::with_capacity(p.nodes.len());
             for n in &p.nodes {
-                nodes.push(import_node(run, sh, *n, seen)?);
+                nodes.push(import_node(run, sh, db, *n, seen)?);
             }
             let mut rels = Vec::with_capacity(p.rels.len());
             for r in &p.rels {
@@ -197,7 +210,13 @@ fn import(run: &Runner, sh: &Shared, db: &str, v: Value, seen: &mut Imported) ->
     })
 }
 
-fn import_node(run: &Runner, sh: &Shared, n: NodeId, seen: &mut Imported) -> Result<NodeId> {
+fn import_node(
+    run: &Runner,
+    sh: &Shared,
+    db: &str,
+    n: NodeId,
+    seen: &mut Imported,
+) -> Result<NodeId> {
     if let Some(id) = seen.get(&(true, n.0)) {
         return Ok(NodeId(*id));
     }
@@ -205,6 +224,10 @@ fn import_node(run: &Runner, sh: &Shared, n: NodeId, seen: &mut Imported) -> Res
     let props = run.all_properties(&Value::Node(n))?;
     let id = sh.virtual_node(labels, props)?;
     seen.insert((true, n.0), id.0);
+    sh.virtuals
+        .borrow_mut()
+        .origins
+        .insert((true, id.0), (Arc::from(db), n.0));
     Ok(id)
 }
 
@@ -219,12 +242,16 @@ fn import_rel(run: &Runner, sh: &Shared, db: &str, r: RelId, seen: &mut Imported
         ));
     };
     let (a, b) = (
-        import_node(run, sh, a, seen)?,
-        import_node(run, sh, b, seen)?,
+        import_node(run, sh, db, a, seen)?,
+        import_node(run, sh, db, b, seen)?,
     );
     let props = run.all_properties(&Value::Relationship(r))?;
     let id = sh.virtual_rel(ty, a, b, props)?;
     seen.insert((false, r.0), id.0);
+    sh.virtuals
+        .borrow_mut()
+        .origins
+        .insert((false, id.0), (Arc::from(db), r.0));
     Ok(id)
 }
 

@@ -183,6 +183,9 @@ pub(crate) const SORT_RUN: usize = 1 << 14;
 pub(crate) struct Virtuals {
     pub nodes: Vec<super::NodeSnapshot>,
     pub rels: Vec<super::RelSnapshot>,
+    /// Virtual elements that stand for a constituent's (a composite's statement): by (is a
+    /// node, virtual id), the database and id they come from.
+    pub origins: HashMap<(bool, u32), (Arc<str>, u32)>,
 }
 
 impl Virtuals {
@@ -606,6 +609,20 @@ impl<'a> Runner<'a> {
             params: sh.params,
             agg: None,
         }
+    }
+
+    /// The name of the database the statement runs on.
+    pub(crate) fn database(&self) -> &str {
+        self.sh.databases.map_or("neo4j", |d| d.current.as_str())
+    }
+
+    /// `elementId()` of a node (`node`) or relationship of this statement: of the database it
+    /// runs on, or, for an element a composite's constituent returned, of that constituent.
+    pub(crate) fn element_id(&self, node: bool, id: u32) -> String {
+        if let Some((db, own)) = self.sh.virtuals.borrow().origins.get(&(node, id)) {
+            return crate::value::element_id(node, db, *own);
+        }
+        crate::value::element_id(node, self.database(), id)
     }
 
     pub fn graph(&self) -> &'a Graph {

@@ -32,8 +32,9 @@
 //! Value encoding (also used for query results): null, booleans and strings as JSON; integers
 //! without a decimal point and floats with one (`1` vs `1.0`); NaN and infinities as
 //! `{"~float": "NaN"}` / `"Infinity"` / `"-Infinity"`; lists as arrays; maps as objects; a node
-//! as `{"~node": {"id", "labels", "properties"}}`, a relationship as
-//! `{"~rel": {"id", "type", "start", "end", "properties"}}`, a path as
+//! as `{"~node": {"id", "elementId", "labels", "properties"}}`, a relationship as
+//! `{"~rel": {"id", "elementId", "type", "start", "end", "properties"}}` (`elementId` as
+//! Cypher's `elementId()` gives it: `4:<database id>:<id>`, `5:…` for relationships), a path as
 //! `{"~path": [node, rel, node, …]}`; temporal values as their ISO text under `~date`,
 //! `~localtime`, `~time`, `~localdatetime`, `~datetime` or `~duration`; points as
 //! `{"~point": {"crs": "wgs-84", "x": 12.5, "y": 55.6}}` (`crs` or `srid`, and `x`/`y`/`z` or
@@ -119,7 +120,12 @@ fn node_json(n: NodeId, entities: &dyn Entities) -> Json {
         .iter()
         .map(|l| l.to_string())
         .collect();
-    json!({"~node": {"id": n.0, "labels": labels, "properties": props_json(&entities.node_props(n), entities)}})
+    json!({"~node": {
+        "id": n.0,
+        "elementId": entities.element_id(true, n.0),
+        "labels": labels,
+        "properties": props_json(&entities.node_props(n), entities),
+    }})
 }
 
 fn rel_json(r: RelId, entities: &dyn Entities) -> Json {
@@ -129,6 +135,7 @@ fn rel_json(r: RelId, entities: &dyn Entities) -> Json {
         .unwrap_or((Json::Null, Json::Null));
     json!({"~rel": {
         "id": r.0,
+        "elementId": entities.element_id(false, r.0),
         "type": entities.rel_type(r).map(|t| t.to_string()),
         "start": start,
         "end": end,
