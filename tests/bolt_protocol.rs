@@ -76,7 +76,14 @@ fn versions_and_values() {
     };
     assert_eq!(node.len(), 4);
     assert_eq!(node[1], Ps::List(vec![Ps::from("Person")]));
-    assert!(node[3].as_str().unwrap().starts_with("n:"));
+    // Neo4j 5's element id: `4:<database id>:<id>`.
+    let Ps::Int(id) = node[0] else {
+        panic!("{:?}", node[0])
+    };
+    assert_eq!(
+        node[3].as_str().unwrap(),
+        grape::value::element_id(true, "neo4j", id as u32)
+    );
     let Ps::Struct(0x52, rel) = &r[1] else {
         panic!("{:?}", r[1])
     };

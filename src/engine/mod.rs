@@ -162,6 +162,21 @@ pub struct Stats {
 }
 
 impl Stats {
+    /// Adds the counts of `other` (a statement run inside this one).
+    pub fn add(&mut self, other: &Stats) {
+        self.nodes_created += other.nodes_created;
+        self.nodes_deleted += other.nodes_deleted;
+        self.relationships_created += other.relationships_created;
+        self.relationships_deleted += other.relationships_deleted;
+        self.properties_set += other.properties_set;
+        self.labels_added += other.labels_added;
+        self.labels_removed += other.labels_removed;
+        self.indexes_added += other.indexes_added;
+        self.indexes_removed += other.indexes_removed;
+        self.constraints_added += other.constraints_added;
+        self.constraints_removed += other.constraints_removed;
+    }
+
     /// Whether the statement changed anything.
     pub fn contains_updates(&self) -> bool {
         *self != Stats::default()
@@ -503,6 +518,62 @@ pub(crate) fn run_nested_read(run: &exec::Runner, query: &str, params: &Params) 
     let mut access = Access::Read(graph);
     let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
     finish(out, &sh, graph)
+}
+
+/// Runs `query` on `g`, writes allowed, as part of the statement whose shared state is `outer`
+/// (`apoc.cypher.doIt`, `apoc.periodic.iterate`): checked as any statement is, under the outer
+/// statement's limits, deadline, cancellation and clock; its counts add to the outer
+/// statement's. Nesting is bounded as for [`run_nested_read`]. Undoing its writes on failure is
+/// the caller's (a savepoint), or the outer statement's.
+pub(crate) fn run_nested_write(
+    g: &mut Graph,
+    outer: &Shared,
+    query: &str,
+    params: &Params,
+) -> Result<Table> {
+    let depth = NESTED_STATEMENTS.with(|d| d.get());
+    if depth >= MAX_NESTED_STATEMENTS {
+        return Err(ExecError::runtime(
+            ErrorKind::LimitExceeded,
+            format!("statements run by statements nest deeper than {MAX_NESTED_STATEMENTS} levels"),
+        ));
+    }
+    struct Level(u32);
+    impl Drop for Level {
+        fn drop(&mut self) {
+            NESTED_STATEMENTS.with(|d| d.set(self.0));
+        }
+    }
+    NESTED_STATEMENTS.with(|d| d.set(depth + 1));
+    let _level = Level(depth);
+    let stmt = crate::syntax::parse(query)?;
+    let opts = Options {
+        limits: outer.limits.clone(),
+        cancel: None,
+        procedures: outer.procedures.to_vec(),
+        import_dir: outer.import_dir.map(|p| p.to_path_buf()),
+        cypher: if outer.cypher25 {
+            CypherVersion::Cypher25
+        } else {
+            CypherVersion::Cypher5
+        },
+        databases: None,
+    };
+    static_check(&stmt, query, &opts)?;
+    procedures::check_calls(&stmt.query, &opts.procedures)?;
+    let mut sh = shared_for(&stmt, params, query, &opts);
+    sh.deadline = outer.deadline;
+    sh.cancel = outer.cancel;
+    sh.now = outer.now;
+    sh.databases = outer.databases;
+    let out = {
+        let mut access = Access::Write(g);
+        exec::run_query(&mut access, &sh, &stmt.query, None)?
+    };
+    outer.ticks.set(outer.ticks.get() + sh.ticks.get());
+    let table = finish(out, &sh, g)?;
+    outer.stats.borrow_mut().add(&table.stats);
+    Ok(table)
 }
 
 /// The shared state of running `stmt` (whose `CYPHER n` prefix decides its version).
@@ -1178,7 +1249,7 @@ mod tests {
             "{}",
             e.message
         );
-        let e = run_with(&mut g, "MATCH (n) CALL { CALL apoc.periodic.iterate('a', 'b', {}) YIELD batches RETURN batches } RETURN n", &Params::new(), &opts)
+        let e = run_with(&mut g, "MATCH (n) CALL { CALL apoc.periodic.repeat('a', 'b', 1) YIELD name RETURN name } RETURN n", &Params::new(), &opts)
             .unwrap_err();
         assert_eq!(
             (e.kind, e.phase),

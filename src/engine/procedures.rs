@@ -23,7 +23,7 @@ fn s(x: &str) -> Value {
 }
 
 /// The property type name Neo4j's schema procedures report.
-fn type_label(v: &Value) -> &'static str {
+pub(crate) fn type_label(v: &Value) -> &'static str {
     use crate::temporal::Temporal as T;
     match v {
         Value::Bool(_) => "Boolean",
@@ -114,6 +114,9 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
     if let Some(c) = super::apoc::write::column(&name.to_ascii_lowercase()) {
         return cols(&[c]);
     }
+    if let Some(c) = super::apoc::refactor::columns(&name.to_ascii_lowercase()) {
+        return cols(c);
+    }
     if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
         cols(&["node"])
     } else {
@@ -124,7 +127,9 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
 /// Whether `name` (dotted, any case) is an implemented procedure that writes.
 pub(crate) fn writes(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
-    WRITES.contains(&lname.as_str()) || super::apoc::write::column(&lname).is_some()
+    WRITES.contains(&lname.as_str())
+        || super::apoc::write::column(&lname).is_some()
+        || super::apoc::refactor::columns(&lname).is_some()
 }
 
 /// Runs a writing procedure on `g`: APOC's graph-construction procedures
@@ -140,6 +145,10 @@ pub(crate) fn call_write(
     let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
     if super::apoc::write::column(&lname).is_some() {
         let rows = super::apoc::write::call(g, sh, &lname, procedure, args)?;
+        return Ok((write_columns(name), rows));
+    }
+    if super::apoc::refactor::columns(&lname).is_some() {
+        let rows = super::apoc::refactor::call(g, sh, &lname, procedure, args)?;
         return Ok((write_columns(name), rows));
     }
     let [element, key, vector] = args else {
@@ -188,7 +197,9 @@ pub(crate) fn call_write(
 pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
     let lname = name.to_ascii_lowercase();
     IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
+        || super::apoc::procs::PROCEDURES.contains(&lname.as_str())
         || super::apoc::write::column(&lname).is_some()
+        || super::apoc::refactor::columns(&lname).is_some()
         || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
 }
 
@@ -291,6 +302,10 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
             p.outputs.iter().map(|o| Arc::from(o.as_str())).collect(),
             rows,
         ));
+    }
+    if super::apoc::procs::PROCEDURES.contains(&lname.as_str()) {
+        let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
+        return super::apoc::procs::call(run, &lname, procedure, args);
     }
     match lname.as_str() {
         // What clients ask to learn which Neo4j they talk to (neo4j-graphrag, langchain-neo4j

@@ -25,6 +25,8 @@ mod hdr;
 mod json_path;
 mod map;
 mod number;
+pub(super) mod procs;
+pub(super) mod refactor;
 mod text;
 pub(super) mod write;
 mod xml;

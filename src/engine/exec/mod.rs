@@ -510,7 +510,7 @@ impl Shared<'_> {
         n
     }
 
-    fn check_rows(&self, n: usize) -> Result<()> {
+    pub(crate) fn check_rows(&self, n: usize) -> Result<()> {
         if n > self.limits.max_intermediate_rows {
             return Err(ExecError::runtime(
                 ErrorKind::LimitExceeded,

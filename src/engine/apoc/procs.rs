@@ -1,0 +1,932 @@
+//! APOC's reading procedures: path expansion (`apoc.path.expand`, `expandConfig`,
+//! `subgraphNodes`, `subgraphAll`, `spanningTree`), neighbourhoods (`apoc.neighbors.*`), elements
+//! by id (`apoc.nodes.get`, `apoc.nodes.rels`), `apoc.cypher.run`, the type-property tables of
+//! `apoc.meta.nodeTypeProperties` / `relTypeProperties`; and Neo4j's `db.info` and
+//! `dbms.listConfig`.
+//!
+//! Path expansion follows APOC's PathExplorer: a relationship filter (`TYPE`, `TYPE>`, `<TYPE`,
+//! `>`, `<`, joined by `|`; a comma-separated list is a sequence, one step per hop), a label
+//! filter (`+white`, `-black`, `/terminator`, `>end`, joined by `|`), levels, uniqueness
+//! (`RELATIONSHIP_PATH` by default, `NODE_GLOBAL` for the subgraph procedures), breadth or depth
+//! first, a limit, and node lists (`endNodes`, `terminatorNodes`, `whitelistNodes`,
+//! `blacklistNodes`). Label sequences are refused as not supported.
+
+use super::*;
+use crate::graph::{Graph, Sym};
+use crate::value::{NodeId, Path, RelId};
+use std::collections::VecDeque;
+
+pub(crate) type Rows = (Vec<Arc<str>>, Vec<Vec<Value>>);
+
+/// The reading procedures this file runs (lower case).
+pub(crate) const PROCEDURES: &[&str] = &[
+    "apoc.cypher.run",
+    "apoc.meta.nodetypeproperties",
+    "apoc.meta.reltypeproperties",
+    "apoc.neighbors.athop",
+    "apoc.neighbors.athop.count",
+    "apoc.neighbors.byhop",
+    "apoc.neighbors.byhop.count",
+    "apoc.neighbors.tohop",
+    "apoc.neighbors.tohop.count",
+    "apoc.nodes.get",
+    "apoc.nodes.rels",
+    "apoc.path.expand",
+    "apoc.path.expandconfig",
+    "apoc.path.spanningtree",
+    "apoc.path.subgraphall",
+    "apoc.path.subgraphnodes",
+    "db.info",
+    "dbms.listconfig",
+];
+
+fn cols(names: &[&str]) -> Vec<Arc<str>> {
+    names.iter().map(|n| Arc::from(*n)).collect()
+}
+
+/// Runs the reading procedure `lname` (one of [`PROCEDURES`]); `procedure` is its name as the
+/// catalogue spells it, for messages.
+pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -> Result<Rows> {
+    let p = procedure;
+    let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
+    match lname {
+        "apoc.path.expand" => {
+            let mut e = Expansion::new(run.graph(), Uniqueness::RelationshipPath);
+            e.rels = rel_sequence(run.graph(), text(p, a1)?.unwrap_or(""));
+            e.labels = LabelFilter::parse(p, text(p, a2)?.unwrap_or(""))?;
+            e.min = level(p, arg(args, 3))?.unwrap_or(0);
+            e.max = level(p, arg(args, 4))?;
+            let paths = e.run(run, p, &start_nodes(run, p, a0)?)?;
+            Ok((
+                cols(&["path"]),
+                paths.into_iter().map(|x| vec![x]).collect(),
+            ))
+        }
+        "apoc.path.expandconfig" | "apoc.path.spanningtree" => {
+            let global = lname == "apoc.path.spanningtree";
+            let e = Expansion::configured(run, p, map(p, a1)?, global)?;
+            let paths = e.run(run, p, &start_nodes(run, p, a0)?)?;
+            Ok((
+                cols(&["path"]),
+                paths.into_iter().map(|x| vec![x]).collect(),
+            ))
+        }
+        "apoc.path.subgraphnodes" | "apoc.path.subgraphall" => {
+            let e = Expansion::configured(run, p, map(p, a1)?, true)?;
+            let mut nodes = Vec::new();
+            for path in e.run(run, p, &start_nodes(run, p, a0)?)? {
+                if let Value::Path(x) = path {
+                    if let Some(n) = x.nodes.last() {
+                        nodes.push(*n);
+                    }
+                }
+            }
+            if lname == "apoc.path.subgraphnodes" {
+                return Ok((
+                    cols(&["node"]),
+                    nodes.into_iter().map(|n| vec![Value::Node(n)]).collect(),
+                ));
+            }
+            let rels = cover(run, &nodes)?;
+            Ok((
+                cols(&["nodes", "relationships"]),
+                vec![vec![
+                    Value::List(nodes.into_iter().map(Value::Node).collect()),
+                    Value::List(rels.into_iter().map(Value::Relationship).collect()),
+                ]],
+            ))
+        }
+        "apoc.neighbors.tohop"
+        | "apoc.neighbors.tohop.count"
+        | "apoc.neighbors.byhop"
+        | "apoc.neighbors.byhop.count"
+        | "apoc.neighbors.athop"
+        | "apoc.neighbors.athop.count" => {
+            let Value::Node(start) = a0 else {
+                if matches!(a0, Value::Null) {
+                    return Ok((neighbors_columns(lname), Vec::new()));
+                }
+                return Err(wrong(p, a0, "a node"));
+            };
+            let distance = match a2 {
+                Value::Null => 1,
+                v => int(p, v)?.unwrap_or(1),
+            };
+            if distance < 1 {
+                return Err(failed(p, "distance must be 1 or more"));
+            }
+            let levels = neighbours_by_hop(
+                run,
+                *start,
+                &rel_sequence(run.graph(), text(p, a1)?.unwrap_or("")),
+                distance as usize,
+            )?;
+            Ok((neighbors_columns(lname), neighbors_rows(lname, levels)))
+        }
+        "apoc.nodes.get" => {
+            let mut rows = Vec::new();
+            for v in flatten(a0) {
+                let n = match v {
+                    Value::Node(n) => Some(*n),
+                    Value::Int(i) => u32::try_from(*i).ok().map(NodeId),
+                    Value::String(s) => crate::value::node_of_element_id(s, run.database()),
+                    Value::Null => None,
+                    other => return Err(wrong(p, other, "nodes, node ids or element ids")),
+                };
+                if let Some(n) = n.filter(|n| run.graph().contains_node(*n)) {
+                    rows.push(vec![Value::Node(n)]);
+                }
+            }
+            Ok((cols(&["node"]), rows))
+        }
+        "apoc.nodes.rels" => {
+            let db_id = crate::value::database_id(run.database());
+            let mut rows = Vec::new();
+            for v in flatten(a0) {
+                let r = match v {
+                    Value::Relationship(r) => Some(*r),
+                    Value::Int(i) => u32::try_from(*i).ok().map(RelId),
+                    Value::String(s) => match crate::value::parse_element_id(s) {
+                        Some((false, db, id)) if db == db_id => Some(RelId(id)),
+                        _ => None,
+                    },
+                    Value::Null => None,
+                    other => return Err(wrong(p, other, "relationships, ids or element ids")),
+                };
+                if let Some(r) = r.filter(|r| run.graph().contains_relationship(*r)) {
+                    rows.push(vec![Value::Relationship(r)]);
+                }
+            }
+            Ok((cols(&["rel"]), rows))
+        }
+        "apoc.cypher.run" => {
+            let statement = text(p, a0)?.ok_or_else(|| failed(p, "the statement is null"))?;
+            let params: crate::engine::Params = map(p, a1)?
+                .map(|m| m.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
+                .unwrap_or_default();
+            let table = crate::engine::run_nested_read(run, statement, &params)?;
+            let rows = table
+                .rows
+                .iter()
+                .map(|r| {
+                    vec![Value::Map(
+                        table
+                            .columns
+                            .iter()
+                            .map(|c| Arc::from(c.as_str()))
+                            .zip(r.iter().cloned())
+                            .collect(),
+                    )]
+                })
+                .collect();
+            Ok((cols(&["value"]), rows))
+        }
+        "apoc.meta.nodetypeproperties" => Ok(node_type_properties(run.graph(), p, map(p, a0)?)?),
+        "apoc.meta.reltypeproperties" => Ok(rel_type_properties(run.graph(), p, map(p, a0)?)?),
+        "db.info" => {
+            let db = run.database();
+            Ok((
+                cols(&["id", "name", "creationDate"]),
+                vec![vec![
+                    Value::from(
+                        crate::value::database_id(db)
+                            .replace('-', "")
+                            .to_uppercase(),
+                    ),
+                    Value::from(db),
+                    Value::from(started().as_str()),
+                ]],
+            ))
+        }
+        "dbms.listconfig" => {
+            let search = text(p, a0)?.unwrap_or("").to_lowercase();
+            Ok((
+                cols(&[
+                    "name",
+                    "description",
+                    "value",
+                    "dynamic",
+                    "defaultValue",
+                    "startupValue",
+                    "explicitlySet",
+                    "validValues",
+                ]),
+                settings(run)
+                    .into_iter()
+                    .filter(|r| {
+                        r[0].as_str()
+                            .is_some_and(|n| n.to_lowercase().contains(&search))
+                    })
+                    .collect(),
+            ))
+        }
+        _ => Err(failed(p, "not a reading procedure of this file")),
+    }
+}
+
+/// When this process first answered `db.info`: the creation date grape reports for its
+/// in-memory databases, which are made when the process starts.
+fn started() -> &'static String {
+    static STARTED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    STARTED.get_or_init(|| {
+        crate::temporal::now_utc()
+            .and_utc()
+            .format("%Y-%m-%dT%H:%M:%S%.3fZ")
+            .to_string()
+    })
+}
+
+/// The settings `dbms.listConfig` reports: the ones grape has, with the values the statement
+/// runs under (name, description, value, dynamic, default, startup value, explicitly set,
+/// valid values).
+fn settings(run: &Runner) -> Vec<Vec<Value>> {
+    let sh = run.sh;
+    let timeout = sh
+        .limits
+        .timeout
+        .map_or("0s".to_string(), |t| format!("{}ms", t.as_millis()));
+    let language = if sh.cypher25 { "CYPHER_25" } else { "CYPHER_5" };
+    let import = sh
+        .import_dir
+        .map(|d| d.display().to_string())
+        .unwrap_or_default();
+    let row = |name: &str, description: &str, value: &str, default: &str, valid: &str| {
+        vec![
+            Value::from(name),
+            Value::from(description),
+            Value::from(value),
+            Value::Bool(false),
+            Value::from(default),
+            Value::from(value),
+            Value::Bool(value != default),
+            Value::from(valid),
+        ]
+    };
+    vec![
+        row(
+            "db.transaction.timeout",
+            "The maximum time a statement may run (grape's --timeout-ms).",
+            &timeout,
+            "0s",
+            "a duration (Valid units are: `ns`, `μs`, `ms`, `s`, `m`, `h` and `d`; default unit is `s`)",
+        ),
+        row(
+            "db.query.default_language",
+            "The Cypher version of statements without a CYPHER prefix.",
+            language,
+            "CYPHER_5",
+            "one of [CYPHER_5, CYPHER_25]",
+        ),
+        row(
+            "dbms.security.allow_csv_import_from_file_urls",
+            "Whether LOAD CSV may read file:/// URLs.",
+            "true",
+            "true",
+            "a boolean",
+        ),
+        row(
+            "server.directories.import",
+            "The directory LOAD CSV's file:/// URLs name (empty: absolute paths).",
+            &import,
+            "",
+            "a path",
+        ),
+    ]
+}
+
+fn neighbors_columns(lname: &str) -> Vec<Arc<str>> {
+    match lname {
+        "apoc.neighbors.byhop" => cols(&["nodes"]),
+        l if l.ends_with(".count") => cols(&["value"]),
+        _ => cols(&["node"]),
+    }
+}
+
+fn neighbors_rows(lname: &str, levels: Vec<Vec<NodeId>>) -> Vec<Vec<Value>> {
+    let nodes = |ns: &[NodeId]| ns.iter().map(|n| Value::Node(*n)).collect::<Vec<_>>();
+    match lname {
+        "apoc.neighbors.tohop" => levels
+            .iter()
+            .flatten()
+            .map(|n| vec![Value::Node(*n)])
+            .collect(),
+        "apoc.neighbors.tohop.count" => {
+            vec![vec![Value::Int(
+                levels.iter().map(Vec::len).sum::<usize>() as i64
+            )]]
+        }
+        "apoc.neighbors.byhop" => levels.iter().map(|l| vec![Value::List(nodes(l))]).collect(),
+        "apoc.neighbors.byhop.count" => vec![vec![Value::List(
+            levels.iter().map(|l| Value::Int(l.len() as i64)).collect(),
+        )]],
+        "apoc.neighbors.athop" => levels
+            .last()
+            .map(|l| l.iter().map(|n| vec![Value::Node(*n)]).collect())
+            .unwrap_or_default(),
+        _ => vec![vec![Value::Int(levels.last().map_or(0, Vec::len) as i64)]],
+    }
+}
+
+/// The nodes first reached at each hop 1..=`distance` from `start` (each node once, the start
+/// not among them).
+fn neighbours_by_hop(
+    run: &Runner,
+    start: NodeId,
+    rels: &[Vec<RelStep>],
+    distance: usize,
+) -> Result<Vec<Vec<NodeId>>> {
+    let g = run.graph();
+    let mut seen: HashSet<NodeId> = HashSet::from([start]);
+    let mut frontier = vec![start];
+    let mut levels = Vec::new();
+    for hop in 0..distance {
+        let mut next = Vec::new();
+        for n in &frontier {
+            each_step(run, g, *n, step_filter(rels, hop), |_, m| {
+                if seen.insert(m) {
+                    next.push(m);
+                }
+                Ok(true)
+            })?;
+        }
+        levels.push(next.clone());
+        frontier = next;
+    }
+    Ok(levels)
+}
+
+/// One alternative of a relationship filter: a type (any when `None`), a direction, and
+/// whether the type exists in the graph at all.
+type RelStep = (Option<Sym>, Dir, bool);
+
+/// A relationship filter, as a sequence of steps (one per hop, repeating); one step for a
+/// filter without commas.
+fn rel_sequence(g: &Graph, spec: &str) -> Vec<Vec<RelStep>> {
+    spec.split(',')
+        .map(|part| super::graph::rel_filter(g, part.trim()))
+        .collect()
+}
+
+fn step_filter(seq: &[Vec<RelStep>], hop: usize) -> &[RelStep] {
+    if seq.is_empty() {
+        return &[];
+    }
+    &seq[hop % seq.len()]
+}
+
+/// Calls `f(relationship, other node)` for each relationship at `n` the filter allows (all,
+/// for an empty filter), each once; stops when `f` returns false.
+fn each_step(
+    run: &Runner,
+    g: &Graph,
+    n: NodeId,
+    filter: &[RelStep],
+    mut f: impl FnMut(RelId, NodeId) -> Result<bool>,
+) -> Result<()> {
+    let mut done: HashSet<RelId> = HashSet::new();
+    let all = [(None, Dir::Both, true)];
+    let filter = if filter.is_empty() { &all[..] } else { filter };
+    for (ty, dir, known) in filter {
+        if !known {
+            continue;
+        }
+        let types = ty.map(|t| [t]);
+        for (r, m) in g.neighbours_iter(n, *dir, types.as_ref().map(|t| &t[..])) {
+            run.sh.tick()?;
+            if done.insert(r) && !f(r, m)? {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// APOC's uniqueness rules for path expansion.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Uniqueness {
+    RelationshipPath,
+    NodePath,
+    NodeGlobal,
+    RelationshipGlobal,
+    None,
+}
+
+impl Uniqueness {
+    fn parse(p: &str, s: &str) -> Result<Uniqueness> {
+        Ok(match s.to_ascii_uppercase().as_str() {
+            "RELATIONSHIP_PATH" => Uniqueness::RelationshipPath,
+            "NODE_PATH" => Uniqueness::NodePath,
+            "NODE_GLOBAL" => Uniqueness::NodeGlobal,
+            "RELATIONSHIP_GLOBAL" => Uniqueness::RelationshipGlobal,
+            "NONE" => Uniqueness::None,
+            "NODE_RECENT" | "NODE_LEVEL" | "RELATIONSHIP_RECENT" | "RELATIONSHIP_LEVEL" => {
+                return Err(ExecError::runtime(
+                    ErrorKind::Unsupported,
+                    format!("{p}: the uniqueness {s} is not supported by grape"),
+                ))
+            }
+            _ => {
+                return Err(failed(
+                    p,
+                    format!("java.lang.IllegalArgumentException: No enum constant org.neo4j.graphdb.traversal.Uniqueness.{s}"),
+                ))
+            }
+        })
+    }
+}
+
+/// APOC's label filter: `+white`, `-black`, `/terminator`, `>end` (a name alone is white).
+#[derive(Default)]
+struct LabelFilter {
+    white: Vec<String>,
+    black: Vec<String>,
+    terminator: Vec<String>,
+    end: Vec<String>,
+}
+
+impl LabelFilter {
+    fn parse(p: &str, spec: &str) -> Result<LabelFilter> {
+        let mut f = LabelFilter::default();
+        if spec.contains(',') {
+            return Err(ExecError::runtime(
+                ErrorKind::Unsupported,
+                format!("{p}: label filter sequences are not supported by grape"),
+            ));
+        }
+        for part in spec.split('|').map(str::trim).filter(|x| !x.is_empty()) {
+            let (list, name) = match part.as_bytes()[0] {
+                b'+' => (&mut f.white, &part[1..]),
+                b'-' => (&mut f.black, &part[1..]),
+                b'/' => (&mut f.terminator, &part[1..]),
+                b'>' => (&mut f.end, &part[1..]),
+                _ => (&mut f.white, part),
+            };
+            list.push(name.trim_matches('`').to_string());
+        }
+        Ok(f)
+    }
+}
+
+/// What the filters make of a node reached by the expansion.
+enum Judged {
+    /// Not on any path.
+    Excluded,
+    /// On paths: whether a path ending here is a result, and whether to expand further.
+    Kept { result: bool, expand: bool },
+}
+
+/// A configured path expansion.
+struct Expansion {
+    rels: Vec<Vec<RelStep>>,
+    labels: LabelFilter,
+    min: usize,
+    max: Option<usize>,
+    uniqueness: Uniqueness,
+    bfs: bool,
+    limit: Option<usize>,
+    filter_start: bool,
+    end_nodes: Option<HashSet<NodeId>>,
+    terminator_nodes: Option<HashSet<NodeId>>,
+    whitelist_nodes: Option<HashSet<NodeId>>,
+    blacklist_nodes: HashSet<NodeId>,
+}
+
+impl Expansion {
+    fn new(_g: &Graph, uniqueness: Uniqueness) -> Expansion {
+        Expansion {
+            rels: Vec::new(),
+            labels: LabelFilter::default(),
+            min: 0,
+            max: None,
+            uniqueness,
+            bfs: true,
+            limit: None,
+            filter_start: false,
+            end_nodes: None,
+            terminator_nodes: None,
+            whitelist_nodes: None,
+            blacklist_nodes: HashSet::new(),
+        }
+    }
+
+    /// From `apoc.path.expandConfig`'s map (the subgraph procedures and `spanningTree` use
+    /// `NODE_GLOBAL` and ignore a `uniqueness` given).
+    fn configured(
+        run: &Runner,
+        p: &str,
+        config: Option<&BTreeMap<Arc<str>, Value>>,
+        global: bool,
+    ) -> Result<Expansion> {
+        let g = run.graph();
+        let mut e = Expansion::new(
+            g,
+            if global {
+                Uniqueness::NodeGlobal
+            } else {
+                Uniqueness::RelationshipPath
+            },
+        );
+        let Some(c) = config else { return Ok(e) };
+        let get = |k: &str| c.get(k).unwrap_or(&Value::Null);
+        if !matches!(get("sequence"), Value::Null) {
+            return Err(ExecError::runtime(
+                ErrorKind::Unsupported,
+                format!("{p}: `sequence` is not supported by grape"),
+            ));
+        }
+        e.rels = rel_sequence(g, text(p, get("relationshipFilter"))?.unwrap_or(""));
+        e.labels = LabelFilter::parse(p, text(p, get("labelFilter"))?.unwrap_or(""))?;
+        e.min = level(p, get("minLevel"))?.unwrap_or(0);
+        e.max = level(p, get("maxLevel"))?;
+        if !global {
+            if let Some(u) = text(p, get("uniqueness"))? {
+                e.uniqueness = Uniqueness::parse(p, u)?;
+            }
+        }
+        e.bfs = flag(get("bfs"), true);
+        e.limit = match int(p, get("limit"))? {
+            Some(l) if l >= 0 => Some(l as usize),
+            _ => None,
+        };
+        e.filter_start = flag(get("filterStartNode"), false);
+        let nodes = |k: &str| -> Result<Option<HashSet<NodeId>>> {
+            match get(k) {
+                Value::Null => Ok(None),
+                v => Ok(Some(
+                    flatten(v)
+                        .into_iter()
+                        .filter_map(|x| match x {
+                            Value::Node(n) => Some(*n),
+                            _ => None,
+                        })
+                        .collect(),
+                )),
+            }
+        };
+        e.end_nodes = nodes("endNodes")?;
+        e.terminator_nodes = nodes("terminatorNodes")?;
+        e.whitelist_nodes = nodes("whitelistNodes")?;
+        e.blacklist_nodes = nodes("blacklistNodes")?.unwrap_or_default();
+        Ok(e)
+    }
+
+    fn has_ends(&self) -> bool {
+        !self.labels.end.is_empty()
+            || !self.labels.terminator.is_empty()
+            || self.end_nodes.is_some()
+            || self.terminator_nodes.is_some()
+    }
+
+    fn judge(&self, g: &Graph, n: NodeId) -> Judged {
+        let labels = g.labels(n);
+        let has = |list: &[String]| labels.iter().any(|l| list.iter().any(|x| x == &**l));
+        if has(&self.labels.black) || self.blacklist_nodes.contains(&n) {
+            return Judged::Excluded;
+        }
+        if has(&self.labels.terminator)
+            || self
+                .terminator_nodes
+                .as_ref()
+                .is_some_and(|s| s.contains(&n))
+        {
+            return Judged::Kept {
+                result: true,
+                expand: false,
+            };
+        }
+        let listed = !self.labels.white.is_empty() || self.whitelist_nodes.is_some();
+        let white = has(&self.labels.white)
+            || self
+                .whitelist_nodes
+                .as_ref()
+                .is_some_and(|s| s.contains(&n));
+        // An end node is returned whatever the whitelist says, but expanded only if allowed.
+        if has(&self.labels.end) || self.end_nodes.as_ref().is_some_and(|s| s.contains(&n)) {
+            return Judged::Kept {
+                result: true,
+                expand: !listed || white,
+            };
+        }
+        if listed && !white {
+            return Judged::Excluded;
+        }
+        Judged::Kept {
+            result: !self.has_ends(),
+            expand: true,
+        }
+    }
+
+    /// The paths the expansion returns, from each start node in turn.
+    fn run(&self, run: &Runner, _p: &str, starts: &[NodeId]) -> Result<Vec<Value>> {
+        let g = run.graph();
+        let mut out = Vec::new();
+        let mut seen_nodes: HashSet<NodeId> = HashSet::new();
+        let mut seen_rels: HashSet<RelId> = HashSet::new();
+        for start in starts {
+            if !g.contains_node(*start) {
+                continue;
+            }
+            let (start_result, start_expand) = if self.filter_start {
+                match self.judge(g, *start) {
+                    Judged::Excluded => continue,
+                    Judged::Kept { result, expand } => (result, expand),
+                }
+            } else {
+                (!self.has_ends(), true)
+            };
+            if self.uniqueness == Uniqueness::NodeGlobal && !seen_nodes.insert(*start) {
+                continue;
+            }
+            let mut queue: VecDeque<(Vec<NodeId>, Vec<RelId>)> = VecDeque::new();
+            if start_result && self.min == 0 {
+                out.push(path_value(vec![*start], Vec::new()));
+                if self.limit.is_some_and(|l| out.len() >= l) {
+                    return Ok(out);
+                }
+            }
+            if start_expand {
+                queue.push_back((vec![*start], Vec::new()));
+            }
+            while let Some((nodes, rels)) = if self.bfs {
+                queue.pop_front()
+            } else {
+                queue.pop_back()
+            } {
+                let depth = rels.len();
+                if self.max.is_some_and(|m| depth >= m) {
+                    continue;
+                }
+                let here = *nodes.last().expect("a path has a node");
+                let mut next = Vec::new();
+                each_step(run, g, here, step_filter(&self.rels, depth), |r, m| {
+                    let fresh = match self.uniqueness {
+                        Uniqueness::RelationshipPath => !rels.contains(&r),
+                        Uniqueness::NodePath => !nodes.contains(&m),
+                        Uniqueness::NodeGlobal => !seen_nodes.contains(&m),
+                        Uniqueness::RelationshipGlobal => !seen_rels.contains(&r),
+                        Uniqueness::None => true,
+                    };
+                    if fresh {
+                        next.push((r, m));
+                    }
+                    Ok(true)
+                })?;
+                // Depth first visits the first relationship first.
+                if !self.bfs {
+                    next.reverse();
+                }
+                for (r, m) in next {
+                    let (result, expand) = match self.judge(g, m) {
+                        Judged::Excluded => continue,
+                        Judged::Kept { result, expand } => (result, expand),
+                    };
+                    let first_visit = match self.uniqueness {
+                        Uniqueness::NodeGlobal => seen_nodes.insert(m),
+                        Uniqueness::RelationshipGlobal => seen_rels.insert(r),
+                        _ => true,
+                    };
+                    if !first_visit {
+                        continue;
+                    }
+                    let mut pn = nodes.clone();
+                    pn.push(m);
+                    let mut pr = rels.clone();
+                    pr.push(r);
+                    run.sh.charge(16 * (pn.len() + pr.len()))?;
+                    if result && pr.len() >= self.min {
+                        out.push(path_value(pn.clone(), pr.clone()));
+                        if self.limit.is_some_and(|l| out.len() >= l) {
+                            return Ok(out);
+                        }
+                        run.sh.check_rows(out.len())?;
+                    }
+                    if expand {
+                        queue.push_back((pn, pr));
+                    }
+                }
+            }
+        }
+        Ok(out)
+    }
+}
+
+fn path_value(nodes: Vec<NodeId>, rels: Vec<RelId>) -> Value {
+    Value::Path(Arc::new(Path { nodes, rels }))
+}
+
+/// Every relationship between two nodes of `nodes` (APOC's `cover`), each once.
+fn cover(run: &Runner, nodes: &[NodeId]) -> Result<Vec<RelId>> {
+    let g = run.graph();
+    let set: HashSet<NodeId> = nodes.iter().copied().collect();
+    let mut out = Vec::new();
+    for n in nodes {
+        for (r, m) in g.neighbours_iter(*n, Dir::Outgoing, None) {
+            run.sh.tick()?;
+            if set.contains(&m) {
+                out.push(r);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The start nodes: a node, a node id, an element id, or a list of them.
+fn start_nodes(run: &Runner, p: &str, v: &Value) -> Result<Vec<NodeId>> {
+    let mut out = Vec::new();
+    for x in flatten(v) {
+        match x {
+            Value::Null => {}
+            Value::Node(n) => out.push(*n),
+            Value::Int(i) => out.extend(u32::try_from(*i).ok().map(NodeId)),
+            Value::String(s) => out.extend(crate::value::node_of_element_id(s, run.database())),
+            other => return Err(wrong(p, other, "a node, a node id or a list of them")),
+        }
+    }
+    Ok(out)
+}
+
+fn flatten(v: &Value) -> Vec<&Value> {
+    match v {
+        Value::List(xs) => xs.iter().collect(),
+        other => vec![other],
+    }
+}
+
+/// A level argument: `-1` (or null) for none.
+fn level(p: &str, v: &Value) -> Result<Option<usize>> {
+    Ok(match int(p, v)? {
+        Some(l) if l >= 0 => Some(l as usize),
+        _ => None,
+    })
+}
+
+/// The label sets and types a config's `includeLabels` / `excludeLabels` (or `includeRels` /
+/// `excludeRels`) keep.
+fn included(
+    p: &str,
+    config: Option<&BTreeMap<Arc<str>, Value>>,
+    include: &str,
+    exclude: &str,
+) -> Result<impl Fn(&str) -> bool> {
+    let list = |k: &str| -> Result<Vec<String>> {
+        match config.and_then(|c| c.get(k)) {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(v) => strings(p, v),
+        }
+    };
+    let (inc, exc) = (list(include)?, list(exclude)?);
+    Ok(move |name: &str| {
+        (inc.is_empty() || inc.iter().any(|x| x == name)) && !exc.iter().any(|x| x == name)
+    })
+}
+
+/// `apoc.meta.nodeTypeProperties`: per label set in use, each property with its types, whether
+/// every node has it, and how many do of how many.
+fn node_type_properties(
+    g: &Graph,
+    p: &str,
+    config: Option<&BTreeMap<Arc<str>, Value>>,
+) -> Result<Rows> {
+    let keep = included(p, config, "includeLabels", "excludeLabels")?;
+    let mut sets: BTreeMap<Vec<Arc<str>>, Vec<NodeId>> = BTreeMap::new();
+    for n in g.node_ids() {
+        let mut ls = g.labels(n);
+        ls.sort();
+        sets.entry(ls).or_default().push(n);
+    }
+    let mut rows = Vec::new();
+    for (labels, nodes) in sets {
+        if !labels.iter().any(|l| keep(l)) && !labels.is_empty() {
+            continue;
+        }
+        let node_type = format!(
+            ":{}",
+            labels
+                .iter()
+                .map(|l| format!("`{l}`"))
+                .collect::<Vec<_>>()
+                .join(":")
+        );
+        let label_list = Value::List(labels.iter().cloned().map(Value::String).collect());
+        let total = nodes.len() as i64;
+        let props = property_table(nodes.iter().map(|n| g.node_properties(*n)));
+        if props.is_empty() {
+            rows.push(vec![
+                Value::from(node_type.as_str()),
+                label_list.clone(),
+                Value::Null,
+                Value::Null,
+                Value::Bool(false),
+                Value::Int(0),
+                Value::Int(total),
+            ]);
+        }
+        for (k, (types, count)) in props {
+            rows.push(vec![
+                Value::from(node_type.as_str()),
+                label_list.clone(),
+                Value::String(k),
+                Value::List(types.into_iter().map(Value::from).collect()),
+                Value::Bool(count as i64 == total),
+                Value::Int(count as i64),
+                Value::Int(total),
+            ]);
+        }
+    }
+    Ok((
+        cols(&[
+            "nodeType",
+            "nodeLabels",
+            "propertyName",
+            "propertyTypes",
+            "mandatory",
+            "propertyObservations",
+            "totalObservations",
+        ]),
+        rows,
+    ))
+}
+
+/// `apoc.meta.relTypeProperties`: per relationship type and the label sets of its ends, each
+/// property with its types, whether every relationship has it, and how many do of how many.
+fn rel_type_properties(
+    g: &Graph,
+    p: &str,
+    config: Option<&BTreeMap<Arc<str>, Value>>,
+) -> Result<Rows> {
+    let keep = included(p, config, "includeRels", "excludeRels")?;
+    type Key = (Arc<str>, Vec<Arc<str>>, Vec<Arc<str>>);
+    let mut groups: BTreeMap<Key, Vec<RelId>> = BTreeMap::new();
+    for r in g.relationship_ids() {
+        let (Some(t), Some((a, b))) = (g.rel_type(r), g.endpoints(r)) else {
+            continue;
+        };
+        if !keep(&t) {
+            continue;
+        }
+        let (mut la, mut lb) = (g.labels(a), g.labels(b));
+        la.sort();
+        lb.sort();
+        groups.entry((t, la, lb)).or_default().push(r);
+    }
+    let mut rows = Vec::new();
+    for ((t, la, lb), rels) in groups {
+        let rel_type = format!(":`{t}`");
+        let list = |ls: &[Arc<str>]| Value::List(ls.iter().cloned().map(Value::String).collect());
+        let total = rels.len() as i64;
+        let props = property_table(rels.iter().map(|r| g.relationship_properties(*r)));
+        if props.is_empty() {
+            rows.push(vec![
+                Value::from(rel_type.as_str()),
+                list(&la),
+                list(&lb),
+                Value::Null,
+                Value::Null,
+                Value::Bool(false),
+                Value::Int(0),
+                Value::Int(total),
+            ]);
+        }
+        for (k, (types, count)) in props {
+            rows.push(vec![
+                Value::from(rel_type.as_str()),
+                list(&la),
+                list(&lb),
+                Value::String(k),
+                Value::List(types.into_iter().map(Value::from).collect()),
+                Value::Bool(count as i64 == total),
+                Value::Int(count as i64),
+                Value::Int(total),
+            ]);
+        }
+    }
+    Ok((
+        cols(&[
+            "relType",
+            "sourceNodeLabels",
+            "targetNodeLabels",
+            "propertyName",
+            "propertyTypes",
+            "mandatory",
+            "propertyObservations",
+            "totalObservations",
+        ]),
+        rows,
+    ))
+}
+
+/// Each property key of the elements: its type names and how many elements have it.
+fn property_table(
+    elements: impl Iterator<Item = BTreeMap<Arc<str>, Value>>,
+) -> BTreeMap<Arc<str>, (std::collections::BTreeSet<&'static str>, usize)> {
+    let mut props: BTreeMap<Arc<str>, (std::collections::BTreeSet<&'static str>, usize)> =
+        BTreeMap::new();
+    for m in elements {
+        for (k, v) in m {
+            let e = props.entry(k).or_default();
+            e.0.insert(crate::engine::procedures::type_label(&v));
+            e.1 += 1;
+        }
+    }
+    props
+}
