@@ -5,11 +5,12 @@
 //! `dbms.listConfig`.
 //!
 //! Path expansion follows APOC's PathExplorer: a relationship filter (`TYPE`, `TYPE>`, `<TYPE`,
-//! `>`, `<`, joined by `|`; a comma-separated list is a sequence, one step per hop), a label
-//! filter (`+white`, `-black`, `/terminator`, `>end`, joined by `|`), levels, uniqueness
-//! (`RELATIONSHIP_PATH` by default, `NODE_GLOBAL` for the subgraph procedures), breadth or depth
-//! first, a limit, and node lists (`endNodes`, `terminatorNodes`, `whitelistNodes`,
-//! `blacklistNodes`). Label sequences are refused as not supported.
+//! `>`, `<`, joined by `|`), a label filter (`+white`, `-black`, `/terminator`, `>end`, `*` for
+//! any label, joined by `|`) — each a repeating sequence when comma-separated, or both
+//! alternating in `sequence`, from the start node or one hop away (`beginSequenceAtStart`) —,
+//! levels, uniqueness (`RELATIONSHIP_PATH` by default, `NODE_GLOBAL` for the subgraph
+//! procedures), breadth or depth first, a limit, `optional`, and node lists (`endNodes`,
+//! `terminatorNodes`, `whitelistNodes`/`allowlistNodes`, `blacklistNodes`/`denylistNodes`).
 
 use super::*;
 use crate::graph::{Graph, Sym};
@@ -51,12 +52,12 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
     match lname {
         "apoc.path.expand" => {
-            let mut e = Expansion::new(run.graph(), Uniqueness::RelationshipPath);
+            let mut e = Expansion::new(Uniqueness::RelationshipPath);
             e.rels = rel_sequence(run.graph(), text(p, a1)?.unwrap_or(""));
-            e.labels = LabelFilter::parse(p, text(p, a2)?.unwrap_or(""))?;
+            e.labels = LabelFilter::sequence(text(p, a2)?.unwrap_or(""));
             e.min = level(p, arg(args, 3))?.unwrap_or(0);
             e.max = level(p, arg(args, 4))?;
-            let paths = e.run(run, p, &start_nodes(run, p, a0)?)?;
+            let paths = e.run(run, &start_nodes(run, p, a0)?)?;
             Ok((
                 cols(&["path"]),
                 paths.into_iter().map(|x| vec![x]).collect(),
@@ -65,7 +66,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
         "apoc.path.expandconfig" | "apoc.path.spanningtree" => {
             let global = lname == "apoc.path.spanningtree";
             let e = Expansion::configured(run, p, map(p, a1)?, global)?;
-            let paths = e.run(run, p, &start_nodes(run, p, a0)?)?;
+            let paths = e.run(run, &start_nodes(run, p, a0)?)?;
             Ok((
                 cols(&["path"]),
                 paths.into_iter().map(|x| vec![x]).collect(),
@@ -74,7 +75,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
         "apoc.path.subgraphnodes" | "apoc.path.subgraphall" => {
             let e = Expansion::configured(run, p, map(p, a1)?, true)?;
             let mut nodes = Vec::new();
-            for path in e.run(run, p, &start_nodes(run, p, a0)?)? {
+            for path in e.run(run, &start_nodes(run, p, a0)?)? {
                 if let Value::Path(x) = path {
                     if let Some(n) = x.nodes.last() {
                         nodes.push(*n);
@@ -435,7 +436,8 @@ impl Uniqueness {
     }
 }
 
-/// APOC's label filter: `+white`, `-black`, `/terminator`, `>end` (a name alone is white).
+/// APOC's label filter: `+white`, `-black`, `/terminator`, `>end` (a name alone is white; `*`
+/// stands for any label).
 #[derive(Default)]
 struct LabelFilter {
     white: Vec<String>,
@@ -445,14 +447,8 @@ struct LabelFilter {
 }
 
 impl LabelFilter {
-    fn parse(p: &str, spec: &str) -> Result<LabelFilter> {
+    fn parse(spec: &str) -> LabelFilter {
         let mut f = LabelFilter::default();
-        if spec.contains(',') {
-            return Err(ExecError::runtime(
-                ErrorKind::Unsupported,
-                format!("{p}: label filter sequences are not supported by grape"),
-            ));
-        }
         for part in spec.split('|').map(str::trim).filter(|x| !x.is_empty()) {
             let (list, name) = match part.as_bytes()[0] {
                 b'+' => (&mut f.white, &part[1..]),
@@ -461,9 +457,21 @@ impl LabelFilter {
                 b'>' => (&mut f.end, &part[1..]),
                 _ => (&mut f.white, part),
             };
-            list.push(name.trim_matches('`').to_string());
+            list.push(name.trim().trim_matches('`').to_string());
         }
-        Ok(f)
+        f
+    }
+
+    /// A sequence of filters, one per node position (`Post|-Blocked,Reply,>Admin`).
+    fn sequence(spec: &str) -> Vec<LabelFilter> {
+        if spec.trim().is_empty() {
+            return Vec::new();
+        }
+        spec.split(',').map(LabelFilter::parse).collect()
+    }
+
+    fn has_ends(&self) -> bool {
+        !self.end.is_empty() || !self.terminator.is_empty()
     }
 }
 
@@ -477,14 +485,20 @@ enum Judged {
 
 /// A configured path expansion.
 struct Expansion {
+    /// Relationship filters, one per hop of a repeating sequence (none: any relationship).
     rels: Vec<Vec<RelStep>>,
-    labels: LabelFilter,
+    /// Label filters, one per node position of a repeating sequence (none: any node).
+    labels: Vec<LabelFilter>,
+    /// Whether the sequences start at the start node (else one hop away: the first
+    /// relationship filter is used for the first hop only).
+    begin_at_start: bool,
     min: usize,
     max: Option<usize>,
     uniqueness: Uniqueness,
     bfs: bool,
     limit: Option<usize>,
     filter_start: bool,
+    optional: bool,
     end_nodes: Option<HashSet<NodeId>>,
     terminator_nodes: Option<HashSet<NodeId>>,
     whitelist_nodes: Option<HashSet<NodeId>>,
@@ -492,16 +506,18 @@ struct Expansion {
 }
 
 impl Expansion {
-    fn new(_g: &Graph, uniqueness: Uniqueness) -> Expansion {
+    fn new(uniqueness: Uniqueness) -> Expansion {
         Expansion {
             rels: Vec::new(),
-            labels: LabelFilter::default(),
+            labels: Vec::new(),
+            begin_at_start: true,
             min: 0,
             max: None,
             uniqueness,
             bfs: true,
             limit: None,
             filter_start: false,
+            optional: false,
             end_nodes: None,
             terminator_nodes: None,
             whitelist_nodes: None,
@@ -518,24 +534,40 @@ impl Expansion {
         global: bool,
     ) -> Result<Expansion> {
         let g = run.graph();
-        let mut e = Expansion::new(
-            g,
-            if global {
-                Uniqueness::NodeGlobal
-            } else {
-                Uniqueness::RelationshipPath
-            },
-        );
+        let mut e = Expansion::new(if global {
+            Uniqueness::NodeGlobal
+        } else {
+            Uniqueness::RelationshipPath
+        });
         let Some(c) = config else { return Ok(e) };
         let get = |k: &str| c.get(k).unwrap_or(&Value::Null);
-        if !matches!(get("sequence"), Value::Null) {
-            return Err(ExecError::runtime(
-                ErrorKind::Unsupported,
-                format!("{p}: `sequence` is not supported by grape"),
-            ));
+        e.begin_at_start = flag(get("beginSequenceAtStart"), true);
+        match text(p, get("sequence"))? {
+            // Alternating label and relationship filters; one hop away from the start, a
+            // relationship filter comes first.
+            Some(seq) if !seq.trim().is_empty() => {
+                let items: Vec<&str> = seq.split(',').map(str::trim).collect();
+                let (first_rel, rest) = if e.begin_at_start {
+                    (None, &items[..])
+                } else {
+                    (items.first().copied(), items.get(1..).unwrap_or(&[]))
+                };
+                e.labels = rest
+                    .iter()
+                    .step_by(2)
+                    .map(|x| LabelFilter::parse(x))
+                    .collect();
+                e.rels = first_rel
+                    .into_iter()
+                    .chain(rest.iter().skip(1).step_by(2).copied())
+                    .map(|x| super::graph::rel_filter(g, x))
+                    .collect();
+            }
+            _ => {
+                e.rels = rel_sequence(g, text(p, get("relationshipFilter"))?.unwrap_or(""));
+                e.labels = LabelFilter::sequence(text(p, get("labelFilter"))?.unwrap_or(""));
+            }
         }
-        e.rels = rel_sequence(g, text(p, get("relationshipFilter"))?.unwrap_or(""));
-        e.labels = LabelFilter::parse(p, text(p, get("labelFilter"))?.unwrap_or(""))?;
         e.min = level(p, get("minLevel"))?.unwrap_or(0);
         e.max = level(p, get("maxLevel"))?;
         if !global {
@@ -549,10 +581,15 @@ impl Expansion {
             _ => None,
         };
         e.filter_start = flag(get("filterStartNode"), false);
-        let nodes = |k: &str| -> Result<Option<HashSet<NodeId>>> {
-            match get(k) {
-                Value::Null => Ok(None),
-                v => Ok(Some(
+        e.optional = flag(get("optional"), false);
+        let nodes = |k: &str, alias: &str| -> Option<HashSet<NodeId>> {
+            let v = match get(k) {
+                Value::Null => get(alias),
+                v => v,
+            };
+            match v {
+                Value::Null => None,
+                v => Some(
                     flatten(v)
                         .into_iter()
                         .filter_map(|x| match x {
@@ -560,30 +597,66 @@ impl Expansion {
                             _ => None,
                         })
                         .collect(),
-                )),
+                ),
             }
         };
-        e.end_nodes = nodes("endNodes")?;
-        e.terminator_nodes = nodes("terminatorNodes")?;
-        e.whitelist_nodes = nodes("whitelistNodes")?;
-        e.blacklist_nodes = nodes("blacklistNodes")?.unwrap_or_default();
+        e.end_nodes = nodes("endNodes", "endNodes");
+        e.terminator_nodes = nodes("terminatorNodes", "terminatorNodes");
+        e.whitelist_nodes = nodes("whitelistNodes", "allowlistNodes");
+        e.blacklist_nodes = nodes("blacklistNodes", "denylistNodes").unwrap_or_default();
         Ok(e)
     }
 
+    /// Whether only paths ending at end or terminator nodes are results.
     fn has_ends(&self) -> bool {
-        !self.labels.end.is_empty()
-            || !self.labels.terminator.is_empty()
+        self.labels.iter().any(LabelFilter::has_ends)
             || self.end_nodes.is_some()
             || self.terminator_nodes.is_some()
     }
 
-    fn judge(&self, g: &Graph, n: NodeId) -> Judged {
+    /// The relationship filter of hop `hop` (0: from the start node).
+    fn rel_filter(&self, hop: usize) -> &[RelStep] {
+        let n = self.rels.len();
+        if n == 0 {
+            return &[];
+        }
+        if self.begin_at_start || n == 1 {
+            return &self.rels[hop % n];
+        }
+        if hop == 0 {
+            &self.rels[0]
+        } else {
+            &self.rels[1 + (hop - 1) % (n - 1)]
+        }
+    }
+
+    /// The label filter of the node at `depth` (0: the start node), if any.
+    fn label_filter(&self, depth: usize) -> Option<&LabelFilter> {
+        let n = self.labels.len();
+        if n == 0 {
+            return None;
+        }
+        if self.begin_at_start {
+            Some(&self.labels[depth % n])
+        } else if depth == 0 {
+            None
+        } else {
+            Some(&self.labels[(depth - 1) % n])
+        }
+    }
+
+    fn judge(&self, g: &Graph, n: NodeId, depth: usize) -> Judged {
         let labels = g.labels(n);
-        let has = |list: &[String]| labels.iter().any(|l| list.iter().any(|x| x == &**l));
-        if has(&self.labels.black) || self.blacklist_nodes.contains(&n) {
+        let empty = LabelFilter::default();
+        let f = self.label_filter(depth).unwrap_or(&empty);
+        let has = |list: &[String]| {
+            list.iter()
+                .any(|x| x == "*" || labels.iter().any(|l| **l == **x))
+        };
+        if has(&f.black) || self.blacklist_nodes.contains(&n) {
             return Judged::Excluded;
         }
-        if has(&self.labels.terminator)
+        if has(&f.terminator)
             || self
                 .terminator_nodes
                 .as_ref()
@@ -594,14 +667,14 @@ impl Expansion {
                 expand: false,
             };
         }
-        let listed = !self.labels.white.is_empty() || self.whitelist_nodes.is_some();
-        let white = has(&self.labels.white)
+        let listed = !f.white.is_empty() || self.whitelist_nodes.is_some();
+        let white = has(&f.white)
             || self
                 .whitelist_nodes
                 .as_ref()
                 .is_some_and(|s| s.contains(&n));
         // An end node is returned whatever the whitelist says, but expanded only if allowed.
-        if has(&self.labels.end) || self.end_nodes.as_ref().is_some_and(|s| s.contains(&n)) {
+        if has(&f.end) || self.end_nodes.as_ref().is_some_and(|s| s.contains(&n)) {
             return Judged::Kept {
                 result: true,
                 expand: !listed || white,
@@ -616,8 +689,9 @@ impl Expansion {
         }
     }
 
-    /// The paths the expansion returns, from each start node in turn.
-    fn run(&self, run: &Runner, _p: &str, starts: &[NodeId]) -> Result<Vec<Value>> {
+    /// The paths the expansion returns, from each start node in turn (a null for a start
+    /// without any under `optional`).
+    fn run(&self, run: &Runner, starts: &[NodeId]) -> Result<Vec<Value>> {
         let g = run.graph();
         let mut out = Vec::new();
         let mut seen_nodes: HashSet<NodeId> = HashSet::new();
@@ -626,87 +700,107 @@ impl Expansion {
             if !g.contains_node(*start) {
                 continue;
             }
-            let (start_result, start_expand) = if self.filter_start {
-                match self.judge(g, *start) {
-                    Judged::Excluded => continue,
-                    Judged::Kept { result, expand } => (result, expand),
-                }
-            } else {
-                (!self.has_ends(), true)
-            };
-            if self.uniqueness == Uniqueness::NodeGlobal && !seen_nodes.insert(*start) {
-                continue;
+            let before = out.len();
+            self.from(run, *start, &mut out, &mut seen_nodes, &mut seen_rels)?;
+            if self.limit.is_some_and(|l| out.len() >= l) {
+                break;
             }
-            let mut queue: VecDeque<(Vec<NodeId>, Vec<RelId>)> = VecDeque::new();
-            if start_result && self.min == 0 {
-                out.push(path_value(vec![*start], Vec::new()));
-                if self.limit.is_some_and(|l| out.len() >= l) {
-                    return Ok(out);
-                }
-            }
-            if start_expand {
-                queue.push_back((vec![*start], Vec::new()));
-            }
-            while let Some((nodes, rels)) = if self.bfs {
-                queue.pop_front()
-            } else {
-                queue.pop_back()
-            } {
-                let depth = rels.len();
-                if self.max.is_some_and(|m| depth >= m) {
-                    continue;
-                }
-                let here = *nodes.last().expect("a path has a node");
-                let mut next = Vec::new();
-                each_step(run, g, here, step_filter(&self.rels, depth), |r, m| {
-                    let fresh = match self.uniqueness {
-                        Uniqueness::RelationshipPath => !rels.contains(&r),
-                        Uniqueness::NodePath => !nodes.contains(&m),
-                        Uniqueness::NodeGlobal => !seen_nodes.contains(&m),
-                        Uniqueness::RelationshipGlobal => !seen_rels.contains(&r),
-                        Uniqueness::None => true,
-                    };
-                    if fresh {
-                        next.push((r, m));
-                    }
-                    Ok(true)
-                })?;
-                // Depth first visits the first relationship first.
-                if !self.bfs {
-                    next.reverse();
-                }
-                for (r, m) in next {
-                    let (result, expand) = match self.judge(g, m) {
-                        Judged::Excluded => continue,
-                        Judged::Kept { result, expand } => (result, expand),
-                    };
-                    let first_visit = match self.uniqueness {
-                        Uniqueness::NodeGlobal => seen_nodes.insert(m),
-                        Uniqueness::RelationshipGlobal => seen_rels.insert(r),
-                        _ => true,
-                    };
-                    if !first_visit {
-                        continue;
-                    }
-                    let mut pn = nodes.clone();
-                    pn.push(m);
-                    let mut pr = rels.clone();
-                    pr.push(r);
-                    run.sh.charge(16 * (pn.len() + pr.len()))?;
-                    if result && pr.len() >= self.min {
-                        out.push(path_value(pn.clone(), pr.clone()));
-                        if self.limit.is_some_and(|l| out.len() >= l) {
-                            return Ok(out);
-                        }
-                        run.sh.check_rows(out.len())?;
-                    }
-                    if expand {
-                        queue.push_back((pn, pr));
-                    }
-                }
+            if self.optional && out.len() == before {
+                out.push(Value::Null);
             }
         }
         Ok(out)
+    }
+
+    fn from(
+        &self,
+        run: &Runner,
+        start: NodeId,
+        out: &mut Vec<Value>,
+        seen_nodes: &mut HashSet<NodeId>,
+        seen_rels: &mut HashSet<RelId>,
+    ) -> Result<()> {
+        let g = run.graph();
+        let (start_result, start_expand) = if self.filter_start && self.begin_at_start {
+            match self.judge(g, start, 0) {
+                Judged::Excluded => return Ok(()),
+                Judged::Kept { result, expand } => (result, expand),
+            }
+        } else {
+            (!self.has_ends(), true)
+        };
+        if self.uniqueness == Uniqueness::NodeGlobal && !seen_nodes.insert(start) {
+            return Ok(());
+        }
+        if start_result && self.min == 0 {
+            out.push(path_value(vec![start], Vec::new()));
+            if self.limit.is_some_and(|l| out.len() >= l) {
+                return Ok(());
+            }
+        }
+        let mut queue: VecDeque<(Vec<NodeId>, Vec<RelId>)> = VecDeque::new();
+        if start_expand {
+            queue.push_back((vec![start], Vec::new()));
+        }
+        while let Some((nodes, rels)) = if self.bfs {
+            queue.pop_front()
+        } else {
+            queue.pop_back()
+        } {
+            let depth = rels.len();
+            if self.max.is_some_and(|m| depth >= m) {
+                continue;
+            }
+            let here = *nodes.last().expect("a path has a node");
+            let mut next = Vec::new();
+            each_step(run, g, here, self.rel_filter(depth), |r, m| {
+                let fresh = match self.uniqueness {
+                    Uniqueness::RelationshipPath => !rels.contains(&r),
+                    Uniqueness::NodePath => !nodes.contains(&m),
+                    Uniqueness::NodeGlobal => !seen_nodes.contains(&m),
+                    Uniqueness::RelationshipGlobal => !seen_rels.contains(&r),
+                    Uniqueness::None => true,
+                };
+                if fresh {
+                    next.push((r, m));
+                }
+                Ok(true)
+            })?;
+            // Depth first visits the first relationship first.
+            if !self.bfs {
+                next.reverse();
+            }
+            for (r, m) in next {
+                let (result, expand) = match self.judge(g, m, depth + 1) {
+                    Judged::Excluded => continue,
+                    Judged::Kept { result, expand } => (result, expand),
+                };
+                let first_visit = match self.uniqueness {
+                    Uniqueness::NodeGlobal => seen_nodes.insert(m),
+                    Uniqueness::RelationshipGlobal => seen_rels.insert(r),
+                    _ => true,
+                };
+                if !first_visit {
+                    continue;
+                }
+                let mut pn = nodes.clone();
+                pn.push(m);
+                let mut pr = rels.clone();
+                pr.push(r);
+                run.sh.charge(16 * (pn.len() + pr.len()))?;
+                if result && pr.len() >= self.min {
+                    out.push(path_value(pn.clone(), pr.clone()));
+                    if self.limit.is_some_and(|l| out.len() >= l) {
+                        return Ok(());
+                    }
+                    run.sh.check_rows(out.len())?;
+                }
+                if expand {
+                    queue.push_back((pn, pr));
+                }
+            }
+        }
+        Ok(())
     }
 }
 
