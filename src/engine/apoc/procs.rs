@@ -113,13 +113,16 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 Value::Null => 1,
                 v => int(p, v)?.unwrap_or(1),
             };
-            if distance < 1 {
-                return Err(failed(p, "distance must be 1 or more"));
+            // As APOC: no types, or no distance, and there is nothing to find.
+            let types = text(p, a1)?.unwrap_or("");
+            if distance < 1 || types.is_empty() {
+                let levels = vec![Vec::new(); distance.max(0) as usize];
+                return Ok((neighbors_columns(lname), neighbors_rows(lname, levels)));
             }
             let levels = neighbours_by_hop(
                 run,
                 *start,
-                &rel_sequence(run.graph(), text(p, a1)?.unwrap_or("")),
+                &rel_sequence(run.graph(), types),
                 distance as usize,
             )?;
             Ok((neighbors_columns(lname), neighbors_rows(lname, levels)))
@@ -306,11 +309,11 @@ fn neighbors_columns(lname: &str) -> Vec<Arc<str>> {
 fn neighbors_rows(lname: &str, levels: Vec<Vec<NodeId>>) -> Vec<Vec<Value>> {
     let nodes = |ns: &[NodeId]| ns.iter().map(|n| Value::Node(*n)).collect::<Vec<_>>();
     match lname {
-        "apoc.neighbors.tohop" => levels
-            .iter()
-            .flatten()
-            .map(|n| vec![Value::Node(*n)])
-            .collect(),
+        "apoc.neighbors.tohop" => {
+            let mut all: Vec<NodeId> = levels.into_iter().flatten().collect();
+            all.sort_unstable();
+            all.into_iter().map(|n| vec![Value::Node(n)]).collect()
+        }
         "apoc.neighbors.tohop.count" => {
             vec![vec![Value::Int(
                 levels.iter().map(Vec::len).sum::<usize>() as i64
@@ -350,8 +353,10 @@ fn neighbours_by_hop(
                 Ok(true)
             })?;
         }
-        levels.push(next.clone());
-        frontier = next;
+        frontier = next.clone();
+        // APOC returns each level in the order of the nodes' ids.
+        next.sort_unstable();
+        levels.push(next);
     }
     Ok(levels)
 }
@@ -732,31 +737,43 @@ impl Expansion {
         if self.uniqueness == Uniqueness::NodeGlobal && !seen_nodes.insert(start) {
             return Ok(());
         }
-        if start_result && self.min == 0 {
-            out.push(path_value(vec![start], Vec::new()));
-            if self.limit.is_some_and(|l| out.len() >= l) {
-                return Ok(());
-            }
+        // Paths waiting to be visited: a path is returned when it is visited (breadth first:
+        // level by level; depth first: a branch to its end before the next), and expanded
+        // then.
+        struct Visit {
+            nodes: Vec<NodeId>,
+            rels: Vec<RelId>,
+            result: bool,
+            expand: bool,
         }
-        let mut queue: VecDeque<(Vec<NodeId>, Vec<RelId>)> = VecDeque::new();
-        if start_expand {
-            queue.push_back((vec![start], Vec::new()));
-        }
-        while let Some((nodes, rels)) = if self.bfs {
+        let mut queue: VecDeque<Visit> = VecDeque::from([Visit {
+            nodes: vec![start],
+            rels: Vec::new(),
+            result: start_result,
+            expand: start_expand,
+        }]);
+        while let Some(v) = if self.bfs {
             queue.pop_front()
         } else {
             queue.pop_back()
         } {
-            let depth = rels.len();
-            if self.max.is_some_and(|m| depth >= m) {
+            let depth = v.rels.len();
+            if v.result && depth >= self.min {
+                out.push(path_value(v.nodes.clone(), v.rels.clone()));
+                if self.limit.is_some_and(|l| out.len() >= l) {
+                    return Ok(());
+                }
+                run.sh.check_rows(out.len())?;
+            }
+            if !v.expand || self.max.is_some_and(|m| depth >= m) {
                 continue;
             }
-            let here = *nodes.last().expect("a path has a node");
+            let here = *v.nodes.last().expect("a path has a node");
             let mut next = Vec::new();
             each_step(run, g, here, self.rel_filter(depth), |r, m| {
                 let fresh = match self.uniqueness {
-                    Uniqueness::RelationshipPath => !rels.contains(&r),
-                    Uniqueness::NodePath => !nodes.contains(&m),
+                    Uniqueness::RelationshipPath => !v.rels.contains(&r),
+                    Uniqueness::NodePath => !v.nodes.contains(&m),
                     Uniqueness::NodeGlobal => !seen_nodes.contains(&m),
                     Uniqueness::RelationshipGlobal => !seen_rels.contains(&r),
                     Uniqueness::None => true,
@@ -766,10 +783,7 @@ impl Expansion {
                 }
                 Ok(true)
             })?;
-            // Depth first visits the first relationship first.
-            if !self.bfs {
-                next.reverse();
-            }
+            let mut children = Vec::with_capacity(next.len());
             for (r, m) in next {
                 let (result, expand) = match self.judge(g, m, depth + 1) {
                     Judged::Excluded => continue,
@@ -783,22 +797,23 @@ impl Expansion {
                 if !first_visit {
                     continue;
                 }
-                let mut pn = nodes.clone();
-                pn.push(m);
-                let mut pr = rels.clone();
-                pr.push(r);
-                run.sh.charge(16 * (pn.len() + pr.len()))?;
-                if result && pr.len() >= self.min {
-                    out.push(path_value(pn.clone(), pr.clone()));
-                    if self.limit.is_some_and(|l| out.len() >= l) {
-                        return Ok(());
-                    }
-                    run.sh.check_rows(out.len())?;
-                }
-                if expand {
-                    queue.push_back((pn, pr));
-                }
+                let mut nodes = v.nodes.clone();
+                nodes.push(m);
+                let mut rels = v.rels.clone();
+                rels.push(r);
+                run.sh.charge(16 * (nodes.len() + rels.len()))?;
+                children.push(Visit {
+                    nodes,
+                    rels,
+                    result,
+                    expand,
+                });
             }
+            // Depth first takes the first child next: it goes on the stack last.
+            if !self.bfs {
+                children.reverse();
+            }
+            queue.extend(children);
         }
         Ok(())
     }
@@ -854,23 +869,51 @@ fn level(p: &str, v: &Value) -> Result<Option<usize>> {
     })
 }
 
-/// The label sets and types a config's `includeLabels` / `excludeLabels` (or `includeRels` /
-/// `excludeRels`) keep.
+/// The labels or types a config keeps: `include` (or the deprecated `old_include`) when given,
+/// less `exclude` (or its other spellings).
 fn included(
     p: &str,
     config: Option<&BTreeMap<Arc<str>, Value>>,
-    include: &str,
-    exclude: &str,
+    include: &[&str],
+    exclude: &[&str],
 ) -> Result<impl Fn(&str) -> bool> {
-    let list = |k: &str| -> Result<Vec<String>> {
-        match config.and_then(|c| c.get(k)) {
-            None | Some(Value::Null) => Ok(Vec::new()),
-            Some(v) => strings(p, v),
+    let list = |keys: &[&str]| -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for k in keys {
+            match config.and_then(|c| c.get(*k)) {
+                None | Some(Value::Null) => {}
+                Some(v) => out.extend(strings(p, v)?),
+            }
         }
+        Ok(out)
     };
     let (inc, exc) = (list(include)?, list(exclude)?);
     Ok(move |name: &str| {
         (inc.is_empty() || inc.iter().any(|x| x == name)) && !exc.iter().any(|x| x == name)
+    })
+}
+
+/// How many elements per label set (or type) the meta procedures read: `sample` (APOC's
+/// default 1,000; -1 for all), the first ones by id.
+fn sample_size(p: &str, config: Option<&BTreeMap<Arc<str>, Value>>) -> Result<usize> {
+    Ok(match config.and_then(|c| c.get("sample")) {
+        None | Some(Value::Null) => 1000,
+        Some(v) => match int(p, v)? {
+            Some(n) if n >= 0 => n as usize,
+            _ => usize::MAX,
+        },
+    })
+}
+
+/// Whether an existence or key constraint makes the property `key` of `label` (a label or a
+/// relationship type) mandatory: what APOC's `mandatory` column reports.
+fn mandatory(g: &Graph, entity: crate::graph::EntityType, labels: &[Arc<str>], key: &str) -> bool {
+    use crate::graph::ConstraintRule as R;
+    g.schema().constraints().iter().any(|c| {
+        c.entity == entity
+            && matches!(c.rule, R::Exists | R::Key)
+            && labels.contains(&c.label)
+            && c.properties.iter().any(|p| **p == *key)
     })
 }
 
@@ -881,7 +924,13 @@ fn node_type_properties(
     p: &str,
     config: Option<&BTreeMap<Arc<str>, Value>>,
 ) -> Result<Rows> {
-    let keep = included(p, config, "includeLabels", "excludeLabels")?;
+    let keep = included(
+        p,
+        config,
+        &["includeLabels", "labels"],
+        &["excludeLabels", "excludesLabels", "excludes"],
+    )?;
+    let sample = sample_size(p, config)?;
     let mut sets: BTreeMap<Vec<Arc<str>>, Vec<NodeId>> = BTreeMap::new();
     for n in g.node_ids() {
         let mut ls = g.labels(n);
@@ -902,8 +951,9 @@ fn node_type_properties(
                 .join(":")
         );
         let label_list = Value::List(labels.iter().cloned().map(Value::String).collect());
-        let total = nodes.len() as i64;
-        let props = property_table(nodes.iter().map(|n| g.node_properties(*n)));
+        let observed = &nodes[..nodes.len().min(sample)];
+        let total = observed.len() as i64;
+        let props = property_table(observed.iter().map(|n| g.node_properties(*n)));
         if props.is_empty() {
             rows.push(vec![
                 Value::from(node_type.as_str()),
@@ -919,9 +969,9 @@ fn node_type_properties(
             rows.push(vec![
                 Value::from(node_type.as_str()),
                 label_list.clone(),
-                Value::String(k),
+                Value::String(k.clone()),
                 Value::List(types.into_iter().map(Value::from).collect()),
-                Value::Bool(count as i64 == total),
+                Value::Bool(mandatory(g, crate::graph::EntityType::Node, &labels, &k)),
                 Value::Int(count as i64),
                 Value::Int(total),
             ]);
@@ -948,7 +998,13 @@ fn rel_type_properties(
     p: &str,
     config: Option<&BTreeMap<Arc<str>, Value>>,
 ) -> Result<Rows> {
-    let keep = included(p, config, "includeRels", "excludeRels")?;
+    let keep = included(
+        p,
+        config,
+        &["includeRels", "rels"],
+        &["excludeRels", "excludesRels"],
+    )?;
+    let sample = sample_size(p, config)?;
     type Key = (Arc<str>, Vec<Arc<str>>, Vec<Arc<str>>);
     let mut groups: BTreeMap<Key, Vec<RelId>> = BTreeMap::new();
     for r in g.relationship_ids() {
@@ -967,8 +1023,9 @@ fn rel_type_properties(
     for ((t, la, lb), rels) in groups {
         let rel_type = format!(":`{t}`");
         let list = |ls: &[Arc<str>]| Value::List(ls.iter().cloned().map(Value::String).collect());
-        let total = rels.len() as i64;
-        let props = property_table(rels.iter().map(|r| g.relationship_properties(*r)));
+        let observed = &rels[..rels.len().min(sample)];
+        let total = observed.len() as i64;
+        let props = property_table(observed.iter().map(|r| g.relationship_properties(*r)));
         if props.is_empty() {
             rows.push(vec![
                 Value::from(rel_type.as_str()),
@@ -986,9 +1043,14 @@ fn rel_type_properties(
                 Value::from(rel_type.as_str()),
                 list(&la),
                 list(&lb),
-                Value::String(k),
+                Value::String(k.clone()),
                 Value::List(types.into_iter().map(Value::from).collect()),
-                Value::Bool(count as i64 == total),
+                Value::Bool(mandatory(
+                    g,
+                    crate::graph::EntityType::Relationship,
+                    std::slice::from_ref(&t),
+                    &k,
+                )),
                 Value::Int(count as i64),
                 Value::Int(total),
             ]);

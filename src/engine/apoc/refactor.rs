@@ -633,10 +633,11 @@ fn variable(name: &str) -> String {
 }
 
 /// `apoc.periodic.iterate`: the rows of `iterate`, in batches of `batchSize` (10,000), each
-/// batch running `action` with the rows' columns as variables (`UNWIND $_batch AS _batch WITH
-/// _batch.x AS x …`, `iterateList: true`, the default) or once per row with them as
-/// parameters and variables (`iterateList: false`); `params` are passed to both. A failing
-/// batch is undone alone and counted.
+/// batch running `action` with the rows' columns as variables (`batchMode: "BATCH"`, the
+/// default: `UNWIND $_batch AS _batch WITH _batch.x AS x …`), with `$_batch` alone
+/// (`BATCH_SINGLE`), or once per row with them as parameters and variables (`SINGLE`, or
+/// `iterateList: false`); `params` are passed to both. A failing batch is undone alone and
+/// counted.
 fn iterate(
     g: &mut Graph,
     sh: &Shared,
@@ -657,7 +658,18 @@ fn iterate(
         Some(Value::Int(_)) => return Err(c.failed("batchSize must be positive")),
         _ => 10_000,
     };
-    let per_batch = !matches!(config.get("iterateList"), Some(Value::Bool(false)));
+    // `batchMode` (or the older `iterateList`): BATCH unpacks each batch into the columns'
+    // variables, SINGLE runs the action per row, BATCH_SINGLE hands it `$_batch` as it is.
+    let mode = match (config.get("batchMode"), config.get("iterateList")) {
+        (Some(Value::String(m)), _) => m.to_ascii_uppercase(),
+        (_, Some(Value::Bool(false))) => "SINGLE".to_string(),
+        _ => "BATCH".to_string(),
+    };
+    if !matches!(mode.as_str(), "BATCH" | "SINGLE" | "BATCH_SINGLE") {
+        return Err(c.failed(format!(
+            "java.lang.IllegalArgumentException: batchMode must be BATCH, SINGLE or BATCH_SINGLE, not {mode}"
+        )));
+    }
     let params = config.get("params").map(params_of).unwrap_or_default();
     let source = crate::engine::run_nested_write(g, sh, iterate, &params)?;
     let names: Vec<String> = source.columns.clone();
@@ -679,12 +691,20 @@ fn iterate(
         .map(|n| format!("_batch.{} AS {}", variable(n), variable(n)))
         .collect::<Vec<_>>()
         .join(", ");
-    let batch_statement = if names.is_empty() {
+    // An action that unpacks the batch itself (or names a column's parameter) stays as it is.
+    let lower = action.to_ascii_lowercase();
+    let unpacks = lower.contains("unwind $_batch as")
+        || names
+            .iter()
+            .any(|n| lower.contains(&format!("${} as", n.to_ascii_lowercase())));
+    let batch_statement = if mode == "BATCH_SINGLE" || unpacks {
+        action.to_string()
+    } else if names.is_empty() {
         format!("UNWIND $_batch AS _batch WITH _batch {action}")
     } else {
         format!("UNWIND $_batch AS _batch WITH {bindings} {action}")
     };
-    let row_statement = if names.is_empty() {
+    let row_statement = if names.is_empty() || unpacks {
         action.to_string()
     } else {
         let with = names
@@ -703,10 +723,11 @@ fn iterate(
         let batch_before = sh.stats.borrow().clone();
         let sp = g.savepoint();
         let result = (|| -> Result<()> {
-            if per_batch {
+            if mode != "SINGLE" {
                 let mut p = params.clone();
                 p.insert("_batch".into(), Value::List(chunk.to_vec()));
                 p.insert("_count".into(), Value::Int((i * batch_size) as i64));
+                p.insert("_total".into(), Value::Int(rows.len() as i64));
                 crate::engine::run_nested_write(g, sh, &batch_statement, &p)?;
             } else {
                 for row in chunk {
@@ -810,11 +831,13 @@ fn commit(
         ));
     }
     let params = params_of(params);
-    let (mut updates, mut executions, mut failed) = (0i64, 0i64, 0i64);
+    // `batches` counts every run, `executions` those that updated (APOC's counts: the last
+    // run, which finds nothing, is a batch but not an execution).
+    let (mut updates, mut executions, mut batches, mut failed) = (0i64, 0i64, 0i64, 0i64);
     let mut errors: BTreeMap<Arc<str>, Value> = BTreeMap::new();
     loop {
         sh.tick()?;
-        executions += 1;
+        batches += 1;
         let sp = g.savepoint();
         match crate::engine::run_nested_write(g, sh, statement, &params) {
             Ok(t) => {
@@ -824,10 +847,11 @@ fn commit(
                     Some(Value::Float(f)) => *f as i64,
                     _ => 0,
                 };
-                updates += n;
                 if n <= 0 {
                     break;
                 }
+                updates += n;
+                executions += 1;
             }
             Err(e) => {
                 g.rollback_to(&sp);
@@ -842,7 +866,7 @@ fn commit(
         Value::Int(updates),
         Value::Int(executions),
         Value::Int(started.elapsed().as_secs() as i64),
-        Value::Int(executions),
+        Value::Int(batches),
         Value::Int(failed),
         Value::Map(errors),
         Value::Int(0),
