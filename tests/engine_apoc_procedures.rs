@@ -602,3 +602,82 @@ fn database_information_procedures() {
     let t = q(&mut g, "CALL dbms.listConfig() YIELD name RETURN count(*)");
     assert!(matches!(t.rows[0][0], Value::Int(n) if n >= 4));
 }
+
+#[test]
+fn virtual_elements_merges_with_statistics_and_cycles() {
+    let mut g = graph(
+        "CREATE (a:N {n:'a'})-[:R]->(b:N {n:'b'})-[:R]->(c:N {n:'c'})-[:R]->(a), (c)-[:S]->(b), (a)-[:L]->(a)",
+    );
+    // Cycles: per outgoing relationship, the shortest way back (a loop is a cycle of one).
+    let t = q(
+        &mut g,
+        "MATCH (a:N {n:'a'}) CALL apoc.nodes.cycles([a]) YIELD path RETURN [x IN nodes(path) | x.n] AS ns ORDER BY size(ns)",
+    );
+    assert_eq!(sorted_rows(&t), ["['a', 'a']", "['a', 'b', 'c', 'a']"]);
+    let t = q(
+        &mut g,
+        "MATCH (b:N {n:'b'}) CALL apoc.nodes.cycles([b], {relTypes: ['R', 'S']}) YIELD path RETURN [x IN nodes(path) | x.n] AS ns",
+    );
+    assert_eq!(sorted_rows(&t), ["['b', 'c', 'b']"]);
+    let t = q(
+        &mut g,
+        "MATCH (b:N {n:'b'}) CALL apoc.nodes.cycles([b], {relTypes: ['R'], maxDepth: 1}) YIELD path RETURN path",
+    );
+    assert!(t.rows.is_empty());
+    // Virtual copies: the same labels, types, properties and directions, nothing stored.
+    let nodes_before = g.node_count();
+    let t = q(
+        &mut g,
+        "MATCH p = (:N {n:'c'})-[:S]->(:N {n:'b'}) CALL apoc.create.clonePathToVirtual(p) YIELD path RETURN path",
+    );
+    assert_eq!(
+        rendered_rows(&t),
+        [vec![r#"(:N {n: "c"})-[:S]->(:N {n: "b"})"#.to_string()]]
+    );
+    let t = q(
+        &mut g,
+        "CALL apoc.create.virtualPath(['A'], {x: 1}, 'R', {w: 2}, ['B'], {y: 3}) YIELD from, rel, to RETURN from, rel.w, to",
+    );
+    assert_eq!(
+        rendered_rows(&t),
+        [vec![
+            "(:A {x: 1})".to_string(),
+            "2".into(),
+            "(:B {y: 3})".into()
+        ]]
+    );
+    let t = q(&mut g, "CALL apoc.create.vNodes(['Person'], [{name: 'a'}, {name: 'b'}]) YIELD node RETURN node.name");
+    assert_eq!(sorted_rows(&t), ["'a'", "'b'"]);
+    assert_eq!(g.node_count(), nodes_before);
+    let t = q(
+        &mut g,
+        "CALL apoc.create.uuids(3) YIELD row, uuid RETURN row, uuid",
+    );
+    assert_eq!(t.rows.len(), 3);
+    assert!(t.rows.iter().all(|r| r[1].to_string().len() == 38));
+    // merge.*WithStats: the merge's own counts; the eager forms merge alike.
+    let t = q(
+        &mut g,
+        "CALL apoc.merge.nodeWithStats(['N'], {n: 'z'}, {created: true}) YIELD stats, node RETURN stats.nodesCreated, stats.propertiesSet, node.created",
+    );
+    assert_eq!(sorted_rows(&t), ["1 | 2 | true"]);
+    let t = q(
+        &mut g,
+        "CALL apoc.merge.nodeWithStats.eager(['N'], {n: 'z'}, {}, {seen: true}) YIELD stats, node RETURN stats.nodesCreated, node.seen",
+    );
+    assert_eq!(sorted_rows(&t), ["0 | true"]);
+    let t = q(
+        &mut g,
+        "MATCH (a:N {n:'a'}), (z:N {n:'z'}) CALL apoc.merge.relationshipWithStats(a, 'T', {k: 1}, {}, z) YIELD stats, rel RETURN stats.relationshipsCreated, type(rel)",
+    );
+    assert_eq!(sorted_rows(&t), ["1 | 'T'"]);
+    let t = q(
+        &mut g,
+        "MATCH (a:N {n:'a'}), (z:N {n:'z'}) CALL apoc.merge.relationship.eager(a, 'T', {k: 1}, {}, z) YIELD rel RETURN count(rel)",
+    );
+    assert_eq!(t.rows[0][0].to_string(), "1");
+    assert_eq!(
+        q(&mut g, "MATCH ()-[r:T]->() RETURN count(r)").rows[0][0].to_string(),
+        "1"
+    );
+}

@@ -21,6 +21,13 @@ pub(crate) type Rows = (Vec<Arc<str>>, Vec<Vec<Value>>);
 
 /// The reading procedures this file runs (lower case).
 pub(crate) const PROCEDURES: &[&str] = &[
+    "apoc.create.clonepathstovirtual",
+    "apoc.create.clonepathtovirtual",
+    "apoc.create.uuids",
+    "apoc.create.virtualpath",
+    "apoc.create.vnode",
+    "apoc.create.vnodes",
+    "apoc.create.vrelationship",
     "apoc.cypher.run",
     "apoc.meta.nodetypeproperties",
     "apoc.meta.reltypeproperties",
@@ -30,6 +37,7 @@ pub(crate) const PROCEDURES: &[&str] = &[
     "apoc.neighbors.byhop.count",
     "apoc.neighbors.tohop",
     "apoc.neighbors.tohop.count",
+    "apoc.nodes.cycles",
     "apoc.nodes.get",
     "apoc.nodes.rels",
     "apoc.path.expand",
@@ -162,6 +170,96 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 }
             }
             Ok((cols(&["rel"]), rows))
+        }
+        // Virtual elements: returned with their labels, types and properties, never stored.
+        "apoc.create.vnode" | "apoc.create.vnodes" => {
+            let labels: Vec<Arc<str>> = strings(p, a0)?.iter().map(|l| key(l)).collect();
+            let maps: Vec<&Value> = if lname == "apoc.create.vnodes" {
+                flatten(a1)
+            } else {
+                vec![a1]
+            };
+            let mut rows = Vec::new();
+            for m in maps {
+                let props = map(p, m)?.cloned().unwrap_or_default();
+                rows.push(vec![Value::Node(
+                    run.sh.virtual_node(labels.clone(), props)?,
+                )]);
+            }
+            Ok((cols(&["node"]), rows))
+        }
+        "apoc.create.vrelationship" => {
+            let (Value::Node(from), Value::Node(to)) = (a0, arg(args, 3)) else {
+                return Err(failed(p, "the start and end must be nodes"));
+            };
+            let ty = text(p, a1)?.ok_or_else(|| failed(p, "the type is null"))?;
+            let props = map(p, a2)?.cloned().unwrap_or_default();
+            let r = run.sh.virtual_rel(key(ty), *from, *to, props)?;
+            Ok((cols(&["rel"]), vec![vec![Value::Relationship(r)]]))
+        }
+        "apoc.create.virtualpath" => {
+            let node = |labels: &Value, props: &Value| -> Result<NodeId> {
+                let labels = strings(p, labels)?.iter().map(|l| key(l)).collect();
+                run.sh
+                    .virtual_node(labels, map(p, props)?.cloned().unwrap_or_default())
+            };
+            let from = node(a0, a1)?;
+            let to = node(arg(args, 4), arg(args, 5))?;
+            let ty = text(p, a2)?.ok_or_else(|| failed(p, "the type is null"))?;
+            let props = map(p, arg(args, 3))?.cloned().unwrap_or_default();
+            let r = run.sh.virtual_rel(key(ty), from, to, props)?;
+            Ok((
+                cols(&["from", "rel", "to"]),
+                vec![vec![
+                    Value::Node(from),
+                    Value::Relationship(r),
+                    Value::Node(to),
+                ]],
+            ))
+        }
+        "apoc.create.clonepathtovirtual" | "apoc.create.clonepathstovirtual" => {
+            let mut rows = Vec::new();
+            for v in flatten(a0) {
+                match v {
+                    Value::Path(path) => rows.push(vec![clone_path(run, path)?]),
+                    Value::Null => {}
+                    other => return Err(wrong(p, other, "a path")),
+                }
+            }
+            Ok((cols(&["path"]), rows))
+        }
+        "apoc.create.uuids" => {
+            let n = int(p, a0)?.unwrap_or(0).max(0);
+            let mut rows = Vec::new();
+            for i in 0..n {
+                run.sh.tick()?;
+                rows.push(vec![
+                    Value::Int(i),
+                    Value::from(crate::engine::functions::random_uuid()),
+                ]);
+                run.sh.check_rows(rows.len())?;
+            }
+            Ok((cols(&["row", "uuid"]), rows))
+        }
+        "apoc.nodes.cycles" => {
+            let config = map(p, a1)?;
+            let types: Vec<String> = match config.and_then(|c| c.get("relTypes")) {
+                None | Some(Value::Null) => Vec::new(),
+                Some(v) => strings(p, v)?,
+            };
+            let max_depth = match config.and_then(|c| c.get("maxDepth")) {
+                None | Some(Value::Null) => None,
+                Some(v) => level(p, v)?,
+            };
+            let mut rows = Vec::new();
+            for v in flatten(a0) {
+                if let Value::Node(n) = v {
+                    for path in cycles(run, *n, &types, max_depth)? {
+                        rows.push(vec![path]);
+                    }
+                }
+            }
+            Ok((cols(&["path"]), rows))
         }
         "apoc.cypher.run" => {
             let statement = text(p, a0)?.ok_or_else(|| failed(p, "the statement is null"))?;
@@ -817,6 +915,99 @@ impl Expansion {
         }
         Ok(())
     }
+}
+
+/// A path of virtual copies of a path's nodes and relationships.
+fn clone_path(run: &Runner, path: &Path) -> Result<Value> {
+    let mut nodes = Vec::with_capacity(path.nodes.len());
+    for n in &path.nodes {
+        let props = run.all_properties(&Value::Node(*n))?;
+        nodes.push(run.sh.virtual_node(run.node_labels(*n), props)?);
+    }
+    let mut rels = Vec::with_capacity(path.rels.len());
+    for (i, r) in path.rels.iter().enumerate() {
+        let ty = run.rel_type(*r).unwrap_or_else(|| key(""));
+        let forward = run
+            .rel_endpoints(*r)
+            .is_some_and(|(s, _)| s == path.nodes[i]);
+        let (a, b) = if forward {
+            (nodes[i], nodes[i + 1])
+        } else {
+            (nodes[i + 1], nodes[i])
+        };
+        let props = run.all_properties(&Value::Relationship(*r))?;
+        rels.push(run.sh.virtual_rel(ty, a, b, props)?);
+    }
+    Ok(path_value(nodes, rels))
+}
+
+/// `apoc.nodes.cycles`: for each outgoing relationship of `start` (of `types`, or any; one per
+/// other node), the shortest way back to `start` along outgoing relationships, as a cycle.
+fn cycles(
+    run: &Runner,
+    start: NodeId,
+    types: &[String],
+    max_depth: Option<usize>,
+) -> Result<Vec<Value>> {
+    let g = run.graph();
+    let syms: Vec<Sym> = types.iter().filter_map(|t| g.sym(t)).collect();
+    if !types.is_empty() && syms.is_empty() {
+        return Ok(Vec::new());
+    }
+    let filter = (!types.is_empty()).then_some(&syms[..]);
+    let mut out = Vec::new();
+    let mut ends: HashSet<NodeId> = HashSet::new();
+    for (r, first) in g.neighbours_iter(start, Dir::Outgoing, filter) {
+        run.sh.tick()?;
+        if !ends.insert(first) {
+            continue;
+        }
+        // Breadth first from the relationship's end back to the start.
+        let mut back: BTreeMap<NodeId, (NodeId, RelId)> = BTreeMap::new();
+        let mut frontier = vec![first];
+        let mut seen: HashSet<NodeId> = HashSet::from([first]);
+        let mut found = first == start;
+        let mut depth = 0;
+        while !found && !frontier.is_empty() && max_depth.is_none_or(|m| depth < m) {
+            depth += 1;
+            let mut next = Vec::new();
+            'level: for n in &frontier {
+                for (r2, m) in g.neighbours_iter(*n, Dir::Outgoing, filter) {
+                    run.sh.tick()?;
+                    if seen.insert(m) || m == start {
+                        back.entry(m).or_insert((*n, r2));
+                        if m == start {
+                            found = true;
+                            break 'level;
+                        }
+                        next.push(m);
+                    }
+                }
+            }
+            frontier = next;
+        }
+        if !found {
+            continue;
+        }
+        // start -r-> first … -> start: walk the way back from the start to `first`.
+        let mut tail: Vec<(NodeId, RelId)> = Vec::new();
+        let mut at = start;
+        while at != first {
+            let Some(&(prev, r2)) = back.get(&at) else {
+                break;
+            };
+            tail.push((at, r2));
+            at = prev;
+        }
+        let mut nodes = vec![start, first];
+        let mut rels = vec![r];
+        for (n, r2) in tail.into_iter().rev() {
+            rels.push(r2);
+            nodes.push(n);
+        }
+        out.push(path_value(nodes, rels));
+    }
+    Ok(out)
 }
 
 fn path_value(nodes: Vec<NodeId>, rels: Vec<RelId>) -> Value {

@@ -60,6 +60,12 @@ const REFACTORED: &[&str] = &["input", "output", "error"];
 /// The writing procedures of this file (lower case) and their output columns.
 pub(crate) const PROCEDURES: &[(&str, &[&str])] = &[
     ("apoc.cypher.doit", &["value"]),
+    ("apoc.merge.node.eager", &["node"]),
+    ("apoc.merge.nodewithstats", &["stats", "node"]),
+    ("apoc.merge.nodewithstats.eager", &["stats", "node"]),
+    ("apoc.merge.relationship.eager", &["rel"]),
+    ("apoc.merge.relationshipwithstats", &["stats", "rel"]),
+    ("apoc.merge.relationshipwithstats.eager", &["stats", "rel"]),
     ("apoc.cypher.runwrite", &["value"]),
     ("apoc.nodes.delete", &["value"]),
     ("apoc.nodes.link", &[]),
@@ -472,6 +478,20 @@ pub(crate) fn call(
                 })
                 .collect()
         }
+        // The eager forms are the same merges here (grape's statements see their own writes in
+        // order); `WithStats` adds the counts of the merge.
+        l if l.starts_with("apoc.merge.") => {
+            let base = l.trim_end_matches(".eager").replace("withstats", "");
+            let before = sh.stats.borrow().clone();
+            let rows = super::write::call(g, sh, &base, procedure, args)?;
+            if !l.contains("withstats") {
+                return Ok(rows);
+            }
+            let stats = statistics(&sh.stats.borrow(), &before);
+            rows.into_iter()
+                .map(|r| std::iter::once(stats.clone()).chain(r).collect())
+                .collect()
+        }
         "apoc.periodic.iterate" => vec![iterate(g, sh, &c, a0, a1, a2)?],
         "apoc.periodic.commit" => vec![commit(g, sh, &c, a0, a1)?],
         _ => return Err(c.failed("not a procedure of this file")),
@@ -761,7 +781,6 @@ fn iterate(
         }
     }
     let after = sh.stats.borrow().clone();
-    let diff = |a: u64, b: u64| Value::Int(a.saturating_sub(b) as i64);
     let counts = |total: i64, committed: i64, failed: i64| {
         map_of(vec![
             ("total", Value::Int(total)),
@@ -783,33 +802,39 @@ fn iterate(
         counts(rows.len() as i64, committed, failed_ops),
         Value::Bool(false),
         Value::Map(BTreeMap::new()),
-        map_of(vec![
-            (
-                "relationshipsDeleted",
-                diff(after.relationships_deleted, before.relationships_deleted),
-            ),
-            (
-                "relationshipsCreated",
-                diff(after.relationships_created, before.relationships_created),
-            ),
-            (
-                "nodesDeleted",
-                diff(after.nodes_deleted, before.nodes_deleted),
-            ),
-            (
-                "nodesCreated",
-                diff(after.nodes_created, before.nodes_created),
-            ),
-            (
-                "labelsRemoved",
-                diff(after.labels_removed, before.labels_removed),
-            ),
-            ("labelsAdded", diff(after.labels_added, before.labels_added)),
-            (
-                "propertiesSet",
-                diff(after.properties_set, before.properties_set),
-            ),
-        ]),
+        statistics(&after, &before),
+    ])
+}
+
+/// The counts between two points of a statement, as APOC's maps of statistics name them.
+fn statistics(after: &crate::engine::Stats, before: &crate::engine::Stats) -> Value {
+    let diff = |a: u64, b: u64| Value::Int(a.saturating_sub(b) as i64);
+    map_of(vec![
+        (
+            "relationshipsDeleted",
+            diff(after.relationships_deleted, before.relationships_deleted),
+        ),
+        (
+            "relationshipsCreated",
+            diff(after.relationships_created, before.relationships_created),
+        ),
+        (
+            "nodesDeleted",
+            diff(after.nodes_deleted, before.nodes_deleted),
+        ),
+        (
+            "nodesCreated",
+            diff(after.nodes_created, before.nodes_created),
+        ),
+        (
+            "labelsRemoved",
+            diff(after.labels_removed, before.labels_removed),
+        ),
+        ("labelsAdded", diff(after.labels_added, before.labels_added)),
+        (
+            "propertiesSet",
+            diff(after.properties_set, before.properties_set),
+        ),
     ])
 }
 
