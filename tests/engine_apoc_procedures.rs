@@ -681,3 +681,95 @@ fn virtual_elements_merges_with_statistics_and_cycles() {
         "1"
     );
 }
+
+#[test]
+fn grouping_and_collapsing_give_apocs_documented_virtual_graphs() {
+    let mut g = graph(
+        "CREATE (alice:Person {name:'Alice', gender:'female', age:32, kids:1}), \
+         (bob:Person {name:'Bob', gender:'male', age:42, kids:3}), \
+         (eve:Person {name:'Eve', gender:'female', age:28, kids:2}), \
+         (graphs:Forum {name:'Graphs', members:23}), (dbs:Forum {name:'Databases', members:42}), \
+         (alice)-[:KNOWS {since:2017}]->(bob), (eve)-[:KNOWS {since:2018}]->(bob), \
+         (alice)-[:MEMBER_OF]->(graphs), (alice)-[:MEMBER_OF]->(dbs), \
+         (bob)-[:MEMBER_OF]->(dbs), (eve)-[:MEMBER_OF]->(graphs)",
+    );
+    let before = g.node_count();
+    // The documented grouping by gender: one row per virtual relationship once unwound.
+    let t = q(
+        &mut g,
+        "CALL apoc.nodes.group(['*'], ['gender'], [{`*`: 'count', age: 'min'}, {`*`: 'count'}]) YIELD relationships UNWIND relationships AS rel RETURN apoc.rel.startNode(rel) AS start, rel, apoc.rel.endNode(rel) AS end",
+    );
+    let mut rows: Vec<String> = rendered_rows(&t).into_iter().map(|r| r.join(" ")).collect();
+    rows.sort();
+    let rel = |t: &Table, v: &Value| match v {
+        Value::Relationship(r) => format!(
+            "[:{} {{{}}}]",
+            t.rel_type(*r).unwrap_or_default(),
+            t.rel_props(*r)
+                .iter()
+                .map(|(k, v)| format!("{k}: {v}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        _ => String::new(),
+    };
+    let mut rels: Vec<String> = t.rows.iter().map(|r| rel(&t, &r[1])).collect();
+    rels.sort();
+    assert_eq!(
+        rels,
+        [
+            "[:KNOWS {count_*: 2}]",
+            "[:KNOWS {count_*: 2}]",
+            "[:MEMBER_OF {count_*: 1}]",
+            "[:MEMBER_OF {count_*: 3}]"
+        ]
+    );
+    let ends: Vec<String> = t
+        .rows
+        .iter()
+        .map(|r| render(&t, &r[0]) + " " + &render(&t, &r[2]))
+        .collect();
+    assert!(ends.contains(&r#"(:Person {count_*: 2, gender: "female", min_age: 28}) (:Forum {count_*: 2, gender: null})"#.to_string()), "{ends:?}");
+    assert!(ends.contains(&r#"(:Person {count_*: 1, gender: "male", min_age: 42}) (:Forum {count_*: 2, gender: null})"#.to_string()), "{ends:?}");
+    // Without UNWIND: a row per group (the Forum group has no outgoing relationship), and the
+    // unit test's Person aggregates.
+    let t = q(
+        &mut g,
+        "CALL apoc.nodes.group(['Person'], ['gender'], [{`*`: 'count', kids: 'sum', age: ['min', 'max', 'avg'], gender: 'collect'}, {`*`: 'count', since: ['min', 'max']}]) YIELD node, relationship WHERE node.gender = 'female' RETURN node.sum_kids, node.max_age, node.avg_age, node.collect_gender, relationship.min_since, relationship.max_since",
+    );
+    assert_eq!(
+        t.rows[0].iter().map(|v| v.to_string()).collect::<Vec<_>>(),
+        ["3", "32", "30.0", "['female', 'female']", "2017", "2018"]
+    );
+    let t = q(&mut g, "CALL apoc.nodes.group(['*'], ['gender'], null, {orphans: false}) YIELD node RETURN count(DISTINCT node)");
+    assert_eq!(t.rows[0][0].to_string(), "2");
+    assert_eq!(g.node_count(), before, "nothing stored");
+
+    // The documented collapse of the people of each country.
+    let mut g = graph(
+        "MERGE (david:Person {name: 'David'}) MERGE (john:Person {name: 'John'}) \
+         MERGE (jennifer:Person {name: 'Jennifer'}) MERGE (adam:Person {name: 'Adam'}) \
+         MERGE (mark:Person {name: 'Mark'}) \
+         MERGE (unitedStates:Country {name: 'United States'}) MERGE (uk:Country {name: 'United Kingdom'}) \
+         MERGE (david)-[:LIVES_IN]->(unitedStates) MERGE (john)-[:LIVES_IN]->(unitedStates) \
+         MERGE (jennifer)-[:LIVES_IN]->(unitedStates) MERGE (adam)-[:LIVES_IN]->(uk) \
+         MERGE (mark)-[:LIVES_IN]->(uk)",
+    );
+    let t = q(
+        &mut g,
+        "MATCH (p:Person)-[:LIVES_IN]->(c:Country) WITH c, collect(p) as subgraph CALL apoc.nodes.collapse(subgraph, {properties: 'combine'}) YIELD from, rel, to RETURN apoc.coll.sort(from.name) AS names, from.count, labels(from), type(rel), rel.count, to.name",
+    );
+    assert_eq!(
+        sorted_rows(&t),
+        [
+            "['Adam', 'Mark'] | 2 | ['Person'] | 'LIVES_IN' | 1 | 'United Kingdom'",
+            "['David', 'Jennifer', 'John'] | 3 | ['Person'] | 'LIVES_IN' | 2 | 'United States'",
+        ]
+    );
+    // One node is itself; nodes without relationships give the node alone; the label option.
+    let t = q(&mut g, "MATCH (p:Person {name: 'Mark'}) CALL apoc.nodes.collapse([p]) YIELD from, rel RETURN from.name, rel");
+    assert_eq!(sorted_rows(&t), ["'Mark' | null"]);
+    // (Incoming relationships end at the collapsed node: one per person, none merged.)
+    let t = q(&mut g, "MATCH (c:Country) WITH collect(c) AS cs CALL apoc.nodes.collapse(cs, {collapsedLabel: true}) YIELD from, rel, to RETURN labels(to), to.count, count(rel)");
+    assert_eq!(sorted_rows(&t), ["['Country', 'Collapsed'] | 2 | 5"]);
+}

@@ -225,10 +225,11 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
         },
         "apoc.rel.id" => rel(a0)?.map_or(Value::Null, |r| Value::Int(i64::from(r.0))),
         "apoc.rel.type" => rel(a0)?
-            .and_then(|r| g.rel_type(r))
+            .and_then(|r| run.rel_type(r))
             .map_or(Value::Null, Value::String),
+        // (Virtual relationships too: `apoc.nodes.group`'s.)
         "apoc.rel.startnode" | "apoc.rel.endnode" => rel(a0)?
-            .and_then(|r| g.endpoints(r))
+            .and_then(|r| run.rel_endpoints(r))
             .map_or(Value::Null, |(s, e)| {
                 Value::Node(if n == "apoc.rel.startnode" { s } else { e })
             }),

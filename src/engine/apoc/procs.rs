@@ -37,8 +37,10 @@ pub(crate) const PROCEDURES: &[&str] = &[
     "apoc.neighbors.byhop.count",
     "apoc.neighbors.tohop",
     "apoc.neighbors.tohop.count",
+    "apoc.nodes.collapse",
     "apoc.nodes.cycles",
     "apoc.nodes.get",
+    "apoc.nodes.group",
     "apoc.nodes.rels",
     "apoc.path.expand",
     "apoc.path.expandconfig",
@@ -240,6 +242,27 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 run.sh.check_rows(rows.len())?;
             }
             Ok((cols(&["row", "uuid"]), rows))
+        }
+        "apoc.nodes.collapse" => {
+            let mut nodes: Vec<NodeId> = Vec::new();
+            for v in flatten(a0) {
+                match v {
+                    Value::Node(n) if !nodes.contains(n) => nodes.push(*n),
+                    Value::Node(_) | Value::Null => {}
+                    other => return Err(wrong(p, other, "a list of nodes")),
+                }
+            }
+            Ok((
+                cols(&["from", "rel", "to"]),
+                collapse(run, p, &nodes, map(p, a1)?)?,
+            ))
+        }
+        "apoc.nodes.group" => {
+            let rows = group(run, p, args)?;
+            Ok((
+                cols(&["nodes", "relationships", "node", "relationship"]),
+                rows,
+            ))
         }
         "apoc.nodes.cycles" => {
             let config = map(p, a1)?;
@@ -939,6 +962,393 @@ fn clone_path(run: &Runner, path: &Path) -> Result<Value> {
         rels.push(run.sh.virtual_rel(ty, a, b, props)?);
     }
     Ok(path_value(nodes, rels))
+}
+
+/// An element's properties.
+type Props = BTreeMap<Arc<str>, Value>;
+
+/// Merges `new` into `old` by APOC's property strategy: `overwrite` (last wins), `discard`
+/// (first wins) or `combine` (the distinct values as a list; one value stays itself).
+fn merge_property(mode: &str, old: Option<&Value>, new: &Value) -> Value {
+    match (mode, old) {
+        (_, None) => new.clone(),
+        ("discard", Some(o)) => o.clone(),
+        ("combine", Some(o)) => {
+            let mut items = match o {
+                Value::List(xs) => xs.clone(),
+                x => vec![x.clone()],
+            };
+            let more = match new {
+                Value::List(xs) => xs.clone(),
+                x => vec![x.clone()],
+            };
+            for x in more {
+                if !items.iter().any(|y| y.equals(&x) == Some(true)) {
+                    items.push(x);
+                }
+            }
+            if items.len() == 1 {
+                items.pop().expect("one item")
+            } else {
+                Value::List(items)
+            }
+        }
+        _ => new.clone(),
+    }
+}
+
+/// `apoc.nodes.collapse`: one virtual node for the nodes (the first's labels sorted, then the
+/// others'; properties merged by `properties`, `overwrite` by default; `count` of nodes unless
+/// `countMerge: false`) with their relationships to other nodes as virtual ones, merged per
+/// direction, type and other node (`count` of those merged into the first; properties
+/// combined). Rows: each virtual relationship with its ends, or the node alone.
+fn collapse(
+    run: &Runner,
+    p: &str,
+    nodes: &[NodeId],
+    config: Option<&BTreeMap<Arc<str>, Value>>,
+) -> Result<Vec<Vec<Value>>> {
+    let Some((&first, others)) = nodes.split_first() else {
+        return Ok(Vec::new());
+    };
+    if others.is_empty() {
+        return Ok(vec![vec![Value::Node(first), Value::Null, Value::Null]]);
+    }
+    let get = |k: &str| config.and_then(|c| c.get(k)).unwrap_or(&Value::Null);
+    let mode = match get("properties") {
+        Value::Null => "overwrite".to_string(),
+        Value::String(m) => m.to_ascii_lowercase(),
+        other => return Err(wrong(p, other, "a property strategy")),
+    };
+    let mut labels = run.node_labels(first);
+    labels.sort();
+    if flag(get("collapsedLabel"), false) {
+        labels.push(key("Collapsed"));
+    }
+    let mut props = run.all_properties(&Value::Node(first))?;
+    for n in others {
+        for l in run.node_labels(*n) {
+            if !labels.contains(&l) {
+                labels.push(l);
+            }
+        }
+        for (k, v) in run.all_properties(&Value::Node(*n))? {
+            let merged = merge_property(&mode, props.get(&k), &v);
+            props.insert(k, merged);
+        }
+    }
+    if flag(get("countMerge"), true) {
+        props.insert(key("count"), Value::Int(nodes.len() as i64));
+    }
+    let v = run.sh.virtual_node(labels, props)?;
+    let self_rels = flag(get("selfRel"), false);
+    let merge = flag(get("mergeRelsVirtual"), true);
+    // (outgoing, type, other node) → (virtual relationship's start, end, type, properties).
+    type Key = (bool, Arc<str>, NodeId);
+    let mut order: Vec<Key> = Vec::new();
+    let mut rels: BTreeMap<Key, (NodeId, NodeId, Props)> = BTreeMap::new();
+    let mut loose = Vec::new();
+    let g = run.graph();
+    for n in nodes {
+        for (r, m) in g.neighbours_iter(*n, Dir::Both, None) {
+            run.sh.tick()?;
+            let (Some(ty), Some((a, _))) = (run.rel_type(r), run.rel_endpoints(r)) else {
+                continue;
+            };
+            let out = a == *n;
+            let inside = nodes.contains(&m);
+            if inside && !self_rels {
+                continue;
+            }
+            let (other, start, end) = if inside {
+                (v, v, v)
+            } else if out {
+                (m, v, m)
+            } else {
+                (m, m, v)
+            };
+            let rp = run.all_properties(&Value::Relationship(r))?;
+            let k = (out, ty, other);
+            if !merge {
+                loose.push((k.1.clone(), start, end, rp));
+                continue;
+            }
+            match rels.get_mut(&k) {
+                None => {
+                    order.push(k.clone());
+                    rels.insert(k, (start, end, rp));
+                }
+                Some((_, _, props)) => {
+                    for (pk, pv) in rp {
+                        let merged = merge_property("combine", props.get(&pk), &pv);
+                        props.insert(pk, merged);
+                    }
+                    let count = match props.get("count") {
+                        Some(Value::Int(c)) => c + 1,
+                        _ => 1,
+                    };
+                    props.insert(key("count"), Value::Int(count));
+                }
+            }
+        }
+    }
+    let mut rows = Vec::new();
+    let made = order
+        .into_iter()
+        .filter_map(|k| rels.remove(&k).map(|(s, e, props)| (k.1, s, e, props)))
+        .chain(loose);
+    for (ty, s, e, props) in made {
+        let r = run.sh.virtual_rel(ty, s, e, props)?;
+        rows.push(vec![Value::Node(s), Value::Relationship(r), Value::Node(e)]);
+    }
+    if rows.is_empty() {
+        rows.push(vec![Value::Node(v), Value::Null, Value::Null]);
+    }
+    Ok(rows)
+}
+
+/// APOC's aggregate of a group: `count` (of members, for `*`; of values, for a property),
+/// `min`, `max`, `sum` (whole numbers as integers), `avg`, `collect`.
+fn aggregate(op: &str, values: &[Value], members: usize) -> Option<Value> {
+    let nums = || {
+        values.iter().filter_map(|v| match v {
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(f) => Some(*f),
+            _ => None,
+        })
+    };
+    let whole = |x: f64| {
+        if x.fract() == 0.0 && x.abs() < 9.0e15 {
+            Value::Int(x as i64)
+        } else {
+            Value::Float(x)
+        }
+    };
+    Some(match op {
+        "count" if values.is_empty() => Value::Int(members as i64),
+        "count" => Value::Int(values.iter().filter(|v| !matches!(v, Value::Null)).count() as i64),
+        "min" => whole(nums().fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.min(x))))?),
+        "max" => whole(nums().fold(None, |m: Option<f64>, x| Some(m.map_or(x, |m| m.max(x))))?),
+        "sum" => whole(nums().sum()),
+        "avg" => {
+            let xs: Vec<f64> = nums().collect();
+            if xs.is_empty() {
+                return None;
+            }
+            Value::Float(xs.iter().sum::<f64>() / xs.len() as f64)
+        }
+        "collect" => Value::List(
+            values
+                .iter()
+                .filter(|v| !matches!(v, Value::Null))
+                .cloned()
+                .collect(),
+        ),
+        _ => return None,
+    })
+}
+
+/// The aggregates of one map of `aggregations` (`{`*`: 'count', age: ['min', 'max']}`) over
+/// elements' property maps, named `<op>_<field>`.
+fn aggregates(
+    p: &str,
+    spec: Option<&Value>,
+    members: &[BTreeMap<Arc<str>, Value>],
+) -> Result<BTreeMap<Arc<str>, Value>> {
+    let mut out = BTreeMap::new();
+    let Some(Value::Map(spec)) = spec else {
+        out.insert(key("count_*"), Value::Int(members.len() as i64));
+        return Ok(out);
+    };
+    for (field, ops) in spec {
+        let ops: Vec<String> = match ops {
+            Value::String(s) => vec![s.to_string()],
+            v => strings(p, v)?,
+        };
+        for op in ops {
+            let op = op.to_ascii_lowercase();
+            let values: Vec<Value> = if &**field == "*" {
+                Vec::new()
+            } else {
+                members
+                    .iter()
+                    .filter_map(|m| m.get(field).cloned())
+                    .collect()
+            };
+            if &**field == "*" && op != "count" {
+                continue;
+            }
+            if let Some(v) = aggregate(&op, &values, members.len()) {
+                out.insert(key(&format!("{op}_{field}")), v);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// `apoc.nodes.group`: a virtual node per label and combination of the grouping properties'
+/// values (a missing one is null), with the node aggregates; a virtual relationship per
+/// start group, end group and type of the members' outgoing relationships, with the
+/// relationship aggregates. Config: `selfRels`, `orphans`, `limitNodes`, `limitRels`,
+/// `relsPerNode`, `includeRels`, `excludeRels`.
+fn group(run: &Runner, p: &str, args: &[Value]) -> Result<Vec<Vec<Value>>> {
+    let g = run.graph();
+    let mut labels = strings(p, arg(args, 0))?;
+    if labels.iter().any(|l| l == "*") {
+        labels = g
+            .labels_in_use()
+            .into_iter()
+            .map(|l| g.sym_name(l).to_string())
+            .collect();
+    }
+    let keys = strings(p, arg(args, 1))?;
+    let specs: Vec<Value> = match arg(args, 2) {
+        Value::List(xs) => xs.clone(),
+        _ => Vec::new(),
+    };
+    let config = map(p, arg(args, 3))?;
+    let get = |k: &str| config.and_then(|c| c.get(k)).unwrap_or(&Value::Null);
+    if !matches!(get("filter"), Value::Null) {
+        return Err(ExecError::runtime(
+            ErrorKind::Unsupported,
+            format!("{p}: `filter` is not supported by grape"),
+        ));
+    }
+    let limit = |k: &str| -> Result<Option<usize>> { level(p, get(k)) };
+    let (limit_nodes, limit_rels, rels_per_node) = (
+        limit("limitNodes")?,
+        limit("limitRels")?,
+        limit("relsPerNode")?,
+    );
+    let rel_list = |k: &str| -> Result<Vec<String>> {
+        match get(k) {
+            Value::Null => Ok(Vec::new()),
+            Value::String(s) => Ok(s.split('|').map(str::to_string).collect()),
+            v => strings(p, v),
+        }
+    };
+    let (include, exclude) = (rel_list("includeRels")?, rel_list("excludeRels")?);
+    // Groups in order of first member: (label, key values) → members.
+    type GroupKey = (String, Vec<GroupKeyValue>);
+    type GroupKeyValue = crate::value::GroupKey;
+    let mut order: Vec<GroupKey> = Vec::new();
+    let mut members: HashMap<GroupKey, (Vec<Value>, Vec<NodeId>)> = HashMap::new();
+    let mut of_node: HashMap<NodeId, Vec<usize>> = HashMap::new();
+    for l in &labels {
+        let Some(sym) = g.sym(l) else { continue };
+        for n in g.nodes_with_label(sym) {
+            run.sh.tick()?;
+            let props = run.all_properties(&Value::Node(*n))?;
+            let vals: Vec<Value> = keys
+                .iter()
+                .map(|k| props.get(k.as_str()).cloned().unwrap_or(Value::Null))
+                .collect();
+            let gk = (
+                l.clone(),
+                vals.iter().cloned().map(crate::value::GroupKey).collect(),
+            );
+            let e = members.entry(gk.clone()).or_insert_with(|| {
+                order.push(gk.clone());
+                (vals, Vec::new())
+            });
+            e.1.push(*n);
+        }
+    }
+    if let Some(max) = limit_nodes {
+        order.truncate(max);
+    }
+    let mut group_nodes = Vec::with_capacity(order.len());
+    for (i, gk) in order.iter().enumerate() {
+        let (vals, ns) = &members[gk];
+        for n in ns {
+            of_node.entry(*n).or_default().push(i);
+        }
+        let maps: Vec<BTreeMap<Arc<str>, Value>> = ns
+            .iter()
+            .map(|n| run.all_properties(&Value::Node(*n)))
+            .collect::<Result<_>>()?;
+        let mut props: BTreeMap<Arc<str>, Value> = keys
+            .iter()
+            .zip(vals)
+            .map(|(k, v)| (key(k), v.clone()))
+            .collect();
+        props.extend(aggregates(p, specs.first(), &maps)?);
+        group_nodes.push(run.sh.virtual_node(vec![key(&gk.0)], props)?);
+    }
+    // Relationships between groups: (start group, end group, type) → members' properties.
+    let mut rel_order: Vec<(usize, usize, Arc<str>)> = Vec::new();
+    let mut rel_members: HashMap<(usize, usize, Arc<str>), Vec<Props>> = HashMap::new();
+    for (i, gk) in order.iter().enumerate() {
+        for n in &members[gk].1 {
+            for (r, m) in g.neighbours_iter(*n, Dir::Outgoing, None) {
+                run.sh.tick()?;
+                let Some(ty) = run.rel_type(r) else { continue };
+                if (!include.is_empty() && !include.iter().any(|t| **t == *ty))
+                    || exclude.iter().any(|t| **t == *ty)
+                {
+                    continue;
+                }
+                let Some(ends) = of_node.get(&m) else {
+                    continue;
+                };
+                for &j in ends {
+                    if i == j && !flag(get("selfRels"), true) {
+                        continue;
+                    }
+                    let k = (i, j, ty.clone());
+                    let props = run.all_properties(&Value::Relationship(r))?;
+                    rel_members
+                        .entry(k.clone())
+                        .or_insert_with(|| {
+                            rel_order.push(k.clone());
+                            Vec::new()
+                        })
+                        .push(props);
+                }
+            }
+        }
+    }
+    let mut out_rels: Vec<Vec<RelId>> = vec![Vec::new(); order.len()];
+    for k in rel_order {
+        if rels_per_node.is_some_and(|m| out_rels[k.0].len() >= m) {
+            continue;
+        }
+        let props = aggregates(p, specs.get(1), &rel_members[&k])?;
+        let r = run
+            .sh
+            .virtual_rel(k.2.clone(), group_nodes[k.0], group_nodes[k.1], props)?;
+        out_rels[k.0].push(r);
+    }
+    let orphans = flag(get("orphans"), true);
+    let mut rows = Vec::new();
+    for (i, node) in group_nodes.iter().enumerate() {
+        let rels = &out_rels[i];
+        if rels.is_empty() && !orphans {
+            continue;
+        }
+        let all = Value::List(rels.iter().map(|r| Value::Relationship(*r)).collect());
+        let first = rels
+            .first()
+            .map_or(Value::Null, |r| Value::Relationship(*r));
+        rows.push(vec![
+            Value::List(vec![Value::Node(*node)]),
+            all,
+            Value::Node(*node),
+            first,
+        ]);
+        for r in rels.iter().skip(1) {
+            rows.push(vec![
+                Value::List(vec![Value::Node(*node)]),
+                Value::List(vec![Value::Relationship(*r)]),
+                Value::Node(*node),
+                Value::Relationship(*r),
+            ]);
+        }
+    }
+    if let Some(max) = limit_rels {
+        rows.truncate(max);
+    }
+    Ok(rows)
 }
 
 /// `apoc.nodes.cycles`: for each outgoing relationship of `start` (of `types`, or any; one per
