@@ -675,6 +675,14 @@ pub fn node_of_element_id(s: &str, db: &str) -> Option<NodeId> {
     }
 }
 
+/// The relationship an element id names in the database `db`.
+pub fn rel_of_element_id(s: &str, db: &str) -> Option<RelId> {
+    match parse_element_id(s)? {
+        (false, id_db, id) if id_db == database_id(db) => Some(RelId(id)),
+        _ => None,
+    }
+}
+
 /// Read access to the nodes and relationships that values refer to: a graph, or the snapshot a
 /// result table keeps of the entities it returns.
 pub trait Entities {

@@ -291,6 +291,23 @@ impl Table {
         }
     }
 
+    /// Each row as a map from column name to value (what APOC's statement-running procedures
+    /// yield).
+    pub fn row_maps(&self) -> Vec<Value> {
+        self.rows
+            .iter()
+            .map(|r| {
+                Value::Map(
+                    self.columns
+                        .iter()
+                        .map(|c| Arc::from(c.as_str()))
+                        .zip(r.iter().cloned())
+                        .collect(),
+                )
+            })
+            .collect()
+    }
+
     /// The first cell of the first row when it is an integer (a `count(*)` result).
     pub fn first_int(&self) -> Option<i64> {
         match self.rows.first().and_then(|r| r.first()) {
@@ -478,23 +495,46 @@ thread_local! {
 /// limits, deadline, cancellation and clock; statements run this way nest at most
 /// [`MAX_NESTED_STATEMENTS`] deep.
 pub(crate) fn run_nested_read(run: &exec::Runner, query: &str, params: &Params) -> Result<Table> {
-    let depth = NESTED_STATEMENTS.with(|d| d.get());
-    if depth >= MAX_NESTED_STATEMENTS {
-        return Err(ExecError::runtime(
-            ErrorKind::LimitExceeded,
-            format!("statements run by statements nest deeper than {MAX_NESTED_STATEMENTS} levels"),
-        ));
-    }
-    struct Level(u32);
-    impl Drop for Level {
-        fn drop(&mut self) {
-            NESTED_STATEMENTS.with(|d| d.set(self.0));
-        }
-    }
-    NESTED_STATEMENTS.with(|d| d.set(depth + 1));
-    let _level = Level(depth);
-    let stmt = crate::syntax::parse(query)?;
+    let _level = NestedLevel::enter()?;
     let outer = run.sh;
+    let (stmt, opts) = nested_statement(outer, query)?;
+    let sh = nested_shared(outer, &stmt, params, query, &opts);
+    let graph = run.graph();
+    let mut access = Access::Read(graph);
+    let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
+    finish(out, &sh, graph)
+}
+
+/// One more level of statements run by statements, while it lives (bounded by
+/// [`MAX_NESTED_STATEMENTS`]).
+struct NestedLevel(u32);
+
+impl NestedLevel {
+    fn enter() -> Result<NestedLevel> {
+        let depth = NESTED_STATEMENTS.with(|d| d.get());
+        if depth >= MAX_NESTED_STATEMENTS {
+            return Err(ExecError::runtime(
+                ErrorKind::LimitExceeded,
+                format!(
+                    "statements run by statements nest deeper than {MAX_NESTED_STATEMENTS} levels"
+                ),
+            ));
+        }
+        NESTED_STATEMENTS.with(|d| d.set(depth + 1));
+        Ok(NestedLevel(depth))
+    }
+}
+
+impl Drop for NestedLevel {
+    fn drop(&mut self) {
+        NESTED_STATEMENTS.with(|d| d.set(self.0));
+    }
+}
+
+/// A nested statement, parsed and checked as any statement is, with the options of the
+/// statement that runs it.
+fn nested_statement(outer: &Shared, query: &str) -> Result<(Statement, Options)> {
+    let stmt = crate::syntax::parse(query)?;
     let opts = Options {
         limits: outer.limits.clone(),
         cancel: None,
@@ -509,15 +549,24 @@ pub(crate) fn run_nested_read(run: &exec::Runner, query: &str, params: &Params) 
     };
     static_check(&stmt, query, &opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let mut sh = shared_for(&stmt, params, query, &opts);
+    Ok((stmt, opts))
+}
+
+/// The shared state of a nested statement: the outer statement's deadline, cancellation,
+/// clock and databases.
+fn nested_shared<'a>(
+    outer: &'a Shared,
+    stmt: &Statement,
+    params: &'a Params,
+    query: &'a str,
+    opts: &'a Options,
+) -> Shared<'a> {
+    let mut sh = shared_for(stmt, params, query, opts);
     sh.deadline = outer.deadline;
     sh.cancel = outer.cancel;
     sh.now = outer.now;
     sh.databases = outer.databases;
-    let graph = run.graph();
-    let mut access = Access::Read(graph);
-    let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
-    finish(out, &sh, graph)
+    sh
 }
 
 /// Runs `query` on `g`, writes allowed, as part of the statement whose shared state is `outer`
@@ -531,41 +580,9 @@ pub(crate) fn run_nested_write(
     query: &str,
     params: &Params,
 ) -> Result<Table> {
-    let depth = NESTED_STATEMENTS.with(|d| d.get());
-    if depth >= MAX_NESTED_STATEMENTS {
-        return Err(ExecError::runtime(
-            ErrorKind::LimitExceeded,
-            format!("statements run by statements nest deeper than {MAX_NESTED_STATEMENTS} levels"),
-        ));
-    }
-    struct Level(u32);
-    impl Drop for Level {
-        fn drop(&mut self) {
-            NESTED_STATEMENTS.with(|d| d.set(self.0));
-        }
-    }
-    NESTED_STATEMENTS.with(|d| d.set(depth + 1));
-    let _level = Level(depth);
-    let stmt = crate::syntax::parse(query)?;
-    let opts = Options {
-        limits: outer.limits.clone(),
-        cancel: None,
-        procedures: outer.procedures.to_vec(),
-        import_dir: outer.import_dir.map(|p| p.to_path_buf()),
-        cypher: if outer.cypher25 {
-            CypherVersion::Cypher25
-        } else {
-            CypherVersion::Cypher5
-        },
-        databases: None,
-    };
-    static_check(&stmt, query, &opts)?;
-    procedures::check_calls(&stmt.query, &opts.procedures)?;
-    let mut sh = shared_for(&stmt, params, query, &opts);
-    sh.deadline = outer.deadline;
-    sh.cancel = outer.cancel;
-    sh.now = outer.now;
-    sh.databases = outer.databases;
+    let _level = NestedLevel::enter()?;
+    let (stmt, opts) = nested_statement(outer, query)?;
+    let sh = nested_shared(outer, &stmt, params, query, &opts);
     let out = {
         let mut access = Access::Write(g);
         exec::run_query(&mut access, &sh, &stmt.query, None)?

@@ -154,16 +154,12 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             Ok((cols(&["node"]), rows))
         }
         "apoc.nodes.rels" => {
-            let db_id = crate::value::database_id(run.database());
             let mut rows = Vec::new();
             for v in flatten(a0) {
                 let r = match v {
                     Value::Relationship(r) => Some(*r),
                     Value::Int(i) => u32::try_from(*i).ok().map(RelId),
-                    Value::String(s) => match crate::value::parse_element_id(s) {
-                        Some((false, db, id)) if db == db_id => Some(RelId(id)),
-                        _ => None,
-                    },
+                    Value::String(s) => crate::value::rel_of_element_id(s, run.database()),
                     Value::Null => None,
                     other => return Err(wrong(p, other, "relationships, ids or element ids")),
                 };
@@ -290,20 +286,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 .map(|m| m.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
                 .unwrap_or_default();
             let table = crate::engine::run_nested_read(run, statement, &params)?;
-            let rows = table
-                .rows
-                .iter()
-                .map(|r| {
-                    vec![Value::Map(
-                        table
-                            .columns
-                            .iter()
-                            .map(|c| Arc::from(c.as_str()))
-                            .zip(r.iter().cloned())
-                            .collect(),
-                    )]
-                })
-                .collect();
+            let rows = table.row_maps().into_iter().map(|m| vec![m]).collect();
             Ok((cols(&["value"]), rows))
         }
         "apoc.meta.nodetypeproperties" => Ok(node_type_properties(run.graph(), p, map(p, a0)?)?),

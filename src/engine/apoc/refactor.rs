@@ -103,79 +103,21 @@ fn map_of(entries: Vec<(&str, Value)>) -> Value {
     Value::Map(entries.into_iter().map(|(k, v)| (key(k), v)).collect())
 }
 
-struct Call<'a> {
-    procedure: &'a str,
-    database: &'a str,
+use super::write::Call;
+
+/// The relationship `v` names, if it still exists.
+fn existing_rel(c: &Call, g: &Graph, v: &Value) -> Result<RelId> {
+    match v {
+        Value::Relationship(r) if g.contains_relationship(*r) => Ok(*r),
+        other => Err(c.failed(format!("expected a relationship, not {other}"))),
+    }
 }
 
-impl Call<'_> {
-    fn failed(&self, why: impl std::fmt::Display) -> ExecError {
-        ExecError::procedure_failed(self.procedure, why)
-    }
-
-    fn text<'v>(&self, v: &'v Value, what: &str) -> Result<&'v str> {
-        v.as_str()
-            .ok_or_else(|| self.failed(format!("{what} must be a STRING, not {v}")))
-    }
-
-    fn nodes(&self, g: &Graph, v: &Value) -> Result<Vec<NodeId>> {
-        let mut out = Vec::new();
-        let items: Vec<&Value> = match v {
-            Value::List(xs) => xs.iter().collect(),
-            other => vec![other],
-        };
-        for x in items {
-            let n = match x {
-                Value::Null => continue,
-                Value::Node(n) => Some(*n),
-                Value::Int(i) => u32::try_from(*i).ok().map(NodeId),
-                Value::String(s) => crate::value::node_of_element_id(s, self.database),
-                other => {
-                    return Err(self.failed(format!(
-                        "java.lang.RuntimeException: Can't convert {other} to a Node"
-                    )))
-                }
-            };
-            if let Some(n) = n.filter(|n| g.contains_node(*n)) {
-                out.push(n);
-            }
-        }
-        Ok(out)
-    }
-
-    fn rels(&self, g: &Graph, v: &Value) -> Result<Vec<RelId>> {
-        let items: Vec<&Value> = match v {
-            Value::List(xs) => xs.iter().collect(),
-            other => vec![other],
-        };
-        let mut out = Vec::new();
-        for x in items {
-            match x {
-                Value::Null => {}
-                Value::Relationship(r) if g.contains_relationship(*r) => out.push(*r),
-                Value::Relationship(_) => {}
-                other => {
-                    return Err(self.failed(format!(
-                        "java.lang.RuntimeException: Can't convert {other} to a Relationship"
-                    )))
-                }
-            }
-        }
-        Ok(out)
-    }
-
-    fn rel(&self, g: &Graph, v: &Value) -> Result<RelId> {
-        match v {
-            Value::Relationship(r) if g.contains_relationship(*r) => Ok(*r),
-            other => Err(self.failed(format!("expected a relationship, not {other}"))),
-        }
-    }
-
-    fn node(&self, g: &Graph, v: &Value) -> Result<NodeId> {
-        match v {
-            Value::Node(n) if g.contains_node(*n) => Ok(*n),
-            other => Err(self.failed(format!("expected a node, not {other}"))),
-        }
+/// The node `v` names, if it still exists.
+fn existing_node(c: &Call, g: &Graph, v: &Value) -> Result<NodeId> {
+    match v {
+        Value::Node(n) if g.contains_node(*n) => Ok(*n),
+        other => Err(c.failed(format!("expected a node, not {other}"))),
     }
 }
 
@@ -272,29 +214,26 @@ pub(crate) fn call(
     procedure: &str,
     args: &[Value],
 ) -> Result<Vec<Vec<Value>>> {
-    let c = Call {
-        procedure,
-        database: sh.databases.map_or("neo4j", |d| d.current.as_str()),
-    };
+    let c = Call::new(procedure, sh);
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
     let refactored = |input: i64, output: Value| vec![Value::Int(input), output, Value::Null];
     Ok(match lname {
         "apoc.refactor.settype" => {
-            let r = c.rel(g, a0)?;
+            let r = existing_rel(&c, g, a0)?;
             let ty = c.text(a1, "newType")?;
             let (a, b) = g.endpoints(r).expect("an existing relationship");
             let new = replace_rel(g, sh, r, a, b, Some(ty))?;
             vec![refactored(r.0 as i64, Value::Relationship(new))]
         }
         "apoc.refactor.invert" => {
-            let r = c.rel(g, a0)?;
+            let r = existing_rel(&c, g, a0)?;
             let (a, b) = g.endpoints(r).expect("an existing relationship");
             let new = replace_rel(g, sh, r, b, a, None)?;
             vec![refactored(r.0 as i64, Value::Relationship(new))]
         }
         "apoc.refactor.from" | "apoc.refactor.to" => {
-            let r = c.rel(g, a0)?;
-            let n = c.node(g, a1)?;
+            let r = existing_rel(&c, g, a0)?;
+            let n = existing_node(&c, g, a1)?;
             let (a, b) = g.endpoints(r).expect("an existing relationship");
             let (a, b) = if lname == "apoc.refactor.from" {
                 (n, b)
@@ -463,20 +402,7 @@ pub(crate) fn call(
             let statement = c.text(a0, "statement")?;
             let params = params_of(a1);
             let table = crate::engine::run_nested_write(g, sh, statement, &params)?;
-            table
-                .rows
-                .iter()
-                .map(|r| {
-                    vec![Value::Map(
-                        table
-                            .columns
-                            .iter()
-                            .map(|k| key(k))
-                            .zip(r.iter().cloned())
-                            .collect(),
-                    )]
-                })
-                .collect()
+            table.row_maps().into_iter().map(|m| vec![m]).collect()
         }
         // The eager forms are the same merges here (grape's statements see their own writes in
         // order); `WithStats` adds the counts of the merge.
@@ -693,19 +619,7 @@ fn iterate(
     let params = config.get("params").map(params_of).unwrap_or_default();
     let source = crate::engine::run_nested_write(g, sh, iterate, &params)?;
     let names: Vec<String> = source.columns.clone();
-    let rows: Vec<Value> = source
-        .rows
-        .iter()
-        .map(|r| {
-            Value::Map(
-                names
-                    .iter()
-                    .map(|k| key(k))
-                    .zip(r.iter().cloned())
-                    .collect(),
-            )
-        })
-        .collect();
+    let rows: Vec<Value> = source.row_maps();
     let bindings = names
         .iter()
         .map(|n| format!("_batch.{} AS {}", variable(n), variable(n)))

@@ -36,18 +36,26 @@ pub(crate) fn column(lname: &str) -> Option<&'static str> {
         .map(|(_, c)| *c)
 }
 
-struct Call<'a> {
+/// One call of a writing procedure: its name for messages, and how it reads its arguments.
+pub(super) struct Call<'a> {
     procedure: &'a str,
     /// The database the statement runs on (element ids name it).
     database: &'a str,
 }
 
-impl Call<'_> {
-    fn failed(&self, why: impl std::fmt::Display) -> ExecError {
+impl<'a> Call<'a> {
+    pub(super) fn new(procedure: &'a str, sh: &'a Shared) -> Call<'a> {
+        Call {
+            procedure,
+            database: sh.databases.map_or("neo4j", |d| d.current.as_str()),
+        }
+    }
+
+    pub(super) fn failed(&self, why: impl std::fmt::Display) -> ExecError {
         ExecError::procedure_failed(self.procedure, why)
     }
 
-    fn labels(&self, v: &Value) -> Result<Vec<String>> {
+    pub(super) fn labels(&self, v: &Value) -> Result<Vec<String>> {
         match v {
             Value::Null => Ok(Vec::new()),
             Value::String(s) => Ok(vec![s.to_string()]),
@@ -67,7 +75,7 @@ impl Call<'_> {
         }
     }
 
-    fn props<'v>(&self, v: &'v Value) -> Result<Vec<(&'v str, &'v Value)>> {
+    pub(super) fn props<'v>(&self, v: &'v Value) -> Result<Vec<(&'v str, &'v Value)>> {
         match v {
             Value::Null => Ok(Vec::new()),
             Value::Map(m) => Ok(m.iter().map(|(k, v)| (&**k, v)).collect()),
@@ -78,7 +86,7 @@ impl Call<'_> {
     }
 
     /// Nodes given as a node, an id, an element id, or a list of them.
-    fn nodes(&self, g: &Graph, v: &Value) -> Result<Vec<NodeId>> {
+    pub(super) fn nodes(&self, g: &Graph, v: &Value) -> Result<Vec<NodeId>> {
         let one = |x: &Value| -> Result<Option<NodeId>> {
             match x {
                 Value::Null => Ok(None),
@@ -97,7 +105,7 @@ impl Call<'_> {
         each(v, one)
     }
 
-    fn rels(&self, g: &Graph, v: &Value) -> Result<Vec<RelId>> {
+    pub(super) fn rels(&self, g: &Graph, v: &Value) -> Result<Vec<RelId>> {
         let one = |x: &Value| -> Result<Option<RelId>> {
             match x {
                 Value::Null => Ok(None),
@@ -105,6 +113,8 @@ impl Call<'_> {
                 Value::Int(i) => Ok(u32::try_from(*i)
                     .ok()
                     .map(RelId)
+                    .filter(|r| g.contains_relationship(*r))),
+                Value::String(s) => Ok(crate::value::rel_of_element_id(s, self.database)
                     .filter(|r| g.contains_relationship(*r))),
                 other => Err(self.failed(format!(
                     "java.lang.RuntimeException: Can't convert {other} to a Relationship"
@@ -114,7 +124,7 @@ impl Call<'_> {
         each(v, one)
     }
 
-    fn node(&self, v: &Value, what: &str) -> Result<NodeId> {
+    pub(super) fn node(&self, v: &Value, what: &str) -> Result<NodeId> {
         match v {
             Value::Node(n) => Ok(*n),
             other => Err(self.failed(format!(
@@ -123,7 +133,7 @@ impl Call<'_> {
         }
     }
 
-    fn text<'v>(&self, v: &'v Value, what: &str) -> Result<&'v str> {
+    pub(super) fn text<'v>(&self, v: &'v Value, what: &str) -> Result<&'v str> {
         match v {
             Value::String(s) if !s.is_empty() => Ok(s),
             other => Err(self.failed(format!(
@@ -200,10 +210,7 @@ pub(crate) fn call(
     procedure: &str,
     args: &[Value],
 ) -> Result<Vec<Vec<Value>>> {
-    let c = Call {
-        procedure,
-        database: sh.databases.map_or("neo4j", |d| d.current.as_str()),
-    };
+    let c = Call::new(procedure, sh);
     let (a0, a1, a2, a3) = (arg(args, 0), arg(args, 1), arg(args, 2), arg(args, 3));
     let node_rows = |ns: Vec<NodeId>| ns.into_iter().map(|n| vec![Value::Node(n)]).collect();
     let rel_rows = |rs: Vec<RelId>| {
