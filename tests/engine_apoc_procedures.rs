@@ -1,6 +1,7 @@
 //! APOC's procedures that GraphRAG and agent code calls, each against a value of APOC's
-//! documentation: the path expander (every documented `apoc.path.expandConfig` and
-//! `subgraphNodes` example on its sample graph, in `tests/data/apoc_path_examples.json`),
+//! documentation: the path expander (the documented `apoc.path.expandConfig` and
+//! `subgraphNodes` examples on its sample graph, in `tests/data/apoc_path_examples.json`; the two
+//! whose rows depend on the store's relationship order are checked for their shape),
 //! `apoc.neighbors.*`, the type-property tables of `apoc.meta.*`, the refactorings, batched
 //! updates, `apoc.nodes.*`, `apoc.cypher.*`, `db.info` and `dbms.listConfig`.
 

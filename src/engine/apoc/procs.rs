@@ -137,37 +137,22 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             )?;
             Ok((neighbors_columns(lname), neighbors_rows(lname, levels)))
         }
+        // Nodes and relationships by element, id or element id (those that exist).
         "apoc.nodes.get" => {
-            let mut rows = Vec::new();
-            for v in flatten(a0) {
-                let n = match v {
-                    Value::Node(n) => Some(*n),
-                    Value::Int(i) => u32::try_from(*i).ok().map(NodeId),
-                    Value::String(s) => crate::value::node_of_element_id(s, run.database()),
-                    Value::Null => None,
-                    other => return Err(wrong(p, other, "nodes, node ids or element ids")),
-                };
-                if let Some(n) = n.filter(|n| run.graph().contains_node(*n)) {
-                    rows.push(vec![Value::Node(n)]);
-                }
-            }
-            Ok((cols(&["node"]), rows))
+            let nodes = super::write::Call::new(p, run.sh).nodes(run.graph(), a0)?;
+            Ok((
+                cols(&["node"]),
+                nodes.into_iter().map(|n| vec![Value::Node(n)]).collect(),
+            ))
         }
         "apoc.nodes.rels" => {
-            let mut rows = Vec::new();
-            for v in flatten(a0) {
-                let r = match v {
-                    Value::Relationship(r) => Some(*r),
-                    Value::Int(i) => u32::try_from(*i).ok().map(RelId),
-                    Value::String(s) => crate::value::rel_of_element_id(s, run.database()),
-                    Value::Null => None,
-                    other => return Err(wrong(p, other, "relationships, ids or element ids")),
-                };
-                if let Some(r) = r.filter(|r| run.graph().contains_relationship(*r)) {
-                    rows.push(vec![Value::Relationship(r)]);
-                }
-            }
-            Ok((cols(&["rel"]), rows))
+            let rels = super::write::Call::new(p, run.sh).rels(run.graph(), a0)?;
+            Ok((
+                cols(&["rel"]),
+                rels.into_iter()
+                    .map(|r| vec![Value::Relationship(r)])
+                    .collect(),
+            ))
         }
         // Virtual elements: returned with their labels, types and properties, never stored.
         "apoc.create.vnode" | "apoc.create.vnodes" => {
@@ -1425,17 +1410,7 @@ fn cover(run: &Runner, nodes: &[NodeId]) -> Result<Vec<RelId>> {
 
 /// The start nodes: a node, a node id, an element id, or a list of them.
 fn start_nodes(run: &Runner, p: &str, v: &Value) -> Result<Vec<NodeId>> {
-    let mut out = Vec::new();
-    for x in flatten(v) {
-        match x {
-            Value::Null => {}
-            Value::Node(n) => out.push(*n),
-            Value::Int(i) => out.extend(u32::try_from(*i).ok().map(NodeId)),
-            Value::String(s) => out.extend(crate::value::node_of_element_id(s, run.database())),
-            other => return Err(wrong(p, other, "a node, a node id or a list of them")),
-        }
-    }
-    Ok(out)
+    super::write::Call::new(p, run.sh).nodes(run.graph(), v)
 }
 
 fn flatten(v: &Value) -> Vec<&Value> {
