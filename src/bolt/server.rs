@@ -154,6 +154,32 @@ impl Shared {
     }
 }
 
+/// Notifications as Bolt 5.0–5.4 carry them in a summary.
+fn notifications_to_ps(found: &[crate::engine::Notification]) -> Ps {
+    Ps::List(
+        found
+            .iter()
+            .map(|n| {
+                Ps::map([
+                    ("code", Ps::from(n.code)),
+                    ("title", Ps::from(n.title)),
+                    ("description", Ps::String(n.description.clone())),
+                    ("severity", Ps::from(n.severity)),
+                    ("category", Ps::from(n.category)),
+                    (
+                        "position",
+                        Ps::map([
+                            ("offset", Ps::Int(n.offset as i64)),
+                            ("line", Ps::Int(n.line as i64)),
+                            ("column", Ps::Int(n.column as i64)),
+                        ]),
+                    ),
+                ])
+            })
+            .collect(),
+    )
+}
+
 /// Composite databases must have names of their own and name served databases.
 fn check_composites(
     composites: &[crate::engine::Composite],
@@ -1183,6 +1209,15 @@ impl<'a> Conn<'a> {
         if let Some(plan) = &table.plan {
             let key = if explain { "plan" } else { "profile" };
             summary.push((key.into(), plan_to_ps(plan, !explain)));
+        }
+        // What Neo4j notes about a statement it explains (unknown labels, types and keys,
+        // unsatisfiable type expressions, parameters not given): tools validate queries so.
+        if explain {
+            let snapshot = graph.snapshot();
+            let found = crate::engine::notifications(&snapshot, &stmt, &query, &params);
+            if !found.is_empty() {
+                summary.push(("notifications".into(), notifications_to_ps(&found)));
+            }
         }
         let qid = self.next_qid;
         self.next_qid += 1;

@@ -24,6 +24,7 @@ mod exec;
 mod fulltext;
 mod functions;
 mod graphs;
+mod notifications;
 mod planner;
 mod procedures;
 pub(crate) mod temporal_values;
@@ -37,6 +38,7 @@ pub use graphs::{
     set_alias_properties, split_graph_name, use_target, Composite, CompositeSpecError, Constituent,
     ConstituentGraphs, DatabaseContext,
 };
+pub use notifications::{notifications, Notification};
 
 use crate::graph::Graph;
 use crate::syntax::{Clause, CypherVersion, Query, QueryPrefix, Statement};

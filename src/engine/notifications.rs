@@ -1,0 +1,97 @@
+//! The notifications Neo4j attaches to a statement's summary, which tools read from `EXPLAIN`
+//! (CyVer's validators, IDE linters): labels, relationship types and property keys the
+//! database does not have, relationship type expressions nothing satisfies, and parameters a
+//! request did not provide — with Neo4j's codes, titles, descriptions, severities and
+//! categories, and the position of the offending text.
+
+use super::{Params, Statement};
+use crate::analysis::DiagnosticKind as K;
+use crate::graph::Graph;
+
+/// One notification of a statement's summary.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notification {
+    pub code: &'static str,
+    pub title: &'static str,
+    pub description: String,
+    /// `WARNING` or `INFORMATION`.
+    pub severity: &'static str,
+    /// `UNRECOGNIZED`, `GENERIC`, …
+    pub category: &'static str,
+    /// Byte offset, 1-based line and column of the offending text.
+    pub offset: usize,
+    pub line: usize,
+    pub column: usize,
+}
+
+/// The notifications of `stmt` (whose text is `src`) on `graph` with the parameters `params`.
+pub fn notifications(
+    graph: &Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+) -> Vec<Notification> {
+    let schema = super::schema_of(graph);
+    let options = crate::analysis::ValidateOptions {
+        parameters: Some(params.keys().cloned().collect()),
+        ..Default::default()
+    };
+    let v =
+        crate::analysis::Validator::with_options(&schema, options).validate_statement(stmt, src);
+    let mut out = Vec::new();
+    for d in v.diagnostics {
+        let text = d.span.text(src).trim_start_matches(':').trim_matches('`');
+        let (code, title, description, category) = match d.kind {
+            K::UnknownLabel => (
+                "Neo.ClientNotification.Statement.UnknownLabelWarning",
+                "The provided label is not in the database.",
+                format!("One of the labels in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing label name is: {text})"),
+                "UNRECOGNIZED",
+            ),
+            K::UnknownRelationshipType => (
+                "Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning",
+                "The provided relationship type is not in the database.",
+                format!("One of the relationship types in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing relationship type is: {text})"),
+                "UNRECOGNIZED",
+            ),
+            K::UnknownPropertyKey => (
+                "Neo.ClientNotification.Statement.UnknownPropertyKeyWarning",
+                "The provided property key is not in the database",
+                format!("One of the property names in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing property name is: {})", property_name(text)),
+                "UNRECOGNIZED",
+            ),
+            K::UnsatisfiableRelationshipType => (
+                "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression",
+                "The query contains a relationship type expression that cannot be satisfied.",
+                format!("Relationship type expression cannot possibly be satisfied. (`{text}` can never be satisfied by any relationship. Relationships must have exactly one relationship type.)"),
+                "GENERIC",
+            ),
+            K::MissingParameter => (
+                "Neo.ClientNotification.Statement.ParameterNotProvided",
+                "The statement refers to a parameter that was not provided in the request.",
+                format!("Did not supply query with enough parameters. The produced query plan will not be cached and is not executable without EXPLAIN. (Missing parameters: {})", text.trim_start_matches('$')),
+                "GENERIC",
+            ),
+            _ => continue,
+        };
+        let n = Notification {
+            code,
+            title,
+            description,
+            severity: "WARNING",
+            category,
+            offset: d.span.start,
+            line: d.line,
+            column: d.column,
+        };
+        if !out.contains(&n) {
+            out.push(n);
+        }
+    }
+    out
+}
+
+/// The key of a property access as written (`n.nmae` → `nmae`).
+fn property_name(text: &str) -> &str {
+    text.rsplit('.').next().unwrap_or(text).trim_matches('`')
+}
