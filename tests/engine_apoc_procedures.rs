@@ -5,6 +5,8 @@
 //! `apoc.neighbors.*`, the type-property tables of `apoc.meta.*`, the refactorings, batched
 //! updates, `apoc.nodes.*`, `apoc.cypher.*`, `db.info` and `dbms.listConfig`.
 
+mod common;
+
 use grape::engine::{run, Params, Table};
 use grape::graph::Graph;
 use grape::value::{Entities, Value};
@@ -251,16 +253,7 @@ const MOVIES: &str = "CREATE (Keanu:Person {name:'Keanu Reeves', born:1964}) \
     CREATE (TomH)-[:ACTED_IN {roles:['Zachry']}]->(m9) CREATE (TomH)-[:DIRECTED]->(m8)";
 
 fn sorted_rows(t: &Table) -> Vec<String> {
-    let mut rows: Vec<String> = t
-        .rows
-        .iter()
-        .map(|r| {
-            r.iter()
-                .map(|v| v.to_string())
-                .collect::<Vec<_>>()
-                .join(" | ")
-        })
-        .collect();
+    let mut rows = common::display_rows(t);
     rows.sort();
     rows
 }
