@@ -5,6 +5,8 @@
 //!   round-trip when they still parse.
 //! - Generated ASTs, in the normalized form the parser produces, print to text that parses back
 //!   to an equal AST.
+//! - In all three, wherever the hand-written fast path (`parse_fast`) returns an AST, the pest
+//!   grammar (`parse_with_pest`) gives the same one, spans included, and never rejects the text.
 //!
 //! Failures are not persisted to disk; proptest prints the minimal failing input and the seed.
 
@@ -27,8 +29,31 @@ fn config(cases: u32) -> ProptestConfig {
     }
 }
 
+/// Where the fast path covers `text`, pest parses it to the same AST, spans included (compared
+/// serialized: spans take no part in `==`).
+fn check_fast_path(text: &str) -> Result<(), TestCaseError> {
+    let Some(fast) = parse_fast(text) else {
+        return Ok(());
+    };
+    match parse_with_pest(text) {
+        Ok(slow) => {
+            let a = serde_json::to_value(&fast).expect("serialize");
+            let b = serde_json::to_value(&slow).expect("serialize");
+            prop_assert!(
+                a == b,
+                "fast path and pest differ for {text:?}\nfast: {a}\npest: {b}"
+            );
+            Ok(())
+        }
+        Err(e) => Err(TestCaseError::fail(format!(
+            "the fast path accepts {text:?}, which pest rejects: {e}"
+        ))),
+    }
+}
+
 /// If `text` parses (as a statement or a script), the canonical print parses back to an equal AST.
 fn check_round_trip(text: &str) -> Result<(), TestCaseError> {
+    check_fast_path(text)?;
     if let Ok(ast) = parse(text) {
         let printed = print(&ast, &PrintOptions::default());
         match parse(&printed) {
@@ -205,6 +230,7 @@ proptest! {
     #[test]
     fn generated_asts_round_trip(stmt in statement()) {
         let printed = print(&stmt, &PrintOptions::default());
+        check_fast_path(&printed)?;
         match parse(&printed) {
             Ok(again) => prop_assert!(
                 again == stmt,

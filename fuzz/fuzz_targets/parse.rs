@@ -1,7 +1,9 @@
-//! Parses arbitrary input; whatever parses must print to text that parses back to an equal AST.
+//! Parses arbitrary input; whatever parses must print to text that parses back to an equal AST,
+//! and wherever the hand-written fast path returns an AST the pest grammar returns the same one,
+//! spans included.
 #![no_main]
 
-use grape::syntax::{parse, parse_script, print, PrintOptions};
+use grape::syntax::{parse, parse_fast, parse_script, parse_with_pest, print, PrintOptions};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -9,6 +11,14 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let _ = parse_script(text);
+    if let Some(fast) = parse_fast(text) {
+        let slow = parse_with_pest(text).expect("pest parses what the fast path parses");
+        assert_eq!(
+            serde_json::to_value(&fast).expect("serialize"),
+            serde_json::to_value(&slow).expect("serialize"),
+            "fast path and pest differ"
+        );
+    }
     if let Ok(ast) = parse(text) {
         let printed = print(&ast, &PrintOptions::default());
         let again = parse(&printed).expect("printed text parses");

@@ -17,7 +17,9 @@ mod print;
 pub use ast::*;
 pub use error::{escape_controls, ParseError};
 pub(crate) use error::{line_col, LineCursor};
-pub use parse::{parse, parse_script, split_statements, split_statements_lenient};
+pub use parse::{
+    parse, parse_fast, parse_script, parse_with_pest, split_statements, split_statements_lenient,
+};
 pub(crate) use print::write_name;
 pub(crate) use print::write_string as write_string_literal;
 pub use print::{print, print_expr, print_label_expr, print_script, print_type, PrintOptions};

@@ -857,45 +857,7 @@ impl<'s> Builder<'s> {
     pub(super) fn string(&self, p: Pair<'_, Rule>) -> Res<String> {
         let inner = p.into_inner().next().ok_or_else(|| internal(self.src, 0))?;
         let base = inner.as_span().start();
-        let raw = inner.as_str();
-        if !raw.contains('\\') {
-            return Ok(raw.to_string());
-        }
-        let mut out = String::with_capacity(raw.len());
-        let mut it = raw.char_indices();
-        while let Some((i, c)) = it.next() {
-            if c != '\\' {
-                out.push(c);
-                continue;
-            }
-            let Some((_, e)) = it.next() else { break };
-            match e {
-                '\\' | '\'' | '"' | '`' => out.push(e),
-                'b' | 'B' => out.push('\u{8}'),
-                'f' | 'F' => out.push('\u{c}'),
-                'n' | 'N' => out.push('\n'),
-                'r' | 'R' => out.push('\r'),
-                't' | 'T' => out.push('\t'),
-                'u' | 'U' => {
-                    let n = if e == 'u' { 4 } else { 8 };
-                    let hex: String = (0..n).filter_map(|_| it.next().map(|(_, h)| h)).collect();
-                    let code = u32::from_str_radix(&hex, 16).ok();
-                    match code.and_then(char::from_u32) {
-                        Some(ch) => out.push(ch),
-                        None => {
-                            return Err(self.err(
-                                base + i,
-                                format!("`\\{e}{hex}` is not a Unicode scalar value"),
-                            ))
-                        }
-                    }
-                }
-                _ => {
-                    return Err(self.err(base + i, "invalid escape sequence in string literal"));
-                }
-            }
-        }
-        Ok(out)
+        unescape(inner.as_str()).map_err(|(i, message)| self.err(base + i, message))
     }
 
     pub(super) fn cypher_type(&self, p: Pair<'_, Rule>) -> Res<CypherType> {
@@ -975,9 +937,45 @@ impl<'s> Builder<'s> {
     }
 }
 
+/// The text of a string literal between its quotes with its escapes resolved; `Err` gives the
+/// offset (from the start of `raw`) and the message of a bad escape.
+pub(super) fn unescape(raw: &str) -> Result<String, (usize, String)> {
+    if !raw.contains('\\') {
+        return Ok(raw.to_string());
+    }
+    let mut out = String::with_capacity(raw.len());
+    let mut it = raw.char_indices();
+    while let Some((i, c)) = it.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        let Some((_, e)) = it.next() else { break };
+        match e {
+            '\\' | '\'' | '"' | '`' => out.push(e),
+            'b' | 'B' => out.push('\u{8}'),
+            'f' | 'F' => out.push('\u{c}'),
+            'n' | 'N' => out.push('\n'),
+            'r' | 'R' => out.push('\r'),
+            't' | 'T' => out.push('\t'),
+            'u' | 'U' => {
+                let n = if e == 'u' { 4 } else { 8 };
+                let hex: String = (0..n).filter_map(|_| it.next().map(|(_, h)| h)).collect();
+                let code = u32::from_str_radix(&hex, 16).ok();
+                match code.and_then(char::from_u32) {
+                    Some(ch) => out.push(ch),
+                    None => return Err((i, format!("`\\{e}{hex}` is not a Unicode scalar value"))),
+                }
+            }
+            _ => return Err((i, "invalid escape sequence in string literal".to_string())),
+        }
+    }
+    Ok(out)
+}
+
 /// Whether `e` is a string, list, null, type, normalization or LABELED test (the operators of
 /// Neo4j's `comparisonExpression6`).
-fn is_predicate(e: &Expr) -> bool {
+pub(super) fn is_predicate(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Binary { op, .. } => matches!(
             op,
@@ -998,7 +996,7 @@ fn is_predicate(e: &Expr) -> bool {
 }
 
 /// Whether `e` starts with a prefix operator or is a negative literal (a sign already taken).
-fn is_prefixed(e: &Expr) -> bool {
+pub(super) fn is_prefixed(e: &Expr) -> bool {
     match &e.kind {
         ExprKind::Unary { .. } => true,
         ExprKind::Literal(Literal::Integer(v)) => *v < 0,

@@ -12,6 +12,7 @@ use std::sync::LazyLock;
 
 // The builder's methods, by topic: statements and clauses, patterns, expressions and types.
 mod clauses;
+mod descent;
 mod exprs;
 mod patterns;
 mod schema;
@@ -41,6 +42,29 @@ const MAX_SUBQUERIES: usize = 32;
 /// ```
 pub fn parse(source: &str) -> Result<Statement, ParseError> {
     precheck(source)?;
+    if let Some(stmt) = descent::parse(source) {
+        return Ok(stmt);
+    }
+    pest_statement(source)
+}
+
+/// [`parse`] by the pest grammar alone, without the hand-written fast path: the reference the
+/// fast path is tested against, and the path that reports every error.
+#[doc(hidden)]
+pub fn parse_with_pest(source: &str) -> Result<Statement, ParseError> {
+    precheck(source)?;
+    pest_statement(source)
+}
+
+/// The hand-written fast path alone: `Some` where it covers `source` (and then equal to
+/// [`parse_with_pest`], spans included), `None` where [`parse`] falls back to pest.
+#[doc(hidden)]
+pub fn parse_fast(source: &str) -> Option<Statement> {
+    precheck(source).ok()?;
+    descent::parse(source)
+}
+
+fn pest_statement(source: &str) -> Result<Statement, ParseError> {
     let mut pairs = CypherParser::parse(Rule::statement_only, source)
         .map_err(|_| detailed_error(Rule::statement_only, source))?;
     let top = pairs.next().ok_or_else(|| internal(source, 0))?;
