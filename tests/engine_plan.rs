@@ -228,6 +228,95 @@ fn every_anchor_gives_the_same_rows() {
     }
 }
 
+/// A shortest path searches from its first node and a quantified path pattern matches from its
+/// leading node: how that node is found is planned once, like a fixed chain's anchor, and
+/// `EXPLAIN` shows it under the path operator. Every start gives the rows a per-row choice gave.
+#[test]
+fn shortest_paths_and_quantified_patterns_start_where_the_planner_says() {
+    let g = graph(
+        "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i, team: 'all'});\
+         MATCH (a:Person), (b:Person) WHERE b.name = 'p' + (toInteger(substring(a.name, 1)) + 1) \
+         CREATE (a)-[:KNOWS]->(b)",
+    );
+    let p = plan_of(
+        &g,
+        "MATCH p = shortestPath((a:Person {name: 'p1'})-[:KNOWS*]->(b:Person {name: 'p5'})) RETURN p",
+    );
+    assert_eq!(ops(&p), ["ProduceResults", "ShortestPath", "NodeIndexSeek"]);
+    assert_eq!(
+        p.walk().last().unwrap().details,
+        "a:Person(name) WHERE name = 'p1'"
+    );
+    // An unselective property: a label scan and a filter.
+    let p = plan_of(
+        &g,
+        "MATCH p = shortestPath((a:Person {team: 'all'})-[:KNOWS*]->(b)) RETURN p",
+    );
+    assert_eq!(
+        ops(&p),
+        [
+            "ProduceResults",
+            "ShortestPath",
+            "Filter",
+            "NodeByLabelScan"
+        ]
+    );
+    // Bound by an earlier clause: the search starts from each row's node.
+    let p = plan_of(
+        &g,
+        "MATCH (a:Person {name: 'p1'}) MATCH p = shortestPath((a)-[:KNOWS*]->(b)) RETURN p",
+    );
+    assert_eq!(ops(&p), ["ProduceResults", "ShortestPath", "NodeIndexSeek"]);
+    // A quantified path pattern, from its leading node (inside a leading group too).
+    let p = plan_of(
+        &g,
+        "MATCH (a:Person {name: 'p2'}) ((x)-[:KNOWS]->(y)){1,3} (b) RETURN b",
+    );
+    assert_eq!(
+        ops(&p),
+        ["ProduceResults", "Repeat(Trail)", "NodeIndexSeek"]
+    );
+    let p = plan_of(&g, "MATCH ((x:Person)-[:KNOWS]->(y)){2} RETURN y");
+    assert_eq!(
+        ops(&p),
+        ["ProduceResults", "Repeat(Trail)", "NodeByLabelScan"]
+    );
+    // A group that may repeat zero times starts from every node, as before.
+    let p = plan_of(&g, "MATCH ((x:Person)-[:KNOWS]->(y)){0,2} RETURN y");
+    assert_eq!(ops(&p), ["ProduceResults", "Repeat(Trail)", "Argument"]);
+
+    let rows = |q: &str| {
+        let t = grape::engine::run_read(&g, q, &Params::new(), &Options::default()).unwrap();
+        let mut r: Vec<String> = t.rows.iter().map(|r| format!("{:?}", r)).collect();
+        r.sort();
+        r
+    };
+    let same = [
+        (
+            "MATCH p = shortestPath((a:Person {name: 'p1'})-[:KNOWS*]->(b:Person {name: 'p5'})) RETURN length(p)",
+            "MATCH (a:Person), (b:Person) WHERE a.name = 'p1' AND b.name = 'p5' \
+             MATCH p = shortestPath((a)-[:KNOWS*]->(b)) RETURN length(p)",
+        ),
+        (
+            "MATCH (a:Person {name: 'p2'}) ((x)-[:KNOWS]->(y)){1,3} (b) RETURN b.name",
+            "MATCH (a:Person) WHERE a.name = 'p2' MATCH (a) ((x)-[:KNOWS]->(y)){1,3} (b) RETURN b.name",
+        ),
+        (
+            "MATCH ((x:Person {team: 'all'})-[:KNOWS]->(y)){2} RETURN [n IN y | n.name]",
+            "MATCH ((x)-[:KNOWS]->(y)){2} WHERE all(n IN x WHERE n:Person) RETURN [n IN y | n.name]",
+        ),
+    ];
+    for (a, b) in same {
+        let ra = rows(a);
+        assert!(!ra.is_empty(), "{a}");
+        assert_eq!(ra, rows(b), "{a}\n{b}");
+    }
+    assert_eq!(
+        rows("MATCH p = shortestPath((a:Person {name: 'p1'})-[:KNOWS*]->(b:Person {name: 'p5'})) RETURN length(p)"),
+        ["[Int(4)]"]
+    );
+}
+
 #[test]
 fn the_cli_prints_the_plan_as_a_tree() {
     let dir = std::env::temp_dir().join(format!("grape-plan-{}", std::process::id()));

@@ -126,11 +126,22 @@ impl Runner<'_> {
                 n.checks = self.compile_checks(n);
             }
         }
-        // Plan where each fixed-length chain starts, once: what is bound when a chain is
-        // matched is what came before the pattern and the earlier chains' variables.
+        // Plan where each chain starts, once: what is bound when a chain is matched is what
+        // came before the pattern and the earlier chains' variables. A shortest path searches
+        // from its first node and a general chain matches from its leading node: how that node
+        // is found is planned the same way.
         let mut bound: Vec<bool> = (0..scope.len()).map(|i| i < old_len).collect();
         for (ch, p) in chains.iter_mut().zip(parts) {
-            if ch.general.is_none() && ch.shortest.is_none() {
+            if ch.shortest.is_some() {
+                if let Some(first) = ch.nodes.first() {
+                    ch.anchor = Some(self.plan_start(first, &bound, scope)?);
+                }
+            } else if let Some(gen) = &mut ch.general {
+                if let Some(first) = leading_node_mut(&mut gen.elems) {
+                    let start = self.plan_start(first, &bound, scope)?;
+                    first.start = Some(start);
+                }
+            } else {
                 let mut anchor = self.plan_anchor(ch, &bound, scope)?;
                 anchor.implied = self.anchor_implied(&ch.nodes[anchor.node], &anchor);
                 ch.anchor = Some(anchor);
@@ -144,6 +155,26 @@ impl Runner<'_> {
             }
         }
         Ok((chains, remaining))
+    }
+
+    /// How one node that a search starts from is found (a shortest path's first node, a general
+    /// chain's leading node): the anchor [`Self::plan_anchor`] chooses for it alone.
+    pub(super) fn plan_start<'q>(
+        &self,
+        node: &NodeInfo<'q>,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Result<Anchor<'q>> {
+        let single = ChainInfo {
+            part: 0,
+            path_slot: None,
+            nodes: vec![node.clone()],
+            rels: Vec::new(),
+            anchor: None,
+            shortest: None,
+            general: None,
+        };
+        self.plan_anchor(&single, bound, scope)
     }
 
     /// Chooses the start of a fixed-length chain: a bound node, else the cheapest of an index
@@ -400,6 +431,7 @@ impl Runner<'_> {
             filters: Vec::new(),
             seeks: Vec::new(),
             checks: None,
+            start: None,
         };
         if let Some(props) = &n.properties {
             if let ExprKind::Map(entries) = &props.kind {
@@ -565,5 +597,31 @@ impl Runner<'_> {
             }
             _ => None,
         }
+    }
+}
+
+/// The node a general chain's matching starts from, as `Runner::gmatch` reaches it with an empty
+/// path: its first element, or the first element of a leading group that repeats at least once.
+/// (Any other chain starts from every node.)
+pub(super) fn leading_node_mut<'a, 'q>(elems: &'a mut [GElem<'q>]) -> Option<&'a mut NodeInfo<'q>> {
+    match elems.first_mut()? {
+        GElem::Node(n) => Some(n),
+        GElem::Group(g) if g.min > 0 => match g.elems.first_mut()? {
+            GElem::Node(n) => Some(n),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`leading_node_mut`], read-only.
+pub(super) fn leading_node<'a, 'q>(elems: &'a [GElem<'q>]) -> Option<&'a NodeInfo<'q>> {
+    match elems.first()? {
+        GElem::Node(n) => Some(n),
+        GElem::Group(g) if g.min > 0 => match g.elems.first()? {
+            GElem::Node(n) => Some(n),
+            _ => None,
+        },
+        _ => None,
     }
 }

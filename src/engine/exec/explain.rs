@@ -2,6 +2,7 @@
 //! operators (`NodeIndexSeek`, `NodeByLabelScan`, `Expand(All)`, `Filter`, …) with estimates
 //! from the graph's statistics.
 
+use super::compile::leading_node;
 use super::*;
 use crate::plan::Plan;
 
@@ -99,8 +100,9 @@ impl Runner<'_> {
         bound: &[bool],
         anon: &mut Anon,
     ) -> Result<Plan> {
-        let Some(anchor) = &ch.anchor else {
-            return self.plan_other_chain(ch, part, input, anon);
+        let anchor = match &ch.anchor {
+            Some(a) if ch.shortest.is_none() && ch.general.is_none() => a,
+            _ => return self.plan_other_chain(ch, part, input, anon),
         };
         let names: Vec<String> = ch
             .nodes
@@ -111,70 +113,8 @@ impl Runner<'_> {
         let k = anchor.node;
         let start = &ch.nodes[k];
         let v = &names[k];
-        let mut skip: Option<(&str, &Expr)> = None;
-        let leaf = match &anchor.access {
-            AnchorAccess::Bound => None,
-            AnchorAccess::Seek {
-                label, key, value, ..
-            } => {
-                skip = Some((key, value));
-                Some(Plan::leaf(
-                    "NodeIndexSeek",
-                    format!(
-                        "{v}:{}({key}) WHERE {key} = {}",
-                        self.g.sym_name(*label),
-                        self.text(value)
-                    ),
-                ))
-            }
-            AnchorAccess::LabelScan(l) => Some(Plan::leaf(
-                "NodeByLabelScan",
-                format!("{v}:{}", self.g.sym_name(*l)),
-            )),
-            AnchorAccess::AllNodes => Some(Plan::leaf("AllNodesScan", v.clone())),
-            AnchorAccess::Nothing => Some(Plan::leaf(
-                "NodeByLabelScan",
-                format!(
-                    "{v}:{}",
-                    first_label(start.pat.labels.as_ref()).unwrap_or("")
-                ),
-            )),
-        };
-        let mut plan = match leaf {
-            None => input.unwrap_or_else(|| Plan::leaf("Argument", v.clone()).bind([v.clone()])),
-            Some(leaf) => {
-                let leaf = leaf.bind([v.clone()]).estimate(anchor.estimate);
-                match input {
-                    None => leaf,
-                    // Under an Apply, the seek or scan is the per-row side itself.
-                    Some(lhs) if lhs.operator == "Argument" && lhs.children.is_empty() => {
-                        leaf.bind(lhs.identifiers)
-                    }
-                    Some(lhs) => {
-                        let rows = lhs.estimated_rows * leaf.estimated_rows;
-                        let reads_rows =
-                            matches!(&anchor.access, AnchorAccess::Seek { hits: None, .. });
-                        let op = if reads_rows {
-                            "Apply"
-                        } else {
-                            "CartesianProduct"
-                        };
-                        let mut p = Plan::over(op, "", lhs).bind(leaf.identifiers.clone());
-                        p.children.push(leaf);
-                        p.estimate(rows)
-                    }
-                }
-            }
-        };
-        let scan_label = match &anchor.access {
-            AnchorAccess::Seek { label, .. } | AnchorAccess::LabelScan(label) => {
-                Some(self.g.sym_name(*label).to_string())
-            }
-            _ => None,
-        };
+        let mut plan = self.start_plan(anchor, start, v, input);
         if !matches!(anchor.access, AnchorAccess::Bound) {
-            let preds = self.node_predicates(start, v, scan_label.as_deref(), skip);
-            plan = filter(plan, preds);
             // Under PROFILE: the start nodes that passed (the operator that ends the step).
             if let Some(rows) = self
                 .sh
@@ -237,6 +177,77 @@ impl Runner<'_> {
         Ok(plan)
     }
 
+    /// The start of a chain as operators: the seek or scan its anchor chose for node `start`
+    /// (named `v`) on top of `input`, with a filter of the node's other predicates — or
+    /// `input` itself when the node is bound.
+    fn start_plan(&self, anchor: &Anchor, start: &NodeInfo, v: &str, input: Option<Plan>) -> Plan {
+        let v = &v.to_string();
+        let mut skip: Option<(&str, &Expr)> = None;
+        let leaf = match &anchor.access {
+            AnchorAccess::Bound => None,
+            AnchorAccess::Seek {
+                label, key, value, ..
+            } => {
+                skip = Some((key, value));
+                Some(Plan::leaf(
+                    "NodeIndexSeek",
+                    format!(
+                        "{v}:{}({key}) WHERE {key} = {}",
+                        self.g.sym_name(*label),
+                        self.text(value)
+                    ),
+                ))
+            }
+            AnchorAccess::LabelScan(l) => Some(Plan::leaf(
+                "NodeByLabelScan",
+                format!("{v}:{}", self.g.sym_name(*l)),
+            )),
+            AnchorAccess::AllNodes => Some(Plan::leaf("AllNodesScan", v.clone())),
+            AnchorAccess::Nothing => Some(Plan::leaf(
+                "NodeByLabelScan",
+                format!(
+                    "{v}:{}",
+                    first_label(start.pat.labels.as_ref()).unwrap_or("")
+                ),
+            )),
+        };
+        let plan = match leaf {
+            None => input.unwrap_or_else(|| Plan::leaf("Argument", v.clone()).bind([v.clone()])),
+            Some(leaf) => {
+                let leaf = leaf.bind([v.clone()]).estimate(anchor.estimate);
+                match input {
+                    None => leaf,
+                    // Under an Apply, the seek or scan is the per-row side itself.
+                    Some(lhs) if lhs.operator == "Argument" && lhs.children.is_empty() => {
+                        leaf.bind(lhs.identifiers)
+                    }
+                    Some(lhs) => {
+                        let rows = lhs.estimated_rows * leaf.estimated_rows;
+                        let reads_rows =
+                            matches!(&anchor.access, AnchorAccess::Seek { hits: None, .. });
+                        let op = if reads_rows {
+                            "Apply"
+                        } else {
+                            "CartesianProduct"
+                        };
+                        let mut p = Plan::over(op, "", lhs).bind(leaf.identifiers.clone());
+                        p.children.push(leaf);
+                        p.estimate(rows)
+                    }
+                }
+            }
+        };
+        let scan_label = match &anchor.access {
+            AnchorAccess::Seek { label, .. } | AnchorAccess::LabelScan(label) => {
+                Some(self.g.sym_name(*label).to_string())
+            }
+            AnchorAccess::Bound => return plan,
+            _ => None,
+        };
+        let preds = self.node_predicates(start, v, scan_label.as_deref(), skip);
+        filter(plan, preds)
+    }
+
     /// Shortest paths and quantified patterns: matched from their first node by the
     /// executor's path search.
     fn plan_other_chain(
@@ -253,11 +264,23 @@ impl Runner<'_> {
             (None, Some(g)) if g.selector.is_some() => "StatefulShortestPath(All)",
             _ => "Repeat(Trail)",
         };
-        let input = input.unwrap_or_else(|| Plan::leaf("Argument", ""));
+        // Where the search starts: the first node of a shortest path, the leading node of a
+        // quantified pattern, found as the planner chose.
+        let start = match (ch.shortest, &ch.general) {
+            (Some(_), _) => ch.anchor.as_ref().zip(ch.nodes.first()),
+            (None, Some(g)) => leading_node(&g.elems).and_then(|n| n.start.as_ref().zip(Some(n))),
+            _ => None,
+        };
+        let input = match start {
+            Some((anchor, node)) => {
+                let v = anon.name(&node.pat.variable);
+                self.start_plan(anchor, node, &v, input)
+            }
+            None => input.unwrap_or_else(|| Plan::leaf("Argument", "")),
+        };
         let mut names = Vec::new();
         declare_pattern_vars(std::slice::from_ref(part), &mut names);
         let names: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let _ = anon;
         let rows = input.estimated_rows.max(1.0);
         Ok(Plan::over(op, text, input).bind(names).estimate(rows))
     }

@@ -21,6 +21,9 @@ pub(super) struct NodeInfo<'q> {
     /// once (key symbols resolved, constants evaluated): checked without binding the node or
     /// evaluating an expression.
     pub(super) checks: Option<Vec<PropCheck>>,
+    /// On the node a general chain starts from (see `compile::leading_node_mut`): how its
+    /// candidates are found, planned once with the pattern like a fixed chain's anchor.
+    pub(super) start: Option<Anchor<'q>>,
 }
 
 /// `v.key <op> constant` (or `constant <op> v.key`), compiled.
@@ -51,7 +54,8 @@ pub(super) struct ChainInfo<'q> {
     pub(super) path_slot: Option<usize>,
     pub(super) nodes: Vec<NodeInfo<'q>>,
     pub(super) rels: Vec<RelInfo<'q>>,
-    /// Where a fixed-length chain starts, chosen once when the pattern is compiled.
+    /// Where a fixed-length chain starts, chosen once when the pattern is compiled; for a
+    /// shortest path, how its first node (where the search starts) is found.
     pub(super) anchor: Option<Anchor<'q>>,
     pub(super) shortest: Option<bool>,
     /// Chains with quantified relationships, quantified path patterns or a path selector are
@@ -249,25 +253,21 @@ impl<'a> Runner<'a> {
         Ok(emitted)
     }
 
-    /// The start nodes of a chain for the current row, as its anchor says.
+    /// The start nodes of a chain for the current row, as its anchor says (`slot`: the
+    /// anchor node's slot).
     fn anchor_candidates<'c>(
         &'c self,
         anchor: &'c Anchor,
-        ch: &ChainInfo,
+        slot: Option<usize>,
         st: &MatchState,
         scope: &[Arc<str>],
     ) -> Result<std::borrow::Cow<'c, [NodeId]>> {
         use std::borrow::Cow;
         Ok(match &anchor.access {
-            AnchorAccess::Bound => {
-                let slot = ch.nodes[anchor.node]
-                    .slot
-                    .expect("a bound anchor has a slot");
-                match &st.vals[slot] {
-                    Value::Node(id) => Cow::Owned(vec![*id]),
-                    _ => Cow::Borrowed(&[]),
-                }
-            }
+            AnchorAccess::Bound => match slot.map(|s| &st.vals[s]) {
+                Some(Value::Node(id)) => Cow::Owned(vec![*id]),
+                _ => Cow::Borrowed(&[]),
+            },
             AnchorAccess::Seek {
                 hits: Some(hits), ..
             } => Cow::Borrowed(hits),
@@ -334,7 +334,7 @@ impl<'a> Runner<'a> {
         // The anchor the planner chose for this chain.
         let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
         let anchor = planned.node;
-        let candidates = self.anchor_candidates(planned, ch, st, scope)?;
+        let candidates = self.anchor_candidates(planned, ch.nodes[anchor].slot, st, scope)?;
         let steps: Vec<(usize, bool)> = (anchor..ch.rels.len())
             .map(|j| (j, true))
             .chain((0..anchor).rev().map(|j| (j, false)))
@@ -410,87 +410,27 @@ impl<'a> Runner<'a> {
         }
     }
 
-    /// Picks the start node of a chain: a bound variable, an index seek, the smallest label,
-    /// or all nodes — whichever promises the fewest candidates.
-    pub(super) fn choose_anchor(
+    /// The candidates for the node a shortest path or a general chain starts from, as the
+    /// planner chose to find them (planned now, from what is bound, if the pattern was
+    /// compiled without that choice).
+    fn start_candidates(
         &self,
-        ch: &ChainInfo,
+        planned: Option<&Anchor>,
+        node: &NodeInfo,
         st: &MatchState,
         scope: &[Arc<str>],
-    ) -> Result<(usize, Vec<NodeId>)> {
-        let mut best: Option<(usize, usize, Vec<NodeId>)> = None;
-        for (k, n) in ch.nodes.iter().enumerate() {
-            if let Some(s) = n.slot {
-                if st.bound[s] {
-                    let c = match &st.vals[s] {
-                        Value::Node(id) => vec![*id],
-                        _ => vec![],
-                    };
-                    return Ok((k, c));
-                }
+    ) -> Result<Vec<NodeId>> {
+        match planned {
+            Some(a) => Ok(self
+                .anchor_candidates(a, node.slot, st, scope)?
+                .into_owned()),
+            None => {
+                let a = self.plan_start(node, &st.bound, scope)?;
+                Ok(self
+                    .anchor_candidates(&a, node.slot, st, scope)?
+                    .into_owned())
             }
         }
-        let env = Env::new(scope, &st.vals);
-        for (k, n) in ch.nodes.iter().enumerate() {
-            let label = first_label(n.pat.labels.as_ref()).and_then(|l| self.g.sym(l));
-            if n.pat.labels.is_some()
-                && first_label(n.pat.labels.as_ref()).is_some()
-                && label.is_none()
-            {
-                return Ok((k, Vec::new())); // a label nobody has: no matches
-            }
-            let mut cand: Option<Vec<NodeId>> = None;
-            if let Some(l) = label {
-                for (key, vexpr) in &n.seeks {
-                    if !self.independent_of_unbound(vexpr, st, scope) {
-                        continue;
-                    }
-                    let v = self.eval(vexpr, &env)?;
-                    if v.is_null() {
-                        cand = Some(Vec::new());
-                        break;
-                    }
-                    if let Some(ks) = self.g.sym(key) {
-                        let hits = self.g.nodes_with_property(l, ks, &v);
-                        if cand.as_ref().is_none_or(|c| hits.len() < c.len()) {
-                            cand = Some(hits);
-                        }
-                    } else {
-                        cand = Some(Vec::new());
-                    }
-                }
-                if cand.is_none() {
-                    cand = Some(self.g.nodes_with_label(l).to_vec());
-                }
-            }
-            let cost = cand
-                .as_ref()
-                .map(|c| c.len())
-                .unwrap_or(self.g.node_count());
-            if best.as_ref().is_none_or(|b| cost < b.0) {
-                let c = cand.unwrap_or_else(|| self.g.node_ids().collect());
-                best = Some((cost, k, c));
-            }
-        }
-        let (_, k, c) = best.unwrap_or((0, 0, Vec::new()));
-        Ok((k, c))
-    }
-
-    /// Whether an expression only reads variables that are bound now.
-    pub(super) fn independent_of_unbound(
-        &self,
-        e: &Expr,
-        st: &MatchState,
-        scope: &[Arc<str>],
-    ) -> bool {
-        let mut vars = Vec::new();
-        free_vars(e, &mut vars);
-        vars.iter().all(|v| {
-            scope
-                .iter()
-                .rposition(|s| **s == **v)
-                .is_none_or(|i| st.bound[i])
-        })
     }
 
     /// Checks node `n` against a node pattern and binds it. Returns what to restore, or `None`
@@ -880,29 +820,8 @@ impl<'a> Runner<'a> {
             Direction::Left => Dir::Incoming,
             Direction::Undirected => Dir::Both,
         };
-        let env = Env::new(scope, &st.vals);
-        let _ = env;
-        // Start candidates.
-        let (_, starts) = self.choose_anchor(
-            &ChainInfo {
-                part: 0,
-                path_slot: None,
-                nodes: vec![NodeInfo {
-                    slot: ch.nodes[0].slot,
-                    pat: ch.nodes[0].pat,
-                    plain_labels: ch.nodes[0].plain_labels.clone(),
-                    filters: vec![],
-                    seeks: ch.nodes[0].seeks.clone(),
-                    checks: None,
-                }],
-                rels: vec![],
-                anchor: None,
-                shortest: None,
-                general: None,
-            },
-            st,
-            scope,
-        )?;
+        // Where the search starts, as planned with the pattern.
+        let starts = self.start_candidates(ch.anchor.as_ref(), &ch.nodes[0], st, scope)?;
         for s in starts {
             let Some(saved_s) = self.bind_node(&ch.nodes[0], s, st, scope)? else {
                 continue;
@@ -1162,18 +1081,8 @@ impl<'a> Runner<'a> {
             GElem::Node(info) => {
                 let candidates = match path.nodes.last() {
                     Some(&n) => vec![n],
-                    None => {
-                        let single = ChainInfo {
-                            part: 0,
-                            path_slot: None,
-                            nodes: vec![info.clone()],
-                            rels: vec![],
-                            anchor: None,
-                            shortest: None,
-                            general: None,
-                        };
-                        self.choose_anchor(&single, st, scope)?.1
-                    }
+                    // The chain's first node, found as planned with the pattern.
+                    None => self.start_candidates(info.start.as_ref(), info, st, scope)?,
                 };
                 let fresh = path.nodes.is_empty();
                 for n in candidates {
