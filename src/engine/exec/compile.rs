@@ -26,6 +26,7 @@ impl Runner<'_> {
             };
             let mut info = ChainInfo {
                 part: p as *const PatternPart as usize,
+                source: Some(p),
                 path_slot: slot(&p.variable),
                 nodes: Vec::new(),
                 rels: Vec::new(),
@@ -131,7 +132,8 @@ impl Runner<'_> {
         // from its first node and a general chain matches from its leading node: how that node
         // is found is planned the same way.
         let mut bound: Vec<bool> = (0..scope.len()).map(|i| i < old_len).collect();
-        for (ch, p) in chains.iter_mut().zip(parts) {
+        self.join_order(&mut chains, &bound, scope)?;
+        for ch in chains.iter_mut() {
             if ch.shortest.is_some() {
                 if let Some(first) = ch.nodes.first() {
                     ch.anchor = Some(self.plan_start(first, &bound, scope)?);
@@ -147,7 +149,9 @@ impl Runner<'_> {
                 ch.anchor = Some(anchor);
             }
             let mut names = Vec::new();
-            declare_pattern_vars(std::slice::from_ref(p), &mut names);
+            if let Some(p) = ch.source {
+                declare_pattern_vars(std::slice::from_ref(p), &mut names);
+            }
             for n in names {
                 if let Some(i) = scope.iter().position(|s| *s == n) {
                     bound[i] = true;
@@ -155,6 +159,52 @@ impl Runner<'_> {
             }
         }
         Ok((chains, remaining))
+    }
+
+    /// The join order of a pattern's comma-separated parts, from the graph's statistics: each
+    /// step takes the part whose start is cheapest given what the parts before it bind (a part
+    /// that shares a bound node costs one), ties in the written order. The result is the same
+    /// in any order — relationship uniqueness spans the whole pattern — but the work is not:
+    /// `MATCH (a:Person), (m:Movie {title: $t})-[:ACTED_IN]-(a)` starts from the one movie.
+    /// Patterns with a shortest path or a quantified part keep the written order, so that a
+    /// path search finds its ends bound where the query binds them first.
+    fn join_order(
+        &self,
+        chains: &mut Vec<ChainInfo<'_>>,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Result<()> {
+        if chains.len() < 2
+            || chains
+                .iter()
+                .any(|c| c.shortest.is_some() || c.general.is_some())
+        {
+            return Ok(());
+        }
+        let mut bound = bound.to_vec();
+        let mut left: Vec<ChainInfo<'_>> = std::mem::take(chains);
+        while !left.is_empty() {
+            let mut best: Option<(f64, usize)> = None;
+            for (k, ch) in left.iter().enumerate() {
+                let estimate = self.plan_anchor(ch, &bound, scope)?.estimate;
+                if best.is_none_or(|(e, _)| estimate < e) {
+                    best = Some((estimate, k));
+                }
+            }
+            let (_, k) = best.unwrap_or((0.0, 0));
+            let ch = left.remove(k);
+            if let Some(p) = ch.source {
+                let mut names = Vec::new();
+                declare_pattern_vars(std::slice::from_ref(p), &mut names);
+                for n in names {
+                    if let Some(i) = scope.iter().position(|s| *s == n) {
+                        bound[i] = true;
+                    }
+                }
+            }
+            chains.push(ch);
+        }
+        Ok(())
     }
 
     /// How one node that a search starts from is found (a shortest path's first node, a general
@@ -167,6 +217,7 @@ impl Runner<'_> {
     ) -> Result<Anchor<'q>> {
         let single = ChainInfo {
             part: 0,
+            source: None,
             path_slot: None,
             nodes: vec![node.clone()],
             rels: Vec::new(),

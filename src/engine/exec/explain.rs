@@ -50,7 +50,11 @@ impl Runner<'_> {
             input.clone()
         };
         let mut bound: Vec<bool> = (0..new_scope.len()).map(|i| i < old_len).collect();
-        for (ch, part) in chains.iter().zip(&m.pattern) {
+        // In the planner's join order (`compile::join_order`).
+        for ch in &chains {
+            let Some(part) = ch.source else {
+                continue;
+            };
             cur = Some(self.plan_chain(ch, part, cur, &bound, anon)?);
             let mut names = Vec::new();
             declare_pattern_vars(std::slice::from_ref(part), &mut names);

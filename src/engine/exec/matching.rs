@@ -51,6 +51,9 @@ pub(super) struct RelInfo<'q> {
 pub(super) struct ChainInfo<'q> {
     /// The address of the pattern part in the AST: where `PROFILE` files the chain's rows.
     pub(super) part: usize,
+    /// The pattern part the chain matches (`None` for the one-node chain a search start is
+    /// planned on). Chains run in the planner's join order, not always the written one.
+    pub(super) source: Option<&'q PatternPart>,
     pub(super) path_slot: Option<usize>,
     pub(super) nodes: Vec<NodeInfo<'q>>,
     pub(super) rels: Vec<RelInfo<'q>>,
