@@ -64,7 +64,6 @@ impl<'s> Builder<'s> {
                     Rule::op_neg => UnaryOp::Neg,
                     _ => UnaryOp::Plus,
                 };
-                let span = Span::new(start, rhs.expr.span.end);
                 // One sign per operand (`- -x`, `-NOT x` are not Cypher; `-(-x)` is).
                 if uop != UnaryOp::Not && !rhs.paren && is_prefixed(&rhs.expr) {
                     let at = rhs.expr.span.start;
@@ -74,22 +73,7 @@ impl<'s> Builder<'s> {
                         format!("Invalid input '{c}': expected an expression (one sign per operand: write `-(-x)`)"),
                     ));
                 }
-                let expr = if uop == UnaryOp::Neg && !rhs.paren {
-                    negate_literal(rhs.expr, span)
-                } else {
-                    Expr::new(
-                        ExprKind::Unary {
-                            op: uop,
-                            expr: Box::new(rhs.expr),
-                        },
-                        span,
-                    )
-                };
-                self.check_height(Operand {
-                    expr,
-                    paren: false,
-                    height: rhs.height + 1,
-                })
+                self.check_height(unary(uop, start, rhs))
             })
             .map_postfix(|lhs, op| {
                 let lhs = lhs?;
@@ -216,41 +200,7 @@ impl<'s> Builder<'s> {
                 {
                     return Err(self.chained_predicate(&op));
                 }
-                let span = lhs.expr.span.to(rhs.expr.span);
-                let height = lhs.height.max(rhs.height) + 1;
-                // `a < b < c` is a comparison chain, unless the left side was parenthesized.
-                let expr = if bop.is_comparison() && !lhs.paren {
-                    match lhs.expr.kind {
-                        ExprKind::Binary {
-                            op: lop,
-                            lhs: l,
-                            rhs: r,
-                        } if lop.is_comparison() => ExprKind::Comparison {
-                            first: l,
-                            rest: vec![(lop, *r), (bop, rhs.expr)],
-                        },
-                        ExprKind::Comparison { first, mut rest } => {
-                            rest.push((bop, rhs.expr));
-                            ExprKind::Comparison { first, rest }
-                        }
-                        kind => ExprKind::Binary {
-                            op: bop,
-                            lhs: Box::new(Expr::new(kind, lhs.expr.span)),
-                            rhs: Box::new(rhs.expr),
-                        },
-                    }
-                } else {
-                    ExprKind::Binary {
-                        op: bop,
-                        lhs: Box::new(lhs.expr),
-                        rhs: Box::new(rhs.expr),
-                    }
-                };
-                self.check_height(Operand {
-                    expr: Expr::new(expr, span),
-                    paren: false,
-                    height,
-                })
+                self.check_height(binary(lhs, bop, rhs))
             })
             .parse(p.into_inner())
     }
@@ -934,6 +884,68 @@ impl<'s> Builder<'s> {
             Rule::ty_any => simple(TypeKind::Any),
             _ => Err(self.bad_tree(&inner)),
         }
+    }
+}
+
+/// `op rhs` (`op` written at `start`): a negative literal for `-` before a literal, else a
+/// `Unary` node. (The one-sign-per-operand check is the caller's.)
+pub(super) fn unary(op: UnaryOp, start: usize, rhs: Operand) -> Operand {
+    let span = Span::new(start, rhs.expr.span.end);
+    let height = rhs.height + 1;
+    let expr = if op == UnaryOp::Neg && !rhs.paren {
+        negate_literal(rhs.expr, span)
+    } else {
+        Expr::new(
+            ExprKind::Unary {
+                op,
+                expr: Box::new(rhs.expr),
+            },
+            span,
+        )
+    };
+    Operand {
+        expr,
+        paren: false,
+        height,
+    }
+}
+
+/// `lhs op rhs`: `a < b < c` becomes a comparison chain unless the left side was
+/// parenthesized. (The chained-predicate check is the caller's.)
+pub(super) fn binary(lhs: Operand, op: BinaryOp, rhs: Operand) -> Operand {
+    let span = lhs.expr.span.to(rhs.expr.span);
+    let height = lhs.height.max(rhs.height) + 1;
+    let kind = if op.is_comparison() && !lhs.paren {
+        match lhs.expr.kind {
+            ExprKind::Binary {
+                op: lop,
+                lhs: l,
+                rhs: r,
+            } if lop.is_comparison() => ExprKind::Comparison {
+                first: l,
+                rest: vec![(lop, *r), (op, rhs.expr)],
+            },
+            ExprKind::Comparison { first, mut rest } => {
+                rest.push((op, rhs.expr));
+                ExprKind::Comparison { first, rest }
+            }
+            kind => ExprKind::Binary {
+                op,
+                lhs: Box::new(Expr::new(kind, lhs.expr.span)),
+                rhs: Box::new(rhs.expr),
+            },
+        }
+    } else {
+        ExprKind::Binary {
+            op,
+            lhs: Box::new(lhs.expr),
+            rhs: Box::new(rhs.expr),
+        }
+    };
+    Operand {
+        expr: Expr::new(kind, span),
+        paren: false,
+        height,
     }
 }
 

@@ -2,7 +2,7 @@
 //! parser applies it, postfix operators and atoms.
 
 use super::*;
-use crate::syntax::parse::exprs::{is_predicate, is_prefixed, unescape};
+use crate::syntax::parse::exprs::{binary, is_predicate, is_prefixed, unary, unescape};
 
 impl Descent<'_> {
     pub(super) fn expr(&mut self) -> Option<Expr> {
@@ -256,27 +256,10 @@ impl Descent<'_> {
     }
 
     pub(super) fn prefix(&mut self, op: UnaryOp, at: usize, rhs: Operand) -> Option<Operand> {
-        let span = Span::new(at, rhs.expr.span.end);
         if op != UnaryOp::Not && !rhs.paren && is_prefixed(&rhs.expr) {
             return self.bail();
         }
-        let height = rhs.height + 1;
-        let expr = if op == UnaryOp::Neg && !rhs.paren {
-            negate_literal(rhs.expr, span)
-        } else {
-            Expr::new(
-                ExprKind::Unary {
-                    op,
-                    expr: Box::new(rhs.expr),
-                },
-                span,
-            )
-        };
-        self.check_height(Operand {
-            expr,
-            paren: false,
-            height,
-        })
+        self.check_height(unary(op, at, rhs))
     }
 
     pub(super) fn infix(&mut self, lhs: Operand, op: BinaryOp, rhs: Operand) -> Option<Operand> {
@@ -292,40 +275,7 @@ impl Descent<'_> {
         {
             return self.bail();
         }
-        let span = lhs.expr.span.to(rhs.expr.span);
-        let height = lhs.height.max(rhs.height) + 1;
-        let kind = if op.is_comparison() && !lhs.paren {
-            match lhs.expr.kind {
-                ExprKind::Binary {
-                    op: lop,
-                    lhs: l,
-                    rhs: r,
-                } if lop.is_comparison() => ExprKind::Comparison {
-                    first: l,
-                    rest: vec![(lop, *r), (op, rhs.expr)],
-                },
-                ExprKind::Comparison { first, mut rest } => {
-                    rest.push((op, rhs.expr));
-                    ExprKind::Comparison { first, rest }
-                }
-                kind => ExprKind::Binary {
-                    op,
-                    lhs: Box::new(Expr::new(kind, lhs.expr.span)),
-                    rhs: Box::new(rhs.expr),
-                },
-            }
-        } else {
-            ExprKind::Binary {
-                op,
-                lhs: Box::new(lhs.expr),
-                rhs: Box::new(rhs.expr),
-            }
-        };
-        self.check_height(Operand {
-            expr: Expr::new(kind, span),
-            paren: false,
-            height,
-        })
+        self.check_height(binary(lhs, op, rhs))
     }
 
     // ---- operands ----
@@ -668,10 +618,7 @@ impl Descent<'_> {
         self.skip();
         let variable = self.ident()?;
         self.skip();
-        if !self.kw(b"in") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"in")?;
         let list = Box::new(self.expr()?);
         self.skip();
         let filter = self.opt_where()?.map(Box::new);
@@ -726,10 +673,7 @@ impl Descent<'_> {
         self.skip();
         let filter = self.opt_where()?.map(Box::new);
         self.skip();
-        if !self.lit(b'|') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'|')?;
         let map = Box::new(self.expr()?);
         self.skip();
         if !self.lit(b']') {
@@ -796,7 +740,7 @@ impl Descent<'_> {
         let mut items = Vec::new();
         let save = self.pos;
         match self.expr() {
-            Some(first) => items = self.comma_list(first, Self::expr)?,
+            Some(first) => items = self.sep_list(first, b',', Self::expr)?,
             None if self.bailed => return None,
             None => self.pos = save,
         }
@@ -815,7 +759,7 @@ impl Descent<'_> {
         let mut entries = Vec::new();
         let save = self.pos;
         match self.map_entry() {
-            Some(first) => entries = self.comma_list(first, Self::map_entry)?,
+            Some(first) => entries = self.sep_list(first, b',', Self::map_entry)?,
             None if self.bailed => return None,
             None => self.pos = save,
         }
@@ -830,10 +774,7 @@ impl Descent<'_> {
     pub(super) fn map_entry(&mut self) -> Option<(Ident, Expr)> {
         let key = self.ident()?;
         self.skip();
-        if !self.lit(b':') {
-            return None;
-        }
-        self.skip();
+        self.eat(b':')?;
         Some((key, self.expr()?))
     }
 
@@ -956,16 +897,10 @@ impl Descent<'_> {
         let start = self.pos;
         self.pos += len;
         self.skip();
-        if !self.lit(b'(') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'(')?;
         let variable = self.ident()?;
         self.skip();
-        if !self.kw(b"in") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"in")?;
         let list = Box::new(self.expr()?);
         self.skip();
         let filter = self.opt_where()?.map(Box::new);
@@ -991,34 +926,19 @@ impl Descent<'_> {
         let start = self.pos;
         self.pos += 6;
         self.skip();
-        if !self.lit(b'(') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'(')?;
         let accumulator = self.ident()?;
         self.skip();
-        if !self.lit(b'=') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'=')?;
         let init = Box::new(self.expr()?);
         self.skip();
-        if !self.lit(b',') {
-            return None;
-        }
-        self.skip();
+        self.eat(b',')?;
         let variable = self.ident()?;
         self.skip();
-        if !self.kw(b"in") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"in")?;
         let list = Box::new(self.expr()?);
         self.skip();
-        if !self.lit(b'|') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'|')?;
         let expr = Box::new(self.expr()?);
         self.skip();
         if !self.lit(b')') {
@@ -1128,29 +1048,7 @@ impl Descent<'_> {
     pub(super) fn name_atom(&mut self) -> Option<Operand> {
         let start = self.pos;
         let first = self.ident()?;
-        let mut names = vec![first];
-        self.skip();
-        let mut first_iter = true;
-        loop {
-            let save = self.pos;
-            if !first_iter {
-                self.skip();
-            }
-            if !self.lit(b'.') {
-                self.pos = save;
-                break;
-            }
-            self.skip();
-            match self.ident() {
-                Some(n) => names.push(n),
-                None if self.bailed => return None,
-                None => {
-                    self.pos = save;
-                    break;
-                }
-            }
-            first_iter = false;
-        }
+        let mut names = self.sep_list(first, b'.', Self::ident)?;
         self.skip();
         match self.peek() {
             b'(' => {
@@ -1235,7 +1133,7 @@ impl Descent<'_> {
         let mut args = Vec::new();
         let save = self.pos;
         match self.expr() {
-            Some(first) => args = self.comma_list(first, Self::expr)?,
+            Some(first) => args = self.sep_list(first, b',', Self::expr)?,
             None if self.bailed => return None,
             None => self.pos = save,
         }
@@ -1253,7 +1151,7 @@ impl Descent<'_> {
         let mut items = Vec::new();
         let save = self.pos;
         match self.map_proj_item() {
-            Some(first) => items = self.comma_list(first, Self::map_proj_item)?,
+            Some(first) => items = self.sep_list(first, b',', Self::map_proj_item)?,
             None if self.bailed => return None,
             None => self.pos = save,
         }

@@ -222,6 +222,26 @@ impl<'s> Descent<'s> {
         r
     }
 
+    /// `"c" ~ …`: the character, then the skip before what follows; `None` without it.
+    fn eat(&mut self, c: u8) -> Option<()> {
+        if self.lit(c) {
+            self.skip();
+            Some(())
+        } else {
+            None
+        }
+    }
+
+    /// `KEYWORD ~ …`: the keyword, then the skip before what follows; `None` without it.
+    fn eat_kw(&mut self, k: &[u8]) -> Option<()> {
+        if self.kw(k) {
+            self.skip();
+            Some(())
+        } else {
+            None
+        }
+    }
+
     fn lit(&mut self, c: u8) -> bool {
         if self.peek() == c {
             self.pos += 1;
@@ -275,10 +295,12 @@ impl<'s> Descent<'s> {
         None
     }
 
-    /// `x ~ ("," ~ x)*`: the separator loop shared by every comma list (the first item parsed).
-    fn comma_list<T>(
+    /// `x ~ (sep ~ x)*` (the first `x` parsed): the separator loop of comma lists, dotted names
+    /// and label conjunctions.
+    fn sep_list<T>(
         &mut self,
         first: T,
+        sep: u8,
         mut item: impl FnMut(&mut Self) -> Option<T>,
     ) -> Option<Vec<T>> {
         let mut out = vec![first];
@@ -289,7 +311,7 @@ impl<'s> Descent<'s> {
             if !first_iter {
                 self.skip();
             }
-            if !self.lit(b',') {
+            if !self.lit(sep) {
                 self.pos = save;
                 break;
             }
@@ -506,10 +528,7 @@ impl<'s> Descent<'s> {
                 self.skip();
                 let expr = self.expr()?;
                 self.skip();
-                if !self.kw(b"as") {
-                    return None;
-                }
-                self.skip();
+                self.eat_kw(b"as")?;
                 let variable = self.ident()?;
                 Clause::Unwind(Unwind {
                     expr,
@@ -533,7 +552,7 @@ impl<'s> Descent<'s> {
                 self.pos += 3;
                 self.skip();
                 let first = self.set_item()?;
-                let items = self.comma_list(first, Self::set_item)?;
+                let items = self.sep_list(first, b',', Self::set_item)?;
                 Clause::Set(SetClause {
                     items,
                     span: Span::new(start, self.pos),
@@ -547,12 +566,9 @@ impl<'s> Descent<'s> {
                     // (NODETACH is the default spelled out.)
                 }
                 self.skip();
-                if !self.kw(b"delete") {
-                    return None;
-                }
-                self.skip();
+                self.eat_kw(b"delete")?;
                 let first = self.expr()?;
-                let exprs = self.comma_list(first, Self::expr)?;
+                let exprs = self.sep_list(first, b',', Self::expr)?;
                 Clause::Delete(Delete {
                     detach,
                     exprs,
@@ -589,10 +605,7 @@ impl<'s> Descent<'s> {
         let start = self.pos;
         let optional = self.kw(b"optional");
         self.skip();
-        if !self.kw(b"match") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"match")?;
         if self.at_kw(b"repeatable") || self.at_kw(b"different") {
             return self.bail();
         }
@@ -682,7 +695,7 @@ impl<'s> Descent<'s> {
             }
         } else {
             let first = self.projection_item()?;
-            items = self.comma_list(first, Self::projection_item)?;
+            items = self.sep_list(first, b',', Self::projection_item)?;
         }
         self.skip();
         let mut order_by = Vec::new();
@@ -765,12 +778,9 @@ impl<'s> Descent<'s> {
     fn order_by(&mut self) -> Option<Vec<SortItem>> {
         self.kw(b"order");
         self.skip();
-        if !self.kw(b"by") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"by")?;
         let first = self.sort_item()?;
-        self.comma_list(first, Self::sort_item)
+        self.sep_list(first, b',', Self::sort_item)
     }
 
     /// `sort_item = { expression ~ sort_dir? }`
@@ -825,10 +835,7 @@ impl<'s> Descent<'s> {
     /// `merge_action = { ON ~ (MATCH | CREATE) ~ SET ~ set_item ~ ("," ~ set_item)* }`
     fn merge_action(&mut self) -> Option<MergeAction> {
         let start = self.pos;
-        if !self.kw(b"on") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"on")?;
         let on_create = if self.kw(b"match") {
             false
         } else if self.kw(b"create") {
@@ -837,12 +844,9 @@ impl<'s> Descent<'s> {
             return None;
         };
         self.skip();
-        if !self.kw(b"set") {
-            return None;
-        }
-        self.skip();
+        self.eat_kw(b"set")?;
         let first = self.set_item()?;
-        let items = self.comma_list(first, Self::set_item)?;
+        let items = self.sep_list(first, b',', Self::set_item)?;
         Some(MergeAction {
             on_create,
             items,
@@ -954,7 +958,7 @@ impl<'s> Descent<'s> {
         self.pos += 6;
         self.skip();
         let first = self.remove_item()?;
-        let items = self.comma_list(first, Self::remove_item)?;
+        let items = self.sep_list(first, b',', Self::remove_item)?;
         Some(Clause::Remove(Remove {
             items,
             span: Span::new(start, self.pos),
@@ -998,29 +1002,7 @@ impl<'s> Descent<'s> {
         // qualified_name = { symbolic_name ~ ("." ~ symbolic_name)* }
         let nstart = self.pos;
         let first = self.ident()?;
-        let mut parts = vec![first];
-        self.skip();
-        let mut first_iter = true;
-        loop {
-            let save = self.pos;
-            if !first_iter {
-                self.skip();
-            }
-            if !self.lit(b'.') {
-                self.pos = save;
-                break;
-            }
-            self.skip();
-            match self.ident() {
-                Some(p) => parts.push(p),
-                None if self.bailed => return None,
-                None => {
-                    self.pos = save;
-                    break;
-                }
-            }
-            first_iter = false;
-        }
+        let parts = self.sep_list(first, b'.', Self::ident)?;
         let name = QualifiedName {
             parts,
             span: Span::new(nstart, self.pos),
@@ -1068,7 +1050,7 @@ impl<'s> Descent<'s> {
             star = true;
         } else {
             let first = self.yield_item()?;
-            items = self.comma_list(first, Self::yield_item)?;
+            items = self.sep_list(first, b',', Self::yield_item)?;
         }
         self.skip();
         let where_ = self.opt_where()?;

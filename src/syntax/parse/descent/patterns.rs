@@ -6,7 +6,7 @@ impl Descent<'_> {
     /// `pattern = { pattern_part ~ ("," ~ pattern_part)* }`
     pub(super) fn pattern(&mut self) -> Option<Vec<PatternPart>> {
         let first = self.pattern_part()?;
-        self.comma_list(first, Self::pattern_part)
+        self.sep_list(first, b',', Self::pattern_part)
     }
 
     /// `pattern_part = { (variable ~ "=")? ~ path_selector? ~ (shortest_path | path_chain) }`
@@ -52,10 +52,7 @@ impl Descent<'_> {
             return None;
         }
         self.skip();
-        if !self.lit(b'(') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'(')?;
         let chain = self.path_chain()?;
         self.skip();
         if !self.lit(b')') {
@@ -133,10 +130,7 @@ impl Descent<'_> {
     /// `node_pattern = { "(" ~ variable? ~ node_labels? ~ properties? ~ where_clause? ~ ")" }`
     pub(super) fn node_pattern(&mut self) -> Option<NodePattern> {
         let start = self.pos;
-        if !self.lit(b'(') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'(')?;
         let variable = self.ident();
         if self.bailed {
             return None;
@@ -238,31 +232,13 @@ impl Descent<'_> {
             return None;
         }
         let start = self.pos;
-        let mut parts = vec![self.label_and()?];
-        self.skip();
-        let mut first = true;
-        loop {
-            let save = self.pos;
-            if !first {
-                self.skip();
-            }
-            if !self.lit(b'|') {
-                self.pos = save;
-                break;
-            }
-            self.skip();
-            self.lit(b':');
-            self.skip();
-            match self.label_and() {
-                Some(x) => parts.push(x),
-                None if self.bailed => return None,
-                None => {
-                    self.pos = save;
-                    break;
-                }
-            }
-            first = false;
-        }
+        let first = self.label_and()?;
+        // `"|" ~ ":"? ~ label_and`: the legacy `|:` of relationship types.
+        let mut parts = self.sep_list(first, b'|', |p| {
+            p.lit(b':');
+            p.skip();
+            p.label_and()
+        })?;
         if parts.len() == 1 {
             return parts.pop();
         }
@@ -272,29 +248,8 @@ impl Descent<'_> {
     /// `label_and = { label_not ~ ("&" ~ label_not)* }`
     pub(super) fn label_and(&mut self) -> Option<LabelExpr> {
         let start = self.pos;
-        let mut parts = vec![self.label_not()?];
-        self.skip();
-        let mut first = true;
-        loop {
-            let save = self.pos;
-            if !first {
-                self.skip();
-            }
-            if !self.lit(b'&') {
-                self.pos = save;
-                break;
-            }
-            self.skip();
-            match self.label_not() {
-                Some(x) => parts.push(x),
-                None if self.bailed => return None,
-                None => {
-                    self.pos = save;
-                    break;
-                }
-            }
-            first = false;
-        }
+        let first = self.label_not()?;
+        let mut parts = self.sep_list(first, b'&', Self::label_not)?;
         if parts.len() == 1 {
             return parts.pop();
         }
@@ -354,10 +309,7 @@ impl Descent<'_> {
         let start = self.pos;
         let left = self.lit(b'<');
         self.skip();
-        if !self.lit(b'-') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'-')?;
         let mut r = RelationshipPattern {
             direction: Direction::Undirected,
             variable: None,
@@ -372,10 +324,7 @@ impl Descent<'_> {
             self.rel_detail(&mut r)?;
         }
         self.skip();
-        if !self.lit(b'-') {
-            return None;
-        }
-        self.skip();
+        self.eat(b'-')?;
         let right = self.lit(b'>');
         self.skip();
         if matches!(self.peek(), b'+' | b'*' | b'{') {
