@@ -393,44 +393,11 @@ impl Descent<'_> {
 
     /// `label_pred = { (":" ~ !":" ~ label_or)+ }`
     pub(super) fn label_pred(&mut self) -> Option<Postfix> {
-        let start = self.pos;
-        let mut parts = Vec::new();
-        // `(…)+` is `(…) ~ (…)*`: the skip after the first stays.
-        loop {
-            let save = self.pos;
-            if parts.len() > 1 {
-                self.skip();
-            }
-            if !self.lit(b':') {
-                self.pos = save;
-                break;
-            }
-            self.skip();
-            if self.peek() == b':' {
-                self.pos = save;
-                break;
-            }
-            self.skip();
-            match self.label_or() {
-                Some(l) => parts.push(l),
-                None if self.bailed => return None,
-                None => {
-                    self.pos = save;
-                    break;
-                }
-            }
-            if parts.len() == 1 {
-                self.skip();
-            }
+        let (mut parts, span) = self.label_colons(true)?;
+        if parts.len() == 1 {
+            return parts.pop().map(Postfix::Labels);
         }
-        match parts.len() {
-            0 => None,
-            1 => parts.pop().map(Postfix::Labels),
-            _ => Some(Postfix::Labels(LabelExpr::And(
-                parts,
-                Span::new(start, self.pos),
-            ))),
-        }
+        Some(Postfix::Labels(LabelExpr::And(parts, span)))
     }
 
     pub(super) fn plain(kind: ExprKind, start: usize, end: usize) -> Operand {
@@ -737,13 +704,7 @@ impl Descent<'_> {
         let start = self.pos;
         self.pos += 1;
         self.skip();
-        let mut items = Vec::new();
-        let save = self.pos;
-        match self.expr() {
-            Some(first) => items = self.sep_list(first, b',', Self::expr)?,
-            None if self.bailed => return None,
-            None => self.pos = save,
-        }
+        let items = self.opt_list(Self::expr)?;
         self.skip();
         if !self.lit(b']') {
             return None;
@@ -756,13 +717,7 @@ impl Descent<'_> {
         let start = self.pos;
         self.pos += 1;
         self.skip();
-        let mut entries = Vec::new();
-        let save = self.pos;
-        match self.map_entry() {
-            Some(first) => entries = self.sep_list(first, b',', Self::map_entry)?,
-            None if self.bailed => return None,
-            None => self.pos = save,
-        }
+        let entries = self.opt_list(Self::map_entry)?;
         self.skip();
         if !self.lit(b'}') {
             return None;
@@ -1130,13 +1085,7 @@ impl Descent<'_> {
         self.skip();
         let distinct = allow_distinct && self.kw(b"distinct");
         self.skip();
-        let mut args = Vec::new();
-        let save = self.pos;
-        match self.expr() {
-            Some(first) => args = self.sep_list(first, b',', Self::expr)?,
-            None if self.bailed => return None,
-            None => self.pos = save,
-        }
+        let args = self.opt_list(Self::expr)?;
         self.skip();
         if !self.lit(b')') {
             return None;
@@ -1148,13 +1097,7 @@ impl Descent<'_> {
     pub(super) fn map_projection(&mut self) -> Option<Vec<MapProjectionItem>> {
         self.pos += 1;
         self.skip();
-        let mut items = Vec::new();
-        let save = self.pos;
-        match self.map_proj_item() {
-            Some(first) => items = self.sep_list(first, b',', Self::map_proj_item)?,
-            None if self.bailed => return None,
-            None => self.pos = save,
-        }
+        let items = self.opt_list(Self::map_proj_item)?;
         self.skip();
         if !self.lit(b'}') {
             return None;

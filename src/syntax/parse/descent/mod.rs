@@ -295,6 +295,35 @@ impl<'s> Descent<'s> {
         None
     }
 
+    /// `x?`: `Some(None)` (nothing consumed) where `x` fails, `None` on a bail.
+    fn opt<T>(&mut self, x: impl FnOnce(&mut Self) -> Option<T>) -> Option<Option<T>> {
+        let save = self.pos;
+        match x(self) {
+            Some(v) => Some(Some(v)),
+            None if self.bailed => None,
+            None => {
+                self.pos = save;
+                Some(None)
+            }
+        }
+    }
+
+    /// `(x ~ ("," ~ x)*)?`: the items of a bracketed list, none where the first fails.
+    fn opt_list<T>(&mut self, mut item: impl FnMut(&mut Self) -> Option<T>) -> Option<Vec<T>> {
+        match self.opt(&mut item)? {
+            Some(first) => self.sep_list(first, b',', item),
+            None => Some(Vec::new()),
+        }
+    }
+
+    /// `(AS ~ alias_name)?`
+    fn opt_alias(&mut self) -> Option<Option<Ident>> {
+        self.opt(|p| {
+            p.eat_kw(b"as")?;
+            p.ident()
+        })
+    }
+
     /// `x ~ (sep ~ x)*` (the first `x` parsed): the separator loop of comma lists, dotted names
     /// and label conjunctions.
     fn sep_list<T>(
@@ -756,17 +785,7 @@ impl<'s> Descent<'s> {
         let start = self.pos;
         let expr = self.expr()?;
         self.skip();
-        let mut alias = None;
-        if self.at_kw(b"as") {
-            let save = self.pos;
-            self.pos += 2;
-            self.skip();
-            match self.ident() {
-                Some(a) => alias = Some(a),
-                None if self.bailed => return None,
-                None => self.pos = save,
-            }
-        }
+        let alias = self.opt_alias()?;
         Some(ProjectionItem {
             expr,
             alias,
@@ -934,7 +953,7 @@ impl<'s> Descent<'s> {
             return if self.bailed { None } else { Some(None) };
         }
         let from = self.pos;
-        let Some((mut parts, span)) = self.label_colons() else {
+        let Some((mut parts, span)) = self.label_colons(false) else {
             return if self.bailed { None } else { Some(None) };
         };
         // SET and REMOVE take a plain list of names (`:A:B`); the builder checks that by the
@@ -1067,17 +1086,7 @@ impl<'s> Descent<'s> {
         let start = self.pos;
         let field = self.ident()?;
         self.skip();
-        let mut alias = None;
-        if self.at_kw(b"as") {
-            let save = self.pos;
-            self.pos += 2;
-            self.skip();
-            match self.ident() {
-                Some(a) => alias = Some(a),
-                None if self.bailed => return None,
-                None => self.pos = save,
-            }
-        }
+        let alias = self.opt_alias()?;
         Some(YieldItem {
             field,
             alias,

@@ -186,15 +186,16 @@ impl Descent<'_> {
     /// `node_labels = { label_is | label_colon+ }`, the colon form (`IS` is the pest
     /// path's): the label expression of each `:`, combined as the builder combines them.
     pub(super) fn node_labels(&mut self) -> Option<LabelExpr> {
-        let (mut parts, span) = self.label_colons()?;
+        let (mut parts, span) = self.label_colons(false)?;
         if parts.len() == 1 {
             return parts.pop();
         }
         Some(LabelExpr::And(parts, span))
     }
 
-    /// `label_colon+`: the label expression of each `:` and the span of them all.
-    pub(super) fn label_colons(&mut self) -> Option<(Vec<LabelExpr>, Span)> {
+    /// `label_colon+` (`":" ~ label_or`), or with `no_double` `label_pred`'s
+    /// `(":" ~ !":" ~ label_or)+`: the label expression of each `:` and the span of them all.
+    pub(super) fn label_colons(&mut self, no_double: bool) -> Option<(Vec<LabelExpr>, Span)> {
         let start = self.pos;
         let mut parts = Vec::new();
         // `label_colon+` is `label_colon ~ label_colon*`: the skip after the first stays.
@@ -208,6 +209,10 @@ impl Descent<'_> {
                 break;
             }
             self.skip();
+            if no_double && self.peek() == b':' {
+                self.pos = save;
+                break;
+            }
             match self.label_or() {
                 Some(l) => parts.push(l),
                 None if self.bailed => return None,
