@@ -182,6 +182,16 @@ fn fast_path_edge_cases() {
         "CALL db.labels() YIELD label AS l WHERE l <> 'x' RETURN l",
         "CALL db.labels",
         "EXPLAIN MATCH (n) RETURN n",
+        // Subqueries in expressions: a pattern body, a query body, COLLECT.
+        "MATCH (n) WHERE EXISTS { (n)-[:T]->(m) WHERE m.x = 1 } RETURN n",
+        "MATCH (n) WHERE EXISTS { MATCH (n)-->(m) WHERE m.x = 1 RETURN m } RETURN n",
+        "MATCH (n) RETURN COUNT { (n)--() } > 1 AS busy, count { MATCH (n)-->(m) RETURN m }",
+        "MATCH (n) RETURN COLLECT { MATCH (n)-->(m) RETURN m.name ORDER BY m.name } AS names",
+        "MATCH (a) WHERE EXISTS { MATCH (a)-->(b) WHERE EXISTS { (b)-->(:C) } } RETURN a",
+        "RETURN exists(n.p), count(n), collect(n.x), count, collect, exists",
+        "MATCH (n) WHERE EXISTS { (n)-->() UNION MATCH (n)<--() RETURN n } RETURN n",
+        "MATCH (n) WHERE EXISTS { (n)-->() RETURN 1 } RETURN n",
+        "RETURN COUNT { }",
         // Forms the fast path hands to pest (and their errors).
         "MATCH (n) RETURN n.x AS",
         "RETURN - -1",

@@ -769,7 +769,8 @@ impl Descent<'_> {
                 None => return self.bail(),
             },
             b'c' if self.at_kw(b"count") => {
-                // count_star = { COUNT ~ "(" ~ "*" ~ ")" }; COUNT { … } is the pest path's.
+                // count_star = { COUNT ~ "(" ~ "*" ~ ")" }, then
+                // count_subquery = { COUNT ~ "{" ~ subquery_body ~ "}" }.
                 self.pos += 5;
                 self.skip();
                 if self.lit(b'(') {
@@ -781,24 +782,36 @@ impl Descent<'_> {
                         }
                     }
                 } else if self.peek() == b'{' {
-                    return self.bail();
+                    let body = self.subquery_body()?;
+                    let kind = ExprKind::CountSubquery(Box::new(body));
+                    return Some(Self::plain(kind, start, self.pos));
                 }
             }
             b'c' if self.at_kw(b"collect") => {
-                let save = self.pos;
+                // collect_subquery = { COLLECT ~ "{" ~ query ~ "}" }
                 self.pos += 7;
                 self.skip();
-                let brace = self.peek() == b'{';
-                self.pos = save;
-                if brace {
-                    return self.bail();
+                if self.lit(b'{') {
+                    self.skip();
+                    let Some(q) = self.query() else {
+                        return self.bail();
+                    };
+                    self.skip();
+                    if !self.lit(b'}') {
+                        return self.bail();
+                    }
+                    let kind = ExprKind::Collect(Box::new(q));
+                    return Some(Self::plain(kind, start, self.pos));
                 }
             }
             b'e' if self.at_kw(b"exists") => {
+                // exists_subquery = { EXISTS ~ "{" ~ subquery_body ~ "}" }
                 self.pos += 6;
                 self.skip();
                 if self.peek() == b'{' {
-                    return self.bail();
+                    let body = self.subquery_body()?;
+                    let kind = ExprKind::Exists(Box::new(body));
+                    return Some(Self::plain(kind, start, self.pos));
                 }
             }
             b'a' if self.at_kw(b"allreduce") => return self.bail(),
@@ -844,6 +857,35 @@ impl Descent<'_> {
             self.pos = start;
         }
         self.name_atom()
+    }
+
+    /// `"{" ~ subquery_body ~ "}"` of `EXISTS` and `COUNT`, where `subquery_body = {
+    /// subquery_pattern | query }` and `subquery_pattern = { pattern ~ where_clause? }`. Any
+    /// failure is a bail: pest would go on to read the keyword as a variable.
+    pub(super) fn subquery_body(&mut self) -> Option<SubqueryBody> {
+        self.pos += 1;
+        self.skip();
+        let save = self.pos;
+        let body = match self.pattern() {
+            Some(pattern) => {
+                self.skip();
+                let where_ = self.opt_where()?;
+                SubqueryBody::Pattern { pattern, where_ }
+            }
+            None if self.bailed => return None,
+            None => {
+                self.pos = save;
+                match self.query() {
+                    Some(q) => SubqueryBody::Query(q),
+                    None => return self.bail(),
+                }
+            }
+        };
+        self.skip();
+        if !self.lit(b'}') {
+            return self.bail();
+        }
+        Some(body)
     }
 
     /// `quantified_expr = { quantifier_kind ~ "(" ~ variable ~ IN ~ expression ~ comp_where?

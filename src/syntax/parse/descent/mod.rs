@@ -10,7 +10,7 @@
 //! pest path builds; `tests/parse_fast_path.rs` checks that on every corpus.
 //!
 //! What it does not cover it gives up on (a *bail*): the Cypher 25 clauses, schema commands,
-//! subqueries, hints, quantified path patterns, dynamic labels, `IS` type tests, unusual number
+//! `CALL` subqueries, hints, quantified path patterns, dynamic labels, `IS` type tests, unusual number
 //! and identifier forms, and every input the builder would reject. The caller then parses with
 //! pest, which also reports every error, so the fast path never decides that a query is invalid
 //! and never changes an error. A plain failure (`None` without a bail) is only returned where
