@@ -192,6 +192,14 @@ fn fast_path_edge_cases() {
         "MATCH (n) WHERE EXISTS { (n)-->() UNION MATCH (n)<--() RETURN n } RETURN n",
         "MATCH (n) WHERE EXISTS { (n)-->() RETURN 1 } RETURN n",
         "RETURN COUNT { }",
+        // CALL subqueries.
+        "MATCH (n) CALL { WITH n MATCH (n)-->(m) RETURN count(m) AS c } RETURN n, c",
+        "MATCH (n) CALL (n) { MATCH (n)-->(m) RETURN m } RETURN m",
+        "MATCH (n) OPTIONAL CALL (*) { RETURN 1 AS one } RETURN one",
+        "CALL () { CREATE (:A) } RETURN 1",
+        "MATCH (n) CALL (n) { DELETE n } IN TRANSACTIONS OF 10 ROWS",
+        "CALL { RETURN 1 AS x UNION RETURN 2 AS x } RETURN x",
+        "OPTIONAL CALL db.labels() YIELD label RETURN label",
         // Forms the fast path hands to pest (and their errors).
         "MATCH (n) RETURN n.x AS",
         "RETURN - -1",
@@ -202,6 +210,11 @@ fn fast_path_edge_cases() {
         "MATCH (n) SET n.a.b[0] = 1",
         "RETURN all",
         "RETURN distinct",
+        // `RETURN ALL x` where a projection follows, else `all` read as an expression.
+        "RETURN all(x IN [1, 2] WHERE x > 1) AS r, all(x) AS s",
+        "RETURN ALL (x) AS r",
+        "RETURN ALL x, y ORDER BY x",
+        "WITH DISTINCT(x) AS y RETURN distinct.z",
         "RETURN case",
         "MATCH (n {a: ({b: ({c: ({d: 1})})})}) RETURN n",
         // SET/REMOVE take names only; the builder's check reads the text, so a comment after

@@ -10,7 +10,7 @@
 //! pest path builds; `tests/parse_fast_path.rs` checks that on every corpus.
 //!
 //! What it does not cover it gives up on (a *bail*): the Cypher 25 clauses, schema commands,
-//! `CALL` subqueries, hints, quantified path patterns, dynamic labels, `IS` type tests, unusual number
+//! `IN TRANSACTIONS`, hints, quantified path patterns, dynamic labels, `IS` type tests, unusual number
 //! and identifier forms, and every input the builder would reject. The caller then parses with
 //! pest, which also reports every error, so the fast path never decides that a query is invalid
 //! and never changes an error. A plain failure (`None` without a bail) is only returned where
@@ -529,6 +529,11 @@ impl<'s> Descent<'s> {
             b'o' if self.at_kw(b"optional") => {
                 if self.next_kw_after(b"optional", b"match") {
                     Clause::Match(self.match_clause()?)
+                } else if self.next_kw_after(b"optional", b"call") {
+                    // OPTIONAL CALL: a subquery here, a procedure on the pest path.
+                    self.pos += 8;
+                    self.skip();
+                    self.call_subquery(start, true)?
                 } else {
                     return self.bail();
                 }
@@ -675,20 +680,35 @@ impl<'s> Descent<'s> {
     /// `projection_body = { (DISTINCT | projection_all)? ~ projection_rest | projection_rest }`
     fn projection(&mut self) -> Option<Projection> {
         let start = self.pos;
-        if self.at_kw(b"all") {
-            return self.bail();
-        }
-        let distinct = self.kw(b"distinct");
-        if distinct {
-            self.skip();
-        }
-        let mut pr = match self.projection_rest() {
-            Some(pr) => pr,
-            // `RETURN distinct` (a variable named distinct) is the second alternative's.
-            None if distinct => return self.bail(),
-            None => return None,
+        // The first alternative with DISTINCT or ALL (`projection_all`); where what follows
+        // is not a projection, the second reads the word as an expression (`RETURN all(x IN
+        // l WHERE …)`, `RETURN distinct`).
+        let (distinct, all) = if self.at_kw(b"distinct") {
+            (true, false)
+        } else if self.at_kw(b"all") {
+            (false, true)
+        } else {
+            (false, false)
         };
-        pr.distinct = distinct;
+        let mut pr = if distinct || all {
+            let save = self.pos;
+            self.pos += if distinct { 8 } else { 3 };
+            self.skip();
+            match self.projection_rest() {
+                Some(mut pr) => {
+                    pr.distinct = distinct;
+                    pr.all = all;
+                    pr
+                }
+                None if self.bailed => return None,
+                None => {
+                    self.pos = save;
+                    self.projection_rest()?
+                }
+            }
+        } else {
+            self.projection_rest()?
+        };
         pr.span = Span::new(start, self.pos);
         Some(pr)
     }
@@ -1010,13 +1030,14 @@ impl<'s> Descent<'s> {
     }
 
     /// `call_procedure = { OPTIONAL? ~ CALL ~ qualified_name ~ proc_args? ~ yield_clause? }`
-    /// (subqueries, `CALL (…) { … }` and `CALL { … }`, are the pest path's).
+    /// — or, from `CALL (` or `CALL {`, a subquery.
     fn call_procedure(&mut self) -> Option<Clause> {
         let start = self.pos;
         self.pos += 4;
         self.skip();
         if matches!(self.peek(), b'(' | b'{') {
-            return self.bail();
+            self.pos = start;
+            return self.call_subquery(start, false);
         }
         // qualified_name = { symbolic_name ~ ("." ~ symbolic_name)* }
         let nstart = self.pos;
@@ -1054,6 +1075,56 @@ impl<'s> Descent<'s> {
             name,
             args,
             yield_,
+            span: Span::new(start, self.pos),
+        }))
+    }
+
+    /// `call_subquery = { OPTIONAL? ~ CALL ~ subquery_scope? ~ "{" ~ query ~ "}" ~
+    /// in_transactions? }` from `CALL` (the clause starts at `start`); `IN TRANSACTIONS` is the
+    /// pest path's. Any failure is a bail: pest would try a procedure call next.
+    fn call_subquery(&mut self, start: usize, optional: bool) -> Option<Clause> {
+        if !self.kw(b"call") {
+            return self.bail();
+        }
+        self.skip();
+        // subquery_scope = { "(" ~ (scope_all | (variable ~ ("," ~ variable)*))? ~ ")" }
+        let mut scope = None;
+        if self.lit(b'(') {
+            self.skip();
+            scope = Some(if self.lit(b'*') {
+                SubqueryScope::All
+            } else {
+                SubqueryScope::Variables(self.opt_list(Self::ident)?)
+            });
+            self.skip();
+            if !self.lit(b')') {
+                return self.bail();
+            }
+            self.skip();
+        }
+        if !self.lit(b'{') {
+            return self.bail();
+        }
+        self.skip();
+        let Some(query) = self.query() else {
+            return self.bail();
+        };
+        self.skip();
+        if !self.lit(b'}') {
+            return self.bail();
+        }
+        self.skip();
+        if self.at_kw(b"in") {
+            return self.bail();
+        }
+        if self.bailed {
+            return None;
+        }
+        Some(Clause::CallSubquery(CallSubquery {
+            optional,
+            scope,
+            query: Box::new(query),
+            in_transactions: None,
             span: Span::new(start, self.pos),
         }))
     }
