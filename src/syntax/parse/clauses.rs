@@ -441,20 +441,7 @@ impl<'s> Builder<'s> {
                     Rule::function_call => self.function_call(gref)?,
                     _ => {
                         let name = self.qualified_name(gref)?;
-                        let mut parts = name.parts.into_iter();
-                        let first = parts.next().ok_or_else(|| internal(self.src, span.start))?;
-                        let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
-                        for part in parts {
-                            let s = e.span.to(part.span);
-                            e = Expr::new(
-                                ExprKind::Property {
-                                    expr: Box::new(e),
-                                    key: part,
-                                },
-                                s,
-                            );
-                        }
-                        e
+                        property_chain(name.parts).ok_or_else(|| internal(self.src, span.start))?
                     }
                 };
                 Clause::Use(Use { graph, span })

@@ -706,19 +706,7 @@ impl<'s> Builder<'s> {
         if height > MAX_CHAIN {
             return Err(self.err(span.start, "property chain too long"));
         }
-        let mut it = names.into_iter();
-        let first = it.next().ok_or_else(|| internal(self.src, span.start))?;
-        let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
-        for key in it {
-            let s = Span::new(e.span.start, key.span.end);
-            e = Expr::new(
-                ExprKind::Property {
-                    expr: Box::new(e),
-                    key,
-                },
-                s,
-            );
-        }
+        let e = property_chain(names).ok_or_else(|| internal(self.src, span.start))?;
         Ok(Operand {
             expr: e,
             paren: false,

@@ -822,6 +822,34 @@ pub(crate) fn make_union(alts: Vec<CypherType>, not_null: bool) -> CypherType {
     }
 }
 
+/// `a.b.c`: the variable `a` with property lookups, each spanning from the variable to its
+/// key; `None` for no names.
+pub(crate) fn property_chain(names: Vec<Ident>) -> Option<Expr> {
+    let mut it = names.into_iter();
+    let first = it.next()?;
+    let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
+    for key in it {
+        let s = Span::new(e.span.start, key.span.end);
+        e = Expr::new(
+            ExprKind::Property {
+                expr: Box::new(e),
+                key,
+            },
+            s,
+        );
+    }
+    Some(e)
+}
+
+/// The direction of a relationship pattern from its arrows (both or none: undirected).
+pub(crate) fn direction(left: bool, right: bool) -> Direction {
+    match (left, right) {
+        (true, false) => Direction::Left,
+        (false, true) => Direction::Right,
+        _ => Direction::Undirected,
+    }
+}
+
 /// Applies unary minus to a literal operand (`-5` is the integer −5, so that
 /// `-9223372036854775808` is in range); other operands get a `Unary` node.
 fn negate_literal(e: Expr, span: Span) -> Expr {

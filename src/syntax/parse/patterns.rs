@@ -220,11 +220,7 @@ impl<'s> Builder<'s> {
                 _ => {}
             }
         }
-        r.direction = match (left, right) {
-            (true, false) => Direction::Left,
-            (false, true) => Direction::Right,
-            _ => Direction::Undirected,
-        };
+        r.direction = direction(left, right);
         if r.length.is_some() && r.quantifier.is_some() {
             return Err(self.err(
                 span.start,

@@ -1100,19 +1100,7 @@ impl Descent<'_> {
         if height > MAX_CHAIN {
             return self.bail();
         }
-        let mut it = names.into_iter();
-        let first = it.next()?;
-        let mut e = Expr::new(ExprKind::Variable(first.clone()), first.span);
-        for key in it {
-            let s = Span::new(e.span.start, key.span.end);
-            e = Expr::new(
-                ExprKind::Property {
-                    expr: Box::new(e),
-                    key,
-                },
-                s,
-            );
-        }
+        let e = property_chain(names)?;
         Some(Operand {
             expr: e,
             paren: false,

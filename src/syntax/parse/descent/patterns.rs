@@ -335,11 +335,7 @@ impl Descent<'_> {
         if matches!(self.peek(), b'+' | b'*' | b'{') {
             return self.bail();
         }
-        r.direction = match (left, right) {
-            (true, false) => Direction::Left,
-            (false, true) => Direction::Right,
-            _ => Direction::Undirected,
-        };
+        r.direction = direction(left, right);
         r.span = Span::new(start, self.pos);
         Some(r)
     }
