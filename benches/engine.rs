@@ -1,5 +1,5 @@
 //! Engine benchmarks: loading POLE from the Data Importer folder, and the 2,117 ZOGRASCOPE
-//! test-split gold queries on it.
+//! test-split gold queries on it; and expression-heavy queries on a generated graph.
 //!
 //! `cargo bench --bench engine`. Needs `../shared` (or `GRAPE_SHARED`); skips loudly without it.
 //! Targets (2-core machine): load ≤ 2.0 s, the 2,117 queries ≤ 4.3 s in total.
@@ -60,6 +60,51 @@ fn bench(c: &mut Criterion) {
             }
         })
     });
+    g.finish();
+    expressions(c);
+}
+
+/// Expression-heavy queries on a generated graph: filters, projections, grouping, sorting,
+/// comprehensions — the evaluator's share of the work rather than the matcher's.
+fn expressions(c: &mut Criterion) {
+    let mut graph = grape::graph::Graph::new();
+    grape::engine::run(
+        &mut graph,
+        "UNWIND range(1, 50000) AS i CREATE (:L {a: i % 100, b: i % 37, c: i, d: toString(i)})",
+        &Params::new(),
+    )
+    .unwrap();
+    let queries = [
+        ("filter", "MATCH (n:L) WHERE n.a > 5 AND n.b < 30 AND n.c <> 7 RETURN count(*)"),
+        (
+            "with_where",
+            "MATCH (n:L) WITH n, n.a AS a, n.b AS b, n.c AS c WHERE a + b > c % 50 RETURN sum(a + b + c)",
+        ),
+        (
+            "unwind_chain",
+            "UNWIND range(1, 50000) AS x WITH x, x * 2 AS y, x * 3 AS z WITH x, y, z, x + y AS w \
+             WHERE w > z RETURN count(*), sum(x + y + z + w)",
+        ),
+        (
+            "group_sort",
+            "MATCH (n:L) RETURN n.a AS a, sum(n.b + n.c) AS s ORDER BY a DESC, s LIMIT 3",
+        ),
+        (
+            "comprehensions",
+            "UNWIND range(1, 20000) AS x RETURN sum(reduce(acc = 0, k IN [x, x + 1, x + 2] | acc + k)), \
+             sum(size([k IN range(1, 5) WHERE k < x | k * x]))",
+        ),
+    ];
+    let opts = Options::default();
+    let params = Params::new();
+    let mut g = c.benchmark_group("expressions");
+    g.sample_size(10);
+    for (name, q) in queries {
+        let s = grape::syntax::parse(q).unwrap();
+        g.bench_function(name, |b| {
+            b.iter(|| black_box(execute_read(&graph, &s, q, &params, &opts).unwrap()))
+        });
+    }
     g.finish();
 }
 

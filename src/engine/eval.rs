@@ -44,7 +44,7 @@ impl<'a> Env<'a> {
 
 /// Whether an expression of this kind may build a new list, map or string (rather than read
 /// one), so that its value is checked against the nesting and memory limits.
-fn builds_value(k: &ExprKind) -> bool {
+pub(crate) fn builds_value(k: &ExprKind) -> bool {
     match k {
         ExprKind::List(_)
         | ExprKind::Map(_)
@@ -95,13 +95,118 @@ pub(crate) fn normal_form_argument(
     }
 }
 
-fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
+pub(crate) fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
         Value::Null => Ok(None),
         other => Err(ExecError::type_error(format!(
             "{what} expects a boolean, got {} ({other})",
             type_name(other)
+        ))),
+    }
+}
+
+/// A unary operator on a value.
+pub(crate) fn unary_value(op: UnaryOp, v: Value) -> Result<Value> {
+    match op {
+        UnaryOp::Not => Ok(match truthy(&v, "NOT")? {
+            Some(b) => Value::Bool(!b),
+            None => Value::Null,
+        }),
+        UnaryOp::Neg => match v {
+            Value::Null => Ok(Value::Null),
+            Value::Int(i) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
+            Value::Float(f) => Ok(Value::Float(-f)),
+            other => Err(ExecError::type_error(format!(
+                "cannot negate {}",
+                type_name(&other)
+            ))),
+        },
+        UnaryOp::Plus => match v {
+            Value::Null | Value::Int(_) | Value::Float(_) => Ok(v),
+            other => Err(ExecError::type_error(format!(
+                "unary + on {}",
+                type_name(&other)
+            ))),
+        },
+    }
+}
+
+/// One link `left op right` of a comparison chain (`a < b <= c`): false if any link is
+/// false, else null if any is null.
+pub(crate) fn chain_step(result: &mut Option<bool>, op: BinaryOp, left: &Value, right: &Value) {
+    match compare_op(op, left, right) {
+        Some(false) => *result = Some(false),
+        None if *result == Some(true) => *result = None,
+        _ => {}
+    }
+}
+
+/// The list a comprehension, quantifier or reduction runs over: `None` for null (the
+/// expression is null), a type error for anything but a list.
+pub(crate) fn list_operand(v: Value, what: &str) -> Result<Option<Vec<Value>>> {
+    match v {
+        Value::Null => Ok(None),
+        Value::List(items) => Ok(Some(items)),
+        other => Err(ExecError::type_error(format!(
+            "{what} over {}",
+            type_name(&other)
+        ))),
+    }
+}
+
+/// A quantifier's verdict from how many of the `n` elements passed (`trues`) and how many
+/// gave null.
+pub(crate) fn quantify(kind: QuantifierKind, trues: usize, nulls: usize, n: usize) -> Option<bool> {
+    let falses = n - trues - nulls;
+    match kind {
+        QuantifierKind::All => {
+            if falses > 0 {
+                Some(false)
+            } else if nulls > 0 {
+                None
+            } else {
+                Some(true)
+            }
+        }
+        QuantifierKind::Any => {
+            if trues > 0 {
+                Some(true)
+            } else if nulls > 0 {
+                None
+            } else {
+                Some(false)
+            }
+        }
+        QuantifierKind::None => {
+            if trues > 0 {
+                Some(false)
+            } else if nulls > 0 {
+                None
+            } else {
+                Some(true)
+            }
+        }
+        QuantifierKind::Single => {
+            if trues > 1 {
+                Some(false)
+            } else if nulls > 0 {
+                None
+            } else {
+                Some(trues == 1)
+            }
+        }
+    }
+}
+
+/// One step of `allReduce`'s predicate: a boolean or null, anything else a type error.
+pub(crate) fn all_reduce_step(v: Value) -> Result<Option<bool>> {
+    match v {
+        Value::Bool(b) => Ok(Some(b)),
+        Value::Null => Ok(None),
+        other => Err(ExecError::type_error(format!(
+            "allReduce predicate is {}, expected a boolean",
+            type_name(&other)
         ))),
     }
 }
@@ -309,42 +414,16 @@ impl Runner<'_> {
                     type_name(&other)
                 ))),
             },
-            ExprKind::Unary { op, expr } => {
-                let v = self.eval(expr, env)?;
-                match op {
-                    UnaryOp::Not => Ok(match truthy(&v, "NOT")? {
-                        Some(b) => Value::Bool(!b),
-                        None => Value::Null,
-                    }),
-                    UnaryOp::Neg => match v {
-                        Value::Null => Ok(Value::Null),
-                        Value::Int(i) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
-                        Value::Float(f) => Ok(Value::Float(-f)),
-                        other => Err(ExecError::type_error(format!(
-                            "cannot negate {}",
-                            type_name(&other)
-                        ))),
-                    },
-                    UnaryOp::Plus => match v {
-                        Value::Null | Value::Int(_) | Value::Float(_) => Ok(v),
-                        other => Err(ExecError::type_error(format!(
-                            "unary + on {}",
-                            type_name(&other)
-                        ))),
-                    },
-                }
+            ExprKind::Unary { op, expr } => unary_value(*op, self.eval(expr, env)?),
+            ExprKind::Binary { op, lhs, rhs } => {
+                self.binary_with(*op, || self.eval(lhs, env), || self.eval(rhs, env))
             }
-            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, env),
             ExprKind::Comparison { first, rest } => {
                 let mut left = self.eval(first, env)?;
                 let mut result = Some(true);
                 for (op, r) in rest {
                     let right = self.eval(r, env)?;
-                    match compare_op(*op, &left, &right) {
-                        Some(false) => result = Some(false),
-                        None if result == Some(true) => result = None,
-                        _ => {}
-                    }
+                    chain_step(&mut result, *op, &left, &right);
                     left = right;
                 }
                 Ok(result.map(Value::Bool).unwrap_or(Value::Null))
@@ -446,15 +525,8 @@ impl Runner<'_> {
                 filter,
                 map,
             } => {
-                let items = match self.eval(list, env)? {
-                    Value::Null => return Ok(Value::Null),
-                    Value::List(items) => items,
-                    other => {
-                        return Err(ExecError::type_error(format!(
-                            "list comprehension over {}",
-                            type_name(&other)
-                        )))
-                    }
+                let Some(items) = list_operand(self.eval(list, env)?, "list comprehension")? else {
+                    return Ok(Value::Null);
                 };
                 let names = [Arc::from(variable.name.as_str())];
                 let mut out = Vec::with_capacity(items.len());
@@ -487,15 +559,8 @@ impl Runner<'_> {
                 list,
                 filter,
             } => {
-                let items = match self.eval(list, env)? {
-                    Value::Null => return Ok(Value::Null),
-                    Value::List(items) => items,
-                    other => {
-                        return Err(ExecError::type_error(format!(
-                            "quantifier over {}",
-                            type_name(&other)
-                        )))
-                    }
+                let Some(items) = list_operand(self.eval(list, env)?, "quantifier")? else {
+                    return Ok(Value::Null);
                 };
                 let names = [Arc::from(variable.name.as_str())];
                 let (mut trues, mut nulls) = (0usize, 0usize);
@@ -517,46 +582,7 @@ impl Runner<'_> {
                         Some(false) => {}
                     }
                 }
-                let n = items.len();
-                let falses = n - trues - nulls;
-                let r = match kind {
-                    QuantifierKind::All => {
-                        if falses > 0 {
-                            Some(false)
-                        } else if nulls > 0 {
-                            None
-                        } else {
-                            Some(true)
-                        }
-                    }
-                    QuantifierKind::Any => {
-                        if trues > 0 {
-                            Some(true)
-                        } else if nulls > 0 {
-                            None
-                        } else {
-                            Some(false)
-                        }
-                    }
-                    QuantifierKind::None => {
-                        if trues > 0 {
-                            Some(false)
-                        } else if nulls > 0 {
-                            None
-                        } else {
-                            Some(true)
-                        }
-                    }
-                    QuantifierKind::Single => {
-                        if trues > 1 {
-                            Some(false)
-                        } else if nulls > 0 {
-                            None
-                        } else {
-                            Some(trues == 1)
-                        }
-                    }
-                };
+                let r = quantify(*kind, trues, nulls, items.len());
                 Ok(r.map(Value::Bool).unwrap_or(Value::Null))
             }
             ExprKind::Reduce {
@@ -568,15 +594,8 @@ impl Runner<'_> {
                 predicate,
             } => {
                 let mut acc = self.eval(init, env)?;
-                let items = match self.eval(list, env)? {
-                    Value::Null => return Ok(Value::Null),
-                    Value::List(items) => items,
-                    other => {
-                        return Err(ExecError::type_error(format!(
-                            "reduce over {}",
-                            type_name(&other)
-                        )))
-                    }
+                let Some(items) = list_operand(self.eval(list, env)?, "reduce")? else {
+                    return Ok(Value::Null);
                 };
                 let names = [
                     Arc::from(accumulator.name.as_str()),
@@ -601,16 +620,10 @@ impl Runner<'_> {
                             values: &vals,
                             outer: Some(env),
                         };
-                        match self.eval(p, &inner)? {
-                            Value::Bool(true) => {}
-                            Value::Bool(false) => return Ok(Value::Bool(false)),
-                            Value::Null => unknown = true,
-                            other => {
-                                return Err(ExecError::type_error(format!(
-                                    "allReduce predicate is {}, expected a boolean",
-                                    type_name(&other)
-                                )))
-                            }
+                        match all_reduce_step(self.eval(p, &inner)?)? {
+                            Some(true) => {}
+                            Some(false) => return Ok(Value::Bool(false)),
+                            None => unknown = true,
                         }
                     }
                     let [next, _] = vals;
@@ -789,7 +802,7 @@ impl Runner<'_> {
         }
     }
 
-    fn index(&self, base: &Value, idx: &Value) -> Result<Value> {
+    pub(crate) fn index(&self, base: &Value, idx: &Value) -> Result<Value> {
         match (base, idx) {
             (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
             (Value::List(l), Value::Int(i)) => {
@@ -822,17 +835,24 @@ impl Runner<'_> {
         }
     }
 
-    fn binary(&self, op: BinaryOp, lhs: &Expr, rhs: &Expr, env: &Env) -> Result<Value> {
+    /// A binary operator whose operands `lhs` and `rhs` evaluate (the boolean operators
+    /// evaluate the right one only where three-valued logic needs it).
+    pub(crate) fn binary_with(
+        &self,
+        op: BinaryOp,
+        lhs: impl FnOnce() -> Result<Value>,
+        rhs: impl FnOnce() -> Result<Value>,
+    ) -> Result<Value> {
         // Boolean operators short-circuit only where three-valued logic allows it.
         match op {
             BinaryOp::And => {
-                let l = truthy(&self.eval(lhs, env)?, "AND")?;
+                let l = truthy(&lhs()?, "AND")?;
                 if l == Some(false) {
                     // The right side must still be a boolean or null for a well-typed query,
                     // but Neo4j does not evaluate it: neither do we.
                     return Ok(Value::Bool(false));
                 }
-                let r = truthy(&self.eval(rhs, env)?, "AND")?;
+                let r = truthy(&rhs()?, "AND")?;
                 return Ok(match (l, r) {
                     (_, Some(false)) => Value::Bool(false),
                     (Some(true), Some(true)) => Value::Bool(true),
@@ -840,11 +860,11 @@ impl Runner<'_> {
                 });
             }
             BinaryOp::Or => {
-                let l = truthy(&self.eval(lhs, env)?, "OR")?;
+                let l = truthy(&lhs()?, "OR")?;
                 if l == Some(true) {
                     return Ok(Value::Bool(true));
                 }
-                let r = truthy(&self.eval(rhs, env)?, "OR")?;
+                let r = truthy(&rhs()?, "OR")?;
                 return Ok(match (l, r) {
                     (_, Some(true)) => Value::Bool(true),
                     (Some(false), Some(false)) => Value::Bool(false),
@@ -852,8 +872,8 @@ impl Runner<'_> {
                 });
             }
             BinaryOp::Xor => {
-                let l = truthy(&self.eval(lhs, env)?, "XOR")?;
-                let r = truthy(&self.eval(rhs, env)?, "XOR")?;
+                let l = truthy(&lhs()?, "XOR")?;
+                let r = truthy(&rhs()?, "XOR")?;
                 return Ok(match (l, r) {
                     (Some(a), Some(b)) => Value::Bool(a != b),
                     _ => Value::Null,
@@ -861,8 +881,8 @@ impl Runner<'_> {
             }
             _ => {}
         }
-        let l = self.eval(lhs, env)?;
-        let r = self.eval(rhs, env)?;
+        let l = lhs()?;
+        let r = rhs()?;
         binary_values(self, op, l, r)
     }
 }
@@ -924,7 +944,7 @@ pub(crate) fn binary_values(run: &Runner, op: BinaryOp, l: Value, r: Value) -> R
     }
 }
 
-fn literal(l: &Literal) -> Result<Value> {
+pub(crate) fn literal(l: &Literal) -> Result<Value> {
     Ok(match l {
         Literal::Null => Value::Null,
         Literal::Boolean(b) => Value::Bool(*b),

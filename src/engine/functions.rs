@@ -291,8 +291,16 @@ impl IntRange {
 }
 
 pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
-    let lname = name.dotted().to_ascii_lowercase();
-    let n = lname.as_str();
+    call_lowered(run, &name.dotted().to_ascii_lowercase(), name, args)
+}
+
+/// [`call`] with the dotted name already lower-cased (a compiled call does it once).
+pub(crate) fn call_lowered(
+    run: &Runner,
+    n: &str,
+    name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
     match n {
         // ---- graph elements ----
         "id" => {

@@ -18,6 +18,7 @@
 //! [`Options::import_dir`]).
 
 mod apoc;
+mod compiled;
 mod error;
 mod eval;
 mod exec;

@@ -213,6 +213,10 @@ impl<'a> Runner<'a> {
             }
         }
         let mut emitted = 0usize;
+        let where_ = chains
+            .1
+            .as_ref()
+            .map(|w| self.compile(w, &Layout::new(&new_scope)));
         for r in rows {
             self.sh.tick()?;
             let mut st = MatchState {
@@ -225,9 +229,9 @@ impl<'a> Runner<'a> {
             st.bound.resize(new_scope.len(), false);
             let before = emitted;
             let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
-                if let Some(w) = &chains.1 {
+                if let Some(w) = &where_ {
                     let env = Env::new(&new_scope, &st.vals);
-                    if run.eval(w, &env)?.as_bool() != Some(true) {
+                    if run.eval_compiled(w, &env)?.as_bool() != Some(true) {
                         return Ok(());
                     }
                 }

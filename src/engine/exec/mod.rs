@@ -1,6 +1,7 @@
 //! Query execution: clauses over materialised rows, pattern matching that starts from the most
 //! selective pattern element, projection with implicit grouping, and the updating clauses.
 
+use super::compiled::{CExpr, Layout};
 use super::error::{ErrorKind, ExecError, Phase, Result};
 use super::eval::{labels_match, path_value, type_matches, Env};
 use super::functions;
@@ -1029,12 +1030,16 @@ fn run_clause(
                 }
                 _ => None,
             };
+            let layout = Layout::new(scope);
+            let range_args: Option<Vec<CExpr>> =
+                lazy_range.map(|args| args.iter().map(|a| run.compile(a, &layout)).collect());
+            let list = run.compile(&u.expr, &layout);
             for r in rows {
-                if let Some(args) = lazy_range {
+                if let Some(args) = &range_args {
                     let env = Env::new(scope, &r);
                     let vals = args
                         .iter()
-                        .map(|a| run.eval(a, &env))
+                        .map(|a| run.eval_compiled(a, &env))
                         .collect::<Result<Vec<_>>>()?;
                     let range = super::functions::IntRange::from_args(&vals)?;
                     for (i, x) in range.iter().enumerate() {
@@ -1049,7 +1054,7 @@ fn run_clause(
                     sh.check_rows(out.len())?;
                     continue;
                 }
-                let v = run.eval(&u.expr, &Env::new(scope, &r))?;
+                let v = run.eval_compiled(&list, &Env::new(scope, &r))?;
                 // The list is held while its items become rows.
                 let held = sh.admit(&v)?;
                 sh.charge(held)?;
@@ -1219,14 +1224,20 @@ fn run_clause(
         Clause::Let(l) => {
             // Each item from the incoming row; the new values are appended to it.
             let run = Runner::new(access.graph(), sh);
+            let layout = Layout::new(scope);
+            let items: Vec<CExpr> = l
+                .items
+                .iter()
+                .map(|(_, e)| run.compile(e, &layout))
+                .collect();
             let mut out = Vec::with_capacity(rows.len());
             for mut r in rows {
                 sh.tick()?;
-                let mut vals = Vec::with_capacity(l.items.len());
+                let mut vals = Vec::with_capacity(items.len());
                 {
                     let env = Env::new(scope, &r);
-                    for (_, e) in &l.items {
-                        vals.push(run.eval(e, &env)?);
+                    for c in &items {
+                        vals.push(run.eval_compiled(c, &env)?);
                     }
                 }
                 r.extend(vals);
@@ -1238,10 +1249,15 @@ fn run_clause(
         }
         Clause::Filter(f) => {
             let run = Runner::new(access.graph(), sh);
+            let predicate = run.compile(&f.predicate, &Layout::new(scope));
             let mut out = Vec::new();
             for r in rows {
                 sh.tick()?;
-                if run.eval(&f.predicate, &Env::new(scope, &r))?.as_bool() == Some(true) {
+                if run
+                    .eval_compiled(&predicate, &Env::new(scope, &r))?
+                    .as_bool()
+                    == Some(true)
+                {
                     out.push(r);
                 }
             }

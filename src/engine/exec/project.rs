@@ -102,9 +102,51 @@ pub(crate) struct Projecting<'q> {
     order: Vec<(Row, Row, Vec<Accumulator>)>,
     /// The key of the row being added (kept to spare an allocation per row).
     key: Vec<GroupKey>,
+    /// The items (those without aggregates) and the aggregates' arguments compiled for the
+    /// rows being added, with the address and length of the scope they were compiled for:
+    /// compiled at the first row, again only if the rows' layout changes.
+    compiled: Option<(usize, usize, CompiledItems<'q>)>,
 }
 
-impl Projecting<'_> {
+/// A projection's per-row expressions, compiled against the layout of its input rows.
+struct CompiledItems<'q> {
+    /// Each item, `None` for one with an aggregate (evaluated per group, at the end).
+    items: Vec<Option<CExpr<'q>>>,
+    /// Each aggregate's arguments.
+    agg_args: Vec<Vec<CExpr<'q>>>,
+}
+
+impl<'q> Projecting<'q> {
+    /// The compiled items for rows of `scope` (compiling them first if needed).
+    fn compiled(
+        &mut self,
+        run: &Runner,
+        p: &'q Projection,
+        scope: &[Arc<str>],
+    ) -> &CompiledItems<'q> {
+        let key = (scope.as_ptr() as usize, scope.len());
+        if !matches!(&self.compiled, Some((a, l, _)) if (*a, *l) == key) {
+            let layout = Layout::new(scope);
+            let aggregating = !self.aggs.is_empty();
+            let items = p
+                .items
+                .iter()
+                .zip(&self.item_has_agg)
+                .map(|(it, has)| (!(aggregating && *has)).then(|| run.compile(&it.expr, &layout)))
+                .collect();
+            let agg_args = self
+                .aggs
+                .iter()
+                .map(|a| a.args.iter().map(|x| run.compile(x, &layout)).collect())
+                .collect();
+            self.compiled = Some((key.0, key.1, CompiledItems { items, agg_args }));
+        }
+        match &self.compiled {
+            Some((_, _, c)) => c,
+            None => unreachable!("compiled above"),
+        }
+    }
+
     /// Whether the projection aggregates (then its rows are groups, and the rows it is fed
     /// need not be kept).
     pub(crate) fn aggregates(&self) -> bool {
@@ -197,21 +239,22 @@ impl<'a> Runner<'a> {
             groups: Default::default(),
             order: Vec::new(),
             key: Vec::new(),
+            compiled: None,
         })
     }
 
     /// Projects one row of a projection without aggregates.
-    fn project_row(
+    fn project_row<'q>(
         &self,
-        pr: &mut Projecting,
-        p: &Projection,
+        pr: &mut Projecting<'q>,
+        p: &'q Projection,
         scope: &[Arc<str>],
         r: Row,
     ) -> Result<()> {
         let env = Env::new(scope, &r);
         let mut out: Row = pr.star_slots.iter().map(|&i| r[i].clone()).collect();
-        for it in &p.items {
-            out.push(self.eval(&it.expr, &env)?);
+        for c in pr.compiled(self, p, scope).items.iter().flatten() {
+            out.push(self.eval_compiled(c, &env)?);
         }
         // The projected rows are held until the clause ends.
         self.sh.charge(Shared::row_bytes(&out))?;
@@ -221,24 +264,37 @@ impl<'a> Runner<'a> {
 
     /// Adds one row to the groups of an aggregating projection: the row is read, not kept
     /// (but for the first of each group, which the group's other expressions may read).
-    pub(crate) fn add_to_projection(
+    pub(crate) fn add_to_projection<'q>(
         &self,
-        pr: &mut Projecting,
-        p: &Projection,
+        pr: &mut Projecting<'q>,
+        p: &'q Projection,
         scope: &[Arc<str>],
         r: &[Value],
     ) -> Result<()> {
         let env = Env::new(scope, r);
         // Group by the items without aggregates (and the `*` variables).
-        pr.key.clear();
+        let mut key = std::mem::take(&mut pr.key);
+        key.clear();
         for &i in &pr.star_slots {
-            pr.key.push(GroupKey(r[i].clone()));
+            key.push(GroupKey(r[i].clone()));
         }
-        for (it, has) in p.items.iter().zip(&pr.item_has_agg) {
-            if !has {
-                pr.key.push(GroupKey(self.eval(&it.expr, &env)?));
-            }
+        let compiled = pr.compiled(self, p, scope);
+        for c in compiled.items.iter().flatten() {
+            key.push(GroupKey(self.eval_compiled(c, &env)?));
         }
+        let mut args_of = Vec::with_capacity(compiled.agg_args.len());
+        for xs in &compiled.agg_args {
+            let args: Vec<Value> = match xs.as_slice() {
+                [] => Vec::new(),
+                [x] => vec![self.eval_compiled(x, &env)?],
+                xs => xs
+                    .iter()
+                    .map(|x| self.eval_compiled(x, &env))
+                    .collect::<Result<_>>()?,
+            };
+            args_of.push(args);
+        }
+        pr.key = key;
         let gi = match pr.groups.get(pr.key.as_slice()) {
             Some(&gi) => gi,
             None => {
@@ -258,15 +314,7 @@ impl<'a> Runner<'a> {
                 gi
             }
         };
-        for (a, acc) in pr.aggs.iter().zip(pr.order[gi].2.iter_mut()) {
-            let args: Vec<Value> = match a.args {
-                [] => Vec::new(),
-                [x] => vec![self.eval(x, &env)?],
-                xs => xs
-                    .iter()
-                    .map(|x| self.eval(x, &env))
-                    .collect::<Result<_>>()?,
-            };
+        for ((a, acc), args) in pr.aggs.iter().zip(pr.order[gi].2.iter_mut()).zip(args_of) {
             // What an accumulator keeps: collected values, distinct sets, numbers.
             if a.distinct
                 || !matches!(
@@ -299,7 +347,16 @@ impl<'a> Runner<'a> {
             mut order,
             ..
         } = pr;
+        let layout = Layout::new(scope);
+        // ORDER BY and WHERE see the projected columns, then the source row's variables.
+        let after = Layout::within(&cols, &layout);
         if !aggs.is_empty() {
+            let items: Vec<Option<CExpr>> = p
+                .items
+                .iter()
+                .zip(&item_has_agg)
+                .map(|(it, has)| has.then(|| self.compile(&it.expr, &layout)))
+                .collect();
             if order.is_empty() && star_slots.is_empty() && item_has_agg.iter().all(|h| *h) {
                 order.push((
                     Vec::new(),
@@ -326,11 +383,10 @@ impl<'a> Runner<'a> {
                 for _ in &star_slots {
                     out.push(keys.next().unwrap_or(Value::Null));
                 }
-                for (it, has) in p.items.iter().zip(&item_has_agg) {
-                    if *has {
-                        out.push(run.eval(&it.expr, &env)?);
-                    } else {
-                        out.push(keys.next().unwrap_or(Value::Null));
+                for item in &items {
+                    match item {
+                        Some(c) => out.push(run.eval_compiled(c, &env)?),
+                        None => out.push(keys.next().unwrap_or(Value::Null)),
                     }
                 }
                 projected.push((out, rep, Some(values)));
@@ -345,7 +401,16 @@ impl<'a> Runner<'a> {
         }
 
         if !p.order_by.is_empty() {
-            // Sort keys see the projected columns first, then the source row's variables.
+            // Sort keys see the projected columns first, then the source row's variables. An
+            // ORDER BY expression that is a projected item uses that column.
+            let sort: Vec<std::result::Result<usize, CExpr>> = p
+                .order_by
+                .iter()
+                .map(|s| match p.items.iter().position(|it| it.expr == s.expr) {
+                    Some(i) => Ok(star_slots.len() + i),
+                    None => Err(self.compile(&s.expr, &after)),
+                })
+                .collect();
             let mut keyed: Vec<(Vec<Value>, Projected)> = Vec::with_capacity(projected.len());
             for (out, src, agg_vals) in projected {
                 self.sh.tick()?;
@@ -359,13 +424,11 @@ impl<'a> Runner<'a> {
                     values: &out,
                     outer: Some(&outer),
                 };
-                let mut keys = Vec::with_capacity(p.order_by.len());
-                for s in &p.order_by {
-                    // An ORDER BY expression that is a projected item uses that column.
-                    let idx = p.items.iter().position(|it| it.expr == s.expr);
-                    keys.push(match idx {
-                        Some(i) => out[star_slots.len() + i].clone(),
-                        None => run.eval(&s.expr, &env)?,
+                let mut keys = Vec::with_capacity(sort.len());
+                for s in &sort {
+                    keys.push(match s {
+                        Ok(i) => out[*i].clone(),
+                        Err(c) => run.eval_compiled(c, &env)?,
                     });
                 }
                 self.sh.charge(Shared::row_bytes(&keys))?;
@@ -387,6 +450,7 @@ impl<'a> Runner<'a> {
         let rows = match where_ {
             None => projected.into_iter().map(|(r, _, _)| r).collect(),
             Some(pred) => {
+                let pred = self.compile(pred, &after);
                 // WITH … WHERE sees the projected names, then the variables of the preceding
                 // scope: after DISTINCT or an aggregation the analysis lets it read those only
                 // inside a projected expression, which has one value in every source row of
@@ -404,7 +468,7 @@ impl<'a> Runner<'a> {
                         values: &out,
                         outer: Some(&outer),
                     };
-                    if run.eval(pred, &env)?.as_bool() == Some(true) {
+                    if run.eval_compiled(&pred, &env)?.as_bool() == Some(true) {
                         kept.push(out);
                     }
                 }
