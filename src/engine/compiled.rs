@@ -92,14 +92,14 @@ impl<'a> Env<'a> {
 }
 
 /// An expression compiled against a [`Layout`]; it borrows the AST it came from.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct CExpr<'q> {
     kind: CKind<'q>,
     /// Where errors point, as the AST node's.
     span: Span,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 enum CKind<'q> {
     Const(Value),
     Var {
@@ -851,7 +851,7 @@ mod tests {
                 (inner.clone(), bin, inner.clone())
                     .prop_map(|(a, op, b)| format!("({a} {op} {b})")),
                 inner.clone().prop_map(|a| format!("NOT ({a})")),
-                inner.clone().prop_map(|a| format!("({a}) IS NULL")),
+                inner.clone().prop_map(|a| format!("(({a}) IS NULL)")),
                 inner.clone().prop_map(|a| format!("[{a}, x]")),
                 inner.clone().prop_map(|a| format!("toString({a})")),
                 (inner.clone(), inner.clone())

@@ -55,6 +55,7 @@ impl Runner<'_> {
                         pat: r,
                         types: r.types.as_ref().and_then(|t| self.simple_types(t)),
                         filters: Vec::new(),
+                        exprs: None,
                     }),
                     PathElement::Group(_) => unreachable!("groups take the general path"),
                 }
@@ -122,9 +123,28 @@ impl Runner<'_> {
                 span,
             )
         });
+        // The elements' expressions, compiled for the rows the pattern binds (a node whose
+        // predicates all became checks needs none).
+        let layout = Layout::new(scope);
         for ch in chains.iter_mut() {
             for n in ch.nodes.iter_mut() {
                 n.checks = self.compile_checks(n);
+                if n.checks.is_none() {
+                    n.exprs = Some(self.element_exprs(
+                        n.pat.properties.as_ref(),
+                        n.pat.where_.as_ref(),
+                        &n.filters,
+                        &layout,
+                    ));
+                }
+            }
+            for r in ch.rels.iter_mut() {
+                r.exprs = Some(self.element_exprs(
+                    r.pat.properties.as_ref(),
+                    r.pat.where_.as_ref(),
+                    &r.filters,
+                    &layout,
+                ));
             }
         }
         // Plan where each chain starts, once: what is bound when a chain is matched is what
@@ -483,6 +503,7 @@ impl Runner<'_> {
             seeks: Vec::new(),
             checks: None,
             start: None,
+            exprs: None,
         };
         if let Some(props) = &n.properties {
             if let ExprKind::Map(entries) = &props.kind {
@@ -511,6 +532,30 @@ impl Runner<'_> {
             pat: r,
             types: r.types.as_ref().and_then(|t| self.simple_types(t)),
             filters: Vec::new(),
+            exprs: None,
+        }
+    }
+
+    /// An element's property map, inline WHERE and pushed-down filters, compiled.
+    pub(super) fn element_exprs<'q>(
+        &self,
+        props: Option<&'q Expr>,
+        where_: Option<&'q Expr>,
+        filters: &[&'q Expr],
+        layout: &Layout,
+    ) -> ElementExprs<'q> {
+        ElementExprs {
+            props: props.map(|p| match &p.kind {
+                ExprKind::Map(entries) => CProps::Entries(
+                    entries
+                        .iter()
+                        .map(|(k, e)| (k.name.as_str(), self.compile(e, layout)))
+                        .collect(),
+                ),
+                _ => CProps::Whole(self.compile(p, layout)),
+            }),
+            where_: where_.map(|w| self.compile(w, layout)),
+            filters: filters.iter().map(|f| self.compile(f, layout)).collect(),
         }
     }
 

@@ -24,6 +24,25 @@ pub(super) struct NodeInfo<'q> {
     /// On the node a general chain starts from (see `compile::leading_node_mut`): how its
     /// candidates are found, planned once with the pattern like a fixed chain's anchor.
     pub(super) start: Option<Anchor<'q>>,
+    /// The property map, inline WHERE and filters compiled for the pattern's rows (on the
+    /// elements of fixed-length chains without `checks`).
+    pub(super) exprs: Option<ElementExprs<'q>>,
+}
+
+/// An element's property map, inline WHERE and pushed-down filters, compiled against the
+/// layout of the rows its pattern binds (see `engine/compiled.rs`).
+#[derive(Clone)]
+pub(super) struct ElementExprs<'q> {
+    pub(super) props: Option<CProps<'q>>,
+    pub(super) where_: Option<CExpr<'q>>,
+    pub(super) filters: Vec<CExpr<'q>>,
+}
+
+/// A compiled property map: its entries, or an expression that gives the map.
+#[derive(Clone)]
+pub(super) enum CProps<'q> {
+    Entries(Vec<(&'q str, CExpr<'q>)>),
+    Whole(CExpr<'q>),
 }
 
 /// `v.key <op> constant` (or `constant <op> v.key`), compiled.
@@ -46,6 +65,8 @@ pub(super) struct RelInfo<'q> {
     pub(super) pat: &'q RelationshipPattern,
     pub(super) types: Option<Vec<Sym>>,
     pub(super) filters: Vec<&'q Expr>,
+    /// As on [`NodeInfo`].
+    pub(super) exprs: Option<ElementExprs<'q>>,
 }
 
 pub(super) struct ChainInfo<'q> {
@@ -502,14 +523,17 @@ impl<'a> Runner<'a> {
         } else {
             bind_node_slot(info, n, st)
         };
-        let ok = self.element_ok(
-            &Value::Node(n),
-            info.pat.properties.as_ref(),
-            info.pat.where_.as_ref(),
-            &info.filters,
-            st,
-            scope,
-        );
+        let ok = match &info.exprs {
+            Some(x) => self.element_ok_compiled(&Value::Node(n), x, st, scope),
+            None => self.element_ok(
+                &Value::Node(n),
+                info.pat.properties.as_ref(),
+                info.pat.where_.as_ref(),
+                &info.filters,
+                st,
+                scope,
+            ),
+        };
         match ok {
             Ok(true) => Ok(Some(saved)),
             other => {
@@ -519,6 +543,64 @@ impl<'a> Runner<'a> {
                 }
                 other.map(|_| None)
             }
+        }
+    }
+
+    /// [`Runner::element_ok`] with the element's expressions compiled.
+    pub(super) fn element_ok_compiled(
+        &self,
+        v: &Value,
+        x: &ElementExprs,
+        st: &MatchState,
+        scope: &[Arc<str>],
+    ) -> Result<bool> {
+        let env = Env::new(scope, &st.vals);
+        match &x.props {
+            Some(CProps::Entries(entries)) => {
+                for (k, e) in entries {
+                    let want = self.eval_compiled(e, &env)?;
+                    if self.property(v, k)?.equals(&want) != Some(true) {
+                        return Ok(false);
+                    }
+                }
+            }
+            Some(CProps::Whole(p)) => {
+                if !self.properties_match(v, self.eval_compiled(p, &env)?)? {
+                    return Ok(false);
+                }
+            }
+            None => {}
+        }
+        if let Some(w) = &x.where_ {
+            if self.eval_compiled(w, &env)?.as_bool() != Some(true) {
+                return Ok(false);
+            }
+        }
+        for f in &x.filters {
+            if self.eval_compiled(f, &env)?.as_bool() != Some(true) {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Whether an element has the properties of a map that a pattern's `$props` (or another
+    /// expression) gave.
+    fn properties_match(&self, v: &Value, want: Value) -> Result<bool> {
+        match want {
+            Value::Map(m) => {
+                for (k, x) in m {
+                    if self.property(v, &k)?.equals(&x) != Some(true) {
+                        return Ok(false);
+                    }
+                }
+                Ok(true)
+            }
+            Value::Null => Ok(false),
+            other => Err(ExecError::type_error(format!(
+                "pattern properties must be a map, got {}",
+                crate::value::type_name(&other)
+            ))),
         }
     }
 
@@ -544,22 +626,8 @@ impl<'a> Runner<'a> {
                     }
                 }
                 _ => {
-                    let want = self.eval(p, &env)?;
-                    match want {
-                        Value::Map(m) => {
-                            for (k, x) in m {
-                                if self.property(v, &k)?.equals(&x) != Some(true) {
-                                    return Ok(false);
-                                }
-                            }
-                        }
-                        Value::Null => return Ok(false),
-                        other => {
-                            return Err(ExecError::type_error(format!(
-                                "pattern properties must be a map, got {}",
-                                crate::value::type_name(&other)
-                            )))
-                        }
+                    if !self.properties_match(v, self.eval(p, &env)?)? {
+                        return Ok(false);
                     }
                 }
             }
@@ -625,14 +693,19 @@ impl<'a> Runner<'a> {
                         std::mem::replace(&mut st.vals[s], Value::Relationship(r))
                     });
                     let ok = unchecked
-                        || self.element_ok(
-                            &Value::Relationship(r),
-                            rel.pat.properties.as_ref(),
-                            rel.pat.where_.as_ref(),
-                            &rel.filters,
-                            st,
-                            scope,
-                        )?;
+                        || match &rel.exprs {
+                            Some(x) => {
+                                self.element_ok_compiled(&Value::Relationship(r), x, st, scope)?
+                            }
+                            None => self.element_ok(
+                                &Value::Relationship(r),
+                                rel.pat.properties.as_ref(),
+                                rel.pat.where_.as_ref(),
+                                &rel.filters,
+                                st,
+                                scope,
+                            )?,
+                        };
                     if ok {
                         st.used.push(r);
                         if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
