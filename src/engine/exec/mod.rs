@@ -1,7 +1,7 @@
 //! Query execution: clauses over materialised rows, pattern matching that starts from the most
 //! selective pattern element, projection with implicit grouping, and the updating clauses.
 
-use super::compiled::{CExpr, Layout};
+use super::compiled::{CExpr, Layout, Slot};
 use super::error::{ErrorKind, ExecError, Phase, Result};
 use super::eval::{labels_match, path_value, type_matches, Env};
 use super::functions;
@@ -678,6 +678,20 @@ impl Output {
     }
 }
 
+/// Where each variable a subquery imports is in rows of `scope` (resolved once per clause).
+pub(super) fn import_slots(imports: &[Arc<str>], scope: &[Arc<str>]) -> Vec<Option<Slot>> {
+    let layout = Layout::new(scope);
+    imports.iter().map(|name| layout.resolve(name)).collect()
+}
+
+/// The values a subquery imports from a row (null for a name the row lacks).
+pub(super) fn imported_values(slots: &[Option<Slot>], env: &Env) -> Vec<Value> {
+    slots
+        .iter()
+        .map(|s| s.and_then(|s| env.slot(s)).cloned().unwrap_or(Value::Null))
+        .collect()
+}
+
 /// Runs a query. `outer` is the importing row for subqueries.
 pub(crate) fn run_query(
     access: &mut Access,
@@ -1099,12 +1113,10 @@ fn run_clause(
                     access, sh, c, tx, &imports, scope, rows,
                 );
             }
+            let import_slots = import_slots(&imports, scope);
             for r in rows {
                 let env = Env::new(scope, &r);
-                let mut vals = Vec::with_capacity(imports.len());
-                for name in &imports {
-                    vals.push(env.lookup(name).cloned().unwrap_or(Value::Null));
-                }
+                let vals = imported_values(&import_slots, &env);
                 let sub = run_query(access, sh, &c.query, Some((&imports, &vals)))?;
                 if sub.returns {
                     if sub.rows.is_empty() && c.optional {

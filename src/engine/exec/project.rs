@@ -117,13 +117,8 @@ struct CompiledItems<'q> {
 }
 
 impl<'q> Projecting<'q> {
-    /// The compiled items for rows of `scope` (compiling them first if needed).
-    fn compiled(
-        &mut self,
-        run: &Runner,
-        p: &'q Projection,
-        scope: &[Arc<str>],
-    ) -> &CompiledItems<'q> {
+    /// Compiles the items for rows of `scope`, unless they were compiled for them.
+    fn compile_for(&mut self, run: &Runner, p: &'q Projection, scope: &[Arc<str>]) {
         let key = (scope.as_ptr() as usize, scope.len());
         if !matches!(&self.compiled, Some((a, l, _)) if (*a, *l) == key) {
             let layout = Layout::new(scope);
@@ -140,10 +135,6 @@ impl<'q> Projecting<'q> {
                 .map(|a| a.args.iter().map(|x| run.compile(x, &layout)).collect())
                 .collect();
             self.compiled = Some((key.0, key.1, CompiledItems { items, agg_args }));
-        }
-        match &self.compiled {
-            Some((_, _, c)) => c,
-            None => unreachable!("compiled above"),
         }
     }
 
@@ -253,8 +244,11 @@ impl<'a> Runner<'a> {
     ) -> Result<()> {
         let env = Env::new(scope, &r);
         let mut out: Row = pr.star_slots.iter().map(|&i| r[i].clone()).collect();
-        for c in pr.compiled(self, p, scope).items.iter().flatten() {
-            out.push(self.eval_compiled(c, &env)?);
+        pr.compile_for(self, p, scope);
+        if let Some((_, _, compiled)) = &pr.compiled {
+            for c in compiled.items.iter().flatten() {
+                out.push(self.eval_compiled(c, &env)?);
+            }
         }
         // The projected rows are held until the clause ends.
         self.sh.charge(Shared::row_bytes(&out))?;
@@ -272,18 +266,50 @@ impl<'a> Runner<'a> {
         r: &[Value],
     ) -> Result<()> {
         let env = Env::new(scope, r);
+        pr.compile_for(self, p, scope);
+        let Projecting {
+            star_slots,
+            aggs,
+            groups,
+            order,
+            key,
+            compiled: Some((_, _, compiled)),
+            ..
+        } = pr
+        else {
+            unreachable!("compiled by compile_for")
+        };
         // Group by the items without aggregates (and the `*` variables).
-        let mut key = std::mem::take(&mut pr.key);
         key.clear();
-        for &i in &pr.star_slots {
+        for &i in star_slots.iter() {
             key.push(GroupKey(r[i].clone()));
         }
-        let compiled = pr.compiled(self, p, scope);
         for c in compiled.items.iter().flatten() {
             key.push(GroupKey(self.eval_compiled(c, &env)?));
         }
-        let mut args_of = Vec::with_capacity(compiled.agg_args.len());
-        for xs in &compiled.agg_args {
+        let gi = match groups.get(key.as_slice()) {
+            Some(&gi) => gi,
+            None => {
+                let gi = order.len();
+                let key_vals: Row = key.iter().map(|k| k.0.clone()).collect();
+                self.sh
+                    .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(r))?;
+                groups.insert(key.clone(), gi);
+                order.push((
+                    key_vals,
+                    r.to_vec(),
+                    aggs.iter()
+                        .map(|a| Accumulator::new(&a.name, a.distinct))
+                        .collect(),
+                ));
+                gi
+            }
+        };
+        for ((a, acc), xs) in aggs
+            .iter()
+            .zip(order[gi].2.iter_mut())
+            .zip(&compiled.agg_args)
+        {
             let args: Vec<Value> = match xs.as_slice() {
                 [] => Vec::new(),
                 [x] => vec![self.eval_compiled(x, &env)?],
@@ -292,29 +318,6 @@ impl<'a> Runner<'a> {
                     .map(|x| self.eval_compiled(x, &env))
                     .collect::<Result<_>>()?,
             };
-            args_of.push(args);
-        }
-        pr.key = key;
-        let gi = match pr.groups.get(pr.key.as_slice()) {
-            Some(&gi) => gi,
-            None => {
-                let gi = pr.order.len();
-                let key_vals: Row = pr.key.iter().map(|k| k.0.clone()).collect();
-                self.sh
-                    .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(r))?;
-                pr.groups.insert(pr.key.clone(), gi);
-                pr.order.push((
-                    key_vals,
-                    r.to_vec(),
-                    pr.aggs
-                        .iter()
-                        .map(|a| Accumulator::new(&a.name, a.distinct))
-                        .collect(),
-                ));
-                gi
-            }
-        };
-        for ((a, acc), args) in pr.aggs.iter().zip(pr.order[gi].2.iter_mut()).zip(args_of) {
             // What an accumulator keeps: collected values, distinct sets, numbers.
             if a.distinct
                 || !matches!(

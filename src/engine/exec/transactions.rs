@@ -97,12 +97,9 @@ fn run_batch(
     chunk: &[Row],
     done: &mut Vec<Row>,
 ) -> Result<()> {
+    let slots = import_slots(imports, scope);
     for r in chunk {
-        let env = Env::new(scope, r);
-        let vals: Vec<Value> = imports
-            .iter()
-            .map(|name| env.lookup(name).cloned().unwrap_or(Value::Null))
-            .collect();
+        let vals = imported_values(&slots, &Env::new(scope, r));
         let sub = run_query(access, sh, &c.query, Some((imports, &vals)))?;
         if sub.returns {
             for sr in sub.rows {
