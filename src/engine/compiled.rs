@@ -20,12 +20,13 @@
 use super::error::Result;
 use super::eval::{
     all_reduce_step, builds_value, chain_step, list_operand, literal, load_csv_context,
-    normal_form_argument, quantify, truthy, unary_value, Env,
+    normal_form_argument, quantify, truthy, unary_value, undefined_variable, Env,
 };
 use super::exec::Runner;
 use super::functions;
 use crate::syntax::{
-    BinaryOp, Expr, ExprKind, Parameter, QualifiedName, QuantifierKind, Span, UnaryOp, CASE_OPERAND,
+    BinaryOp, Expr, ExprKind, MapProjectionItem, Parameter, QualifiedName, QuantifierKind, Span,
+    UnaryOp, CASE_OPERAND,
 };
 use crate::value::Value;
 use std::collections::BTreeMap;
@@ -153,6 +154,16 @@ enum CKind<'q> {
         step: Box<CExpr<'q>>,
         predicate: Option<Box<CExpr<'q>>>,
     },
+    /// `variable {…}`: the variable's slot (`None`: not in scope, an error when evaluated),
+    /// the items, and each `k: expr` entry or variable item compiled (in the items' order).
+    MapProjection {
+        base: Option<Slot>,
+        name: &'q str,
+        items: &'q [MapProjectionItem],
+        values: Vec<CExpr<'q>>,
+    },
+    /// A variable item of a map projection that is not in scope (an error when evaluated).
+    Unbound(&'q str),
     /// Left to the general evaluator.
     Ast(&'q Expr),
 }
@@ -173,7 +184,7 @@ impl<'q> CExpr<'q> {
         fn any(c: &CExpr) -> bool {
             match &c.kind {
                 CKind::Ast(_) => true,
-                CKind::Const(_) | CKind::Var { .. } => false,
+                CKind::Const(_) | CKind::Var { .. } | CKind::Unbound(_) => false,
                 CKind::Property { base, .. } => any(base),
                 CKind::Index(a, b) => any(a) || any(b),
                 CKind::Unary(_, x) | CKind::IsNull(x, _) => any(x),
@@ -207,6 +218,7 @@ impl<'q> CExpr<'q> {
                     predicate,
                     ..
                 } => any(init) || any(list) || any(step) || predicate.as_deref().is_some_and(any),
+                CKind::MapProjection { values, .. } => values.iter().any(any),
             }
         }
         any(self)
@@ -372,6 +384,29 @@ impl<'a> Runner<'a> {
                     names,
                 }
             }
+            ExprKind::MapProjection { variable, items } => CKind::MapProjection {
+                base: layout.resolve(&variable.name),
+                name: &variable.name,
+                items,
+                values: items
+                    .iter()
+                    .filter_map(|it| match it {
+                        MapProjectionItem::Entry(_, x) => Some(self.compile(x, layout)),
+                        MapProjectionItem::Variable(v) => Some(CExpr {
+                            kind: match layout.resolve(&v.name) {
+                                Some(slot) => CKind::Var {
+                                    slot,
+                                    name: &v.name,
+                                },
+                                None => CKind::Unbound(&v.name),
+                            },
+                            // Its error points at the whole projection, as the evaluator's.
+                            span: e.span,
+                        }),
+                        _ => None,
+                    })
+                    .collect(),
+            },
             _ => ast,
         }
     }
@@ -401,13 +436,9 @@ impl<'a> Runner<'a> {
     }
 
     fn eval_variable(&self, name: &str, env: &Env) -> Result<Value> {
-        env.lookup(name).cloned().ok_or_else(|| {
-            super::error::ExecError::compile(
-                super::error::ErrorKind::SemanticError,
-                format!("variable `{name}` not defined"),
-            )
-            .with_detail("UndefinedVariable")
-        })
+        env.lookup(name)
+            .cloned()
+            .ok_or_else(|| undefined_variable(name))
     }
 
     fn eval_compiled_inner(&self, c: &CExpr, env: &Env) -> Result<Value> {
@@ -644,6 +675,25 @@ impl<'a> Runner<'a> {
                 }
                 Ok(acc)
             }
+            CKind::MapProjection {
+                base,
+                name,
+                items,
+                values,
+            } => {
+                let base = match base.and_then(|s| env.slot(s)) {
+                    Some(v) => v.clone(),
+                    None => self.eval_variable(name, env)?,
+                };
+                let mut values = values.iter();
+                let v = self.map_projection_with(base, items, |_| match values.next() {
+                    Some(c) => self.eval_compiled(c, env),
+                    None => Ok(Value::Null),
+                })?;
+                self.sh.admit(&v)?;
+                Ok(v)
+            }
+            CKind::Unbound(name) => self.eval_variable(name, env),
             CKind::Ast(e) => self.eval(e, env),
         }
     }
@@ -808,6 +858,11 @@ mod tests {
             "CASE WHEN x THEN 1 END",
             "count(*)",
             "n {.name, .age, extra: x}",
+            "n {.*, s, o, extra: [z IN l | z]}",
+            "m {.k, .nope, x}",
+            "nope {.a}",
+            "n {.name, nope}",
+            "n {k: 1 / 0}",
             "EXISTS { MATCH (q:P) WHERE q.age > x }",
             "COUNT { (n)--() }",
             "99999999999999999999",
@@ -865,7 +920,8 @@ mod tests {
                 inner
                     .clone()
                     .prop_map(|a| format!("any(o IN [{a}] WHERE o)")),
-                (inner.clone(), inner).prop_map(|(a, b)| format!("{{k: {a}, j: {b}}}.k")),
+                (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("{{k: {a}, j: {b}}}.k")),
+                inner.prop_map(|a| format!("m {{.k, x, o, v: {a}}}")),
             ]
         })
     }

@@ -211,6 +211,15 @@ pub(crate) fn all_reduce_step(v: Value) -> Result<Option<bool>> {
     }
 }
 
+/// Reading a variable that is not in scope.
+pub(crate) fn undefined_variable(name: &str) -> ExecError {
+    ExecError::compile(
+        ErrorKind::SemanticError,
+        format!("variable `{name}` not defined"),
+    )
+    .with_detail("UndefinedVariable")
+}
+
 fn overflow() -> ExecError {
     ExecError::runtime(ErrorKind::ArithmeticError, "integer overflow")
         .with_detail("IntegerOverflow")
@@ -348,13 +357,10 @@ impl Runner<'_> {
                     .with_detail("MissingParameter")
                 })
             }
-            ExprKind::Variable(v) => env.lookup(&v.name).cloned().ok_or_else(|| {
-                ExecError::compile(
-                    ErrorKind::SemanticError,
-                    format!("variable `{}` not defined", v.name),
-                )
-                .with_detail("UndefinedVariable")
-            }),
+            ExprKind::Variable(v) => env
+                .lookup(&v.name)
+                .cloned()
+                .ok_or_else(|| undefined_variable(&v.name)),
             ExprKind::List(items) => Ok(Value::List(
                 items
                     .iter()
@@ -654,45 +660,49 @@ impl Runner<'_> {
             }
             ExprKind::Collect(q) => self.collect_subquery(q, env),
             ExprKind::MapProjection { variable, items } => {
-                let base = env.lookup(&variable.name).cloned().ok_or_else(|| {
-                    ExecError::compile(
-                        ErrorKind::SemanticError,
-                        format!("variable `{}` not defined", variable.name),
-                    )
-                    .with_detail("UndefinedVariable")
-                })?;
-                if base.is_null() {
-                    return Ok(Value::Null);
-                }
-                let mut m = BTreeMap::new();
-                for it in items {
-                    match it {
-                        MapProjectionItem::Property(k) => {
-                            m.insert(Arc::from(k.name.as_str()), self.property(&base, &k.name)?);
-                        }
-                        MapProjectionItem::AllProperties(_) => {
-                            for (k, v) in self.all_properties(&base)? {
-                                m.insert(k, v);
-                            }
-                        }
-                        MapProjectionItem::Entry(k, x) => {
-                            m.insert(Arc::from(k.name.as_str()), self.eval(x, env)?);
-                        }
-                        MapProjectionItem::Variable(v) => {
-                            let val = env.lookup(&v.name).cloned().ok_or_else(|| {
-                                ExecError::compile(
-                                    ErrorKind::SemanticError,
-                                    format!("variable `{}` not defined", v.name),
-                                )
-                                .with_detail("UndefinedVariable")
-                            })?;
-                            m.insert(Arc::from(v.name.as_str()), val);
-                        }
-                    }
-                }
-                Ok(Value::Map(m))
+                let base = env
+                    .lookup(&variable.name)
+                    .cloned()
+                    .ok_or_else(|| undefined_variable(&variable.name))?;
+                self.map_projection_with(base, items, |it| match it {
+                    MapProjectionItem::Entry(_, x) => self.eval(x, env),
+                    MapProjectionItem::Variable(v) => env
+                        .lookup(&v.name)
+                        .cloned()
+                        .ok_or_else(|| undefined_variable(&v.name)),
+                    _ => Ok(Value::Null),
+                })
             }
         }
+    }
+
+    /// A map projection `base {…}` whose `k: expr` entries and variables `value` gives.
+    pub(crate) fn map_projection_with(
+        &self,
+        base: Value,
+        items: &[MapProjectionItem],
+        mut value: impl FnMut(&MapProjectionItem) -> Result<Value>,
+    ) -> Result<Value> {
+        if base.is_null() {
+            return Ok(Value::Null);
+        }
+        let mut m = BTreeMap::new();
+        for it in items {
+            match it {
+                MapProjectionItem::Property(k) => {
+                    m.insert(Arc::from(k.name.as_str()), self.property(&base, &k.name)?);
+                }
+                MapProjectionItem::AllProperties(_) => {
+                    for (k, v) in self.all_properties(&base)? {
+                        m.insert(k, v);
+                    }
+                }
+                MapProjectionItem::Entry(k, _) | MapProjectionItem::Variable(k) => {
+                    m.insert(Arc::from(k.name.as_str()), value(it)?);
+                }
+            }
+        }
+        Ok(Value::Map(m))
     }
 
     /// `base.key`.
