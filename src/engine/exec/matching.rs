@@ -565,7 +565,8 @@ impl<'a> Runner<'a> {
                 }
             }
             Some(CProps::Whole(p)) => {
-                if !self.properties_match(v, self.eval_compiled(p, &env)?)? {
+                let want = self.eval_compiled(p, &env)?;
+                if !self.properties_match(v, want)? {
                     return Ok(false);
                 }
             }
