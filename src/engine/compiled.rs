@@ -10,17 +10,19 @@
 //!
 //! The compiled form covers what rows evaluate most: variables, properties, indexing,
 //! arithmetic, boolean logic, comparison chains, `IS NULL`, list and map literals, calls of
-//! non-aggregating functions, `CASE`, list comprehensions, quantifiers and reductions. Any
-//! other expression (pattern predicates and subqueries, which `predicates.rs` compiles once
-//! per statement; aggregates, read from the group; map projections; a variable the layout
-//! does not have, whose error the general evaluator reports) stays an AST node that
-//! [`Runner::eval`] runs in the same environment, so both forms share one semantics: the
-//! operators are the evaluator's own functions (`eval.rs`).
+//! non-aggregating functions, `CASE`, list comprehensions, quantifiers, reductions and map
+//! projections. Any other expression (pattern predicates and subqueries, which `predicates.rs`
+//! compiles once per statement; aggregates, read from the group; a variable the layout does
+//! not have, whose error the general evaluator reports) stays an AST node that
+//! [`Runner::eval`] runs in the same environment. Both forms share one semantics: the
+//! operators and the loops of comprehensions, quantifiers, reductions and map projections are
+//! the evaluator's own functions (`eval.rs`), which take the per-element evaluation as a
+//! closure.
 
 use super::error::Result;
 use super::eval::{
-    all_reduce_step, builds_value, chain_step, list_operand, literal, load_csv_context,
-    normal_form_argument, quantify, truthy, unary_value, undefined_variable, Env,
+    builds_value, chain_step, list_operand, literal, load_csv_context, normal_form_argument,
+    truthy, unary_value, undefined_variable, Env,
 };
 use super::exec::Runner;
 use super::functions;
@@ -571,29 +573,16 @@ impl<'a> Runner<'a> {
                 else {
                     return Ok(Value::Null);
                 };
-                let mut out = Vec::with_capacity(items.len());
-                let mut bytes = 0usize;
-                for item in items {
-                    self.sh.tick()?;
-                    let vals = [item];
-                    let inner = Env {
-                        names: &names[..],
-                        values: &vals,
-                        outer: Some(env),
-                    };
-                    if let Some(f) = filter {
-                        if truthy(&self.eval_compiled(f, &inner)?, "WHERE")? != Some(true) {
-                            continue;
-                        }
-                    }
-                    let v = match map {
-                        Some(m) => self.eval_compiled(m, &inner)?,
-                        None => vals.into_iter().next().unwrap_or(Value::Null),
-                    };
-                    self.sh.grow(&mut bytes, &v)?;
-                    out.push(v);
-                }
-                let v = Value::List(out);
+                let v = self.comprehend(
+                    items,
+                    &names[..],
+                    env,
+                    filter
+                        .as_deref()
+                        .map(|f| move |e: &Env| self.eval_compiled(f, e)),
+                    map.as_deref()
+                        .map(|m| move |e: &Env| self.eval_compiled(m, e)),
+                )?;
                 self.sh.admit(&v)?;
                 Ok(v)
             }
@@ -607,27 +596,15 @@ impl<'a> Runner<'a> {
                 else {
                     return Ok(Value::Null);
                 };
-                let (mut trues, mut nulls) = (0usize, 0usize);
-                for item in items.iter() {
-                    self.sh.tick()?;
-                    let vals = [item.clone()];
-                    let inner = Env {
-                        names: &names[..],
-                        values: &vals,
-                        outer: Some(env),
-                    };
-                    let t = match filter {
-                        Some(f) => truthy(&self.eval_compiled(f, &inner)?, "WHERE")?,
-                        None => truthy(item, "quantifier")?,
-                    };
-                    match t {
-                        Some(true) => trues += 1,
-                        None => nulls += 1,
-                        Some(false) => {}
-                    }
-                }
-                let r = quantify(*kind, trues, nulls, items.len());
-                Ok(r.map(Value::Bool).unwrap_or(Value::Null))
+                self.quantified(
+                    *kind,
+                    &items,
+                    &names[..],
+                    env,
+                    filter
+                        .as_deref()
+                        .map(|f| move |e: &Env| self.eval_compiled(f, e)),
+                )
             }
             CKind::Reduce {
                 names,
@@ -636,44 +613,20 @@ impl<'a> Runner<'a> {
                 step,
                 predicate,
             } => {
-                let mut acc = self.eval_compiled(init, env)?;
+                let acc = self.eval_compiled(init, env)?;
                 let Some(items) = list_operand(self.eval_compiled(list, env)?, "reduce")? else {
                     return Ok(Value::Null);
                 };
-                let mut unknown = false;
-                for item in items {
-                    self.sh.tick()?;
-                    let mut vals = [acc, item];
-                    let inner = Env {
-                        names: &names[..],
-                        values: &vals,
-                        outer: Some(env),
-                    };
-                    let next = self.eval_compiled(step, &inner)?;
-                    vals[0] = next;
-                    if let Some(p) = predicate {
-                        let inner = Env {
-                            names: &names[..],
-                            values: &vals,
-                            outer: Some(env),
-                        };
-                        match all_reduce_step(self.eval_compiled(p, &inner)?)? {
-                            Some(true) => {}
-                            Some(false) => return Ok(Value::Bool(false)),
-                            None => unknown = true,
-                        }
-                    }
-                    let [next, _] = vals;
-                    acc = next;
-                }
-                if predicate.is_some() {
-                    return Ok(if unknown {
-                        Value::Null
-                    } else {
-                        Value::Bool(true)
-                    });
-                }
-                Ok(acc)
+                self.reduce(
+                    acc,
+                    items,
+                    &names[..],
+                    env,
+                    |e: &Env| self.eval_compiled(step, e),
+                    predicate
+                        .as_deref()
+                        .map(|p| move |e: &Env| self.eval_compiled(p, e)),
+                )
             }
             CKind::MapProjection {
                 base,

@@ -157,7 +157,7 @@ pub(crate) fn list_operand(v: Value, what: &str) -> Result<Option<Vec<Value>>> {
 
 /// A quantifier's verdict from how many of the `n` elements passed (`trues`) and how many
 /// gave null.
-pub(crate) fn quantify(kind: QuantifierKind, trues: usize, nulls: usize, n: usize) -> Option<bool> {
+fn quantify(kind: QuantifierKind, trues: usize, nulls: usize, n: usize) -> Option<bool> {
     let falses = n - trues - nulls;
     match kind {
         QuantifierKind::All => {
@@ -200,7 +200,7 @@ pub(crate) fn quantify(kind: QuantifierKind, trues: usize, nulls: usize, n: usiz
 }
 
 /// One step of `allReduce`'s predicate: a boolean or null, anything else a type error.
-pub(crate) fn all_reduce_step(v: Value) -> Result<Option<bool>> {
+fn all_reduce_step(v: Value) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(b)),
         Value::Null => Ok(None),
@@ -535,29 +535,13 @@ impl Runner<'_> {
                     return Ok(Value::Null);
                 };
                 let names = [Arc::from(variable.name.as_str())];
-                let mut out = Vec::with_capacity(items.len());
-                let mut bytes = 0usize;
-                for item in items {
-                    self.sh.tick()?;
-                    let vals = [item];
-                    let inner = Env {
-                        names: &names,
-                        values: &vals,
-                        outer: Some(env),
-                    };
-                    if let Some(f) = filter {
-                        if truthy(&self.eval(f, &inner)?, "WHERE")? != Some(true) {
-                            continue;
-                        }
-                    }
-                    let v = match map {
-                        Some(m) => self.eval(m, &inner)?,
-                        None => vals.into_iter().next().unwrap_or(Value::Null),
-                    };
-                    self.sh.grow(&mut bytes, &v)?;
-                    out.push(v);
-                }
-                Ok(Value::List(out))
+                self.comprehend(
+                    items,
+                    &names,
+                    env,
+                    filter.as_deref().map(|f| move |e: &Env| self.eval(f, e)),
+                    map.as_deref().map(|m| move |e: &Env| self.eval(m, e)),
+                )
             }
             ExprKind::Quantified {
                 kind,
@@ -569,27 +553,13 @@ impl Runner<'_> {
                     return Ok(Value::Null);
                 };
                 let names = [Arc::from(variable.name.as_str())];
-                let (mut trues, mut nulls) = (0usize, 0usize);
-                for item in items.iter() {
-                    self.sh.tick()?;
-                    let vals = [item.clone()];
-                    let inner = Env {
-                        names: &names,
-                        values: &vals,
-                        outer: Some(env),
-                    };
-                    let t = match filter {
-                        Some(f) => truthy(&self.eval(f, &inner)?, "WHERE")?,
-                        None => truthy(item, "quantifier")?,
-                    };
-                    match t {
-                        Some(true) => trues += 1,
-                        None => nulls += 1,
-                        Some(false) => {}
-                    }
-                }
-                let r = quantify(*kind, trues, nulls, items.len());
-                Ok(r.map(Value::Bool).unwrap_or(Value::Null))
+                self.quantified(
+                    *kind,
+                    &items,
+                    &names,
+                    env,
+                    filter.as_deref().map(|f| move |e: &Env| self.eval(f, e)),
+                )
             }
             ExprKind::Reduce {
                 accumulator,
@@ -599,7 +569,7 @@ impl Runner<'_> {
                 expr,
                 predicate,
             } => {
-                let mut acc = self.eval(init, env)?;
+                let acc = self.eval(init, env)?;
                 let Some(items) = list_operand(self.eval(list, env)?, "reduce")? else {
                     return Ok(Value::Null);
                 };
@@ -607,42 +577,14 @@ impl Runner<'_> {
                     Arc::from(accumulator.name.as_str()),
                     Arc::from(variable.name.as_str()),
                 ];
-                // allReduce: the predicate is tested on the accumulator after every step
-                // (false as soon as one step fails it; null if one is null and none false).
-                let mut unknown = false;
-                for item in items {
-                    self.sh.tick()?;
-                    let mut vals = [acc, item];
-                    let inner = Env {
-                        names: &names,
-                        values: &vals,
-                        outer: Some(env),
-                    };
-                    let next = self.eval(expr, &inner)?;
-                    vals[0] = next;
-                    if let Some(p) = predicate {
-                        let inner = Env {
-                            names: &names,
-                            values: &vals,
-                            outer: Some(env),
-                        };
-                        match all_reduce_step(self.eval(p, &inner)?)? {
-                            Some(true) => {}
-                            Some(false) => return Ok(Value::Bool(false)),
-                            None => unknown = true,
-                        }
-                    }
-                    let [next, _] = vals;
-                    acc = next;
-                }
-                if predicate.is_some() {
-                    return Ok(if unknown {
-                        Value::Null
-                    } else {
-                        Value::Bool(true)
-                    });
-                }
-                Ok(acc)
+                self.reduce(
+                    acc,
+                    items,
+                    &names,
+                    env,
+                    |e: &Env| self.eval(expr, e),
+                    predicate.as_deref().map(|p| move |e: &Env| self.eval(p, e)),
+                )
             }
             ExprKind::Pattern(chain) => Ok(Value::Bool(self.pattern_exists(chain, env)?)),
             ExprKind::PatternComprehension {
@@ -674,6 +616,122 @@ impl Runner<'_> {
                 })
             }
         }
+    }
+
+    /// `[v IN items WHERE filter | map]` over a list's items: `names` is the frame of the
+    /// variable, inside `env`; `filter` and `map` evaluate in it.
+    pub(crate) fn comprehend(
+        &self,
+        items: Vec<Value>,
+        names: &[Arc<str>],
+        env: &Env,
+        filter: Option<impl Fn(&Env) -> Result<Value>>,
+        map: Option<impl Fn(&Env) -> Result<Value>>,
+    ) -> Result<Value> {
+        let mut out = Vec::with_capacity(items.len());
+        let mut bytes = 0usize;
+        for item in items {
+            self.sh.tick()?;
+            let vals = [item];
+            let inner = Env {
+                names,
+                values: &vals,
+                outer: Some(env),
+            };
+            if let Some(f) = &filter {
+                if truthy(&f(&inner)?, "WHERE")? != Some(true) {
+                    continue;
+                }
+            }
+            let v = match &map {
+                Some(m) => m(&inner)?,
+                None => vals.into_iter().next().unwrap_or(Value::Null),
+            };
+            self.sh.grow(&mut bytes, &v)?;
+            out.push(v);
+        }
+        Ok(Value::List(out))
+    }
+
+    /// `all|any|none|single(v IN items WHERE filter)`.
+    pub(crate) fn quantified(
+        &self,
+        kind: QuantifierKind,
+        items: &[Value],
+        names: &[Arc<str>],
+        env: &Env,
+        filter: Option<impl Fn(&Env) -> Result<Value>>,
+    ) -> Result<Value> {
+        let (mut trues, mut nulls) = (0usize, 0usize);
+        for item in items {
+            self.sh.tick()?;
+            let vals = [item.clone()];
+            let inner = Env {
+                names,
+                values: &vals,
+                outer: Some(env),
+            };
+            let t = match &filter {
+                Some(f) => truthy(&f(&inner)?, "WHERE")?,
+                None => truthy(item, "quantifier")?,
+            };
+            match t {
+                Some(true) => trues += 1,
+                None => nulls += 1,
+                Some(false) => {}
+            }
+        }
+        let r = quantify(kind, trues, nulls, items.len());
+        Ok(r.map(Value::Bool).unwrap_or(Value::Null))
+    }
+
+    /// `reduce(acc = init, v IN items | step)` and Cypher 25's `allReduce(…, predicate)`:
+    /// `names` is the frame of the accumulator and the variable. With a predicate, it is
+    /// tested on the accumulator after every step (false as soon as one step fails it; null
+    /// if one is null and none false).
+    pub(crate) fn reduce(
+        &self,
+        mut acc: Value,
+        items: Vec<Value>,
+        names: &[Arc<str>],
+        env: &Env,
+        step: impl Fn(&Env) -> Result<Value>,
+        predicate: Option<impl Fn(&Env) -> Result<Value>>,
+    ) -> Result<Value> {
+        let mut unknown = false;
+        for item in items {
+            self.sh.tick()?;
+            let mut vals = [acc, item];
+            let inner = Env {
+                names,
+                values: &vals,
+                outer: Some(env),
+            };
+            let next = step(&inner)?;
+            vals[0] = next;
+            if let Some(p) = &predicate {
+                let inner = Env {
+                    names,
+                    values: &vals,
+                    outer: Some(env),
+                };
+                match all_reduce_step(p(&inner)?)? {
+                    Some(true) => {}
+                    Some(false) => return Ok(Value::Bool(false)),
+                    None => unknown = true,
+                }
+            }
+            let [next, _] = vals;
+            acc = next;
+        }
+        if predicate.is_some() {
+            return Ok(if unknown {
+                Value::Null
+            } else {
+                Value::Bool(true)
+            });
+        }
+        Ok(acc)
     }
 
     /// A map projection `base {…}` whose `k: expr` entries and variables `value` gives.
