@@ -132,7 +132,8 @@ enum CKind<'q> {
         args: Vec<CExpr<'q>>,
     },
     Case {
-        operand: Option<Box<CExpr<'q>>>,
+        /// The operand, and the frame its `WHEN > 3`-style tests read it from.
+        operand: Option<(Box<CExpr<'q>>, Box<[Arc<str>; 1]>)>,
         /// Each `WHEN` (and whether it tests the operand, in a frame of its own), `THEN`.
         whens: Vec<(CExpr<'q>, bool, CExpr<'q>)>,
         else_: Option<Box<CExpr<'q>>>,
@@ -199,7 +200,7 @@ impl<'q> CExpr<'q> {
                     whens,
                     else_,
                 } => {
-                    operand.as_deref().is_some_and(any)
+                    operand.as_ref().is_some_and(|(o, _)| any(o))
                         || whens.iter().any(|(w, _, t)| any(w) || any(t))
                         || else_.as_deref().is_some_and(any)
                 }
@@ -320,18 +321,21 @@ impl<'a> Runner<'a> {
                 whens,
                 else_,
             } => {
-                let operand_frame: [Arc<str>; 1] = [Arc::from(CASE_OPERAND)];
-                let with_operand = Layout::within(&operand_frame, layout);
+                let frame = frame1(CASE_OPERAND);
+                let with_operand = Layout::within(&frame[..], layout);
+                let whens = whens
+                    .iter()
+                    .map(|(w, t)| {
+                        let tests = operand.is_some() && w.tests_case_operand();
+                        let wl = if tests { &with_operand } else { layout };
+                        (self.compile(w, wl), tests, self.compile(t, layout))
+                    })
+                    .collect();
                 CKind::Case {
-                    operand: operand.as_deref().map(|o| self.compile_box(o, layout)),
-                    whens: whens
-                        .iter()
-                        .map(|(w, t)| {
-                            let tests = operand.is_some() && w.tests_case_operand();
-                            let wl = if tests { &with_operand } else { layout };
-                            (self.compile(w, wl), tests, self.compile(t, layout))
-                        })
-                        .collect(),
+                    operand: operand
+                        .as_deref()
+                        .map(|o| (self.compile_box(o, layout), frame)),
+                    whens,
                     else_: else_.as_deref().map(|x| self.compile_box(x, layout)),
                 }
             }
@@ -529,12 +533,11 @@ impl<'a> Runner<'a> {
                 else_,
             } => {
                 match operand {
-                    Some(o) => {
+                    Some((o, frame)) => {
                         let ov = self.eval_compiled(o, env)?;
-                        let names = [Arc::from(CASE_OPERAND)];
                         let vals = [ov.clone()];
                         let with_operand = Env {
-                            names: &names,
+                            names: &frame[..],
                             values: &vals,
                             outer: Some(env),
                         };
