@@ -102,6 +102,9 @@ pub(crate) struct CExpr<'q> {
     span: Span,
 }
 
+/// A frame of one name (a comprehension's variable, a `CASE` operand).
+type Frame1 = Box<[Arc<str>; 1]>;
+
 #[derive(Clone, Debug)]
 enum CKind<'q> {
     Const(Value),
@@ -133,20 +136,20 @@ enum CKind<'q> {
     },
     Case {
         /// The operand, and the frame its `WHEN > 3`-style tests read it from.
-        operand: Option<(Box<CExpr<'q>>, Box<[Arc<str>; 1]>)>,
+        operand: Option<(Box<CExpr<'q>>, Frame1)>,
         /// Each `WHEN` (and whether it tests the operand, in a frame of its own), `THEN`.
         whens: Vec<(CExpr<'q>, bool, CExpr<'q>)>,
         else_: Option<Box<CExpr<'q>>>,
     },
     Comprehension {
-        names: Box<[Arc<str>; 1]>,
+        names: Frame1,
         list: Box<CExpr<'q>>,
         filter: Option<Box<CExpr<'q>>>,
         map: Option<Box<CExpr<'q>>>,
     },
     Quantified {
         kind: QuantifierKind,
-        names: Box<[Arc<str>; 1]>,
+        names: Frame1,
         list: Box<CExpr<'q>>,
         filter: Option<Box<CExpr<'q>>>,
     },
@@ -229,7 +232,7 @@ impl<'q> CExpr<'q> {
 }
 
 /// A frame of one name.
-fn frame1(name: &str) -> Box<[Arc<str>; 1]> {
+fn frame1(name: &str) -> Frame1 {
     Box::new([Arc::from(name)])
 }
 
