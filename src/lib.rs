@@ -18,6 +18,7 @@ pub mod backend;
 pub mod bolt;
 pub mod catalogue;
 pub mod dataset;
+pub mod difftest;
 pub mod engine;
 pub mod eval;
 pub mod fulltext;

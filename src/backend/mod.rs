@@ -16,6 +16,7 @@
 
 #[cfg(feature = "neo4j")]
 pub mod neo4j;
+pub mod push;
 pub mod record;
 
 use crate::engine::{ExecError, Options, Params, Table};

@@ -326,8 +326,15 @@ fn stats_of(summary: &Ps) -> Stats {
     }
 }
 
-impl Backend for Neo4j {
-    fn run(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
+impl Neo4j {
+    /// Runs one statement inside an explicit transaction that is then rolled back, so a
+    /// writing statement reports its counters and leaves the database as it was. (Statements
+    /// Neo4j runs only in implicit transactions, `CALL { … } IN TRANSACTIONS`, fail here.)
+    pub fn run_rolled_back(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
+        self.exec(query, params, true)
+    }
+
+    fn exec(&self, query: &str, params: &Params, rolled_back: bool) -> Result<Table, BackendError> {
         let d = self.dialect();
         let empty = Table::default();
         let params = Ps::Map(
@@ -348,19 +355,43 @@ impl Backend for Neo4j {
         }
         let mut c = self.checkout()?;
         let name = self.config.uri.as_str();
-        let (meta, records, summary) = match c.run_with(query, params, Ps::map(extra)) {
+        let reset = |mut c: Client| {
+            // RESET clears a failed state or an open transaction; the connection stays usable.
+            if let Ok((0x70, _)) = c.request(0x0F, vec![]) {
+                self.checkin(c);
+            }
+        };
+        let run_extra = if rolled_back {
+            match c.request(0x11, vec![Ps::map(extra)]) {
+                Err(e) => return Err(io_err(name, e)),
+                Ok((0x70, _)) => {}
+                Ok((_, f)) => {
+                    let err = failure(f.first().unwrap_or(&Ps::Null));
+                    reset(c);
+                    return Err(err);
+                }
+            }
+            Ps::map::<&str>([])
+        } else {
+            Ps::map(extra)
+        };
+        let (meta, records, summary) = match c.run_with(query, params, run_extra) {
             Err(e) => return Err(io_err(name, e)),
             Ok(Err(meta)) => {
-                let err = failure(&meta);
-                // RESET clears the failed state; the connection stays usable.
-                if let Ok((0x70, _)) = c.request(0x0F, vec![]) {
-                    self.checkin(c);
-                }
-                return Err(err);
+                reset(c);
+                return Err(failure(&meta));
             }
             Ok(Ok(r)) => r,
         };
-        self.checkin(c);
+        if rolled_back {
+            match c.request(0x13, vec![]) {
+                Ok((0x70, _)) => self.checkin(c),
+                Ok(_) => reset(c),
+                Err(e) => return Err(io_err(name, e)),
+            }
+        } else {
+            self.checkin(c);
+        }
         let columns: Vec<String> = match meta.get("fields") {
             Some(Ps::List(f)) => f
                 .iter()
@@ -381,6 +412,12 @@ impl Backend for Neo4j {
             rows.push(row);
         }
         Ok(dec.into_table(columns, rows, stats_of(&summary)))
+    }
+}
+
+impl Backend for Neo4j {
+    fn run(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
+        self.exec(query, params, false)
     }
 
     fn schema(&self) -> Result<Schema, BackendError> {

@@ -1067,6 +1067,37 @@ pub fn load_graph(
 /// property keys and types, every relationship type with its properties, and every
 /// (start label, type, end label) triple that occurs. This is the schema the evaluation runner
 /// validates predictions against when none is given.
+/// The statements that create a graph's indexes and constraints on another database, as
+/// `SHOW INDEXES` / `SHOW CONSTRAINTS` write them in `createStatement`: every constraint, then
+/// every index that no constraint owns, LOOKUP indexes left out (a new Neo4j database has its
+/// own two).
+///
+/// ```
+/// let mut g = grape::graph::Graph::new();
+/// grape::engine::run(&mut g, "CREATE CONSTRAINT c FOR (p:Person) REQUIRE p.id IS UNIQUE", &Default::default()).unwrap();
+/// grape::engine::run(&mut g, "CREATE INDEX i FOR (p:Person) ON (p.name)", &Default::default()).unwrap();
+/// assert_eq!(grape::engine::schema_statements(&g), vec![
+///     "CREATE CONSTRAINT `c` FOR (n:`Person`) REQUIRE (n.`id`) IS UNIQUE".to_string(),
+///     "CREATE RANGE INDEX `i` FOR (n:`Person`) ON (n.`name`)".to_string(),
+/// ]);
+/// ```
+pub fn schema_statements(graph: &Graph) -> Vec<String> {
+    let schema = graph.schema();
+    let mut out: Vec<String> = schema
+        .sorted_constraints()
+        .into_iter()
+        .map(exec::schema::constraint_create_statement)
+        .collect();
+    out.extend(
+        schema
+            .sorted_indexes()
+            .into_iter()
+            .filter(|i| i.kind != crate::syntax::IndexKind::Lookup && i.owning_constraint.is_none())
+            .map(exec::schema::index_create_statement),
+    );
+    out
+}
+
 pub fn schema_of(graph: &Graph) -> crate::schema::Schema {
     let value = procedures::apoc_meta_schema(graph);
     let json = crate::graph::import::value_to_json(&value, &Table::default());

@@ -196,6 +196,12 @@ pub(crate) enum Command {
     /// query, whether they agree, and the fidelity. Exits 1 when a query differs.
     #[cfg(feature = "neo4j")]
     ReplayCheck(ReplayCheckArgs),
+    /// Run statements on grape and on a live Neo4j holding the same graph and report every
+    /// difference: errors (status codes), columns, rows (a multiset, or the sort order under a
+    /// final ORDER BY with ties as sets), update counters (writes run in transactions rolled back
+    /// on both sides). Statements come from files and/or --generate N. Exits 1 when any differ.
+    #[cfg(feature = "neo4j")]
+    Difftest(crate::live::DifftestArgs),
     /// Generate with an LLM (feature `llm`).
     #[cfg(feature = "llm")]
     #[command(subcommand)]
@@ -376,6 +382,11 @@ pub(crate) enum GraphCommand {
         #[arg(long, default_value = "strings")]
         types: grape::graph::import::ImporterTypes,
     },
+    /// Write a graph (as for `grape query`) into an empty live Neo4j database: nodes with
+    /// their labels and typed properties, relationships, then constraints and indexes — the
+    /// inverse of `grape record`, so a real Neo4j and grape load one fixture.
+    #[cfg(feature = "neo4j")]
+    Push(crate::live::PushArgs),
 }
 
 #[derive(Subcommand)]

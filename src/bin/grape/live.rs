@@ -109,6 +109,207 @@ pub struct ReplayCheckArgs {
     jobs: usize,
 }
 
+#[derive(clap::Args)]
+pub struct PushArgs {
+    /// The graph: a JSON fixture, a `.grape` snapshot, a Data Importer folder, a Cypher
+    /// script, a CypherBench dump (anything `grape query --graph` reads).
+    graph: String,
+    #[command(flatten)]
+    neo4j: Neo4jArgs,
+    /// Value types for Data Importer folders: `strings` or `model`.
+    #[arg(long, default_value = "strings")]
+    types: grape::graph::import::ImporterTypes,
+    /// Empty a non-empty database first (data, constraints, indexes); refused otherwise.
+    #[arg(long)]
+    clear: bool,
+    /// Nodes or relationships per statement.
+    #[arg(long, default_value_t = 2_000)]
+    batch_size: usize,
+    /// Leave the graph's indexes and constraints out.
+    #[arg(long)]
+    no_schema: bool,
+}
+
+pub(super) fn cmd_graph_push(a: PushArgs) -> ExitCode {
+    let g = match grape::engine::load_graph(&a.graph, a.types) {
+        Ok(g) => g,
+        Err(e) => return fail(e),
+    };
+    let db = match a.neo4j.connect() {
+        Ok(db) => db,
+        Err(e) => return fail(e),
+    };
+    let opts = grape::backend::push::PushOptions {
+        batch_size: a.batch_size,
+        clear: a.clear,
+        skip_schema: a.no_schema,
+    };
+    match grape::backend::push::push(&g, &db, &opts) {
+        Ok(r) => {
+            println!(
+                "pushed {} nodes, {} relationships and {} constraints and indexes into {} in {:.1} s ({} statements)",
+                r.nodes,
+                r.relationships,
+                r.schema_rules,
+                grape::backend::Backend::describe(&db),
+                r.seconds,
+                r.statements
+            );
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(e),
+    }
+}
+
+#[derive(clap::Args)]
+pub struct DifftestArgs {
+    #[command(flatten)]
+    neo4j: Neo4jArgs,
+    /// The graph both sides run on; it is pushed into the database first (which must be empty,
+    /// or --clear) unless --pushed says it is there already.
+    #[arg(long, required_unless_present = "pushed")]
+    graph: Option<String>,
+    /// The database already holds the graph: do not push it. Without --graph, grape reads the
+    /// whole database into memory instead.
+    #[arg(long)]
+    pushed: bool,
+    /// Empty a non-empty database before pushing.
+    #[arg(long)]
+    clear: bool,
+    /// Value types for Data Importer folders: `strings` or `model`.
+    #[arg(long, default_value = "strings")]
+    types: grape::graph::import::ImporterTypes,
+    /// Draw this many statements from the graph (see grape::difftest::generate).
+    #[arg(long, default_value_t = 0)]
+    generate: usize,
+    /// Seed of --generate.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Write difftest.json and differences.md here.
+    #[arg(long)]
+    out: Option<PathBuf>,
+    /// Differences printed on the terminal (all are in the reports).
+    #[arg(long, default_value_t = 10)]
+    show: usize,
+    /// Files of statements: JSON Lines (`id`, `query`/`cypher`) or Cypher scripts.
+    queries: Vec<PathBuf>,
+}
+
+pub(super) fn cmd_difftest(a: DifftestArgs) -> ExitCode {
+    use grape::difftest::{self, report, Case, Verdict};
+    let db = match a.neo4j.connect() {
+        Ok(db) => db,
+        Err(e) => return fail(e),
+    };
+    let mut graph = match (&a.graph, a.pushed) {
+        (Some(path), pushed) => {
+            let g = match grape::engine::load_graph(path, a.types) {
+                Ok(g) => g,
+                Err(e) => return fail(e),
+            };
+            if !pushed {
+                let opts = grape::backend::push::PushOptions {
+                    clear: a.clear,
+                    ..Default::default()
+                };
+                match grape::backend::push::push(&g, &db, &opts) {
+                    Ok(r) => eprintln!(
+                        "pushed {} nodes and {} relationships in {:.1} s",
+                        r.nodes, r.relationships, r.seconds
+                    ),
+                    Err(e) => return fail(e),
+                }
+            }
+            g
+        }
+        (None, _) => match grape::backend::push::pull(&db) {
+            Ok(g) => g,
+            Err(e) => return fail(e),
+        },
+    };
+    let mut cases = Vec::new();
+    let mut sources = Vec::new();
+    for path in &a.queries {
+        let f = match grape::dataset::read_query_file(path) {
+            Ok(f) => f,
+            Err(e) => return fail(format!("{}: {e}", path.display())),
+        };
+        for e in &f.errors {
+            eprintln!("warning: {e}");
+        }
+        sources.push(path.display().to_string());
+        cases.extend(f.queries.into_iter().map(|q| Case {
+            id: q.id,
+            query: q.text,
+            params: Default::default(),
+        }));
+    }
+    if a.generate > 0 {
+        sources.push(format!("--generate {} --seed {}", a.generate, a.seed));
+        let qs = difftest::generate::statements(&graph, a.generate, a.seed);
+        cases.extend(qs.into_iter().enumerate().map(|(i, q)| Case {
+            id: format!("gen-{}-{}", a.seed, i + 1),
+            query: q,
+            params: Default::default(),
+        }));
+    }
+    if cases.is_empty() {
+        return fail("no statements: name query files or --generate N");
+    }
+    let mut opts = grape::engine::Options::default();
+    opts.limits.timeout = Some(Duration::from_millis(a.neo4j.timeout_ms));
+    let started = std::time::Instant::now();
+    let mut outcomes = Vec::with_capacity(cases.len());
+    for (i, c) in cases.iter().enumerate() {
+        outcomes.push(difftest::run_case(&mut graph, &opts, &db, c));
+        if (i + 1) % 500 == 0 {
+            eprintln!("{} of {} statements", i + 1, cases.len());
+        }
+    }
+    let info = report::RunInfo {
+        graph: a.graph.clone().unwrap_or_else(|| "(the database)".into()),
+        reference: difftest::Reference::describe(&db),
+        source: sources.join(", "),
+    };
+    let s = difftest::Summary::of(&outcomes);
+    let mut shown = 0;
+    for o in &outcomes {
+        if let Verdict::Differs(d) = &o.verdict {
+            if shown < a.show {
+                println!("{}: {:?}: {}\n  {}", o.id, d.kind, d.detail, o.query);
+            }
+            shown += 1;
+        }
+    }
+    let kinds: Vec<String> = s.by_kind.iter().map(|(k, n)| format!("{k} {n}")).collect();
+    println!(
+        "{} statements in {:.1} s against {}: {} equal ({} failing alike on both), {} differ{}, {} skipped",
+        s.cases,
+        started.elapsed().as_secs_f64(),
+        info.reference,
+        s.equal,
+        s.both_failed,
+        s.differ,
+        if kinds.is_empty() { String::new() } else { format!(" ({})", kinds.join(", ")) },
+        s.skipped
+    );
+    if let Some(dir) = &a.out {
+        if let Err(e) = report::write(dir, &info, &outcomes) {
+            return fail(format!("{}: {e}", dir.display()));
+        }
+        println!(
+            "reports: {}/difftest.json, {}/differences.md",
+            dir.display(),
+            dir.display()
+        );
+    }
+    if s.differ > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
 fn summarize(outcomes: &[QueryOutcome]) -> String {
     let n = |f: fn(&Verdict) -> bool| outcomes.iter().filter(|o| f(&o.verdict)).count();
     let agree = n(|v| matches!(v, Verdict::Agrees));

@@ -121,6 +121,8 @@ fn main() -> ExitCode {
         Command::Record(a) => live::cmd_record(a),
         #[cfg(feature = "neo4j")]
         Command::ReplayCheck(a) => live::cmd_replay_check(a),
+        #[cfg(feature = "neo4j")]
+        Command::Difftest(a) => live::cmd_difftest(a),
         #[cfg(feature = "llm")]
         Command::Generate(c) => llm_cli::cmd_generate(c),
         #[cfg(feature = "llm")]
@@ -233,6 +235,10 @@ fn main() -> ExitCode {
         Command::Graph {
             command: GraphCommand::Save { graph, out, types },
         } => graph_cmd::cmd_graph_save(&graph, &out, types),
+        #[cfg(feature = "neo4j")]
+        Command::Graph {
+            command: GraphCommand::Push(a),
+        } => live::cmd_graph_push(a),
         Command::Schema {
             command:
                 SchemaCommand::Convert {

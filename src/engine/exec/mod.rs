@@ -30,7 +30,7 @@ mod load_csv;
 mod matching;
 mod predicates;
 mod project;
-mod schema;
+pub(crate) mod schema;
 mod show;
 mod transactions;
 mod update;

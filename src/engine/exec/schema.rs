@@ -769,7 +769,7 @@ fn props_text(entity: EntityType, props: &[Arc<str>]) -> String {
     ps.join(", ")
 }
 
-fn index_create_statement(i: &IndexDef) -> String {
+pub(crate) fn index_create_statement(i: &IndexDef) -> String {
     let pat = pattern_text(i.entity, &i.labels_or_types);
     let on = match i.kind {
         IndexKind::Lookup => match i.entity {
@@ -790,7 +790,7 @@ fn index_create_statement(i: &IndexDef) -> String {
     )
 }
 
-fn constraint_create_statement(c: &ConstraintDef) -> String {
+pub(crate) fn constraint_create_statement(c: &ConstraintDef) -> String {
     let pat = pattern_text(c.entity, std::slice::from_ref(&c.label));
     let props = props_text(c.entity, &c.properties);
     let tail = match &c.rule {
