@@ -265,6 +265,50 @@ fn fmt_duration(out: &mut String, d: &Duration) {
     }
 }
 
+/// A time as Neo4j's `toString()` writes it: seconds always, a fraction with the digits it
+/// needs (`10:11:00`, `10:11:00.5`, `10:11:12.000000001`).
+fn fmt_time_full(out: &mut String, t: &NaiveTime) {
+    let _ = write!(out, "{:02}:{:02}:{:02}", t.hour(), t.minute(), t.second());
+    let ns = t.nanosecond() % 1_000_000_000;
+    if ns != 0 {
+        let digits = format!("{ns:09}");
+        let _ = write!(out, ".{}", digits.trim_end_matches('0'));
+    }
+}
+
+impl Temporal {
+    /// The text Neo4j 5's `toString()` gives (checked against the Neo4j 5.26 oracle): times
+    /// always with seconds and a fraction as long as it needs to be (`10:11:00Z`,
+    /// `2024-05-17T10:11:00.5+01:00`, `2024-05-17T10:11:00+02:00[Europe/Oslo]`); dates and
+    /// durations as [`Display`](std::fmt::Display) writes them.
+    pub fn to_neo4j_string(&self) -> String {
+        let mut s = String::new();
+        match self {
+            Temporal::Date(_) | Temporal::Duration(_) => return self.to_string(),
+            Temporal::LocalTime(t) => fmt_time_full(&mut s, t),
+            Temporal::Time(t, o) => {
+                fmt_time_full(&mut s, t);
+                fmt_offset(&mut s, *o);
+            }
+            Temporal::LocalDateTime(dt) => {
+                fmt_date(&mut s, &dt.date());
+                s.push('T');
+                fmt_time_full(&mut s, &dt.time());
+            }
+            Temporal::DateTime(dt, o, z) => {
+                fmt_date(&mut s, &dt.date());
+                s.push('T');
+                fmt_time_full(&mut s, &dt.time());
+                fmt_offset(&mut s, *o);
+                if let Some(z) = z {
+                    let _ = write!(s, "[{z}]");
+                }
+            }
+        }
+        s
+    }
+}
+
 impl std::fmt::Display for Temporal {
     /// Neo4j's text form (`2015-07-21`, `12:31:14.645876123+01:00`, `P1Y2M3DT4H`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -470,6 +514,36 @@ pub fn zone_offset(zone: &str, local: &NaiveDateTime) -> Result<i32, String> {
     }
 }
 
+/// A date-time in a named zone as Java's `ZonedDateTime` holds it (Neo4j's): `local` read with
+/// `offset` gives an instant, and the zone's local time and offset at that instant are kept. So
+/// a local time in a daylight-saving gap moves later by the gap's length (02:30 on the night
+/// clocks go forward is 03:30 in the summer offset, when `offset` is the one before the gap, as
+/// [`zone_offset`] gives it), and in an overlap the given offset stays.
+pub fn in_zone(local: NaiveDateTime, offset: i32, zone: Option<Arc<str>>) -> Temporal {
+    let Some(name) = zone else {
+        return Temporal::DateTime(local, offset, None);
+    };
+    let Ok(tz) = name.parse::<chrono_tz::Tz>() else {
+        return Temporal::DateTime(local, offset, Some(name));
+    };
+    let utc = local - ChronoDuration::seconds(i64::from(offset));
+    let at = tz.from_utc_datetime(&utc);
+    let o = at.offset().fix().local_minus_utc();
+    Temporal::DateTime(at.naive_local(), o, Some(name))
+}
+
+/// The offset of zone `zone` at `local`, `preferred` when it is one of the two of an overlap
+/// (Java's `ZonedDateTime.ofLocal` with a preferred offset).
+fn offset_preferring(zone: &str, local: &NaiveDateTime, preferred: i32) -> Result<i32, String> {
+    if let Ok(tz) = zone.parse::<chrono_tz::Tz>() {
+        if let chrono::LocalResult::Ambiguous(a, b) = tz.offset_from_local_datetime(local) {
+            let (a, b) = (a.fix().local_minus_utc(), b.fix().local_minus_utc());
+            return Ok(if preferred == b { b } else { a });
+        }
+    }
+    zone_offset(zone, local)
+}
+
 /// Parses a zone designation (`+01:00`, `Z`, `Europe/Stockholm`) for a local date-time.
 pub fn resolve_zone(zone: &str, local: &NaiveDateTime) -> Result<(i32, Option<Arc<str>>), String> {
     match parse_offset(zone) {
@@ -524,9 +598,11 @@ pub fn parse_datetime(s: &str) -> Result<Temporal, String> {
     let local = date.and_time(time);
     let (offset, zone) = match (off, name) {
         (_, Some(z)) => {
-            let o = zone_offset(z, &local)?;
+            let mut o = zone_offset(z, &local)?;
             if let Some(given) = off {
                 let g = parse_offset(given)?;
+                // In an overlap either offset names the local time.
+                o = offset_preferring(z, &local, g)?;
                 if g != o {
                     return Err(format!("offset {given} does not match zone {z}"));
                 }
@@ -536,7 +612,7 @@ pub fn parse_datetime(s: &str) -> Result<Temporal, String> {
         (Some(o), None) => (parse_offset(o)?, None),
         (None, None) => (0, None),
     };
-    Ok(Temporal::DateTime(local, offset, zone))
+    Ok(in_zone(local, offset, zone))
 }
 
 /// Parses `P1Y2M3W4DT5H6M7.5S` (fractions allowed) or `P2012-02-02T14:37:21.545`.
@@ -666,14 +742,22 @@ pub fn plus(t: &Temporal, d: &Duration) -> Result<Temporal, String> {
         Temporal::LocalDateTime(x) => {
             Temporal::LocalDateTime(shift_datetime(*x, d).ok_or_else(overflow)?)
         }
-        Temporal::DateTime(x, o, z) => {
-            let local = shift_datetime(*x, d).ok_or_else(overflow)?;
-            let off = match z {
-                Some(zone) => zone_offset(zone, &local)?,
-                None => *o,
-            };
-            Temporal::DateTime(local, off, z.clone())
-        }
+        Temporal::DateTime(x, o, z) => match z {
+            // As Java's ZonedDateTime: months and days move the local date-time (its offset
+            // kept where still valid), seconds and nanoseconds move the instant.
+            Some(zone) => {
+                let local = shift_datetime(*x, &Duration::new(d.months, d.days, 0, 0))
+                    .ok_or_else(overflow)?;
+                let off = offset_preferring(zone, &local, *o)?;
+                let local = local
+                    .checked_add_signed(
+                        ChronoDuration::seconds(d.seconds) + ChronoDuration::nanoseconds(d.nanos),
+                    )
+                    .ok_or_else(overflow)?;
+                in_zone(local, off, Some(zone.clone()))
+            }
+            None => Temporal::DateTime(shift_datetime(*x, d).ok_or_else(overflow)?, *o, None),
+        },
         Temporal::Duration(a) => Temporal::Duration(a.add(d)),
     })
 }

@@ -559,6 +559,37 @@ pub fn format_float(f: f64) -> String {
     s
 }
 
+/// A float as Java's `Double.toString` writes it, which is what Neo4j's `toString()` and
+/// string concatenation give: plain decimals from 10^-3 up to 10^7 (`0.001`, `9999999.0`),
+/// computerized scientific notation outside (`1.0E7`, `1.234567890125E11`, `1.0E-4`), the
+/// shortest digits that read back as the same float.
+///
+/// ```
+/// use grape::value::java_double_string as j;
+/// assert_eq!(j(1e20), "1.0E20");
+/// assert_eq!(j(123456789012.5), "1.234567890125E11");
+/// assert_eq!(j(0.0001), "1.0E-4");
+/// assert_eq!(j(9999999.0), "9999999.0");
+/// assert_eq!(j(-0.0), "-0.0");
+/// assert_eq!(j(f64::NEG_INFINITY), "-Infinity");
+/// ```
+pub fn java_double_string(f: f64) -> String {
+    if !f.is_finite() || f == 0.0 {
+        return format_float(f);
+    }
+    let a = f.abs();
+    if (1e-3..1e7).contains(&a) {
+        return format_float(f);
+    }
+    let e = format!("{f:e}");
+    let (mantissa, exp) = e.split_once('e').unwrap_or((&e, "0"));
+    if mantissa.contains('.') {
+        format!("{mantissa}E{exp}")
+    } else {
+        format!("{mantissa}.0E{exp}")
+    }
+}
+
 /// Lower-case hexadecimal text of bytes (a byte array's text form and its JSON encoding).
 pub fn bytes_to_hex(b: &[u8]) -> String {
     b.iter().map(|x| format!("{x:02x}")).collect()

@@ -357,7 +357,8 @@ fn apoc_errors_and_nulls() {
             &mut g,
             "RETURN apoc.coll.sum(null) IS NULL, apoc.text.join(null, ','), apoc.coll.contains(null, 1), apoc.map.merge(null, {a: 1})"
         ),
-        ["true | null | false | null"]
+        // APOC 5.26 on the Neo4j oracle: a null first map merges as an empty one.
+        ["true | null | false | {a: 1}"]
     );
 }
 

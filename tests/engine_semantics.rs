@@ -252,7 +252,10 @@ fn expressions_follow_cypher_rules() {
     assert_eq!(rows(&mut g, "RETURN all(x IN [1, 2] WHERE x > 0), any(x IN [] WHERE true), none(x IN [1] WHERE x = 2), single(x IN [1, 2] WHERE x = 2)"), ["true | false | true | true"]);
     assert_eq!(rows(&mut g, "RETURN CASE 2 WHEN 1 THEN 'one' WHEN 2 THEN 'two' END, CASE WHEN false THEN 1 ELSE 2 END"), ["'two' | 2"]);
     assert_eq!(rows(&mut g, "RETURN [1, 2, 3][-1], [1, 2, 3][1..], {a: {b: 1}}.a.b, 'Hello' =~ 'H.*o', toUpper('x'), substring('hello', 1, 3)"), ["3 | [2, 3] | 1 | true | 'X' | 'ell'"]);
-    assert_eq!(rows(&mut g, "RETURN round(2.5), round(-2.5), round(3.14159, 2), toInteger('42'), toFloat('1.5'), size('héllo')"), ["3.0 | -3.0 | 3.14 | 42 | 1.5 | 5"]);
+    // round() without a mode is Java's Math.round, half up towards positive infinity (the
+    // Neo4j 5.26 oracle: round(-2.5) = -2.0; with precision 1 and up, half away from zero).
+    assert_eq!(rows(&mut g, "RETURN round(2.5), round(-2.5), round(3.14159, 2), toInteger('42'), toFloat('1.5'), size('héllo')"), ["3.0 | -2.0 | 3.14 | 42 | 1.5 | 5"]);
+    assert_eq!(rows(&mut g, "RETURN round(-2.55, 1), round(-2.5, 0), round(-2.5, 0, 'HALF_UP'), round(-0.2), round(1e300), toString(1e20), 'v' + 1.0E7"), ["-2.6 | -2.0 | -3.0 | 0.0 | 9.223372036854776e18 | '1.0E20' | 'v1.0E7'"]);
     assert_eq!(rows(&mut g, "RETURN 1 IS :: INTEGER, 'a' IS :: INTEGER, null IS :: INTEGER NOT NULL, [1] IS :: LIST<INTEGER>"), ["true | false | false | true"]);
 }
 
@@ -681,5 +684,36 @@ fn aggregates_in_the_list_of_a_comprehension_belong_to_the_group() {
             "UNWIND [1, 2, 3] AS x WITH x % 2 AS k, x RETURN k, [y IN collect(x) | y * 10] AS l ORDER BY k"
         ),
         ["0 | [20]", "1 | [10, 30]"]
+    );
+}
+
+/// Daylight-saving gaps and overlaps as Java's ZonedDateTime resolves them (checked against the
+/// Neo4j 5.26 oracle): a local time in a gap moves later by the gap, an overlap keeps the
+/// earlier offset or the one written, months and days move the local time, hours the instant.
+#[test]
+fn zoned_datetimes_resolve_gaps_and_overlaps_as_neo4j() {
+    let mut g = grape::graph::Graph::new();
+    assert_eq!(
+        rows(
+            &mut g,
+            "RETURN toString(datetime('2024-03-10T02:30:00[America/New_York]')), \
+             toString(datetime('2024-03-10T01:30:00[America/New_York]') + duration('PT1H')), \
+             toString(datetime('2024-03-09T02:30:00[America/New_York]') + duration('P1D')), \
+             toString(datetime('2024-11-03T01:30:00-04:00[America/New_York]') + duration('PT1H')), \
+             toString(datetime('2024-11-02T01:30:00[America/New_York]') + duration('P1D')), \
+             toString(datetime({year: 2021, month: 3, day: 28, hour: 2, minute: 30, timezone: 'Europe/Berlin'}))"
+        ),
+        ["'2024-03-10T03:30:00-04:00[America/New_York]' | '2024-03-10T03:30:00-04:00[America/New_York]' | \
+          '2024-03-10T03:30:00-04:00[America/New_York]' | '2024-11-03T01:30:00-05:00[America/New_York]' | \
+          '2024-11-03T01:30:00-04:00[America/New_York]' | '2021-03-28T03:30:00+02:00[Europe/Berlin]'"]
+    );
+    // toString() writes seconds always and the fraction it needs.
+    assert_eq!(
+        rows(
+            &mut g,
+            "RETURN toString(time('10:00:00-02:00')), toString(localdatetime('2024-05-17T10:11')), \
+             toString(datetime('2024-05-17T10:11:00.5+01:00')), toString(localtime('10:11:12.000000001'))"
+        ),
+        ["'10:00:00-02:00' | '2024-05-17T10:11:00' | '2024-05-17T10:11:00.5+01:00' | '10:11:12.000000001'"]
     );
 }

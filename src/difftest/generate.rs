@@ -540,18 +540,22 @@ impl<'f> Gen<'f> {
         let mut q = String::new();
         match self.rng.below(12) {
             0 => {
-                // A shortest path between two matched nodes.
+                // A shortest path between a few nodes on each side (each side cut alone, so
+                // no cross product is sorted).
                 let a = self.node("a", None, &mut vars);
+                let cond = self.condition(&vars[..1]);
                 let b = self.node("b", None, &mut vars);
                 let which = if self.chance(50) {
                     "shortestPath"
                 } else {
                     "allShortestPaths"
                 };
-                let cond = self.condition(&vars[..1]);
+                let (ka, kb) = (1 + self.rng.below(3), 1 + self.rng.below(3));
                 q.push_str(&format!(
-                    "MATCH {a}, {b} WHERE {cond} WITH a, b ORDER BY a, b LIMIT 3 \
-                     MATCH p = {which}((a)-[*..4]-(b)) WHERE a <> b RETURN length(p) AS len, count(*) AS paths"
+                    "MATCH {a} WHERE {cond} WITH a ORDER BY a LIMIT {ka} \
+                     MATCH {b} WITH a, b ORDER BY b LIMIT {kb} \
+                     MATCH p = {which}((a)-[*..4]-(b)) WHERE a <> b \
+                     RETURN length(p) AS len, count(*) AS paths ORDER BY len"
                 ));
                 return q;
             }
@@ -725,7 +729,7 @@ impl<'f> Gen<'f> {
             },
             2 => {
                 let pat = self.chain("a", &mut vars, "");
-                format!("MATCH {pat} WITH a LIMIT 5 SET a.touched = 1, a:Touched RETURN count(a) AS n")
+                format!("MATCH {pat} WITH DISTINCT a ORDER BY a LIMIT 5 SET a.touched = 1, a:Touched RETURN count(a) AS n")
             }
             3 => {
                 let pat = self.chain("a", &mut vars, "");
@@ -763,4 +767,136 @@ pub fn statements(graph: &Graph, n: usize, seed: u64) -> Vec<String> {
     (0..n)
         .map(|_| if g.chance(12) { g.write() } else { g.read() })
         .collect()
+}
+
+/// Property values that are awkward to get right, by kind; a key draws from one or several.
+const AWKWARD_VALUES: &[&[&str]] = &[
+    &[
+        "0",
+        "-1",
+        "42",
+        "9007199254740993",
+        "9223372036854775807",
+        "-9223372036854775807",
+    ],
+    &["0.0", "-0.0", "1.5", "3.0", "0.1", "1e300", "-2.5e-8"],
+    &[
+        "''",
+        "' '",
+        "'a'",
+        "'A'",
+        "'Ä'",
+        "'straße'",
+        "'e\\u0301'",
+        "'😀'",
+        "'O\\'Brien'",
+        "'10'",
+        "'null'",
+        "'true'",
+        "'a b  c'",
+    ],
+    &["true", "false"],
+    &[
+        "[1, 2, 3]",
+        "[]",
+        "['a', '']",
+        "[1.5, 2.0]",
+        "[true, false]",
+        "[date('2020-01-01')]",
+        "['x']",
+    ],
+    &[
+        "date('2024-02-29')",
+        "date('1969-12-31')",
+        "datetime('2021-03-28T02:30:00[Europe/Berlin]')",
+        "datetime('2020-06-01T12:00:00+05:45')",
+        "datetime('2024-11-03T01:30:00-04:00[America/New_York]')",
+        "datetime('1900-01-01T00:00:00Z')",
+        "localdatetime('2024-05-17T10:11:12.123456789')",
+        "time('10:00:00-02:00')",
+        "localtime('23:59:59.999')",
+        "duration('P1Y2M3DT4H5M6.007S')",
+        "duration('-PT1S')",
+        "duration('P0D')",
+    ],
+    &[
+        "point({x: 1, y: 2})",
+        "point({x: -1.5, y: 0, z: 3})",
+        "point({longitude: 179.9, latitude: -45})",
+        "point({longitude: 10, latitude: 60, height: 100})",
+    ],
+];
+
+const AWKWARD_LABELS: &[&str] = &["A", "B", "C", "D", "`Two Words`", "`ünï`", "E"];
+const AWKWARD_TYPES: &[&str] = &["R", "S", "T", "`HAS PART`"];
+
+/// A random graph made to be awkward for an engine that is not quite Neo4j: nodes with none
+/// to five labels (names with spaces and non-ASCII letters), property keys holding values of
+/// several types on different nodes (integers and floats, `-0.0`, huge numbers, empty and
+/// Unicode strings, lists, empty lists, dates, date-times with offsets and named zones — in
+/// daylight-saving gaps too —, durations, points of every CRS) or missing, parallel
+/// relationships and self-loops. The same seed gives the same graph.
+///
+/// ```
+/// let g = grape::difftest::generate::awkward_graph(1, 40);
+/// assert_eq!(g.node_count(), 40);
+/// assert!(g.relationship_count() > 40);
+/// ```
+pub fn awkward_graph(seed: u64, nodes: usize) -> Graph {
+    let mut rng = SplitMix64(seed ^ 0xA5A5_5A5A);
+    let nodes = nodes.max(1);
+    let mut parts = Vec::with_capacity(nodes * 3);
+    // Each key draws from one to three kinds of value.
+    let keys: Vec<Vec<usize>> = (0..6)
+        .map(|_| {
+            let k = 1 + rng.below(3);
+            (0..k).map(|_| rng.below(AWKWARD_VALUES.len())).collect()
+        })
+        .collect();
+    let value = |rng: &mut SplitMix64, kinds: &[usize]| {
+        let kind = AWKWARD_VALUES[kinds[rng.below(kinds.len())]];
+        kind[rng.below(kind.len())].to_string()
+    };
+    for i in 0..nodes {
+        let mut labels: Vec<&str> = Vec::new();
+        for _ in 0..rng.below(6) {
+            let l = AWKWARD_LABELS[rng.below(AWKWARD_LABELS.len())];
+            if !labels.contains(&l) {
+                labels.push(l);
+            }
+        }
+        let mut props = vec![format!("i: {i}")];
+        for (k, kinds) in keys.iter().enumerate() {
+            if rng.below(100) < 60 {
+                props.push(format!("k{k}: {}", value(&mut rng, kinds)));
+            }
+        }
+        let labels: String = labels.iter().map(|l| format!(":{l}")).collect();
+        parts.push(format!("(n{i}{labels} {{{}}})", props.join(", ")));
+    }
+    for _ in 0..nodes * 2 {
+        let a = rng.below(nodes);
+        // A self-loop now and then; parallel relationships come by chance and by repetition.
+        let b = if rng.below(10) == 0 {
+            a
+        } else {
+            rng.below(nodes)
+        };
+        let ty = AWKWARD_TYPES[rng.below(AWKWARD_TYPES.len())];
+        let mut props = Vec::new();
+        for (k, kinds) in keys.iter().enumerate().take(3) {
+            if rng.below(100) < 40 {
+                props.push(format!("k{k}: {}", value(&mut rng, kinds)));
+            }
+        }
+        let times = if rng.below(8) == 0 { 2 } else { 1 };
+        for _ in 0..times {
+            parts.push(format!("(n{a})-[:{ty} {{{}}}]->(n{b})", props.join(", ")));
+        }
+    }
+    let script = format!("CREATE {}", parts.join(",\n"));
+    Graph::from_cypher_script(&script).unwrap_or_else(|e| {
+        // The script is ours: every part of it is valid Cypher.
+        unreachable!("awkward graph script: {e}")
+    })
 }

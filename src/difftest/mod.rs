@@ -403,6 +403,52 @@ pub fn compare(stmt: &Statement, src: &str, grape: &Side, neo: &Side) -> Option<
     None
 }
 
+/// A fingerprint of an answer such that two answers to `stmt` have the same one exactly when
+/// [`compare`] finds no difference in their rows (the error code for a failure; columns and the
+/// rows as [`compare`] sees them: one multiset, the sequence of tie groups under `ORDER BY` with
+/// cut edge groups by size, the count alone for a bare `LIMIT`; the counters). Recorded answers of
+/// a reference are kept as fingerprints, so a run without the reference still checks grape.
+pub fn fingerprint(stmt: &Statement, src: &str, side: &Side) -> String {
+    use sha2::Digest;
+    let t = match side {
+        Side::Failed { code, .. } => return format!("error {code}"),
+        Side::Rows(t) => t,
+    };
+    let order = row_order(stmt, src, &t.columns);
+    let rows = cells(t);
+    let body = if order.ordered {
+        let gs = groups(&rows, &order.keys);
+        let last = gs.len();
+        let parts: Vec<String> = gs
+            .into_iter()
+            .enumerate()
+            .map(|(i, g)| {
+                if order.cut && (i == 0 || i + 1 == last) {
+                    format!("#{}", g.len())
+                } else {
+                    format!("{:?}", sorted(g))
+                }
+            })
+            .collect();
+        parts.join("|")
+    } else if order.cut {
+        format!("#{}", rows.len())
+    } else {
+        format!("{:?}", sorted(rows))
+    };
+    let mut h = sha2::Sha256::new();
+    h.update(format!("{:?}\n{body}\n{}", t.columns, stats_text(&t.stats)).as_bytes());
+    let digest = h.finalize();
+    format!(
+        "{} rows {}",
+        t.rows.len(),
+        digest[..12]
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<String>()
+    )
+}
+
 fn stats_text(s: &Stats) -> String {
     serde_json::to_value(s)
         .ok()

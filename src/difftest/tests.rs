@@ -264,3 +264,89 @@ fn reports_name_each_difference() {
     assert_eq!(j["cases"][1]["verdict"], "differs");
     assert_eq!(j["cases"][1]["kind"], "rows");
 }
+
+#[test]
+fn awkward_graphs_build_for_many_seeds_and_generated_statements_run_on_them() {
+    for seed in 0..20 {
+        let g = generate::awkward_graph(seed, 30);
+        assert_eq!(g.node_count(), 30);
+        assert!(g.relationship_count() >= 60);
+    }
+    let g = generate::awkward_graph(7, 60);
+    let loops = g
+        .relationship_ids()
+        .filter(|&r| g.endpoints(r).is_some_and(|(a, b)| a == b))
+        .count();
+    assert!(loops > 0, "no self-loop");
+    let many = g.node_ids().filter(|&n| g.labels(n).len() >= 3).count();
+    assert!(many > 0, "no node with three labels or more");
+    let reference = GrapeReference {
+        graph: std::sync::Mutex::new(g.clone()),
+        options: Options::default(),
+    };
+    let mut mine = g.clone();
+    for (i, q) in generate::statements(&g, 300, 5).iter().enumerate() {
+        let case = Case {
+            id: format!("a{i}"),
+            query: q.clone(),
+            params: Params::new(),
+        };
+        let o = run_case(&mut mine, &Options::default(), &reference, &case);
+        assert!(matches!(o.verdict, Verdict::Equal), "{q}: {:?}", o.verdict);
+    }
+}
+
+#[test]
+fn fingerprints_agree_exactly_when_compare_does() {
+    let cases = [
+        (
+            "MATCH (p:P) RETURN p.v AS v",
+            "CREATE (:P {v: 1}), (:P {v: 2})",
+            "CREATE (:P {v: 2}), (:P {v: 1})",
+            true,
+        ),
+        (
+            "MATCH (p:P) RETURN p.v AS v",
+            "CREATE (:P {v: 1})",
+            "CREATE (:P {v: 1.0})",
+            false,
+        ),
+        (
+            "MATCH (p:P) RETURN p.k AS k, p.v AS v ORDER BY k",
+            "CREATE (:P {k: 1, v: 'a'}), (:P {k: 1, v: 'b'})",
+            "CREATE (:P {k: 1, v: 'b'}), (:P {k: 1, v: 'a'})",
+            true,
+        ),
+        (
+            "MATCH (p:P) RETURN p.k AS k, p.v AS v ORDER BY k",
+            "CREATE (:P {k: 1, v: 'a'}), (:P {k: 2, v: 'b'})",
+            "CREATE (:P {k: 1, v: 'b'}), (:P {k: 2, v: 'a'})",
+            false,
+        ),
+        (
+            "MATCH (p:P) RETURN p.v AS v LIMIT 1",
+            "CREATE (:P {v: 1}), (:P {v: 2})",
+            "CREATE (:P {v: 2}), (:P {v: 1})",
+            true,
+        ),
+    ];
+    for (q, a, b, same) in cases {
+        let stmt = crate::syntax::parse(q).unwrap();
+        let (x, y) = (
+            Side::Rows(Box::new(table(a, q))),
+            Side::Rows(Box::new(table(b, q))),
+        );
+        assert_eq!(compare(&stmt, q, &x, &y).is_none(), same, "{q}");
+        assert_eq!(
+            fingerprint(&stmt, q, &x) == fingerprint(&stmt, q, &y),
+            same,
+            "{q}"
+        );
+    }
+    let stmt = crate::syntax::parse("RETURN 1").unwrap();
+    let f = Side::Failed {
+        code: "Neo.X".into(),
+        message: "m".into(),
+    };
+    assert_eq!(fingerprint(&stmt, "RETURN 1", &f), "error Neo.X");
+}

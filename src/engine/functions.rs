@@ -3,7 +3,7 @@
 use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
 use crate::syntax::{CypherType, QualifiedName, TypeKind};
-use crate::value::{format_float, type_name, Value};
+use crate::value::{type_name, Value};
 
 /// Whether a function name is an aggregate.
 pub(crate) fn is_aggregate(name: &QualifiedName) -> bool {
@@ -218,7 +218,7 @@ fn str_arg<'v>(name: &str, v: &'v Value) -> Result<Option<&'v str>> {
 pub(crate) fn to_string_plain(v: &Value) -> String {
     match v {
         Value::Int(i) => i.to_string(),
-        Value::Float(f) => format_float(*f),
+        Value::Float(f) => crate::value::java_double_string(*f),
         Value::Bool(b) => b.to_string(),
         Value::String(s) => s.to_string(),
         other => other.to_string(),
@@ -516,7 +516,7 @@ pub(crate) fn call_lowered(
                 v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::String(_)) => {
                     Ok(Value::from(to_string_plain(v)))
                 }
-                Value::Temporal(t) => Ok(Value::from(t.to_string())),
+                Value::Temporal(t) => Ok(Value::from(t.to_neo4j_string())),
                 Value::Point(p) => Ok(Value::from(p.to_string())),
                 _ if n == "tostringornull" => Ok(Value::Null),
                 other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
@@ -905,8 +905,29 @@ pub(crate) fn call_lowered(
                 Some(v) => int_arg(n, v)?.unwrap_or(0),
                 None => 0,
             };
+            if precision < 0 {
+                return Err(ExecError::runtime(
+                    ErrorKind::ArgumentError,
+                    "Precision argument to 'round()' cannot be negative",
+                ));
+            }
             let mode = match args.get(2) {
                 Some(v) => str_arg(n, v)?.unwrap_or("HALF_UP").to_ascii_uppercase(),
+                // Without a mode and without a precision above 0, Neo4j rounds as Java's
+                // Math.round: half up towards positive infinity (round(-2.5) = -2.0), within
+                // the range of a long.
+                None if precision == 0 => {
+                    if x.is_nan() {
+                        return Ok(Value::Float(x));
+                    }
+                    let r = if x - x.floor() == 0.5 {
+                        x.ceil()
+                    } else {
+                        x.round()
+                    };
+                    let clamped = r.clamp(i64::MIN as f64, i64::MAX as f64);
+                    return Ok(Value::Float(if clamped == 0.0 { 0.0 } else { clamped }));
+                }
                 None => "HALF_UP".to_string(),
             };
             Ok(Value::Float(round(x, precision, &mode)?))

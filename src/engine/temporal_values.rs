@@ -478,7 +478,7 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
                     convert("datetime", &Temporal::DateTime(local, o, z0), Some(&z))
                 }
                 (Some((o, z0)), None) => match &z0 {
-                    Some(name) => Ok(Temporal::DateTime(
+                    Some(name) => Ok(crate::temporal::in_zone(
                         local,
                         zone_offset(name, &local)?,
                         z0.clone(),
@@ -487,7 +487,7 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
                 },
                 (None, Some(z)) => {
                     let (o, name) = resolve_zone(&z, &local)?;
-                    Ok(Temporal::DateTime(local, o, name))
+                    Ok(crate::temporal::in_zone(local, o, name))
                 }
                 (None, None) => Ok(Temporal::DateTime(local, 0, None)),
             }
@@ -634,10 +634,10 @@ pub fn truncate(
         _ => match (&zone, off) {
             (Some(z), _) => {
                 let (o, name) = resolve_zone(z, &local)?;
-                Temporal::DateTime(local, o, name)
+                crate::temporal::in_zone(local, o, name)
             }
             (None, Some((_, Some(name)))) => {
-                Temporal::DateTime(local, zone_offset(&name, &local)?, Some(name))
+                crate::temporal::in_zone(local, zone_offset(&name, &local)?, Some(name))
             }
             (None, Some((o, None))) => Temporal::DateTime(local, o, None),
             (None, None) => Temporal::DateTime(local, 0, None),

@@ -289,10 +289,8 @@ fn result_type(checker: &Checker, name: &str, args: &[Expr], scope: &Scope) -> O
         }
         "coalesce" | "timestamp" => None,
         other => {
+            // Built-in and plugin (APOC) functions alike: Neo4j types a call by its signature.
             let f = crate::catalogue::function(other)?;
-            if !f.built_in {
-                return None;
-            }
             Types::from_catalogue(&f.signature()?.result)
         }
     }
@@ -536,7 +534,7 @@ impl Checker<'_, '_> {
         })
     }
 
-    /// Neo4j's argument check of a built-in function: an argument none of whose possible types
+    /// Neo4j's argument check of a function (built-in or APOC's, by its signature): an argument none of whose possible types
     /// is accepted is a compile-time error (`clean[i]`: argument `i` has no error of its own).
     pub(super) fn check_argument_types(
         &mut self,
@@ -545,9 +543,6 @@ impl Checker<'_, '_> {
         clean: &[bool],
         scope: &Scope,
     ) {
-        if !f.built_in {
-            return;
-        }
         let Some(sig) = f.signature() else {
             return;
         };

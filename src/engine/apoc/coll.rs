@@ -16,10 +16,21 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             _ => Value::Null,
         });
     };
+    // APOC reads each element as a java.lang.Number: a null throws, and so does anything else.
     let numbers = |xs: &[Value]| -> Result<Vec<f64>> {
         xs.iter()
-            .filter(|x| !x.is_null())
-            .map(|x| num(n, x).map(|v| v.unwrap_or(0.0)))
+            .map(|x| match x {
+                Value::Null => Err(npe(n, "java.lang.Number.doubleValue()", "number")),
+                Value::Int(i) => Ok(*i as f64),
+                Value::Float(f) => Ok(*f),
+                other => Err(failed(
+                    n,
+                    format!(
+                        "java.lang.ClassCastException: class {} cannot be cast to class java.lang.Number",
+                        java_class(other)
+                    ),
+                )),
+            })
             .collect()
     };
     Ok(match f {

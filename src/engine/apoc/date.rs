@@ -7,7 +7,7 @@
 //! minutes, `s` seconds, `S` fraction, `E` day name, `a` AM/PM, `u` day of week, `Z` / `X` /
 //! `x` offsets, `z` zone, `'…'` literal text.
 
-use crate::engine::error::{ErrorKind, ExecError, Result};
+use crate::engine::error::{ExecError, Result};
 use crate::temporal::Temporal;
 use crate::value::Value;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};
@@ -27,11 +27,7 @@ pub(crate) const FUNCTIONS: &[&str] = &[
 ];
 
 pub(super) fn failed(name: &str, why: impl std::fmt::Display) -> ExecError {
-    ExecError::runtime(
-        ErrorKind::ArgumentError,
-        format!("Failed to invoke function `{name}`: Caused by: {why}"),
-    )
-    .with_detail("InvalidArgumentValue")
+    super::failed(name, why)
 }
 
 /// Milliseconds in one APOC time unit (`ms`, `s`, `m`, `h`, `d` and their long names).

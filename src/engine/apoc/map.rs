@@ -92,6 +92,8 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
             }
             Value::Map(m)
         }
+        // A null first map merges as an empty one.
+        "merge" if a0.is_null() => Value::Map(map(n, a1)?.cloned().unwrap_or_default()),
         _ => {
             let Some(m) = map(n, a0)? else {
                 return Ok(Value::Null);

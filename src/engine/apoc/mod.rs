@@ -249,12 +249,65 @@ pub(crate) fn is_implemented(lname: &str) -> bool {
     IMPLEMENTED.binary_search(&lname).is_ok() || FAMILIES.iter().any(|(f, _)| f.contains(&lname))
 }
 
+/// An APOC function that threw: Neo4j's `ProcedureCallFailed`, naming the function as Neo4j
+/// spells it and the Java exception.
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
+    let name = crate::catalogue::function(name).map_or(name, |f| f.name);
     ExecError::runtime(
-        ErrorKind::ArgumentError,
+        ErrorKind::ProcedureError,
         format!("Failed to invoke function `{name}`: Caused by: {cause}"),
     )
     .with_detail("InvalidArgumentValue")
+}
+
+/// The Java class of a value as APOC receives it (for `ClassCastException` messages).
+fn java_class(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "java.lang.Boolean",
+        Value::Int(_) => "java.lang.Long",
+        Value::Float(_) => "java.lang.Double",
+        Value::String(_) => "java.lang.String",
+        Value::List(_) => "java.util.ArrayList",
+        Value::Map(_) => "java.util.HashMap",
+        Value::Node(_) => "org.neo4j.kernel.impl.core.NodeEntity",
+        Value::Relationship(_) => "org.neo4j.kernel.impl.core.RelationshipEntity",
+        Value::Path(_) => "org.neo4j.graphdb.Path",
+        Value::Temporal(_) => "java.time.temporal.Temporal",
+        Value::Point(_) => "org.neo4j.values.storable.PointValue",
+        Value::Bytes(_) => "[B",
+    }
+}
+
+/// Neo4j's refusal to pass a value where a function's signature says STRING (a list element of
+/// a `LIST<STRING>` argument included): `Can't coerce `Double(1.500000e+00)` to String`.
+fn coerce_to_string(v: &Value) -> ExecError {
+    let shown = match v {
+        Value::Int(i) => format!("Long({i})"),
+        Value::Float(f) => {
+            let e = format!("{f:.6e}");
+            // Java's %e: a signed exponent of at least two digits.
+            match e.split_once('e') {
+                Some((m, x)) => {
+                    let (sign, digits) = x.strip_prefix('-').map_or(("+", x), |d| ("-", d));
+                    format!("Double({m}e{sign}{digits:0>2})")
+                }
+                None => format!("Double({e})"),
+            }
+        }
+        Value::Bool(b) => format!("Boolean('{b}')"),
+        other => other.to_string(),
+    };
+    ExecError::type_error(format!("Can't coerce `{shown}` to String"))
+}
+
+/// A `NullPointerException` as APOC 5.26 throws it for a null where it reads a value
+/// (`java.lang.NullPointerException: Cannot invoke "String.length()" because "text" is null`).
+fn npe(name: &str, call: &str, variable: &str) -> ExecError {
+    failed(
+        name,
+        format!("java.lang.NullPointerException: Cannot invoke \"{call}\" because \"{variable}\" is null"),
+    )
 }
 
 fn wrong(name: &str, v: &Value, want: &str) -> ExecError {

@@ -317,11 +317,16 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         let (Some(xs), Some(d)) = (list(n, a0)?, text(n, a1)?) else {
             return Ok(Value::Null);
         };
+        // The list arrives as a LIST<STRING>: another value cannot be coerced, and Java's
+        // String.join writes a null as `null`.
         let parts: Vec<String> = xs
             .iter()
-            .filter(|x| !x.is_null())
-            .map(crate::engine::functions::to_string_plain)
-            .collect();
+            .map(|x| match x {
+                Value::Null => Ok("null".to_string()),
+                Value::String(s) => Ok(s.to_string()),
+                other => Err(coerce_to_string(other)),
+            })
+            .collect::<Result<_>>()?;
         return Ok(Value::from(parts.join(d)));
     }
     if f == "format" {
@@ -358,7 +363,13 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         return Ok(Value::from(s));
     }
     let Some(s) = text(n, a0)? else {
-        return Ok(Value::Null);
+        // These read the text without a null check.
+        return match f {
+            "capitalize" => Err(npe(n, "String.substring(int, int)", "text")),
+            "capitalizeall" => Err(npe(n, "String.split(String)", "text")),
+            "lpad" | "rpad" => Err(npe(n, "String.length()", "text")),
+            _ => Ok(Value::Null),
+        };
     };
     let regex =
         |pattern: &str| -> Result<regex::Regex> { run.sh.regex(pattern).map_err(|e| failed(n, e)) };
