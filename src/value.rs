@@ -348,8 +348,9 @@ impl Value {
             Value::Relationship(_) => 2,
             Value::List(_) => 3,
             Value::Path(_) => 4,
-            Value::Temporal(_) => 5,
-            Value::Point(_) => 6,
+            // Points before temporal values, as Neo4j 5.26 orders them (the oracle).
+            Value::Point(_) => 5,
+            Value::Temporal(_) => 6,
             // (Byte arrays are not comparable in Cypher; ORDER BY puts them with strings.)
             Value::String(_) | Value::Bytes(_) => 7,
             Value::Bool(_) => 8,
@@ -359,7 +360,7 @@ impl Value {
     }
 
     /// The total order `ORDER BY` uses, across types (ascending: maps, nodes, relationships,
-    /// lists, paths, temporal values, points, strings, booleans, numbers — NaN after all
+    /// lists, paths, points, temporal values, strings, booleans, numbers — NaN after all
     /// numbers — and null last).
     pub fn order(&self, other: &Value) -> Ordering {
         let (ra, rb) = (self.order_rank(), other.order_rank());

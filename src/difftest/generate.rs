@@ -391,7 +391,8 @@ impl<'f> Gen<'f> {
                 if v.rel {
                     self.pick(&[
                         format!("type({})", v.name),
-                        format!("keys({})", v.name),
+                        // keys() lists properties in store order, which Neo4j leaves open.
+                        format!("apoc.coll.sort(keys({}))", v.name),
                         format!("properties({})", v.name),
                         format!("startNode({}) = endNode({})", v.name, v.name),
                     ])

@@ -261,7 +261,17 @@ pub(super) fn cmd_difftest(a: DifftestArgs) -> ExitCode {
     let started = std::time::Instant::now();
     let mut outcomes = Vec::with_capacity(cases.len());
     for (i, c) in cases.iter().enumerate() {
-        outcomes.push(difftest::run_case(&mut graph, &opts, &db, c));
+        let o = difftest::run_case(&mut graph, &opts, &db, c);
+        if let Some(e) = &o.neo4j.error {
+            if e.get("code").map(String::as_str) == Some("(none)") {
+                return fail(format!(
+                    "the database stopped answering at {}: {}",
+                    c.id,
+                    e.get("message").cloned().unwrap_or_default()
+                ));
+            }
+        }
+        outcomes.push(o);
         if (i + 1) % 500 == 0 {
             eprintln!("{} of {} statements", i + 1, cases.len());
         }

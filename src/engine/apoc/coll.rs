@@ -13,6 +13,8 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
         return Ok(match f {
             "contains" | "containsall" | "containssorted" | "containsallsorted"
             | "containsduplicates" | "isequalcollection" => Value::Bool(false),
+            // apoc.coll.sort(null) is an empty list (the APOC 5.26 oracle).
+            "sort" => Value::List(Vec::new()),
             _ => Value::Null,
         });
     };
@@ -23,13 +25,11 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                 Value::Null => Err(npe(n, "java.lang.Number.doubleValue()", "number")),
                 Value::Int(i) => Ok(*i as f64),
                 Value::Float(f) => Ok(*f),
-                other => Err(failed(
-                    n,
-                    format!(
-                        "java.lang.ClassCastException: class {} cannot be cast to class java.lang.Number",
-                        java_class(other)
-                    ),
-                )),
+                // The argument is a LIST<NUMBER>: another element cannot be coerced.
+                other => Err(ExecError::type_error(format!(
+                    "Can't coerce `{}` to Number",
+                    java_value_text(other)
+                ))),
             })
             .collect()
     };

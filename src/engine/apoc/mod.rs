@@ -260,29 +260,16 @@ fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
     .with_detail("InvalidArgumentValue")
 }
 
-/// The Java class of a value as APOC receives it (for `ClassCastException` messages).
-fn java_class(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "java.lang.Boolean",
-        Value::Int(_) => "java.lang.Long",
-        Value::Float(_) => "java.lang.Double",
-        Value::String(_) => "java.lang.String",
-        Value::List(_) => "java.util.ArrayList",
-        Value::Map(_) => "java.util.HashMap",
-        Value::Node(_) => "org.neo4j.kernel.impl.core.NodeEntity",
-        Value::Relationship(_) => "org.neo4j.kernel.impl.core.RelationshipEntity",
-        Value::Path(_) => "org.neo4j.graphdb.Path",
-        Value::Temporal(_) => "java.time.temporal.Temporal",
-        Value::Point(_) => "org.neo4j.values.storable.PointValue",
-        Value::Bytes(_) => "[B",
-    }
-}
-
 /// Neo4j's refusal to pass a value where a function's signature says STRING (a list element of
 /// a `LIST<STRING>` argument included): `Can't coerce `Double(1.500000e+00)` to String`.
 fn coerce_to_string(v: &Value) -> ExecError {
-    let shown = match v {
+    ExecError::type_error(format!("Can't coerce `{}` to String", java_value_text(v)))
+}
+
+/// A value as Neo4j's value classes print themselves in coercion errors (`Long(1)`,
+/// `Double(1.500000e+00)`, `String("x")`).
+fn java_value_text(v: &Value) -> String {
+    match v {
         Value::Int(i) => format!("Long({i})"),
         Value::Float(f) => {
             let e = format!("{f:.6e}");
@@ -296,9 +283,9 @@ fn coerce_to_string(v: &Value) -> ExecError {
             }
         }
         Value::Bool(b) => format!("Boolean('{b}')"),
+        Value::String(s) => format!("String(\"{s}\")"),
         other => other.to_string(),
-    };
-    ExecError::type_error(format!("Can't coerce `{shown}` to String"))
+    }
 }
 
 /// A `NullPointerException` as APOC 5.26 throws it for a null where it reads a value

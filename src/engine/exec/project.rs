@@ -781,7 +781,11 @@ impl Accumulator {
                 match name.as_str() {
                     "stdev" | "stdevp" => {
                         let pop = name == "stdevp";
-                        if n == 0 || (!pop && n == 1) {
+                        // No value at all: null (the Neo4j 5.26 oracle); one value: 0.0.
+                        if n == 0 {
+                            return Ok(Value::Null);
+                        }
+                        if !pop && n == 1 {
                             return Ok(Value::Float(0.0));
                         }
                         let mean = xs.iter().sum::<f64>() / n as f64;
