@@ -95,16 +95,16 @@ fn equality_ordering_and_grouping() {
         ),
         ["true | false | false | null"]
     );
-    // ORDER BY: points after temporal values and before strings; by CRS code (WGS-84's 4326
-    // before Cartesian's 7203), then coordinates.
+    // ORDER BY: points after paths and before temporal values (as the Neo4j 5.26 oracle orders
+    // them), by CRS code (WGS-84's 4326 before Cartesian's 7203), then coordinates.
     assert_eq!(
         one("UNWIND [point({latitude: 0, longitude: 0}), 'a', point({x: 2, y: 0}), date('2024-01-01'), \
              point({x: 1, y: 5})] AS v RETURN v ORDER BY v"),
         [
-            "2024-01-01",
             "point({x: 0.0, y: 0.0, crs: 'wgs-84'})",
             "point({x: 1.0, y: 5.0, crs: 'cartesian'})",
             "point({x: 2.0, y: 0.0, crs: 'cartesian'})",
+            "2024-01-01",
             "'a'"
         ]
     );
