@@ -95,6 +95,26 @@ fn unexplained(outcomes: &[Outcome]) -> Vec<String> {
         .collect()
 }
 
+/// The outcome of case `c` from both sides' answers.
+fn outcome(
+    c: &Case,
+    stmt: &grape::syntax::Statement,
+    mine: &difftest::Side,
+    theirs: &difftest::Side,
+) -> Outcome {
+    let verdict = match difftest::compare(stmt, &c.query, mine, theirs) {
+        None => Verdict::Equal,
+        Some(d) => Verdict::Differs(d),
+    };
+    Outcome {
+        id: c.id.clone(),
+        query: c.query.clone(),
+        verdict,
+        grape: difftest::SideSummary::of(mine),
+        neo4j: difftest::SideSummary::of(theirs),
+    }
+}
+
 fn run_all(graph: &mut Graph, db: &Neo4j, cases: &[Case]) -> Vec<Outcome> {
     let opts = Options::default();
     cases
@@ -316,17 +336,7 @@ fn zograscope_gold_queries_equal_neo4j_on_pole() {
                 "neo4j": difftest::fingerprint(&stmt, &c.query, &theirs),
             }));
             let mine = difftest::run_grape(&mut g, &c.query, &c.params, &Options::default());
-            let verdict = match difftest::compare(&stmt, &c.query, &mine, &theirs) {
-                None => Verdict::Equal,
-                Some(d) => Verdict::Differs(d),
-            };
-            outcomes.push(Outcome {
-                id: c.id.clone(),
-                query: c.query.clone(),
-                verdict,
-                grape: difftest::SideSummary::of(&mine),
-                neo4j: difftest::SideSummary::of(&theirs),
-            });
+            outcomes.push(outcome(c, &stmt, &mine, &theirs));
         }
         report(&format!("zograscope-{types:?}"), &outcomes);
         let bad = unexplained(&outcomes);
@@ -676,17 +686,7 @@ fn apoc_functions_equal_neo4j() {
         }
         lines.push(serde_json::json!({"id": c.id, "query": c.query, "neo4j": fp}).to_string());
         let mine = difftest::run_grape(&mut g, &c.query, &c.params, &Options::default());
-        let verdict = match difftest::compare(&stmt, &c.query, &mine, &theirs) {
-            None => Verdict::Equal,
-            Some(d) => Verdict::Differs(d),
-        };
-        outcomes.push(Outcome {
-            id: c.id.clone(),
-            query: c.query.clone(),
-            verdict,
-            grape: difftest::SideSummary::of(&mine),
-            neo4j: difftest::SideSummary::of(&theirs),
-        });
+        outcomes.push(outcome(c, &stmt, &mine, &theirs));
     }
     report("apoc", &outcomes);
     eprintln!("APOC calls that bring Neo4j itself down, left out: {crashes:?}");

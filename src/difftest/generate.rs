@@ -81,29 +81,14 @@ fn literal(v: &Value) -> Option<String> {
 
 fn quote(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
-    out.push('\'');
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\'' => out.push_str("\\'"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c => out.push(c),
-        }
-    }
-    out.push('\'');
+    crate::syntax::write_string_literal(&mut out, s);
     out
 }
 
 fn name(s: &str) -> String {
-    let plain = s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-    if plain {
-        s.to_string()
-    } else {
-        format!("`{}`", s.replace('`', "``"))
-    }
+    let mut out = String::with_capacity(s.len());
+    crate::syntax::write_name(&mut out, s);
+    out
 }
 
 impl Facts {
