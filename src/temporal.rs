@@ -282,28 +282,34 @@ impl Temporal {
     /// `2024-05-17T10:11:00.5+01:00`, `2024-05-17T10:11:00+02:00[Europe/Oslo]`); dates and
     /// durations as [`Display`](std::fmt::Display) writes them.
     pub fn to_neo4j_string(&self) -> String {
+        self.text(fmt_time_full)
+    }
+
+    /// The text form, times written by `time`.
+    fn text(&self, time: fn(&mut String, &NaiveTime)) -> String {
         let mut s = String::new();
         match self {
-            Temporal::Date(_) | Temporal::Duration(_) => return self.to_string(),
-            Temporal::LocalTime(t) => fmt_time_full(&mut s, t),
+            Temporal::Date(d) => fmt_date(&mut s, d),
+            Temporal::LocalTime(t) => time(&mut s, t),
             Temporal::Time(t, o) => {
-                fmt_time_full(&mut s, t);
+                time(&mut s, t);
                 fmt_offset(&mut s, *o);
             }
             Temporal::LocalDateTime(dt) => {
                 fmt_date(&mut s, &dt.date());
                 s.push('T');
-                fmt_time_full(&mut s, &dt.time());
+                time(&mut s, &dt.time());
             }
             Temporal::DateTime(dt, o, z) => {
                 fmt_date(&mut s, &dt.date());
                 s.push('T');
-                fmt_time_full(&mut s, &dt.time());
+                time(&mut s, &dt.time());
                 fmt_offset(&mut s, *o);
                 if let Some(z) = z {
                     let _ = write!(s, "[{z}]");
                 }
             }
+            Temporal::Duration(d) => fmt_duration(&mut s, d),
         }
         s
     }
@@ -312,31 +318,7 @@ impl Temporal {
 impl std::fmt::Display for Temporal {
     /// Neo4j's text form (`2015-07-21`, `12:31:14.645876123+01:00`, `P1Y2M3DT4H`).
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let mut s = String::new();
-        match self {
-            Temporal::Date(d) => fmt_date(&mut s, d),
-            Temporal::LocalTime(t) => fmt_time(&mut s, t),
-            Temporal::Time(t, o) => {
-                fmt_time(&mut s, t);
-                fmt_offset(&mut s, *o);
-            }
-            Temporal::LocalDateTime(dt) => {
-                fmt_date(&mut s, &dt.date());
-                s.push('T');
-                fmt_time(&mut s, &dt.time());
-            }
-            Temporal::DateTime(dt, o, z) => {
-                fmt_date(&mut s, &dt.date());
-                s.push('T');
-                fmt_time(&mut s, &dt.time());
-                fmt_offset(&mut s, *o);
-                if let Some(z) = z {
-                    let _ = write!(s, "[{z}]");
-                }
-            }
-            Temporal::Duration(d) => fmt_duration(&mut s, d),
-        }
-        f.write_str(&s)
+        f.write_str(&self.text(fmt_time))
     }
 }
 
