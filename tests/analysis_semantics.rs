@@ -56,7 +56,12 @@ fn undefined_variables_with_suggestions() {
     );
     let s = schema();
     let v = validate("MATCH (person:Person) RETURN persn", &s);
-    assert!(v.diagnostics[0].message.contains("did you mean `person`"));
+    assert_eq!(v.diagnostics[0].message, "Variable `persn` not defined");
+    assert_eq!(
+        v.diagnostics[0].help.as_deref(),
+        Some("did you mean `person`?")
+    );
+    assert!(v.diagnostics[0].text().contains("did you mean `person`"));
     assert!(!v.syntax_ok && !v.kg_valid);
     // Out of scope after WITH.
     one(

@@ -65,7 +65,7 @@ fn recorded_frontend_verdicts_on_types_patterns_and_sort_keys() {
             (Verdict::Rejects(m), true) => wrong.push(format!("{}: rejected: {m}", r.query)),
             (Verdict::Rejects(m), false) => {
                 caught += 1;
-                if !r.neo4j5_frontend.errors.contains(&m) {
+                if !r.neo4j5_frontend.errors.iter().any(|n| as_neo4j_5(n) == m) {
                     wrong.push(format!(
                         "{}: says {m:?}, Neo4j {:?}",
                         r.query, r.neo4j5_frontend.errors
@@ -85,74 +85,15 @@ fn recorded_frontend_verdicts_on_types_patterns_and_sort_keys() {
     );
 }
 
-/// The recorded verdicts' disagreements with grape, each with its reason: queries real Neo4j
-/// 5 rejects that the frontend of the recording accepted.
-const EXPLAINED: &[(&str, &str)] = &[
-    (
-        "gpt4turbo-1469",
-        "`p2` is bound inside EXISTS { } only; RETURN cannot read it",
-    ),
-    (
-        "gpt4turbo-3698",
-        "CONTAINS is an operator, not a function: `NOT CONTAINS(m.title, ' ')`",
-    ),
-    (
-        "gpt4turbo-5640",
-        "GROUP BY is not Cypher (today's frontend rejects it too)",
-    ),
-    (
-        "gpt4turbo-5726",
-        "GROUP BY is not Cypher (today's frontend rejects it too)",
-    ),
-    (
-        "gpt4turbo-6924",
-        "GROUP BY is not Cypher (today's frontend rejects it too)",
-    ),
-];
-
-#[test]
-fn text2cypher_agreement_with_neo4j_5() {
-    let Some(shared) = common::shared_dir("text2cypher_agreement_with_neo4j_5") else {
-        return;
-    };
-    #[derive(serde::Deserialize)]
-    struct Example {
-        id: String,
-        query: String,
-        neo4j5_frontend: Frontend,
-    }
-    let text =
-        std::fs::read_to_string(shared.join("data/text2cypher/gpt4turbo_queries.jsonl")).unwrap();
-    let (mut total, mut agree, mut unexplained) = (0, 0, Vec::new());
-    for line in text.lines() {
-        let ex: Example = serde_json::from_str(line).unwrap();
-        total += 1;
-        // As the recording did: a function missing from the catalogue depends on the database
-        // (plugins), not on the language, so it is no verdict either way.
-        let ours = match grape::syntax::parse(&ex.query) {
-            Err(e) => Err(e.to_string()),
-            Ok(stmt) => grape::engine::compile_errors(&stmt, &ex.query, Default::default())
-                .into_iter()
-                .find(|e| e.kind != ErrorKind::Unsupported && e.detail != Some("UnknownFunction"))
-                .map_or(Ok(()), |e| Err(e.message)),
-        };
-        if ours.is_ok() == ex.neo4j5_frontend.ok {
-            agree += 1;
-        } else if !EXPLAINED.iter().any(|(id, _)| *id == ex.id) {
-            unexplained.push(format!(
-                "{}: grape {ours:?}, Neo4j {:?}\n    {}",
-                ex.id, ex.neo4j5_frontend.errors, ex.query
-            ));
-        }
-    }
-    let rate = agree as f64 / total as f64;
-    eprintln!(
-        "text2cypher: {agree}/{total} agree with Neo4j 5 ({:.2}%)",
-        100.0 * rate
-    );
-    assert!(unexplained.is_empty(), "{}", unexplained.join("\n"));
-    assert!(rate >= 0.999, "agreement {rate}");
+/// A message of the frontend package as Neo4j 5.26 itself words it under Cypher 5: the package
+/// lists `Vector` among the types a value may have (a Cypher 25 type), Neo4j 5.26.30 does not
+/// (asked of the oracle, `tests/neo4j_explain.rs`).
+fn as_neo4j_5(message: &str) -> String {
+    message.replace("DateTime, Vector, ", "DateTime, ")
 }
+
+// The text2cypher queries' verdicts come from real Neo4j now (`EXPLAIN` on the oracle):
+// `tests/neo4j_explain.rs`.
 
 /// Verdicts of Neo4j's frontend under both versions (`cypher5`, `cypher25`), recorded for the
 /// constructs where the versions differ or Neo4j has rules of its own: dynamic labels and
@@ -177,6 +118,7 @@ fn recorded_frontend_verdicts_under_both_versions() {
     for line in text.lines() {
         let r: Versions = serde_json::from_str(line).unwrap();
         for (prefix, neo4j) in [("CYPHER 5 ", &r.cypher5), ("CYPHER 25 ", &r.cypher25)] {
+            let five = prefix == "CYPHER 5 ";
             checked += 1;
             let query = format!("{prefix}{}", r.query);
             let ours = match grape::syntax::parse(&query) {
@@ -201,6 +143,7 @@ fn recorded_frontend_verdicts_under_both_versions() {
                 (Err((false, m)), false) => {
                     // Neo4j's message, or Neo4j's followed by a hint of grape's.
                     let said = |n: &String| {
+                        let n = &if five { as_neo4j_5(n) } else { n.clone() };
                         m == *n
                             || m.to_lowercase()
                                 .starts_with(&format!("{}; ", n.to_lowercase()))

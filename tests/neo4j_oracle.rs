@@ -19,62 +19,16 @@
 #![cfg(feature = "neo4j")]
 
 mod common;
+#[path = "support/oracle.rs"]
+mod oracle;
 
-use grape::backend::neo4j::{Neo4j, Neo4jConfig};
+use grape::backend::neo4j::Neo4j;
 use grape::backend::push::{pull, push, PushOptions};
 use grape::backend::Backend;
 use grape::difftest::{self, generate, Case, Outcome, Verdict};
 use grape::engine::{Options, Params};
 use grape::graph::Graph;
-use std::sync::Mutex;
-
-/// The tests share the one database of the oracle: one at a time.
-static ORACLE: Mutex<()> = Mutex::new(());
-
-fn config() -> Option<Neo4jConfig> {
-    let uri = std::env::var("GRAPE_NEO4J_URI")
-        .ok()
-        .filter(|u| !u.is_empty());
-    let Some(uri) = uri else {
-        if std::env::var("GRAPE_REQUIRE_NEO4J").as_deref() == Ok("1") {
-            panic!(
-                "GRAPE_REQUIRE_NEO4J=1 but GRAPE_NEO4J_URI is not set: the oracle did not start"
-            );
-        }
-        return None;
-    };
-    let auth = std::env::var("GRAPE_NEO4J_AUTH").unwrap_or_default();
-    let (user, password) = auth.split_once(':').unwrap_or(("neo4j", ""));
-    let mut c = Neo4jConfig::new(uri);
-    c.user = user.to_string();
-    c.password = password.to_string();
-    c.timeout = Some(std::time::Duration::from_secs(120));
-    Some(c)
-}
-
-/// A connection to the oracle with a new, empty store when `GRAPE_NEO4J_DIR` allows it (a new
-/// store numbers nodes from 0 and has no tokens left from earlier data), else emptied.
-fn fresh_oracle(test: &str) -> Option<Neo4j> {
-    let Some(c) = config() else {
-        eprintln!("SKIPPED {test}: no Neo4j oracle (set GRAPE_NEO4J_URI, or run .ci/run)");
-        return None;
-    };
-    if let Ok(dir) = std::env::var("GRAPE_NEO4J_DIR") {
-        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/neo4j-oracle");
-        let out = std::process::Command::new(script)
-            .args(["reset", &dir])
-            .output()
-            .expect("run scripts/neo4j-oracle");
-        assert!(
-            out.status.success(),
-            "scripts/neo4j-oracle reset {dir}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-    }
-    let db = Neo4j::connect(c).expect("connect to the oracle");
-    grape::backend::push::clear(&db).expect("empty the oracle");
-    Some(db)
-}
+use oracle::{config, fresh_oracle, ORACLE};
 
 /// Differences that are Neo4j's own and not grape's to copy, each with its reason: a
 /// statement whose text contains the first string and whose difference contains the second.

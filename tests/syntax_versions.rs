@@ -155,7 +155,7 @@ fn let_and_filter_are_cypher_25_clauses() {
     for (q, message) in [
         (
             "CYPHER 25 LET a = 1, b = a RETURN b",
-            "variable `a` not defined",
+            "Variable `a` not defined",
         ),
         (
             "CYPHER 25 MATCH (p:P) LET p = 1 RETURN p",
@@ -167,7 +167,7 @@ fn let_and_filter_are_cypher_25_clauses() {
         ),
         (
             "CYPHER 25 MATCH (p:P) FILTER count(p) > 1 RETURN p",
-            "`count` cannot be used",
+            "Invalid use of aggregating function count(...)",
         ),
     ] {
         let err = run(&mut g, q, CypherVersion::Cypher25).unwrap_err();

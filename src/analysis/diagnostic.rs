@@ -203,6 +203,8 @@ pub struct Diagnostic {
     pub line: usize,
     /// 1-based column of `span.start`, in characters.
     pub column: usize,
+    /// A suggestion beyond Neo4j's message (`did you mean `name`?`), when there is one.
+    pub help: Option<String>,
 }
 
 impl Diagnostic {
@@ -215,6 +217,16 @@ impl Diagnostic {
             span,
             line,
             column,
+            help: None,
+        }
+    }
+
+    /// The message with the suggestion after it (`Variable `nme` not defined; did you mean
+    /// `name`?`), as the linter shows it.
+    pub fn text(&self) -> String {
+        match &self.help {
+            Some(h) => format!("{}; {h}", self.message),
+            None => self.message.clone(),
         }
     }
 

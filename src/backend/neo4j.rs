@@ -331,10 +331,26 @@ impl Neo4j {
     /// writing statement reports its counters and leaves the database as it was. (Statements
     /// Neo4j runs only in implicit transactions, `CALL { … } IN TRANSACTIONS`, fail here.)
     pub fn run_rolled_back(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
-        self.exec(query, params, true)
+        self.exec(query, params, true).map(|(t, _)| t)
     }
 
-    fn exec(&self, query: &str, params: &Params, rolled_back: bool) -> Result<Table, BackendError> {
+    /// Runs one statement in an auto-commit transaction and returns its result with the
+    /// notifications of its summary (what tools read from `EXPLAIN`: unknown labels, missing
+    /// parameters, deprecations, …), in the server's order.
+    pub fn run_with_notifications(
+        &self,
+        query: &str,
+        params: &Params,
+    ) -> Result<(Table, Vec<ServerNotification>), BackendError> {
+        self.exec(query, params, false)
+    }
+
+    fn exec(
+        &self,
+        query: &str,
+        params: &Params,
+        rolled_back: bool,
+    ) -> Result<(Table, Vec<ServerNotification>), BackendError> {
         let d = self.dialect();
         let empty = Table::default();
         let params = Ps::Map(
@@ -411,13 +427,48 @@ impl Neo4j {
                 })?;
             rows.push(row);
         }
-        Ok(dec.into_table(columns, rows, stats_of(&summary)))
+        let notes = notifications_of(&summary);
+        Ok((dec.into_table(columns, rows, stats_of(&summary)), notes))
     }
+}
+
+/// A notification of a statement's summary, as the server sent it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ServerNotification {
+    pub code: String,
+    pub title: String,
+    pub description: String,
+    /// `WARNING`, `INFORMATION`, … (empty when the server sent none).
+    pub severity: String,
+    /// `UNRECOGNIZED`, `DEPRECATION`, … (empty when the server sent none).
+    pub category: String,
+    /// Byte offset, 1-based line and column of the offending text, where the server gave one.
+    pub position: Option<(i64, i64, i64)>,
+}
+
+fn notifications_of(summary: &Ps) -> Vec<ServerNotification> {
+    let Some(Ps::List(list)) = summary.get("notifications") else {
+        return Vec::new();
+    };
+    let text = |n: &Ps, k: &str| n.get(k).and_then(Ps::as_str).unwrap_or("").to_string();
+    list.iter()
+        .map(|n| ServerNotification {
+            code: text(n, "code"),
+            title: text(n, "title"),
+            description: text(n, "description"),
+            severity: text(n, "severity"),
+            category: text(n, "category"),
+            position: n.get("position").map(|p| {
+                let at = |k: &str| p.get(k).and_then(Ps::as_int).unwrap_or(0);
+                (at("offset"), at("line"), at("column"))
+            }),
+        })
+        .collect()
 }
 
 impl Backend for Neo4j {
     fn run(&self, query: &str, params: &Params) -> Result<Table, BackendError> {
-        self.exec(query, params, false)
+        self.exec(query, params, false).map(|(t, _)| t)
     }
 
     fn schema(&self) -> Result<Schema, BackendError> {

@@ -160,21 +160,24 @@ fn notifications_to_ps(found: &[crate::engine::Notification]) -> Ps {
         found
             .iter()
             .map(|n| {
-                Ps::map([
+                let mut fields = vec![
                     ("code", Ps::from(n.code)),
                     ("title", Ps::from(n.title)),
                     ("description", Ps::String(n.description.clone())),
                     ("severity", Ps::from(n.severity)),
                     ("category", Ps::from(n.category)),
-                    (
+                ];
+                if let Some(p) = n.position {
+                    fields.push((
                         "position",
                         Ps::map([
-                            ("offset", Ps::Int(n.offset as i64)),
-                            ("line", Ps::Int(n.line as i64)),
-                            ("column", Ps::Int(n.column as i64)),
+                            ("offset", Ps::Int(p.offset as i64)),
+                            ("line", Ps::Int(p.line as i64)),
+                            ("column", Ps::Int(p.column as i64)),
                         ]),
-                    ),
-                ])
+                    ));
+                }
+                Ps::map(fields)
             })
             .collect(),
     )

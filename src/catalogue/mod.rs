@@ -460,6 +460,10 @@ pub fn suggest_function(name: &str) -> Option<&'static str> {
 
 /// The error message Neo4j gives for a function it does not know.
 pub fn unknown_function_message(name: &str) -> String {
+    // Neo4j 5 names the replacement of the one function it renamed.
+    if name.eq_ignore_ascii_case("distance") {
+        return format!("'{name}' has been replaced by 'point.distance'");
+    }
     format!("Unknown function '{name}'")
 }
 

@@ -215,7 +215,7 @@ fn all_reduce_step(v: Value) -> Result<Option<bool>> {
 pub(crate) fn undefined_variable(name: &str) -> ExecError {
     ExecError::compile(
         ErrorKind::SemanticError,
-        format!("variable `{name}` not defined"),
+        format!("Variable `{name}` not defined"),
     )
     .with_detail("UndefinedVariable")
 }

@@ -39,7 +39,7 @@ pub use graphs::{
     set_alias_properties, split_graph_name, use_target, Composite, CompositeSpecError, Constituent,
     ConstituentGraphs, DatabaseContext,
 };
-pub use notifications::{notifications, Notification};
+pub use notifications::{notifications, schema_notifications, Notification, Position};
 
 use crate::graph::Graph;
 use crate::syntax::{Clause, CypherVersion, Query, QueryPrefix, Statement};
@@ -772,6 +772,11 @@ fn compile_errors_with(
                 .at(d.span),
         );
     }
+    // Neo4j resolves functions after its other semantic checks: an unknown function is
+    // reported only when nothing else is wrong (a renamed one, `distance`, is not).
+    out.sort_by_key(|e| {
+        e.detail == Some("UnknownFunction") && !e.message.contains("has been replaced")
+    });
     out
 }
 

@@ -18,10 +18,36 @@ pub struct Notification {
     pub severity: &'static str,
     /// `UNRECOGNIZED`, `GENERIC`, …
     pub category: &'static str,
-    /// Byte offset, 1-based line and column of the offending text.
+    /// Where the offending text is, as Neo4j counts (`None` where Neo4j gives no position,
+    /// as for a missing parameter).
+    pub position: Option<Position>,
+}
+
+/// A position in a statement as Neo4j reports it: offset and column count UTF-16 code units
+/// (Java's `char`s), line and column from 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Position {
     pub offset: usize,
     pub line: usize,
     pub column: usize,
+}
+
+impl Position {
+    /// The position of byte offset `at` of `src`.
+    pub fn of(src: &str, at: usize) -> Position {
+        let at = at.min(src.len());
+        let at = (0..=at)
+            .rev()
+            .find(|&i| src.is_char_boundary(i))
+            .unwrap_or(0);
+        let head = &src[..at];
+        let line_start = head.rfind('\n').map_or(0, |i| i + 1);
+        Position {
+            offset: head.encode_utf16().count(),
+            line: head.matches('\n').count() + 1,
+            column: head[line_start..].encode_utf16().count() + 1,
+        }
+    }
 }
 
 /// The notifications of `stmt` (whose text is `src`) on `graph` with the parameters `params`.
@@ -31,15 +57,30 @@ pub fn notifications(
     src: &str,
     params: &Params,
 ) -> Vec<Notification> {
-    let schema = super::schema_of(graph);
+    schema_notifications(&super::schema_of(graph), stmt, src, params)
+}
+
+/// The notifications of `stmt` (whose text is `src`) on a database whose labels, relationship
+/// types and property keys are those of `schema`, with the parameters `params`.
+pub fn schema_notifications(
+    schema: &crate::schema::Schema,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+) -> Vec<Notification> {
     let options = crate::analysis::ValidateOptions {
         parameters: Some(params.keys().cloned().collect()),
+        neo4j_tokens: true,
         ..Default::default()
     };
-    let v =
-        crate::analysis::Validator::with_options(&schema, options).validate_statement(stmt, src);
+    // An updating statement creates the tokens it names: Neo4j notes none as missing.
+    let updating = super::is_updating(stmt);
+    let v = crate::analysis::Validator::with_options(schema, options).validate_statement(stmt, src);
     let mut out = Vec::new();
     for d in v.diagnostics {
+        if updating && d.kind != K::MissingParameter {
+            continue;
+        }
         let text = d.span.text(src).trim_start_matches(':').trim_matches('`');
         let (code, title, description, category) = match d.kind {
             K::UnknownLabel => (
@@ -80,9 +121,7 @@ pub fn notifications(
             description,
             severity: "WARNING",
             category,
-            offset: d.span.start,
-            line: d.line,
-            column: d.column,
+            position: (d.kind != K::MissingParameter).then(|| Position::of(src, d.span.start)),
         };
         if !out.contains(&n) {
             out.push(n);

@@ -784,7 +784,7 @@ fn validate_first(
         .take(MAX_RECORD_DIAGNOSTICS)
         .map(|d| RecordDiagnostic {
             code: d.code.to_string(),
-            message: d.message.clone(),
+            message: d.text(),
             line: d.line,
             column: d.column,
         })

@@ -110,7 +110,10 @@ fn feedback(diags: &[crate::analysis::Diagnostic], syntax_ok: bool) -> String {
     for d in diags {
         s.push_str(&format!(
             "- line {}, column {}: {} ({})\n",
-            d.line, d.column, d.message, d.code
+            d.line,
+            d.column,
+            d.text(),
+            d.code
         ));
     }
     s.push_str("Write a corrected query. Reply with the query in a ```cypher code block only.");

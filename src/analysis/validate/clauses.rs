@@ -825,13 +825,35 @@ impl<'a, 's> Checker<'a, 's> {
         if aggregating {
             self.implicit_grouping_keys(p);
         }
+        // Without an aggregating projection, no sort key may aggregate; Neo4j reports that
+        // before anything else about the sort keys, at the clause's keyword.
+        let sorts_by_aggregate =
+            !aggregating && p.order_by.iter().any(|s| contains_aggregate(&s.expr));
+        if sorts_by_aggregate {
+            let head = &self.src[..p.span.start.min(self.src.len())];
+            let at = head
+                .to_ascii_uppercase()
+                .rfind(clause)
+                .unwrap_or(p.span.start);
+            self.diag(
+                DiagnosticKind::InvalidAggregation,
+                format!("Cannot use aggregation in ORDER BY if there are no aggregate expressions in the preceding {clause}"),
+                Span::new(at, at + clause.len()),
+            );
+        }
         for s in &p.order_by {
+            // A key that repeats a projected expression sorts by that column (Neo4j rewrites
+            // it to the column's name): it was checked as the column.
+            if p.items.iter().any(|it| same_sort_expr(&it.expr, &s.expr)) {
+                continue;
+            }
             self.pattern_as_value(&s.expr);
             self.expr(&s.expr, &order_scope, Ctx::default());
-            if (p.distinct || aggregating) && !p.star {
+            let before = self.diags.len();
+            if (p.distinct || aggregating) && !p.star && !sorts_by_aggregate {
                 self.sort_key_reads_projection(&s.expr, p, &out, &mut Vec::new());
             }
-            if !aggregating {
+            if aggregating && self.diags.len() == before {
                 self.sort_key_aggregates(&s.expr, p);
             }
         }
@@ -886,18 +908,20 @@ impl<'a, 's> Checker<'a, 's> {
         }
     }
 
-    /// A projection that does not aggregate cannot sort by an aggregate (Neo4j 5: `Illegal
-    /// aggregation expression(s) in order by: count(f). …`). (After an aggregating projection
-    /// Neo4j 5's recorded verdicts accept a new aggregate in ORDER BY; the current frontend
-    /// package refuses it: see `tests/neo4j_frontend.rs`.)
+    /// After an aggregating projection, an aggregate in a sort key must be a projection item
+    /// of its own (Neo4j 5.26: `Illegal aggregation expression(s) in order by: count(f). …`);
+    /// one that reads a variable the projection dropped is refused for that first (see
+    /// [`Self::sort_key_reads_projection`]). Without an aggregating projection, any aggregate
+    /// in ORDER BY is refused (`Cannot use aggregation in ORDER BY if there are no aggregate
+    /// expressions in the preceding RETURN`).
     fn sort_key_aggregates(&mut self, key: &Expr, p: &Projection) {
-        if p.items.iter().any(|it| it.expr == *key) {
+        if p.items.iter().any(|it| same_sort_expr(&it.expr, key)) {
             return;
         }
         let mut found = Vec::new();
         aggregate_calls(key, &mut found);
         for a in found {
-            if p.items.iter().any(|it| it.expr == *a) {
+            if p.items.iter().any(|it| same_sort_expr(&it.expr, a)) {
                 continue;
             }
             self.diag(
@@ -920,7 +944,7 @@ impl<'a, 's> Checker<'a, 's> {
         out: &Scope,
         local: &mut Vec<String>,
     ) {
-        if p.items.iter().any(|it| it.expr == *e) {
+        if p.items.iter().any(|it| same_sort_expr(&it.expr, e)) {
             return;
         }
         match &e.kind {
@@ -933,9 +957,9 @@ impl<'a, 's> Checker<'a, 's> {
                     );
                 }
             }
-            // An aggregate in a sort key is checked by its own rules.
-            ExprKind::FunctionCall { name, .. } if name.is_aggregate() => {}
-            ExprKind::CountStar => {}
+            // An aggregate that is not a projection item reads the projected columns too
+            // (Neo4j 5.26: `RETURN o.name AS n, collect(a) AS x ORDER BY count(a)` cannot read
+            // `a`).
             _ => {
                 let n = local.len();
                 local.extend(binds(e));
@@ -1011,12 +1035,13 @@ impl<'a, 's> Checker<'a, 's> {
         if scope.get(&v.name).is_some() || scope.open {
             return;
         }
-        let hint = closest(&v.name, scope.vars.keys().map(String::as_str))
-            .map(|c| format!("; did you mean `{c}`?"))
-            .unwrap_or_else(|| "; bind it in a MATCH, WITH or UNWIND first".to_string());
-        self.diag(
+        let help = closest(&v.name, scope.vars.keys().map(String::as_str))
+            .map(|c| format!("did you mean `{c}`?"))
+            .unwrap_or_else(|| "bind it in a MATCH, WITH or UNWIND first".to_string());
+        self.diag_help(
             DiagnosticKind::UndefinedVariable,
-            format!("variable `{}` not defined{hint}", v.name),
+            format!("Variable `{}` not defined", v.name),
+            help,
             v.span,
         );
     }
@@ -1041,6 +1066,30 @@ fn binds(e: &Expr) -> Vec<String> {
 }
 
 /// The aggregate calls in `e` (not looking inside them or into subqueries).
+/// Whether a sort key repeats a projection's expression (function names in any case).
+fn same_sort_expr(a: &Expr, b: &Expr) -> bool {
+    match (&a.kind, &b.kind) {
+        (
+            ExprKind::FunctionCall {
+                name: n1,
+                distinct: d1,
+                args: a1,
+            },
+            ExprKind::FunctionCall {
+                name: n2,
+                distinct: d2,
+                args: a2,
+            },
+        ) => {
+            d1 == d2
+                && n1.dotted().eq_ignore_ascii_case(&n2.dotted())
+                && a1.len() == a2.len()
+                && a1.iter().zip(a2).all(|(x, y)| same_sort_expr(x, y))
+        }
+        _ => a == b,
+    }
+}
+
 fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::CountStar => out.push(e),

@@ -182,14 +182,16 @@ impl<'a, 's> Checker<'a, 's> {
                 let dotted = name.dotted();
                 match crate::catalogue::function(&dotted) {
                     None => {
-                        let hint = crate::catalogue::suggest_function(&dotted)
-                            .map(|c| format!("; did you mean `{c}`?"))
-                            .unwrap_or_default();
-                        self.diag(
-                            DiagnosticKind::UnknownFunction,
-                            crate::catalogue::unknown_function_message(&dotted) + &hint,
-                            name.span,
-                        )
+                        let message = crate::catalogue::unknown_function_message(&dotted);
+                        match crate::catalogue::suggest_function(&dotted) {
+                            Some(c) => self.diag_help(
+                                DiagnosticKind::UnknownFunction,
+                                message,
+                                format!("did you mean `{c}`?"),
+                                name.span,
+                            ),
+                            None => self.diag(DiagnosticKind::UnknownFunction, message, name.span),
+                        }
                     }
                     Some(f) if f.arity_error(args.len()).is_some() => {
                         let message = f.arity_error(args.len()).unwrap_or_default();
@@ -523,17 +525,22 @@ impl<'a, 's> Checker<'a, 's> {
         );
     }
 
+    /// An aggregate where none may be: inside another aggregate, or in WHERE. (Neo4j 5.26's
+    /// compiler lets `count(*)` through in WHERE; it fails when it runs.)
     pub(super) fn aggregate_here(&mut self, span: Span, name: &str, ctx: Ctx) {
+        let lower = name.to_ascii_lowercase();
         if ctx.in_aggregate {
-            self.diag(
+            self.diag_help(
                 DiagnosticKind::NestedAggregation,
-                format!("`{name}` is inside another aggregating function; aggregate in a WITH first, then aggregate the result"),
+                "Can't use aggregate functions inside of aggregate functions.".into(),
+                format!("`{lower}` is inside another aggregating function; aggregate in a WITH first, then aggregate the result"),
                 span,
             );
-        } else if ctx.in_where {
-            self.diag(
+        } else if ctx.in_where && lower != "count(*)" {
+            self.diag_help(
                 DiagnosticKind::AggregationInWhere,
-                format!("`{name}` cannot be used in WHERE; compute it in a WITH (`WITH …, {name} AS x WHERE x …`)"),
+                format!("Invalid use of aggregating function {lower}(...) in this context"),
+                format!("compute it in a WITH (`WITH …, {lower}(…) AS x WHERE x …`)"),
                 span,
             );
         }

@@ -69,6 +69,10 @@ pub struct ValidateOptions {
     /// and look graphs up by name. `false` (a standard database, as Neo4j's tools assume):
     /// those are errors.
     pub composite: bool,
+    /// Report property keys as Neo4j's `UnknownPropertyKeyWarning` does: a key is unknown
+    /// when nothing in the schema has it, wherever it is read (CyVer's checks, the default,
+    /// judge a key by the labels of the element that reads it).
+    pub neo4j_tokens: bool,
 }
 
 /// The verdict on one query.
@@ -514,6 +518,13 @@ impl<'a, 's> Checker<'a, 's> {
     fn diag(&mut self, kind: DiagnosticKind, message: String, span: Span) {
         self.diags
             .push(Diagnostic::new(kind, message, span, self.src));
+    }
+
+    /// [`Self::diag`] with a suggestion beyond Neo4j's message.
+    fn diag_help(&mut self, kind: DiagnosticKind, message: String, help: String, span: Span) {
+        let mut d = Diagnostic::new(kind, message, span, self.src);
+        d.help = Some(help);
+        self.diags.push(d);
     }
 
     fn text(&self, span: Span) -> &'a str {

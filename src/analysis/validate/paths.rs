@@ -352,6 +352,16 @@ impl<'a, 's> Checker<'a, 's> {
             } else {
                 bd.domain.iter().map(|&t| self.ix.types[t]).collect()
             };
+            if self.opts.neo4j_tokens {
+                if !schema.has_property_key(&a.key) {
+                    self.diag(
+                        DiagnosticKind::UnknownPropertyKey,
+                        format!("no label or relationship type has a property `{}`", a.key),
+                        a.span,
+                    );
+                }
+                continue;
+            }
             if bd.unknown || !bd.checked {
                 // The label or type is unknown (reported); CyVer cannot check its properties.
                 continue;

@@ -137,7 +137,7 @@ impl Types {
     }
 
     /// What a property of a node or relationship may hold: every storable type.
-    fn storable() -> Types {
+    fn storable(vectors: bool) -> Types {
         let scalars = [
             Ty::Boolean,
             Ty::Float,
@@ -154,7 +154,11 @@ impl Types {
         ];
         let bits = scalars.iter().fold(0, |b, t| b | t.bit());
         Types {
-            scalars: bits | Ty::Vector.bit(),
+            scalars: if vectors {
+                bits | Ty::Vector.bit()
+            } else {
+                bits
+            },
             lists: bits,
             any_list: false,
         }
@@ -474,7 +478,10 @@ impl Checker<'_, '_> {
             },
             ExprKind::Property { expr, .. } => match &expr.kind {
                 ExprKind::Variable(v) => match scope.get(&v.name)?.0 {
-                    Kind::Node | Kind::Rel => Types::storable(),
+                    // Vectors are property values from Cypher 25 on (Neo4j 5.26 has none).
+                    Kind::Node | Kind::Rel => {
+                        Types::storable(self.version != CypherVersion::Cypher5)
+                    }
                     _ => return None,
                 },
                 _ => return None,

@@ -16,7 +16,7 @@ struct JsonValidation<'a> {
 #[derive(Serialize)]
 struct JsonDiagnostic<'a> {
     code: &'a str,
-    message: &'a str,
+    message: String,
     line: usize,
     column: usize,
 }
@@ -105,7 +105,7 @@ pub(super) fn cmd_validate(
                         query_id: q.id.clone(),
                         code: d.code.to_string(),
                         kind: format!("{:?}", d.kind),
-                        message: d.message.clone(),
+                        message: d.text(),
                         start_line: if q.offset.is_some() {
                             start_line
                         } else {
@@ -130,7 +130,7 @@ pub(super) fn cmd_validate(
                         let (line, column) = file_position(q, d.line, d.column);
                         JsonDiagnostic {
                             code: d.code,
-                            message: &d.message,
+                            message: d.text(),
                             line,
                             column,
                         }
@@ -153,7 +153,7 @@ pub(super) fn cmd_validate(
                         out,
                         "{origin}:{line}:{column}: {}: {}",
                         d.code,
-                        grape::syntax::escape_controls(&d.message)
+                        grape::syntax::escape_controls(&d.text())
                     );
                 }
                 if !v.kg_valid {
