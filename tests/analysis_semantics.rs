@@ -103,11 +103,21 @@ fn conflicting_kinds_and_redeclarations() {
         DiagnosticKind::VariableAlreadyBound,
         "a",
     );
-    one(
+    // Neo4j 5.26 matches a relationship named twice in MATCH (no row has it twice, and
+    // EXPLAIN notes RepeatedRelationshipReference).
+    let s = schema();
+    let v = validate(
         "MATCH (a:Person)-[r:KNOWS]->(b), (b)-[r:KNOWS]->(c) RETURN c",
-        DiagnosticKind::RelationshipUniquenessViolation,
-        "r",
+        &s,
     );
+    assert!(
+        !v.diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::RelationshipUniquenessViolation),
+        "{:?}",
+        v.diagnostics
+    );
+
     one(
         "WITH 1 AS x UNWIND [1] AS x RETURN x",
         DiagnosticKind::VariableAlreadyBound,

@@ -32,6 +32,31 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 use values::{parse_expected, to_value};
 
+/// The scenarios Neo4j 5.26 passes and grape does not yet, each with the reason.
+const BEHIND_NEO4J: &[(&str, &str)] = &[
+    (
+        "clauses/merge/Merge1.feature:[14] Merges should not be able to match on deleted nodes",
+        "grape reuses a deleted node's id within the statement, so comparing ids before and \
+         after sees no node created (the drop-in issue: ids are reused as Neo4j never does)",
+    ),
+    (
+        "clauses/merge/Merge5.feature:[20] Do not match on deleted entities",
+        "as Merge1 [14]",
+    ),
+    (
+        "clauses/merge/Merge5.feature:[21] Do not match on deleted relationships",
+        "as Merge1 [14], for a relationship",
+    ),
+    (
+        "expressions/temporal/Temporal10.feature:[9] Should handle large durations",
+        "grape's dates span years ±262,143 (chrono), Java's ±999,999,999",
+    ),
+    (
+        "expressions/temporal/Temporal10.feature:[10] Should handle large durations in seconds",
+        "as [9]",
+    ),
+];
+
 /// Neo4j's verdicts on the TCK (`tests/tck_neo4j.rs` records them from the oracle): `pass`,
 /// `fail` (with the reason) or `not run`, by scenario id.
 fn neo4j_verdicts() -> BTreeMap<String, (String, String)> {
@@ -44,6 +69,16 @@ fn neo4j_verdicts() -> BTreeMap<String, (String, String)> {
             (s("id"), (s("neo4j"), s("reason")))
         })
         .collect()
+}
+
+/// Whether grape's failure is only the TCK's detail (`detail X, expected Y (message)`) and its
+/// message is Neo4j's.
+fn same_error_but_detail(failure: &str, neo4j_message: &str) -> bool {
+    failure.starts_with("detail ")
+        && failure
+            .split_once(" (")
+            .and_then(|(_, m)| m.strip_suffix(')'))
+            .is_some_and(|m| m == neo4j_message)
 }
 
 /// What a failure raised, for telling whether grape fails a scenario as Neo4j does: the error
@@ -208,6 +243,8 @@ fn run_scenario(sc: &Scenario, tck: &Path) -> Result<(), String> {
             let before = snapshot(&st.graph);
             let r = run_with(&mut st.graph, q, &st.params, &st.opts);
             let after = snapshot(&st.graph);
+            // (grape reuses a freed id within a statement: a node deleted and one created
+            // under its id look unchanged here — the MERGE scenarios on deleted entities.)
             st.effects = Some(side_effects(&before, &after));
             st.result = Some(r);
         } else if t == "executing control query:" {
@@ -387,6 +424,16 @@ fn opencypher_tck() {
                 e.1 += 1;
                 failures.push((id, msg));
                 match theirs {
+                    // The error Neo4j raises, with its message, and only the TCK's detail
+                    // differs (Neo4j's answers have no detail).
+                    Some((v, reason))
+                        if v == "pass"
+                            && reason
+                                .strip_prefix("raised: ")
+                                .is_some_and(|m| same_error_but_detail(msg, m)) =>
+                    {
+                        as_neo4j.push((id, reason));
+                    }
                     Some((v, reason)) if v == "fail" => {
                         if raised(msg) == raised(reason) {
                             as_neo4j.push((id, reason));
@@ -441,12 +488,34 @@ fn opencypher_tck() {
         follows_tck.len()
     );
     let neo4j_passes = neo4j.values().filter(|(v, _)| v == "pass").count();
+    let behind: Vec<(&str, &str)> = failures
+        .iter()
+        .copied()
+        .filter(|(id, _)| neo4j.get(*id).is_some_and(|(v, _)| v == "pass"))
+        .filter(|(id, _)| !as_neo4j.iter().any(|(x, _)| x == id))
+        .collect();
     println!(
         "Neo4j 5.26 passes {neo4j_passes}; of those grape fails {}",
-        failures
-            .iter()
-            .filter(|(id, _)| neo4j.get(*id).is_some_and(|(v, _)| v == "pass"))
-            .count()
+        behind.len()
+    );
+    let unlisted: Vec<String> = behind
+        .iter()
+        .filter(|(id, _)| !BEHIND_NEO4J.iter().any(|(x, _)| x == id))
+        .map(|(id, m)| format!("{id}: {m}"))
+        .collect();
+    assert!(
+        unlisted.is_empty(),
+        "grape fails scenarios Neo4j 5.26 passes:\n{}",
+        unlisted.join("\n")
+    );
+    let fixed: Vec<&str> = BEHIND_NEO4J
+        .iter()
+        .map(|(id, _)| *id)
+        .filter(|id| !behind.iter().any(|(x, _)| x == id))
+        .collect();
+    assert!(
+        fixed.is_empty(),
+        "these pass now: take them off BEHIND_NEO4J: {fixed:?}"
     );
     assert_eq!(n, results.len());
 

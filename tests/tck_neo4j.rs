@@ -52,7 +52,8 @@ struct Recorded {
 }
 
 enum Outcome {
-    Pass,
+    /// Passed; for an error scenario, the message Neo4j raised (its first line).
+    Pass(Option<String>),
     Fail(String),
     NotRun(String),
 }
@@ -184,7 +185,7 @@ fn is_tck_type(code: &str, ty: &str) -> bool {
 
 fn run_scenario(db: &Neo4j, sc: &Scenario, tck: &Path) -> Outcome {
     match steps(db, sc, tck) {
-        Ok(()) => Outcome::Pass,
+        Ok(raised) => Outcome::Pass(raised),
         Err(Stop::Fail(m)) => Outcome::Fail(m),
         Err(Stop::NotRun(m)) => Outcome::NotRun(m),
     }
@@ -207,7 +208,18 @@ impl From<&str> for Stop {
     }
 }
 
-fn steps(db: &Neo4j, sc: &Scenario, tck: &Path) -> Result<(), Stop> {
+/// The first line of an error's message, without Neo4j's position.
+fn headline(e: &BackendError) -> String {
+    let code = e.code.as_deref().unwrap_or("");
+    let m = e
+        .message
+        .strip_prefix(&format!("{code}: "))
+        .unwrap_or(&e.message);
+    let first = m.lines().next().unwrap_or("");
+    first.split(" (line ").next().unwrap_or(first).to_string()
+}
+
+fn steps(db: &Neo4j, sc: &Scenario, tck: &Path) -> Result<Option<String>, Stop> {
     if sc
         .steps
         .iter()
@@ -222,6 +234,7 @@ fn steps(db: &Neo4j, sc: &Scenario, tck: &Path) -> Result<(), Stop> {
     let mut query = String::new();
     let mut result: Option<Result<Table, BackendError>> = None;
     let mut effects = None;
+    let mut raised = None;
     for step in &sc.steps {
         let t = step.text.as_str();
         if t == "an empty graph" || t == "any graph" {
@@ -289,6 +302,7 @@ fn steps(db: &Neo4j, sc: &Scenario, tck: &Path) -> Result<(), Stop> {
                             return Err(format!("raised {e} at {when}; expected {phase}").into());
                         }
                     }
+                    raised = Some(headline(e));
                 }
                 Some(Ok(t)) => {
                     return Err(format!("no error, {} rows; expected {ty}", t.rows.len()).into())
@@ -316,7 +330,7 @@ fn steps(db: &Neo4j, sc: &Scenario, tck: &Path) -> Result<(), Stop> {
             return Err(format!("unknown step {t:?}").into());
         }
     }
-    Ok(())
+    Ok(raised)
 }
 
 fn read_recorded() -> BTreeMap<String, Recorded> {
@@ -346,9 +360,12 @@ fn tck_on_the_oracle_equals_the_recording() {
     let (mut pass, mut fail, mut not_run) = (0, 0, 0);
     for sc in &all {
         let (neo4j, reason) = match run_scenario(&db, sc, &tck) {
-            Outcome::Pass => {
+            Outcome::Pass(raised) => {
                 pass += 1;
-                ("pass", String::new())
+                (
+                    "pass",
+                    raised.map(|m| format!("raised: {m}")).unwrap_or_default(),
+                )
             }
             Outcome::Fail(m) => {
                 fail += 1;

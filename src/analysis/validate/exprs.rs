@@ -89,14 +89,23 @@ impl<'a, 's> Checker<'a, 's> {
             }
             ExprKind::Property { expr, key } => {
                 self.expr(expr, scope, ctx);
-                if let ExprKind::Variable(v) = &expr.kind {
-                    if let Some((Kind::Path, _)) = scope.get(&v.name) {
-                        self.diag(
-                            DiagnosticKind::InvalidArgumentType,
-                            "Type mismatch: expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was Path".into(),
-                            expr.span,
-                        );
-                    }
+                let path = matches!(&expr.kind, ExprKind::Variable(v)
+                    if matches!(scope.get(&v.name), Some((Kind::Path, _))));
+                let known = if path {
+                    Some("Path".to_string())
+                } else {
+                    // A value whose type is known and has no properties (`WITH 1 AS x RETURN
+                    // x.num`): Neo4j refuses it at compile time.
+                    self.static_type(expr, scope)
+                        .filter(|t| !t.meets(super::types::Types::with_properties()))
+                        .map(|t| t.describe())
+                };
+                if let Some(t) = known.filter(|t| !t.is_empty()) {
+                    self.diag(
+                        DiagnosticKind::InvalidArgumentType,
+                        format!("Type mismatch: expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was {t}"),
+                        expr.span,
+                    );
                 }
                 if let ExprKind::Variable(v) = &expr.kind {
                     if let Some((Kind::Node | Kind::Rel, Some(b))) = scope.get(&v.name) {
@@ -107,6 +116,7 @@ impl<'a, 's> Checker<'a, 's> {
             ExprKind::Index { expr, index } => {
                 self.expr(expr, scope, ctx);
                 self.expr(index, scope, ctx);
+                self.index_types(expr, index, scope);
             }
             ExprKind::Slice { expr, from, to } => {
                 self.expr(expr, scope, ctx);
@@ -227,6 +237,16 @@ impl<'a, 's> Checker<'a, 's> {
                 if name.is_aggregate() {
                     self.aggregate_here(e.span, &name.dotted(), ctx);
                     inner.in_aggregate = true;
+                }
+                if ctx.in_aggregate
+                    && (dotted.eq_ignore_ascii_case("rand")
+                        || dotted.eq_ignore_ascii_case("randomUUID"))
+                {
+                    self.diag(
+                        DiagnosticKind::NonConstantExpression,
+                        "Can't use non-deterministic (random) functions inside of aggregate functions.".into(),
+                        e.span,
+                    );
                 }
                 // Which arguments have errors of their own: those come first, as Neo4j reports
                 // them, and an argument's type is not judged on top of them.
@@ -523,6 +543,51 @@ impl<'a, 's> Checker<'a, 's> {
             message.to_string(),
             arg.span,
         );
+    }
+
+    /// `x[i]` where the types are known: Neo4j refuses at compile time a subject that is
+    /// neither a list nor a map (nor an element), a list index that is not an integer and a
+    /// map key that is not a string.
+    fn index_types(&mut self, subject: &Expr, index: &Expr, scope: &Scope) {
+        use super::types::{Ty, Types};
+        let Some(s) = self.static_type(subject, scope) else {
+            return;
+        };
+        let indexable = Types::any_list()
+            .union(Types::of(Ty::Map))
+            .union(Types::of(Ty::Node))
+            .union(Types::of(Ty::Relationship));
+        if !s.meets(indexable) {
+            self.diag(
+                DiagnosticKind::InvalidArgumentType,
+                format!("Type mismatch: expected List<T> but was {}", s.describe()),
+                subject.span,
+            );
+            return;
+        }
+        let Some(i) = self.static_type(index, scope) else {
+            return;
+        };
+        let (list, map) = (s.meets(Types::any_list()), s.meets(Types::of(Ty::Map)));
+        if list && !map && !i.meets(Types::of(Ty::Integer)) {
+            self.diag(
+                DiagnosticKind::InvalidArgumentType,
+                format!(
+                    "Type mismatch: list index must be given as Integer, but was {}",
+                    i.describe()
+                ),
+                index.span,
+            );
+        } else if map && !list && !i.meets(Types::of(Ty::String)) {
+            self.diag(
+                DiagnosticKind::InvalidArgumentType,
+                format!(
+                    "Type mismatch: map key must be given as String, but was {}",
+                    i.describe()
+                ),
+                index.span,
+            );
+        }
     }
 
     /// An aggregate where none may be: inside another aggregate, or in WHERE. (Neo4j 5.26's

@@ -372,7 +372,9 @@ impl<'a, 's> Checker<'a, 's> {
             None => self.ix.all_types(),
         };
         if let Some(v) = &r.variable {
-            if !rel_vars.insert(v.name.clone()) {
+            // (Neo4j 5 matches a relationship named twice in a MATCH — no row can have it
+            // twice — and notes `RepeatedRelationshipReference`; it refuses it elsewhere.)
+            if !rel_vars.insert(v.name.clone()) && mode != Mode::Read {
                 self.diag(
                     DiagnosticKind::RelationshipUniquenessViolation,
                     format!(

@@ -136,6 +136,24 @@ impl Types {
         Ty::ALL.into_iter().find(|t| self.scalars == t.bit())
     }
 
+    /// What may have properties read from it (`x.key`).
+    pub(super) fn with_properties() -> Types {
+        [
+            Ty::Map,
+            Ty::Node,
+            Ty::Relationship,
+            Ty::Point,
+            Ty::Duration,
+            Ty::Date,
+            Ty::Time,
+            Ty::LocalTime,
+            Ty::LocalDateTime,
+            Ty::DateTime,
+        ]
+        .into_iter()
+        .fold(Types::default(), |t, x| t.union(Types::of(x)))
+    }
+
     /// What a property of a node or relationship may hold: every storable type.
     fn storable(vectors: bool) -> Types {
         let scalars = [

@@ -738,6 +738,12 @@ impl<'a> Runner<'a> {
                     min
                 };
                 let max = max.unwrap_or(u64::MAX);
+                if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
+                    return self.bound_var_length(
+                        ch, steps, si, j, to_k, forward, from, dir, types, min, max, s, st, trace,
+                        scope, done,
+                    );
+                }
                 let mut path_rels: Vec<RelId> = Vec::new();
                 let mut path_nodes: Vec<NodeId> = Vec::new();
                 self.var_length(
@@ -779,6 +785,86 @@ impl<'a> Runner<'a> {
                 None => Ok(false),
             },
         }
+    }
+
+    /// A variable-length relationship whose variable is already bound to a list of
+    /// relationships (`WITH [r1, r2] AS rs MATCH (a)-[rs*]->(b)`, Neo4j 5): the path is that
+    /// list, followed from `from` in the pattern's direction.
+    #[allow(clippy::too_many_arguments)]
+    fn bound_var_length(
+        &self,
+        ch: &ChainInfo,
+        steps: &[(usize, bool)],
+        si: usize,
+        j: usize,
+        to_k: usize,
+        forward: bool,
+        from: NodeId,
+        dir: Dir,
+        types: Option<&[Sym]>,
+        min: u64,
+        max: u64,
+        slot: usize,
+        st: &mut MatchState,
+        trace: &mut Trace,
+        scope: &[Arc<str>],
+        done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
+    ) -> Result<()> {
+        let Value::List(items) = &st.vals[slot] else {
+            return Ok(());
+        };
+        let mut order = Vec::with_capacity(items.len());
+        for v in items {
+            match v {
+                Value::Relationship(r) => order.push(*r),
+                _ => return Ok(()),
+            }
+        }
+        let n = order.len() as u64;
+        if n < min || n > max {
+            return Ok(());
+        }
+        if !forward {
+            order.reverse();
+        }
+        let rel = &ch.rels[j];
+        let (mut at, mut mids) = (from, Vec::new());
+        for (i, r) in order.iter().enumerate() {
+            self.sh.tick()?;
+            if (!st.repeatable && st.used.contains(r)) || !self.rel_type_ok(rel, *r, st, scope)? {
+                return Ok(());
+            }
+            let mut next = None;
+            self.g.for_each_neighbour(at, dir, types, |x, m| {
+                if x == *r && next.is_none() {
+                    next = Some(m);
+                }
+            });
+            let Some(m) = next else {
+                return Ok(());
+            };
+            if i + 1 < order.len() {
+                mids.push(m);
+            }
+            at = m;
+        }
+        if let Some(saved) = self.bind_node(&ch.nodes[to_k], at, st, scope)? {
+            trace.nodes[to_k] = Some(at);
+            let (mut rs, mut ms) = (order.clone(), mids);
+            if !forward {
+                rs.reverse();
+                ms.reverse();
+            }
+            trace.rels[j] = Some((rs, ms));
+            let n_used = st.used.len();
+            st.used.extend(order.iter().copied());
+            self.expand(ch, steps, si + 1, st, trace, scope, done)?;
+            st.used.truncate(n_used);
+            trace.rels[j] = None;
+            trace.nodes[to_k] = None;
+            restore_node(&ch.nodes[to_k], saved, st);
+        }
+        Ok(())
     }
 
     #[allow(clippy::too_many_arguments)]
