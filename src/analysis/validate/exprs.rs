@@ -91,7 +91,13 @@ impl<'a, 's> Checker<'a, 's> {
                 self.expr(expr, scope, ctx);
                 let path = matches!(&expr.kind, ExprKind::Variable(v)
                     if matches!(scope.get(&v.name), Some((Kind::Path, _))));
-                let known = if path {
+                // (A relationship-list variable is one relationship inside its own quantified
+                // pattern's WHERE: not judged.)
+                let rel_list = matches!(&expr.kind, ExprKind::Variable(v)
+                    if matches!(scope.get(&v.name), Some((Kind::RelList, _))));
+                let known = if rel_list {
+                    None
+                } else if path {
                     Some("Path".to_string())
                 } else {
                     // A value whose type is known and has no properties (`WITH 1 AS x RETURN
@@ -550,6 +556,11 @@ impl<'a, 's> Checker<'a, 's> {
     /// map key that is not a string.
     fn index_types(&mut self, subject: &Expr, index: &Expr, scope: &Scope) {
         use super::types::{Ty, Types};
+        if matches!(&subject.kind, ExprKind::Variable(v)
+            if matches!(scope.get(&v.name), Some((Kind::RelList, _))))
+        {
+            return;
+        }
         let Some(s) = self.static_type(subject, scope) else {
             return;
         };
