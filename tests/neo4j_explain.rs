@@ -13,6 +13,12 @@
 //! - the notifications grape derives (unknown labels, relationship types and property keys,
 //!   unsatisfiable type expressions, missing parameters) equal Neo4j's of those codes —
 //!   description, severity, category and position — on every query both accept.
+//!
+//! The same queries as `CYPHER 25 EXPLAIN` on the second oracle, Neo4j 2026.08.1
+//! (`GRAPE_NEO4J25_*`, which `.ci/run` starts on the newer JDK), recorded in
+//! `tests/data/text2cypher_neo4j25.jsonl`: grape's verdict under Cypher 25 agrees on ≥ 99.9%.
+//! The live runs check four databases; `GRAPE_ORACLE_FULL=1` checks all sixteen (and is needed
+//! to rewrite a recording).
 
 #![cfg(feature = "neo4j")]
 
@@ -73,9 +79,15 @@ struct Note {
 }
 
 const PREFIX: &str = "EXPLAIN ";
+/// Under Cypher 25, on the second oracle.
+const PREFIX_25: &str = "CYPHER 25 EXPLAIN ";
+const RECORDED_25: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/data/text2cypher_neo4j25.jsonl"
+);
 
-fn note_of(n: ServerNotification) -> Note {
-    let shift = PREFIX.len() as i64;
+fn note_of(n: ServerNotification, prefix: &str) -> Note {
+    let shift = prefix.len() as i64;
     Note {
         position: n.position.map(|(offset, line, column)| {
             let column = if line == 1 { column - shift } else { column };
@@ -131,7 +143,11 @@ fn list(items: Vec<String>) -> grape::value::Value {
 }
 
 fn read_recorded() -> BTreeMap<String, Explained> {
-    let Ok(text) = std::fs::read_to_string(RECORDED) else {
+    read_recording(RECORDED)
+}
+
+fn read_recording(path: &str) -> BTreeMap<String, Explained> {
+    let Ok(text) = std::fs::read_to_string(path) else {
         return BTreeMap::new();
     };
     text.lines()
@@ -144,13 +160,33 @@ fn read_recorded() -> BTreeMap<String, Explained> {
 
 #[test]
 fn text2cypher_explain_on_the_oracle_equals_the_recording() {
+    live_run(
+        "text2cypher_explain_on_the_oracle_equals_the_recording",
+        oracle::Which::Neo4j5,
+        PREFIX,
+        RECORDED,
+    );
+}
+
+#[test]
+fn text2cypher_explain_under_cypher_25_equals_the_recording() {
+    live_run(
+        "text2cypher_explain_under_cypher_25_equals_the_recording",
+        oracle::Which::Neo4j25,
+        PREFIX_25,
+        RECORDED_25,
+    );
+}
+
+/// `EXPLAIN` (after `prefix`) of every query on oracle `which`, each database's tokens created
+/// on a new store first; compared with the recording at `path`, or written there.
+fn live_run(test: &str, which: oracle::Which, prefix: &str, path: &str) {
     let _g = oracle::ORACLE.lock().unwrap_or_else(|e| e.into_inner());
-    let test = "text2cypher_explain_on_the_oracle_equals_the_recording";
     let Some(shared) = common::shared_dir(test) else {
         return;
     };
-    if oracle::config().is_none() {
-        eprintln!("SKIPPED {test}: no Neo4j oracle (set GRAPE_NEO4J_URI, or run .ci/run)");
+    if oracle::config_of(which).is_none() {
+        eprintln!("SKIPPED {test}: no {which:?} oracle (run .ci/run)");
         return;
     }
     let schemas = demo_schemas(&shared);
@@ -166,7 +202,7 @@ fn text2cypher_explain_on_the_oracle_equals_the_recording() {
     }
     let mut live = Vec::new();
     for (database, exs) in &by_db {
-        let db = oracle::fresh_oracle(test).unwrap();
+        let db = oracle::fresh(which, test).unwrap();
         if let Some(schema) = schemas.get(database) {
             let (labels, types, keys) = tokens(schema);
             let mut p = Params::new();
@@ -174,7 +210,7 @@ fn text2cypher_explain_on_the_oracle_equals_the_recording() {
             p.insert("types".into(), list(types));
             p.insert("keys".into(), list(keys));
             db.run_with_notifications(
-                "UNWIND $labels AS l CALL db.createLabel(l) \
+                "CYPHER 5 UNWIND $labels AS l CALL db.createLabel(l) \
                  WITH count(*) AS x UNWIND $types AS t CALL db.createRelationshipType(t) \
                  WITH count(*) AS y UNWIND $keys AS k CALL db.createProperty(k) RETURN count(*)",
                 &p,
@@ -182,10 +218,11 @@ fn text2cypher_explain_on_the_oracle_equals_the_recording() {
             .unwrap();
         }
         for ex in exs {
-            let q = format!("{PREFIX}{}", ex.query);
+            let q = format!("{prefix}{}", ex.query);
             let e = match db.run_with_notifications(&q, &Params::new()) {
                 Ok((_, notes)) => {
-                    let mut notes: Vec<Note> = notes.into_iter().map(note_of).collect();
+                    let mut notes: Vec<Note> =
+                        notes.into_iter().map(|n| note_of(n, prefix)).collect();
                     notes.sort();
                     Explained {
                         id: ex.id.clone(),
@@ -220,7 +257,7 @@ fn text2cypher_explain_on_the_oracle_equals_the_recording() {
     }
     let rejected = live.iter().filter(|e| !e.ok).count();
     eprintln!(
-        "text2cypher on the oracle: {} accepted, {rejected} rejected by EXPLAIN",
+        "text2cypher on the {which:?} oracle: {} accepted, {rejected} rejected by EXPLAIN",
         live.len() - rejected
     );
     if std::env::var("GRAPE_DIFFTEST_BLESS").as_deref() == Ok("1") {
@@ -233,10 +270,10 @@ fn text2cypher_explain_on_the_oracle_equals_the_recording() {
             text.push_str(&serde_json::to_string(e).unwrap());
             text.push('\n');
         }
-        std::fs::write(RECORDED, text).unwrap();
+        std::fs::write(path, text).unwrap();
         return;
     }
-    let recorded = read_recorded();
+    let recorded = read_recording(path);
     let stale: Vec<String> = live
         .iter()
         .filter(|e| recorded.get(&e.id) != Some(e))
@@ -258,8 +295,13 @@ fn text2cypher_explain_on_the_oracle_equals_the_recording() {
 
 /// grape's verdict on one query: `Ok`, or the compile-time error's message.
 fn grape_verdict(query: &str) -> Result<(), String> {
+    grape_verdict_in(query, Default::default())
+}
+
+/// [`grape_verdict`] under a Cypher version.
+fn grape_verdict_in(query: &str, version: grape::syntax::CypherVersion) -> Result<(), String> {
     let stmt = grape::syntax::parse(query).map_err(|e| e.to_string())?;
-    match grape::engine::compile_errors(&stmt, query, Default::default())
+    match grape::engine::compile_errors(&stmt, query, version)
         .into_iter()
         .find(|e| e.kind != ErrorKind::Unsupported)
     {
@@ -414,4 +456,42 @@ fn grape_notifications_equal_recorded_neo4j_explain() {
         eprintln!("{w}");
     }
     assert!(wrong.is_empty(), "{} differ", wrong.len());
+}
+
+#[test]
+fn grape_verdicts_equal_recorded_neo4j_explain_under_cypher_25() {
+    let Some(shared) =
+        common::shared_dir("grape_verdicts_equal_recorded_neo4j_explain_under_cypher_25")
+    else {
+        return;
+    };
+    let recorded = read_recording(RECORDED_25);
+    let exs = examples(&shared);
+    assert_eq!(recorded.len(), exs.len(), "{RECORDED_25} is incomplete");
+    let (mut agree, mut rejected) = (0, 0);
+    let mut wrong = Vec::new();
+    for ex in &exs {
+        let theirs = &recorded[&ex.id];
+        rejected += usize::from(!theirs.ok);
+        let ours = grape_verdict_in(&ex.query, grape::syntax::CypherVersion::Cypher25);
+        if ours.is_ok() == theirs.ok {
+            agree += 1;
+        } else {
+            wrong.push(format!(
+                "{}: grape {ours:?}, Neo4j {:?}\n    {}",
+                ex.id, theirs.message, ex.query
+            ));
+        }
+    }
+    let rate = agree as f64 / exs.len() as f64;
+    eprintln!(
+        "text2cypher EXPLAIN under CYPHER 25 (Neo4j 2026.08.1): grape agrees on {agree} of {} \
+         ({:.2}%); Neo4j rejects {rejected}",
+        exs.len(),
+        100.0 * rate
+    );
+    for w in wrong.iter().take(30) {
+        eprintln!("{w}");
+    }
+    assert!(rate >= 0.999, "agreement {rate}: {} differ", wrong.len());
 }

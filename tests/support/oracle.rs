@@ -11,19 +11,48 @@ use std::sync::Mutex;
 /// The tests share the one database of the oracle: one at a time.
 pub static ORACLE: Mutex<()> = Mutex::new(());
 
+/// Which oracle: Neo4j 5.26 with APOC (`GRAPE_NEO4J_*`), or the Cypher 25 one, a Neo4j
+/// 2025.x/2026.x (`GRAPE_NEO4J25_*`, which `.ci/run` starts where Java 21 or later is installed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Which {
+    Neo4j5,
+    Neo4j25,
+}
+
+impl Which {
+    fn var(self, suffix: &str) -> String {
+        match self {
+            Which::Neo4j5 => format!("GRAPE_NEO4J_{suffix}"),
+            Which::Neo4j25 => format!("GRAPE_NEO4J25_{suffix}"),
+        }
+    }
+    fn required(self) -> &'static str {
+        match self {
+            Which::Neo4j5 => "GRAPE_REQUIRE_NEO4J",
+            Which::Neo4j25 => "GRAPE_REQUIRE_NEO4J25",
+        }
+    }
+}
+
 pub fn config() -> Option<Neo4jConfig> {
-    let uri = std::env::var("GRAPE_NEO4J_URI")
+    config_of(Which::Neo4j5)
+}
+
+pub fn config_of(which: Which) -> Option<Neo4jConfig> {
+    let uri = std::env::var(which.var("URI"))
         .ok()
         .filter(|u| !u.is_empty());
     let Some(uri) = uri else {
-        if std::env::var("GRAPE_REQUIRE_NEO4J").as_deref() == Ok("1") {
+        if std::env::var(which.required()).as_deref() == Ok("1") {
             panic!(
-                "GRAPE_REQUIRE_NEO4J=1 but GRAPE_NEO4J_URI is not set: the oracle did not start"
+                "{}=1 but {} is not set: the oracle did not start",
+                which.required(),
+                which.var("URI")
             );
         }
         return None;
     };
-    let auth = std::env::var("GRAPE_NEO4J_AUTH").unwrap_or_default();
+    let auth = std::env::var(which.var("AUTH")).unwrap_or_default();
     let (user, password) = auth.split_once(':').unwrap_or(("neo4j", ""));
     let mut c = Neo4jConfig::new(uri);
     c.user = user.to_string();
@@ -35,11 +64,19 @@ pub fn config() -> Option<Neo4jConfig> {
 /// A connection to the oracle with a new, empty store when `GRAPE_NEO4J_DIR` allows it (a new
 /// store numbers nodes from 0 and has no tokens left from earlier data), else emptied.
 pub fn fresh_oracle(test: &str) -> Option<Neo4j> {
-    let Some(c) = config() else {
-        eprintln!("SKIPPED {test}: no Neo4j oracle (set GRAPE_NEO4J_URI, or run .ci/run)");
+    fresh(Which::Neo4j5, test)
+}
+
+/// [`fresh_oracle`] of either oracle.
+pub fn fresh(which: Which, test: &str) -> Option<Neo4j> {
+    let Some(c) = config_of(which) else {
+        eprintln!(
+            "SKIPPED {test}: no {which:?} oracle (set {}, or run .ci/run)",
+            which.var("URI")
+        );
         return None;
     };
-    if let Ok(dir) = std::env::var("GRAPE_NEO4J_DIR") {
+    if let Ok(dir) = std::env::var(which.var("DIR")) {
         let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/neo4j-oracle");
         let out = std::process::Command::new(script)
             .args(["reset", &dir])

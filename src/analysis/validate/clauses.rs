@@ -131,7 +131,13 @@ impl<'a, 's> Checker<'a, 's> {
                     }
                     visible.open |= out.open;
                     if (w.projection.distinct || aggregating) && !w.projection.star {
-                        self.sort_key_reads_projection(wh, &w.projection, &out, &mut Vec::new());
+                        self.sort_key_reads_projection(
+                            wh,
+                            &w.projection,
+                            &out,
+                            &mut Vec::new(),
+                            false,
+                        );
                     }
                     self.expr(
                         wh,
@@ -827,8 +833,11 @@ impl<'a, 's> Checker<'a, 's> {
         }
         // Without an aggregating projection, no sort key may aggregate; Neo4j reports that
         // before anything else about the sort keys, at the clause's keyword.
+        // (Cypher 25 lets a sort key aggregate anew after an aggregating or DISTINCT projection,
+        // and refuses it elsewhere as an illegal aggregation: Neo4j 2026.08.)
+        let cypher5 = self.version == CypherVersion::Cypher5;
         let sorts_by_aggregate =
-            !aggregating && p.order_by.iter().any(|s| contains_aggregate(&s.expr));
+            cypher5 && !aggregating && p.order_by.iter().any(|s| contains_aggregate(&s.expr));
         if sorts_by_aggregate {
             let head = &self.src[..p.span.start.min(self.src.len())];
             let at = head
@@ -851,9 +860,14 @@ impl<'a, 's> Checker<'a, 's> {
             self.expr(&s.expr, &order_scope, Ctx::default());
             let before = self.diags.len();
             if (p.distinct || aggregating) && !p.star && !sorts_by_aggregate {
-                self.sort_key_reads_projection(&s.expr, p, &out, &mut Vec::new());
+                self.sort_key_reads_projection(&s.expr, p, &out, &mut Vec::new(), cypher5);
             }
-            if aggregating && self.diags.len() == before {
+            let refuse_new = if cypher5 {
+                aggregating
+            } else {
+                !aggregating && !p.distinct
+            };
+            if refuse_new && self.diags.len() == before {
                 self.sort_key_aggregates(&s.expr, p);
             }
         }
@@ -943,8 +957,14 @@ impl<'a, 's> Checker<'a, 's> {
         p: &Projection,
         out: &Scope,
         local: &mut Vec<String>,
+        into_aggregates: bool,
     ) {
         if p.items.iter().any(|it| same_sort_expr(&it.expr, e)) {
+            return;
+        }
+        let aggregate = matches!(&e.kind, ExprKind::CountStar)
+            || matches!(&e.kind, ExprKind::FunctionCall { name, .. } if name.is_aggregate());
+        if aggregate && !into_aggregates {
             return;
         }
         match &e.kind {
@@ -964,7 +984,7 @@ impl<'a, 's> Checker<'a, 's> {
                 let n = local.len();
                 local.extend(binds(e));
                 for c in e.children() {
-                    self.sort_key_reads_projection(c, p, out, local);
+                    self.sort_key_reads_projection(c, p, out, local, into_aggregates);
                 }
                 local.truncate(n);
             }

@@ -57,7 +57,7 @@ public final class Oracle {
         Path plugins = Path.of(System.getProperty("grape.oracle.plugins",
                 classes.resolveSibling("plugins").toString()));
 
-        DatabaseManagementService dbms = new DatabaseManagementServiceBuilder(home)
+        DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
                 .setConfig(BoltConnector.enabled, true)
                 .setConfig(BoltConnector.listen_address, new SocketAddress("127.0.0.1", port))
@@ -73,10 +73,9 @@ public final class Oracle {
                 .setConfig(GraphDatabaseSettings.logical_log_rotation_threshold, ByteUnit.mebiBytes(16))
                 .setConfig(GraphDatabaseSettings.preallocate_logical_logs, false)
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ZERO)
-                .setConfig(GraphDatabaseSettings.udc_enabled, false)
-                // Otherwise each Bolt event loop idles 5 s on shutdown.
-                .setConfig(GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period, 0)
-                .build();
+                .setConfig(GraphDatabaseSettings.udc_enabled, false);
+        quietShutdown(builder);
+        DatabaseManagementService dbms = builder.build();
 
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             try {
@@ -125,5 +124,17 @@ public final class Oracle {
                     "ALTER USER " + USER + " SET PASSWORD $password CHANGE NOT REQUIRED",
                     Map.of("password", PASSWORD));
         }
+    }
+
+    /**
+     * Otherwise each Bolt event loop idles 5 s on shutdown. The setting holds seconds as an
+     * integer in 5.26 and a duration from 2025 on: set in the form it takes.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static void quietShutdown(DatabaseManagementServiceBuilder builder) {
+        org.neo4j.graphdb.config.Setting setting =
+                GraphDatabaseInternalSettings.netty_server_shutdown_quiet_period;
+        Object zero = setting.defaultValue() instanceof Duration ? Duration.ZERO : (Object) 0;
+        builder.setConfig(setting, zero);
     }
 }
