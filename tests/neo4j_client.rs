@@ -19,14 +19,7 @@ use grape::dataset::{read_dataset, DatasetFormat};
 use grape::engine::Params;
 use std::path::PathBuf;
 
-/// The notification codes grape derives.
-const DERIVED: &[&str] = &[
-    "Neo.ClientNotification.Statement.UnknownLabelWarning",
-    "Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning",
-    "Neo.ClientNotification.Statement.UnknownPropertyKeyWarning",
-    "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression",
-    "Neo.ClientNotification.Statement.ParameterNotProvided",
-];
+use oracle::DERIVED_NOTIFICATIONS as DERIVED;
 
 #[test]
 fn record_from_the_oracle_then_replay_on_grape() {

@@ -37,15 +37,7 @@ const RECORDED: &str = concat!(
     "/tests/data/text2cypher_neo4j.jsonl"
 );
 
-/// The notification codes grape derives; Neo4j's others (deprecations, cartesian products,
-/// unbounded patterns, …) are counted, not compared.
-const DERIVED: &[&str] = &[
-    "Neo.ClientNotification.Statement.UnknownLabelWarning",
-    "Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning",
-    "Neo.ClientNotification.Statement.UnknownPropertyKeyWarning",
-    "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression",
-    "Neo.ClientNotification.Statement.ParameterNotProvided",
-];
+use oracle::DERIVED_NOTIFICATIONS as DERIVED;
 
 #[derive(serde::Deserialize)]
 struct Example {

@@ -322,40 +322,13 @@ fn area(id: &str) -> String {
     }
 }
 
-fn collect_features(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect_features(&p, out);
-        } else if p.extension().is_some_and(|x| x == "feature") {
-            out.push(p);
-        }
-    }
-}
-
 #[test]
 fn opencypher_tck() {
     let Some(shared) = common::shared_dir("openCypher TCK") else {
         return;
     };
     let tck = shared.join("tck");
-    let features_dir = tck.join("features");
-    let mut files = Vec::new();
-    collect_features(&features_dir, &mut files);
-    let mut scenarios = Vec::new();
-    for f in &files {
-        let rel = f
-            .strip_prefix(&features_dir)
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
-        let text = std::fs::read_to_string(f).unwrap();
-        scenarios.extend(gherkin::parse_feature(&rel, &text));
-    }
+    let scenarios = gherkin::read_features(&tck.join("features"));
     let n = scenarios.len();
     // Two workers, each on a large stack: deep TCK expressions recurse.
     let results: Vec<(String, Result<(), String>)> = std::thread::scope(|s| {

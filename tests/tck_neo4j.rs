@@ -36,7 +36,7 @@ use grape::backend::{Backend, BackendError};
 use grape::engine::{Params, Table};
 use grape::value::Value;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use values::{parse_expected, to_value};
 
 const RECORDED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/tck_neo4j.jsonl");
@@ -59,37 +59,7 @@ enum Outcome {
 }
 
 fn scenarios(tck: &Path) -> Vec<Scenario> {
-    let features = tck.join("features");
-    let mut files = Vec::new();
-    collect(&features, &mut files);
-    let mut out = Vec::new();
-    for f in &files {
-        let rel = f
-            .strip_prefix(&features)
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
-        out.extend(gherkin::parse_feature(
-            &rel,
-            &std::fs::read_to_string(f).unwrap(),
-        ));
-    }
-    out
-}
-
-fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(rd) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            collect(&p, out);
-        } else if p.extension().is_some_and(|x| x == "feature") {
-            out.push(p);
-        }
-    }
+    gherkin::read_features(&tck.join("features"))
 }
 
 fn run(db: &Neo4j, q: &str, params: &Params) -> Result<Table, BackendError> {

@@ -229,3 +229,35 @@ pub fn parse_feature(path: &str, text: &str) -> Vec<Scenario> {
     }
     out
 }
+
+/// Every scenario of the `.feature` files under `features`, files in path order, ids relative
+/// to `features`.
+pub fn read_features(features: &std::path::Path) -> Vec<Scenario> {
+    fn collect(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+        entries.sort();
+        for p in entries {
+            if p.is_dir() {
+                collect(&p, out);
+            } else if p.extension().is_some_and(|x| x == "feature") {
+                out.push(p);
+            }
+        }
+    }
+    let mut files = Vec::new();
+    collect(features, &mut files);
+    let mut out = Vec::new();
+    for f in &files {
+        let rel = f
+            .strip_prefix(features)
+            .unwrap_or(f)
+            .to_string_lossy()
+            .to_string();
+        let text = std::fs::read_to_string(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        out.extend(parse_feature(&rel, &text));
+    }
+    out
+}
