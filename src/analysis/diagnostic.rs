@@ -119,6 +119,10 @@ pub enum DiagnosticKind {
     /// A graph reference Neo4j refuses where it stands: `graph.byName` or `graph.byElementId`
     /// outside `USE`, a dynamic lookup or a second graph on a standard database.
     InvalidGraphReference,
+    /// A Cypher 25 `SEARCH` clause Neo4j refuses: a pattern of more than one element or
+    /// variable, a filter that is not an AND of property bounds, a `SKIP`, a parameter as the
+    /// index's name, a FULLTEXT index.
+    InvalidSearch,
 }
 
 impl DiagnosticKind {
@@ -158,7 +162,8 @@ impl DiagnosticKind {
             | AmbiguousAggregation
             | UnknownProcedureOutput
             | ImplicitProcedureResults
-            | InvalidGraphReference => "Neo.ClientError.Statement.SyntaxError",
+            | InvalidGraphReference
+            | InvalidSearch => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",

@@ -150,6 +150,12 @@ impl ExecError {
                 _ => self.kind.code(),
             };
         }
+        if self.detail == Some("IndexNotFound") {
+            return "Neo.ClientError.Schema.IndexNotFound";
+        }
+        if self.detail == Some("PropertyNotFound") {
+            return "Neo.ClientError.Statement.PropertyNotFound";
+        }
         if self.detail == Some("LoadCsvFailed") {
             return "Neo.ClientError.Statement.ExternalResourceFailed";
         }

@@ -764,6 +764,7 @@ fn compile_errors_with(
             // The TCK's names: results named implicitly are undefined variables.
             K::ImplicitProcedureResults => "UndefinedVariable",
             K::InvalidGraphReference => "InvalidGraphReference",
+            K::InvalidSearch => "InvalidSearch",
             _ => continue,
         };
         out.push(

@@ -574,6 +574,8 @@ fn site_plan(
         }],
         hints: Vec::new(),
         where_: where_.cloned(),
+        search: None,
+        where_after_search: false,
         span: e.span,
     };
     let mut inner_scope = scope.to_vec();
@@ -610,6 +612,8 @@ fn site_plan(
                 pattern: pattern.clone(),
                 hints: Vec::new(),
                 where_: where_.clone(),
+                search: None,
+                where_after_search: false,
                 span: e.span,
             },
             None,

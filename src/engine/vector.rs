@@ -251,6 +251,38 @@ struct Vectors {
     /// Where each vector starts in `data` (one more entry than `ids`).
     starts: Vec<usize>,
     data: Vec<f32>,
+    /// For cosine, each vector scaled to length 1 in double precision and then stored as
+    /// float32 (as Neo4j 2025+'s vector index keeps them; same layout as `data`).
+    unit: Vec<f32>,
+}
+
+/// A vector scaled to length 1 in double precision, then narrowed to float32.
+fn unit32(v: &[f64]) -> Vec<f32> {
+    let norm = v.iter().map(|x| x * x).sum::<f64>().sqrt();
+    v.iter().map(|x| (x / norm) as f32).collect()
+}
+
+/// Lucene's scalar dot product of two float32 vectors: fused multiply-adds, with four
+/// accumulators over the leading multiple of four when the vectors are longer than 32.
+fn lucene_dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut res = 0.0f32;
+    let mut i = 0;
+    if a.len() > 32 {
+        let mut acc = [0.0f32; 4];
+        let upper = a.len() & !3;
+        while i < upper {
+            for (j, slot) in acc.iter_mut().enumerate() {
+                *slot = a[i + j].mul_add(b[i + j], *slot);
+            }
+            i += 4;
+        }
+        res += acc[0] + acc[1] + acc[2] + acc[3];
+    }
+    while i < a.len() {
+        res = a[i].mul_add(b[i], res);
+        i += 1;
+    }
+    res
 }
 
 impl Vectors {
@@ -268,6 +300,7 @@ impl Vectors {
             ids: Vec::new(),
             starts: vec![0],
             data: Vec::new(),
+            unit: Vec::new(),
         };
         let dims = match index.config.get("vector.dimensions") {
             Some(Value::Int(d)) => Some(*d as usize),
@@ -313,9 +346,176 @@ impl Vectors {
                 continue;
             }
             out.ids.push(id);
+            if sim == Similarity::Cosine {
+                out.unit.extend(unit32(&vector));
+            }
             out.data.extend_from_slice(&v32);
             out.starts.push(out.data.len());
         }
         Ok(out)
     }
+}
+
+/// How Neo4j names a value's Java type in the message refusing a vector (`Long(0)`,
+/// `Double(1.000000e+00)`, `String("a")`).
+fn java_value(v: &Value) -> String {
+    match v {
+        Value::Int(i) => format!("Long({i})"),
+        Value::Float(f) if f.is_nan() => "Double(NaN)".into(),
+        Value::Float(f) if f.is_infinite() => {
+            format!("Double({}Infinity)", if *f < 0.0 { "-" } else { "" })
+        }
+        Value::Float(f) => {
+            // Java's `%e`: six fraction digits and an exponent of at least two digits.
+            let s = format!("{f:.6e}");
+            let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+            let exp: i32 = exp.parse().unwrap_or(0);
+            let sign = if exp < 0 { '-' } else { '+' };
+            format!("Double({mantissa}e{sign}{:02})", exp.unsigned_abs())
+        }
+        Value::String(s) => format!("String({s:?})"),
+        Value::Bool(b) => format!("Boolean({b})"),
+        Value::Null => "NO_VALUE".into(),
+        other => crate::value::type_name(other).to_string(),
+    }
+}
+
+/// The index a `SEARCH` clause names, checked as Neo4j checks it: it exists (`IndexNotFound`),
+/// it is a vector index (`ArgumentError`), and it covers the kind of element the search
+/// variable is (`TypeError`).
+pub(crate) fn search_index_def<'g>(
+    g: &'g Graph,
+    name: &str,
+    variable: &str,
+    entity: EntityType,
+) -> Result<&'g crate::graph::IndexDef> {
+    let index = g
+        .schema()
+        .indexes()
+        .iter()
+        .find(|i| &*i.name == name)
+        .ok_or_else(|| {
+            ExecError::compile(
+                ErrorKind::SemanticError,
+                format!("22N69: The index '{name}' does not exist."),
+            )
+            .with_detail("IndexNotFound")
+        })?;
+    if index.kind != IndexKind::Vector {
+        return Err(ExecError::compile(
+            ErrorKind::ArgumentError,
+            format!(
+                "22NCG: Expected the index `{name}` to be a vector index but was a {} index.",
+                index.kind.name().to_ascii_lowercase()
+            ),
+        ));
+    }
+    if index.entity != entity {
+        let word = |e: EntityType| match e {
+            EntityType::Node => "NODE",
+            EntityType::Relationship => "RELATIONSHIP",
+        };
+        return Err(ExecError::compile(
+            ErrorKind::TypeError,
+            format!(
+                "22N01: Expected the value `{variable}` to be of type {}, but was of type {}.",
+                word(index.entity),
+                word(entity)
+            ),
+        ));
+    }
+    Ok(index)
+}
+
+/// The `k` elements of `index` nearest to `query` among those `keep` accepts, best first, as
+/// a `SEARCH` clause finds them; ties go to the element created first. A null query finds
+/// nothing.
+pub(crate) fn search(
+    g: &Graph,
+    index: &crate::graph::IndexDef,
+    query: &Value,
+    k: usize,
+    keep: &mut dyn FnMut(Value) -> Result<bool>,
+    tick: &mut dyn FnMut() -> Result<()>,
+) -> Result<Vec<(Value, f64)>> {
+    if query.is_null() {
+        return Ok(Vec::new());
+    }
+    let invalid = || {
+        let items = match query {
+            Value::List(xs) => xs.iter().map(java_value).collect::<Vec<_>>().join(", "),
+            other => java_value(other),
+        };
+        ExecError::runtime(
+            ErrorKind::ArgumentError,
+            format!("Vector must only contain finite values, and have positive and finite l2-norm. Provided: List{{{items}}}"),
+        )
+    };
+    let dims = match index.config.get("vector.dimensions") {
+        Some(Value::Int(d)) => Some(*d as usize),
+        _ => None,
+    };
+    if let (Some(d), Value::List(xs)) = (dims, query) {
+        if xs.len() != d {
+            return Err(ExecError::runtime(
+                ErrorKind::TypeError,
+                format!(
+                    "Vector index '{}' has a configured dimensionality of {d}, but the provided vector has dimension {}.",
+                    index.name,
+                    xs.len()
+                ),
+            ));
+        }
+    }
+    let query = as_vector(query).ok_or_else(invalid)?;
+    let sim = Similarity::of_config(index.config.get("vector.similarity_function"));
+    let norm: f64 = query.iter().map(|x| x * x).sum();
+    if norm == 0.0 || !norm.is_finite() {
+        return Err(invalid());
+    }
+    if k == 0 {
+        return Ok(Vec::new());
+    }
+    let vectors = g.search_index(index.id, || Vectors::build(g, index, sim, tick))?;
+    // Neo4j 2025+ keeps cosine vectors at unit length and scores them by Lucene's dot
+    // product: `max((1 + a·b) / 2, 0)` in float32.
+    let query32: Vec<f32> = match sim {
+        Similarity::Cosine => unit32(&query),
+        Similarity::Euclidean => query.iter().map(|x| *x as f32).collect(),
+    };
+    let mut scored: Vec<(f32, u32)> = Vec::with_capacity(vectors.ids.len());
+    for (i, &id) in vectors.ids.iter().enumerate() {
+        if i % 4096 == 0 {
+            tick()?;
+        }
+        let (start, end) = (vectors.starts[i], vectors.starts[i + 1]);
+        if end - start != query32.len() {
+            continue;
+        }
+        let score = match sim {
+            Similarity::Cosine => {
+                ((1.0 + lucene_dot(&vectors.unit[start..end], &query32)) / 2.0).max(0.0)
+            }
+            Similarity::Euclidean => sim.score32(&vectors.data[start..end], &query32),
+        };
+        scored.push((score, id));
+    }
+    scored.sort_unstable_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut out = Vec::with_capacity(k.min(scored.len()));
+    for (i, (score, id)) in scored.into_iter().enumerate() {
+        if i % 4096 == 0 {
+            tick()?;
+        }
+        let v = match index.entity {
+            EntityType::Node => Value::Node(NodeId(id)),
+            EntityType::Relationship => Value::Relationship(RelId(id)),
+        };
+        if keep(v.clone())? {
+            out.push((v, f64::from(score)));
+            if out.len() == k {
+                break;
+            }
+        }
+    }
+    Ok(out)
 }

@@ -297,6 +297,9 @@ pub struct CreateIndex {
     pub entity: SchemaEntity,
     /// `ON (n.a, n.b)` or FULLTEXT's `ON EACH [n.a, n.b]`; empty for a LOOKUP index.
     pub properties: Vec<SchemaProperty>,
+    /// Cypher 25: a VECTOR index's additional properties, `ON n.v WITH [n.a, n.b]`, which a
+    /// SEARCH clause's filter may read.
+    pub with_properties: Vec<SchemaProperty>,
     /// A LOOKUP index's `ON EACH labels(n)` / `ON EACH type(r)`: the function and its argument.
     pub lookup: Option<(Ident, Ident)>,
     /// `OPTIONS {…}` or `OPTIONS $param`.
@@ -508,6 +511,31 @@ pub struct Match {
     pub pattern: Vec<PatternPart>,
     pub hints: Vec<Hint>,
     pub where_: Option<Expr>,
+    /// Cypher 25's `SEARCH v IN (VECTOR INDEX …) [SCORE AS s]` after the pattern.
+    pub search: Option<Box<Search>>,
+    /// Whether the WHERE was written after the SEARCH clause (where it may read the score).
+    pub where_after_search: bool,
+    pub span: Span,
+}
+
+/// Cypher 25's search clause: `SEARCH v IN (VECTOR INDEX name FOR query [WHERE filter] LIMIT k)
+/// [SCORE AS s]`. The index's `k` nearest elements to `query` (among those its filter keeps)
+/// become the candidates for `v`, which the MATCH's pattern and WHERE then check.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Search {
+    pub variable: Ident,
+    /// `FULLTEXT INDEX` (parsed, refused as Neo4j refuses it) rather than `VECTOR INDEX`.
+    pub fulltext: bool,
+    /// The index's name (a parameter is parsed and refused).
+    pub index: SchemaName,
+    /// The vector searched for (`FOR …`).
+    pub query: Expr,
+    /// The filter the index applies before choosing the nearest (`WHERE …` inside the brackets).
+    pub filter: Option<Expr>,
+    /// `SKIP`/`OFFSET` (parsed, refused): the keyword, where it stands, and the expression.
+    pub skip: Option<(String, Span, Expr)>,
+    pub limit: Expr,
+    pub score: Option<Ident>,
     pub span: Span,
 }
 

@@ -22,7 +22,9 @@ pub use parse::{
 };
 pub(crate) use print::write_name;
 pub(crate) use print::write_string as write_string_literal;
-pub use print::{print, print_expr, print_label_expr, print_script, print_type, PrintOptions};
+pub use print::{
+    print, print_expr, print_label_expr, print_script, print_type, search_text, PrintOptions,
+};
 
 /// The 1-based line and column (in characters) of byte `offset` in `source` (an offset past the
 /// end counts as the end; one inside a character as that character).

@@ -658,7 +658,11 @@ impl<'a, 's> Checker<'a, 's> {
                 m.span,
             );
         }
+        let before = scope.clone();
         self.pattern(&m.pattern, &mut scope, Mode::Read);
+        if let Some(s) = &m.search {
+            self.search_clause(m, s, &before, &mut scope);
+        }
         for h in &m.hints {
             match h {
                 Hint::Index { variable, .. } | Hint::Scan { variable, .. } => {
@@ -683,6 +687,262 @@ impl<'a, 's> Checker<'a, 's> {
             self.expect_boolean(w, &scope);
         }
         scope
+    }
+
+    /// Cypher 25's `SEARCH` clause, as Neo4j 2026's compiler checks it: one node or
+    /// relationship pattern with one named variable, which the clause searches for; a vector
+    /// index named, not a parameter; the query vector a list of numbers; the filter an AND of
+    /// property predicates, per property an exact value, a half-bounded or a bounded range;
+    /// a constant, non-negative LIMIT and no SKIP; a new name for the score.
+    fn search_clause(&mut self, m: &Match, s: &Search, before: &Scope, scope: &mut Scope) {
+        let span_at = |start: usize| Span::new(start, start);
+        if self.version == CypherVersion::Cypher5 {
+            self.cypher_25_clause("SEARCH", span_at(s.span.start));
+        } else if s.fulltext {
+            self.diag(
+                DiagnosticKind::InvalidSearch,
+                "The `FULLTEXT SEARCH` clause is not supported.".into(),
+                span_at(s.span.start),
+            );
+        }
+        if scope.get(&s.variable.name).is_some() {
+            self.search_pattern(m, s);
+        } else {
+            self.lookup(&s.variable, scope);
+        }
+        if let SchemaName::Parameter(_, span) = &s.index {
+            self.diag(
+                DiagnosticKind::InvalidSearch,
+                "Parameter cannot be used in a VECTOR INDEX clause.".into(),
+                *span,
+            );
+        }
+        self.expr(&s.query, before, Ctx::default());
+        if let (false, Some(t)) = (s.fulltext, self.static_type(&s.query, before)) {
+            let numbers = types::Types::list_of(types::Ty::Integer)
+                .union(types::Types::list_of(types::Ty::Float))
+                .union(types::Types::any_list());
+            if !t.meets(numbers) {
+                self.diag(
+                    DiagnosticKind::InvalidArgumentType,
+                    format!(
+                        "Type mismatch: expected Vector, List<Float>, List<Integer> or List<Number> but was {}",
+                        t.describe()
+                    ),
+                    s.query.span,
+                );
+            }
+        }
+        if let Some(f) = &s.filter {
+            self.expr(f, scope, Ctx::default());
+            self.search_filter(f, &s.variable.name);
+        }
+        if let Some((word, span, _)) = &s.skip {
+            self.diag(
+                DiagnosticKind::InvalidSearch,
+                format!("{word} cannot be used together with VECTOR INDEX."),
+                span_at(span.start),
+            );
+        }
+        self.expr(&s.limit, before, Ctx::default());
+        self.constant_count(&s.limit, scope, "LIMIT");
+        let valid = match &s.limit.kind {
+            ExprKind::Literal(Literal::Integer(k)) => (0..=i64::from(i32::MAX)).contains(k),
+            ExprKind::Parameter(_) | ExprKind::Variable(_) => true,
+            _ => false,
+        };
+        if !valid
+            && self
+                .diags
+                .iter()
+                .all(|d| d.kind != DiagnosticKind::NonConstantExpression)
+        {
+            self.diag(
+                DiagnosticKind::InvalidSearch,
+                format!(
+                    "Invalid input. '{}' is not a valid value. Must be a non-negative integer smaller than or equal to 2147483647.",
+                    self.text(s.limit.span)
+                ),
+                s.limit.span,
+            );
+        }
+        if let Some(v) = &s.score {
+            if scope.get(&v.name).is_some() {
+                self.diag(
+                    DiagnosticKind::VariableAlreadyBound,
+                    format!("Variable `{}` already declared", v.name),
+                    v.span,
+                );
+            } else {
+                scope.bind(&v.name, Kind::Value, None);
+            }
+        }
+    }
+
+    /// A search's MATCH has one pattern of one node, or of one relationship between two
+    /// anonymous nodes, and no selector; the searched variable is its only named one.
+    fn search_pattern(&mut self, m: &Match, s: &Search) {
+        const SHAPE: &str = "In order to have a search clause, a MATCH statement can only have a single node or relationship pattern and no selectors.";
+        if let Some(second) = m.pattern.get(1) {
+            self.diag(DiagnosticKind::InvalidSearch, SHAPE.into(), second.span);
+            return;
+        }
+        let Some(part) = m.pattern.first() else {
+            return;
+        };
+        let chain = part.path.chain();
+        let simple = part.selector.is_none()
+            && matches!(part.path, PathExpr::Chain(_))
+            && chain.elements.iter().all(|e| match e {
+                PathElement::Node(_) => true,
+                PathElement::Relationship(r) => r.length.is_none(),
+                PathElement::Group(_) => false,
+            })
+            && (chain.elements.len() == 1 || chain.elements.len() == 3);
+        if !simple {
+            self.diag(DiagnosticKind::InvalidSearch, SHAPE.into(), part.span);
+            return;
+        }
+        let other = chain.elements.iter().find_map(|e| {
+            let v = match e {
+                PathElement::Node(n) => n.variable.as_ref(),
+                PathElement::Relationship(r) => r.variable.as_ref(),
+                PathElement::Group(_) => None,
+            };
+            v.filter(|v| v.name != s.variable.name)
+        });
+        if let Some(v) = other {
+            self.diag(
+                DiagnosticKind::InvalidSearch,
+                "In order to have a search clause, a MATCH statement can only have one bound variable.".into(),
+                v.span,
+            );
+        }
+    }
+
+    /// A search filter is an AND of predicates `v.p <op> value` (`=`, `<`, `<=`, `>`, `>=`,
+    /// either way round), `v.p IN list` or `v.p IS NOT NULL`, where the value does not read
+    /// `v`; per property one exact value (or IS NOT NULL), or at most one bound each way.
+    fn search_filter(&mut self, f: &Expr, var: &str) {
+        let mut atoms = Vec::new();
+        let mut stack = vec![f];
+        while let Some(e) = stack.pop() {
+            match &e.kind {
+                ExprKind::Binary {
+                    op: BinaryOp::And,
+                    lhs,
+                    rhs,
+                } => {
+                    stack.push(rhs);
+                    stack.push(lhs);
+                }
+                _ => atoms.push(e),
+            }
+        }
+        let prop_of = |e: &Expr| match &e.kind {
+            ExprKind::Property { expr, key } => match &expr.kind {
+                ExprKind::Variable(v) if v.name == var => Some(key.name.clone()),
+                _ => None,
+            },
+            _ => None,
+        };
+        let reads_var = |e: &Expr| {
+            let mut stack = vec![e];
+            while let Some(x) = stack.pop() {
+                if matches!(&x.kind, ExprKind::Variable(v) if v.name == var) {
+                    return Some(x.span);
+                }
+                stack.extend(x.children());
+            }
+            None
+        };
+        // Per property: exact values, lower bounds, upper bounds.
+        let mut per: Vec<(String, [u32; 3])> = Vec::new();
+        let mut valid = true;
+        for a in atoms {
+            let (key, slot, other) = match &a.kind {
+                ExprKind::Binary { op, lhs, rhs } => {
+                    let (key, other, flipped) = match (prop_of(lhs), prop_of(rhs)) {
+                        (Some(k), _) => (k, &**rhs, false),
+                        (None, Some(k)) => (k, &**lhs, true),
+                        _ => {
+                            valid = false;
+                            continue;
+                        }
+                    };
+                    let slot = match (op, flipped) {
+                        (BinaryOp::Eq | BinaryOp::In, false) => 0,
+                        (BinaryOp::Gt | BinaryOp::Ge, false)
+                        | (BinaryOp::Lt | BinaryOp::Le, true) => 1,
+                        (BinaryOp::Lt | BinaryOp::Le, false)
+                        | (BinaryOp::Gt | BinaryOp::Ge, true) => 2,
+                        (BinaryOp::Eq, true) => 0,
+                        _ => {
+                            valid = false;
+                            continue;
+                        }
+                    };
+                    (key, slot, Some(other))
+                }
+                ExprKind::IsNull {
+                    expr,
+                    negated: true,
+                } => match prop_of(expr) {
+                    Some(k) => (k, 0, None),
+                    None => {
+                        valid = false;
+                        continue;
+                    }
+                },
+                _ => {
+                    valid = false;
+                    continue;
+                }
+            };
+            if let Some(span) = other.and_then(reads_var) {
+                let dot = self
+                    .src
+                    .get(span.end..)
+                    .unwrap_or_default()
+                    .find('.')
+                    .map_or(span.start, |i| span.end + i);
+                self.diag(
+                    DiagnosticKind::InvalidSearch,
+                    "Vector search filter predicate referencing the search binding variable".into(),
+                    Span::new(dot, dot),
+                );
+                return;
+            }
+            match per.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, counts)) => counts[slot] += 1,
+                None => {
+                    let mut counts = [0; 3];
+                    counts[slot] = 1;
+                    per.push((key, counts));
+                }
+            }
+        }
+        let shapes = per.iter().all(|(_, [eq, lo, hi])| {
+            (*eq == 1 && *lo == 0 && *hi == 0) || (*eq == 0 && *lo <= 1 && *hi <= 1)
+        });
+        if !valid || !shapes {
+            // Neo4j points one past the start of the filter's top operator.
+            let at = match &f.kind {
+                ExprKind::Binary { lhs, rhs, .. } => {
+                    let gap = self
+                        .src
+                        .get(lhs.span.end..rhs.span.start)
+                        .unwrap_or_default();
+                    lhs.span.end + gap.len() - gap.trim_start().len() + 1
+                }
+                _ => f.span.start,
+            };
+            self.diag(
+                DiagnosticKind::InvalidSearch,
+                format!("The vector search filter predicate '{}' must consist of one or more property predicates joined by AND, and the combined property predicates for each property must specify either an exact value (e.g. x.prop = 1), a half-bounded range (e.g. x.prop >= 1), or a bounded range (e.g. x.prop > 1 AND x.prop < 100). Note that this is not an exhaustive list of valid predicates, see documentation for all rules.", double_quoted(self.text(f.span))),
+                Span::new(at, at),
+            );
+        }
     }
 
     pub(super) fn set_item(&mut self, item: &SetItem, scope: &Scope) {
@@ -1153,4 +1413,31 @@ fn implicit_keys(e: &Expr, keys: &[&Expr], local: &mut Vec<String>, out: &mut Ve
             local.truncate(n);
         }
     }
+}
+
+/// Expression text as Neo4j's messages print it: string literals in double quotes.
+fn double_quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut quote: Option<char> = None;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        match (quote, c) {
+            (None, '\'' | '"') => {
+                quote = Some(c);
+                out.push('"');
+            }
+            (Some(_), '\\') => {
+                out.push('\\');
+                if let Some(n) = chars.next() {
+                    out.push(n);
+                }
+            }
+            (Some(q), c) if c == q => {
+                quote = None;
+                out.push('"');
+            }
+            (_, c) => out.push(c),
+        }
+    }
+    out
 }

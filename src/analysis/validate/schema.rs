@@ -28,6 +28,22 @@ impl Checker<'_, '_> {
                     );
                 }
                 self.schema_properties(&i.entity, &i.properties);
+                if let Some(first) = i.with_properties.first() {
+                    // Only Cypher 25's vector indexes take additional properties.
+                    if !cypher25 || i.kind != IndexKind::Vector {
+                        let before = self.src.get(..first.span.start).unwrap_or_default();
+                        let at = before
+                            .to_ascii_lowercase()
+                            .rfind("with")
+                            .unwrap_or(first.span.start);
+                        self.diag(
+                            DiagnosticKind::InvalidSearch,
+                            "Invalid input 'WITH': expected 'OPTIONS' or <EOF>".into(),
+                            Span::new(at, at),
+                        );
+                    }
+                    self.schema_properties(&i.entity, &i.with_properties);
+                }
                 let single = match i.kind {
                     IndexKind::Text => Some("text"),
                     IndexKind::Point => Some("point"),

@@ -37,18 +37,67 @@ impl Runner<'_> {
         input: Option<Plan>,
         anon: &mut Anon,
     ) -> Result<Plan> {
-        let old_len = scope.len();
+        let mut old_len = scope.len();
         let mut new_scope = scope.clone();
-        declare_pattern_vars(&m.pattern, &mut new_scope);
+        super::matching::declare_match_vars(m, &mut new_scope);
+        // A SEARCH clause's variable and score are bound by the index search the pattern
+        // starts from.
+        let search = m.search.as_ref().map(|s| {
+            let bound = [Some(&s.variable), s.score.as_ref()]
+                .into_iter()
+                .flatten()
+                .filter_map(|v| new_scope.iter().position(|x| **x == *v.name))
+                .max()
+                .map_or(old_len, |i| i + 1);
+            (s, bound)
+        });
+        let first_len = old_len;
+        if let Some((_, bound)) = search {
+            old_len = old_len.max(bound);
+        }
         let (chains, rest) =
             self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
-        // An OPTIONAL MATCH after other clauses runs per incoming row, over an `Argument`.
-        let per_row = input.is_some() && m.optional;
+        // An OPTIONAL MATCH after other clauses runs per incoming row, over an `Argument`; so
+        // does a search after other clauses.
+        let per_row = input.is_some() && (m.optional || search.is_some());
         let mut cur = if per_row {
             Some(Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string())))
         } else {
             input.clone()
         };
+        if let Some((s, _)) = search {
+            let details = crate::syntax::search_text(s);
+            let relationship = m.pattern.iter().any(|p| {
+                p.path.chain().elements.iter().any(|e| {
+                    matches!(e, crate::syntax::PathElement::Relationship(r)
+                        if r.variable.as_ref().is_some_and(|v| v.name == s.variable.name))
+                })
+            });
+            let op = match m.pattern.first().map(|p| p.path.chain()) {
+                Some(c) if relationship => match c.elements.get(1) {
+                    Some(crate::syntax::PathElement::Relationship(r))
+                        if r.direction != crate::syntax::Direction::Undirected =>
+                    {
+                        "DirectedRelationshipVectorIndexSearch"
+                    }
+                    _ => "UndirectedRelationshipVectorIndexSearch",
+                },
+                _ => "NodeVectorIndexSearch",
+            };
+            let names: Vec<String> = new_scope[first_len..old_len]
+                .iter()
+                .map(|v| v.to_string())
+                .collect();
+            let leaf = Plan::leaf(op, details).bind(names);
+            cur = Some(match cur {
+                Some(lhs) => {
+                    let mut apply = Plan::over("Apply", "", lhs).bind(leaf.identifiers.clone());
+                    apply.children.push(leaf);
+                    apply
+                }
+                None => leaf,
+            });
+        }
         let mut bound: Vec<bool> = (0..new_scope.len()).map(|i| i < old_len).collect();
         // In the planner's join order (`compile::join_order`).
         for ch in &chains {
@@ -76,7 +125,7 @@ impl Runner<'_> {
             )?;
             plan = filter(p, preds);
         }
-        if per_row {
+        if per_row && search.is_none() {
             if m.optional {
                 plan = Plan::over("Optional", new_scope[old_len..].join(", "), plan);
             }

@@ -221,9 +221,16 @@ impl<'a> Runner<'a> {
     ) -> Result<usize> {
         let old_len = scope.len();
         let mut new_scope = scope.clone();
-        declare_pattern_vars(&m.pattern, &mut new_scope);
+        declare_match_vars(m, &mut new_scope);
         let new_vars: Vec<Arc<str>> = new_scope[old_len..].to_vec();
-        let mut chains = self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+        // A SEARCH clause binds its variable (and score) before the pattern is matched.
+        let search = match &m.search {
+            Some(s) => Some(self.prepare_search(m, s, scope, &new_scope)?),
+            None => None,
+        };
+        let bound_len = search.as_ref().map_or(old_len, |s| s.bound_len);
+        let mut chains =
+            self.compile_chains(&m.pattern, &new_scope, bound_len, m.where_.as_ref())?;
         if rows.len() > 1 || chains.0.len() > 1 || chains.0.iter().any(|c| c.rels.len() > 1) {
             // Worth it when many candidates will be checked: equality checks on a labelled
             // node become membership tests in a bitmap taken from the property index.
@@ -238,34 +245,59 @@ impl<'a> Runner<'a> {
             .1
             .as_ref()
             .map(|w| self.compile(w, &Layout::new(&new_scope)));
+        let repeatable = m.mode == Some(crate::syntax::MatchMode::RepeatableElements);
         for r in rows {
             self.sh.tick()?;
-            let mut st = MatchState {
-                vals: r.clone(),
-                bound: vec![true; r.len()],
-                used: Vec::new(),
-                repeatable: m.mode == Some(crate::syntax::MatchMode::RepeatableElements),
-            };
-            st.vals.resize(new_scope.len(), Value::Null);
-            st.bound.resize(new_scope.len(), false);
             let before = emitted;
-            let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
-                if let Some(w) = &where_ {
-                    let env = Env::new(&new_scope, &st.vals);
-                    if run.eval_compiled(w, &env)?.as_bool() != Some(true) {
-                        return Ok(());
+            let seeds = match &search {
+                None => vec![(None, None)],
+                Some(s) => self.search_seeds(s, scope, &r)?,
+            };
+            let mut stop = false;
+            for (found, score) in seeds {
+                let mut st = MatchState {
+                    vals: r.clone(),
+                    bound: vec![true; r.len()],
+                    used: Vec::new(),
+                    repeatable,
+                };
+                st.vals.resize(new_scope.len(), Value::Null);
+                st.bound.resize(new_scope.len(), false);
+                if let (Some(s), Some(found)) = (&search, found) {
+                    if s.var_slot < old_len {
+                        // Already bound: the search keeps the row only where it found it.
+                        if st.vals[s.var_slot].equals(&found) != Some(true) {
+                            continue;
+                        }
+                    }
+                    st.vals[s.var_slot] = found;
+                    st.bound[s.var_slot] = true;
+                    if let (Some(slot), Some(score)) = (s.score_slot, score) {
+                        st.vals[slot] = Value::Float(score);
+                        st.bound[slot] = true;
                     }
                 }
-                sink(run, &new_scope, &st.vals)?;
-                emitted += 1;
-                if cap.is_some_and(|c| emitted >= c) {
-                    return Err(limit_reached());
+                let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
+                    if let Some(w) = &where_ {
+                        let env = Env::new(&new_scope, &st.vals);
+                        if run.eval_compiled(w, &env)?.as_bool() != Some(true) {
+                            return Ok(());
+                        }
+                    }
+                    sink(run, &new_scope, &st.vals)?;
+                    emitted += 1;
+                    if cap.is_some_and(|c| emitted >= c) {
+                        return Err(limit_reached());
+                    }
+                    Ok(())
+                });
+                match result {
+                    Err(e) if is_limit_reached(&e) => {
+                        stop = true;
+                        break;
+                    }
+                    other => other?,
                 }
-                Ok(())
-            });
-            match result {
-                Err(e) if is_limit_reached(&e) => {}
-                other => other?,
             }
             if m.optional && emitted == before {
                 let mut nr = r;
@@ -273,12 +305,129 @@ impl<'a> Runner<'a> {
                 sink(self, &new_scope, &nr)?;
                 emitted += 1;
             }
-            if cap.is_some_and(|c| emitted >= c) {
+            if stop || cap.is_some_and(|c| emitted >= c) {
                 break;
             }
         }
         *scope = new_scope;
         Ok(emitted)
+    }
+
+    /// A SEARCH clause made ready to run: its index checked, its variable's and score's slots
+    /// in `new_scope` (the scope after the MATCH, see [`declare_match_vars`]).
+    fn prepare_search<'q>(
+        &self,
+        m: &'q Match,
+        s: &'q crate::syntax::Search,
+        scope: &[Arc<str>],
+        new_scope: &[Arc<str>],
+    ) -> Result<SearchPlan<'q>> {
+        use crate::syntax::SchemaName;
+        let slot = |name: &str| new_scope.iter().position(|v| **v == *name);
+        let var_slot = slot(&s.variable.name)
+            .ok_or_else(|| ExecError::unsupported("a SEARCH variable outside its MATCH"))?;
+        let score_slot = s.score.as_ref().and_then(|v| slot(&v.name));
+        let bound_len = score_slot.unwrap_or(var_slot).max(var_slot) + 1;
+        if var_slot >= scope.len() && var_slot != scope.len() {
+            return Err(ExecError::unsupported("this SEARCH clause's pattern"));
+        }
+        let relationship = m.pattern.iter().any(|p| {
+            p.path.chain().elements.iter().any(|e| {
+                matches!(e, PathElement::Relationship(r)
+                    if r.variable.as_ref().is_some_and(|v| v.name == s.variable.name))
+            })
+        });
+        let entity = if relationship {
+            crate::graph::EntityType::Relationship
+        } else {
+            crate::graph::EntityType::Node
+        };
+        let SchemaName::Name(name) = &s.index else {
+            return Err(ExecError::compile(
+                ErrorKind::SyntaxError,
+                "Parameter cannot be used in a VECTOR INDEX clause.",
+            ));
+        };
+        let index =
+            crate::engine::vector::search_index_def(self.g, &name.name, &s.variable.name, entity)?
+                .clone();
+        // The filter may read only the index's additional properties.
+        if let Some(f) = &s.filter {
+            let mut stack = vec![f];
+            while let Some(e) = stack.pop() {
+                if let ExprKind::Property { expr, key } = &e.kind {
+                    if matches!(&expr.kind, ExprKind::Variable(v) if v.name == s.variable.name)
+                        && !index.properties.iter().skip(1).any(|p| **p == *key.name)
+                    {
+                        return Err(ExecError::compile(
+                            ErrorKind::SemanticError,
+                            format!(
+                                "22ND3: The property `{}` is not an additional property for vector search with filters on the vector index `{}`.",
+                                key.name, index.name
+                            ),
+                        )
+                        .with_detail("PropertyNotFound"));
+                    }
+                }
+                stack.extend(e.children());
+            }
+        }
+        let mut with_var = scope.to_vec();
+        if var_slot == scope.len() {
+            with_var.push(Arc::from(s.variable.name.as_str()));
+        }
+        let limit = self.eval(&s.limit, &Env::new(&[], &[]))?;
+        let k = match limit {
+            Value::Int(k) if (0..=i64::from(i32::MAX)).contains(&k) => k as usize,
+            other => {
+                return Err(ExecError::runtime(
+                    ErrorKind::ArgumentError,
+                    format!("Invalid input. '{other}' is not a valid value. Must be a non-negative integer smaller than or equal to 2147483647."),
+                ))
+            }
+        };
+        Ok(SearchPlan {
+            index,
+            var_slot,
+            score_slot,
+            bound_len,
+            k,
+            query: self.compile(&s.query, &Layout::new(scope)),
+            filter: s
+                .filter
+                .as_ref()
+                .map(|f| (self.compile(f, &Layout::new(&with_var)), with_var)),
+        })
+    }
+
+    /// The elements a SEARCH finds for one input row, with their scores, best first.
+    #[allow(clippy::type_complexity)]
+    fn search_seeds(
+        &self,
+        s: &SearchPlan<'_>,
+        scope: &[Arc<str>],
+        r: &Row,
+    ) -> Result<Vec<(Option<Value>, Option<f64>)>> {
+        let query = self.eval_compiled(&s.query, &Env::new(scope, r))?;
+        let mut vals = r.clone();
+        let mut keep = |v: Value| -> Result<bool> {
+            let Some((f, with_var)) = &s.filter else {
+                return Ok(true);
+            };
+            vals.truncate(r.len());
+            vals.resize(with_var.len(), Value::Null);
+            if let Some(slot) = vals.get_mut(s.var_slot) {
+                *slot = v;
+            }
+            Ok(self.eval_compiled(f, &Env::new(with_var, &vals))?.as_bool() == Some(true))
+        };
+        let mut tick = || self.sh.tick();
+        let hits =
+            crate::engine::vector::search(self.g, &s.index, &query, s.k, &mut keep, &mut tick)?;
+        Ok(hits
+            .into_iter()
+            .map(|(v, sc)| (Some(v), Some(sc)))
+            .collect())
     }
 
     /// The start nodes of a chain for the current row, as its anchor says (`slot`: the
@@ -1608,6 +1757,29 @@ pub(super) fn first_label(l: Option<&LabelExpr>) -> Option<&str> {
 }
 
 /// Adds the variables a pattern introduces (in order of appearance) to `scope`.
+/// The variables a MATCH binds, in the order of its rows' slots: a SEARCH clause's variable
+/// and score first, then the pattern's.
+pub(crate) fn declare_match_vars(m: &Match, scope: &mut Vec<Arc<str>>) {
+    if let Some(s) = &m.search {
+        declare_var(&Some(s.variable.clone()), scope);
+        declare_var(&s.score, scope);
+    }
+    declare_pattern_vars(&m.pattern, scope);
+}
+
+/// A SEARCH clause compiled for its MATCH (see [`Runner::exec_match_into`]).
+pub(super) struct SearchPlan<'q> {
+    index: crate::graph::IndexDef,
+    var_slot: usize,
+    score_slot: Option<usize>,
+    /// Slots below this are bound before the pattern is matched.
+    bound_len: usize,
+    k: usize,
+    query: CExpr<'q>,
+    /// The filter, compiled over the input row's scope plus the search variable.
+    filter: Option<(CExpr<'q>, Vec<Arc<str>>)>,
+}
+
 pub(crate) fn declare_pattern_vars(parts: &[PatternPart], scope: &mut Vec<Arc<str>>) {
     for p in parts {
         declare_chain_vars(p.path.chain(), scope);

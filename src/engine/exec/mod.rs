@@ -837,7 +837,7 @@ fn run_single(
                     let is_return = return_span.is_some();
                     let run = Runner::new(access.graph(), sh);
                     let mut after = scope.clone();
-                    matching::declare_pattern_vars(&m.pattern, &mut after);
+                    matching::declare_match_vars(m, &mut after);
                     let mut pr = run.prepare_projection(p, &after, is_return)?;
                     run.exec_match_into(m, &mut scope, rows, None, &mut |run, sc, vals| {
                         run.sh.tick()?;

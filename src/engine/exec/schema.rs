@@ -217,9 +217,12 @@ fn names(ids: &[crate::syntax::Ident]) -> Vec<Arc<str>> {
 
 fn create_index(g: &mut Graph, sh: &Shared, i: &CreateIndex) -> Result<()> {
     let entity = entity_of(&i.entity);
+    // A filtered vector index's additional properties follow the vector's (as Neo4j lists
+    // them in SHOW INDEXES).
     let properties: Vec<Arc<str>> = i
         .properties
         .iter()
+        .chain(&i.with_properties)
         .map(|p| Arc::from(p.key.name.as_str()))
         .collect();
     let config = eval_options(g, sh, &i.options, i.kind)?;
@@ -777,6 +780,11 @@ pub(crate) fn index_create_statement(i: &IndexDef) -> String {
             EntityType::Relationship => " ON EACH type(r)".to_string(),
         },
         IndexKind::Fulltext => format!(" ON EACH [{}]", props_text(i.entity, &i.properties)),
+        IndexKind::Vector if i.properties.len() > 1 => format!(
+            " ON ({}) WITH [{}]",
+            props_text(i.entity, &i.properties[..1]),
+            props_text(i.entity, &i.properties[1..])
+        ),
         _ => format!(" ON ({})", props_text(i.entity, &i.properties)),
     };
     let opts = match i.kind {

@@ -300,6 +300,8 @@ pub(super) fn exec_merge(
                 pattern: vec![m.pattern.clone()],
                 hints: vec![],
                 where_: None,
+                search: None,
+                where_after_search: false,
                 span: m.span,
             };
             run.exec_match(&mm, &mut s, vec![r.clone()])?

@@ -481,11 +481,14 @@ impl<'s> Builder<'s> {
             pattern: Vec::new(),
             hints: Vec::new(),
             where_: None,
+            search: None,
+            where_after_search: false,
             span,
         };
         for x in c.into_inner() {
             match x.as_rule() {
                 Rule::OPTIONAL => m.optional = true,
+                Rule::search_clause => m.search = Some(Box::new(self.search_clause(x)?)),
                 Rule::match_mode => {
                     let repeatable = x.into_inner().any(|k| k.as_rule() == Rule::REPEATABLE);
                     m.mode = Some(if repeatable {
@@ -496,11 +499,63 @@ impl<'s> Builder<'s> {
                 }
                 Rule::pattern => m.pattern = self.pattern(x)?,
                 Rule::hint => m.hints.push(self.hint(x)?),
-                Rule::where_clause => m.where_ = Some(self.where_clause(x)?),
+                Rule::where_clause => {
+                    m.where_after_search = m.search.is_some();
+                    m.where_ = Some(self.where_clause(x)?);
+                }
                 _ => {}
             }
         }
         Ok(m)
+    }
+
+    /// `search_clause = { SEARCH ~ variable ~ IN ~ "(" ~ search_kind ~ INDEX ~ schema_name ~ FOR
+    /// ~ expression ~ search_filter? ~ skip? ~ limit ~ ")" ~ search_score? }`
+    fn search_clause(&self, c: Pair<'_, Rule>) -> Res<Search> {
+        let span = span_of(&c);
+        let mut variable = None;
+        let mut fulltext = false;
+        let mut index = None;
+        let mut query = None;
+        let mut filter = None;
+        let mut skip = None;
+        let mut limit = None;
+        let mut score = None;
+        for x in c.into_inner() {
+            match x.as_rule() {
+                Rule::variable => variable = Some(self.ident(x)?),
+                Rule::search_kind => {
+                    fulltext = x.into_inner().any(|k| k.as_rule() == Rule::FULLTEXT);
+                }
+                Rule::schema_name => index = Some(self.schema_name(x)?),
+                Rule::expression => query = Some(self.expr(x)?),
+                Rule::search_filter => filter = Some(self.inner_expr(x)?),
+                Rule::skip => {
+                    let word = x.as_str().split_whitespace().next().unwrap_or("SKIP");
+                    let at = span_of(&x);
+                    skip = Some((word.to_ascii_uppercase(), at, self.inner_expr(x)?));
+                }
+                Rule::limit => limit = Some(self.inner_expr(x)?),
+                Rule::search_score => {
+                    if let Some(v) = x.into_inner().find(|v| v.as_rule() == Rule::variable) {
+                        score = Some(self.ident(v)?);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let missing = || internal(self.src, span.start);
+        Ok(Search {
+            variable: variable.ok_or_else(missing)?,
+            fulltext,
+            index: index.ok_or_else(missing)?,
+            query: query.ok_or_else(missing)?,
+            filter,
+            skip,
+            limit: limit.ok_or_else(missing)?,
+            score,
+            span,
+        })
     }
 
     pub(super) fn hint(&self, p: Pair<'_, Rule>) -> Res<Hint> {

@@ -26,7 +26,7 @@ impl<'s> Builder<'s> {
         })
     }
 
-    fn schema_name(&self, p: Pair<'_, Rule>) -> Res<SchemaName> {
+    pub(super) fn schema_name(&self, p: Pair<'_, Rule>) -> Res<SchemaName> {
         let span = span_of(&p);
         let x = p
             .into_inner()
@@ -123,6 +123,7 @@ impl<'s> Builder<'s> {
         let mut if_not_exists = false;
         let mut entity = None;
         let mut properties = Vec::new();
+        let mut with_properties = Vec::new();
         let mut function = None;
         let mut argument = None;
         let mut options = None;
@@ -146,6 +147,13 @@ impl<'s> Builder<'s> {
                 | Rule::fulltext_node
                 | Rule::fulltext_rel => entity = Some(self.schema_entity(x)?),
                 Rule::schema_prop => properties.push(self.schema_prop(x)?),
+                Rule::index_with => {
+                    for y in x.into_inner() {
+                        if y.as_rule() == Rule::schema_prop {
+                            with_properties.push(self.schema_prop(y)?);
+                        }
+                    }
+                }
                 Rule::symbolic_name => function = Some(self.ident(x)?),
                 Rule::variable => argument = Some(self.ident(x)?),
                 Rule::schema_options => options = Some(self.schema_options(x)?),
@@ -160,6 +168,7 @@ impl<'s> Builder<'s> {
             if_not_exists,
             entity: entity.ok_or_else(|| internal(self.src, span.start))?,
             properties,
+            with_properties,
             lookup: function.zip(argument),
             options,
             span,

@@ -54,6 +54,14 @@ pub fn print_expr(e: &Expr, opts: &PrintOptions) -> String {
     p.out
 }
 
+/// Prints a SEARCH clause (`SEARCH m IN (VECTOR INDEX i FOR $v LIMIT 5) SCORE AS s`).
+pub fn search_text(s: &Search) -> String {
+    let opts = PrintOptions::default();
+    let mut p = Printer::new(&opts);
+    p.search(s);
+    p.out.trim_start().to_string()
+}
+
 /// Prints a type as a type predicate writes it: `INTEGER | FLOAT`, `LIST<STRING NOT NULL>`.
 pub fn print_type(t: &CypherType) -> String {
     let opts = PrintOptions::default();
@@ -580,7 +588,15 @@ impl<'o> Printer<'o> {
                     self.w(" ");
                     self.hint(h);
                 }
-                self.where_(&m.where_);
+                if !m.where_after_search {
+                    self.where_(&m.where_);
+                }
+                if let Some(s) = &m.search {
+                    self.search(s);
+                }
+                if m.where_after_search {
+                    self.where_(&m.where_);
+                }
             }
             Clause::With(w) => {
                 self.w("WITH ");
@@ -883,6 +899,37 @@ impl<'o> Printer<'o> {
                 self.name(key);
             }
             _ => self.expr(e),
+        }
+    }
+
+    /// ` SEARCH v IN (VECTOR INDEX name FOR q [WHERE f] LIMIT k) [SCORE AS s]`.
+    fn search(&mut self, s: &Search) {
+        self.w(" SEARCH ");
+        self.var(&s.variable);
+        self.w(if s.fulltext {
+            " IN (FULLTEXT INDEX "
+        } else {
+            " IN (VECTOR INDEX "
+        });
+        self.schema_name(&s.index);
+        self.w(" FOR ");
+        self.expr(&s.query);
+        if let Some(f) = &s.filter {
+            self.w(" WHERE ");
+            self.expr(f);
+        }
+        if let Some((word, _, e)) = &s.skip {
+            self.w(" ");
+            self.w(word);
+            self.w(" ");
+            self.expr(e);
+        }
+        self.w(" LIMIT ");
+        self.expr(&s.limit);
+        self.w(")");
+        if let Some(v) = &s.score {
+            self.w(" SCORE AS ");
+            self.var(v);
         }
     }
 
@@ -1558,6 +1605,20 @@ impl<'o> Printer<'o> {
 #[cfg(test)]
 mod tests {
     use super::{KEYWORDS, RESERVED};
+
+    #[test]
+    fn search_clauses_and_filtered_vector_indexes_print_back() {
+        for q in [
+            "CYPHER 25 MATCH (m:Movie) SEARCH m IN (VECTOR INDEX movies FOR [1.0, 2.0] WHERE m.year > 2000 AND m.rating = 1 LIMIT 5) SCORE AS s WHERE s > 0.5 RETURN m, s",
+            "CYPHER 25 MATCH ()-[r:R]->() WHERE r.w = 1 SEARCH r IN (VECTOR INDEX links FOR $v LIMIT 3) RETURN r",
+            "CYPHER 25 CREATE VECTOR INDEX movies FOR (m:Movie) ON (m.emb) WITH [m.year, m.rating]",
+        ] {
+            let stmt = crate::syntax::parse(q).unwrap();
+            let printed = super::print(&stmt, &super::PrintOptions::default());
+            assert_eq!(crate::syntax::parse(&printed).unwrap().query, stmt.query);
+            assert_eq!(printed, q);
+        }
+    }
 
     #[test]
     fn keyword_tables_are_sorted_for_binary_search() {

@@ -105,6 +105,11 @@ impl Printer<'_> {
                         self.w(")");
                     }
                 }
+                if !i.with_properties.is_empty() {
+                    self.w(" WITH [");
+                    self.schema_props(&i.with_properties);
+                    self.w("]");
+                }
                 self.schema_options(&i.options);
             }
             SchemaCommand::CreateConstraint(c) => {

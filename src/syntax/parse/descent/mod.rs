@@ -648,13 +648,22 @@ impl<'s> Descent<'s> {
         if self.at_kw(b"using") {
             return self.bail();
         }
+        if self.at_kw(b"search") {
+            return self.bail();
+        }
         let where_ = self.opt_where()?;
+        self.skip();
+        if self.at_kw(b"search") {
+            return self.bail();
+        }
         Some(Match {
             optional,
             mode: None,
             pattern,
             hints: Vec::new(),
             where_,
+            search: None,
+            where_after_search: false,
             span: Span::new(start, self.pos),
         })
     }
