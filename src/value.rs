@@ -225,7 +225,21 @@ fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
     }
 }
 
+/// Neo4j's order of numbers for `<`, `>`, ORDER BY, min and max: IEEE's, except that -0.0
+/// sorts below 0.0 and 0 (Java's `Double.compare`; an integer zero is +0.0). `=` keeps
+/// IEEE's equality ([`cmp_numbers_ieee`]).
 fn cmp_numbers(a: &Value, b: &Value) -> Option<Ordering> {
+    let o = cmp_numbers_ieee(a, b)?;
+    if o != Ordering::Equal {
+        return Some(o);
+    }
+    let negative_zero =
+        |v: &Value| matches!(v, Value::Float(f) if *f == 0.0 && f.is_sign_negative());
+    Some(negative_zero(b).cmp(&negative_zero(a)))
+}
+
+/// IEEE comparison of two numbers (0.0 = -0.0), exact across integers and floats.
+fn cmp_numbers_ieee(a: &Value, b: &Value) -> Option<Ordering> {
     match (a, b) {
         (Value::Int(x), Value::Int(y)) => Some(x.cmp(y)),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
@@ -268,7 +282,7 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => Some(a == b),
             (Value::String(a), Value::String(b)) => Some(a == b),
             (a, b) if a.is_number() && b.is_number() => {
-                Some(cmp_numbers(a, b) == Some(Ordering::Equal))
+                Some(cmp_numbers_ieee(a, b) == Some(Ordering::Equal))
             }
             (Value::List(a), Value::List(b)) => {
                 if a.len() != b.len() {
@@ -335,8 +349,25 @@ impl Value {
                 }
                 Some(a.len().cmp(&b.len()))
             }
-            (Value::Temporal(a), Value::Temporal(b)) => a.compare(b),
+            // Durations and points have no order, but equal ones compare equal (Neo4j's
+            // ternary comparator: `d <= d` is true, `d < d` null; see `eval::compare_op`).
+            (Value::Temporal(a), Value::Temporal(b)) => a
+                .compare(b)
+                .or_else(|| a.equals(b).then_some(Ordering::Equal)),
+            (Value::Point(a), Value::Point(b)) => {
+                (a.crs == b.crs && a.coordinates() == b.coordinates()).then_some(Ordering::Equal)
+            }
             _ => None,
+        }
+    }
+
+    /// Durations and points: values of no order, of which only equality is known (Neo4j's
+    /// `isIncomparableType`).
+    pub fn is_incomparable_type(&self) -> bool {
+        match self {
+            Value::Point(_) => true,
+            Value::Temporal(t) => t.compare(t).is_none(),
+            _ => false,
         }
     }
 

@@ -32,7 +32,14 @@ use oracle::{config, fresh_oracle, ORACLE};
 
 /// Differences that are Neo4j's own and not grape's to copy, each with its reason: a
 /// statement whose text contains the first string and whose difference contains the second.
-const KNOWN: &[(&str, &str, &str)] = &[];
+const KNOWN: &[(&str, &str, &str)] = &[(
+    "RETURN apoc.text.capitalize(a.k4) AS c0, toString(r.k0) AS c1, sum(size(toString(EXISTS { (a)-->() }))) AS agg",
+    "grape fails with Neo.ClientError.Statement.TypeError, Neo4j with Neo.ClientError.Procedure.ProcedureCallFailed",
+    "Two rows fail, with different errors (a null text is APOC's NullPointerException, a list \
+     a TypeError); which is reported depends on the row Neo4j's cost-based planner reaches first. \
+     It anchors at `b` because its counts store has fewer T relationships into :C than out of \
+     it; with the directions flipped it anchors at `a` and agrees with grape.",
+)];
 
 fn unexplained(outcomes: &[Outcome]) -> Vec<String> {
     outcomes

@@ -1050,6 +1050,10 @@ pub(crate) fn compare_op(op: BinaryOp, l: &Value, r: &Value) -> Option<bool> {
                 return Some(false);
             }
             let o = l.compare(r)?;
+            // Equal durations (or points) are neither less nor greater: null, not false.
+            if o == Equal && matches!(op, BinaryOp::Lt | BinaryOp::Gt) && l.is_incomparable_type() {
+                return None;
+            }
             Some(match op {
                 BinaryOp::Lt => o == Less,
                 BinaryOp::Le => o != Greater,

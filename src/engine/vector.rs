@@ -356,30 +356,6 @@ impl Vectors {
     }
 }
 
-/// How Neo4j names a value's Java type in the message refusing a vector (`Long(0)`,
-/// `Double(1.000000e+00)`, `String("a")`).
-fn java_value(v: &Value) -> String {
-    match v {
-        Value::Int(i) => format!("Long({i})"),
-        Value::Float(f) if f.is_nan() => "Double(NaN)".into(),
-        Value::Float(f) if f.is_infinite() => {
-            format!("Double({}Infinity)", if *f < 0.0 { "-" } else { "" })
-        }
-        Value::Float(f) => {
-            // Java's `%e`: six fraction digits and an exponent of at least two digits.
-            let s = format!("{f:.6e}");
-            let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
-            let exp: i32 = exp.parse().unwrap_or(0);
-            let sign = if exp < 0 { '-' } else { '+' };
-            format!("Double({mantissa}e{sign}{:02})", exp.unsigned_abs())
-        }
-        Value::String(s) => format!("String({s:?})"),
-        Value::Bool(b) => format!("Boolean({b})"),
-        Value::Null => "NO_VALUE".into(),
-        other => crate::value::type_name(other).to_string(),
-    }
-}
-
 /// The index a `SEARCH` clause names, checked as Neo4j checks it: it exists (`IndexNotFound`),
 /// it is a vector index (`ArgumentError`), and it covers the kind of element the search
 /// variable is (`TypeError`).
@@ -443,8 +419,12 @@ pub(crate) fn search(
     }
     let invalid = || {
         let items = match query {
-            Value::List(xs) => xs.iter().map(java_value).collect::<Vec<_>>().join(", "),
-            other => java_value(other),
+            Value::List(xs) => xs
+                .iter()
+                .map(super::apoc::java_value_text)
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => super::apoc::java_value_text(other),
         };
         ExecError::runtime(
             ErrorKind::ArgumentError,

@@ -268,9 +268,12 @@ fn coerce_to_string(v: &Value) -> ExecError {
 
 /// A value as Neo4j's value classes print themselves in coercion errors (`Long(1)`,
 /// `Double(1.500000e+00)`, `String("x")`).
-fn java_value_text(v: &Value) -> String {
+pub(crate) fn java_value_text(v: &Value) -> String {
     match v {
         Value::Int(i) => format!("Long({i})"),
+        Value::Float(f) if f.is_infinite() => {
+            format!("Double({}Infinity)", if *f < 0.0 { "-" } else { "" })
+        }
         Value::Float(f) => {
             let e = format!("{f:.6e}");
             // Java's %e: a signed exponent of at least two digits.
@@ -426,7 +429,67 @@ fn index_in(len: usize) -> usize {
 }
 
 /// `Some(result)` when `lname` is an APOC function grape runs.
+/// APOC core 5.26's functions with a Java primitive parameter, `long` (`N`) or `boolean`
+/// (`B`), by 0-based position: an explicit null there fails in Neo4j's argument conversion,
+/// before APOC runs (an absent argument takes its default).
+const PRIMITIVE_ARGS: &[(&str, &[(usize, char)])] = &[
+    ("apoc.coll.combinations", &[(1, 'N'), (2, 'N')]),
+    ("apoc.coll.fill", &[(1, 'N')]),
+    ("apoc.coll.flatten", &[(1, 'B')]),
+    ("apoc.coll.insert", &[(1, 'N')]),
+    ("apoc.coll.insertall", &[(1, 'N')]),
+    ("apoc.coll.pairwithoffset", &[(1, 'N')]),
+    ("apoc.coll.partition", &[(1, 'N')]),
+    ("apoc.coll.randomitems", &[(1, 'N'), (2, 'B')]),
+    ("apoc.coll.remove", &[(1, 'N'), (2, 'N')]),
+    ("apoc.coll.set", &[(1, 'N')]),
+    ("apoc.coll.sortmulti", &[(2, 'N'), (3, 'N')]),
+    ("apoc.coll.stdev", &[(1, 'B')]),
+    ("apoc.convert.tosortedjsonmap", &[(1, 'B')]),
+    ("apoc.date.add", &[(0, 'N'), (2, 'N')]),
+    ("apoc.date.convert", &[(0, 'N')]),
+    ("apoc.map.get", &[(3, 'B')]),
+    ("apoc.map.mget", &[(3, 'B')]),
+    ("apoc.map.sortedproperties", &[(1, 'B')]),
+    ("apoc.map.submap", &[(3, 'B')]),
+    ("apoc.map.values", &[(2, 'B')]),
+    ("apoc.path.slice", &[(1, 'N'), (2, 'N')]),
+    ("apoc.scoring.existence", &[(0, 'N'), (1, 'B')]),
+    (
+        "apoc.scoring.pareto",
+        &[(0, 'N'), (1, 'N'), (2, 'N'), (3, 'N')],
+    ),
+    ("apoc.text.indexof", &[(2, 'N'), (3, 'N')]),
+    ("apoc.text.indexesof", &[(2, 'N'), (3, 'N')]),
+    ("apoc.text.lpad", &[(1, 'N')]),
+    ("apoc.text.random", &[(0, 'N')]),
+    ("apoc.text.repeat", &[(1, 'N')]),
+    ("apoc.text.rpad", &[(1, 'N')]),
+    ("apoc.util.validatepredicate", &[(0, 'B')]),
+    ("apoc.xml.parse", &[(3, 'B')]),
+];
+
+/// Neo4j's refusal of an explicit null for a primitive parameter (see [`PRIMITIVE_ARGS`]).
+fn null_primitive(lname: &str, args: &[Value]) -> Option<ExecError> {
+    let (_, params) = PRIMITIVE_ARGS.iter().find(|(f, _)| *f == lname)?;
+    let (_, kind) = params
+        .iter()
+        .find(|(i, _)| matches!(args.get(*i), Some(Value::Null)))?;
+    let class = if *kind == 'N' {
+        "NumberValue"
+    } else {
+        "BooleanValue"
+    };
+    Some(failed(
+        lname,
+        format!("java.lang.ClassCastException: class org.neo4j.values.storable.NoValue cannot be cast to class org.neo4j.values.storable.{class} (org.neo4j.values.storable.NoValue and org.neo4j.values.storable.{class} are in unnamed module of loader 'app')"),
+    ))
+}
+
 pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<Value>> {
+    if let Some(e) = null_primitive(lname, args) {
+        return Some(Err(e));
+    }
     if let Some((_, f)) = FAMILIES.iter().find(|(names, _)| names.contains(&lname)) {
         return Some(f(run, lname, args));
     }
