@@ -469,6 +469,11 @@ impl Checker<'_, '_> {
                 }
             }
             ExprKind::Map(_) | ExprKind::MapProjection { .. } => Types::of(Ty::Map),
+            // A slice of a list is a list of the same type (`[1, 2, 3][1..2]`: List<Integer>).
+            ExprKind::Slice { expr, .. } => {
+                let t = self.static_type(expr, scope)?;
+                (t.scalars == 0 && !t.is_empty()).then_some(t)?
+            }
             ExprKind::ListComprehension {
                 variable,
                 list,

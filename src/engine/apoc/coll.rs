@@ -9,15 +9,38 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
     }
     let xs = list(n, a0)?;
     // Functions of one list return null for a null list, except the predicates.
+    // A null list: what APOC 5.26's `Coll` answers for each (the oracle).
     let Some(xs) = xs else {
         return Ok(match f {
             "contains" | "containsall" | "containssorted" | "containsallsorted"
-            | "containsduplicates" | "isequalcollection" => Value::Bool(false),
-            // apoc.coll.sort(null) is an empty list (the APOC 5.26 oracle).
-            "sort" => Value::List(Vec::new()),
+            | "containsduplicates" | "different" => Value::Bool(false),
+            "isequalcollection" => Value::Bool(a1.is_null()),
+            "sort"
+            | "sortnodes"
+            | "sortmaps"
+            | "sorttext"
+            | "shuffle"
+            | "randomitems"
+            | "duplicates"
+            | "duplicateswithcount"
+            | "frequencies"
+            | "flatten"
+            | "partition"
+            | "combinations"
+            | "intersection" => Value::List(Vec::new()),
+            "frequenciesasmap" => Value::Map(Default::default()),
+            "indexof" => Value::Int(-1),
+            "occurrences" => Value::Int(0),
+            // `if (first == null) return second`.
+            "union" | "unionall" | "disjunction" => a1.clone(),
+            "sortmulti" => return Err(npe(n, "java.util.Collection.toArray()", "c")),
             _ => Value::Null,
         });
     };
+    // APOC's aggregates of an empty list are null.
+    if xs.is_empty() && matches!(f, "sum" | "avg" | "stdev" | "runningtotal" | "min" | "max") {
+        return Ok(Value::Null);
+    }
     // APOC reads each element as a java.lang.Number: a null throws, and so does anything else.
     let numbers = |xs: &[Value]| -> Result<Vec<f64>> {
         xs.iter()
@@ -288,7 +311,12 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             )
         }
         "zip" => {
-            let ys = list(n, a1)?.unwrap_or_default();
+            let Some(ys) = list(n, a1)? else {
+                return Ok(Value::Null);
+            };
+            if xs.is_empty() || ys.is_empty() {
+                return Ok(Value::List(Vec::new()));
+            }
             Value::List(
                 xs.iter()
                     .enumerate()

@@ -75,13 +75,19 @@ pub(super) fn math(n: &str, f: &str, args: &[Value]) -> Result<Value> {
         return Ok(Value::Null);
     };
     let sigmoid = |x: f64| 1.0 / (1.0 + (-x).exp());
+    // APOC's formulas from `exp` (so `tanh(1e308)` is ∞/∞, NaN), and `Double.equals(0.0)`,
+    // which only +0.0 meets, for a null cotangent or cosecant.
+    let (sinh, cosh) = ((x.exp() - (-x).exp()) / 2.0, (x.exp() + (-x).exp()) / 2.0);
+    let positive_zero = x.to_bits() == 0;
     c(match f {
-        "cosh" => x.cosh(),
-        "sinh" => x.sinh(),
-        "tanh" => x.tanh(),
-        "coth" => 1.0 / x.tanh(),
-        "sech" => 1.0 / x.cosh(),
-        "csch" => 1.0 / x.sinh(),
+        "cosh" => cosh,
+        "sinh" => sinh,
+        "tanh" => sinh / cosh,
+        "coth" if positive_zero => return Ok(Value::Null),
+        "coth" => cosh / sinh,
+        "sech" => 1.0 / cosh,
+        "csch" if positive_zero => return Ok(Value::Null),
+        "csch" => 1.0 / sinh,
         "sigmoid" => sigmoid(x),
         "sigmoidprime" => sigmoid(x) * (1.0 - sigmoid(x)),
         _ => return Err(ExecError::unsupported(n)),
@@ -171,8 +177,18 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             Value::from(j.to_string())
         }
         "tosortedjsonmap" => {
-            // serde_json's maps keep keys sorted.
-            let j = to_json(run, a0)?;
+            if !matches!(a0, Value::Map(_) | Value::Node(_)) {
+                return Err(failed(
+                    n,
+                    "java.lang.IllegalArgumentException: input value must be a Node or a map",
+                ));
+            }
+            // A node is its properties; serde_json's maps keep keys sorted.
+            let props = match a0 {
+                Value::Node(_) => Value::Map(run.all_properties(a0)?),
+                other => other.clone(),
+            };
+            let j = to_json(run, &props)?;
             Value::from(j.to_string())
         }
         "fromjsonlist" | "fromjsonmap" => {
@@ -217,7 +233,8 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             Value::Null => Value::Null,
             Value::Map(_) => a0.clone(),
             Value::Node(_) | Value::Relationship(_) => Value::Map(run.all_properties(a0)?),
-            other => return Err(wrong(n, other, "a map, node or relationship")),
+            // APOC converts nothing else: null.
+            _ => Value::Null,
         },
         "tonode" => match a0 {
             Value::Node(_) | Value::Null => a0.clone(),
@@ -227,22 +244,21 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             Value::Relationship(_) | Value::Null => a0.clone(),
             _ => Value::Null,
         },
-        "tonodelist" | "torelationshiplist" => match a0 {
-            Value::Null => Value::Null,
-            Value::List(xs) => Value::List(
-                xs.iter()
-                    .filter(|x| {
-                        matches!(
-                            (f, x),
-                            ("tonodelist", Value::Node(_))
-                                | ("torelationshiplist", Value::Relationship(_))
-                        )
-                    })
-                    .cloned()
-                    .collect(),
-            ),
-            other => Value::List(vec![other.clone()]),
-        },
+        "tonodelist" | "torelationshiplist" => {
+            // Each element through `toNode` / `toRelationship`: an entity of the kind stays,
+            // anything else becomes null; a single value is a list of one.
+            let keep = |x: &Value| match (f, x) {
+                ("tonodelist", Value::Node(_)) | ("torelationshiplist", Value::Relationship(_)) => {
+                    x.clone()
+                }
+                _ => Value::Null,
+            };
+            match a0 {
+                Value::Null => Value::Null,
+                Value::List(xs) => Value::List(xs.iter().map(keep).collect()),
+                other => Value::List(vec![keep(other)]),
+            }
+        }
         _ => return Err(ExecError::unsupported(n)),
     })
 }

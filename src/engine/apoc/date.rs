@@ -442,6 +442,13 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
             let Some(ms) = int(args.first()) else {
                 return Ok(Value::Null);
             };
+            // (`ZoneId.of` runs before the unit is read.)
+            if matches!(args.get(2), Some(Value::Null)) {
+                return Err(failed(name, "java.lang.NullPointerException: zoneId"));
+            }
+            if matches!(args.get(1), Some(Value::Null)) {
+                return Err(super::npe(name, "String.toLowerCase()", "unit"));
+            }
             let (t, _, _) = in_zone(name, from_epoch_ms(name, ms)?, text(args.get(2), "UTC"))?;
             let unit = text(args.get(1), "d");
             Ok(Value::Int(match unit.to_ascii_lowercase().as_str() {
@@ -534,8 +541,30 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
         "apoc.temporal.format" => {
             let t = match args.first() {
                 Some(Value::Temporal(t)) => t,
-                Some(Value::Null) | None => return Ok(Value::Null),
-                Some(other) => return Err(failed(name, format!("not a temporal value: {other}"))),
+                Some(Value::Null) | None => {
+                    return Err(super::npe(name, "Object.toString()", "input"))
+                }
+                // APOC formats only temporal values; anything else is its `toString()`, once
+                // the pattern is known to be one Java accepts.
+                Some(other) => {
+                    if matches!(args.get(1), Some(Value::Null)) {
+                        return Err(failed(
+                            name,
+                            "java.lang.RuntimeException: Available formats are: (none given)",
+                        ));
+                    }
+                    let pattern = text(args.get(1), "yyyy-MM-dd");
+                    let pattern = named_format(pattern).unwrap_or(pattern);
+                    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
+                    format_java(
+                        name,
+                        pattern,
+                        Some(epoch),
+                        Some((NaiveTime::MIN, 0)),
+                        Some((0, "Z")),
+                    )?;
+                    return Ok(Value::from(super::java_to_string(other)));
+                }
             };
             let pattern = text(args.get(1), "yyyy-MM-dd");
             let pattern = named_format(pattern).unwrap_or(pattern);

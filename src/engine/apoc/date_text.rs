@@ -52,7 +52,7 @@ fn text_arg<'a>(
 fn run(name: &str, n: &str, args: &[Value]) -> Result<Value> {
     match n {
         "apoc.date.toyears" => Ok(match args.first() {
-            None | Some(Value::Null) => Value::Null,
+            None | Some(Value::Null) => return Err(super::npe(name, "Object.toString()", "value")),
             Some(Value::Int(i)) => Value::Float(*i as f64 / YEAR_MS),
             // (Java's `longValue()` of a double: toward zero.)
             Some(Value::Float(f)) => Value::Float((*f as i64) as f64 / YEAR_MS),
@@ -60,7 +60,8 @@ fn run(name: &str, n: &str, args: &[Value]) -> Result<Value> {
                 let s = crate::engine::functions::to_string_plain(other);
                 let pattern = text_arg(name, args, 1, DEFAULT_FORMAT)?.unwrap_or(DEFAULT_FORMAT);
                 let t = parse_java(name, &s, pattern, "")?;
-                Value::Float(t.and_utc().timestamp_millis() as f64 / YEAR_MS)
+                // A text is a date: APOC counts its years from 1970.
+                Value::Float(1970.0 + t.and_utc().timestamp_millis() as f64 / YEAR_MS)
             }
         }),
         "apoc.date.fields" => {

@@ -108,7 +108,28 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 .into_iter()
                 .map(|(k, v)| (k.to_string(), v))
                 .collect();
-            let t = crate::engine::run_nested_read(run, &query, &params)?;
+            // The inner statement's errors reach the caller wrapped as the function's failure,
+            // naming Neo4j's exception class.
+            let t = crate::engine::run_nested_read(run, &query, &params).map_err(|e| {
+                use crate::engine::error::ErrorKind as K;
+                let class = match e.kind {
+                    K::SyntaxError | K::SemanticError => "org.neo4j.exceptions.SyntaxException",
+                    K::TypeError => "org.neo4j.exceptions.CypherTypeException",
+                    K::ArithmeticError => "org.neo4j.exceptions.ArithmeticException",
+                    K::ArgumentError => "org.neo4j.exceptions.InvalidArgumentException",
+                    K::ParameterMissing => "org.neo4j.exceptions.ParameterNotFoundException",
+                    K::EntityNotFound => "org.neo4j.exceptions.EntityNotFoundException",
+                    K::ProcedureError => {
+                        let cause = e
+                            .message
+                            .split_once("Caused by: ")
+                            .map_or(e.message.as_str(), |(_, c)| c);
+                        return failed(n, cause);
+                    }
+                    _ => return e,
+                };
+                failed(n, format!("{class}: {}", e.message))
+            })?;
             if t.columns.is_empty() {
                 return Err(failed(
                     n,

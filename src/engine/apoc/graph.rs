@@ -239,7 +239,23 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
             _ => Value::Bool(false),
         },
-        "apoc.any.isdeleted" => Value::Bool(false),
+        "apoc.any.isdeleted" => match a0 {
+            Value::Null => Value::Bool(true),
+            Value::Node(_) | Value::Relationship(_) => Value::Bool(false),
+            other => return Err(failed(
+                n,
+                format!(
+                    "java.lang.IllegalArgumentException: expected Node or Relationship but was {}",
+                    java_simple_class(other)
+                ),
+            )),
+        },
+        // Anything but a map or an entity has no properties: null.
+        "apoc.any.property" | "apoc.any.properties"
+            if !matches!(a0, Value::Map(_) | Value::Node(_) | Value::Relationship(_)) =>
+        {
+            Value::Null
+        }
         "apoc.any.property" => match a0 {
             Value::Null => Value::Null,
             v => {
@@ -381,4 +397,32 @@ fn nodes_arg(run: &Runner, n: &str, v: &Value) -> Result<Option<Vec<crate::value
         Value::List(xs) => Some(xs.iter().map(one).collect::<Result<_>>()?),
         other => Some(vec![one(other)?]),
     })
+}
+
+/// The simple name of the Java class Neo4j hands APOC for a value (`String`, `Long`,
+/// `ArrayList`, `ZonedDateTime`, …), as APOC's messages name it.
+pub(super) fn java_simple_class(v: &Value) -> &'static str {
+    use crate::temporal::Temporal;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "Boolean",
+        Value::Int(_) => "Long",
+        Value::Float(_) => "Double",
+        Value::String(_) => "String",
+        Value::Bytes(_) => "byte[]",
+        Value::List(_) => "ArrayList",
+        Value::Map(_) => "HashMap",
+        Value::Node(_) => "NodeEntity",
+        Value::Relationship(_) => "RelationshipEntity",
+        Value::Path(_) => "PathImpl",
+        Value::Point(_) => "PointValue",
+        Value::Temporal(t) => match &**t {
+            Temporal::Date(_) => "LocalDate",
+            Temporal::LocalTime(_) => "LocalTime",
+            Temporal::Time(..) => "OffsetTime",
+            Temporal::LocalDateTime(_) => "LocalDateTime",
+            Temporal::DateTime(..) => "ZonedDateTime",
+            Temporal::Duration(_) => "DurationValue",
+        },
+    }
 }

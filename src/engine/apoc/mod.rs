@@ -291,6 +291,27 @@ pub(crate) fn java_value_text(v: &Value) -> String {
     }
 }
 
+/// A value's Java `toString()` as APOC sees the object Neo4j hands it: strings raw, floats as
+/// `Double.toString`, lists `[a, b]`, maps `{k=v, …}` (keys in order: Java's HashMap order
+/// agrees for single-character keys), points as Neo4j's `PointValue` prints them.
+pub(crate) fn java_to_string(v: &Value) -> String {
+    match v {
+        Value::Null => "null".into(),
+        Value::List(xs) => format!(
+            "[{}]",
+            xs.iter().map(java_to_string).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Map(m) => format!(
+            "{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k}={}", java_to_string(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        other => crate::engine::functions::to_string_plain(other),
+    }
+}
+
 /// A `NullPointerException` as APOC 5.26 throws it for a null where it reads a value
 /// (`java.lang.NullPointerException: Cannot invoke "String.length()" because "text" is null`).
 fn npe(name: &str, call: &str, variable: &str) -> ExecError {
@@ -550,8 +571,10 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
         "apoc.util.md5" | "apoc.util.sha1" | "apoc.util.sha256" | "apoc.util.sha384"
         | "apoc.util.sha512" => {
             // The hex digest of the values' texts, concatenated (null as the empty text).
-            let text: String = list(n, a0)?
-                .unwrap_or_default()
+            let Some(values) = list(n, a0)? else {
+                return Err(npe(n, "java.util.List.iterator()", "values"));
+            };
+            let text: String = values
                 .iter()
                 .map(|v| match v {
                     Value::Null => String::new(),
@@ -613,7 +636,15 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
         | "apoc.schema.node.constraintexists"
         | "apoc.schema.relationship.constraintexists" => {
             let Some(token) = text(n, a0)? else {
-                return Ok(Value::Bool(false));
+                let what = if n.starts_with("apoc.schema.node.") {
+                    "A label"
+                } else {
+                    "A relationship type"
+                };
+                return Err(failed(
+                    n,
+                    format!("java.lang.IllegalArgumentException: {what} cannot have a null name"),
+                ));
             };
             let props = strings(n, a1)?;
             let entity = if n.starts_with("apoc.schema.node.") {
@@ -703,7 +734,9 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
         }
         "apoc.meta.cypher.type" => Ok(Value::from(apoc_type_name(a0))),
         "apoc.meta.cypher.istype" => {
-            let want = text(n, a1)?.unwrap_or_default();
+            let Some(want) = text(n, a1)? else {
+                return Err(npe(n, "String.equalsIgnoreCase(String)", "type"));
+            };
             Ok(Value::Bool(
                 apoc_type_name(a0).eq_ignore_ascii_case(want.trim()),
             ))

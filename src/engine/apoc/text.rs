@@ -333,6 +333,10 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         let (Some(fmt), params) = (text(n, a0)?, list(n, a1)?) else {
             return Ok(Value::Null);
         };
+        if matches!(args.get(2), Some(Value::Null)) {
+            // `new Locale(null)`.
+            return Err(failed(n, "java.lang.NullPointerException"));
+        }
         return Ok(Value::from(java_format(fmt, params.unwrap_or_default())));
     }
     if f == "code" {
@@ -345,6 +349,9 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         });
     }
     if f == "tocypher" {
+        if matches!(args.get(1), Some(Value::Null)) {
+            return Err(npe(n, "java.util.Map.containsKey(Object)", "config"));
+        }
         return Ok(Value::from(to_cypher(run, a0)?));
     }
     if f == "random" {
@@ -368,6 +375,15 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             "capitalize" => Err(npe(n, "String.substring(int, int)", "text")),
             "capitalizeall" => Err(npe(n, "String.split(String)", "text")),
             "lpad" | "rpad" => Err(npe(n, "String.length()", "text")),
+            "base64encode" | "base64decode" => Err(npe(n, "String.getBytes()", "text")),
+            "base64urlencode" | "base64urldecode" => Err(npe(n, "String.getBytes()", "url")),
+            "bytecount" | "bytes" => Err(npe(n, "String.getBytes(String)", "text")),
+            "camelcase" | "uppercamelcase" => {
+                Err(npe(n, "String.replaceAll(String, String)", "text"))
+            }
+            "decapitalizeall" | "touppercase" => Err(npe(n, "String.split(String)", "text")),
+            "urlencode" | "urldecode" => Err(npe(n, "String.length()", "s")),
+            "repeat" => Err(npe(n, "String.length()", "item")),
             _ => Ok(Value::Null),
         };
     };
@@ -576,6 +592,9 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             Value::from(String::from_utf8_lossy(&bytes).into_owned())
         }
         "bytecount" | "bytes" => {
+            if matches!(args.get(1), Some(Value::Null)) {
+                return Err(failed(n, "java.lang.NullPointerException"));
+            }
             let charset = text(n, a1)?.unwrap_or("UTF-8").to_ascii_uppercase();
             let bytes: Vec<u8> = match charset.as_str() {
                 "UTF-8" | "UTF8" => s.as_bytes().to_vec(),
@@ -652,9 +671,27 @@ pub(super) fn split_camel(s: &str) -> String {
 }
 
 /// `apoc.text.clean`: lower-case letters and digits only.
+/// APOC's `clean`: German umlauts and ß spelled out (`ä` → `ae`), other accents dropped
+/// (canonical decomposition, marks removed), then only letters and digits, lower-cased.
 pub(super) fn clean(s: &str) -> String {
-    s.chars()
-        .filter(|c| c.is_alphanumeric())
+    use unicode_normalization::char::is_combining_mark;
+    use unicode_normalization::UnicodeNormalization;
+    let mut spelled = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            'Ä' => spelled.push_str("Ae"),
+            'Ü' => spelled.push_str("Ue"),
+            'Ö' => spelled.push_str("Oe"),
+            'ä' => spelled.push_str("ae"),
+            'ü' => spelled.push_str("ue"),
+            'ö' => spelled.push_str("oe"),
+            'ß' => spelled.push_str("ss"),
+            c => spelled.push(c),
+        }
+    }
+    spelled
+        .nfd()
+        .filter(|c| !is_combining_mark(*c) && c.is_alphanumeric())
         .flat_map(char::to_lowercase)
         .collect()
 }

@@ -532,9 +532,10 @@ pub(super) enum Accumulator {
         is_float: bool,
         any: bool,
     },
+    /// Neo4j's running mean, `mean += (x - mean) / n` (its rounding, not a sum's).
     Avg {
         distinct: Option<HashSet<GroupKey>>,
-        sum: f64,
+        mean: f64,
         n: u64,
     },
     Min(Option<Value>),
@@ -582,7 +583,7 @@ impl Accumulator {
             },
             "avg" => Accumulator::Avg {
                 distinct: d(),
-                sum: 0.0,
+                mean: 0.0,
                 n: 0,
             },
             "min" => Accumulator::Min(None),
@@ -667,14 +668,14 @@ impl Accumulator {
                     }
                 }
             }
-            Accumulator::Avg { distinct, sum, n } => {
+            Accumulator::Avg { distinct, mean, n } => {
                 if v.is_null() || !Self::first_new(distinct, &v) {
                     return Ok(());
                 }
                 match v.as_f64() {
                     Some(f) => {
-                        *sum += f;
                         *n += 1;
+                        *mean += (f - *mean) / *n as f64;
                     }
                     None => {
                         return Err(ExecError::type_error(format!(
@@ -760,11 +761,11 @@ impl Accumulator {
                     Value::Int(int)
                 }
             }
-            Accumulator::Avg { sum, n, .. } => {
+            Accumulator::Avg { mean, n, .. } => {
                 if n == 0 {
                     Value::Null
                 } else {
-                    Value::Float(sum / n as f64)
+                    Value::Float(mean)
                 }
             }
             Accumulator::Min(v) | Accumulator::Max(v) => v.unwrap_or(Value::Null),
