@@ -192,3 +192,15 @@ fn show_databases_lists_the_served_graph_and_system() {
     .unwrap_err();
     assert_eq!(e.message, "Trying to YIELD non-existing column: `nope`");
 }
+
+/// `RETURN *` after a SHOW command keeps the yielded columns in their order, as Neo4j 5.26
+/// does (elsewhere it sorts them by name).
+#[test]
+fn return_star_after_show_keeps_the_yield_order() {
+    let (cols, _) = rows("SHOW INDEXES YIELD type, name RETURN *");
+    assert_eq!(cols, ["type", "name"]);
+    let (cols, _) = rows("SHOW FUNCTIONS YIELD name, category WHERE true RETURN * LIMIT 1");
+    assert_eq!(cols, ["name", "category"]);
+    let (cols, _) = rows("UNWIND [1] AS b UNWIND [2] AS a RETURN *");
+    assert_eq!(cols, ["a", "b"]);
+}

@@ -57,6 +57,36 @@ fn pole_loads_with_documented_counts_in_both_type_modes() {
         Some(Value::String(_))
     ));
 
+    // The model's schema, as Neo4j's Data Importer creates it: 11 uniqueness constraints with
+    // their backing indexes, and 12 more RANGE indexes.
+    let mut g = g;
+    let p = grape::engine::Params::new();
+    let t = grape::engine::run(
+        &mut g,
+        "SHOW CONSTRAINTS YIELD name, type, labelsOrTypes, properties WHERE name = 'id_Crime_uniq'",
+        &p,
+    )
+    .unwrap();
+    assert_eq!(
+        grape::engine::run(&mut g, "SHOW CONSTRAINTS", &p)
+            .unwrap()
+            .rows
+            .len(),
+        11
+    );
+    assert_eq!(t.rows.len(), 1);
+    assert_eq!(t.rows[0][1].as_str(), Some("UNIQUENESS"));
+    let idx = grape::engine::run(
+        &mut g,
+        "SHOW INDEXES YIELD name, type, owningConstraint WHERE owningConstraint IS NULL AND type = 'RANGE' RETURN count(*) AS n",
+        &p,
+    )
+    .unwrap();
+    assert!(matches!(idx.rows[0][0], Value::Int(12)), "{:?}", idx.rows);
+    let all = grape::engine::run(&mut g, "SHOW INDEXES", &p).unwrap();
+    // (and the two LOOKUP indexes every Neo4j database starts with)
+    assert_eq!(all.rows.len(), 25);
+
     let m = load_importer_dir(&dir, ImporterTypes::Model).expect("POLE loads with model types");
     let v = m.nodes_with_label(m.sym("Vehicle").unwrap())[0];
     assert!(matches!(

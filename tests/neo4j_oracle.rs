@@ -287,6 +287,20 @@ fn zograscope_gold_queries_equal_neo4j_on_pole() {
         let mut g = grape::graph::import::load_importer_dir(&shared.join("data/pole"), types)
             .expect("load POLE");
         push(&g, &db, &PushOptions::default()).unwrap();
+        // The model's constraints and indexes came along: SHOW lists the same on both sides.
+        for q in [
+            "SHOW CONSTRAINTS YIELD name, type, entityType, labelsOrTypes, properties, ownedIndex RETURN * ORDER BY name",
+            "SHOW INDEXES YIELD name, type, entityType, labelsOrTypes, properties, owningConstraint WHERE type <> 'LOOKUP' RETURN * ORDER BY name",
+        ] {
+            let c = Case {
+                id: "schema".into(),
+                query: q.into(),
+                params: Params::new(),
+            };
+            let o = difftest::run_case(&mut g, &Options::default(), &db, &c);
+            assert!(matches!(o.verdict, Verdict::Equal), "{q}: {:?}", o.verdict);
+            assert!(o.grape.rows >= 11, "{q}: {:?}", o.grape);
+        }
         let mut outcomes = Vec::with_capacity(cases.len());
         let mut live = Vec::with_capacity(cases.len());
         for c in &cases {

@@ -990,7 +990,13 @@ pub fn load_graph(
     }
     let p = std::path::Path::new(path);
     if p.is_dir() {
-        return Ok(crate::graph::import::load_importer_dir(p, types)?);
+        let g = crate::graph::import::load_importer_dir(p, types)?;
+        // The model's constraints hold for the data, as Neo4j's Data Importer requires.
+        check_all_constraints(&g).map_err(|source| LoadGraphError::Constraint {
+            path: path.to_string(),
+            source,
+        })?;
+        return Ok(g);
     }
     let read = || {
         std::fs::read_to_string(p).map_err(|source| LoadGraphError::Read {

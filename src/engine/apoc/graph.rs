@@ -242,13 +242,15 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
         "apoc.any.isdeleted" => match a0 {
             Value::Null => Value::Bool(true),
             Value::Node(_) | Value::Relationship(_) => Value::Bool(false),
-            other => return Err(failed(
-                n,
-                format!(
+            other => {
+                return Err(failed(
+                    n,
+                    format!(
                     "java.lang.IllegalArgumentException: expected Node or Relationship but was {}",
                     java_simple_class(other)
                 ),
-            )),
+                ))
+            }
         },
         // Anything but a map or an entity has no properties: null.
         "apoc.any.property" | "apoc.any.properties"

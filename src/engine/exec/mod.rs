@@ -784,7 +784,38 @@ fn run_single(
             match clause {
                 Clause::Return(r) => {
                     let run = Runner::new(access.graph(), sh);
-                    let (cols, out) = run.project(&r.projection, &scope, rows, true, None)?;
+                    // After a SHOW command, `RETURN *` keeps the yielded columns' order (Neo4j
+                    // sorts them by name everywhere else).
+                    let after_show = i > 0 && matches!(q.clauses[i - 1], Clause::Show(_));
+                    let unstarred;
+                    let projection = if after_show && r.projection.star {
+                        let mut p = r.projection.clone();
+                        p.star = false;
+                        let named = scope.iter().filter(|v| !v.starts_with('\u{0}'));
+                        let mut items: Vec<crate::syntax::ProjectionItem> = named
+                            .map(|v| {
+                                let id = crate::syntax::Ident {
+                                    name: v.to_string(),
+                                    span: r.span,
+                                };
+                                crate::syntax::ProjectionItem {
+                                    expr: crate::syntax::Expr::new(
+                                        crate::syntax::ExprKind::Variable(id.clone()),
+                                        r.span,
+                                    ),
+                                    alias: Some(id),
+                                    span: r.span,
+                                }
+                            })
+                            .collect();
+                        items.append(&mut p.items);
+                        p.items = items;
+                        unstarred = p;
+                        &unstarred
+                    } else {
+                        &r.projection
+                    };
+                    let (cols, out) = run.project(projection, &scope, rows, true, None)?;
                     if let Some(s) = started {
                         sh.profile_end(clause, s, out.len());
                     }

@@ -22,6 +22,10 @@
 //!   model does not list are loaded by their headers: `:START_ID`, `:END_ID`, `:TYPE` (or the
 //!   file name) for relationships, `:ID` and `:LABEL` for nodes; other columns by header type.
 //! - Empty cells are absent properties.
+//! - The model's constraints (`graphSchema.constraints`: uniqueness, key, existence) and its
+//!   indexes (`graphSchema.indexes`: default/range, text, point) are created with their names,
+//!   as Neo4j's Data Importer creates them; an index named like a constraint is the one that
+//!   backs it. (POLE: 11 uniqueness constraints and 12 more RANGE indexes.)
 
 use super::ImportError;
 use crate::graph::{Graph, Sym};
@@ -134,8 +138,26 @@ struct Model {
     node_keys: HashMap<String, String>,
     /// `t:…` → file name.
     tables: HashMap<String, String>,
+    /// The model's constraints and indexes (`graphSchema.constraints` / `.indexes`), which
+    /// Neo4j's Data Importer creates.
+    schema: Vec<ModelSchemaRule>,
     node_mappings: Vec<NodeMapping>,
     rel_mappings: Vec<RelMapping>,
+}
+
+/// A constraint or index of the model: its name, what it is, whether it is on relationships,
+/// the label or type id, and the property ids.
+struct ModelSchemaRule {
+    name: String,
+    what: SchemaRuleKind,
+    relationship: bool,
+    token: String,
+    props: Vec<String>,
+}
+
+enum SchemaRuleKind {
+    Constraint(crate::graph::schema::ConstraintRule),
+    Index(crate::syntax::IndexKind),
 }
 
 struct NodeMapping {
@@ -184,6 +206,7 @@ fn read_model(doc: &Json) -> Model {
         rel_objects: HashMap::new(),
         node_keys: HashMap::new(),
         tables: HashMap::new(),
+        schema: Vec::new(),
         node_mappings: Vec::new(),
         rel_mappings: Vec::new(),
     };
@@ -235,6 +258,51 @@ fn read_model(doc: &Json) -> Model {
             k.get("keyProperty").and_then(refid),
         ) {
             m.node_keys.insert(n, p);
+        }
+    }
+    // Constraints, then the indexes that do not back one (a uniqueness or key constraint's
+    // index has the constraint's name and comes with it).
+    use crate::graph::schema::ConstraintRule;
+    let rule_of = |j: &Json, what: SchemaRuleKind| -> Option<ModelSchemaRule> {
+        let relationship = s(j, "entityType").as_deref() == Some("relationship");
+        let token = if relationship {
+            j.get("relationshipType").and_then(refid)?
+        } else {
+            j.get("nodeLabel").and_then(refid)?
+        };
+        Some(ModelSchemaRule {
+            name: s(j, "name")?,
+            what,
+            relationship,
+            token,
+            props: arr(j, &["properties"]).iter().filter_map(refid).collect(),
+        })
+    };
+    let mut constraint_names = HashSet::new();
+    for c in arr(gs, &["constraints"]) {
+        let rule = match s(c, "constraintType").as_deref() {
+            Some("uniqueness") => ConstraintRule::Unique,
+            Some("key") => ConstraintRule::Key,
+            Some("existence") => ConstraintRule::Exists,
+            _ => continue,
+        };
+        if let Some(r) = rule_of(c, SchemaRuleKind::Constraint(rule)) {
+            constraint_names.insert(r.name.clone());
+            m.schema.push(r);
+        }
+    }
+    for i in arr(gs, &["indexes"]) {
+        use crate::syntax::IndexKind;
+        let kind = match s(i, "indexType").as_deref() {
+            Some("default" | "range") => IndexKind::Range,
+            Some("text") => IndexKind::Text,
+            Some("point") => IndexKind::Point,
+            _ => continue,
+        };
+        if let Some(r) = rule_of(i, SchemaRuleKind::Index(kind)) {
+            if !constraint_names.contains(&r.name) {
+                m.schema.push(r);
+            }
         }
     }
     let gm = &dm["graphMappingRepresentation"];
@@ -414,7 +482,90 @@ pub fn load_importer_dir(dir: &Path, types: ImporterTypes) -> Result<Graph, Impo
             None => load_unmapped_rels(&mut g, &ids, &t, &path)?,
         }
     }
+    add_model_schema(&mut g, &model);
     Ok(g)
+}
+
+/// The model's constraints and indexes, as Neo4j's Data Importer creates them (a uniqueness or
+/// key constraint with its backing RANGE index of the same name). The data is not checked
+/// here: `engine::load_graph` checks every constraint of a graph it loads.
+fn add_model_schema(g: &mut Graph, model: &Model) {
+    use crate::graph::schema::{ConstraintDef, ConstraintRule, IndexDef};
+    use crate::graph::EntityType;
+    use crate::syntax::IndexKind;
+    let mut rules = Vec::new();
+    for r in &model.schema {
+        let token = if r.relationship {
+            model.rel_types.get(&r.token).cloned()
+        } else {
+            model.labels.get(&r.token).map(|(t, _)| t.clone())
+        };
+        let props: Option<Vec<Arc<str>>> = r
+            .props
+            .iter()
+            .map(|p| model.props.get(p).map(|p| Arc::from(p.token.as_str())))
+            .collect();
+        let (Some(token), Some(props)) = (token, props) else {
+            continue;
+        };
+        if props.is_empty() {
+            continue;
+        }
+        let entity = if r.relationship {
+            EntityType::Relationship
+        } else {
+            EntityType::Node
+        };
+        rules.push((r, Arc::<str>::from(token.as_str()), props, entity));
+    }
+    g.update_schema(|s| {
+        for (r, token, props, entity) in rules {
+            let name: Arc<str> = Arc::from(r.name.as_str());
+            if s.indexes().iter().any(|i| i.name == name)
+                || s.constraints().iter().any(|c| c.name == name)
+            {
+                continue;
+            }
+            let index = |kind: IndexKind, owner: Option<Arc<str>>| IndexDef {
+                id: 0,
+                name: name.clone(),
+                kind,
+                entity,
+                labels_or_types: vec![token.clone()],
+                properties: props.clone(),
+                config: BTreeMap::new(),
+                owning_constraint: owner,
+            };
+            match &r.what {
+                SchemaRuleKind::Constraint(rule) => {
+                    let backed = matches!(rule, ConstraintRule::Unique | ConstraintRule::Key);
+                    let mut c = ConstraintDef {
+                        id: 0,
+                        name: name.clone(),
+                        rule: rule.clone(),
+                        entity,
+                        label: token.clone(),
+                        properties: props.clone(),
+                        owned_index: None,
+                    };
+                    if backed {
+                        let mut i = index(IndexKind::Range, Some(name.clone()));
+                        i.id = s.take_id();
+                        c.owned_index = Some(name.clone());
+                        s.push_index(i);
+                    }
+                    c.id = s.take_id();
+                    s.push_constraint(c);
+                }
+                SchemaRuleKind::Index(kind) => {
+                    let mut i = index(*kind, None);
+                    i.id = s.take_id();
+                    s.push_index(i);
+                }
+            }
+        }
+        true
+    });
 }
 
 fn col(t: &Table, name: &str) -> Option<usize> {
