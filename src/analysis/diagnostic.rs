@@ -123,6 +123,9 @@ pub enum DiagnosticKind {
     /// variable, a filter that is not an AND of property bounds, a `SKIP`, a parameter as the
     /// index's name, a FULLTEXT index.
     InvalidSearch,
+    /// A procedure the statement's Cypher version does not have (APOC's Cypher-5-only ones
+    /// under Cypher 25).
+    UnknownProcedure,
 }
 
 impl DiagnosticKind {
@@ -167,6 +170,7 @@ impl DiagnosticKind {
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",
+            UnknownProcedure => "Neo.ClientError.Procedure.ProcedureNotFound",
             UnsatisfiableRelationshipType => {
                 "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression"
             }

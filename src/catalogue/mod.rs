@@ -385,6 +385,39 @@ pub fn procedure(name: &str) -> Option<&'static Procedure> {
     find(procedures(), |p| p.name, name)
 }
 
+/// APOC core's functions and procedures that a Neo4j 2025+ does not offer under Cypher 25
+/// (deprecated, registered for Cypher 5 only; `SHOW FUNCTIONS` / `SHOW PROCEDURES` of the
+/// 2026.08 oracle under each version).
+const NOT_IN_CYPHER_25: &[&str] = &[
+    "apoc.convert.totree",
+    "apoc.create.uuid",
+    "apoc.create.uuids",
+    "apoc.export.arrow.all",
+    "apoc.export.arrow.graph",
+    "apoc.export.arrow.query",
+    "apoc.export.arrow.stream.all",
+    "apoc.export.arrow.stream.graph",
+    "apoc.export.arrow.stream.query",
+    "apoc.load.jsonparams",
+    "apoc.log.stream",
+    "apoc.map.setentry",
+    "apoc.text.levenshteindistance",
+    "apoc.text.regreplace",
+    "apoc.trigger.add",
+    "apoc.trigger.pause",
+    "apoc.trigger.remove",
+    "apoc.trigger.removeall",
+    "apoc.trigger.resume",
+    "apoc.warmup.run",
+];
+
+/// Whether a function or procedure Neo4j knows under Cypher 5 is missing under Cypher 25.
+pub fn missing_in_cypher_25(name: &str) -> bool {
+    NOT_IN_CYPHER_25
+        .binary_search(&name.to_ascii_lowercase().as_str())
+        .is_ok()
+}
+
 /// The error message Neo4j gives for a procedure it does not know.
 pub fn unknown_procedure_message(name: &str) -> String {
     format!(

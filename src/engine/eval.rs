@@ -1094,8 +1094,34 @@ fn temporal_err(e: String) -> ExecError {
     ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
 }
 
+/// A value's text where `+` joins it to a string (at run time Neo4j joins any number,
+/// boolean, temporal value, duration or point, as `toString()` writes it).
+fn concat_text(v: &Value) -> Option<String> {
+    match v {
+        Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::String(_) => {
+            Some(functions::to_string_plain(v))
+        }
+        Value::Temporal(t) => Some(t.to_neo4j_string()),
+        Value::Point(p) => Some(p.to_string()),
+        _ => None,
+    }
+}
+
 fn add(l: Value, r: Value) -> Result<Value> {
     use crate::temporal::{plus, Temporal};
+    match (&l, &r) {
+        (Value::String(a), b) => {
+            if let Some(text) = concat_text(b) {
+                return Ok(Value::from(format!("{a}{text}")));
+            }
+        }
+        (a, Value::String(b)) => {
+            if let Some(text) = concat_text(a) {
+                return Ok(Value::from(format!("{text}{b}")));
+            }
+        }
+        _ => {}
+    }
     if let (Value::Temporal(a), Value::Temporal(b)) = (&l, &r) {
         return match (&**a, &**b) {
             (_, Temporal::Duration(d)) => plus(a, d).map(Value::from).map_err(temporal_err),
@@ -1113,13 +1139,6 @@ fn add(l: Value, r: Value) -> Result<Value> {
         (Value::Int(a), Value::Float(b)) => Ok(Value::Float(a as f64 + b)),
         (Value::Float(a), Value::Int(b)) => Ok(Value::Float(a + b as f64)),
         (Value::Float(a), Value::Float(b)) => Ok(Value::Float(a + b)),
-        (Value::String(a), Value::String(b)) => Ok(Value::from(format!("{a}{b}"))),
-        (Value::String(a), b @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => Ok(
-            Value::from(format!("{a}{}", functions::to_string_plain(&b))),
-        ),
-        (a @ (Value::Int(_) | Value::Float(_) | Value::Bool(_)), Value::String(b)) => Ok(
-            Value::from(format!("{}{b}", functions::to_string_plain(&a))),
-        ),
         (Value::List(mut a), Value::List(b)) => {
             a.extend(b);
             Ok(Value::List(a))

@@ -724,6 +724,14 @@ fn compile_errors_with(
         crate::analysis::Validator::with_options(&schema, options).validate_statement(stmt, src);
     let mut out = Vec::new();
     for d in v.diagnostics {
+        if d.kind == K::UnknownProcedure {
+            out.push(
+                ExecError::compile(ErrorKind::ProcedureError, d.message)
+                    .with_detail("ProcedureNotFound")
+                    .at(d.span),
+            );
+            continue;
+        }
         if d.kind == K::UnsupportedFunction {
             out.push(
                 ExecError::compile(ErrorKind::Unsupported, d.message)

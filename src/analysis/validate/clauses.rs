@@ -259,6 +259,15 @@ impl<'a, 's> Checker<'a, 's> {
                     self.expr(a, &scope, Ctx::default());
                 }
                 let name = p.name.dotted();
+                if self.version == CypherVersion::Cypher25
+                    && crate::catalogue::missing_in_cypher_25(&name)
+                {
+                    self.diag(
+                        DiagnosticKind::UnknownProcedure,
+                        crate::catalogue::unknown_procedure_message(&name),
+                        p.name.span,
+                    );
+                }
                 let opts = self.opts;
                 let sig = match crate::catalogue::procedure(&name) {
                     Some(known) => known.signature(),

@@ -196,7 +196,10 @@ impl<'a, 's> Checker<'a, 's> {
             | ExprKind::IsNormalized { expr, .. } => self.expr(expr, scope, ctx),
             ExprKind::FunctionCall { name, args, .. } => {
                 let dotted = name.dotted();
-                match crate::catalogue::function(&dotted) {
+                let cypher25 = self.version == CypherVersion::Cypher25;
+                let known = crate::catalogue::function(&dotted)
+                    .filter(|_| !(cypher25 && crate::catalogue::missing_in_cypher_25(&dotted)));
+                match known {
                     None => {
                         let message = crate::catalogue::unknown_function_message(&dotted);
                         match crate::catalogue::suggest_function(&dotted) {
