@@ -460,7 +460,9 @@ impl Value {
 }
 
 /// A value used as a grouping or `DISTINCT` key: equivalence rather than equality, so that
-/// null is equivalent to null, NaN to NaN, and `1` to `1.0`.
+/// null is equivalent to null and `1` to `1.0`. NaN is equivalent to nothing, itself included:
+/// Neo4j 5.26 puts each NaN a statement computes in a group of its own (and DISTINCT keeps
+/// them all), so a key holding one never finds its group.
 #[derive(Clone, Debug)]
 pub struct GroupKey(pub Value);
 
@@ -477,11 +479,12 @@ impl Hash for GroupKey {
     }
 }
 
-/// Cypher equivalence (used by DISTINCT, grouping and `IN` on lists of keys).
+/// Cypher equivalence (used by DISTINCT, grouping and `IN` on lists of keys); NaN is
+/// equivalent to nothing (see [`GroupKey`]; APOC's sets and counts, over Neo4j's values, treat
+/// it so too).
 pub fn equivalent(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
-        (Value::Float(x), Value::Float(y)) if x.is_nan() && y.is_nan() => true,
         (Value::List(x), Value::List(y)) => {
             x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equivalent(p, q))
         }

@@ -309,6 +309,8 @@ fn result_type(checker: &Checker, name: &str, args: &[Expr], scope: &Scope) -> O
                 ..Types::default()
             })
         }
+        // reverse() keeps its argument's type (`toString(reverse([1, 2]))`: List<Integer>).
+        "reverse" => arg(0),
         "coalesce" | "timestamp" => None,
         other => {
             // Built-in and plugin (APOC) functions alike: Neo4j types a call by its signature.

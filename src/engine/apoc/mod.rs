@@ -412,24 +412,21 @@ fn distinct(xs: &[Value]) -> Vec<Value> {
         .collect()
 }
 
+/// Each distinct value with its count, in first-seen order (a NaN counts alone: it equals
+/// nothing).
 fn counts(xs: &[Value]) -> Vec<(Value, i64)> {
-    let mut order: Vec<Value> = Vec::new();
-    let mut n: HashMap<GroupKey, i64> = HashMap::new();
+    let mut out: Vec<(Value, i64)> = Vec::new();
+    let mut at: HashMap<GroupKey, usize> = HashMap::new();
     for x in xs {
-        let k = GroupKey(x.clone());
-        let c = n.entry(k).or_insert(0);
-        if *c == 0 {
-            order.push(x.clone());
+        match at.get(&GroupKey(x.clone())) {
+            Some(&i) => out[i].1 += 1,
+            None => {
+                at.insert(GroupKey(x.clone()), out.len());
+                out.push((x.clone(), 1));
+            }
         }
-        *c += 1;
     }
-    order
-        .into_iter()
-        .map(|x| {
-            let c = n[&GroupKey(x.clone())];
-            (x, c)
-        })
-        .collect()
+    out
 }
 
 /// A reproducible pseudo-random number in [0, 1) (SplitMix64 over a process counter).
