@@ -9,38 +9,9 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
         format!("[{}]", ks.join(", "))
     };
     Ok(match f {
-        "fromlists" => {
-            let ks = strings(n, a0)?;
-            let vs = list(n, a1)?.unwrap_or_default();
-            if ks.len() != vs.len() {
-                return Err(failed(
-                    n,
-                    "java.lang.RuntimeException: keys and values lists have different lengths",
-                ));
-            }
-            Value::Map(ks.iter().map(|k| key(k)).zip(vs.iter().cloned()).collect())
-        }
-        "frompairs" => {
-            let mut m = BTreeMap::new();
-            for p in list(n, a0)?.unwrap_or_default() {
-                if let Value::List(kv) = p {
-                    if let (Some(Value::String(k)), v) = (kv.first(), kv.get(1)) {
-                        m.insert(k.clone(), v.cloned().unwrap_or_default());
-                    }
-                }
-            }
-            Value::Map(m)
-        }
-        "fromvalues" => {
-            let xs = list(n, a0)?.unwrap_or_default();
-            let mut m = BTreeMap::new();
-            for kv in xs.chunks(2) {
-                if let Value::String(k) = &kv[0] {
-                    m.insert(k.clone(), kv.get(1).cloned().unwrap_or_default());
-                }
-            }
-            Value::Map(m)
-        }
+        "fromlists" => Value::Map(map_from_lists(n, list(n, a0)?, list(n, a1)?)?),
+        "frompairs" => Value::Map(map_from_pairs(n, list(n, a0)?)?),
+        "fromvalues" => Value::Map(util_map(n, list(n, a0)?)?),
         "fromnodes" => {
             let (Some(label), Some(prop)) = (text(n, a0)?, text(n, a1)?) else {
                 return Ok(Value::Null);
@@ -94,6 +65,17 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
         }
         // A null first map merges as an empty one.
         "merge" if a0.is_null() => Value::Map(map(n, a1)?.cloned().unwrap_or_default()),
+        // The builders merge what they build into the map (a null map as an empty one).
+        "setentry" | "setkey" => {
+            let mut second = Map::new();
+            if !a1.is_null() {
+                second.insert(key(&super::java_to_string(a1)), a2.clone());
+            }
+            util_merge(map(n, a0)?, second)
+        }
+        "setlists" => util_merge(map(n, a0)?, map_from_lists(n, list(n, a1)?, list(n, a2)?)?),
+        "setpairs" => util_merge(map(n, a0)?, map_from_pairs(n, list(n, a1)?)?),
+        "setvalues" => util_merge(map(n, a0)?, util_map(n, list(n, a1)?)?),
         _ => {
             let Some(m) = map(n, a0)? else {
                 return Ok(Value::Null);
@@ -103,43 +85,6 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                     let mut out = m.clone();
                     if let Some(m2) = map(n, a1)? {
                         out.extend(m2.iter().map(|(k, v)| (k.clone(), v.clone())));
-                    }
-                    Value::Map(out)
-                }
-                "setentry" | "setkey" => {
-                    let mut out = m.clone();
-                    if let Some(k) = text(n, a1)? {
-                        out.insert(key(k), a2.clone());
-                    }
-                    Value::Map(out)
-                }
-                "setlists" => {
-                    let mut out = m.clone();
-                    let ks = strings(n, a1)?;
-                    let vs = list(n, a2)?.unwrap_or_default();
-                    for (k, v) in ks.iter().zip(vs) {
-                        out.insert(key(k), v.clone());
-                    }
-                    Value::Map(out)
-                }
-                "setpairs" => {
-                    let mut out = m.clone();
-                    for p in list(n, a1)?.unwrap_or_default() {
-                        if let Value::List(kv) = p {
-                            if let Some(Value::String(k)) = kv.first() {
-                                out.insert(k.clone(), kv.get(1).cloned().unwrap_or_default());
-                            }
-                        }
-                    }
-                    Value::Map(out)
-                }
-                "setvalues" => {
-                    let mut out = m.clone();
-                    let xs = list(n, a1)?.unwrap_or_default();
-                    for kv in xs.chunks(2) {
-                        if let Value::String(k) = &kv[0] {
-                            out.insert(k.clone(), kv.get(1).cloned().unwrap_or_default());
-                        }
                     }
                     Value::Map(out)
                 }
@@ -330,4 +275,64 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
             }
         }
     })
+}
+
+type Map = BTreeMap<Arc<str>, Value>;
+
+/// APOC's `Util.merge(first, second)`: `second`'s entries over `first`'s (a null first map as
+/// an empty one).
+fn util_merge(first: Option<&Map>, second: Map) -> Value {
+    let mut out = first.cloned().unwrap_or_default();
+    out.extend(second);
+    Value::Map(out)
+}
+
+/// APOC's `Util.map(List)`: keys and values alternating; a key is its Java `toString()`, a
+/// null key is skipped; an odd length runs out of values.
+fn util_map(n: &str, xs: Option<&[Value]>) -> Result<Map> {
+    let xs = xs.ok_or_else(|| super::npe(n, "java.util.List.size()", "pairs"))?;
+    if xs.len() % 2 == 1 {
+        return Err(failed(n, "java.util.NoSuchElementException"));
+    }
+    Ok(xs
+        .chunks(2)
+        .filter(|kv| !kv[0].is_null())
+        .map(|kv| (key(&super::java_to_string(&kv[0])), kv[1].clone()))
+        .collect())
+}
+
+/// APOC's `mapFromLists(keys, values)`: both lists, of one length.
+fn map_from_lists(n: &str, ks: Option<&[Value]>, vs: Option<&[Value]>) -> Result<Map> {
+    match (ks, vs) {
+        (Some(ks), Some(vs)) if ks.len() == vs.len() => Ok(ks
+            .iter()
+            .zip(vs)
+            .map(|(k, v)| (key(&super::java_to_string(k)), v.clone()))
+            .collect()),
+        _ => Err(failed(
+            n,
+            "java.lang.RuntimeException: keys and values lists have to be not null and of same size",
+        )),
+    }
+}
+
+/// APOC's `mapFromPairs(pairs)`: `[key, value]` lists; an empty pair or a null key is skipped,
+/// a missing value is null.
+fn map_from_pairs(n: &str, ps: Option<&[Value]>) -> Result<Map> {
+    let ps = ps.ok_or_else(|| super::npe(n, "java.util.List.isEmpty()", "pairs"))?;
+    let mut out = Map::new();
+    for p in ps {
+        if let Value::List(kv) = p {
+            match kv.first() {
+                None | Some(Value::Null) => {}
+                Some(k) => {
+                    out.insert(
+                        key(&super::java_to_string(k)),
+                        kv.get(1).cloned().unwrap_or_default(),
+                    );
+                }
+            }
+        }
+    }
+    Ok(out)
 }
