@@ -124,8 +124,26 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             best.cloned().unwrap_or(Value::Null)
         }
-        "contains" | "containssorted" => Value::Bool(xs.iter().any(|x| same(x, a1))),
-        "containsall" | "containsallsorted" => match list(n, a1)? {
+        "contains" => Value::Bool(xs.iter().any(|x| same(x, a1))),
+        // `Collections.binarySearch` over the list as given (sorted or not), comparing Java
+        // objects: mixed classes and nulls throw as they do in APOC.
+        "containssorted" => {
+            Value::Bool(!xs.is_empty() && java_binary_search(xs, a1).map_err(|e| failed(n, e))?)
+        }
+        "containsallsorted" => match list(n, a1)? {
+            Some(ys) => {
+                let mut all = true;
+                for y in ys {
+                    if !java_binary_search(xs, y).map_err(|e| failed(n, e))? {
+                        all = false;
+                        break;
+                    }
+                }
+                Value::Bool(all)
+            }
+            None => Value::Bool(false),
+        },
+        "containsall" => match list(n, a1)? {
             Some(ys) => Value::Bool(ys.iter().all(|y| xs.iter().any(|x| same(x, y)))),
             None => Value::Bool(false),
         },
@@ -474,4 +492,65 @@ pub(super) fn coll_fill(n: &str, item: &Value, count: &Value) -> Result<Value> {
         return Err(failed(n, format!("cannot fill a list of {c} items")));
     }
     Ok(Value::List(vec![item.clone(); c.max(0) as usize]))
+}
+
+/// The Java class of a value as APOC receives it.
+fn java_class(v: &Value) -> &'static str {
+    match v {
+        Value::Int(_) => "java.lang.Long",
+        Value::Float(_) => "java.lang.Double",
+        Value::String(_) => "java.lang.String",
+        Value::Bool(_) => "java.lang.Boolean",
+        Value::List(_) => "java.util.ArrayList",
+        Value::Map(_) => "java.util.HashMap",
+        _ => "java.lang.Object",
+    }
+}
+
+/// `receiver.compareTo(argument)` on the Java objects APOC holds: same classes compare,
+/// anything else throws (the text of the exception, `receiver` naming the receiver's variable
+/// for a null one).
+fn java_compare_to(
+    recv: &Value,
+    arg: &Value,
+    receiver: &str,
+) -> std::result::Result<std::cmp::Ordering, String> {
+    let cast = |to: &str, from: &str| {
+        format!("java.lang.ClassCastException: class {from} cannot be cast to class {to} ({from} and {to} are in module java.base of loader 'bootstrap')")
+    };
+    match (recv, arg) {
+        (Value::Null, _) => Err(format!(
+            "java.lang.NullPointerException: Cannot invoke \"java.lang.Comparable.compareTo(Object)\" because \"{receiver}\" is null"
+        )),
+        (Value::List(_) | Value::Map(_), _) => Err(cast("java.lang.Comparable", java_class(recv))),
+        (Value::Int(_), Value::Null) => Err(
+            "java.lang.NullPointerException: Cannot read field \"value\" because \"anotherLong\" is null".into(),
+        ),
+        (Value::Float(_), Value::Null) => Err(
+            "java.lang.NullPointerException: Cannot read field \"value\" because \"anotherDouble\" is null".into(),
+        ),
+        (Value::String(_), Value::Null) => Err(
+            "java.lang.NullPointerException: Cannot read field \"value\" because \"anotherString\" is null".into(),
+        ),
+        (Value::Int(a), Value::Int(b)) => Ok(a.cmp(b)),
+        (Value::Float(a), Value::Float(b)) => Ok(a.total_cmp(b)),
+        (Value::String(a), Value::String(b)) => Ok(a.encode_utf16().cmp(b.encode_utf16())),
+        (Value::Bool(a), Value::Bool(b)) => Ok(a.cmp(b)),
+        (a, b) => Err(cast(java_class(a), java_class(b))),
+    }
+}
+
+/// Java's `Collections.binarySearch(list, key)` (its `indexedBinarySearch`): whether it finds
+/// the key, probing as Java probes.
+fn java_binary_search(xs: &[Value], key: &Value) -> std::result::Result<bool, String> {
+    let (mut lo, mut hi) = (0isize, xs.len() as isize - 1);
+    while lo <= hi {
+        let mid = ((lo + hi) as usize) >> 1;
+        match java_compare_to(&xs[mid], key, "midVal")? {
+            std::cmp::Ordering::Less => lo = mid as isize + 1,
+            std::cmp::Ordering::Greater => hi = mid as isize - 1,
+            std::cmp::Ordering::Equal => return Ok(true),
+        }
+    }
+    Ok(false)
 }
