@@ -82,6 +82,7 @@ fn outcome(
         verdict,
         grape: difftest::SideSummary::of(mine),
         neo4j: difftest::SideSummary::of(theirs),
+        reproduction: None,
     }
 }
 
@@ -471,6 +472,41 @@ fn generated_statements_equal_neo4j_on_awkward_graphs() {
             seed,
         );
     }
+}
+
+/// A difference shrunk against Neo4j itself: the one the awkward graph still shows (`reverse()` of
+/// a stored list, which Neo4j refuses) reproduces on a graph of a relationship and its two nodes.
+#[test]
+fn a_difference_shrinks_to_a_small_graph_against_neo4j() {
+    let _g = ORACLE.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(db) = fresh_oracle("a_difference_shrinks_to_a_small_graph_against_neo4j") else {
+        return;
+    };
+    let g = generate::awkward_graph(1, 120);
+    let query = generate::statements(&g, 1_000, 1)
+        .into_iter()
+        .nth(648)
+        .expect("statement 649");
+    assert!(query.contains("reverse(r.k1)"), "{query}");
+    let case = Case {
+        id: "generated-awkward-1-649".into(),
+        query,
+        params: Params::new(),
+    };
+    let r = difftest::shrink::shrink(
+        &g,
+        &case,
+        &difftest::DiffKind::Error,
+        &db,
+        &Options::default(),
+        80,
+    )
+    .expect("shrinks");
+    eprintln!(
+        "generated-awkward-1-649 reproduces on {} nodes and {} relationships after {} tries:\n{}",
+        r.nodes, r.relationships, r.tries, r.script
+    );
+    assert!(r.nodes <= 2 && r.relationships == 1, "{r:?}");
 }
 
 /// Cypher 25 (the 2026 oracle, `GRAPE_NEO4J25_*`): generated statements prefixed with

@@ -35,6 +35,7 @@
 
 pub mod generate;
 pub mod report;
+pub mod shrink;
 
 use crate::engine::{ExecError, Options, Params, Stats, Table};
 use crate::graph::Graph;
@@ -495,6 +496,9 @@ pub struct Outcome {
     pub verdict: Verdict,
     pub grape: SideSummary,
     pub neo4j: SideSummary,
+    /// A difference shrunk to a small graph ([`shrink::shrink`]), when it was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reproduction: Option<shrink::Reproduction>,
 }
 
 /// A side's answer as the report shows it: the error, or the columns, the row count, the
@@ -660,6 +664,7 @@ pub fn run_case(
                 verdict: Verdict::Skipped { reason },
                 grape: SideSummary::default(),
                 neo4j: SideSummary::default(),
+                reproduction: None,
             };
         }
     }
@@ -687,6 +692,7 @@ pub fn run_case(
         verdict,
         grape: SideSummary::of(&g),
         neo4j: SideSummary::of(&n),
+        reproduction: None,
     }
 }
 

@@ -72,6 +72,14 @@ pub fn to_markdown(info: &RunInfo, outcomes: &[Outcome]) -> String {
         let f = fence(&o.query);
         let _ = writeln!(out, "## {} — {:?}\n\n{}\n", o.id, d.kind, d.detail);
         let _ = writeln!(out, "{f}cypher\n{}\n{f}\n", o.query);
+        if let Some(r) = &o.reproduction {
+            let g = fence(&r.script);
+            let _ = writeln!(
+                out,
+                "Reproduces on a graph of {} nodes and {} relationships ({} tries):\n\n{g}cypher\n{}\n{g}\n",
+                r.nodes, r.relationships, r.tries, r.script
+            );
+        }
         for (who, side) in [("grape", &o.grape), ("Neo4j", &o.neo4j)] {
             let text = serde_json::to_string_pretty(side).unwrap_or_default();
             let f = fence(&text);

@@ -243,6 +243,7 @@ fn reports_name_each_difference() {
             verdict: Verdict::Equal,
             grape: SideSummary::default(),
             neo4j: SideSummary::default(),
+            reproduction: None,
         },
         Outcome {
             id: "b".into(),
@@ -253,6 +254,7 @@ fn reports_name_each_difference() {
             }),
             grape: SideSummary::default(),
             neo4j: SideSummary::default(),
+            reproduction: None,
         },
     ];
     let info = report::RunInfo::default();

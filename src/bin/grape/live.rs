@@ -185,6 +185,12 @@ pub struct DifftestArgs {
     /// Seed of --generate.
     #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Shrink each difference (the first 20) to a small graph where it still reproduces, with at
+    /// most this many tries each (a try pushes a candidate graph and runs the statement on both
+    /// sides); the reports then hold a Cypher script of that graph. The whole graph is pushed
+    /// again at the end. 0: do not shrink.
+    #[arg(long, default_value_t = 0, value_name = "TRIES")]
+    shrink: usize,
     /// Write difftest.json and differences.md here.
     #[arg(long)]
     out: Option<PathBuf>,
@@ -274,6 +280,44 @@ pub(super) fn cmd_difftest(a: DifftestArgs) -> ExitCode {
         outcomes.push(o);
         if (i + 1) % 500 == 0 {
             eprintln!("{} of {} statements", i + 1, cases.len());
+        }
+    }
+    if a.shrink > 0 {
+        let differing: Vec<usize> = outcomes
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| matches!(o.verdict, Verdict::Differs(_)))
+            .map(|(i, _)| i)
+            .take(20)
+            .collect();
+        for &i in &differing {
+            let Verdict::Differs(d) = &outcomes[i].verdict else {
+                continue;
+            };
+            let case = cases.iter().find(|c| c.id == outcomes[i].id);
+            let Some(case) = case else {
+                continue;
+            };
+            match difftest::shrink::shrink(&graph, case, &d.kind, &db, &opts, a.shrink) {
+                Ok(r) => {
+                    eprintln!(
+                        "{}: reproduces on {} nodes and {} relationships ({} tries)",
+                        case.id, r.nodes, r.relationships, r.tries
+                    );
+                    outcomes[i].reproduction = Some(r);
+                }
+                Err(e) => eprintln!("{}: not shrunk: {e}", case.id),
+            }
+        }
+        if !differing.is_empty() {
+            // The database holds the last graph tried: the whole one again.
+            let opts = grape::backend::push::PushOptions {
+                clear: true,
+                ..Default::default()
+            };
+            if let Err(e) = grape::backend::push::push(&graph, &db, &opts) {
+                return fail(e);
+            }
         }
     }
     let info = report::RunInfo {
