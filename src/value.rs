@@ -825,7 +825,7 @@ mod tests {
     }
 
     #[test]
-    fn group_keys_treat_null_nan_and_integral_floats_as_equivalent() {
+    fn group_keys_treat_null_and_integral_floats_as_equivalent_and_each_nan_apart() {
         use std::collections::HashSet;
         let set: HashSet<GroupKey> = [
             Value::Null,
@@ -839,6 +839,15 @@ mod tests {
         .into_iter()
         .map(GroupKey)
         .collect();
-        assert_eq!(set.len(), 4);
+        // null, 1 (and 1.0), 1.5, and each NaN on its own (as Neo4j groups them).
+        assert_eq!(set.len(), 5);
+        assert!(!equivalent(
+            &Value::Float(f64::NAN),
+            &Value::Float(f64::NAN)
+        ));
+        assert!(!equivalent(
+            &Value::List(vec![Value::Float(f64::NAN)]),
+            &Value::List(vec![Value::Float(f64::NAN)])
+        ));
     }
 }

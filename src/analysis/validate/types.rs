@@ -124,6 +124,11 @@ impl Types {
         }
     }
 
+    /// Whether every type it may be is a list.
+    pub(super) fn is_list(self) -> bool {
+        self.scalars == 0 && (self.lists != 0 || self.any_list)
+    }
+
     fn is_empty(self) -> bool {
         self.scalars == 0 && self.lists == 0 && !self.any_list
     }
@@ -539,6 +544,20 @@ impl Checker<'_, '_> {
                 | BinaryOp::EndsWith
                 | BinaryOp::Contains
                 | BinaryOp::In => Types::of(Ty::Boolean),
+                // Two lists join into one of both's element types (`[1, 2] + [3]`:
+                // List<Integer>).
+                BinaryOp::Add
+                    if self.static_type(lhs, scope).is_some_and(|t| t.is_list())
+                        && self.static_type(rhs, scope).is_some_and(|t| t.is_list()) =>
+                {
+                    let (a, b) = (self.static_type(lhs, scope)?, self.static_type(rhs, scope)?);
+                    let joined = a.union(b);
+                    if joined.any_list || joined.lists.count_ones() > 1 {
+                        Types::any_list()
+                    } else {
+                        joined
+                    }
+                }
                 _ => {
                     let a = self.static_type(lhs, scope)?.single()?;
                     let b = self.static_type(rhs, scope)?.single()?;
