@@ -789,9 +789,15 @@ impl Accumulator {
                         if !pop && n == 1 {
                             return Ok(Value::Float(0.0));
                         }
-                        let mean = xs.iter().sum::<f64>() / n as f64;
-                        let ss: f64 = xs.iter().map(|x| (x - mean) * (x - mean)).sum();
-                        Value::Float((ss / if pop { n as f64 } else { (n - 1) as f64 }).sqrt())
+                        // Welford's running mean and sum of squares, as Neo4j computes them
+                        // (its rounding, not a two-pass sum's).
+                        let (mut mean, mut m2) = (0.0f64, 0.0f64);
+                        for (i, x) in xs.iter().enumerate() {
+                            let delta = x - mean;
+                            mean += delta / (i + 1) as f64;
+                            m2 += delta * (x - mean);
+                        }
+                        Value::Float((m2 / if pop { n as f64 } else { (n - 1) as f64 }).sqrt())
                     }
                     "percentilecont" | "percentiledisc" => {
                         let p = match pct {
