@@ -518,6 +518,22 @@ pub struct Match {
     pub span: Span,
 }
 
+impl Match {
+    /// Whether the SEARCH clause's variable is one of the pattern's relationships (it searches a
+    /// relationship vector index), rather than a node.
+    pub fn searches_relationship(&self) -> bool {
+        let Some(s) = &self.search else {
+            return false;
+        };
+        self.pattern.iter().any(|p| {
+            p.path.chain().elements.iter().any(|e| {
+                matches!(e, PathElement::Relationship(r)
+                    if r.variable.as_ref().is_some_and(|v| v.name == s.variable.name))
+            })
+        })
+    }
+}
+
 /// Cypher 25's search clause: `SEARCH v IN (VECTOR INDEX name FOR query [WHERE filter] LIMIT k)
 /// [SCORE AS s]`. The index's `k` nearest elements to `query` (among those its filter keeps)
 /// become the candidates for `v`, which the MATCH's pattern and WHERE then check.

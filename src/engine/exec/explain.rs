@@ -67,14 +67,8 @@ impl Runner<'_> {
         };
         if let Some((s, _)) = search {
             let details = crate::syntax::search_text(s);
-            let relationship = m.pattern.iter().any(|p| {
-                p.path.chain().elements.iter().any(|e| {
-                    matches!(e, crate::syntax::PathElement::Relationship(r)
-                        if r.variable.as_ref().is_some_and(|v| v.name == s.variable.name))
-                })
-            });
             let op = match m.pattern.first().map(|p| p.path.chain()) {
-                Some(c) if relationship => match c.elements.get(1) {
+                Some(c) if m.searches_relationship() => match c.elements.get(1) {
                     Some(crate::syntax::PathElement::Relationship(r))
                         if r.direction != crate::syntax::Direction::Undirected =>
                     {

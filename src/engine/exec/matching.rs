@@ -331,13 +331,7 @@ impl<'a> Runner<'a> {
         if var_slot >= scope.len() && var_slot != scope.len() {
             return Err(ExecError::unsupported("this SEARCH clause's pattern"));
         }
-        let relationship = m.pattern.iter().any(|p| {
-            p.path.chain().elements.iter().any(|e| {
-                matches!(e, PathElement::Relationship(r)
-                    if r.variable.as_ref().is_some_and(|v| v.name == s.variable.name))
-            })
-        });
-        let entity = if relationship {
+        let entity = if m.searches_relationship() {
             crate::graph::EntityType::Relationship
         } else {
             crate::graph::EntityType::Node
