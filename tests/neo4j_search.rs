@@ -15,11 +15,12 @@ mod common;
 #[path = "support/oracle.rs"]
 mod oracle;
 
-use grape::backend::Backend;
-use grape::difftest::{self, Side};
-use grape::engine::{Options, Params};
-use grape::graph::Graph;
-use oracle::{fresh, Which, ORACLE};
+#[path = "support/recorded_cases.rs"]
+mod recorded_cases;
+
+use grape::engine::Params;
+use oracle::Which;
+use recorded_cases::Suite;
 
 const RECORDED: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -140,145 +141,24 @@ fn params() -> Params {
     p
 }
 
-/// The statement a case's answer is judged by (a statement grape cannot parse fails on both
-/// sides or differs; its answer is an error, which needs none).
-fn statement(q: &str) -> grape::syntax::Statement {
-    grape::syntax::parse(q)
-        .or_else(|_| grape::syntax::parse("RETURN 1"))
-        .expect("a statement")
-}
-
-fn grape_graph() -> Graph {
-    let mut g = Graph::new();
-    for s in SETUP {
-        grape::engine::run(&mut g, s, &Params::new()).unwrap_or_else(|e| panic!("{s}: {e}"));
-    }
-    g
-}
-
-/// An error's message without Neo4j's position suffix (` (line 1, column 5 (offset: 4))`) and
-/// what follows it.
-fn message(side: &Side) -> Option<String> {
-    match side {
-        Side::Failed { message, .. } => {
-            let m = message.lines().next().unwrap_or_default();
-            let m = m.split(" (line ").next().unwrap_or(m);
-            Some(m.trim().to_string())
-        }
-        Side::Rows(_) => None,
-    }
-}
-
-/// One recorded answer: the fingerprint `difftest` compares, and an error's message.
-fn record(stmt: &grape::syntax::Statement, query: &str, side: &Side) -> serde_json::Value {
-    serde_json::json!({
-        "query": query,
-        "neo4j": difftest::fingerprint(stmt, query, side),
-        "message": message(side),
-    })
-}
-
-/// grape's answer to each case, as recorded.
-fn grape_records() -> Vec<serde_json::Value> {
-    let mut g = grape_graph();
-    let p = params();
-    CASES
-        .iter()
-        .map(|q| {
-            let stmt = statement(q);
-            let side = difftest::run_grape(&mut g, q, &p, &Options::default());
-            record(&stmt, q, &side)
-        })
-        .collect()
-}
-
-fn compare_with(recorded: &[serde_json::Value]) -> Vec<String> {
-    let mine = grape_records();
-    let mut bad = Vec::new();
-    for (m, r) in mine.iter().zip(recorded) {
-        if m["query"] != r["query"] {
-            bad.push(format!("the recording is stale at {}", m["query"]));
-            break;
-        }
-        if m["neo4j"] != r["neo4j"] {
-            bad.push(format!(
-                "{}\n    grape {} / Neo4j {}",
-                m["query"], m["neo4j"], r["neo4j"]
-            ));
-        } else if m["message"] != r["message"]
-            && !r["message"]
-                .as_str()
-                .is_some_and(|t| t.starts_with("Invalid input '") && t.contains("': expected"))
-        {
-            // (Parser errors are compared by status code: grape words them its own way, with
-            // the line, column and the tokens expected.)
-            bad.push(format!(
-                "{}\n    grape says {}\n    Neo4j says {}",
-                m["query"], m["message"], r["message"]
-            ));
-        }
-    }
-    if mine.len() != recorded.len() {
-        bad.push(format!(
-            "{} cases, {} recorded: rewrite with GRAPE_DIFFTEST_BLESS=1",
-            mine.len(),
-            recorded.len()
-        ));
-    }
-    bad
-}
+const SUITE: Suite = Suite {
+    name: "SEARCH",
+    recorded: RECORDED,
+    which: Which::Neo4j25,
+    setup: SETUP,
+    cases: CASES,
+    params,
+};
 
 /// Without Java: grape answers every search as Neo4j 2026 answered it.
 #[test]
 fn search_clause_equals_recorded_neo4j_2026_answers() {
-    let text = std::fs::read_to_string(RECORDED).expect("the recording");
-    let recorded: Vec<serde_json::Value> = text
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("a JSON line"))
-        .collect();
-    let bad = compare_with(&recorded);
-    eprintln!(
-        "SEARCH: {} of {} statements equal to Neo4j 2026's recorded answers",
-        recorded.len() - bad.len(),
-        recorded.len()
-    );
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    recorded_cases::equals_recording(&SUITE);
 }
 
 /// Live: Neo4j 2026 answers as recorded (`GRAPE_DIFFTEST_BLESS=1` records it anew), and
 /// grape equals it.
 #[test]
 fn search_clause_equals_neo4j_2026() {
-    let _g = ORACLE.lock().unwrap_or_else(|e| e.into_inner());
-    let Some(db) = fresh(Which::Neo4j25, "search_clause_equals_neo4j_2026") else {
-        return;
-    };
-    for s in SETUP {
-        db.run(s, &Params::new())
-            .unwrap_or_else(|e| panic!("{s}: {e}"));
-    }
-    db.run("CALL db.awaitIndexes(300)", &Params::new())
-        .expect("indexes online");
-    let p = params();
-    let theirs: Vec<serde_json::Value> = CASES
-        .iter()
-        .map(|q| {
-            let stmt = statement(q);
-            let side = difftest::Reference::run_rolled_back(&db, q, &p);
-            record(&stmt, q, &side)
-        })
-        .collect();
-    let lines: Vec<String> = theirs.iter().map(|v| v.to_string()).collect();
-    let text = format!("{}\n", lines.join("\n"));
-    if std::env::var("GRAPE_DIFFTEST_BLESS").as_deref() == Ok("1") {
-        std::fs::write(RECORDED, &text).unwrap();
-    } else {
-        let recorded = std::fs::read_to_string(RECORDED).unwrap_or_default();
-        assert_eq!(
-            recorded, text,
-            "{RECORDED} is not what Neo4j answers now: rewrite it with GRAPE_DIFFTEST_BLESS=1"
-        );
-    }
-    let bad = compare_with(&theirs);
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    recorded_cases::equals_live(&SUITE, "search_clause_equals_neo4j_2026");
 }

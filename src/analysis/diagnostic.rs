@@ -123,6 +123,9 @@ pub enum DiagnosticKind {
     /// variable, a filter that is not an AND of property bounds, a `SKIP`, a parameter as the
     /// index's name, a FULLTEXT index.
     InvalidSearch,
+    /// A Cypher 25 `GROUP BY` key Neo4j refuses: an expression over a column's name, or the
+    /// name of an aggregating column (GQL status 42I80).
+    InvalidGroupBy,
     /// A procedure the statement's Cypher version does not have (APOC's Cypher-5-only ones
     /// under Cypher 25).
     UnknownProcedure,
@@ -166,7 +169,8 @@ impl DiagnosticKind {
             | UnknownProcedureOutput
             | ImplicitProcedureResults
             | InvalidGraphReference
-            | InvalidSearch => "Neo.ClientError.Statement.SyntaxError",
+            | InvalidSearch
+            | InvalidGroupBy => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",

@@ -146,6 +146,8 @@ impl Facts {
 struct Gen<'f> {
     f: &'f Facts,
     rng: SplitMix64,
+    /// Cypher 25: projections may carry a `GROUP BY`.
+    cypher25: bool,
 }
 
 /// A variable bound by a pattern, with what it may hold.
@@ -653,6 +655,9 @@ impl<'f> Gen<'f> {
                     ])
                     .cloned()
                     .unwrap_or_default();
+                if self.cypher25 && self.chance(40) {
+                    return self.grouped(q, items, Some(agg));
+                }
                 items.push(format!("{agg} AS agg"));
             }
             1 => {
@@ -660,10 +665,77 @@ impl<'f> Gen<'f> {
                 q.push_str(&format!(" RETURN DISTINCT {ret}"));
                 return self.order_limit(q, &items);
             }
+            _ if self.cypher25 && self.chance(20) => return self.grouped(q, items, None),
             _ => {}
         }
         let ret = items.join(", ");
         q.push_str(&format!(" RETURN {ret}"));
+        if self.chance(40) {
+            return self.order_limit(q, &items);
+        }
+        q
+    }
+
+    /// Cypher 25: `RETURN items[, agg AS agg] GROUP BY …`, with the keys named by the columns'
+    /// names or written as their expressions, `ALL`, `()` where nothing else is projected, or
+    /// keys that are not projected (`RETURN agg GROUP BY expr, …`).
+    fn grouped(&mut self, mut q: String, mut items: Vec<String>, agg: Option<String>) -> String {
+        let split = |it: &String| -> (String, String) {
+            let (e, a) = it.rsplit_once(" AS ").unwrap_or((it.as_str(), it.as_str()));
+            (e.to_string(), a.to_string())
+        };
+        let keys: Vec<(String, String)> = items.iter().map(split).collect();
+        // Neo4j 2026.08 computes a pattern comprehension in a key (or beside a variable key)
+        // without its variables' values: not generated. A subquery column is refused under
+        // ALL or its name as the key, which is generated.
+        if items.iter().any(|it| it.contains("[(")) {
+            if let Some(a) = agg {
+                items.push(format!("{a} AS agg"));
+            }
+            q.push_str(&format!(" RETURN {}", items.join(", ")));
+            return q;
+        }
+        let subquery = items.iter().any(|it| it.contains(" { "));
+        let choice = if subquery {
+            self.rng.below(2)
+        } else {
+            self.rng.below(4)
+        };
+        let group = match choice {
+            0 => "ALL".to_string(),
+            1 => keys
+                .iter()
+                .map(|k| k.1.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            2 => keys
+                .iter()
+                .map(|k| k.0.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => match &agg {
+                // Keys not projected: only the aggregate is.
+                Some(_) => {
+                    let written = keys.iter().map(|k| k.0.clone()).collect::<Vec<_>>();
+                    items.clear();
+                    written.join(", ")
+                }
+                None => keys
+                    .iter()
+                    .map(|k| k.1.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            },
+        };
+        let group = if items.is_empty() && group.is_empty() {
+            "()".to_string()
+        } else {
+            group
+        };
+        if let Some(a) = agg {
+            items.push(format!("{a} AS agg"));
+        }
+        q.push_str(&format!(" RETURN {} GROUP BY {group}", items.join(", ")));
         if self.chance(40) {
             return self.order_limit(q, &items);
         }
@@ -747,11 +819,34 @@ impl<'f> Gen<'f> {
 /// `n` statements drawn from `graph` with `seed` (see the module's documentation): about one
 /// in eight writes.
 pub fn statements(graph: &Graph, n: usize, seed: u64) -> Vec<String> {
+    statements_in(graph, n, seed, crate::syntax::CypherVersion::Cypher5)
+}
+
+/// [`statements`] for a Cypher version: under Cypher 25 each statement starts with `CYPHER 25`
+/// and projections may group with `GROUP BY`.
+pub fn statements_in(
+    graph: &Graph,
+    n: usize,
+    seed: u64,
+    version: crate::syntax::CypherVersion,
+) -> Vec<String> {
     let mut rng = SplitMix64(seed);
     let facts = Facts::of(graph, &mut rng);
-    let mut g = Gen { f: &facts, rng };
+    let cypher25 = version != crate::syntax::CypherVersion::Cypher5;
+    let mut g = Gen {
+        f: &facts,
+        rng,
+        cypher25,
+    };
     (0..n)
-        .map(|_| if g.chance(12) { g.write() } else { g.read() })
+        .map(|_| {
+            let q = if g.chance(12) { g.write() } else { g.read() };
+            if cypher25 {
+                format!("CYPHER 25 {q}")
+            } else {
+                q
+            }
+        })
         .collect()
 }
 

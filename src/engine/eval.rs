@@ -352,7 +352,7 @@ impl Runner<'_> {
                 self.params.get(&key).cloned().ok_or_else(|| {
                     ExecError::compile(
                         ErrorKind::ParameterMissing,
-                        format!("expected parameter ${key}"),
+                        format!("Expected parameter(s): {key}"),
                     )
                     .with_detail("MissingParameter")
                 })

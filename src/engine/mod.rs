@@ -773,6 +773,7 @@ fn compile_errors_with(
             K::ImplicitProcedureResults => "UndefinedVariable",
             K::InvalidGraphReference => "InvalidGraphReference",
             K::InvalidSearch => "InvalidSearch",
+            K::InvalidGroupBy => "InvalidGroupBy",
             _ => continue,
         };
         out.push(

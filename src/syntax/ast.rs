@@ -610,10 +610,70 @@ pub struct Projection {
     /// `*` as the first item.
     pub star: bool,
     pub items: Vec<ProjectionItem>,
+    /// Cypher 25's `GROUP BY …` after the items.
+    pub group_by: Option<GroupBy>,
     pub order_by: Vec<SortItem>,
     pub skip: Option<Expr>,
     pub limit: Option<Expr>,
     pub span: Span,
+}
+
+impl Projection {
+    /// The name of item `i`'s column: its alias, the variable it is, or its text in `src`.
+    pub fn item_name<'p>(&'p self, i: usize, src: &'p str) -> &'p str {
+        let it = &self.items[i];
+        match (&it.alias, &it.expr.kind) {
+            (Some(a), _) => &a.name,
+            (None, ExprKind::Variable(v)) => &v.name,
+            (None, _) => it.expr.span.text(src),
+        }
+    }
+
+    /// The index of the item a `GROUP BY` key names, when the key is a bare variable that is a
+    /// column's name (the column wins over a variable of the incoming scope).
+    pub fn key_item(&self, key: &Expr, src: &str) -> Option<usize> {
+        let ExprKind::Variable(v) = &key.kind else {
+            return None;
+        };
+        (0..self.items.len()).find(|&i| self.item_name(i, src) == v.name)
+    }
+
+    /// The expressions an explicit `GROUP BY` groups by, over the incoming scope: a key that
+    /// names a column stands for the column's expression. `None` without `GROUP BY` or with
+    /// `GROUP BY ALL` (implicit grouping); empty for `GROUP BY ()`.
+    pub fn grouping_keys<'p>(&'p self, src: &str) -> Option<Vec<&'p Expr>> {
+        match &self.group_by.as_ref()?.keys {
+            GroupKeys::All => None,
+            GroupKeys::Empty => Some(Vec::new()),
+            GroupKeys::Exprs(keys) => Some(
+                keys.iter()
+                    .map(|k| match self.key_item(k, src) {
+                        Some(i) => &self.items[i].expr,
+                        None => k,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// `GROUP BY ALL | () | key, …` (Cypher 25).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupBy {
+    pub keys: GroupKeys,
+    /// From `GROUP` to the last key.
+    pub span: Span,
+}
+
+/// What a `GROUP BY` groups by.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum GroupKeys {
+    /// `GROUP BY ALL`: the items without aggregates, as without `GROUP BY`.
+    All,
+    /// `GROUP BY ()`: one group.
+    Empty,
+    /// Each key is a projection item's name or an expression over the incoming scope.
+    Exprs(Vec<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]

@@ -830,35 +830,49 @@ fn projection(inner: Exprs) -> BoxedStrategy<Projection> {
         explicit: dir > 0,
         span: sp(),
     });
+    // Cypher 25's GROUP BY one time in five: ALL, (), or keys.
+    let group_by = prop::option::weighted(
+        0.2,
+        prop_oneof![
+            1 => Just(GroupKeys::All),
+            1 => Just(GroupKeys::Empty),
+            3 => prop::collection::vec(inner.clone(), 1..3).prop_map(GroupKeys::Exprs),
+        ]
+        .prop_map(|keys| GroupBy { keys, span: sp() }),
+    );
     (
         0..10u8,
         prop::bool::weighted(0.2),
         prop::collection::vec(item, 0..3),
+        group_by,
         prop::collection::vec(sort_item, 0..3),
         prop::option::weighted(0.2, inner.clone()),
         prop::option::weighted(0.2, inner),
     )
-        .prop_map(|(quantifier, star, mut items, order_by, skip, limit)| {
-            // `DISTINCT` one time in five, Cypher 25's `ALL` one in ten.
-            let (distinct, all) = (quantifier < 2, quantifier == 2);
-            if items.is_empty() && !star {
-                items.push(ProjectionItem {
-                    expr: e(ExprKind::Variable(id("x"))),
-                    alias: None,
+        .prop_map(
+            |(quantifier, star, mut items, group_by, order_by, skip, limit)| {
+                // `DISTINCT` one time in five, Cypher 25's `ALL` one in ten.
+                let (distinct, all) = (quantifier < 2, quantifier == 2);
+                if items.is_empty() && !star {
+                    items.push(ProjectionItem {
+                        expr: e(ExprKind::Variable(id("x"))),
+                        alias: None,
+                        span: sp(),
+                    });
+                }
+                Projection {
+                    distinct,
+                    all,
+                    star,
+                    items,
+                    group_by,
+                    order_by,
+                    skip,
+                    limit,
                     span: sp(),
-                });
-            }
-            Projection {
-                distinct,
-                all,
-                star,
-                items,
-                order_by,
-                skip,
-                limit,
-                span: sp(),
-            }
-        })
+                }
+            },
+        )
         .boxed()
 }
 

@@ -120,11 +120,23 @@ impl<'a, 's> Checker<'a, 's> {
                     // scope; after DISTINCT or an aggregation, as ORDER BY does, only where they
                     // repeat a projected expression (Neo4j 5; openCypher TCK WithWhere1 [2]:
                     // `WITH DISTINCT a.name2 AS name WHERE a.name2 = 'B'`).
-                    let aggregating = w
-                        .projection
-                        .items
-                        .iter()
-                        .any(|it| contains_aggregate(&it.expr));
+                    let aggregating = w.projection.group_by.is_some()
+                        || w.projection
+                            .items
+                            .iter()
+                            .any(|it| contains_aggregate(&it.expr));
+                    // Cypher 25 lets WHERE aggregate anew after DISTINCT, an aggregation or a
+                    // GROUP BY (per group, as ORDER BY does), and refuses it elsewhere with
+                    // ORDER BY's words (Neo4j 2026.08).
+                    let cypher25 = self.version != CypherVersion::Cypher5;
+                    let regroups = cypher25 && (w.projection.distinct || aggregating);
+                    if cypher25 && !regroups && contains_aggregate(wh) {
+                        self.diag(
+                            DiagnosticKind::InvalidAggregation,
+                            format!("Illegal aggregation expression(s) in order by: {}. If an aggregation expression is used in order by, it also needs to be a projection item on it's own. For example, in 'RETURN n.a, 1 + count(*) ORDER BY count(*) + 1' the aggregation expression 'count(*) + 1' is not a projection item on its own, but it could be rewritten to 'RETURN n.a, 1 + count(*) AS cnt ORDER BY 1 + count(*)'.", self.text(wh.span)),
+                            wh.span,
+                        );
+                    }
                     let mut visible = scope.clone();
                     for (k, v) in &out.vars {
                         visible.vars.insert(k.clone(), *v);
@@ -143,7 +155,7 @@ impl<'a, 's> Checker<'a, 's> {
                         wh,
                         &visible,
                         Ctx {
-                            in_where: true,
+                            in_where: !cypher25,
                             ..Ctx::default()
                         },
                     );
@@ -1096,27 +1108,46 @@ impl<'a, 's> Checker<'a, 's> {
         for (k, v) in &out.vars {
             order_scope.vars.insert(k.clone(), *v);
         }
-        let aggregating = p.items.iter().any(|it| contains_aggregate(&it.expr));
-        if aggregating {
-            self.implicit_grouping_keys(p);
+        // A GROUP BY groups, with aggregates or without (Cypher 25).
+        let aggregating =
+            p.group_by.is_some() || p.items.iter().any(|it| contains_aggregate(&it.expr));
+        let cypher5 = self.version == CypherVersion::Cypher5;
+        let head = &self.src[..p.span.start.min(self.src.len())];
+        let at = head
+            .to_ascii_uppercase()
+            .rfind(clause)
+            .unwrap_or(p.span.start);
+        let clause_at = Span::new(at, at + clause.len());
+        match &p.group_by {
+            Some(g) if cypher5 => self.diag(
+                DiagnosticKind::CypherVersion,
+                "Invalid input 'GROUP': expected ',', 'ORDER BY', 'SKIP', 'LIMIT', a clause or the end of the query (GROUP BY is Cypher 25; prefix the query with CYPHER 25)".into(),
+                Span::new(g.span.start, g.span.start + 5),
+            ),
+            Some(g) if !matches!(g.keys, GroupKeys::All) => {
+                self.explicit_group_by(p, g, &order_scope, clause_at)
+            }
+            Some(_) => {
+                let before = self.diags.len();
+                self.implicit_grouping_keys(p);
+                if self.diags.len() == before {
+                    self.group_by_all(p);
+                }
+            }
+            _ if aggregating => self.implicit_grouping_keys(p),
+            _ => {}
         }
         // Without an aggregating projection, no sort key may aggregate; Neo4j reports that
         // before anything else about the sort keys, at the clause's keyword.
         // (Cypher 25 lets a sort key aggregate anew after an aggregating or DISTINCT projection,
         // and refuses it elsewhere as an illegal aggregation: Neo4j 2026.08.)
-        let cypher5 = self.version == CypherVersion::Cypher5;
         let sorts_by_aggregate =
             cypher5 && !aggregating && p.order_by.iter().any(|s| contains_aggregate(&s.expr));
         if sorts_by_aggregate {
-            let head = &self.src[..p.span.start.min(self.src.len())];
-            let at = head
-                .to_ascii_uppercase()
-                .rfind(clause)
-                .unwrap_or(p.span.start);
             self.diag(
                 DiagnosticKind::InvalidAggregation,
                 format!("Cannot use aggregation in ORDER BY if there are no aggregate expressions in the preceding {clause}"),
-                Span::new(at, at + clause.len()),
+                clause_at,
             );
         }
         for s in &p.order_by {
@@ -1231,6 +1262,16 @@ impl<'a, 's> Checker<'a, 's> {
         if p.items.iter().any(|it| same_sort_expr(&it.expr, e)) {
             return;
         }
+        // After a GROUP BY, its keys (a key variable with its properties) are there too.
+        if let Some(keys) = p.grouping_keys(self.src) {
+            let keyed = |k: &&Expr| match (&k.kind, &e.kind) {
+                (ExprKind::Variable(a), ExprKind::Variable(b)) => a.name == b.name,
+                _ => same_sort_expr(k, e),
+            };
+            if keys.iter().any(keyed) {
+                return;
+            }
+        }
         let aggregate = matches!(&e.kind, ExprKind::CountStar)
             || matches!(&e.kind, ExprKind::FunctionCall { name, .. } if name.is_aggregate());
         if aggregate && !into_aggregates {
@@ -1340,7 +1381,7 @@ impl<'a, 's> Checker<'a, 's> {
 
 /// The variables `e` binds for its own sub-expressions: a list comprehension's or a
 /// quantifier's variable, `reduce`'s accumulator and variable.
-fn binds(e: &Expr) -> Vec<String> {
+pub(super) fn binds(e: &Expr) -> Vec<String> {
     match &e.kind {
         ExprKind::ListComprehension { variable, .. } | ExprKind::Quantified { variable, .. } => {
             vec![variable.name.clone()]
@@ -1356,7 +1397,7 @@ fn binds(e: &Expr) -> Vec<String> {
 
 /// The aggregate calls in `e` (not looking inside them or into subqueries).
 /// Whether a sort key repeats a projection's expression (function names in any case).
-fn same_sort_expr(a: &Expr, b: &Expr) -> bool {
+pub(super) fn same_sort_expr(a: &Expr, b: &Expr) -> bool {
     match (&a.kind, &b.kind) {
         (
             ExprKind::FunctionCall {
@@ -1379,7 +1420,7 @@ fn same_sort_expr(a: &Expr, b: &Expr) -> bool {
     }
 }
 
-fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+pub(super) fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
     match &e.kind {
         ExprKind::CountStar => out.push(e),
         ExprKind::FunctionCall { name, .. } if name.is_aggregate() => out.push(e),

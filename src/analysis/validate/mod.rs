@@ -44,6 +44,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 mod clauses;
 mod exprs;
 mod graphs;
+mod group_by;
 mod paths;
 mod patterns;
 mod schema;

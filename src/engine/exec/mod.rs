@@ -869,7 +869,7 @@ fn run_single(
                     let run = Runner::new(access.graph(), sh);
                     let mut after = scope.clone();
                     matching::declare_match_vars(m, &mut after);
-                    let mut pr = run.prepare_projection(p, &after, is_return)?;
+                    let mut pr = run.prepare_projection(p, &after, is_return, where_)?;
                     run.exec_match_into(m, &mut scope, rows, None, &mut |run, sc, vals| {
                         run.sh.tick()?;
                         run.add_to_projection(&mut pr, p, sc, vals)
@@ -1350,7 +1350,7 @@ fn aggregating_projection(next: Option<&Clause>) -> bool {
     for it in &p.items {
         collect_aggregates(&it.expr, &mut aggs);
     }
-    !aggs.is_empty()
+    !aggs.is_empty() || p.group_by.is_some()
 }
 
 fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
@@ -1360,7 +1360,7 @@ fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
         _ => return None,
     };
     let limit = p.limit.as_ref()?;
-    if p.distinct || !p.order_by.is_empty() {
+    if p.distinct || !p.order_by.is_empty() || p.group_by.is_some() {
         return None;
     }
     let mut aggs = Vec::new();

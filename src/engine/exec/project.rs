@@ -92,6 +92,13 @@ pub(crate) struct Projecting<'q> {
     star_slots: Vec<usize>,
     aggs: Vec<AggSpec<'q>>,
     item_has_agg: Vec<bool>,
+    /// Whether the rows are grouped: an aggregate in an item, a GROUP BY, or (Cypher 25)
+    /// DISTINCT with an aggregate in ORDER BY or WHERE.
+    grouping: bool,
+    /// An explicit GROUP BY's keys (Cypher 25), over the incoming scope; the items are then
+    /// computed from each group's first row (the analysis checked that the keys determine
+    /// them). `None`: the items without aggregates are the keys.
+    keys: Option<Vec<&'q Expr>>,
     /// Without aggregates: the projected rows.
     projected: Vec<Projected>,
     /// With aggregates: each group's position in `order`, by key. Fx hashing: a group key is
@@ -110,8 +117,11 @@ pub(crate) struct Projecting<'q> {
 
 /// A projection's per-row expressions, compiled against the layout of its input rows.
 struct CompiledItems<'q> {
-    /// Each item, `None` for one with an aggregate (evaluated per group, at the end).
+    /// Each item, `None` for one with an aggregate (evaluated per group, at the end) and,
+    /// under explicit keys, for every item.
     items: Vec<Option<CExpr<'q>>>,
+    /// An explicit GROUP BY's keys.
+    keys: Vec<CExpr<'q>>,
     /// Each aggregate's arguments.
     agg_args: Vec<Vec<CExpr<'q>>>,
 }
@@ -122,26 +132,43 @@ impl<'q> Projecting<'q> {
         let key = (scope.as_ptr() as usize, scope.len());
         if !matches!(&self.compiled, Some((a, l, _)) if (*a, *l) == key) {
             let layout = Layout::new(scope);
-            let aggregating = !self.aggs.is_empty();
+            let aggregating = self.grouping;
+            let explicit = self.keys.is_some();
             let items = p
                 .items
                 .iter()
                 .zip(&self.item_has_agg)
-                .map(|(it, has)| (!(aggregating && *has)).then(|| run.compile(&it.expr, &layout)))
+                .map(|(it, has)| {
+                    (!(explicit || aggregating && *has)).then(|| run.compile(&it.expr, &layout))
+                })
+                .collect();
+            let keys = self
+                .keys
+                .iter()
+                .flatten()
+                .map(|k| run.compile(k, &layout))
                 .collect();
             let agg_args = self
                 .aggs
                 .iter()
                 .map(|a| a.args.iter().map(|x| run.compile(x, &layout)).collect())
                 .collect();
-            self.compiled = Some((key.0, key.1, CompiledItems { items, agg_args }));
+            self.compiled = Some((
+                key.0,
+                key.1,
+                CompiledItems {
+                    items,
+                    keys,
+                    agg_args,
+                },
+            ));
         }
     }
 
     /// Whether the projection aggregates (then its rows are groups, and the rows it is fed
     /// need not be kept).
     pub(crate) fn aggregates(&self) -> bool {
-        !self.aggs.is_empty()
+        self.grouping
     }
 }
 
@@ -155,7 +182,7 @@ impl<'a> Runner<'a> {
         is_return: bool,
         where_: Option<&Expr>,
     ) -> Result<(Vec<Arc<str>>, Vec<Row>)> {
-        let mut pr = self.prepare_projection(p, scope, is_return)?;
+        let mut pr = self.prepare_projection(p, scope, is_return, where_)?;
         for r in rows {
             self.sh.tick()?;
             if pr.aggregates() {
@@ -174,13 +201,21 @@ impl<'a> Runner<'a> {
         p: &'q Projection,
         scope: &[Arc<str>],
         is_return: bool,
+        where_: Option<&'q Expr>,
     ) -> Result<Projecting<'q>> {
         let (cols, star_slots) = projection_columns(p, scope, is_return, self.sh.src)?;
         let mut aggs: Vec<AggSpec> = Vec::new();
         for it in &p.items {
             collect_aggregates(&it.expr, &mut aggs);
         }
-        let items_aggregate = !aggs.is_empty();
+        let keys = p.grouping_keys(self.sh.src);
+        // (The analysis has refused what Neo4j refuses about GROUP BY, and aggregates in
+        // ORDER BY or WHERE where they may not be.)
+        let regroups = p.group_by.is_some()
+            || (p.distinct
+                && (p.order_by.iter().any(|s| has_aggregate(&s.expr))
+                    || where_.is_some_and(has_aggregate)));
+        let items_aggregate = !aggs.is_empty() || regroups;
         for s in &p.order_by {
             let mut in_sort = Vec::new();
             collect_aggregates(&s.expr, &mut in_sort);
@@ -196,7 +231,7 @@ impl<'a> Runner<'a> {
                 .with_detail("InvalidAggregation")
                 .at(s.span));
             }
-            if items_aggregate || !in_sort.is_empty() {
+            if (items_aggregate || !in_sort.is_empty()) && !regroups {
                 // After aggregation only the projected names (and projected expressions, and
                 // the arguments of aggregates) are in scope.
                 if let Some(v) = unprojected_variable(&s.expr, p, &cols) {
@@ -221,11 +256,18 @@ impl<'a> Runner<'a> {
         for s in &p.order_by {
             collect_aggregates(&s.expr, &mut aggs);
         }
+        if items_aggregate {
+            if let Some(w) = where_ {
+                collect_aggregates(w, &mut aggs);
+            }
+        }
         Ok(Projecting {
             cols,
             star_slots,
             aggs,
             item_has_agg,
+            grouping: items_aggregate,
+            keys,
             projected: Vec::new(),
             groups: Default::default(),
             order: Vec::new(),
@@ -273,19 +315,27 @@ impl<'a> Runner<'a> {
             groups,
             order,
             key,
+            keys: pr_keys,
             compiled: Some((_, _, compiled)),
             ..
         } = pr
         else {
             unreachable!("compiled by compile_for")
         };
-        // Group by the items without aggregates (and the `*` variables).
+        // Group by the explicit keys, or by the items without aggregates (and the `*`
+        // variables).
         key.clear();
-        for &i in star_slots.iter() {
-            key.push(GroupKey(r[i].clone()));
-        }
-        for c in compiled.items.iter().flatten() {
-            key.push(GroupKey(self.eval_compiled(c, &env)?));
+        if pr_keys.is_some() {
+            for c in &compiled.keys {
+                key.push(GroupKey(self.eval_compiled(c, &env)?));
+            }
+        } else {
+            for &i in star_slots.iter() {
+                key.push(GroupKey(r[i].clone()));
+            }
+            for c in compiled.items.iter().flatten() {
+                key.push(GroupKey(self.eval_compiled(c, &env)?));
+            }
         }
         let gi = match groups.get(key.as_slice()) {
             Some(&gi) => gi,
@@ -346,6 +396,8 @@ impl<'a> Runner<'a> {
             star_slots,
             aggs,
             item_has_agg,
+            grouping,
+            keys,
             mut projected,
             mut order,
             ..
@@ -353,14 +405,24 @@ impl<'a> Runner<'a> {
         let layout = Layout::new(scope);
         // ORDER BY and WHERE see the projected columns, then the source row's variables.
         let after = Layout::within(&cols, &layout);
-        if !aggs.is_empty() {
+        if grouping {
+            let explicit = keys.as_ref();
+            // Under explicit keys every item is computed from the group's first row.
             let items: Vec<Option<CExpr>> = p
                 .items
                 .iter()
                 .zip(&item_has_agg)
-                .map(|(it, has)| has.then(|| self.compile(&it.expr, &layout)))
+                .map(|(it, has)| {
+                    (*has || explicit.is_some()).then(|| self.compile(&it.expr, &layout))
+                })
                 .collect();
-            if order.is_empty() && star_slots.is_empty() && item_has_agg.iter().all(|h| *h) {
+            // Without keys, an aggregation over no rows is one group (`GROUP BY ()`, or only
+            // aggregates).
+            let one_group = match explicit {
+                Some(k) => k.is_empty() && item_has_agg.iter().any(|h| *h),
+                None => star_slots.is_empty() && item_has_agg.iter().all(|h| *h),
+            };
+            if order.is_empty() && one_group && !item_has_agg.is_empty() {
                 order.push((
                     Vec::new(),
                     vec![Value::Null; scope.len()],
@@ -383,8 +445,12 @@ impl<'a> Runner<'a> {
                 let env = Env::new(scope, &rep);
                 let mut keys = key_vals.into_iter();
                 let mut out: Row = Vec::with_capacity(cols.len());
-                for _ in &star_slots {
-                    out.push(keys.next().unwrap_or(Value::Null));
+                for &i in &star_slots {
+                    if explicit.is_some() {
+                        out.push(rep.get(i).cloned().unwrap_or(Value::Null));
+                    } else {
+                        out.push(keys.next().unwrap_or(Value::Null));
+                    }
                 }
                 for item in &items {
                     match item {
@@ -396,7 +462,8 @@ impl<'a> Runner<'a> {
             }
         }
 
-        if p.distinct {
+        // (With explicit GROUP BY keys, DISTINCT changes nothing: Neo4j 2026.08.)
+        if p.distinct && keys.is_none() {
             let mut seen = HashSet::new();
             projected.retain(|(out, _, _)| {
                 seen.insert(out.iter().cloned().map(GroupKey).collect::<Vec<_>>())

@@ -305,6 +305,7 @@ impl Runner<'_> {
                         all: false,
                         star: false,
                         items,
+                        group_by: None,
                         order_by: c.order_by.clone(),
                         skip: c.skip.clone(),
                         limit: c.limit.clone(),

@@ -628,6 +628,7 @@ impl<'s> Builder<'s> {
             all: false,
             star: false,
             items: Vec::new(),
+            group_by: None,
             order_by: Vec::new(),
             skip: None,
             limit: None,
@@ -662,6 +663,7 @@ impl<'s> Builder<'s> {
                         }
                     }
                 }
+                Rule::group_by => pr.group_by = Some(self.group_by(x)?),
                 Rule::order_by => pr.order_by = self.sort_items(x)?,
                 Rule::skip => pr.skip = Some(self.inner_expr(x)?),
                 Rule::limit => pr.limit = Some(self.inner_expr(x)?),
@@ -669,6 +671,28 @@ impl<'s> Builder<'s> {
             }
         }
         Ok(pr)
+    }
+
+    /// `GROUP BY ALL | () | key, …`
+    fn group_by(&self, p: Pair<'_, Rule>) -> Res<GroupBy> {
+        let span = span_of(&p);
+        let mut keys = GroupKeys::Empty;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::group_all => keys = GroupKeys::All,
+                Rule::group_none => keys = GroupKeys::Empty,
+                Rule::group_keys | Rule::group_key => {
+                    keys = GroupKeys::Exprs(
+                        x.into_inner()
+                            .filter(|y| y.as_rule() == Rule::expression)
+                            .map(|y| self.expr(y))
+                            .collect::<Res<_>>()?,
+                    )
+                }
+                _ => {}
+            }
+        }
+        Ok(GroupBy { keys, span })
     }
 
     /// The first `expression` child of `p`.

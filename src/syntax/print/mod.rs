@@ -1026,6 +1026,28 @@ impl<'o> Printer<'o> {
                 self.var(a);
             }
         }
+        if let Some(g) = &p.group_by {
+            self.w(" GROUP BY ");
+            match &g.keys {
+                GroupKeys::All => self.w("ALL"),
+                GroupKeys::Empty => self.w("()"),
+                GroupKeys::Exprs(keys) => {
+                    for (i, k) in keys.iter().enumerate() {
+                        if i > 0 {
+                            self.w(", ");
+                        }
+                        // A lone key `all` would read as `GROUP BY ALL`: in brackets it stays
+                        // the variable.
+                        let start = self.out.len();
+                        self.expr(k);
+                        if keys.len() == 1 && self.out[start..].eq_ignore_ascii_case("all") {
+                            self.out.insert(start, '(');
+                            self.out.push(')');
+                        }
+                    }
+                }
+            }
+        }
         self.order_skip_limit(&p.order_by, &p.skip, &p.limit);
     }
 

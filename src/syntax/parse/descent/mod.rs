@@ -756,6 +756,10 @@ impl<'s> Descent<'s> {
             items = self.sep_list(first, b',', Self::projection_item)?;
         }
         self.skip();
+        if self.at_kw(b"group") {
+            // Cypher 25's GROUP BY: the grammar's parser reads it.
+            return self.bail();
+        }
         let mut order_by = Vec::new();
         if self.at_kw(b"order") {
             let save = self.pos;
@@ -785,6 +789,7 @@ impl<'s> Descent<'s> {
             all: false,
             star,
             items,
+            group_by: None,
             order_by,
             skip,
             limit,
