@@ -717,15 +717,25 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
             Ok(Value::Bool(true))
         }
+        // (Any value: what is not a number gives null.)
         "apoc.number.arabictoroman" => {
-            let Some(x) = num(n, a0)? else {
-                return Ok(Value::Null);
+            let x = match a0 {
+                Value::Int(i) => *i,
+                Value::Float(f) => *f as i64,
+                _ => return Ok(Value::Null),
             };
-            Ok(roman(x as i64).map_or(Value::Null, Value::from))
+            match roman(x) {
+                Some(r) => Ok(Value::from(r)),
+                None => Err(ExecError::runtime(
+                    ErrorKind::ProcedureError,
+                    format!("Failed to invoke function `apoc.number.arabicToRoman`: the numeral for {x} would pass a million characters"),
+                )),
+            }
         }
+        // (A null or unreadable numeral is 0.)
         "apoc.number.romantoarabic" => {
             let Some(s) = text(n, a0)? else {
-                return Ok(Value::Null);
+                return Ok(Value::Int(0));
             };
             Ok(Value::Int(from_roman(s)))
         }

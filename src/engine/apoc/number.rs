@@ -125,9 +125,19 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             if s.trim().is_empty() {
                 return Ok(Value::Null);
             }
-            let Some(fmt) = formatter(n, arg(args, 1), arg(args, 2))? else {
-                // APOC calls the missing formatter: a NullPointerException.
-                return Err(failed(n, "java.lang.NullPointerException"));
+            let fmt = match formatter(n, arg(args, 1), arg(args, 2)) {
+                Ok(Some(fmt)) => fmt,
+                // APOC calls the missing formatter (an unknown language): a
+                // NullPointerException.
+                Ok(None) => return Err(failed(n, "java.lang.NullPointerException: Cannot invoke \"java.text.DecimalFormat.parse(String)\" because the return value of \"apoc.number.Numbers.buildFormatter(String, String)\" is null")),
+                // Java takes a pattern without digits as all prefix: nothing parses.
+                Err(_) if !arg(args, 1)
+                    .as_str()
+                    .is_some_and(|p| p.contains(['#', '0', ',', '.', ';'])) =>
+                {
+                    return Ok(Value::Null)
+                }
+                Err(e) => return Err(e),
             };
             Ok(match fmt.parse(s) {
                 None => Value::Null,
@@ -714,7 +724,12 @@ fn parse_pattern(pattern: &str, sym: Symbols) -> std::result::Result<Format, Str
         Some((i, f)) => (i.to_string(), Some(f.to_string())),
         None => (mantissa.clone(), None),
     };
-    if frac.as_deref().is_some_and(|f| f.contains(['.', ',']))
+    if frac.as_deref().is_some_and(|f| f.contains('.')) {
+        return Err(format!(
+            "Multiple decimal separators in pattern \"{pattern}\""
+        ));
+    }
+    if frac.as_deref().is_some_and(|f| f.contains(','))
         || int.contains("0#")
         || frac.as_deref().is_some_and(|f| f.contains("#0"))
     {

@@ -73,6 +73,73 @@ pub(super) fn base64_decode(text: &str, alphabet: &[u8; 64]) -> Option<Vec<u8>> 
     Some(out)
 }
 
+/// Java's `Base64.getDecoder()` / `getUrlDecoder()` `.decode(byte[])` of the text's UTF-8
+/// bytes, as APOC calls it, strict as it is: padding is optional but must end a unit, and its
+/// error messages are Java's.
+pub(super) fn java_base64_decode(
+    text: &str,
+    alphabet: &[u8; 64],
+) -> std::result::Result<Vec<u8>, String> {
+    let src = text.as_bytes();
+    let sl = src.len();
+    if sl == 0 {
+        return Ok(Vec::new());
+    }
+    if sl < 2 {
+        return Err("Input byte[] should at least have 2 bytes for base64 bytes".into());
+    }
+    let value = |b: u8| alphabet.iter().position(|a| *a == b).map(|v| v as u32);
+    let mut out = Vec::with_capacity(sl / 4 * 3 + 3);
+    let (mut bits, mut shiftto, mut sp) = (0u32, 18i32, 0usize);
+    while sp < sl {
+        let b = src[sp];
+        sp += 1;
+        let Some(v) = value(b) else {
+            if b == b'=' {
+                // `=` where no unit ends, or `xx=` not followed by a second `=`.
+                if (shiftto == 6
+                    && (sp == sl || {
+                        sp += 1;
+                        src[sp - 1] != b'='
+                    }))
+                    || shiftto == 18
+                {
+                    return Err("Input byte array has wrong 4-byte ending unit".into());
+                }
+                break;
+            }
+            // Java prints the (signed) byte in hex.
+            return Err(format!(
+                "Illegal base64 character {}",
+                if b < 0x80 {
+                    format!("{b:x}")
+                } else {
+                    format!("-{:x}", 256 - b as i32)
+                }
+            ));
+        };
+        bits |= v << shiftto;
+        shiftto -= 6;
+        if shiftto < 0 {
+            out.extend_from_slice(&[(bits >> 16) as u8, (bits >> 8) as u8, bits as u8]);
+            shiftto = 18;
+            bits = 0;
+        }
+    }
+    match shiftto {
+        6 => out.push((bits >> 16) as u8),
+        0 => out.extend_from_slice(&[(bits >> 16) as u8, (bits >> 8) as u8]),
+        12 => return Err("Last unit does not have enough valid bits".into()),
+        _ => {}
+    }
+    if sp < sl {
+        return Err(format!(
+            "Input byte array has incorrect ending byte at {sp}"
+        ));
+    }
+    Ok(out)
+}
+
 /// Java's `URLEncoder.encode(s, UTF-8)`: letters, digits, `.-*_` kept, space as `+`.
 pub(super) fn url_encode(s: &str) -> String {
     let mut out = String::new();
@@ -204,14 +271,19 @@ pub(super) fn java_format(fmt: &str, params: &[Value]) -> String {
     out
 }
 
+/// APOC's `arabicToRoman`: nothing for 0 or less, `M` repeated past 3999; `None` where the
+/// numeral would pass a million characters (APOC would build it until the heap ran out).
 pub(super) fn roman(mut x: i64) -> Option<String> {
-    if !(1..=3999).contains(&x) {
+    if x > 1_000_000_000 {
         return None;
     }
-    const TABLE: [(i64, &str); 13] = [
+    // APOC's table has `XM` (990) and `XD` (490): 1994 is `MXMIV`.
+    const TABLE: [(i64, &str); 15] = [
         (1000, "M"),
+        (990, "XM"),
         (900, "CM"),
         (500, "D"),
+        (490, "XD"),
         (400, "CD"),
         (100, "C"),
         (90, "XC"),
@@ -233,24 +305,45 @@ pub(super) fn roman(mut x: i64) -> Option<String> {
     Some(out)
 }
 
+/// APOC's `romanToArabic`: read left to right, a subtractive pair (`CM`, `CD`, `XC`, `XL`, `IX`,
+/// `IV`) where one starts, else one numeral (`IC` is 101, `IIII` 4); any other character makes
+/// it 0. Case is ignored.
 pub(super) fn from_roman(s: &str) -> i64 {
-    let val = |c: char| match c.to_ascii_uppercase() {
-        'I' => 1,
-        'V' => 5,
-        'X' => 10,
-        'L' => 50,
-        'C' => 100,
-        'D' => 500,
-        'M' => 1000,
-        _ => 0,
+    let val = |c: u8| match c {
+        b'I' => Some(1),
+        b'V' => Some(5),
+        b'X' => Some(10),
+        b'L' => Some(50),
+        b'C' => Some(100),
+        b'D' => Some(500),
+        b'M' => Some(1000),
+        _ => None,
     };
-    let v: Vec<i64> = s.chars().map(val).collect();
-    let mut total = 0;
-    for (i, x) in v.iter().enumerate() {
-        if v.get(i + 1).is_some_and(|next| next > x) {
-            total -= x;
-        } else {
-            total += x;
+    let b = s.to_ascii_uppercase().into_bytes();
+    let mut total: i64 = 0;
+    let mut i = 0;
+    while i < b.len() {
+        let pair = match (b[i], b.get(i + 1)) {
+            (b'C', Some(b'M')) => Some(900),
+            (b'C', Some(b'D')) => Some(400),
+            (b'X', Some(b'C')) => Some(90),
+            (b'X', Some(b'L')) => Some(40),
+            (b'I', Some(b'X')) => Some(9),
+            (b'I', Some(b'V')) => Some(4),
+            _ => None,
+        };
+        match pair {
+            Some(v) => {
+                total = total.saturating_add(v);
+                i += 2;
+            }
+            None => match val(b[i]) {
+                Some(v) => {
+                    total = total.saturating_add(v);
+                    i += 1;
+                }
+                None => return 0,
+            },
         }
     }
     total
@@ -580,15 +673,12 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             url_decode(s).ok_or_else(|| failed(n, "URLDecoder: Illegal hex characters"))?,
         ),
         "base64encode" => Value::from(base64_encode(s.as_bytes(), B64, true)),
-        "base64urlencode" => Value::from(base64_encode(s.as_bytes(), B64_URL, false)),
+        // APOC encodes with Java's URL encoder, which pads.
+        "base64urlencode" => Value::from(base64_encode(s.as_bytes(), B64_URL, true)),
         "base64decode" | "base64urldecode" => {
             let alphabet = if f == "base64decode" { B64 } else { B64_URL };
-            let bytes = base64_decode(s, alphabet).ok_or_else(|| {
-                failed(
-                    n,
-                    "java.lang.IllegalArgumentException: Illegal base64 character",
-                )
-            })?;
+            let bytes = java_base64_decode(s, alphabet)
+                .map_err(|m| failed(n, format!("java.lang.IllegalArgumentException: {m}")))?;
             Value::from(String::from_utf8_lossy(&bytes).into_owned())
         }
         "bytecount" | "bytes" => {
