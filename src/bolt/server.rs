@@ -1050,7 +1050,7 @@ impl<'a> Conn<'a> {
         let stmt = crate::syntax::parse(&query).map_err(|e| {
             Failure::new(
                 "Neo.ClientError.Statement.SyntaxError",
-                format!("{} (line {}, column {})", e.message, e.line, e.column),
+                e.neo4j_message(Some(&query)),
             )
         })?;
         // The statement's `USE` clauses may send it to another database of the server.

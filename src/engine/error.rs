@@ -172,12 +172,26 @@ impl ExecError {
     }
 }
 
+impl ExecError {
+    /// A syntax error in `source`, in Neo4j's words: what drivers and the code under test see.
+    pub fn syntax(e: &ParseError, source: &str) -> Self {
+        ExecError {
+            kind: ErrorKind::SyntaxError,
+            detail: None,
+            message: e.neo4j_message(Some(source)),
+            phase: Phase::CompileTime,
+            span: Some(Span::new(e.offset, e.offset)),
+        }
+    }
+}
+
 impl From<ParseError> for ExecError {
+    /// [`ExecError::syntax`] without the text (the offset counted in bytes).
     fn from(e: ParseError) -> Self {
         ExecError {
             kind: ErrorKind::SyntaxError,
             detail: None,
-            message: e.to_string(),
+            message: e.neo4j_message(None),
             phase: Phase::CompileTime,
             span: Some(Span::new(e.offset, e.offset)),
         }

@@ -476,13 +476,13 @@ pub fn run(graph: &mut Graph, query: &str, params: &Params) -> Result<Table> {
 
 /// Parses and runs one statement with options.
 pub fn run_with(graph: &mut Graph, query: &str, params: &Params, opts: &Options) -> Result<Table> {
-    let stmt = crate::syntax::parse(query)?;
+    let stmt = crate::syntax::parse(query).map_err(|e| ExecError::syntax(&e, query))?;
     execute(graph, &stmt, query, params, opts)
 }
 
 /// Runs a read-only statement on a shared graph (updating clauses fail).
 pub fn run_read(graph: &Graph, query: &str, params: &Params, opts: &Options) -> Result<Table> {
-    let stmt = crate::syntax::parse(query)?;
+    let stmt = crate::syntax::parse(query).map_err(|e| ExecError::syntax(&e, query))?;
     execute_read(graph, &stmt, query, params, opts)
 }
 
@@ -537,7 +537,7 @@ impl Drop for NestedLevel {
 /// A nested statement, parsed and checked as any statement is, with the options of the
 /// statement that runs it.
 fn nested_statement(outer: &Shared, query: &str) -> Result<(Statement, Options)> {
-    let stmt = crate::syntax::parse(query)?;
+    let stmt = crate::syntax::parse(query).map_err(|e| ExecError::syntax(&e, query))?;
     let opts = Options {
         limits: outer.limits.clone(),
         cancel: None,

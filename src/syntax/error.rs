@@ -42,6 +42,51 @@ impl ParseError {
         }
     }
 
+    /// The error in Neo4j's words, as its server sends a syntax error: `Invalid input 'X':
+    /// expected A, B or C (line L, column C (offset: O))`, then the line in double quotes and a
+    /// caret under the offending token; columns and offsets count UTF-16 units, as Java does.
+    /// The offending token and its position are Neo4j's; the list of what was expected is
+    /// grape's grammar's (Neo4j's comes from its own parser). `source`: the text that was
+    /// parsed (without it, the offset is counted in bytes).
+    pub fn neo4j_message(&self, source: Option<&str>) -> String {
+        let found = if self.found == "end of input" {
+            ""
+        } else {
+            self.found.as_str()
+        };
+        let head = if self.message.starts_with("Invalid input '") {
+            self.message.clone()
+        } else if !self.message.starts_with("unexpected ") {
+            // grape's own account of a limit or a malformed literal: kept, after Neo4j's head.
+            format!("Invalid input '{found}': {}", self.message)
+        } else {
+            let expected: Vec<String> = self.expected.iter().map(|e| neo4j_token(e)).collect();
+            match expected.as_slice() {
+                [] => format!("Invalid input '{found}'"),
+                [one] => format!("Invalid input '{found}': expected {one}"),
+                [init @ .., last] => format!(
+                    "Invalid input '{found}': expected {} or {last}",
+                    init.join(", ")
+                ),
+            }
+        };
+        let column: usize = 1 + self
+            .source_line
+            .chars()
+            .take(self.column.saturating_sub(1))
+            .map(char::len_utf16)
+            .sum::<usize>();
+        let offset = source
+            .and_then(|s| s.get(..self.offset))
+            .map_or(self.offset, |before| before.encode_utf16().count());
+        format!(
+            "{head} (line {}, column {column} (offset: {offset}))\n\"{}\"\n{}^",
+            self.line,
+            self.source_line,
+            " ".repeat(column)
+        )
+    }
+
     /// The same error for a text that was cut out of a larger `file` at byte `base`: offset,
     /// line, column and source line become the file's.
     pub fn relocated(&self, file: &str, base: usize) -> ParseError {
@@ -99,6 +144,17 @@ impl ParseError {
             src = escape_controls(&self.source_line),
             carets = "^".repeat(width),
         )
+    }
+}
+
+/// An expected token as Neo4j lists it: keywords quoted (`'MATCH'`), the end as `<EOF>`.
+fn neo4j_token(e: &str) -> String {
+    if e == "end of input" {
+        "<EOF>".to_string()
+    } else if !e.is_empty() && e.chars().all(|c| c.is_ascii_uppercase() || c == ' ') {
+        format!("'{e}'")
+    } else {
+        e.to_string()
     }
 }
 
@@ -270,6 +326,31 @@ mod tests {
         let caret = lines[4];
         let at = caret.find('^').unwrap();
         assert_eq!(&src_line[at..at + 1], ")", "{r}");
+    }
+
+    /// Neo4j's wording: the offending token, the position in UTF-16 units (an emoji is two),
+    /// the line in quotes and a caret under the token.
+    #[test]
+    fn neo4j_message_counts_utf16_units_and_points_at_the_token() {
+        let src = "MATCH (n)\nWHERE n.x = '\u{1F600}' RETURN )";
+        let e = crate::syntax::parse(src).unwrap_err();
+        let m = e.neo4j_message(Some(src));
+        let lines: Vec<&str> = m.lines().collect();
+        assert!(lines[0].starts_with("Invalid input ')': expected "), "{m}");
+        assert!(
+            lines[0].ends_with(" (line 2, column 25 (offset: 34))"),
+            "{m}"
+        );
+        assert_eq!(lines[1], "\"WHERE n.x = '\u{1F600}' RETURN )\"");
+        assert_eq!(lines[2], format!("{}^", " ".repeat(25)));
+        // Without the text, the offset is counted in bytes.
+        assert!(e.neo4j_message(None).contains("(offset: 36)"), "{m}");
+        // At the end of the text: the token is empty and `<EOF>` may be expected.
+        let src = "RETURN 1 +";
+        let e = crate::syntax::parse(src).unwrap_err();
+        let m = e.neo4j_message(Some(src));
+        assert!(m.starts_with("Invalid input '': expected "), "{m}");
+        assert!(m.contains("(line 1, column 11 (offset: 10))"), "{m}");
     }
 
     proptest! {

@@ -66,12 +66,16 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
         }
         "sum" => Value::Float(numbers(xs)?.iter().sum()),
-        "sumlongs" => Value::Int(
-            xs.iter()
-                .filter(|x| !x.is_null())
-                .map(|x| num(n, x).map(|v| v.unwrap_or(0.0) as i64))
-                .sum::<Result<i64>>()?,
-        ),
+        "sumlongs" => {
+            if xs.iter().any(Value::is_null) {
+                return Err(npe(n, "java.lang.Number.longValue()", "number"));
+            }
+            Value::Int(
+                xs.iter()
+                    .map(|x| num(n, x).map(|v| v.unwrap_or(0.0) as i64))
+                    .sum::<Result<i64>>()?,
+            )
+        }
         "stdev" => {
             let v = numbers(xs)?;
             let corrected = flag(a1, true);
@@ -84,6 +88,9 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
         }
         "runningtotal" => {
+            if xs.iter().any(Value::is_null) {
+                return Err(npe(n, "java.lang.Number.doubleValue()", "i"));
+            }
             let mut out = Vec::with_capacity(xs.len());
             let (mut ints, mut floats, mut all_int) = (0i64, 0f64, true);
             for x in xs {
@@ -169,14 +176,25 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                 })
                 .collect(),
         ),
+        // Keys as the values Neo4j hands APOC print themselves: null as `NO_VALUE`, a list as
+        // `List{Long(2), Long(3)}`.
         "frequenciesasmap" => Value::Map(
             counts(xs)
                 .into_iter()
                 .map(|(x, c)| {
-                    (
-                        key(&crate::engine::functions::to_string_plain(&x)),
-                        Value::Int(c),
-                    )
+                    let k = match &x {
+                        Value::Null => "NO_VALUE".to_string(),
+                        Value::List(items) => format!(
+                            "List{{{}}}",
+                            items
+                                .iter()
+                                .map(super::java_value_text)
+                                .collect::<Vec<_>>()
+                                .join(", ")
+                        ),
+                        other => crate::engine::functions::to_string_plain(other),
+                    };
+                    (key(&k), Value::Int(c))
                 })
                 .collect(),
         ),
@@ -200,6 +218,9 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     }
                 }
             }
+            if xs.iter().any(Value::is_null) {
+                return Err(npe(n, "Object.getClass()", "aObject"));
+            }
             let mut out = Vec::new();
             go(xs, flag(a1, false), 0, &mut out);
             Value::List(out)
@@ -208,6 +229,10 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             let Some(i) = int(n, a1)? else {
                 return Ok(Value::List(xs.to_vec()));
             };
+            // (A null value leaves the list as it is.)
+            if a2.is_null() {
+                return Ok(Value::List(xs.to_vec()));
+            }
             let mut out = xs.to_vec();
             if i < 0 || i as usize > out.len() || (f == "set" && i as usize == out.len()) {
                 return Ok(Value::List(out));
@@ -316,7 +341,10 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
         }
         "partition" => {
             let size = int(n, a1)?.unwrap_or(0);
-            if size <= 0 {
+            if size < 0 {
+                return Ok(Value::List(Vec::new()));
+            }
+            if size == 0 {
                 return Err(failed(
                     n,
                     "java.lang.IllegalArgumentException: batchSize must be > 0",
@@ -353,7 +381,10 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     m => m.max(0) as usize,
                 },
             };
-            let max = max.min(xs.len());
+            // More than the list holds: no combinations at all.
+            if max > xs.len() {
+                return Ok(Value::List(Vec::new()));
+            }
             let mut out = Vec::new();
             for k in min.max(1)..=max {
                 // Index combinations of size k in lexicographic order.
@@ -383,6 +414,9 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             Value::List(out)
         }
         "sorttext" => {
+            if xs.iter().any(Value::is_null) {
+                return Err(failed(n, "java.lang.NullPointerException"));
+            }
             let mut out: Vec<Value> = xs.iter().filter(|x| !x.is_null()).cloned().collect();
             let fold = |v: &Value| v.as_str().unwrap_or_default().to_lowercase();
             out.sort_by(|a, b| fold(a).cmp(&fold(b)).then_with(|| a.order(b)));
@@ -490,6 +524,13 @@ pub(super) fn coll_fill(n: &str, item: &Value, count: &Value) -> Result<Value> {
     };
     if c > 10_000_000 {
         return Err(failed(n, format!("cannot fill a list of {c} items")));
+    }
+    if c < 0 {
+        // `Collections.nCopies`.
+        return Err(failed(
+            n,
+            format!("java.lang.IllegalArgumentException: List length = {c}"),
+        ));
     }
     Ok(Value::List(vec![item.clone(); c.max(0) as usize]))
 }

@@ -16,14 +16,15 @@ pub(super) fn to_cypher(run: &Runner, v: &Value) -> Result<String> {
             xs.iter()
                 .map(|x| to_cypher(run, x))
                 .collect::<Result<Vec<_>>>()?
-                .join(", ")
+                .join(",")
         ),
+        // (APOC writes lists and maps without spaces: `{a:1,b:'x'}`.)
         Value::Map(m) => format!(
             "{{{}}}",
             m.iter()
-                .map(|(k, x)| Ok(format!("{}: {}", cypher_key(k), to_cypher(run, x)?)))
+                .map(|(k, x)| Ok(format!("{}:{}", cypher_key(k), to_cypher(run, x)?)))
                 .collect::<Result<Vec<_>>>()?
-                .join(", ")
+                .join(",")
         ),
         Value::Node(nid) => {
             let labels: String = run

@@ -515,6 +515,10 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
             let Some(Value::String(s)) = args.first() else {
                 return Ok(Value::Null);
             };
+            // (An empty text parses to nothing.)
+            if s.is_empty() && n == "apoc.date.parse" {
+                return Ok(Value::Null);
+            }
             let (unit, pattern, zone) = if n == "apoc.date.fromiso8601" {
                 (1, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "UTC")
             } else {

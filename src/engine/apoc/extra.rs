@@ -797,15 +797,10 @@ fn double_metaphone(s: &str) -> String {
 /// in maps and in lists) whose `key` equals a pair's value (as Java's `equals`: `1` is not
 /// `1.0`) gets the pair's map merged in; maps merged in are visited too.
 fn update_tree(run: &Runner, n: &str, tree: &Value, key: &Value, data: &Value) -> Result<Value> {
-    let Value::Map(tree) = tree else {
-        return match tree {
-            Value::Null => Ok(Value::Null),
-            other => Err(super::wrong(n, other, "a map")),
-        };
-    };
-    let Some(key) = text(n, key)? else {
-        return Err(failed(n, "java.lang.NullPointerException"));
-    };
+    // APOC reads the data first: a null list or a wrong entry fails whatever the tree.
+    if data.is_null() {
+        return Err(super::npe(n, "java.util.List.size()", "data"));
+    }
     let mut pairs: Vec<(&Value, &BTreeMap<Arc<str>, Value>)> = Vec::new();
     for d in super::list(n, data)?.unwrap_or_default() {
         match d {
@@ -816,6 +811,15 @@ fn update_tree(run: &Runner, n: &str, tree: &Value, key: &Value, data: &Value) -
             _ => return Err(wrong_entry(n, d)),
         }
     }
+    let Value::Map(tree) = tree else {
+        return match tree {
+            Value::Null => Ok(Value::Null),
+            other => Err(super::wrong(n, other, "a map")),
+        };
+    };
+    let Some(key) = text(n, key)? else {
+        return Err(failed(n, "java.lang.NullPointerException"));
+    };
     fn java_equal(a: &Value, b: &Value) -> bool {
         match (a, b) {
             (Value::Int(x), Value::Int(y)) => x == y,

@@ -385,12 +385,18 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
 /// APOC's node arguments: a node, its id, its element id, or a list of these (null: none).
 fn nodes_arg(run: &Runner, n: &str, v: &Value) -> Result<Option<Vec<crate::value::NodeId>>> {
     let one = |x: &Value| -> Result<crate::value::NodeId> {
-        let id = match x {
-            Value::Node(id) => Some(*id),
-            Value::Int(i) => u32::try_from(*i).ok().map(crate::value::NodeId),
-            Value::String(s) => crate::value::node_of_element_id(s, run.database()),
-            other => return Err(wrong(n, other, "a node, a node id or a list of them")),
-        };
+        let id =
+            match x {
+                Value::Node(id) => Some(*id),
+                Value::Int(i) => u32::try_from(*i).ok().map(crate::value::NodeId),
+                Value::String(s) => crate::value::node_of_element_id(s, run.database()),
+                // APOC's `Util.nodeStream` names the Java class it cannot convert.
+                Value::Map(_) => return Err(failed(
+                    n,
+                    "java.lang.RuntimeException: Can't convert class java.util.HashMap to a Node",
+                )),
+                other => return Err(wrong(n, other, "a node, a node id or a list of them")),
+            };
         id.filter(|id| run.graph().contains_node(*id))
             .ok_or_else(|| failed(n, format!("Node not found: {x}")))
     };

@@ -8,6 +8,36 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
         let ks: Vec<&str> = m.keys().map(|k| &**k).collect();
         format!("[{}]", ks.join(", "))
     };
+    // Nulls where APOC 5.26 dereferences them (its messages), or answers otherwise than an
+    // absent map would.
+    match (f, a0.is_null(), a1.is_null(), a2.is_null()) {
+        ("fromnodes", true, _, _) => {
+            return Err(failed(
+                n,
+                "java.lang.IllegalArgumentException: A label cannot have a null name",
+            ))
+        }
+        ("fromnodes", false, true, _) => return Ok(Value::Map(BTreeMap::new())),
+        ("get" | "removekey", true, _, _) => {
+            return Err(npe(n, "java.util.Map.containsKey(Object)", "map"))
+        }
+        ("groupby" | "groupbymulti", true, _, _) => {
+            return Err(npe(n, "java.util.List.size()", "values"))
+        }
+        ("mergelist", true, _, _) => return Err(npe(n, "java.util.List.size()", "maps")),
+        ("mget" | "submap", false, true, _) => return Ok(Value::Null),
+        ("removekeys", true, _, _) => return Err(npe(n, "java.util.Map.size()", "m")),
+        ("removekeys", false, true, _) => return Err(failed(n, "java.lang.NullPointerException")),
+        ("sortedproperties", true, _, _) => return Err(npe(n, "java.util.Map.keySet()", "map")),
+        ("flatten", true, _, _) => return Err(npe(n, "java.util.Map.entrySet()", "map")),
+        ("unflatten", true, _, _) => return Err(npe(n, "java.util.Map.entrySet()", "inputMap")),
+        ("values", true, _, _) => return Ok(Value::List(Vec::new())),
+        ("clean", true, _, _) => return Err(npe(n, "java.util.Map.size()", "map")),
+        ("clean", false, true, _) | ("clean", false, false, true) => {
+            return Err(npe(n, "java.util.Collection.size()", "c"))
+        }
+        _ => {}
+    }
     Ok(match f {
         "fromlists" => Value::Map(map_from_lists(n, list(n, a0)?, list(n, a1)?)?),
         "frompairs" => Value::Map(map_from_pairs(n, list(n, a0)?)?),

@@ -552,6 +552,10 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let (Some(a), Some(op), Some(b)) = (int(n, a0)?, text(n, a1)?, int(n, a2)?) else {
                 return Ok(Value::Null);
             };
+            // (An empty operator is no operation.)
+            if op.is_empty() {
+                return Ok(Value::Null);
+            }
             let sh = |b: i64| (b & 63) as u32;
             Ok(Value::Int(match op.to_ascii_lowercase().as_str() {
                 "&" | "and" => a & b,
@@ -667,8 +671,15 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }))
         }
         "apoc.create.vnode" => {
-            let labels = strings(n, a0)?;
-            let props = map(n, a1)?.cloned().unwrap_or_default();
+            if matches!(args.get(1), Some(Value::Null)) {
+                return Err(npe(n, "java.util.Map.size()", "m"));
+            }
+            // A label once, in the order first written; null properties are not set.
+            let mut labels = strings(n, a0)?;
+            let mut seen = std::collections::HashSet::new();
+            labels.retain(|l| seen.insert(l.clone()));
+            let mut props = map(n, a1)?.cloned().unwrap_or_default();
+            props.retain(|_, v| !v.is_null());
             let id = run
                 .sh
                 .virtual_node(labels.iter().map(|l| key(l)).collect(), props)?;

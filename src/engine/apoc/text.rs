@@ -187,7 +187,11 @@ pub(super) fn soundex(s: &str) -> String {
         _ => '0',
     };
     let mut out = String::new();
-    for word in s.split_whitespace() {
+    // APOC splits on Java's `\W+`: anything but ASCII letters, digits and `_`.
+    for word in s
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| !w.is_empty())
+    {
         let letters: Vec<char> = word.chars().filter(|c| c.is_ascii_alphabetic()).collect();
         let Some(&first) = letters.first() else {
             continue;
@@ -434,8 +438,10 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
     }
     if f == "code" {
         return Ok(match int(n, a0)? {
+            // One UTF-16 unit, as Java's `(char)`: past U+FFFF nothing.
             Some(c) => u32::try_from(c)
                 .ok()
+                .filter(|&c| c <= 0xFFFF)
                 .and_then(char::from_u32)
                 .map_or(Value::Null, |c| Value::from(c.to_string())),
             None => Value::Null,
@@ -477,9 +483,29 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             "decapitalizeall" | "touppercase" => Err(npe(n, "String.split(String)", "text")),
             "urlencode" | "urldecode" => Err(npe(n, "String.length()", "s")),
             "repeat" => Err(npe(n, "String.length()", "item")),
+            "regexgroups" => Ok(Value::List(Vec::new())),
+            "comparecleaned" => Ok(Value::Bool(false)),
             _ => Ok(Value::Null),
         };
     };
+    // An empty text: APOC takes its first character all the same.
+    if s.is_empty() {
+        match f {
+            "capitalize" => {
+                return Err(failed(
+                    n,
+                    "java.lang.StringIndexOutOfBoundsException: begin 0, end 1, length 0",
+                ))
+            }
+            "camelcase" | "uppercamelcase" => {
+                return Err(failed(
+                    n,
+                    "java.lang.StringIndexOutOfBoundsException: start 0, end 1, length 0",
+                ))
+            }
+            _ => {}
+        }
+    }
     let regex =
         |pattern: &str| -> Result<regex::Regex> { run.sh.regex(pattern).map_err(|e| failed(n, e)) };
     Ok(match f {
@@ -540,7 +566,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         "clean" => Value::from(clean(s)),
         "comparecleaned" => match text(n, a1)? {
             Some(t) => Value::Bool(clean(s) == clean(t)),
-            None => Value::Null,
+            None => Value::Bool(false),
         },
         "charat" => match int(n, a1)? {
             Some(i) if i >= 0 => s
@@ -593,7 +619,11 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         },
         "indexof" | "indexesof" => {
             let Some(lookup) = text(n, a1)? else {
-                return Ok(Value::Null);
+                return Ok(if f == "indexof" {
+                    Value::Int(-1)
+                } else {
+                    Value::List(Vec::new())
+                });
             };
             let u: Vec<char> = s.chars().collect();
             let from = int(n, a2)?.unwrap_or(0).max(0) as usize;
@@ -606,9 +636,11 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                 .unwrap_or_default()
                 .iter()
                 .collect();
+            // (An empty lookup is found before every character, not at the end.)
             let hits: Vec<i64> = hay
                 .match_indices(lookup)
                 .map(|(b, _)| (from + hay[..b].chars().count()) as i64)
+                .filter(|&i| (i as usize) < to)
                 .collect();
             if f == "indexof" {
                 Value::Int(hits.first().copied().unwrap_or(-1))
@@ -631,7 +663,18 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             })
         }
         "repeat" => {
-            let count = int(n, a1)?.unwrap_or(0).max(0) as usize;
+            let count = int(n, a1)?.unwrap_or(0);
+            if count < 0 {
+                // Java sizes the builder as length × count.
+                let size = (s.encode_utf16().count() as i64).wrapping_mul(count) as i32;
+                if size < 0 {
+                    return Err(failed(
+                        n,
+                        format!("java.lang.NegativeArraySizeException: {size}"),
+                    ));
+                }
+            }
+            let count = count.max(0) as usize;
             run.sh.can_allocate(s.len().saturating_mul(count))?;
             Value::from(s.repeat(count))
         }
@@ -649,11 +692,14 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             let Some(p) = text(n, a1)? else {
                 return Ok(Value::Null);
             };
+            if matches!(args.get(2), Some(Value::Null)) {
+                return Ok(Value::Null);
+            }
             Value::List(java_split(s, &regex(p)?, int(n, a2)?.unwrap_or(0)))
         }
         "regexgroups" => {
             let Some(p) = text(n, a1)? else {
-                return Ok(Value::Null);
+                return Ok(Value::List(Vec::new()));
             };
             Value::List(
                 regex(p)?
@@ -715,11 +761,11 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             if f == "bytecount" {
                 Value::Int(bytes.len() as i64)
             } else {
-                // Java's bytes are signed.
+                // Neo4j hands APOC's byte array back as unsigned numbers.
                 Value::List(
                     bytes
                         .into_iter()
-                        .map(|b| Value::Int(i64::from(b as i8)))
+                        .map(|b| Value::Int(i64::from(b)))
                         .collect(),
                 )
             }
