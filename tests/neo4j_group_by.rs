@@ -295,3 +295,15 @@ fn group_by_equals_recorded_neo4j_2026_answers() {
 fn group_by_equals_neo4j_2026() {
     recorded_cases::equals_live(&SUITE, "group_by_equals_neo4j_2026");
 }
+
+/// Under Cypher 5 an aggregate in a DISTINCT projection's WHERE does not group: Neo4j 5.26
+/// fails it when it runs (`Aggregations should not be used like this.`); Cypher 25 groups.
+#[test]
+fn an_aggregate_in_a_distinct_where_groups_only_under_cypher_25() {
+    let mut g = grape::graph::Graph::new();
+    let q = "UNWIND [1, 1, 2] AS x WITH DISTINCT x AS g WHERE count(*) > 1 RETURN g";
+    assert!(grape::engine::run(&mut g, q, &Params::new()).is_err());
+    let t = grape::engine::run(&mut g, &format!("CYPHER 25 {q}"), &Params::new()).unwrap();
+    assert_eq!(t.rows.len(), 1);
+    assert!(matches!(t.rows[0].as_slice(), [Value::Int(1)]));
+}

@@ -211,8 +211,11 @@ impl<'a> Runner<'a> {
         let keys = p.grouping_keys(self.sh.src);
         // (The analysis has refused what Neo4j refuses about GROUP BY, and aggregates in
         // ORDER BY or WHERE where they may not be.)
+        // (Under Cypher 5 an aggregate in a DISTINCT projection's WHERE fails when it runs,
+        // as in Neo4j 5.26.)
         let regroups = p.group_by.is_some()
             || (p.distinct
+                && self.sh.cypher25
                 && (p.order_by.iter().any(|s| has_aggregate(&s.expr))
                     || where_.is_some_and(has_aggregate)));
         let items_aggregate = !aggs.is_empty() || regroups;
