@@ -205,9 +205,15 @@ const EXAMPLES: &[(&str, &str, &str)] = &[
     // ---- other ----
     ("apoc.bitwise.op", "RETURN [apoc.bitwise.op(60, '|', 13), apoc.bitwise.op(60, '&', 13), apoc.bitwise.op(60, '^', 13), apoc.bitwise.op(60, '>>', 2)]", "[61, 12, 49, 15]"),
     ("apoc.create.uuid", "RETURN size(apoc.create.uuid())", "36"),
-    ("apoc.create.virtual.fromNode", "MATCH (a:Person {name: 'Alice'}) WITH apoc.create.virtual.fromNode(a, ['name']) AS v RETURN [labels(v), properties(v)]", "[['Person'], {name: 'Alice'}]"),
-    ("apoc.create.vNode", "WITH apoc.create.vNode(['Person', 'Virtual'], {name: 'V'}) AS v RETURN [labels(v), v.name]", "[['Person', 'Virtual'], 'V']"),
-    ("apoc.create.vRelationship", "MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) WITH apoc.create.vRelationship(a, 'FRIEND', {since: 1}, b) AS r RETURN [type(r), r.since, startNode(r).name, endNode(r).name]", "['FRIEND', 1, 'Alice', 'Bob']"),
+    // Neo4j 5.26 reads no property of a virtual entity in Cypher (the oracle: `v.name` null,
+    // `properties(v)` empty); the APOC object and the client see them, and Cypher 25 (Neo4j
+    // 2025+) reads them.
+    ("apoc.create.virtual.fromNode", "MATCH (a:Person {name: 'Alice'}) WITH apoc.create.virtual.fromNode(a, ['name']) AS v RETURN [labels(v), properties(v), apoc.any.properties(v)]", "[['Person'], {}, {name: 'Alice'}]"),
+    ("apoc.create.virtual.fromNode", "CYPHER 25 MATCH (a:Person {name: 'Alice'}) WITH apoc.create.virtual.fromNode(a, ['name']) AS v RETURN [labels(v), properties(v)]", "[['Person'], {name: 'Alice'}]"),
+    ("apoc.create.vNode", "WITH apoc.create.vNode(['Person', 'Virtual'], {name: 'V'}) AS v RETURN [labels(v), v.name, v:Person, apoc.any.property(v, 'name')]", "[['Person', 'Virtual'], null, false, 'V']"),
+    ("apoc.create.vNode", "CYPHER 25 WITH apoc.create.vNode(['Person', 'Virtual'], {name: 'V'}) AS v RETURN [labels(v), v.name, v:Person]", "[['Person', 'Virtual'], 'V', false]"),
+    ("apoc.create.vRelationship", "MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) WITH apoc.create.vRelationship(a, 'FRIEND', {since: 1}, b) AS r RETURN [type(r), r.since, keys(r), startNode(r).name, endNode(r).name]", "['FRIEND', null, [], 'Alice', 'Bob']"),
+    ("apoc.create.vRelationship", "CYPHER 25 MATCH (a:Person {name: 'Alice'}), (b:Person {name: 'Bob'}) WITH apoc.create.vRelationship(a, 'FRIEND', {since: 1}, b) AS r RETURN [type(r), r.since, startNode(r).name, endNode(r).name]", "['FRIEND', 1, 'Alice', 'Bob']"),
     ("apoc.meta.cypher.isType", "RETURN apoc.meta.cypher.isType('a', 'STRING')", "true"),
     ("apoc.meta.cypher.type", "RETURN [apoc.meta.cypher.type(1), apoc.meta.cypher.type('a'), apoc.meta.cypher.type([1, 2]), apoc.meta.cypher.type(null)]", "['INTEGER', 'STRING', 'LIST OF INTEGER', 'NULL']"),
     ("apoc.meta.cypher.types", "RETURN apoc.meta.cypher.types({a: 1, b: 'x'})", "{a: 'INTEGER', b: 'STRING'}"),
@@ -542,7 +548,7 @@ fn apoc_meta_graph_gives_virtual_nodes_and_relationships() {
     assert_eq!(
         common::rows(
             &mut g,
-            "CALL apoc.meta.graph() YIELD nodes, relationships \
+            "CYPHER 25 CALL apoc.meta.graph() YIELD nodes, relationships \
              RETURN [n IN nodes | [labels(n)[0], n.name, n.count]] AS ns, \
              [r IN relationships | [startNode(r).name, type(r), r.type, r.count, endNode(r).name]] AS rs"
         ),
@@ -550,6 +556,15 @@ fn apoc_meta_graph_gives_virtual_nodes_and_relationships() {
             "[['Movie', 'Movie', 1], ['Person', 'Person', 2]] | \
              [['Person', 'KNOWS', 'KNOWS', 1, 'Person'], ['Person', 'LIKES', 'LIKES', 1, 'Movie']]"
         ]
+    );
+    // Neo4j 5.26 reads none of their properties in Cypher (the oracle).
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "CALL apoc.meta.graph() YIELD nodes UNWIND nodes AS n \
+             RETURN labels(n)[0], n.name, properties(n) ORDER BY labels(n)[0]"
+        ),
+        ["'Movie' | null | {}", "'Person' | null | {}"]
     );
     assert_eq!(
         common::rows(
@@ -615,4 +630,78 @@ fn apoc_schema_checks_see_indexes_and_constraints() {
         ),
         ["true | true | false"]
     );
+}
+
+/// APOC's sorts and extremes as APOC 5.26 runs them on the Neo4j oracle (answers read off
+/// Neo4j 5.26.30 with APOC 5.26.19): Java's TimSort over the Java objects (its exceptions for
+/// mixed classes and nulls, for the pair Java compares first, in lists past TimSort's 32
+/// elements too), `sortMaps`' comparator (numbers by value, anything else by its Java text,
+/// descending as the comparator reversed), `sortMulti`'s `subList` bounds, `max`/`min` as
+/// Cypher's `>`/`<` in a reduce.
+#[test]
+fn apoc_sorts_as_apoc_on_neo4j() {
+    let mut g = common::graph(SETUP);
+    for (query, want) in [
+        ("RETURN apoc.coll.sort([0.0, -0.0, 0.0/0.0, -1.0])", "[-1.0, -0.0, 0.0, NaN]"),
+        ("RETURN apoc.coll.sort([null])", "[null]"),
+        ("RETURN apoc.coll.sort([true, false])", "[false, true]"),
+        (
+            "RETURN [d IN apoc.coll.sort([datetime('2020-01-01T00:00+01:00'), datetime('2020-01-01T00:00Z'), datetime('2019-12-31T23:00Z')]) | toString(d)]",
+            "['2019-12-31T23:00:00Z', '2020-01-01T00:00:00+01:00', '2020-01-01T00:00:00Z']",
+        ),
+        ("RETURN apoc.coll.max([1, 2.5, 'a', true])", "2.5"),
+        ("RETURN apoc.coll.min([1, 2.5, 'a', true])", "1"),
+        ("RETURN apoc.coll.max([[1], 'a', 2])", "[1]"),
+        ("RETURN apoc.coll.max([{a: 1}, 2])", "{a: 1}"),
+        ("RETURN apoc.coll.min([null, 'b', 'a'])", "'a'"),
+        ("RETURN apoc.coll.max([1.0, 1])", "1.0"),
+        ("RETURN apoc.coll.max([0.0/0.0, 1])", "NaN"),
+        ("RETURN apoc.coll.max([1, 0.0/0.0])", "1"),
+        (
+            "RETURN [m IN apoc.coll.sortMaps([{a: '10'}, {a: 9}, {a: '9'}, {a: 'a'}, {a: 9.5}, {a: null}], '^a') | m.a]",
+            "[null, '10', 9, '9', 9.5, 'a']",
+        ),
+        (
+            "RETURN [m IN apoc.coll.sortMaps([{a: 1, i: 1}, {a: 2, i: 2}, {a: 1, i: 3}], 'a') | m.i]",
+            "[2, 1, 3]",
+        ),
+        (
+            "RETURN [m IN apoc.coll.sortMaps([{a: [1, 2]}, {a: [1]}, {a: [0, 5]}], '^a') | m.a]",
+            "[[0, 5], [1, 2], [1]]",
+        ),
+        (
+            "RETURN apoc.coll.sortMulti([{a: 1}, {a: 2, b: 3}], ['b', 'a', 'b'], -1, 1)",
+            "[{a: 1}]",
+        ),
+        ("RETURN apoc.text.toUpperCase('FOO bar')", "'F_O_O_BAR'"),
+        ("RETURN apoc.text.toUpperCase('ÄpfelBaum')", "'PFEL_BAUM'"),
+        ("RETURN apoc.text.toUpperCase('a1B2')", "'A1_B2'"),
+        ("RETURN apoc.temporal.format('x', 'n n')", "'x'"),
+        ("RETURN apoc.temporal.format(localtime('12:34:56.123456789'), 'n')", "'123456789'"),
+        ("RETURN apoc.temporal.format(localtime('12:34:56.123456789'), 'N')", "'45296123456789'"),
+        ("RETURN apoc.temporal.format(localtime('12:34:56.123'), 'nnnnnnnnnnn')", "'00123000000'"),
+    ] {
+        assert_eq!(common::rows(&mut g, query), [want], "{query}");
+    }
+    for (query, message) in [
+        ("RETURN apoc.coll.sort([1, 2.5, 0])", "java.lang.ClassCastException: class java.lang.Long cannot be cast to class java.lang.Double (java.lang.Long and java.lang.Double are in module java.base of loader 'bootstrap')"),
+        ("RETURN apoc.coll.sort(range(1, 40) + ['a'])", "class java.lang.Long cannot be cast to class java.lang.String"),
+        ("RETURN apoc.coll.sort([1, null])", "because \"a[runHi]\" is null"),
+        ("RETURN apoc.coll.sort([null, 1])", "because \"anotherLong\" is null"),
+        ("RETURN apoc.coll.sort([1, duration('P1D')])", "class java.lang.Long cannot be cast to class org.neo4j.values.storable.DurationValue (java.lang.Long is in module java.base of loader 'bootstrap'; org.neo4j.values.storable.DurationValue is in unnamed module of loader 'app')"),
+        ("RETURN apoc.coll.sort([1, datetime('2020-01-01T00:00Z')])", "cannot be cast to class java.time.chrono.ChronoZonedDateTime"),
+        ("RETURN apoc.coll.sort([{a: 1}, {a: 2}])", "class java.util.HashMap cannot be cast to class java.lang.Comparable"),
+        ("RETURN apoc.coll.sortMaps([{a: 1}], '')", "java.lang.StringIndexOutOfBoundsException: String index out of range: 0"),
+        ("RETURN apoc.coll.sortMulti([{a: 1}, {a: 'x'}], ['a'])", "class java.lang.Long cannot be cast to class java.lang.String"),
+        ("RETURN apoc.coll.sortMulti([{a: 1}, {a: 'x'}], ['^a'])", "class java.lang.Long cannot be cast to class java.lang.String"),
+        ("RETURN apoc.coll.sortMulti([{a: 1}, {a: 2, b: 3}], ['b'], -1, 3)", "java.lang.IllegalArgumentException: fromIndex(3) > toIndex(2)"),
+        ("RETURN apoc.coll.sortMulti([{a: 1}, {a: 2, b: 3}], ['b'], -2, 0)", "fromIndex(0) > toIndex(-2)"),
+        ("RETURN apoc.coll.sortMulti([{a: 1}, {a: 2, b: 3}], ['b'], 1, 2)", "java.lang.IndexOutOfBoundsException: toIndex = 3"),
+        ("RETURN apoc.temporal.format('x', 'b')", "Available formats are:"),
+        ("RETURN apoc.temporal.format('x', \"'\")", "Available formats are:"),
+    ] {
+        let e = grape::engine::run(&mut g, query, &grape::engine::Params::new()).unwrap_err();
+        assert!(e.message.contains(message), "{query}: {}", e.message);
+        assert_eq!(e.code(), "Neo.ClientError.Procedure.ProcedureCallFailed", "{query}");
+    }
 }

@@ -782,7 +782,35 @@ impl Runner<'_> {
         Some(sym)
     }
 
+    /// A property as Cypher reads it. Neo4j 5.26 reads no property of a virtual node or
+    /// relationship (APOC's, a procedure's): `n.name`, `properties(n)`, `keys(n)` and `n {.*}`
+    /// see none, though the value a client receives carries them. Neo4j 2025+ (Cypher 25
+    /// here) reads them.
     pub(crate) fn property(&self, base: &Value, key: &str) -> Result<Value> {
+        if self.unreadable_virtual(base) {
+            return Ok(Value::Null);
+        }
+        self.java_property(base, key)
+    }
+
+    /// Whether `base` is a virtual entity whose properties Cypher does not read (see
+    /// [`Runner::property`]); an element a composite database's constituent returned is read.
+    fn unreadable_virtual(&self, base: &Value) -> bool {
+        use super::exec::Virtuals;
+        if self.sh.cypher25 {
+            return false;
+        }
+        let key = match base {
+            Value::Node(n) if Virtuals::is_virtual(n.0) => (true, n.0),
+            Value::Relationship(r) if Virtuals::is_virtual(r.0) => (false, r.0),
+            _ => return false,
+        };
+        !self.sh.virtuals.borrow().origins.contains_key(&key)
+    }
+
+    /// A property as a procedure or APOC reads it from the entity object: a virtual entity's
+    /// own properties included.
+    pub(crate) fn java_property(&self, base: &Value, key: &str) -> Result<Value> {
         match base {
             Value::Null => Ok(Value::Null),
             Value::Node(n) if super::exec::Virtuals::is_virtual(n.0) => Ok(self
@@ -844,6 +872,15 @@ impl Runner<'_> {
 
     /// All properties of a node, relationship or map.
     pub(crate) fn all_properties(&self, base: &Value) -> Result<BTreeMap<Arc<str>, Value>> {
+        if self.unreadable_virtual(base) {
+            return Ok(BTreeMap::new());
+        }
+        self.java_properties(base)
+    }
+
+    /// All properties of an entity object as APOC reads them (a virtual entity's included,
+    /// null-valued ones too).
+    pub(crate) fn java_properties(&self, base: &Value) -> Result<BTreeMap<Arc<str>, Value>> {
         match base {
             Value::Node(n) if super::exec::Virtuals::is_virtual(n.0) => Ok(self
                 .sh

@@ -114,22 +114,22 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             Value::List(out)
         }
+        // APOC runs `reduce(res = null, x IN $list | CASE WHEN res IS NULL OR x > res THEN x
+        // ELSE res END)` (`<` for min): values that do not compare with the best so far are
+        // passed over.
         "max" | "min" => {
-            let mut best: Option<&Value> = None;
-            for x in xs.iter().filter(|x| !x.is_null()) {
-                let better = match best {
-                    None => true,
-                    Some(b) => {
-                        let o = x.order(b);
-                        (f == "max" && o == Ordering::Greater)
-                            || (f == "min" && o == Ordering::Less)
-                    }
-                };
-                if better {
-                    best = Some(x);
+            let op = if f == "max" {
+                crate::syntax::ast::BinaryOp::Gt
+            } else {
+                crate::syntax::ast::BinaryOp::Lt
+            };
+            let mut best = &Value::Null;
+            for x in xs {
+                if best.is_null() || crate::engine::eval::compare_op(op, x, best) == Some(true) {
+                    best = x;
                 }
             }
-            best.cloned().unwrap_or(Value::Null)
+            best.clone()
         }
         "contains" => Value::Bool(xs.iter().any(|x| same(x, a1))),
         // `Collections.binarySearch` over the list as given (sorted or not), comparing Java
@@ -408,9 +408,12 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             Value::List(out)
         }
+        // `Collections.sort` of the Java objects: mixed classes, nulls, lists and maps throw
+        // as they do in APOC.
         "sort" => {
-            let mut out: Vec<Value> = xs.iter().filter(|x| !x.is_null()).cloned().collect();
-            out.sort_by(|a, b| a.order(b));
+            let mut out = xs.to_vec();
+            java_sort(&mut out, &mut |a, b, recv| java_compare_to(a, b, recv))
+                .map_err(|e| failed(n, e))?;
             Value::List(out)
         }
         "sorttext" => {
@@ -423,26 +426,26 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             Value::List(out)
         }
         "sortmaps" | "sortnodes" => {
-            let prop = text(n, a1)?.unwrap_or_default();
-            let (asc, prop) = match prop.strip_prefix('^') {
-                Some(p) => (true, p),
-                None => (false, prop),
-            };
+            if xs.is_empty() {
+                return Ok(Value::List(Vec::new()));
+            }
+            let (asc, prop) = sort_key(text(n, a1)?, "prop").map_err(|e| failed(n, e))?;
             let mut keyed: Vec<(Value, Value)> = xs
                 .iter()
                 .map(|x| {
                     let k = match x {
                         Value::Map(m) => m.get(prop).cloned().unwrap_or_default(),
                         Value::Node(_) | Value::Relationship(_) => {
-                            run.property(x, prop).unwrap_or_default()
+                            run.java_property(x, prop).unwrap_or_default()
                         }
                         _ => Value::Null,
                     };
                     (k, x.clone())
                 })
                 .collect();
+            // A stable sort; descending is the comparator reversed, so ties keep their order.
             keyed.sort_by(|a, b| {
-                let o = a.0.order(&b.0);
+                let o = apoc_compare(&a.0, &b.0);
                 if asc {
                     o
                 } else {
@@ -452,37 +455,93 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             Value::List(keyed.into_iter().map(|(_, x)| x).collect())
         }
         "sortmulti" => {
-            let fields = strings(n, a1)?;
+            let mut out = xs.to_vec();
+            let fields = match a1 {
+                Value::Null => Vec::new(),
+                Value::List(fs) => fs
+                    .iter()
+                    .map(|f| match f {
+                        Value::Null => Ok(None),
+                        Value::String(s) => Ok(Some(s.as_ref())),
+                        other => Err(super::coerce_to_string(other)),
+                    })
+                    .collect::<Result<Vec<_>>>()?,
+                other => return Err(wrong(n, other, "a list of strings")),
+            };
+            let fields = fields
+                .into_iter()
+                .map(|f| sort_key(f, "v"))
+                .collect::<std::result::Result<Vec<_>, String>>()
+                .map_err(|e| failed(n, e))?;
+            if !fields.is_empty() {
+                // APOC's comparator: field by field until one differs; null below anything.
+                java_sort(&mut out, &mut |o1, o2, _| {
+                    let get = |m: &Value, f: &str| match m {
+                        Value::Map(m) => m.get(f).cloned().unwrap_or_default(),
+                        _ => Value::Null,
+                    };
+                    for (asc, f) in &fields {
+                        let (v1, v2) = (get(o1, f), get(o2, f));
+                        for v in [&v1, &v2] {
+                            if matches!(v, Value::List(_) | Value::Map(_)) {
+                                return Err(java_cast_error(java_class(v), "java.lang.Comparable"));
+                            }
+                        }
+                        let cmp = match (&v1, &v2) {
+                            (Value::Null, Value::Null) => Ordering::Equal,
+                            (Value::Null, _) => Ordering::Less,
+                            (_, Value::Null) => Ordering::Greater,
+                            _ => java_compare_to(&v1, &v2, "v1")?,
+                        };
+                        let cmp = if *asc { cmp } else { cmp.reverse() };
+                        if cmp != Ordering::Equal {
+                            return Ok(cmp);
+                        }
+                    }
+                    Ok(Ordering::Equal)
+                })
+                .map_err(|e| failed(n, e))?;
+            }
+            // `subList` with the bounds APOC computes (as Java ints), and its exceptions.
             let limit = match a2 {
                 Value::Null => -1,
                 v => int(n, v)?.unwrap_or(-1),
             };
-            let skip = int(n, arg(args, 3))?.unwrap_or(0).max(0) as usize;
-            let mut out = xs.to_vec();
-            out.sort_by(|a, b| {
-                for f in &fields {
-                    let (asc, f) = match f.strip_prefix('^') {
-                        Some(p) => (true, p),
-                        None => (false, f.as_str()),
-                    };
-                    let get = |v: &Value| match v {
-                        Value::Map(m) => m.get(f).cloned().unwrap_or_default(),
-                        _ => Value::Null,
-                    };
-                    let o = get(a).order(&get(b));
-                    let o = if asc { o } else { o.reverse() };
-                    if o != Ordering::Equal {
-                        return o;
-                    }
-                }
-                Ordering::Equal
-            });
-            let it = out.into_iter().skip(skip);
-            Value::List(if limit >= 0 {
-                it.take(limit as usize).collect()
+            let skip = int(n, arg(args, 3))?.unwrap_or(0);
+            let size = out.len() as i64;
+            let (from, to) = if skip > 0 && limit != -1 {
+                (
+                    i64::from(skip as i32),
+                    i64::from(skip.wrapping_add(limit) as i32),
+                )
+            } else if skip > 0 {
+                (i64::from(skip as i32), size)
+            } else if limit != -1 {
+                (0, i64::from(limit as i32))
             } else {
-                it.collect()
-            })
+                (0, size)
+            };
+            if from < 0 {
+                return Err(failed(
+                    n,
+                    format!("java.lang.IndexOutOfBoundsException: fromIndex = {from}"),
+                ));
+            }
+            if to > size {
+                return Err(failed(
+                    n,
+                    format!("java.lang.IndexOutOfBoundsException: toIndex = {to}"),
+                ));
+            }
+            if from > to {
+                return Err(failed(
+                    n,
+                    format!(
+                        "java.lang.IllegalArgumentException: fromIndex({from}) > toIndex({to})"
+                    ),
+                ));
+            }
+            Value::List(out[from as usize..to as usize].to_vec())
         }
         "randomitem" => {
             if xs.is_empty() {
@@ -537,6 +596,7 @@ pub(super) fn coll_fill(n: &str, item: &Value, count: &Value) -> Result<Value> {
 
 /// The Java class of a value as APOC receives it.
 fn java_class(v: &Value) -> &'static str {
+    use crate::temporal::Temporal as T;
     match v {
         Value::Int(_) => "java.lang.Long",
         Value::Float(_) => "java.lang.Double",
@@ -544,8 +604,48 @@ fn java_class(v: &Value) -> &'static str {
         Value::Bool(_) => "java.lang.Boolean",
         Value::List(_) => "java.util.ArrayList",
         Value::Map(_) => "java.util.HashMap",
+        Value::Temporal(t) => match &**t {
+            T::Date(_) => "java.time.LocalDate",
+            T::LocalTime(_) => "java.time.LocalTime",
+            T::Time(..) => "java.time.OffsetTime",
+            T::LocalDateTime(_) => "java.time.LocalDateTime",
+            T::DateTime(..) => "java.time.ZonedDateTime",
+            T::Duration(_) => "org.neo4j.values.storable.DurationValue",
+        },
+        Value::Point(_) => "org.neo4j.values.storable.PointValue",
         _ => "java.lang.Object",
     }
+}
+
+/// The class a `Comparable` receiver casts its argument to (`Comparable<T>`'s `T`).
+fn java_comparable_of(v: &Value) -> &'static str {
+    use crate::temporal::Temporal as T;
+    match v {
+        Value::Temporal(t) => match &**t {
+            T::Date(_) => "java.time.chrono.ChronoLocalDate",
+            T::LocalDateTime(_) => "java.time.chrono.ChronoLocalDateTime",
+            T::DateTime(..) => "java.time.chrono.ChronoZonedDateTime",
+            _ => java_class(v),
+        },
+        _ => java_class(v),
+    }
+}
+
+/// Java's `ClassCastException` text: `from` cannot be cast to `to`, with each class's module.
+fn java_cast_error(from: &str, to: &str) -> String {
+    let module = |c: &str| {
+        if c.starts_with("java.") {
+            "module java.base of loader 'bootstrap'"
+        } else {
+            "unnamed module of loader 'app'"
+        }
+    };
+    let place = if module(from) == module(to) {
+        format!("{from} and {to} are in {}", module(from))
+    } else {
+        format!("{from} is in {}; {to} is in {}", module(from), module(to))
+    };
+    format!("java.lang.ClassCastException: class {from} cannot be cast to class {to} ({place})")
 }
 
 /// `receiver.compareTo(argument)` on the Java objects APOC holds: same classes compare,
@@ -556,14 +656,14 @@ fn java_compare_to(
     arg: &Value,
     receiver: &str,
 ) -> std::result::Result<std::cmp::Ordering, String> {
-    let cast = |to: &str, from: &str| {
-        format!("java.lang.ClassCastException: class {from} cannot be cast to class {to} ({from} and {to} are in module java.base of loader 'bootstrap')")
-    };
+    use crate::temporal::Temporal as T;
     match (recv, arg) {
         (Value::Null, _) => Err(format!(
             "java.lang.NullPointerException: Cannot invoke \"java.lang.Comparable.compareTo(Object)\" because \"{receiver}\" is null"
         )),
-        (Value::List(_) | Value::Map(_), _) => Err(cast("java.lang.Comparable", java_class(recv))),
+        (Value::List(_) | Value::Map(_), _) => {
+            Err(java_cast_error(java_class(recv), "java.lang.Comparable"))
+        }
         (Value::Int(_), Value::Null) => Err(
             "java.lang.NullPointerException: Cannot read field \"value\" because \"anotherLong\" is null".into(),
         ),
@@ -574,10 +674,212 @@ fn java_compare_to(
             "java.lang.NullPointerException: Cannot read field \"value\" because \"anotherString\" is null".into(),
         ),
         (Value::Int(a), Value::Int(b)) => Ok(a.cmp(b)),
-        (Value::Float(a), Value::Float(b)) => Ok(a.total_cmp(b)),
+        (Value::Float(a), Value::Float(b)) => Ok(java_double_compare(*a, *b)),
         (Value::String(a), Value::String(b)) => Ok(a.encode_utf16().cmp(b.encode_utf16())),
         (Value::Bool(a), Value::Bool(b)) => Ok(a.cmp(b)),
-        (a, b) => Err(cast(java_class(a), java_class(b))),
+        (Value::Point(_), Value::Point(_)) => Ok(recv.order(arg)),
+        (Value::Temporal(a), Value::Temporal(b))
+            if std::mem::discriminant(&**a) == std::mem::discriminant(&**b) =>
+        {
+            Ok(match (&**a, &**b) {
+                // ZonedDateTime: the instant, then the local date-time, then the zone.
+                (T::DateTime(x, xo, xz), T::DateTime(y, yo, yz)) => {
+                    let instant = |d: &chrono::NaiveDateTime, o: i32| {
+                        d.and_utc().timestamp() - i64::from(o)
+                    };
+                    instant(x, *xo)
+                        .cmp(&instant(y, *yo))
+                        .then_with(|| {
+                            x.and_utc()
+                                .timestamp_subsec_nanos()
+                                .cmp(&y.and_utc().timestamp_subsec_nanos())
+                        })
+                        .then_with(|| x.cmp(y))
+                        .then_with(|| xz.cmp(yz))
+                }
+                // OffsetTime: the time at UTC, then the local time.
+                (T::Time(x, xo), T::Time(y, yo)) => {
+                    let utc = |t: &chrono::NaiveTime, o: i32| {
+                        i64::from(chrono::Timelike::num_seconds_from_midnight(t)) - i64::from(o)
+                    };
+                    utc(x, *xo)
+                        .cmp(&utc(y, *yo))
+                        .then_with(|| {
+                            chrono::Timelike::nanosecond(x).cmp(&chrono::Timelike::nanosecond(y))
+                        })
+                        .then_with(|| x.cmp(y))
+                }
+                _ => recv.order(arg),
+            })
+        }
+        (a, b) => Err(java_cast_error(java_class(b), java_comparable_of(a))),
+    }
+}
+
+/// Java's `Double.compare`: -0.0 below 0.0, NaN above everything and equal to itself.
+fn java_double_compare(a: f64, b: f64) -> std::cmp::Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => std::cmp::Ordering::Equal,
+        (true, false) => std::cmp::Ordering::Greater,
+        (false, true) => std::cmp::Ordering::Less,
+        (false, false) => a.total_cmp(&b),
+    }
+}
+
+/// A comparison as Java sorts call it: `compare(a, b, receiver)` is `a.compareTo(b)` or a
+/// comparator's `compare(a, b)`, `receiver` naming `a`'s variable in Java's own code for a
+/// null-pointer message; an `Err` is the exception's text.
+type JavaCompare<'a> =
+    dyn FnMut(&Value, &Value, &str) -> std::result::Result<std::cmp::Ordering, String> + 'a;
+
+/// Java's `List.sort` (TimSort): the same comparisons in the same order as Java's for lists
+/// under 32 elements (the initial run, then binary insertion), so that a comparison that
+/// throws throws for the same pair; longer lists are cut into runs as TimSort cuts them and
+/// merged stably. Equal elements keep their order.
+fn java_sort(a: &mut [Value], c: &mut JavaCompare) -> std::result::Result<(), String> {
+    use std::cmp::Ordering::Less;
+    const MIN_MERGE: usize = 32;
+    let n = a.len();
+    if n < 2 {
+        return Ok(());
+    }
+    // The run starting at `lo`, made ascending.
+    let count_run = |a: &mut [Value], lo: usize, c: &mut JavaCompare| {
+        let hi = a.len();
+        let mut run_hi = lo + 1;
+        if run_hi == hi {
+            return Ok(1);
+        }
+        if c(&a[run_hi], &a[lo], "a[runHi]")? == Less {
+            run_hi += 1;
+            while run_hi < hi && c(&a[run_hi], &a[run_hi - 1], "a[runHi]")? == Less {
+                run_hi += 1;
+            }
+            a[lo..run_hi].reverse();
+        } else {
+            run_hi += 1;
+            while run_hi < hi && c(&a[run_hi], &a[run_hi - 1], "a[runHi]")? != Less {
+                run_hi += 1;
+            }
+        }
+        Ok::<usize, String>(run_hi - lo)
+    };
+    // Binary insertion of a[start..hi] into the sorted a[lo..start].
+    let binary_sort = |a: &mut [Value], lo: usize, hi: usize, start: usize, c: &mut JavaCompare| {
+        let mut start = if start == lo { start + 1 } else { start };
+        while start < hi {
+            let (mut left, mut right) = (lo, start);
+            while left < right {
+                let mid = (left + right) >> 1;
+                if c(&a[start], &a[mid], "pivot")? == Less {
+                    right = mid;
+                } else {
+                    left = mid + 1;
+                }
+            }
+            a[left..=start].rotate_right(1);
+            start += 1;
+        }
+        Ok::<(), String>(())
+    };
+    if n < MIN_MERGE {
+        let run = count_run(a, 0, c)?;
+        return binary_sort(a, 0, n, run, c);
+    }
+    let min_run = {
+        let (mut m, mut r) = (n, 0);
+        while m >= MIN_MERGE {
+            r |= m & 1;
+            m >>= 1;
+        }
+        m + r
+    };
+    let mut runs: Vec<(usize, usize)> = Vec::new();
+    let mut lo = 0;
+    while lo < n {
+        let mut len = count_run(&mut a[..], lo, c)?;
+        if len < min_run {
+            let force = (n - lo).min(min_run);
+            binary_sort(a, lo, lo + force, lo + len, c)?;
+            len = force;
+        }
+        runs.push((lo, len));
+        lo += len;
+    }
+    // Merge neighbouring runs until one is left; on a tie the left run's element goes first.
+    while runs.len() > 1 {
+        let mut merged = Vec::with_capacity(runs.len().div_ceil(2));
+        for pair in runs.chunks(2) {
+            let &[(l, ll), (r, rl)] = pair else {
+                merged.push(pair[0]);
+                continue;
+            };
+            let left: Vec<Value> = a[l..l + ll].to_vec();
+            let (mut i, mut j, mut k) = (0, r, l);
+            while i < left.len() && j < r + rl {
+                if c(&a[j], &left[i], "a[cursor2]")? == Less {
+                    a[k] = a[j].clone();
+                    j += 1;
+                } else {
+                    a[k] = left[i].clone();
+                    i += 1;
+                }
+                k += 1;
+            }
+            while i < left.len() {
+                a[k] = left[i].clone();
+                i += 1;
+                k += 1;
+            }
+            merged.push((l, ll + rl));
+        }
+        runs = merged;
+    }
+    Ok(())
+}
+
+/// APOC's `compare(o1, o2)` for `sortMaps` and `sortNodes`: null first, numbers by value,
+/// `false` before `true`, nodes and relationships by id, anything else by its Java text.
+fn apoc_compare(a: &Value, b: &Value) -> std::cmp::Ordering {
+    use std::cmp::Ordering::*;
+    match (a, b) {
+        (Value::Null, Value::Null) => Equal,
+        (Value::Null, _) => Less,
+        (_, Value::Null) => Greater,
+        (Value::Int(x), Value::Int(y)) => x.cmp(y),
+        (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+            let f = |v: &Value| match v {
+                Value::Int(i) => *i as f64,
+                Value::Float(f) => *f,
+                _ => 0.0,
+            };
+            java_double_compare(f(a), f(b))
+        }
+        (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Node(x), Value::Node(y)) => x.0.cmp(&y.0),
+        (Value::Relationship(x), Value::Relationship(y)) => x.0.cmp(&y.0),
+        _ => {
+            let (x, y) = (super::java_to_string(a), super::java_to_string(b));
+            x.encode_utf16().cmp(y.encode_utf16())
+        }
+    }
+}
+
+/// `prop.charAt(0)` as APOC reads a sort key's leading `^`: Java's exceptions for a null or
+/// empty key; `Ok((ascending, name))` otherwise.
+fn sort_key<'s>(
+    prop: Option<&'s str>,
+    variable: &str,
+) -> std::result::Result<(bool, &'s str), String> {
+    match prop {
+        None => Err(format!(
+            "java.lang.NullPointerException: Cannot invoke \"String.charAt(int)\" because \"{variable}\" is null"
+        )),
+        Some("") => Err("java.lang.StringIndexOutOfBoundsException: String index out of range: 0".into()),
+        Some(p) => Ok(match p.strip_prefix('^') {
+            Some(rest) => (true, rest),
+            None => (false, p),
+        }),
     }
 }
 

@@ -33,7 +33,7 @@ pub(super) fn to_cypher(run: &Runner, v: &Value) -> Result<String> {
                 .iter()
                 .map(|l| format!(":{}", cypher_key(l)))
                 .collect();
-            let props = to_cypher(run, &Value::Map(run.all_properties(v)?))?;
+            let props = to_cypher(run, &Value::Map(run.java_properties(v)?))?;
             if props == "{}" {
                 format!("({labels})")
             } else {
@@ -116,33 +116,32 @@ pub(super) fn to_json(run: &Runner, v: &Value) -> Result<serde_json::Value> {
             let mut o = serde_json::Map::new();
             o.insert("id".into(), J::String(nid.0.to_string()));
             o.insert("type".into(), J::String("node".into()));
-            let labels = run.graph().labels(*nid);
+            let labels = run.node_labels(*nid);
             if !labels.is_empty() {
                 o.insert(
                     "labels".into(),
                     J::Array(labels.iter().map(|l| J::String(l.to_string())).collect()),
                 );
             }
-            let props = run.all_properties(v)?;
+            let props = run.java_properties(v)?;
             if !props.is_empty() {
                 o.insert("properties".into(), to_json(run, &Value::Map(props))?);
             }
             J::Object(o)
         }
         Value::Relationship(r) => {
-            let g = run.graph();
             let mut o = serde_json::Map::new();
             o.insert("id".into(), J::String(r.0.to_string()));
             o.insert("type".into(), J::String("relationship".into()));
             o.insert(
                 "label".into(),
-                J::String(g.rel_type(*r).map(|t| t.to_string()).unwrap_or_default()),
+                J::String(run.rel_type(*r).map(|t| t.to_string()).unwrap_or_default()),
             );
-            let props = run.all_properties(v)?;
+            let props = run.java_properties(v)?;
             if !props.is_empty() {
                 o.insert("properties".into(), to_json(run, &Value::Map(props))?);
             }
-            if let Some((s, e)) = g.endpoints(*r) {
+            if let Some((s, e)) = run.rel_endpoints(*r) {
                 o.insert("start".into(), to_json(run, &Value::Node(s))?);
                 o.insert("end".into(), to_json(run, &Value::Node(e))?);
             }
@@ -186,7 +185,7 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             // A node is its properties; serde_json's maps keep keys sorted.
             let props = match a0 {
-                Value::Node(_) => Value::Map(run.all_properties(a0)?),
+                Value::Node(_) => Value::Map(run.java_properties(a0)?),
                 other => other.clone(),
             };
             let j = to_json(run, &props)?;
@@ -233,7 +232,7 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         "tomap" => match a0 {
             Value::Null => Value::Null,
             Value::Map(_) => a0.clone(),
-            Value::Node(_) | Value::Relationship(_) => Value::Map(run.all_properties(a0)?),
+            Value::Node(_) | Value::Relationship(_) => Value::Map(run.java_properties(a0)?),
             // APOC converts nothing else: null.
             _ => Value::Null,
         },

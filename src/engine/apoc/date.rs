@@ -305,6 +305,17 @@ pub(super) fn format_java(
                     }
                     out.push_str(&f);
                 }
+                'n' => out.push_str(&pad(i64::from(need_time()?.1), n)),
+                'N' => {
+                    let (t, nanos) = need_time()?;
+                    let day = i64::from(t.num_seconds_from_midnight()) * 1_000_000_000;
+                    out.push_str(&pad(day + i64::from(nanos % 1_000_000_000), n));
+                }
+                'A' => {
+                    let (t, nanos) = need_time()?;
+                    let day = i64::from(t.num_seconds_from_midnight()) * 1000;
+                    out.push_str(&pad(day + i64::from(nanos % 1_000_000_000 / 1_000_000), n));
+                }
                 'a' => out.push_str(if need_time()?.0.hour() < 12 {
                     "AM"
                 } else {
@@ -327,6 +338,80 @@ pub(super) fn format_java(
         }
     }
     Ok(out)
+}
+
+/// Whether `DateTimeFormatter.ofPattern` takes a pattern: ASCII letters are fields (each with
+/// Java's limits on how many may repeat), `'…'` a closed literal, `[`/`]` balanced optional
+/// sections, `p` pads the field after it, and `{`, `}`, `#` are reserved. Anything else is a
+/// literal.
+pub(super) fn java_pattern_valid(pattern: &str) -> bool {
+    let cs: Vec<char> = pattern.chars().collect();
+    let (mut i, mut depth) = (0usize, 0usize);
+    while i < cs.len() {
+        let c = cs[i];
+        if c.is_ascii_alphabetic() {
+            let mut n = 1;
+            while i + n < cs.len() && cs[i + n] == c {
+                n += 1;
+            }
+            i += n;
+            if c == 'p' {
+                // A pad: a field must follow at once.
+                if !cs.get(i).is_some_and(char::is_ascii_alphabetic) {
+                    return false;
+                }
+                continue;
+            }
+            let ok = match c {
+                'G' | 'E' | 'M' | 'L' | 'Q' | 'q' => n <= 5,
+                'e' | 'c' => n <= 5 && !(c == 'c' && n == 2),
+                'y' | 'u' | 'Y' => true,
+                'd' | 'h' | 'H' | 'k' | 'K' | 'm' | 's' | 'w' => n <= 2,
+                'D' => n <= 3,
+                'F' | 'W' | 'a' => n == 1,
+                'S' => n <= 9,
+                'n' | 'N' | 'A' => n <= 19,
+                'g' => n <= 19,
+                'z' => n <= 4,
+                'V' => n == 2,
+                'v' | 'O' => n == 1 || n == 4,
+                'B' => matches!(n, 1 | 4 | 5),
+                'Z' | 'X' | 'x' => n <= 5,
+                _ => false,
+            };
+            if !ok {
+                return false;
+            }
+            continue;
+        }
+        match c {
+            '\'' => {
+                // A literal up to the closing quote; `''` inside is a quote.
+                let mut j = i + 1;
+                loop {
+                    match cs.get(j) {
+                        None => return false,
+                        Some('\'') if cs.get(j + 1) == Some(&'\'') => j += 2,
+                        Some('\'') => break,
+                        Some(_) => j += 1,
+                    }
+                }
+                i = j + 1;
+                continue;
+            }
+            '[' => depth += 1,
+            ']' => {
+                if depth == 0 {
+                    return false;
+                }
+                depth -= 1;
+            }
+            '{' | '}' | '#' => return false,
+            _ => {}
+        }
+        i += 1;
+    }
+    true
 }
 
 /// Parses `text` with a Java pattern; returns the UTC instant (a missing time is midnight, a
@@ -558,15 +643,12 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
                         ));
                     }
                     let pattern = text(args.get(1), "yyyy-MM-dd");
-                    let pattern = named_format(pattern).unwrap_or(pattern);
-                    let epoch = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
-                    format_java(
-                        name,
-                        pattern,
-                        Some(epoch),
-                        Some((NaiveTime::MIN, 0)),
-                        Some((0, "Z")),
-                    )?;
+                    if named_format(pattern).is_none() && !java_pattern_valid(pattern) {
+                        return Err(failed(
+                            name,
+                            "java.lang.RuntimeException: Available formats are: (none given)",
+                        ));
+                    }
                     return Ok(Value::from(super::java_to_string(other)));
                 }
             };

@@ -292,6 +292,19 @@ fn hex_value(v: i64) -> String {
 /// or a digit (an all-upper-case text's underscores first become spaces), trimmed, lower-cased
 /// and joined with `-`.
 fn snake_case(s: &str) -> String {
+    // APOC walks UTF-16 units: each half of a character past U+FFFF is neither lower nor upper
+    // case, so it starts a piece of its own and reaches the client alone, which Neo4j's UTF-8
+    // encoder writes as `?`.
+    let s: String = s
+        .chars()
+        .flat_map(|c| {
+            let astral = c.len_utf16() == 2;
+            [if astral { '?' } else { c }, '?']
+                .into_iter()
+                .take(1 + usize::from(astral))
+        })
+        .collect();
+    let s = s.as_str();
     let upper = !s.is_empty()
         && s.chars()
             .all(|c| c.is_uppercase() || c.is_ascii_digit() || c == '_');

@@ -264,13 +264,13 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 let Some(k) = text(n, a1)? else {
                     return Ok(Value::Null);
                 };
-                run.property(v, k)?
+                run.java_property(v, k)?
             }
         },
         "apoc.any.properties" => match a0 {
             Value::Null => Value::Null,
             v => {
-                let all = run.all_properties(v)?;
+                let all = run.java_properties(v)?;
                 match list(n, a1)? {
                     Some(ks) => Value::Map(
                         all.into_iter()

@@ -390,7 +390,7 @@ impl Hasher<'_, '_> {
                 remove.extend(xs);
             }
         }
-        let props = self.run.all_properties(&Value::Node(id))?;
+        let props = self.run.java_properties(&Value::Node(id))?;
         let props = self.selected(props, retain, remove)?;
         self.feed_map(md, &props, 0)
     }
@@ -417,7 +417,7 @@ impl Hasher<'_, '_> {
         if let Some(xs) = c.rel_disallow.get(&*ty) {
             remove.extend(xs);
         }
-        let props = self.run.all_properties(&Value::Relationship(id))?;
+        let props = self.run.java_properties(&Value::Relationship(id))?;
         let props = self.selected(props, retain, remove)?;
         self.feed_map(md, &props, 0)
     }

@@ -1015,7 +1015,7 @@ pub(super) fn dispatch(
             let Some(key) = text(n, arg(args, 1))? else {
                 return Ok(Value::Null);
             };
-            let json = match run.property(node, key)? {
+            let json = match run.java_property(node, key)? {
                 Value::Null => return Ok(Value::Null),
                 Value::String(s) => s.to_string(),
                 other => {

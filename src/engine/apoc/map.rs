@@ -66,7 +66,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
             for x in list(n, a0)?.unwrap_or_default() {
                 let v = match x {
                     Value::Map(mm) => mm.get(k).cloned(),
-                    Value::Node(_) | Value::Relationship(_) => Some(run.property(x, k)?),
+                    Value::Node(_) | Value::Relationship(_) => Some(run.java_property(x, k)?),
                     _ => None,
                 };
                 let Some(v) = v.filter(|v| !v.is_null()) else {

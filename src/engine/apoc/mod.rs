@@ -596,7 +596,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let (Value::Node(_), Value::Node(_)) = (a0, a1) else {
                 return Ok(Value::Null);
             };
-            let (l, r) = (run.all_properties(a0)?, run.all_properties(a1)?);
+            let (l, r) = (run.java_properties(a0)?, run.java_properties(a1)?);
             let mut left_only = BTreeMap::new();
             let mut right_only = BTreeMap::new();
             let mut common = BTreeMap::new();
@@ -674,12 +674,12 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             if matches!(args.get(1), Some(Value::Null)) {
                 return Err(npe(n, "java.util.Map.size()", "m"));
             }
-            // A label once, in the order first written; null properties are not set.
+            // A label once, in the order first written; the properties as given, a null one
+            // included (the node a client receives carries it).
             let mut labels = strings(n, a0)?;
             let mut seen = std::collections::HashSet::new();
             labels.retain(|l| seen.insert(l.clone()));
-            let mut props = map(n, a1)?.cloned().unwrap_or_default();
-            props.retain(|_, v| !v.is_null());
+            let props = map(n, a1)?.cloned().unwrap_or_default();
             let id = run
                 .sh
                 .virtual_node(labels.iter().map(|l| key(l)).collect(), props)?;
@@ -700,7 +700,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             let keep = strings(n, a1)?;
             let props = run
-                .all_properties(a0)?
+                .java_properties(a0)?
                 .into_iter()
                 .filter(|(k, _)| keep.iter().any(|w| w == &**k))
                 .collect();
@@ -766,7 +766,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                     .collect(),
             )),
             Value::Node(_) | Value::Relationship(_) => Ok(Value::Map(
-                run.all_properties(a0)?
+                run.java_properties(a0)?
                     .iter()
                     .map(|(k, v)| (k.clone(), Value::from(apoc_type_name(v))))
                     .collect(),

@@ -912,7 +912,7 @@ impl Expansion {
 fn clone_path(run: &Runner, path: &Path) -> Result<Value> {
     let mut nodes = Vec::with_capacity(path.nodes.len());
     for n in &path.nodes {
-        let props = run.all_properties(&Value::Node(*n))?;
+        let props = run.java_properties(&Value::Node(*n))?;
         nodes.push(run.sh.virtual_node(run.node_labels(*n), props)?);
     }
     let mut rels = Vec::with_capacity(path.rels.len());
@@ -926,7 +926,7 @@ fn clone_path(run: &Runner, path: &Path) -> Result<Value> {
         } else {
             (nodes[i + 1], nodes[i])
         };
-        let props = run.all_properties(&Value::Relationship(*r))?;
+        let props = run.java_properties(&Value::Relationship(*r))?;
         rels.push(run.sh.virtual_rel(ty, a, b, props)?);
     }
     Ok(path_value(nodes, rels))
@@ -993,14 +993,14 @@ fn collapse(
     if flag(get("collapsedLabel"), false) {
         labels.push(key("Collapsed"));
     }
-    let mut props = run.all_properties(&Value::Node(first))?;
+    let mut props = run.java_properties(&Value::Node(first))?;
     for n in others {
         for l in run.node_labels(*n) {
             if !labels.contains(&l) {
                 labels.push(l);
             }
         }
-        for (k, v) in run.all_properties(&Value::Node(*n))? {
+        for (k, v) in run.java_properties(&Value::Node(*n))? {
             let merged = merge_property(&mode, props.get(&k), &v);
             props.insert(k, merged);
         }
@@ -1035,7 +1035,7 @@ fn collapse(
             } else {
                 (m, m, v)
             };
-            let rp = run.all_properties(&Value::Relationship(r))?;
+            let rp = run.java_properties(&Value::Relationship(r))?;
             let k = (out, ty, other);
             if !merge {
                 loose.push((k.1.clone(), start, end, rp));
@@ -1206,7 +1206,7 @@ fn group(run: &Runner, p: &str, args: &[Value]) -> Result<Vec<Vec<Value>>> {
         let Some(sym) = g.sym(l) else { continue };
         for n in g.nodes_with_label(sym) {
             run.sh.tick()?;
-            let props = run.all_properties(&Value::Node(*n))?;
+            let props = run.java_properties(&Value::Node(*n))?;
             let vals: Vec<Value> = keys
                 .iter()
                 .map(|k| props.get(k.as_str()).cloned().unwrap_or(Value::Null))
@@ -1233,7 +1233,7 @@ fn group(run: &Runner, p: &str, args: &[Value]) -> Result<Vec<Vec<Value>>> {
         }
         let maps: Vec<BTreeMap<Arc<str>, Value>> = ns
             .iter()
-            .map(|n| run.all_properties(&Value::Node(*n)))
+            .map(|n| run.java_properties(&Value::Node(*n)))
             .collect::<Result<_>>()?;
         let mut props: BTreeMap<Arc<str>, Value> = keys
             .iter()
@@ -1264,7 +1264,7 @@ fn group(run: &Runner, p: &str, args: &[Value]) -> Result<Vec<Vec<Value>>> {
                         continue;
                     }
                     let k = (i, j, ty.clone());
-                    let props = run.all_properties(&Value::Relationship(r))?;
+                    let props = run.java_properties(&Value::Relationship(r))?;
                     rel_members
                         .entry(k.clone())
                         .or_insert_with(|| {

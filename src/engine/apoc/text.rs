@@ -556,13 +556,26 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             Value::from(out)
         }
-        "touppercase" => Value::from(
-            words(&split_camel(s))
-                .iter()
-                .map(|w| w.to_uppercase())
-                .collect::<Vec<_>>()
-                .join("_"),
-        ),
+        // Words of ASCII letters and digits, a new one at each capital letter; anything else
+        // separates them (so `FOO` is `F_O_O` and `ÄB` is `B`).
+        "touppercase" => {
+            let mut parts: Vec<String> = Vec::new();
+            let mut cur = String::new();
+            for c in s.chars() {
+                if c.is_ascii_uppercase() && !cur.is_empty() {
+                    parts.push(std::mem::take(&mut cur));
+                }
+                if c.is_ascii_alphanumeric() {
+                    cur.push(c.to_ascii_uppercase());
+                } else if !cur.is_empty() {
+                    parts.push(std::mem::take(&mut cur));
+                }
+            }
+            if !cur.is_empty() {
+                parts.push(cur);
+            }
+            Value::from(parts.join("_"))
+        }
         "clean" => Value::from(clean(s)),
         "comparecleaned" => match text(n, a1)? {
             Some(t) => Value::Bool(clean(s) == clean(t)),
@@ -788,20 +801,6 @@ pub(super) fn expand_ranges(spec: &str) -> Vec<char> {
             out.push(c[i]);
             i += 1;
         }
-    }
-    out
-}
-
-/// `fooBar` → `foo Bar` (word starts at upper-case letters after lower-case ones).
-pub(super) fn split_camel(s: &str) -> String {
-    let mut out = String::new();
-    let mut prev_lower = false;
-    for c in s.chars() {
-        if c.is_uppercase() && prev_lower {
-            out.push(' ');
-        }
-        prev_lower = c.is_lowercase() || c.is_ascii_digit();
-        out.push(c);
     }
     out
 }

@@ -221,7 +221,7 @@ fn import_node(
         return Ok(NodeId(*id));
     }
     let labels = run.node_labels(n);
-    let props = run.all_properties(&Value::Node(n))?;
+    let props = run.java_properties(&Value::Node(n))?;
     let id = sh.virtual_node(labels, props)?;
     seen.insert((true, n.0), id.0);
     sh.virtuals
@@ -245,7 +245,7 @@ fn import_rel(run: &Runner, sh: &Shared, db: &str, r: RelId, seen: &mut Imported
         import_node(run, sh, db, a, seen)?,
         import_node(run, sh, db, b, seen)?,
     );
-    let props = run.all_properties(&Value::Relationship(r))?;
+    let props = run.java_properties(&Value::Relationship(r))?;
     let id = sh.virtual_rel(ty, a, b, props)?;
     seen.insert((false, r.0), id.0);
     sh.virtuals
