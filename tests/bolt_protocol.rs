@@ -428,3 +428,141 @@ fn concurrent_sessions() {
         .unwrap();
     assert_eq!(rows[0][0], Ps::Int(200));
 }
+
+/// The system database's users as Neo4j 5.26 community manages them (each answer below read
+/// off the Neo4j oracle): `CREATE [OR REPLACE] USER`, `ALTER USER`, `ALTER CURRENT USER`,
+/// `RENAME USER`, `DROP USER`, `SHOW USERS`, logins against them, a password that must be
+/// changed first, enterprise's commands refused, and a rolled-back transaction's user changes
+/// undone.
+#[test]
+fn users_as_neo4j_community_manages_them() {
+    let h = start(Config {
+        auth: Some(("neo4j".into(), "foobarbaz".into())),
+        ..Default::default()
+    });
+    let mut c = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    c.login("neo4j", "foobarbaz").unwrap();
+    let ok = |c: &mut Client, q: &str| -> (Vec<Vec<Ps>>, Ps) {
+        let (_, rows, meta) = c
+            .run(q, no_params())
+            .unwrap()
+            .unwrap_or_else(|e| panic!("{q}: {e:?}"));
+        (rows, meta)
+    };
+    let fails = |c: &mut Client, q: &str| -> (String, String) {
+        let e = c.run(q, no_params()).unwrap().expect_err(q);
+        c.request(0x0F, vec![]).unwrap();
+        (
+            e.get("code").and_then(Ps::as_str).unwrap_or("").to_string(),
+            e.get("message")
+                .and_then(Ps::as_str)
+                .unwrap_or("")
+                .to_string(),
+        )
+    };
+    let updates = |meta: &Ps| {
+        meta.get("stats")
+            .and_then(|s| s.get("system-updates"))
+            .and_then(Ps::as_int)
+    };
+    // neomodel's session fixture, on the default database.
+    let (_, meta) = ok(
+        &mut c,
+        "CREATE OR REPLACE USER troygreene SET PASSWORD 'foobarbaz' CHANGE NOT REQUIRED",
+    );
+    assert_eq!(updates(&meta), Some(1));
+    assert_eq!(meta.get("type").and_then(Ps::as_str), Some("s"));
+    let (_, meta) = ok(
+        &mut c,
+        "CREATE OR REPLACE USER troygreene SET PASSWORD 'foobarbaz' CHANGE NOT REQUIRED",
+    );
+    assert_eq!(updates(&meta), Some(2), "a replaced user counts twice");
+    let (rows, _) = ok(&mut c, "SHOW USERS YIELD user, passwordChangeRequired");
+    assert_eq!(
+        rows.iter()
+            .map(|r| format!("{}:{}", r[0].as_str().unwrap(), r[1] == Ps::Bool(true)))
+            .collect::<Vec<_>>(),
+        ["neo4j:false", "troygreene:false"]
+    );
+    for (q, code, message) in [
+        ("CREATE USER troygreene SET PASSWORD 'foobarbaz'", "Neo.ClientError.Statement.ArgumentError", "Failed to create the specified user 'troygreene': User already exists."),
+        ("CREATE USER bob SET PASSWORD 'short'", "Neo.ClientError.Statement.ArgumentError", "A password must be at least 8 characters."),
+        ("CREATE USER bob SET PASSWORD 'foobarbaz1' SET STATUS SUSPENDED", "Neo.DatabaseError.Statement.ExecutionFailed", "Failed to create the specified user 'bob': 'SET STATUS' is not available in community edition."),
+        ("CREATE USER bob SET ENCRYPTED PASSWORD 'foobarbaz1'", "Neo.ClientError.Statement.ArgumentError", "Incorrect format of encrypted password. Correct format is '<encryption-version>,<hash>,<salt>'."),
+        ("CREATE USER `a:b` SET PASSWORD 'password1'", "Neo.ClientError.Statement.ArgumentError", "Username 'a:b' contains illegal characters."),
+        ("CREATE OR REPLACE USER troy IF NOT EXISTS SET PASSWORD 'foobarbaz'", "Neo.ClientError.Statement.SyntaxError", "Failed to create the specified user 'troy': cannot have both `OR REPLACE` and `IF NOT EXISTS`. (line 1, column 1 (offset: 0))"),
+        ("ALTER USER nobody SET PASSWORD 'abcdefghij'", "Neo.ClientError.Statement.ArgumentError", "Failed to alter the specified user 'nobody': User does not exist."),
+        ("ALTER USER troygreene SET PASSWORD 'foobarbaz'", "Neo.ClientError.Statement.ArgumentError", "Failed to alter the specified user 'troygreene': Old password and new password cannot be the same."),
+        ("ALTER CURRENT USER SET PASSWORD FROM 'wrong' TO 'abcdefghi'", "Neo.ClientError.Statement.ArgumentError", "User 'neo4j' failed to alter their own password: Invalid principal or credentials."),
+        ("DROP USER neo4j", "Neo.ClientError.Statement.ArgumentError", "Failed to delete the specified user 'neo4j': Deleting yourself is not allowed."),
+        ("RENAME USER nobody TO r3", "Neo.ClientError.Statement.ArgumentError", "Failed to rename the specified user 'nobody' to 'r3': The user 'nobody' does not exist."),
+        ("CREATE ROLE publisher", "Neo.ClientError.Statement.UnsupportedAdministrationCommand", "Unsupported administration command: CREATE ROLE publisher"),
+        ("GRANT ROLE publisher TO troygreene", "Neo.ClientError.Statement.UnsupportedAdministrationCommand", "Unsupported administration command: GRANT ROLE publisher TO troygreene"),
+    ] {
+        assert_eq!(fails(&mut c, q), (code.to_string(), message.to_string()), "{q}");
+    }
+    let (_, meta) = ok(&mut c, "DROP USER nobody IF EXISTS");
+    assert_eq!(updates(&meta), None);
+    // A user logs in with its password; one that must change it may only do that, on system.
+    ok(
+        &mut c,
+        "ALTER USER troygreene SET PASSWORD 'newpassword' CHANGE REQUIRED",
+    );
+    let mut t = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    t.login("troygreene", "newpassword").unwrap();
+    assert_eq!(
+        fails(&mut t, "RETURN 1"),
+        (
+            "Neo.ClientError.Security.CredentialsExpired".into(),
+            "ACCESS on database 'neo4j' is not allowed.".into()
+        )
+    );
+    let (_, _, _) = t
+        .run_with(
+            "ALTER CURRENT USER SET PASSWORD FROM 'newpassword' TO 'newpassword2'",
+            no_params(),
+            Ps::map([("db", Ps::from("system"))]),
+        )
+        .unwrap()
+        .unwrap();
+    assert!(Client::connect(&addr(&h), &[(5, 4, 4)])
+        .unwrap()
+        .login("troygreene", "newpassword")
+        .is_err());
+    let mut t = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+    t.login("troygreene", "newpassword2").unwrap();
+    let (rows, _) = ok(&mut t, "SHOW CURRENT USER YIELD user");
+    assert_eq!(rows[0][0].as_str(), Some("troygreene"));
+    // The system database runs administration commands, not queries.
+    let e = c
+        .run_with(
+            "MATCH (n) CREATE (m)",
+            no_params(),
+            Ps::map([("db", Ps::from("system"))]),
+        )
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(
+        e.get("message").and_then(Ps::as_str),
+        Some("The following unsupported clauses were used: CREATE, MATCH. ")
+    );
+    c.request(0x0F, vec![]).unwrap();
+    // A transaction keeps administration commands apart from queries, and its user changes
+    // go when it rolls back.
+    c.request(0x11, vec![no_params()]).unwrap();
+    ok(&mut c, "CREATE USER r9 SET PASSWORD 'password1'");
+    let e = c.run("RETURN 1", no_params()).unwrap().unwrap_err();
+    assert_eq!(
+        e.get("message").and_then(Ps::as_str),
+        Some("Tried to execute Read query after executing Administration command")
+    );
+    c.request(0x0F, vec![]).unwrap();
+    let (rows, _) = ok(&mut c, "SHOW USERS YIELD user WHERE user = 'r9'");
+    assert!(rows.is_empty(), "the rolled-back user is gone");
+    // Dropped users cannot log in.
+    ok(&mut c, "DROP USER troygreene");
+    assert!(Client::connect(&addr(&h), &[(5, 4, 4)])
+        .unwrap()
+        .login("troygreene", "newpassword2")
+        .is_err());
+}

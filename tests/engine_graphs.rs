@@ -29,6 +29,8 @@ fn manual_context(current: &str) -> DatabaseContext {
         composites: vec![composite],
         routed_from: None,
         graphs: Default::default(),
+        users: None,
+        user: None,
     }
 }
 

@@ -756,3 +756,39 @@ fn averages_and_deviations_round_as_neo4j_and_nan_groups_apart() {
         3
     );
 }
+
+/// Cypher 5's `CALL { … }` without a scope clause sees only what its importing `WITH` names:
+/// a MATCH inside on an outer variable's name binds a new variable (Neo4j 5.26, the oracle:
+/// 14,904 Locations counted for each of two outer rows). neomodel's subqueries rely on it.
+#[test]
+fn a_subquery_without_an_importing_with_sees_no_outer_variable() {
+    let mut g = common::graph("CREATE (:L {i: 1})-[:R]->(:M), (:L {i: 2}), (:L {i: 3})");
+    for (query, want) in [
+        (
+            "MATCH (n:L) WITH n ORDER BY n.i LIMIT 2 CALL { MATCH (n:L) RETURN count(n) AS c } RETURN c",
+            vec!["3", "3"],
+        ),
+        (
+            "MATCH (n:L) WITH n ORDER BY n.i CALL { WITH n MATCH (n)--(m) RETURN count(m) AS c } RETURN n.i, c",
+            vec!["1 | 1", "2 | 0", "3 | 0"],
+        ),
+        (
+            "WITH 1 AS x CALL { MATCH (x) RETURN count(*) AS y } RETURN x, y",
+            vec!["1 | 4"],
+        ),
+        (
+            "UNWIND [1, 2] AS x CALL { UNWIND [10, 20, 30] AS x RETURN count(x) AS c } RETURN x, c",
+            vec!["1 | 3", "2 | 3"],
+        ),
+        (
+            "UNWIND [1, 2] AS x CALL { WITH * RETURN x AS s } RETURN s",
+            vec!["1", "2"],
+        ),
+        (
+            "UNWIND [1, 2] AS x CALL { WITH x RETURN x AS a UNION WITH x RETURN x + 10 AS a } RETURN a ORDER BY a",
+            vec!["1", "2", "11", "12"],
+        ),
+    ] {
+        assert_eq!(common::rows(&mut g, query), want, "{query}");
+    }
+}

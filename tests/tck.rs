@@ -35,19 +35,6 @@ use values::{parse_expected, to_value};
 /// The scenarios Neo4j 5.26 passes and grape does not yet, each with the reason.
 const BEHIND_NEO4J: &[(&str, &str)] = &[
     (
-        "clauses/merge/Merge1.feature:[14] Merges should not be able to match on deleted nodes",
-        "grape reuses a deleted node's id within the statement, so comparing ids before and \
-         after sees no node created (the drop-in issue: ids are reused as Neo4j never does)",
-    ),
-    (
-        "clauses/merge/Merge5.feature:[20] Do not match on deleted entities",
-        "as Merge1 [14]",
-    ),
-    (
-        "clauses/merge/Merge5.feature:[21] Do not match on deleted relationships",
-        "as Merge1 [14], for a relationship",
-    ),
-    (
         "expressions/temporal/Temporal10.feature:[9] Should handle large durations",
         "grape's dates span years ±262,143 (chrono), Java's ±999,999,999",
     ),

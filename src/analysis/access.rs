@@ -194,9 +194,19 @@ impl Flags {
                     self.clauses(&f.clauses);
                 }
                 Clause::LoadCsv(l) => self.expr(&l.source),
+                // Neo4j's user listings are administration commands ("s").
+                Clause::Show(s)
+                    if matches!(
+                        s.kind,
+                        crate::syntax::ShowKind::Users { .. }
+                            | crate::syntax::ShowKind::CurrentUser
+                    ) =>
+                {
+                    self.schema = true
+                }
                 Clause::Show(_) => self.read = true,
                 // Schema commands change the database (Neo4j's "schema" access mode).
-                Clause::Schema(_) => self.schema = true,
+                Clause::Schema(_) | Clause::Admin(_) => self.schema = true,
                 Clause::Use(_) | Clause::Finish(_) => {}
                 Clause::Let(l) => l.items.iter().for_each(|(_, e)| self.expr(e)),
                 Clause::Filter(f) => self.expr(&f.predicate),

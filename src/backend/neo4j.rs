@@ -323,6 +323,7 @@ fn stats_of(summary: &Ps) -> Stats {
         indexes_removed: n("indexes-removed"),
         constraints_added: n("constraints-added"),
         constraints_removed: n("constraints-removed"),
+        system_updates: n("system-updates"),
     }
 }
 

@@ -93,6 +93,9 @@ struct Shared {
     active: AtomicUsize,
     /// Failed logins in a row, and when the last was, by client address.
     auth_failures: Mutex<std::collections::HashMap<std::net::IpAddr, (u32, Instant)>>,
+    /// The DBMS's users (`CREATE USER` …): with authentication on, logins are checked
+    /// against them; the `auth` user is the first.
+    users: Arc<crate::engine::security::Users>,
 }
 
 impl Shared {
@@ -132,13 +135,27 @@ impl Shared {
         Ok(Shared {
             databases: by_name,
             empty: SharedGraph::new(Graph::new()),
-            config,
             addr,
             connections: AtomicU64::new(0),
             bookmarks: AtomicU64::new(0),
             stop: AtomicBool::new(false),
             active: AtomicUsize::new(0),
             auth_failures: Mutex::new(std::collections::HashMap::new()),
+            // With authentication off, Neo4j's initial user, whose password must be changed.
+            users: Arc::new(match &config.auth {
+                Some((u, p)) => crate::engine::security::Users::with_initial(u, p),
+                None => {
+                    let users = crate::engine::security::Users::default();
+                    let _ = users.create(
+                        "neo4j",
+                        crate::engine::security::Password::Plain("neo4j"),
+                        true,
+                        false,
+                    );
+                    users
+                }
+            }),
+            config,
         })
     }
 
@@ -504,6 +521,129 @@ struct Tx<'a> {
     read_only: bool,
     /// When the driver's `tx_timeout` runs out.
     deadline: Option<Instant>,
+    /// What its statements are (Neo4j keeps administration commands apart from queries): set
+    /// by the first.
+    kind: Option<StatementKind>,
+    /// The users before its first administration command, put back unless it commits.
+    users_undo: Option<UsersUndo>,
+}
+
+/// Puts the DBMS's users back as they were when dropped, unless committed.
+struct UsersUndo {
+    users: Arc<crate::engine::security::Users>,
+    before: Option<crate::engine::security::UsersSnapshot>,
+}
+
+impl UsersUndo {
+    fn commit(mut self) {
+        self.before = None;
+    }
+}
+
+impl Drop for UsersUndo {
+    fn drop(&mut self) {
+        if let Some(s) = self.before.take() {
+            self.users.restore(s);
+        }
+    }
+}
+
+/// A statement's kind as Neo4j names it when a transaction mixes them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum StatementKind {
+    Read,
+    Write,
+    Administration,
+}
+
+impl StatementKind {
+    fn of(stmt: &crate::syntax::ast::Statement) -> StatementKind {
+        use crate::syntax::ast::Clause;
+        use crate::syntax::ShowKind;
+        let admin = stmt.query.first.clauses.iter().any(|c| match c {
+            Clause::Admin(_) => true,
+            Clause::Show(s) => matches!(
+                s.kind,
+                ShowKind::Users { .. } | ShowKind::CurrentUser | ShowKind::Databases(_)
+            ),
+            _ => false,
+        });
+        if admin {
+            StatementKind::Administration
+        } else if crate::engine::is_updating(stmt) {
+            StatementKind::Write
+        } else {
+            StatementKind::Read
+        }
+    }
+
+    fn name(self) -> &'static str {
+        match self {
+            StatementKind::Read => "Read query",
+            StatementKind::Write => "Write query",
+            StatementKind::Administration => "Administration command",
+        }
+    }
+}
+
+/// Neo4j's refusal of a statement on the `system` database, which runs administration
+/// commands, `SHOW`s and procedures only.
+fn system_database_refusal(stmt: &crate::syntax::ast::Statement, src: &str) -> Option<String> {
+    use crate::syntax::ast::Clause;
+    use crate::syntax::ShowKind;
+    let clauses: Vec<&Clause> = stmt.query.parts().flat_map(|s| s.clauses.iter()).collect();
+    let mut unsupported: Vec<&str> = clauses
+        .iter()
+        .filter_map(|c| match c {
+            Clause::Match(_) => Some("MATCH"),
+            Clause::Create(_) => Some("CREATE"),
+            Clause::Merge(_) => Some("MERGE"),
+            Clause::Set(_) => Some("SET"),
+            Clause::Remove(_) => Some("REMOVE"),
+            Clause::Delete(_) => Some("DELETE"),
+            Clause::Unwind(_) => Some("UNWIND"),
+            Clause::With(_) => Some("WITH"),
+            Clause::LoadCsv(_) => Some("LOAD CSV"),
+            Clause::Foreach(_) => Some("FOREACH"),
+            Clause::CallSubquery(_) => Some("CALL"),
+            _ => None,
+        })
+        .collect();
+    if !unsupported.is_empty() {
+        unsupported.sort_unstable();
+        unsupported.dedup();
+        return Some(format!(
+            "The following unsupported clauses were used: {}. ",
+            unsupported.join(", ")
+        ));
+    }
+    for c in &clauses {
+        if let Clause::Show(s) = c {
+            let what = match s.kind {
+                ShowKind::Indexes(_) => "SHOW INDEXES",
+                ShowKind::Constraints(_) => "SHOW CONSTRAINTS",
+                _ => continue,
+            };
+            return Some(format!(
+                "The following commands are not allowed on a system database: {what}."
+            ));
+        }
+    }
+    let system = stmt.query.unions.is_empty()
+        && clauses.iter().any(|c| {
+            matches!(
+                c,
+                Clause::Admin(_) | Clause::Show(_) | Clause::CallProcedure(_)
+            )
+        });
+    if system {
+        return None;
+    }
+    let text = src.get(stmt.query.span.start..).unwrap_or(src).trim_end();
+    Some(format!(
+        "Not a recognised system command or procedure. This Cypher command can only be executed in a user database: {}",
+        text.trim_end_matches(';').trim_end()
+    ))
 }
 
 /// The driver's `tx_timeout` (milliseconds) in a BEGIN or RUN's extra map.
@@ -533,6 +673,11 @@ struct Conn<'a> {
     authenticated: bool,
     /// A database user (see [`Config::database_users`]): its database, the only one it may use.
     user: Option<String>,
+    /// The user the connection logged in as (one of the DBMS's users), when authentication
+    /// is on.
+    principal: Option<String>,
+    /// Whether that user's password must be changed before anything else.
+    credentials_expired: bool,
     /// What the last query saw of the databases, reused while the database and the user's
     /// home are the same (not rebuilt for every RUN).
     context: Option<Arc<crate::engine::DatabaseContext>>,
@@ -577,6 +722,8 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
         id: shared.connections.fetch_add(1, Ordering::SeqCst) + 1,
         authenticated: false,
         user: None,
+        principal: None,
+        credentials_expired: false,
         context: None,
         failed: false,
         tx: None,
@@ -666,9 +813,10 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
                 Err(f) => {
                     conn.failed = true;
                     // A failed login closes the connection; a refused database (Forbidden)
-                    // does not, as in Neo4j.
+                    // or a password that must be changed first does not, as in Neo4j.
                     let close = f.code.starts_with("Neo.ClientError.Security")
-                        && f.code != "Neo.ClientError.Security.Forbidden";
+                        && f.code != "Neo.ClientError.Security.Forbidden"
+                        && f.code != "Neo.ClientError.Security.CredentialsExpired";
                     write_message(&mut out, &failure(f));
                     close
                 }
@@ -713,6 +861,10 @@ fn stat_keys(s: &crate::engine::Stats) -> Vec<(String, Ps)> {
     if !v.is_empty() {
         v.push(("contains-updates".into(), Ps::Bool(true)));
     }
+    if s.system_updates > 0 {
+        v.push(("contains-system-updates".into(), Ps::Bool(true)));
+        v.push(("system-updates".into(), Ps::Int(s.system_updates as i64)));
+    }
     v
 }
 
@@ -752,6 +904,9 @@ impl<'a> Conn<'a> {
     fn check_auth(&mut self, auth: &Ps) -> Result<(), Failure> {
         let cfg = &self.shared.config;
         self.user = None;
+        self.principal = None;
+        self.credentials_expired = false;
+        self.context = None;
         if cfg.auth.is_some() || cfg.database_users {
             let mut failures = self
                 .shared
@@ -769,8 +924,13 @@ impl<'a> Conn<'a> {
             let basic = auth.get("scheme").and_then(Ps::as_str) == Some("basic");
             let principal = auth.get("principal").and_then(Ps::as_str);
             let credentials = auth.get("credentials").and_then(Ps::as_str);
-            let admin = matches!(&cfg.auth, Some((u, p))
-                if principal == Some(u.as_str()) && credentials == Some(p.as_str()));
+            // The DBMS's users, the `auth` user among them (Neo4j checks the system
+            // database's users).
+            let known = match (principal, credentials) {
+                (Some(u), Some(p)) if cfg.auth.is_some() => self.shared.users.authenticate(u, p),
+                _ => None,
+            };
+            let admin = known.is_some();
             let db_user = match (principal, credentials) {
                 (Some(u), Some(p)) if cfg.database_users && !admin && u == p => {
                     let key = u.to_ascii_lowercase();
@@ -796,6 +956,10 @@ impl<'a> Conn<'a> {
             }
             failures.remove(&self.peer);
             self.user = db_user;
+            if admin {
+                self.principal = principal.map(str::to_string);
+                self.credentials_expired = known == Some(true);
+            }
         }
         self.authenticated = true;
         Ok(())
@@ -894,6 +1058,8 @@ impl<'a> Conn<'a> {
             home: self.home().to_string(),
             default: self.shared.config.database.clone(),
             composites: self.shared.config.composites.clone(),
+            users: Some(self.shared.users.clone()),
+            user: self.principal.clone(),
         });
         self.context = Some(c.clone());
         c
@@ -970,6 +1136,8 @@ impl<'a> Conn<'a> {
                     lease: None,
                     read_only,
                     deadline: tx_timeout(f.first()).map(|t| Instant::now() + t),
+                    kind: None,
+                    users_undo: None,
                 });
                 self.results.clear();
                 write_message(out, &success(Ps::map::<&str>([])));
@@ -982,6 +1150,9 @@ impl<'a> Conn<'a> {
                     .ok_or_else(|| Failure::request("COMMIT without an open transaction"))?;
                 if let Some(lease) = tx.lease {
                     lease.commit();
+                }
+                if let Some(undo) = tx.users_undo {
+                    undo.commit();
                 }
                 self.results.clear();
                 write_message(out, &success(Ps::map([("bookmark", self.bookmark())])));
@@ -1084,6 +1255,71 @@ impl<'a> Conn<'a> {
         let access = crate::analysis::access(&stmt);
         let updating = crate::engine::is_updating(&stmt);
         let explain = stmt.prefix == Some(crate::syntax::ast::QueryPrefix::Explain);
+        let admin = stmt.query.first.clauses.iter().find_map(|c| match c {
+            crate::syntax::ast::Clause::Admin(a) => Some(a),
+            _ => None,
+        });
+        // A transaction runs administration commands or queries, not both.
+        if let Some(tx) = &mut self.tx {
+            let kind = StatementKind::of(&stmt);
+            match tx.kind {
+                Some(before)
+                    if before != kind
+                        && (before == StatementKind::Administration
+                            || kind == StatementKind::Administration) =>
+                {
+                    return Err(Failure::new(
+                        "Neo.ClientError.Transaction.ForbiddenDueToTransactionType",
+                        format!(
+                            "Tried to execute {} after executing {}",
+                            kind.name(),
+                            before.name()
+                        ),
+                    ));
+                }
+                Some(StatementKind::Read) if kind == StatementKind::Write => tx.kind = Some(kind),
+                Some(_) => {}
+                None => tx.kind = Some(kind),
+            }
+            if admin.is_some() && tx.users_undo.is_none() {
+                tx.users_undo = Some(UsersUndo {
+                    users: self.shared.users.clone(),
+                    before: Some(self.shared.users.snapshot()),
+                });
+            }
+        }
+        if db == "system" {
+            if let Some(message) = system_database_refusal(&stmt, &query) {
+                return Err(Failure::new(
+                    "Neo.ClientError.Statement.SemanticError",
+                    message,
+                ));
+            }
+        }
+
+        // A user whose password must be changed may do nothing but change it, on `system`.
+        if self.credentials_expired {
+            let own_password = matches!(
+                admin,
+                Some(crate::syntax::ast::AdminCommand::AlterCurrentUser { .. })
+            );
+            if db != "system" || !own_password {
+                return Err(Failure::new(
+                    "Neo.ClientError.Security.CredentialsExpired",
+                    if db == "system" {
+                        "Permission denied.".to_string()
+                    } else {
+                        format!("ACCESS on database '{db}' is not allowed.")
+                    },
+                ));
+            }
+        }
+        if admin.is_some() && read_mode && !explain {
+            return Err(Failure::new(
+                "Neo.ClientError.Statement.AccessMode",
+                "Writing in read access mode not allowed. Attempted write to system",
+            ));
+        }
         if updating && read_mode && !explain {
             return Err(Failure::new(
                 "Neo.ClientError.Statement.AccessMode",
@@ -1200,8 +1436,10 @@ impl<'a> Conn<'a> {
                 )
             })
             .collect();
+        // Everything the system database runs is of the administration kind ("s").
+        let query_type = if db == "system" { "s" } else { access.code() };
         let mut summary = vec![
-            ("type".to_string(), Ps::from(access.code())),
+            ("type".to_string(), Ps::from(query_type)),
             ("t_last".to_string(), Ps::Int(0)),
             ("db".to_string(), Ps::String(db)),
         ];

@@ -172,6 +172,17 @@ pub const SHOW_TRANSACTIONS_COLUMNS: &[&str] = &[
 ];
 
 /// The columns of `SHOW CURRENT USER`.
+/// `SHOW USERS WITH AUTH`: the user columns, then one row per user and auth provider.
+pub const SHOW_USERS_WITH_AUTH_COLUMNS: &[&str] = &[
+    "user",
+    "roles",
+    "passwordChangeRequired",
+    "suspended",
+    "home",
+    "provider",
+    "auth",
+];
+
 pub const SHOW_CURRENT_USER_COLUMNS: &[&str] = &[
     "user",
     "roles",
@@ -192,7 +203,10 @@ pub fn show_columns(kind: crate::syntax::ShowKind) -> (&'static [&'static str], 
         ShowKind::Databases(_) => (SHOW_DATABASES_COLUMNS, SHOW_DATABASES_DEFAULT),
         ShowKind::Settings => (SHOW_SETTINGS_COLUMNS, 5),
         ShowKind::Transactions => (SHOW_TRANSACTIONS_COLUMNS, 10),
-        ShowKind::CurrentUser => (SHOW_CURRENT_USER_COLUMNS, 5),
+        ShowKind::CurrentUser | ShowKind::Users { with_auth: false } => {
+            (SHOW_CURRENT_USER_COLUMNS, 5)
+        }
+        ShowKind::Users { with_auth: true } => (SHOW_USERS_WITH_AUTH_COLUMNS, 7),
     }
 }
 

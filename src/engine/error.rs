@@ -150,6 +150,14 @@ impl ExecError {
                 _ => self.kind.code(),
             };
         }
+        match self.detail {
+            Some("UnsupportedAdministrationCommand") => {
+                return "Neo.ClientError.Statement.UnsupportedAdministrationCommand"
+            }
+            Some("CommunityEdition") => return "Neo.DatabaseError.Statement.ExecutionFailed",
+            Some("CredentialsExpired") => return "Neo.ClientError.Security.CredentialsExpired",
+            _ => {}
+        }
         if self.detail == Some("IndexNotFound") {
             return "Neo.ClientError.Schema.IndexNotFound";
         }

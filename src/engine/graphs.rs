@@ -33,6 +33,10 @@ pub struct DatabaseContext {
     pub routed_from: Option<String>,
     /// On a composite database: its constituents' graphs as the statement reads them.
     pub graphs: ConstituentGraphs,
+    /// The DBMS's users (the system database's), where the server keeps any.
+    pub users: Option<std::sync::Arc<super::security::Users>>,
+    /// The user the session authenticated as (none with authentication off).
+    pub user: Option<String>,
 }
 
 /// The graphs of a composite's constituents, by database name (lower case), as one statement
@@ -81,6 +85,8 @@ impl DatabaseContext {
             composites: Vec::new(),
             routed_from: None,
             graphs: ConstituentGraphs::default(),
+            users: None,
+            user: None,
         }
     }
 

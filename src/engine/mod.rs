@@ -28,6 +28,7 @@ mod graphs;
 mod notifications;
 mod planner;
 mod procedures;
+pub mod security;
 pub(crate) mod temporal_values;
 mod vector;
 
@@ -162,6 +163,8 @@ pub struct Stats {
     pub indexes_removed: u64,
     pub constraints_added: u64,
     pub constraints_removed: u64,
+    /// Changes to the system database (users): Neo4j's `system-updates`.
+    pub system_updates: u64,
 }
 
 impl Stats {
@@ -178,11 +181,16 @@ impl Stats {
         self.indexes_removed += other.indexes_removed;
         self.constraints_added += other.constraints_added;
         self.constraints_removed += other.constraints_removed;
+        self.system_updates += other.system_updates;
     }
 
     /// Whether the statement changed anything.
+    /// Whether the statement changed a database's graph (system updates aside).
     pub fn contains_updates(&self) -> bool {
-        *self != Stats::default()
+        Stats {
+            system_updates: 0,
+            ..self.clone()
+        } != Stats::default()
     }
 }
 

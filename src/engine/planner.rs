@@ -139,6 +139,18 @@ fn single(
                 p.children.push(sub);
                 p.estimate(rows)
             }
+            Clause::Admin(c) => {
+                use crate::syntax::ast::AdminCommand as A;
+                let op = match c {
+                    A::CreateUser { .. } => "CreateUser",
+                    A::AlterUser { .. } => "AlterUser",
+                    A::AlterCurrentUser { .. } => "AlterCurrentUserSetPassword",
+                    A::RenameUser { .. } => "RenameUser",
+                    A::DropUser { .. } => "DropUser",
+                    A::Enterprise { .. } => "AdministrationCommand",
+                };
+                Plan::over(op, String::new(), start(cur.take())).estimate(0.0)
+            }
             Clause::Schema(c) => {
                 use crate::syntax::SchemaCommand as S;
                 let op = match c {
@@ -215,6 +227,7 @@ fn single(
                     crate::syntax::ShowKind::Settings => "ShowSettings",
                     crate::syntax::ShowKind::Transactions => "ShowTransactions",
                     crate::syntax::ShowKind::CurrentUser => "ShowCurrentUser",
+                    crate::syntax::ShowKind::Users { .. } => "ShowUsers",
                 };
                 Plan::over(op, strip_keyword(&text, "SHOW"), start(cur.take()))
                     .bind(yielded.iter().map(|c| c.to_string()))

@@ -6,7 +6,7 @@ use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
 use crate::graph::Graph;
 use crate::value::{NodeId, Value};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::sync::Arc;
 
 type Rows = (Vec<Arc<str>>, Vec<Vec<Value>>);
@@ -99,11 +99,13 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "db.schema.reltypeproperties",
     "db.schema.visualization",
     "dbms.components",
+    "dbms.showcurrentuser",
 ];
 
 /// The implemented procedures that write (run by [`call_write`] with the graph to change),
 /// besides APOC's ([`super::apoc::write::PROCEDURES`]).
 const WRITES: &[&str] = &[
+    "apoc.schema.assert",
     "db.create.setnodevectorproperty",
     "db.create.setrelationshipvectorproperty",
     "db.create.setvectorproperty",
@@ -117,7 +119,9 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
     if let Some(c) = super::apoc::refactor::columns(&name.to_ascii_lowercase()) {
         return cols(c);
     }
-    if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
+    if name.eq_ignore_ascii_case("apoc.schema.assert") {
+        cols(&["label", "key", "keys", "unique", "action"])
+    } else if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
         cols(&["node"])
     } else {
         Vec::new()
@@ -150,6 +154,9 @@ pub(crate) fn call_write(
     if super::apoc::refactor::columns(&lname).is_some() {
         let rows = super::apoc::refactor::call(g, sh, &lname, procedure, args)?;
         return Ok((write_columns(name), rows));
+    }
+    if lname == "apoc.schema.assert" {
+        return Ok((write_columns(name), schema_assert(g, sh, procedure, args)?));
     }
     let [element, key, vector] = args else {
         return Err(ExecError::compile(
@@ -197,6 +204,7 @@ pub(crate) fn call_write(
 pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
     let lname = name.to_ascii_lowercase();
     IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
+        || WRITES.contains(&lname.as_str())
         || super::apoc::procs::PROCEDURES.contains(&lname.as_str())
         || super::apoc::write::column(&lname).is_some()
         || super::apoc::refactor::columns(&lname).is_some()
@@ -319,6 +327,20 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     Value::from("Neo4j Kernel"),
                     Value::List(vec![Value::from(crate::catalogue::NEO4J_VERSION)]),
                     Value::from("community"),
+                ]],
+            ))
+        }
+        // The session's user, as community answers (no roles, no flags); none with
+        // authentication off.
+        "dbms.showcurrentuser" => {
+            no_args(args)?;
+            let user = run.sh.databases.and_then(|d| d.user.clone());
+            Ok((
+                cols(&["username", "roles", "flags"]),
+                vec![vec![
+                    user.map_or(Value::Null, |u| Value::from(u.as_str())),
+                    Value::Null,
+                    Value::List(Vec::new()),
                 ]],
             ))
         }
@@ -972,11 +994,13 @@ fn common_type(types: &[&'static str]) -> &'static str {
 fn apoc_meta_data(g: &Graph) -> Vec<Vec<Value>> {
     use crate::graph::EntityType;
     let strs = |xs: BTreeSet<Arc<str>>| Value::List(xs.into_iter().map(Value::String).collect());
+    #[allow(clippy::too_many_arguments)]
     let row = |label: &Arc<str>,
                property: &Arc<str>,
                count: i64,
                flags: (bool, bool, bool),
                ty: &str,
+               left: i64,
                other: Value,
                element: &str| {
         vec![
@@ -987,82 +1011,150 @@ fn apoc_meta_data(g: &Graph) -> Vec<Vec<Value>> {
             Value::Bool(flags.1),
             Value::Bool(flags.2),
             s(ty),
-            Value::Bool(ty == "LIST" || ty == "RELATIONSHIP"),
+            Value::Bool(ty == "LIST"),
             Value::Null,
-            Value::Int(0),
+            Value::Int(left),
             Value::Int(0),
             other,
             Value::List(Vec::new()),
             s(element),
         ]
     };
+    // As APOC lists them (the oracle): relationship types, then labels, each in the order its
+    // token was made (first use). Under each, its rows in the order APOC meets them going
+    // through its elements in id order: an element's relationships (a type's start labels, a
+    // label's outgoing types, with the labels at the other end) before its properties, in the
+    // order they are stored.
     let mut out = Vec::new();
-    let mut labels: Vec<crate::graph::Sym> = g.labels_in_use();
-    labels.sort_by(|a, b| g.sym_name(*a).cmp(g.sym_name(*b)));
-    for l in labels {
-        let name = g.sym_name(l).clone();
-        let mut props: BTreeMap<Arc<str>, Vec<&'static str>> = BTreeMap::new();
-        let mut rels: BTreeMap<Arc<str>, (BTreeSet<Arc<str>>, i64)> = BTreeMap::new();
-        for &n in g.nodes_with_label(l) {
-            for (k, v) in g.node_properties(n) {
-                props.entry(k).or_default().push(apoc_type(&v));
-            }
-            for (r, m) in g.neighbours(n, crate::graph::Dir::Outgoing) {
-                if let Some(t) = g.rel_type(r) {
-                    let e = rels.entry(t).or_default();
-                    e.0.extend(g.labels(m));
-                    e.1 += 1;
+    let mut types: Vec<crate::graph::Sym> = Vec::new();
+    let mut by_type: HashMap<crate::graph::Sym, Metas> = HashMap::new();
+    for r in g.relationship_ids() {
+        let (Some(d), Some((a, b))) = (g.relationship(r), g.endpoints(r)) else {
+            continue;
+        };
+        let metas = by_type.entry(d.ty).or_insert_with(|| {
+            types.push(d.ty);
+            Metas::default()
+        });
+        for la in g.labels(a) {
+            metas.relationship(la, g.labels(b));
+        }
+        let mut props: Vec<&(crate::graph::Sym, Value)> = d.props.iter().collect();
+        props.sort_by_key(|(k, _)| *k);
+        for (k, v) in props {
+            metas.property(g.sym_name(*k).clone(), apoc_type(v));
+        }
+    }
+    types.sort_unstable();
+    let emit = |out: &mut Vec<Vec<Value>>, name: &Arc<str>, metas: Metas, entity: EntityType| {
+        let element = if entity == EntityType::Node {
+            "node"
+        } else {
+            "relationship"
+        };
+        for (key, m) in metas.rows {
+            match m {
+                Meta::Rel(others, count) => out.push(row(
+                    name,
+                    &key,
+                    count,
+                    (false, false, false),
+                    "RELATIONSHIP",
+                    count,
+                    strs(others),
+                    element,
+                )),
+                Meta::Prop(types) => {
+                    let flags = schema_flags(g, entity, name, &key);
+                    out.push(row(
+                        name,
+                        &key,
+                        0,
+                        flags,
+                        common_type(&types),
+                        0,
+                        Value::List(Vec::new()),
+                        element,
+                    ))
                 }
             }
         }
-        for (k, types) in props {
-            let flags = schema_flags(g, EntityType::Node, &name, &k);
-            out.push(row(
-                &name,
-                &k,
-                0,
-                flags,
-                common_type(&types),
-                Value::List(Vec::new()),
-                "node",
-            ));
-        }
-        for (t, (others, count)) in rels {
-            out.push(row(
-                &name,
-                &t,
-                count,
-                (false, false, false),
-                "RELATIONSHIP",
-                strs(others),
-                "node",
-            ));
+    };
+    for t in types {
+        if let Some(metas) = by_type.remove(&t) {
+            emit(
+                &mut out,
+                &g.sym_name(t).clone(),
+                metas,
+                EntityType::Relationship,
+            );
         }
     }
-    let mut by_type: BTreeMap<Arc<str>, BTreeMap<Arc<str>, Vec<&'static str>>> = BTreeMap::new();
-    for r in g.relationship_ids() {
-        if let Some(t) = g.rel_type(r) {
-            let props = by_type.entry(t).or_default();
-            for (k, v) in g.relationship_properties(r) {
-                props.entry(k).or_default().push(apoc_type(&v));
+    let mut labels: Vec<crate::graph::Sym> = g.labels_in_use();
+    labels.sort_unstable();
+    for l in labels {
+        let name = g.sym_name(l).clone();
+        let mut metas = Metas::default();
+        for &n in g.nodes_with_label(l) {
+            // A node's relationships by type token, then its properties by key token (the
+            // order Neo4j's store gives them).
+            let mut rels: Vec<(crate::graph::Sym, NodeId)> = g
+                .neighbours(n, crate::graph::Dir::Outgoing)
+                .into_iter()
+                .filter_map(|(r, m)| Some((g.relationship(r)?.ty, m)))
+                .collect();
+            rels.sort_by_key(|(t, _)| *t);
+            for (t, m) in rels {
+                metas.relationship(g.sym_name(t).clone(), g.labels(m));
+            }
+            if let Some(d) = g.node(n) {
+                let mut props: Vec<&(crate::graph::Sym, Value)> = d.props.iter().collect();
+                props.sort_by_key(|(k, _)| *k);
+                for (k, v) in props {
+                    metas.property(g.sym_name(*k).clone(), apoc_type(v));
+                }
             }
         }
-    }
-    for (t, props) in by_type {
-        for (k, types) in props {
-            let flags = schema_flags(g, EntityType::Relationship, &t, &k);
-            out.push(row(
-                &t,
-                &k,
-                0,
-                flags,
-                common_type(&types),
-                Value::List(Vec::new()),
-                "relationship",
-            ));
-        }
+        emit(&mut out, &name, metas, EntityType::Node);
     }
     out
+}
+
+/// One row of `apoc.meta.data` being gathered: a relationship (the labels at the other end,
+/// how many) or a property (the types seen).
+enum Meta {
+    Rel(BTreeSet<Arc<str>>, i64),
+    Prop(Vec<&'static str>),
+}
+
+/// The rows of one label or type, in the order first met.
+#[derive(Default)]
+struct Metas {
+    rows: Vec<(Arc<str>, Meta)>,
+    at: HashMap<Arc<str>, usize>,
+}
+
+impl Metas {
+    fn slot(&mut self, key: Arc<str>, new: impl FnOnce() -> Meta) -> &mut Meta {
+        let i = *self.at.entry(key.clone()).or_insert_with(|| {
+            self.rows.push((key, new()));
+            self.rows.len() - 1
+        });
+        &mut self.rows[i].1
+    }
+
+    fn relationship(&mut self, key: Arc<str>, others: Vec<Arc<str>>) {
+        if let Meta::Rel(o, count) = self.slot(key, || Meta::Rel(BTreeSet::new(), 0)) {
+            o.extend(others);
+            *count += 1;
+        }
+    }
+
+    fn property(&mut self, key: Arc<str>, ty: &'static str) {
+        if let Meta::Prop(types) = self.slot(key, || Meta::Prop(Vec::new())) {
+            types.push(ty);
+        }
+    }
 }
 
 /// `apoc.schema.nodes()`: the node indexes (LOOKUP ones aside) and node constraints, with
@@ -1159,4 +1251,204 @@ pub(crate) fn apoc_type(v: &Value) -> &'static str {
         Value::Point(_) => "POINT",
         _ => "ANY",
     }
+}
+
+/// `apoc.schema.assert(indexes, constraints, dropExisting = true)` as APOC 5.26 runs it: each
+/// index (not LOOKUP, vector, constraint-backing or multi-token) is KEPT when asked for, else
+/// DROPPED when `dropExisting`; those asked for and missing are CREATED (a list of keys is a
+/// composite index); then the constraints alike (a key is a uniqueness constraint, a list a
+/// node key). A row per index and constraint: label, key (when one), keys, unique, action.
+fn schema_assert(
+    g: &mut Graph,
+    sh: &super::exec::Shared,
+    procedure: &str,
+    args: &[Value],
+) -> Result<Vec<Vec<Value>>> {
+    use crate::graph::ConstraintRule;
+    use crate::syntax::IndexKind;
+    let failed = |why: &str| ExecError::procedure_failed(procedure, why);
+    // The maps asked for, label by label: each entry a key (STRING) or keys (LIST).
+    let wanted = |v: Option<&Value>| -> Result<Vec<(String, Vec<Value>)>> {
+        match v {
+            None | Some(Value::Null) => Ok(Vec::new()),
+            Some(Value::Map(m)) => m
+                .iter()
+                .map(|(k, v)| match v {
+                    Value::List(xs) => Ok((k.to_string(), xs.clone())),
+                    Value::Null => Ok((k.to_string(), Vec::new())),
+                    other => Err(failed(&format!(
+                        "java.lang.ClassCastException: class {} cannot be cast to class java.util.List ({} and java.util.List are in module java.base of loader 'bootstrap')",
+                        super::apoc::coll::java_class(other),
+                        super::apoc::coll::java_class(other)
+                    ))),
+                })
+                .collect(),
+            Some(other) => Err(ExecError::type_error(format!(
+                "{procedure} expects a map, not {}",
+                crate::value::type_name(other)
+            ))),
+        }
+    };
+    let drop_existing = !matches!(args.get(2), Some(Value::Bool(false)));
+    let quote = |s: &str| format!("`{}`", s.replace('`', "``"));
+    let keys_value = |ks: &[Arc<str>]| Value::List(ks.iter().map(|k| Value::from(&**k)).collect());
+    let key_value = |ks: &[Arc<str>]| match ks {
+        [one] => Value::from(&**one),
+        _ => Value::Null,
+    };
+    let names = |xs: &[Value]| -> Vec<String> {
+        xs.iter()
+            .filter_map(|x| x.as_str().map(str::to_string))
+            .collect()
+    };
+    let run = |g: &mut Graph, q: String| super::run_nested_write(g, sh, &q, &super::Params::new());
+    let mut rows = Vec::new();
+
+    let mut indexes = wanted(args.first())?;
+    let existing: Vec<_> = g.schema().indexes().to_vec();
+    for idx in existing {
+        sh.tick()?;
+        if matches!(idx.kind, IndexKind::Lookup | IndexKind::Vector)
+            || idx.owning_constraint.is_some()
+            || idx.labels_or_types.len() != 1
+        {
+            continue;
+        }
+        let label = idx.labels_or_types[0].to_string();
+        let included = indexes
+            .iter_mut()
+            .find(|(l, _)| *l == label)
+            .is_some_and(|(_, items)| {
+                let at = items
+                    .iter()
+                    .position(|it| match (it, idx.properties.as_slice()) {
+                        (Value::String(s), [one]) => **s == **one,
+                        (Value::List(xs), ks) if ks.len() > 1 => {
+                            names(xs) == ks.iter().map(|k| k.to_string()).collect::<Vec<_>>()
+                        }
+                        _ => false,
+                    });
+                at.map(|i| items.remove(i)).is_some()
+            });
+        let action = if drop_existing && !included {
+            run(g, format!("DROP INDEX {}", quote(&idx.name)))?;
+            "DROPPED"
+        } else {
+            "KEPT"
+        };
+        rows.push(vec![
+            Value::from(label.as_str()),
+            key_value(&idx.properties),
+            keys_value(&idx.properties),
+            Value::Bool(false),
+            Value::from(action),
+        ]);
+    }
+    for (label, items) in indexes {
+        for it in items {
+            let keys: Vec<String> = match &it {
+                Value::String(k) => vec![k.to_string()],
+                Value::List(xs) => names(xs),
+                _ => continue,
+            };
+            let on: Vec<String> = keys.iter().map(|k| format!("n.{}", quote(k))).collect();
+            run(
+                g,
+                format!(
+                    "CREATE INDEX FOR (n:{}) ON ({})",
+                    quote(&label),
+                    on.join(", ")
+                ),
+            )?;
+            let ks: Vec<Arc<str>> = keys.iter().map(|k| Arc::from(k.as_str())).collect();
+            rows.push(vec![
+                Value::from(label.as_str()),
+                if matches!(it, Value::String(_)) {
+                    key_value(&ks)
+                } else {
+                    Value::Null
+                },
+                keys_value(&ks),
+                Value::Bool(false),
+                Value::from("CREATED"),
+            ]);
+        }
+    }
+
+    let mut constraints = wanted(args.get(1))?;
+    let existing: Vec<_> = g.schema().constraints().to_vec();
+    for c in existing {
+        sh.tick()?;
+        let label = c.label.to_string();
+        let key = key_value(&c.properties);
+        let exists = constraints
+            .iter_mut()
+            .find(|(l, _)| *l == label)
+            .is_some_and(|(_, items)| {
+                let before = items.len();
+                items.retain(|it| match it {
+                    Value::String(s) => key.as_str() != Some(&**s),
+                    Value::List(xs) => {
+                        names(xs)
+                            != c.properties
+                                .iter()
+                                .map(|k| k.to_string())
+                                .collect::<Vec<_>>()
+                    }
+                    _ => true,
+                });
+                items.len() != before
+            });
+        let action = if drop_existing && !exists {
+            run(g, format!("DROP CONSTRAINT {}", quote(&c.name)))?;
+            "DROPPED"
+        } else {
+            "KEPT"
+        };
+        rows.push(vec![
+            Value::from(label.as_str()),
+            key,
+            keys_value(&c.properties),
+            Value::Bool(matches!(
+                c.rule,
+                ConstraintRule::Unique | ConstraintRule::Key
+            )),
+            Value::from(action),
+        ]);
+    }
+    for (label, items) in constraints {
+        for it in items {
+            let (keys, statement) = match &it {
+                Value::String(k) => (
+                    vec![k.to_string()],
+                    format!(
+                        "CREATE CONSTRAINT FOR (n:{}) REQUIRE n.{} IS UNIQUE",
+                        quote(&label),
+                        quote(k)
+                    ),
+                ),
+                Value::List(xs) => {
+                    let keys = names(xs);
+                    let on: Vec<String> = keys.iter().map(|k| format!("n.{}", quote(k))).collect();
+                    let statement = format!(
+                        "CREATE CONSTRAINT FOR (n:{}) REQUIRE ({}) IS NODE KEY",
+                        quote(&label),
+                        on.join(", ")
+                    );
+                    (keys, statement)
+                }
+                _ => continue,
+            };
+            run(g, statement)?;
+            let ks: Vec<Arc<str>> = keys.iter().map(|k| Arc::from(k.as_str())).collect();
+            rows.push(vec![
+                Value::from(label.as_str()),
+                key_value(&ks),
+                keys_value(&ks),
+                Value::Bool(true),
+                Value::from("CREATED"),
+            ]);
+        }
+    }
+    Ok(rows)
 }

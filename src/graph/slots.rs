@@ -1,7 +1,13 @@
-//! The graph's element storage: node and relationship records in slot vectors (a removed
-//! element's slot is reused by the next one added, newest free slot first, so that a rollback
-//! brings every element back under its old id), and each node's relationships as two singly
-//! linked lists kept in compact side arrays (eight bytes per node and per relationship).
+//! The graph's element storage: node and relationship records in slot vectors, and each
+//! node's relationships as two singly linked lists kept in compact side arrays (eight bytes
+//! per node and per relationship).
+//!
+//! Ids are Neo4j's: a new element takes the next id, not a removed one's, so that scans after
+//! deletes come back in creation order as Neo4j's do (Neo4j 5.26 frees an id only when a
+//! later maintenance pass allows; the oracle gives 4, 5, 6 after deleting 1 and 2 of 0–3).
+//! Free slots are reused, newest first, only once over [`REUSE_AFTER`] pile up, which bounds
+//! the memory a long churn leaves behind. A rollback puts each removed element back in its
+//! own slot ([`Slots::restore_node`], [`Slots::restore_rel`]).
 //!
 //! It replaces petgraph's `StableGraph`, which kept the list heads inside 56-byte node slots:
 //! adding a relationship touched two of them at random, and bulk loads of millions of
@@ -14,6 +20,8 @@ use crate::value::{NodeId, RelId};
 
 /// No element (an empty list, the end of a list).
 const NONE: u32 = u32::MAX;
+/// Free slots (of nodes, or of relationships) kept unused before new elements take them.
+pub(super) const REUSE_AFTER: usize = 1 << 20;
 /// The list heads of a free node slot.
 const FREE: [u32; 2] = [NONE - 1, NONE - 1];
 
@@ -165,7 +173,8 @@ impl Slots {
         self.rels.iter().flatten().map(|s| &s.data)
     }
 
-    /// Adds a node, in the newest free slot if there is one.
+    /// Adds a node under the next id (in the newest free slot once over [`REUSE_AFTER`] are
+    /// free).
     pub fn add_node(&mut self, data: NodeData) -> NodeId {
         if !self.linked {
             let i = self.nodes.len() as u32;
@@ -173,7 +182,12 @@ impl Slots {
             self.node_count += 1;
             return NodeId(i);
         }
-        match self.node_free.pop() {
+        let reuse = if self.node_free.len() >= REUSE_AFTER {
+            self.node_free.pop()
+        } else {
+            None
+        };
+        match reuse {
             Some(i) => {
                 self.nodes[i as usize] = Some(data);
                 self.heads[i as usize] = [NONE, NONE];
@@ -188,6 +202,73 @@ impl Slots {
                 NodeId(i)
             }
         }
+    }
+
+    /// Gives back the id of the last node added, once removed (a rollback of its creation):
+    /// the next node takes it again, as though it had never been.
+    pub fn unallocate_node(&mut self, n: NodeId) {
+        let i = n.0 as usize;
+        if i + 1 == self.nodes.len() && self.nodes[i].is_none() {
+            if let Some(at) = self.node_free.iter().rposition(|&f| f == n.0) {
+                self.node_free.remove(at);
+            }
+            self.nodes.pop();
+            if self.heads.len() > i {
+                self.heads.truncate(i);
+            }
+        }
+    }
+
+    /// [`Slots::unallocate_node`] for the last relationship added.
+    pub fn unallocate_rel(&mut self, r: RelId) {
+        let i = r.0 as usize;
+        if i + 1 == self.rels.len() && self.rels[i].is_none() {
+            if let Some(at) = self.rel_free.iter().rposition(|&f| f == r.0) {
+                self.rel_free.remove(at);
+            }
+            self.rels.pop();
+            if self.next.len() > i {
+                self.next.truncate(i);
+            }
+        }
+    }
+
+    /// Puts a removed node back in its own slot (a rollback); `false` when the slot is taken.
+    pub fn restore_node(&mut self, n: NodeId, data: NodeData) -> bool {
+        let i = n.0 as usize;
+        if self.nodes.get(i).is_none_or(Option::is_some) {
+            return false;
+        }
+        if let Some(at) = self.node_free.iter().rposition(|&f| f == n.0) {
+            self.node_free.remove(at);
+        }
+        self.nodes[i] = Some(data);
+        self.heads[i] = [NONE, NONE];
+        self.node_count += 1;
+        true
+    }
+
+    /// Puts a removed relationship back in its own slot (a rollback), at the head of its
+    /// nodes' lists; `false` when the slot is taken or an endpoint is missing.
+    pub fn restore_rel(&mut self, r: RelId, start: NodeId, end: NodeId, data: RelData) -> bool {
+        let i = r.0 as usize;
+        if self.rels.get(i).is_none_or(Option::is_some)
+            || !self.contains_node(start)
+            || !self.contains_node(end)
+        {
+            return false;
+        }
+        if let Some(at) = self.rel_free.iter().rposition(|&f| f == r.0) {
+            self.rel_free.remove(at);
+        }
+        let (s, e) = (start.0 as usize, end.0 as usize);
+        self.next[i] = [self.heads[s][0], self.heads[e][1]];
+        self.rels[i] = Some(RelSlot { start, end, data });
+        self.heads[s][0] = r.0;
+        self.heads[e][1] = r.0;
+        self.reused = true;
+        self.rel_count += 1;
+        true
     }
 
     /// Removes a node that has no relationships left (callers remove them first); its slot
@@ -225,7 +306,12 @@ impl Slots {
         let (s, e) = (start.0 as usize, end.0 as usize);
         let link = [self.heads[s][0], self.heads[e][1]];
         let slot = RelSlot { start, end, data };
-        let id = match self.rel_free.pop() {
+        let reuse = if self.rel_free.len() >= REUSE_AFTER {
+            self.rel_free.pop()
+        } else {
+            None
+        };
+        let id = match reuse {
             Some(i) => {
                 self.rels[i as usize] = Some(slot);
                 self.next[i as usize] = link;
@@ -368,7 +454,7 @@ mod tests {
     }
 
     #[test]
-    fn slots_are_reused_newest_first_and_lists_follow() {
+    fn new_elements_take_new_ids_and_a_rollback_restores_old_ones() {
         let mut s = Slots::default();
         let a = s.add_node(NodeData::default());
         let b = s.add_node(NodeData::default());
@@ -381,15 +467,28 @@ mod tests {
         assert!(s.remove_rel(r1).is_none());
         assert_eq!(s.linked_list(a, 0), vec![r0]);
         assert_eq!(s.linked_list(b, 1), vec![r0]);
-        // The freed slot comes back first.
-        assert_eq!(s.add_rel(b, b, rel()), Some(r1));
-        assert_eq!(s.linked_list(b, 0), vec![r1, r2]);
-        assert_eq!(s.rel_count(), 3);
+        // A new relationship takes a new id; a rollback puts r1 back in its slot.
+        let r3 = s.add_rel(b, b, rel()).unwrap();
+        assert_eq!(r3, RelId(3));
+        assert_eq!(s.linked_list(b, 0), vec![r3, r2]);
+        assert!(s.restore_rel(r1, a, b, rel()));
+        assert!(!s.restore_rel(r1, a, b, rel()), "the slot is taken");
+        assert_eq!(s.linked_list(a, 0), vec![r1, r0]);
+        assert_eq!(s.rel_count(), 4);
         let c = s.add_node(NodeData::default());
         assert!(s.remove_node(c).is_some());
         assert!(!s.contains_node(c));
         assert_eq!(s.add_rel(a, c, rel()), None);
-        assert_eq!(s.add_node(NodeData::default()), c);
+        let d = s.add_node(NodeData::default());
+        assert_eq!(d, NodeId(c.0 + 1), "a removed node's id is not reused");
+        assert!(s.restore_node(c, NodeData::default()));
+        assert!(s.contains_node(c));
+        // Past the threshold free slots are reused, newest first.
+        assert!(s.remove_node(d).is_some());
+        let mut free = vec![0u32; REUSE_AFTER];
+        free.push(d.0);
+        s.node_free = free;
+        assert_eq!(s.add_node(NodeData::default()), d);
     }
 
     #[test]

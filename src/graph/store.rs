@@ -485,7 +485,7 @@ impl Graph {
     }
 
     /// All node ids in id order.
-    /// One more than the largest node id in use (ids of removed nodes may be reused).
+    /// One more than the largest node id given so far (removed nodes leave their ids unused).
     pub fn node_id_bound(&self) -> usize {
         self.s.node_bound()
     }
@@ -933,8 +933,16 @@ impl Graph {
     /// Undoes one change; `false` if an element did not come back under its old id.
     fn undo(&mut self, c: Change) -> bool {
         match c {
-            Change::AddNode { id, .. } => self.unlink_node(id),
-            Change::AddRel { id, .. } => self.s.remove_rel(id).is_some(),
+            Change::AddNode { id, .. } => {
+                let ok = self.unlink_node(id);
+                self.s.unallocate_node(id);
+                ok
+            }
+            Change::AddRel { id, .. } => {
+                let ok = self.s.remove_rel(id).is_some();
+                self.s.unallocate_rel(id);
+                ok
+            }
             Change::NodeProp { id, key, old, .. } => match self.s.node_mut(id) {
                 Some(d) => {
                     prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
@@ -970,18 +978,20 @@ impl Graph {
                 start,
                 end,
                 data,
-            } => self.s.add_rel(start, end, data) == Some(id),
+            } => self.s.restore_rel(id, start, end, data),
             Change::Schema { old, .. } => {
                 self.schema = *old;
                 true
             }
             Change::RemoveNode { id, data } => {
                 let labels = data.labels.clone();
-                let back = self.s.add_node(data);
+                if !self.s.restore_node(id, data) {
+                    return false;
+                }
                 for l in labels {
                     self.label_on(id, l);
                 }
-                back == id
+                true
             }
         }
     }

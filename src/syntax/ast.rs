@@ -235,6 +235,108 @@ pub enum Clause {
     /// `CREATE … INDEX`, `CREATE CONSTRAINT`, `DROP INDEX`, `DROP CONSTRAINT`: a schema
     /// command, always the whole statement.
     Schema(SchemaCommand),
+    /// `CREATE USER`, `ALTER USER`, `DROP USER`, …: an administration command of the system
+    /// database, always the whole statement.
+    Admin(AdminCommand),
+}
+
+/// An administration command: the user management Neo4j community has, or one of
+/// enterprise's commands (roles, privileges, databases, aliases, servers), kept as text to be
+/// refused.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum AdminCommand {
+    /// `CREATE [OR REPLACE] USER name [IF NOT EXISTS] SET [PLAINTEXT|ENCRYPTED] PASSWORD … …`
+    CreateUser {
+        name: SchemaName,
+        or_replace: bool,
+        if_not_exists: bool,
+        options: Vec<UserOption>,
+        span: Span,
+    },
+    /// `ALTER USER name [IF EXISTS] SET PASSWORD … | SET PASSWORD CHANGE [NOT] REQUIRED | …`
+    AlterUser {
+        name: SchemaName,
+        if_exists: bool,
+        options: Vec<UserOption>,
+        span: Span,
+    },
+    /// `ALTER CURRENT USER SET PASSWORD FROM old TO new`
+    AlterCurrentUser {
+        old: Secret,
+        new: Secret,
+        span: Span,
+    },
+    /// `RENAME USER name [IF EXISTS] TO new_name`
+    RenameUser {
+        from: SchemaName,
+        to: SchemaName,
+        if_exists: bool,
+        span: Span,
+    },
+    /// `DROP USER name [IF EXISTS]`
+    DropUser {
+        name: SchemaName,
+        if_exists: bool,
+        span: Span,
+    },
+    /// An enterprise-only command, as written.
+    Enterprise { text: String, span: Span },
+}
+
+impl AdminCommand {
+    pub fn span(&self) -> Span {
+        match self {
+            AdminCommand::CreateUser { span, .. }
+            | AdminCommand::AlterUser { span, .. }
+            | AdminCommand::AlterCurrentUser { span, .. }
+            | AdminCommand::RenameUser { span, .. }
+            | AdminCommand::DropUser { span, .. }
+            | AdminCommand::Enterprise { span, .. } => *span,
+        }
+    }
+}
+
+/// A clause of `CREATE USER` / `ALTER USER`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum UserOption {
+    /// `SET [PLAINTEXT|ENCRYPTED] PASSWORD secret [CHANGE [NOT] REQUIRED]`
+    Password {
+        encrypted: bool,
+        secret: Secret,
+        change_required: Option<bool>,
+        span: Span,
+    },
+    /// `[SET PASSWORD] CHANGE [NOT] REQUIRED`; `set_password` when written with `SET PASSWORD`.
+    ChangeRequired {
+        required: bool,
+        set_password: bool,
+        span: Span,
+    },
+    /// `SET STATUS ACTIVE|SUSPENDED` (enterprise).
+    Status { suspended: bool, span: Span },
+    /// `SET HOME DATABASE name` (enterprise).
+    Home { database: String, span: Span },
+    /// `REMOVE HOME DATABASE` (enterprise).
+    RemoveHome(Span),
+}
+
+impl UserOption {
+    pub fn span(&self) -> Span {
+        match self {
+            UserOption::Password { span, .. }
+            | UserOption::ChangeRequired { span, .. }
+            | UserOption::Status { span, .. }
+            | UserOption::Home { span, .. }
+            | UserOption::RemoveHome(span) => *span,
+        }
+    }
+}
+
+/// A password: a string literal or a parameter.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Secret {
+    Literal(String, Span),
+    Parameter(Parameter, Span),
 }
 
 /// A schema command: creates or drops an index or a constraint.
@@ -457,6 +559,7 @@ impl Clause {
             Clause::Next(c) => c.span,
             Clause::When(c) => c.span,
             Clause::Schema(c) => c.span(),
+            Clause::Admin(c) => c.span(),
         }
     }
 
@@ -811,6 +914,10 @@ pub enum ShowKind {
     Transactions,
     /// `SHOW CURRENT USER`.
     CurrentUser,
+    /// `SHOW USERS [WITH AUTH]`.
+    Users {
+        with_auth: bool,
+    },
 }
 
 /// Which databases `SHOW … DATABASE(S)` lists.

@@ -463,6 +463,10 @@ impl<'a, 's> Checker<'a, 's> {
                 self.schema_command(c);
                 scope
             }
+            Clause::Admin(c) => {
+                self.admin_command(c);
+                scope
+            }
             Clause::Let(l) => {
                 self.cypher_25_clause("LET", l.span);
                 // The items see the incoming row, not each other.

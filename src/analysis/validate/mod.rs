@@ -41,6 +41,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 // The checker's methods, by topic: clauses and scopes, patterns, expressions, and the path
 // inference over the schema.
+mod admin;
 mod clauses;
 mod exprs;
 mod graphs;

@@ -595,7 +595,7 @@ pub(super) fn coll_fill(n: &str, item: &Value, count: &Value) -> Result<Value> {
 }
 
 /// The Java class of a value as APOC receives it.
-fn java_class(v: &Value) -> &'static str {
+pub(crate) fn java_class(v: &Value) -> &'static str {
     use crate::temporal::Temporal as T;
     match v {
         Value::Int(_) => "java.lang.Long",

@@ -13,7 +13,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
 mod agg;
-mod coll;
+pub(crate) mod coll;
 mod compress;
 mod convert;
 pub(super) mod date;

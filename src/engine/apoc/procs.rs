@@ -47,6 +47,7 @@ pub(crate) const PROCEDURES: &[&str] = &[
     "apoc.path.spanningtree",
     "apoc.path.subgraphall",
     "apoc.path.subgraphnodes",
+    "apoc.util.sleep",
     "db.info",
     "dbms.listconfig",
 ];
@@ -61,6 +62,27 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
     let p = procedure;
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
     match lname {
+        // Sleeps in slices, the statement's deadline (a driver's transaction timeout
+        // included) and cancellation checked after each; a void procedure: the row goes on.
+        "apoc.util.sleep" => {
+            let ms = match a0 {
+                Value::Int(i) => *i,
+                Value::Float(f) => *f as i64,
+                Value::Null => return Err(ExecError::procedure_failed(p, "java.lang.ClassCastException: class org.neo4j.values.storable.NoValue cannot be cast to class org.neo4j.values.storable.NumberValue (org.neo4j.values.storable.NoValue and org.neo4j.values.storable.NumberValue are in unnamed module of loader 'app')")),
+                other => return Err(wrong(p, other, "an integer")),
+            };
+            let end =
+                std::time::Instant::now() + std::time::Duration::from_millis(ms.max(0) as u64);
+            loop {
+                run.sh.check_now()?;
+                let left = end.saturating_duration_since(std::time::Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                std::thread::sleep(left.min(std::time::Duration::from_millis(10)));
+            }
+            Ok((Vec::new(), vec![Vec::new()]))
+        }
         "apoc.path.expand" => {
             let mut e = Expansion::new(Uniqueness::RelationshipPath);
             e.rels = rel_sequence(run.graph(), text(p, a1)?.unwrap_or(""));

@@ -22,6 +22,7 @@ use std::time::Instant;
 
 // By topic: pattern matching (`MATCH`), expression walks, projection and aggregation
 // (`WITH`/`RETURN`), the updating clauses, and `LOAD CSV`'s file access.
+mod admin;
 mod call;
 mod compile;
 mod constituents;
@@ -278,6 +279,11 @@ impl Shared<'_> {
         if !t.is_multiple_of(1024) {
             return Ok(());
         }
+        self.check_now()
+    }
+
+    /// Checks the deadline and cancellation now (for work that waits rather than loops).
+    pub fn check_now(&self) -> Result<()> {
         if let Some(c) = self.cancel {
             if c.load(AtomicOrdering::Relaxed) {
                 return Err(ExecError::runtime(ErrorKind::Cancelled, "query cancelled"));
@@ -1137,7 +1143,10 @@ fn run_clause(
                 Some(crate::syntax::SubqueryScope::Variables(vs)) => {
                     vs.iter().map(|v| Arc::from(v.name.as_str())).collect()
                 }
-                None => scope.clone(),
+                // Without a scope clause only what an importing WITH names comes in: the
+                // subquery does not see the other outer variables (a MATCH on one of their
+                // names binds a new variable).
+                None => importing_with(&c.query, scope),
             };
             if let Some(tx) = &c.in_transactions {
                 return transactions::call_in_transactions(
@@ -1307,6 +1316,7 @@ fn run_clause(
             Ok(out)
         }
         Clause::Show(c) => Runner::new(access.graph(), sh).exec_show(c, scope, rows),
+        Clause::Admin(c) => admin::exec_admin(sh, c),
         Clause::Schema(c) => {
             let Access::Write(g) = access else {
                 return Err(read_only());
@@ -1315,6 +1325,44 @@ fn run_clause(
         }
         Clause::Return(_) => unreachable_return(),
     }
+}
+
+/// The outer variables a `CALL { … }` without a scope clause imports: those its parts'
+/// leading `WITH` names as bare variables (`WITH *`: all of them), and those a leading `USE`
+/// reads (`USE graph.byName(g)`, which Neo4j evaluates in the outer scope).
+fn importing_with(q: &crate::syntax::Query, scope: &[Arc<str>]) -> Vec<Arc<str>> {
+    let mut out: Vec<Arc<str>> = Vec::new();
+    let add = |name: &str, out: &mut Vec<Arc<str>>| {
+        if scope.iter().any(|s| **s == *name) && !out.iter().any(|o| **o == *name) {
+            out.push(Arc::from(name));
+        }
+    };
+    for part in q.parts() {
+        let mut clauses = part.clauses.iter();
+        let mut first = clauses.next();
+        if let Some(Clause::Use(u)) = first {
+            let mut vars = Vec::new();
+            walk::free_vars(&u.graph, &mut vars);
+            for v in &vars {
+                add(v, &mut out);
+            }
+            first = clauses.next();
+        }
+        let Some(Clause::With(w)) = first else {
+            continue;
+        };
+        if w.projection.star {
+            return scope.to_vec();
+        }
+        for it in &w.projection.items {
+            if let ExprKind::Variable(v) = &it.expr.kind {
+                if it.alias.as_ref().is_none_or(|a| a.name == v.name) {
+                    add(&v.name, &mut out);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// An internal signal: enough rows for the LIMIT that follows; caught where it is raised.

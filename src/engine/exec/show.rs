@@ -15,7 +15,8 @@ pub(crate) fn show_columns(c: &Show, g: &Graph) -> (usize, Vec<Arc<str>>) {
         ShowKind::Indexes(_) | ShowKind::Constraints(_) | ShowKind::Databases(_) => {
             table(c, g, false, None).len()
         }
-        ShowKind::Settings | ShowKind::Transactions | ShowKind::CurrentUser => 0,
+        ShowKind::Users { .. } | ShowKind::CurrentUser => 2,
+        ShowKind::Settings | ShowKind::Transactions => 0,
     };
     let bound: Vec<Arc<str>> = match &c.yield_ {
         None => all[..default].iter().map(|s| Arc::from(*s)).collect(),
@@ -156,8 +157,27 @@ fn table(
             Some(d) => database_rows(c, d),
             None => database_rows(c, &crate::engine::DatabaseContext::single()),
         },
+        ShowKind::Users { with_auth } => match databases.and_then(|d| d.users.as_ref()) {
+            Some(users) => users
+                .list()
+                .into_iter()
+                .map(|u| user_row(&u, with_auth))
+                .collect(),
+            None => Vec::new(),
+        },
+        ShowKind::CurrentUser => {
+            match databases.and_then(|d| Some((d.users.as_ref()?, d.user.as_deref()?))) {
+                Some((users, me)) => users
+                    .list()
+                    .into_iter()
+                    .filter(|u| u.name == me)
+                    .map(|u| user_row(&u, false))
+                    .collect(),
+                None => Vec::new(),
+            }
+        }
         // Not run: see `exec_show`.
-        ShowKind::Settings | ShowKind::Transactions | ShowKind::CurrentUser => Vec::new(),
+        ShowKind::Settings | ShowKind::Transactions => Vec::new(),
         ShowKind::Functions => listed_functions(c)
             .map(|f| {
                 let sig = f.signature();
@@ -202,6 +222,29 @@ fn table(
     }
 }
 
+/// A row of `SHOW USERS` as Neo4j community gives it: no roles, status or home database.
+fn user_row(u: &crate::engine::security::UserInfo, with_auth: bool) -> Vec<Value> {
+    let mut row = vec![
+        Value::from(u.name.as_str()),
+        Value::Null,
+        Value::Bool(u.change_required),
+        Value::Null,
+        Value::Null,
+    ];
+    if with_auth {
+        row.push(Value::from("native"));
+        row.push(Value::Map(
+            [
+                (Arc::from("password"), Value::from("***")),
+                (Arc::from("changeRequired"), Value::Bool(u.change_required)),
+            ]
+            .into_iter()
+            .collect(),
+        ));
+    }
+    row
+}
+
 impl Runner<'_> {
     /// Runs a `SHOW`: the catalogue's rows, filtered by `WHERE` and projected to the default
     /// columns, or projected by `YIELD` (with its ORDER BY, SKIP, LIMIT and WHERE, as a `WITH`
@@ -212,10 +255,13 @@ impl Runner<'_> {
         scope: &mut Vec<Arc<str>>,
         rows: Vec<Row>,
     ) -> Result<Vec<Row>> {
+        let no_users = self.sh.databases.is_none_or(|d| d.users.is_none());
         let what = match c.kind {
             ShowKind::Settings => Some("SHOW SETTINGS"),
             ShowKind::Transactions => Some("SHOW TRANSACTIONS"),
-            ShowKind::CurrentUser => Some("SHOW CURRENT USER"),
+            // Outside a server there is no DBMS whose users to list.
+            ShowKind::CurrentUser if no_users => Some("SHOW CURRENT USER outside a server"),
+            ShowKind::Users { .. } if no_users => Some("SHOW USERS outside a server"),
             _ => None,
         };
         if let Some(what) = what {

@@ -47,6 +47,7 @@ impl<'s> Builder<'s> {
                 // `USE db CREATE INDEX …`: the graph a schema command applies to.
                 Rule::use_clause => use_ = self.clause(c)?,
                 Rule::schema_command => query = Some(self.schema_command(c)?),
+                Rule::admin_command => query = Some(self.admin_command(c)?),
                 _ => {}
             }
         }
@@ -1193,6 +1194,11 @@ impl<'s> Builder<'s> {
                     }
                 }
                 Rule::show_user => show.kind = ShowKind::CurrentUser,
+                Rule::show_users => {
+                    show.kind = ShowKind::Users {
+                        with_auth: x.into_inner().any(|k| k.as_rule() == Rule::AUTH),
+                    }
+                }
                 Rule::show_scope => {
                     show.scope = match x.into_inner().next().map(|k| k.as_rule()) {
                         Some(Rule::BUILT) => ShowScope::BuiltIn,

@@ -11,6 +11,7 @@ use std::cell::Cell;
 use std::sync::LazyLock;
 
 // The builder's methods, by topic: statements and clauses, patterns, expressions and types.
+mod admin;
 mod clauses;
 mod descent;
 mod exprs;
@@ -673,6 +674,11 @@ fn describe(r: Rule) -> String {
         unsigned_int | range_exact | range_min | range_max => "an integer",
         dec_int | hex_int | oct_int | float_lit => "a number",
         sq_text | dq_text | RESERVED | case_expr | call_args | map_proj_body => "",
+        admin_command | create_user | alter_user | alter_current_user | rename_user | drop_user
+        | enterprise_command | user_option | create_user_option | user_password
+        | user_password_change | user_change | user_status | user_home | user_remove_home => "",
+        user_name => "a name",
+        user_secret => "a string",
         label_neg => "'!'",
         label_any => "'%'",
         label_dynamic => "'$'",

@@ -545,6 +545,7 @@ impl<'o> Printer<'o> {
     fn clause(&mut self, c: &Clause) {
         match c {
             Clause::Schema(c) => self.schema_command(c),
+            Clause::Admin(c) => self.admin_command(c),
             Clause::Braced(b) => {
                 self.w("{ ");
                 self.query(&b.query);
@@ -751,6 +752,11 @@ impl<'o> Printer<'o> {
                         }
                     }
                     ShowKind::CurrentUser => self.w("CURRENT USER"),
+                    ShowKind::Users { with_auth } => self.w(if with_auth {
+                        "USERS WITH AUTH"
+                    } else {
+                        "USERS"
+                    }),
                     ShowKind::Constraints(f) => {
                         let (entity, word) = match f {
                             ShowConstraints::All => (None, ""),

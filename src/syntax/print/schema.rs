@@ -212,3 +212,131 @@ impl Printer<'_> {
         }
     }
 }
+
+impl Printer<'_> {
+    fn secret(&mut self, s: &Secret) {
+        match s {
+            Secret::Literal(text, _) => write_string(&mut self.out, text),
+            Secret::Parameter(p, span) => {
+                self.expr(&Expr::new(ExprKind::Parameter(p.clone()), *span))
+            }
+        }
+    }
+
+    fn user_options(&mut self, options: &[UserOption]) {
+        for o in options {
+            match o {
+                UserOption::Password {
+                    encrypted,
+                    secret,
+                    change_required,
+                    ..
+                } => {
+                    self.w(if *encrypted {
+                        " SET ENCRYPTED PASSWORD "
+                    } else {
+                        " SET PASSWORD "
+                    });
+                    self.secret(secret);
+                    if let Some(c) = change_required {
+                        self.w(if *c {
+                            " CHANGE REQUIRED"
+                        } else {
+                            " CHANGE NOT REQUIRED"
+                        });
+                    }
+                }
+                UserOption::ChangeRequired {
+                    required,
+                    set_password,
+                    ..
+                } => {
+                    if *set_password {
+                        self.w(" SET PASSWORD");
+                    }
+                    self.w(if *required {
+                        " CHANGE REQUIRED"
+                    } else {
+                        " CHANGE NOT REQUIRED"
+                    });
+                }
+                UserOption::Status { suspended, .. } => self.w(if *suspended {
+                    " SET STATUS SUSPENDED"
+                } else {
+                    " SET STATUS ACTIVE"
+                }),
+                UserOption::Home { database, .. } => {
+                    self.w(" SET HOME DATABASE ");
+                    self.w(database);
+                }
+                UserOption::RemoveHome(_) => self.w(" REMOVE HOME DATABASE"),
+            }
+        }
+    }
+
+    pub(super) fn admin_command(&mut self, c: &AdminCommand) {
+        match c {
+            AdminCommand::CreateUser {
+                name,
+                or_replace,
+                if_not_exists,
+                options,
+                ..
+            } => {
+                self.w(if *or_replace {
+                    "CREATE OR REPLACE USER "
+                } else {
+                    "CREATE USER "
+                });
+                self.schema_name(name);
+                if *if_not_exists {
+                    self.w(" IF NOT EXISTS");
+                }
+                self.user_options(options);
+            }
+            AdminCommand::AlterUser {
+                name,
+                if_exists,
+                options,
+                ..
+            } => {
+                self.w("ALTER USER ");
+                self.schema_name(name);
+                if *if_exists {
+                    self.w(" IF EXISTS");
+                }
+                self.user_options(options);
+            }
+            AdminCommand::AlterCurrentUser { old, new, .. } => {
+                self.w("ALTER CURRENT USER SET PASSWORD FROM ");
+                self.secret(old);
+                self.w(" TO ");
+                self.secret(new);
+            }
+            AdminCommand::RenameUser {
+                from,
+                to,
+                if_exists,
+                ..
+            } => {
+                self.w("RENAME USER ");
+                self.schema_name(from);
+                if *if_exists {
+                    self.w(" IF EXISTS");
+                }
+                self.w(" TO ");
+                self.schema_name(to);
+            }
+            AdminCommand::DropUser {
+                name, if_exists, ..
+            } => {
+                self.w("DROP USER ");
+                self.schema_name(name);
+                if *if_exists {
+                    self.w(" IF EXISTS");
+                }
+            }
+            AdminCommand::Enterprise { text, .. } => self.w(text),
+        }
+    }
+}
