@@ -152,13 +152,15 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     assert_eq!(out["text2cypher_prompt_has_schema"], true);
     // The schema as neo4j-graphrag reads it (and puts in its Text2Cypher prompts).
     let st = &out["structured"];
+    // In the order `apoc.meta.data` meets them, as APOC 5.26 lists them: element by element,
+    // keys by token (the embedding is set after the chunk is created).
     assert_eq!(
         st["node_props"],
         json!({
             "Chunk": [
-                {"property": "embedding", "type": "LIST"},
                 {"property": "id", "type": "INTEGER"},
-                {"property": "text", "type": "STRING"}
+                {"property": "text", "type": "STRING"},
+                {"property": "embedding", "type": "LIST"}
             ],
             "Doc": [{"property": "title", "type": "STRING"}]
         })
@@ -175,7 +177,7 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     assert_eq!(st["constraint"], json!(["doc_title"]));
     assert_eq!(
         out["schema"],
-        "Node properties:\nChunk {embedding: LIST, id: INTEGER, text: STRING}\nDoc {title: STRING}\n\
+        "Node properties:\nChunk {id: INTEGER, text: STRING, embedding: LIST}\nDoc {title: STRING}\n\
          Relationship properties:\nNEXT {w: FLOAT}\nThe relationships:\n(:Chunk)-[:NEXT]->(:Doc)"
     );
 }
@@ -309,9 +311,9 @@ fn llama_index_property_graph_store() {
     assert_eq!(out["vector"], json!([["Alice", 1.0], ["Bob", 0.8]]));
     assert_eq!(
         out["schema"],
-        "Node properties:\nCOMPANY {embedding: LIST, id: STRING, name: STRING}\n\
-         Chunk {id: STRING, text: STRING}\n\
-         PERSON {age: INTEGER, embedding: LIST, id: STRING, name: STRING}\n\
+        "Node properties:\nChunk {id: STRING, text: STRING}\n\
+         PERSON {id: STRING, age: INTEGER, name: STRING, embedding: LIST}\n\
+         COMPANY {id: STRING, name: STRING, embedding: LIST}\n\
          Relationship properties:\nWORKS_AT {since: INTEGER}\nThe relationships:\n\
          (:Chunk)-[:MENTIONS]->(:PERSON)\n(:PERSON)-[:WORKS_AT]->(:COMPANY)"
     );
