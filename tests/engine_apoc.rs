@@ -504,7 +504,11 @@ fn apoc_writing_procedures_build_graphs() {
         ),
         (
             "CALL apoc.create.node(['X'], {bad: {nested: 1}}) YIELD node RETURN node",
-            "property values can only be primitive types",
+            "Failed to invoke procedure `apoc.create.node`: Caused by: java.lang.IllegalArgumentException: [{nested=1}:java.util.HashMap] is not a supported property value",
+        ),
+        (
+            "CALL apoc.create.node(['X'], {bad: [1, 2.5]}) YIELD node RETURN node",
+            "Caused by: java.lang.ArrayStoreException: arraycopy: element type mismatch: can not cast one of the elements of java.lang.Object[] to the type of the destination array, java.lang.Long",
         ),
     ] {
         let before = g.node_count();

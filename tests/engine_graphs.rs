@@ -31,6 +31,7 @@ fn manual_context(current: &str) -> DatabaseContext {
         graphs: Default::default(),
         users: None,
         user: None,
+        tx_metadata: Default::default(),
     }
 }
 

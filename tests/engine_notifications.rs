@@ -59,3 +59,47 @@ fn explain_notes_what_the_database_lacks_as_neo4j_does() {
     params.insert("x".into(), grape::value::Value::from("y"));
     assert!(notifications(&g, &stmt, q, &params).is_empty());
 }
+
+/// Names are Neo4j's tokens: known once anything used them, even when nothing has them now;
+/// each notification carries the GQL status Bolt 5.6+ sends (codes and texts from Neo4j 5.26).
+#[test]
+fn names_are_known_by_token_and_notes_carry_gql_statuses() {
+    let mut g = Graph::from_cypher_script("CREATE (:Gone {p: 1})-[:WENT]->(:Gone)").unwrap();
+    grape::engine::run(&mut g, "MATCH (n:Gone) DETACH DELETE n", &Params::new()).unwrap();
+    let notes = |g: &Graph, q: &str| {
+        let stmt = grape::syntax::parse(q).unwrap();
+        notifications(g, &stmt, q, &Params::new())
+            .into_iter()
+            .map(|n| (n.gql_status, n.status_description))
+            .collect::<Vec<_>>()
+    };
+    assert!(notes(&g, "MATCH (n:Gone)-[:WENT]->() RETURN n.p").is_empty());
+    assert_eq!(
+        notes(&g, "MATCH (n:NoSuchFlowLabel) RETURN n"),
+        [(
+            "01N50",
+            "warn: label does not exist. The label `NoSuchFlowLabel` does not exist. Verify that the spelling is correct.".to_string()
+        )]
+    );
+    assert_eq!(
+        notes(&g, "MATCH ()-[r:NOSUCHTYPE]->() RETURN r"),
+        [(
+            "01N51",
+            "warn: relationship type does not exist. The relationship type `NOSUCHTYPE` does not exist. Verify that the spelling is correct.".to_string()
+        )]
+    );
+    assert_eq!(
+        notes(&g, "MATCH (n) RETURN n.nosuchkeyxyz LIMIT 0"),
+        [(
+            "01N52",
+            "warn: property key does not exist. The property `nosuchkeyxyz` does not exist. Verify that the spelling is correct.".to_string()
+        )]
+    );
+    assert_eq!(
+        notes(&g, "EXPLAIN RETURN $nope"),
+        [(
+            "01N60",
+            "warn: parameter missing. The query plan cannot be cached and is not executable without 'EXPLAIN' due to the undefined parameter(s) $`nope`. Provide the parameter(s).".to_string()
+        )]
+    );
+}

@@ -792,3 +792,84 @@ fn a_subquery_without_an_importing_with_sees_no_outer_variable() {
         assert_eq!(common::rows(&mut g, query), want, "{query}");
     }
 }
+
+/// Property values as Neo4j 5.26 stores or refuses them (each message and outcome from the
+/// oracle): a list must hold one storable type, integers with floats become floats, and maps,
+/// nested lists, nulls in lists and mixed point CRSs are refused on every write path.
+#[test]
+fn property_values_are_stored_or_refused_as_neo4j_does() {
+    let mut g = graph("");
+    assert_eq!(
+        rows(&mut g, "CREATE (n:Mx {e: [1, 2.5]}) RETURN n.e"),
+        ["[1.0, 2.5]"]
+    );
+    assert_eq!(
+        rows(&mut g, "MATCH (n:Mx) SET n.f = [2.0, 3] RETURN n.f"),
+        ["[2.0, 3.0]"]
+    );
+    assert_eq!(
+        rows(&mut g, "MERGE (n:My {e: [1, 2.0]}) RETURN n.e"),
+        ["[1.0, 2.0]"]
+    );
+    assert_eq!(
+        rows(&mut g, "CREATE (n:Mx {e: [1, 2, 3000000000]}) RETURN n.e"),
+        ["[1, 2, 3000000000]"]
+    );
+    const SUBSET: &str = "Neo4j only supports a subset of Cypher types for storage as singleton or array properties. Please refer to section cypher/syntax/values of the manual for more details.";
+    for (query, message) in [
+        ("CREATE (n:Mx {e: [1, 'a']})", SUBSET),
+        ("CREATE (n:Mx {e: [true, 1]})", SUBSET),
+        ("CREATE (n:Mx {e: [date(), datetime()]})", SUBSET),
+        ("CREATE (n:Mx {e: [localtime(), time()]})", SUBSET),
+        ("CREATE (n:Mx) SET n = {e: [1, 'a']}", SUBSET),
+        ("WITH [1, 'a'] AS l CREATE (n:Mx) SET n += {e: l}", SUBSET),
+        ("MERGE (n:Mx {e: [1, 'a']})", SUBSET),
+        (
+            "CREATE (n:Mx {e: [1, null]})",
+            "Collections containing null values can not be stored in properties.",
+        ),
+        (
+            "CREATE (n:Mx {e: [[1]]})",
+            "Collections containing collections can not be stored in properties.",
+        ),
+        (
+            "CREATE (n:Mx {e: [point({x: 1, y: 2}), point({x: 1, y: 2, z: 3})]})",
+            "Collections containing point values with different CRS can not be stored in properties.",
+        ),
+        (
+            "CREATE (n:Mx {e: {a: 'x', b: [1, 2.5], c: {d: null}}})",
+            "Property values can only be of primitive types or arrays thereof. Encountered: Map{a -> String(\"x\"), b -> List{Long(1), Double(2.500000e+00)}, c -> Map{d -> NO_VALUE}}.",
+        ),
+        (
+            "CREATE (n:Mx {e: [{a: 1}]})",
+            "Property values can only be of primitive types or arrays thereof. Encountered: Map{a -> Long(1)}.",
+        ),
+        (
+            "CREATE (n:Mx {e: {b: true, a: 1.0}})",
+            "Property values can only be of primitive types or arrays thereof. Encountered: Map{a -> Double(1.000000e+00), b -> Boolean('true')}.",
+        ),
+    ] {
+        let e = run(&mut g, query, &Params::new()).unwrap_err();
+        assert_eq!(e.code(), "Neo.ClientError.Statement.TypeError", "{query}");
+        assert_eq!(e.message, message, "{query}");
+    }
+    // Nothing of the refused statements was kept.
+    assert_eq!(rows(&mut g, "MATCH (n) RETURN count(n)"), ["3"]);
+}
+
+/// `valueType()` of a list: the union of its elements' types in Neo4j's order, nested lists
+/// merged, nullability dropped when a null is among them (texts from Neo4j 5.26).
+#[test]
+fn value_type_of_lists_normalizes_unions_as_neo4j_does() {
+    let mut g = graph("");
+    for (q, want) in [
+        ("RETURN valueType([1, 'a', [2.5]])", "'LIST<STRING NOT NULL | INTEGER NOT NULL | LIST<FLOAT NOT NULL> NOT NULL> NOT NULL'"),
+        ("RETURN valueType([true, 1, 1.5, 'a', date(), null])", "'LIST<BOOLEAN | STRING | INTEGER | FLOAT | DATE> NOT NULL'"),
+        ("RETURN valueType([{a: 1}, [1], localtime(), time(), localdatetime(), datetime(), duration('P1D'), point({x: 1, y: 2})])", "'LIST<LOCAL TIME NOT NULL | ZONED TIME NOT NULL | LOCAL DATETIME NOT NULL | ZONED DATETIME NOT NULL | DURATION NOT NULL | POINT NOT NULL | MAP NOT NULL | LIST<INTEGER NOT NULL> NOT NULL> NOT NULL'"),
+        ("RETURN valueType([[1], ['a'], [1, 'a']])", "'LIST<LIST<STRING NOT NULL | INTEGER NOT NULL> NOT NULL> NOT NULL'"),
+        ("RETURN valueType([null])", "'LIST<NULL> NOT NULL'"),
+        ("RETURN valueType([])", "'LIST<NOTHING> NOT NULL'"),
+    ] {
+        assert_eq!(rows(&mut g, q), [want], "{q}");
+    }
+}

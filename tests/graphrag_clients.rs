@@ -102,30 +102,31 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
         ])
     );
     // The nearest chunk to "first" is chunk 1 (score 1.0), then chunk 3 ([0.6, 0.8, 0]:
-    // cos 0.6, score 0.8 — in single precision, as Neo4j's index scores, widened to a double).
+    // cos 0.6, exactly score 0.8; Neo4j 5.26 scores the segment's 7-bit quantized vectors,
+    // and gives 0.7984189987182617, as the oracle did for these statements).
     assert_eq!(
         out["vector"],
         json!([
             ["{'text': 'the first chunk'}", 1.0],
-            ["{'text': 'a third chunk'}", 0.800000011920929]
+            ["{'text': 'a third chunk'}", 0.7984189987182617]
         ])
     );
     assert_eq!(
         out["cypher"],
         json!([
             "<Record id=2 score=1.0>",
-            "<Record id=3 score=0.8999999761581421>",
+            "<Record id=3 score=0.9007812142372131>",
             "<Record id=1 score=0.5>"
         ])
     );
     // Hybrid: each index's scores over its best, the larger of the two per chunk. "second
-    // chunk": vector 1.0 / 0.9 / 0.5; full text 1.0 for chunk 2 (both words), ~0.12 for the
+    // chunk": vector 1.0 / 0.9 (0.9007812142372131 quantized, as on Neo4j 5.26) / 0.5; full text 1.0 for chunk 2 (both words), ~0.12 for the
     // others (only the common word "chunk").
     assert_eq!(
         out["hybrid"],
         json!([
             ["{'text': 'the second chunk'}", 1.0],
-            ["{'text': 'a third chunk'}", 0.8999999761581421],
+            ["{'text': 'a third chunk'}", 0.9007812142372131],
             ["{'text': 'the first chunk'}", 0.5]
         ])
     );
@@ -136,7 +137,7 @@ fn neo4j_graphrag_indexes_upserts_and_retrievers() {
     assert_eq!(
         out["hybrid_linear"],
         json!([
-            ["{'text': 'a third chunk'}", 0.5 * 0.8999999761581421 + 0.5],
+            ["{'text': 'a third chunk'}", 0.5 * 0.9007812142372131 + 0.5],
             ["{'text': 'the second chunk'}", 0.5]
         ])
     );

@@ -285,3 +285,26 @@ fn typographic_quotes() {
         "U+201C",
     );
 }
+
+/// Where a statement (or the query after `UNION`) starts, Neo4j 5.26 lists its own
+/// alternatives in its parser's order (the texts from the oracle).
+#[test]
+fn statement_starts_list_neo4js_alternatives() {
+    let start = "expected 'FOREACH', 'ALTER', 'ORDER BY', 'CALL', 'USING PERIODIC COMMIT', 'CREATE', 'LOAD CSV', 'START DATABASE', 'STOP DATABASE', 'DEALLOCATE', 'DELETE', 'DENY', 'DETACH', 'DROP', 'DRYRUN', 'FINISH', 'GRANT', 'INSERT', 'LIMIT', 'MATCH', 'MERGE', 'NODETACH', 'OFFSET', 'OPTIONAL', 'REALLOCATE', 'REMOVE', 'RENAME', 'RETURN', 'REVOKE', 'ENABLE SERVER', 'SET', 'SHOW', 'SKIP', 'TERMINATE', 'UNWIND', 'USE' or 'WITH'";
+    for (q, at) in [
+        ("SELEC 1", "(line 1, column 1 (offset: 0))"),
+        ("EXPLAIN SELEC 1", "(line 1, column 9 (offset: 8))"),
+        ("  select * from x", "(line 1, column 3 (offset: 2))"),
+    ] {
+        let e = parse(q).unwrap_err();
+        let m = e.neo4j_message(Some(q));
+        let head = m.lines().next().unwrap();
+        assert!(head.ends_with(&format!("{start} {at}")), "{q}: {head}");
+    }
+    let q = "MATCH (n) RETURN n UNION SELEC 1";
+    let m = parse(q).unwrap_err().neo4j_message(Some(q));
+    assert!(
+        m.starts_with("Invalid input 'SELEC': expected 'FOREACH', 'ORDER BY', 'CALL', 'CREATE', 'LOAD CSV', 'DELETE', 'DETACH', 'FINISH', 'INSERT', 'LIMIT', 'MATCH', 'MERGE', 'NODETACH', 'OFFSET', 'OPTIONAL', 'REMOVE', 'RETURN', 'SET', 'SKIP', 'UNWIND', 'USE' or 'WITH' (line 1, column 26 (offset: 25))"),
+        "{m}"
+    );
+}

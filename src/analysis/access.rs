@@ -65,7 +65,9 @@ pub fn access(stmt: &Statement) -> Access {
     if f.schema {
         Access::Schema
     } else if f.write {
-        if f.read {
+        // As Neo4j decides it: a writing statement is `rw` when it returns rows (what it
+        // matched first does not count), `w` otherwise.
+        if returns_rows(&stmt.query) {
             Access::ReadWrite
         } else {
             Access::Write
@@ -75,9 +77,20 @@ pub fn access(stmt: &Statement) -> Access {
     }
 }
 
+/// Whether a query gives rows: it ends in `RETURN`, or in a procedure call with output
+/// columns.
+fn returns_rows(q: &Query) -> bool {
+    match q.first.clauses.last() {
+        Some(Clause::Return(_)) => true,
+        Some(Clause::CallProcedure(p)) => crate::catalogue::procedure(&p.name.dotted())
+            .and_then(|proc| proc.signature())
+            .is_none_or(|sig| !sig.outputs.is_empty()),
+        _ => false,
+    }
+}
+
 #[derive(Default)]
 struct Flags {
-    read: bool,
     write: bool,
     schema: bool,
 }
@@ -151,7 +164,6 @@ impl Flags {
         for c in cs {
             match c {
                 Clause::Match(m) => {
-                    self.read = true;
                     self.patterns(&m.pattern);
                     self.opt(&m.where_);
                 }
@@ -160,7 +172,6 @@ impl Flags {
                     self.opt(&w.where_);
                 }
                 Clause::Return(r) => {
-                    self.read = true;
                     self.projection(&r.projection);
                 }
                 Clause::Unwind(u) => self.expr(&u.expr),
@@ -171,7 +182,6 @@ impl Flags {
                     self.patterns(&cr.pattern);
                 }
                 Clause::Merge(m) => {
-                    self.read = true;
                     self.write = true;
                     self.patterns(std::slice::from_ref(&m.pattern));
                     for a in &m.actions {
@@ -204,7 +214,7 @@ impl Flags {
                 {
                     self.schema = true
                 }
-                Clause::Show(_) => self.read = true,
+                Clause::Show(_) => {}
                 // Schema commands change the database (Neo4j's "schema" access mode).
                 Clause::Schema(_) | Clause::Admin(_) => self.schema = true,
                 Clause::Use(_) | Clause::Finish(_) => {}
@@ -233,7 +243,6 @@ impl Flags {
             return;
         }
         if let Some((_, idx, unknown_writes)) = CYPHER_RUNNERS.iter().find(|(n, _, _)| *n == name) {
-            self.read = true;
             let args = p.args.as_deref().unwrap_or_default();
             let case = CASE_RUNNERS.contains(&name.as_str());
             if case {
@@ -259,8 +268,6 @@ impl Flags {
         let gds_write = name.starts_with("gds.") && name.ends_with(".write");
         if gds_write || WRITE_PREFIXES.iter().any(|w| name.starts_with(w)) {
             self.write = true;
-        } else {
-            self.read = true;
         }
     }
 
@@ -340,23 +347,18 @@ impl Flags {
     /// Expressions only read, but may hold subqueries and patterns (reads).
     fn expr(&mut self, e: &Expr) {
         match &e.kind {
-            ExprKind::Exists(b) | ExprKind::CountSubquery(b) => {
-                self.read = true;
-                match &**b {
-                    SubqueryBody::Query(q) => self.query(q),
-                    SubqueryBody::Pattern { pattern, where_ } => {
-                        self.patterns(pattern);
-                        self.opt(where_);
-                    }
+            ExprKind::Exists(b) | ExprKind::CountSubquery(b) => match &**b {
+                SubqueryBody::Query(q) => self.query(q),
+                SubqueryBody::Pattern { pattern, where_ } => {
+                    self.patterns(pattern);
+                    self.opt(where_);
                 }
-            }
+            },
             ExprKind::Collect(q) => {
-                self.read = true;
                 self.query(q);
             }
-            ExprKind::Pattern(_) | ExprKind::ShortestPath { .. } => self.read = true,
+            ExprKind::Pattern(_) | ExprKind::ShortestPath { .. } => {}
             ExprKind::PatternComprehension { filter, map, .. } => {
-                self.read = true;
                 if let Some(f) = filter {
                     self.expr(f);
                 }
@@ -459,9 +461,18 @@ mod tests {
         assert_eq!(a("RETURN 1 AS one"), Access::Read);
         assert_eq!(a("CREATE (n:Person {name: 'A'})"), Access::Write);
         assert_eq!(a("CREATE (n:Person) RETURN n"), Access::ReadWrite);
-        assert_eq!(a("MATCH (n) DETACH DELETE n"), Access::ReadWrite);
-        assert_eq!(a("MERGE (n:Person {name: 'A'})"), Access::ReadWrite);
-        assert_eq!(a("MATCH (n) REMOVE n:Old"), Access::ReadWrite);
+        // As Neo4j 5.26 reports them: what a writing statement matched does not count.
+        assert_eq!(a("MATCH (n) DETACH DELETE n"), Access::Write);
+        assert_eq!(a("MERGE (n:Person {name: 'A'})"), Access::Write);
+        assert_eq!(a("MATCH (n) REMOVE n:Old"), Access::Write);
+        assert_eq!(
+            a("MATCH (n) DETACH DELETE n RETURN count(*) AS c"),
+            Access::ReadWrite
+        );
+        assert_eq!(
+            a("CALL apoc.create.node(['L'], {}) YIELD node"),
+            Access::ReadWrite
+        );
     }
 
     #[test]
@@ -472,7 +483,7 @@ mod tests {
         );
         assert_eq!(
             a("MATCH (n) WITH collect(n) AS ns FOREACH (x IN ns | SET x.flag = true)"),
-            Access::ReadWrite
+            Access::Write
         );
         assert_eq!(
             a("MATCH (n) CALL (n) { CREATE (n)-[:R]->(:M) } RETURN count(*) AS c"),
@@ -496,7 +507,7 @@ mod tests {
         );
         assert_eq!(
             a("CALL gds.pageRank.write('g', {writeProperty: 'pr'})"),
-            Access::Write
+            Access::ReadWrite
         );
         assert_eq!(a("CALL db.labels() YIELD label RETURN label"), Access::Read);
         assert_eq!(

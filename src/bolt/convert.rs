@@ -44,10 +44,35 @@ fn nanos_of_day(t: &NaiveTime) -> i64 {
 
 fn props(m: BTreeMap<Arc<str>, Value>, e: &dyn Entities, d: Dialect) -> Ps {
     Ps::Map(
-        m.into_iter()
-            .map(|(k, v)| (k.to_string(), to_ps(&v, e, d)))
+        java_hash_order(m.iter())
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), to_ps(v, e, d)))
             .collect(),
     )
+}
+
+/// Java's `String.hashCode` (over UTF-16 units), spread as `HashMap` spreads it.
+fn java_hash(s: &str) -> u32 {
+    let h = s
+        .encode_utf16()
+        .fold(0u32, |h, u| h.wrapping_mul(31).wrapping_add(u32::from(u)));
+    h ^ (h >> 16)
+}
+
+/// Map entries in the order Neo4j sends them: its maps are Java `HashMap`s (default capacity
+/// 16, doubled whenever more than three quarters full), iterated bucket by bucket. Keys in
+/// one bucket keep their order here (Java keeps insertion order, which a sorted map has lost).
+pub(crate) fn java_hash_order<'a, K: AsRef<str> + 'a, V>(
+    entries: impl Iterator<Item = (&'a K, V)>,
+) -> Vec<(&'a K, V)> {
+    let mut v: Vec<(&'a K, V)> = entries.collect();
+    let mut capacity = 16usize;
+    while v.len() * 4 > capacity * 3 {
+        capacity *= 2;
+    }
+    let mask = (capacity - 1) as u32;
+    v.sort_by_key(|(k, _)| java_hash(k.as_ref()) & mask);
+    v
 }
 
 fn node(n: NodeId, e: &dyn Entities, d: Dialect) -> Ps {
@@ -207,7 +232,8 @@ pub fn to_ps(v: &Value, e: &dyn Entities, d: Dialect) -> Ps {
         Value::Bytes(b) => Ps::Bytes(b.to_vec()),
         Value::List(items) => Ps::List(items.iter().map(|x| to_ps(x, e, d)).collect()),
         Value::Map(m) => Ps::Map(
-            m.iter()
+            java_hash_order(m.iter())
+                .into_iter()
                 .map(|(k, x)| (k.to_string(), to_ps(x, e, d)))
                 .collect(),
         ),
@@ -540,5 +566,43 @@ impl ResultDecoder {
         stats: crate::engine::Stats,
     ) -> crate::engine::Table {
         crate::engine::Table::from_parts(columns, rows, stats, self.nodes, self.rels)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::java_hash_order;
+
+    fn order(keys: &[&str]) -> Vec<String> {
+        java_hash_order(keys.iter().map(|k| (k, ())))
+            .into_iter()
+            .map(|(k, _)| k.to_string())
+            .collect()
+    }
+
+    /// Orders seen on Neo4j 5.26 for maps built with these keys.
+    #[test]
+    fn maps_come_in_java_hash_map_order() {
+        assert_eq!(order(&["a", "m", "z"]), ["a", "z", "m"]);
+        assert_eq!(order(&["b", "y"]), ["b", "y"]);
+        assert_eq!(
+            order(&["a", "m", "name", "title", "z"]),
+            ["a", "name", "z", "title", "m"]
+        );
+        assert_eq!(
+            order(&[
+                "labels-added",
+                "nodes-created",
+                "properties-set",
+                "relationships-created"
+            ]),
+            [
+                "labels-added",
+                "relationships-created",
+                "nodes-created",
+                "properties-set"
+            ]
+        );
+        assert_eq!(order(&["e", "é", "日本"]), ["e", "é", "日本"]);
     }
 }

@@ -5,6 +5,8 @@ use super::packstream::{decode_all, encode, Ps};
 use super::watch::Watcher;
 use crate::engine::{Options, Params, Table};
 use crate::graph::{Graph, SharedGraph, WriteTx};
+use crate::value::Value;
+use std::collections::BTreeMap;
 use std::io::{self, BufRead, Read, Write};
 use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -169,6 +171,40 @@ impl Shared {
                 .then_some(&self.empty)
         })
     }
+}
+
+/// Notifications as Bolt 5.6+ carries them in a summary: GQL status objects.
+fn statuses_to_ps(found: &[crate::engine::Notification]) -> Vec<Ps> {
+    found
+        .iter()
+        .map(|n| {
+            let mut record = vec![
+                ("_classification", Ps::from(n.category)),
+                ("_severity", Ps::from(n.severity)),
+            ];
+            if let Some(p) = n.position {
+                record.push((
+                    "_position",
+                    Ps::map([
+                        ("offset", Ps::Int(p.offset as i64)),
+                        ("line", Ps::Int(p.line as i64)),
+                        ("column", Ps::Int(p.column as i64)),
+                    ]),
+                ));
+            }
+            Ps::map([
+                ("gql_status", Ps::from(n.gql_status)),
+                ("neo4j_code", Ps::from(n.code)),
+                (
+                    "status_description",
+                    Ps::String(n.status_description.clone()),
+                ),
+                ("diagnostic_record", Ps::map(record)),
+                ("description", Ps::String(n.description.clone())),
+                ("title", Ps::from(n.title)),
+            ])
+        })
+        .collect()
 }
 
 /// Notifications as Bolt 5.0–5.4 carry them in a summary.
@@ -420,14 +456,15 @@ impl Read for Timed {
 const MAGIC: [u8; 4] = [0x60, 0x60, 0xB0, 0x17];
 
 /// Picks the version to speak from the client's four proposals `[_, range, minor, major]`:
-/// Bolt 5.0–5.4 or 4.0–4.4 (the 4.x versions differ only in messages grape answers the same
-/// way: ROUTE from 4.3, the `utc` patch in 4.4).
+/// Bolt 5.0–5.8 or 4.0–4.4 (the 4.x versions differ only in messages grape answers the same
+/// way: ROUTE from 4.3, the `utc` patch in 4.4; 5.6 brings GQL statuses in summaries, 5.7 GQL
+/// errors, 5.8 the resolved home database in BEGIN's and RUN's answers).
 fn negotiate(proposals: &[u8; 16]) -> Option<(u8, u8)> {
     for p in proposals.chunks(4) {
         let (range, minor, major) = (p[1], p[2], p[3]);
         let lowest = minor.saturating_sub(range);
         match major {
-            5 if lowest <= 4 => return Some((5, minor.min(4))),
+            5 if lowest <= 8 => return Some((5, minor.min(8))),
             4 => return Some((4, minor.min(4))),
             _ => {}
         }
@@ -490,6 +527,11 @@ fn success(meta: Ps) -> Ps {
 struct Failure {
     code: String,
     message: String,
+    /// The engine's GQL status for it (`None`: Neo4j's generic `50N42`).
+    gql: Option<Box<crate::engine::GqlStatus>>,
+    /// Met while the statement ran (not while it was compiled): Neo4j reports these when the
+    /// results are pulled, after RUN has succeeded.
+    runtime: bool,
 }
 
 impl Failure {
@@ -497,6 +539,17 @@ impl Failure {
         Failure {
             code: code.into(),
             message: message.into(),
+            gql: None,
+            runtime: false,
+        }
+    }
+    /// The failure an engine error on the statement `src` is, with its GQL status.
+    fn exec(e: crate::engine::ExecError, src: &str) -> Failure {
+        Failure {
+            code: e.code().into(),
+            gql: Some(Box::new(e.gql())),
+            runtime: e.phase == crate::engine::Phase::Runtime,
+            message: e.neo4j_message(src),
         }
     }
     fn request(message: impl Into<String>) -> Failure {
@@ -510,6 +563,8 @@ struct Pending {
     rows: std::collections::VecDeque<Ps>,
     /// The final summary's metadata (without `has_more`).
     summary: Vec<(String, Ps)>,
+    /// The error the statement met while running, reported when the result is pulled.
+    failure: Option<Failure>,
 }
 
 /// An explicit transaction.
@@ -526,6 +581,8 @@ struct Tx<'a> {
     kind: Option<StatementKind>,
     /// The users before its first administration command, put back unless it commits.
     users_undo: Option<UsersUndo>,
+    /// The driver's `tx_metadata`.
+    metadata: BTreeMap<Arc<str>, Value>,
 }
 
 /// Puts the DBMS's users back as they were when dropped, unless committed.
@@ -646,6 +703,25 @@ fn system_database_refusal(stmt: &crate::syntax::ast::Statement, src: &str) -> O
     ))
 }
 
+/// The driver's `tx_metadata` in a BEGIN or RUN's extra map.
+fn tx_metadata(extra: Option<&Ps>) -> Result<BTreeMap<Arc<str>, Value>, Failure> {
+    match extra.and_then(|e| e.get("tx_metadata")) {
+        Some(Ps::Map(m)) => m
+            .iter()
+            .map(|(k, v)| {
+                let v = from_ps(v).map_err(|e| {
+                    Failure::new(
+                        "Neo.ClientError.Request.Invalid",
+                        format!("tx_metadata {k}: {e}"),
+                    )
+                })?;
+                Ok((Arc::from(k.as_str()), v))
+            })
+            .collect(),
+        _ => Ok(BTreeMap::new()),
+    }
+}
+
 /// The driver's `tx_timeout` (milliseconds) in a BEGIN or RUN's extra map.
 fn tx_timeout(extra: Option<&Ps>) -> Option<Duration> {
     match extra.and_then(|e| e.get("tx_timeout")).and_then(Ps::as_int) {
@@ -659,7 +735,8 @@ fn tx_timed_out() -> Failure {
         "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration",
         "The transaction has been terminated. Retry your operation in a new transaction, \
          and you should see a successful result. The transaction has not completed within \
-         the timeout specified at its start by the client.",
+         the timeout specified at its start by the client. You may want to retry with a \
+         longer timeout. ",
     )
 }
 
@@ -763,9 +840,10 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
             Ok(_) | Err(_) => {
                 write_message(
                     &mut out,
-                    &failure(Failure::request(
-                        "the message is not a PackStream structure",
-                    )),
+                    &failure(
+                        Failure::request("the message is not a PackStream structure"),
+                        conn.version,
+                    ),
                 );
                 stream.write_all(&out)?;
                 return Ok(());
@@ -777,7 +855,10 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
             return Ok(());
         }
         if !greeted && tag != 0x01 {
-            write_message(&mut out, &failure(Failure::request("expected HELLO first")));
+            write_message(
+                &mut out,
+                &failure(Failure::request("expected HELLO first"), conn.version),
+            );
             stream.write_all(&out)?;
             return Ok(());
         }
@@ -785,13 +866,16 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
             0x01 if over_capacity => {
                 write_message(
                     &mut out,
-                    &failure(Failure::new(
-                        "Neo.TransientError.Request.NoThreadsAvailable",
-                        format!(
-                            "the server is serving its maximum of {} connections; try again later",
-                            shared.config.max_connections
+                    &failure(
+                        Failure::new(
+                            "Neo.TransientError.Request.NoThreadsAvailable",
+                            format!(
+                                "the server is serving its maximum of {} connections; try again later",
+                                shared.config.max_connections
+                            ),
                         ),
-                    )),
+                        conn.version,
+                    ),
                 );
                 true
             }
@@ -817,7 +901,7 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
                     let close = f.code.starts_with("Neo.ClientError.Security")
                         && f.code != "Neo.ClientError.Security.Forbidden"
                         && f.code != "Neo.ClientError.Security.CredentialsExpired";
-                    write_message(&mut out, &failure(f));
+                    write_message(&mut out, &failure(f, conn.version));
                     close
                 }
             },
@@ -829,14 +913,49 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
     }
 }
 
-fn failure(f: Failure) -> Ps {
-    Ps::Struct(
-        FAILURE,
-        vec![Ps::map([
-            ("code", Ps::String(f.code)),
-            ("message", Ps::String(f.message)),
-        ])],
-    )
+/// A FAILURE message: `code` and `message` up to Bolt 5.6; from 5.7 `neo4j_code`,
+/// `message` and the GQL status (`gql_status`, `description`, the diagnostic record where
+/// Neo4j sends one, and the cause), as Neo4j 5.26 sends them.
+fn failure(f: Failure, version: (u8, u8)) -> Ps {
+    if version < (5, 7) {
+        return Ps::Struct(
+            FAILURE,
+            vec![Ps::map([
+                ("code", Ps::String(f.code)),
+                ("message", Ps::String(f.message)),
+            ])],
+        );
+    }
+    let gql = f.gql.map_or_else(crate::engine::GqlStatus::generic, |g| *g);
+    let mut fields = vec![
+        ("neo4j_code".to_string(), Ps::String(f.code)),
+        ("message".to_string(), Ps::String(f.message)),
+    ];
+    fields.extend(gql_fields(&gql));
+    Ps::Struct(FAILURE, vec![Ps::Map(fields)])
+}
+
+/// A GQL status's fields in a FAILURE (or its `cause`).
+fn gql_fields(gql: &crate::engine::GqlStatus) -> Vec<(String, Ps)> {
+    let mut fields = Vec::new();
+    if let Some(m) = &gql.message {
+        fields.push(("message".to_string(), Ps::String(m.clone())));
+    }
+    fields.push(("gql_status".to_string(), Ps::from(gql.code)));
+    fields.push((
+        "description".to_string(),
+        Ps::String(gql.description.clone()),
+    ));
+    if let Some(c) = gql.classification {
+        fields.push((
+            "diagnostic_record".to_string(),
+            Ps::map([("_classification", Ps::from(c))]),
+        ));
+    }
+    if let Some(cause) = &gql.cause {
+        fields.push(("cause".to_string(), Ps::Map(gql_fields(cause))));
+    }
+    fields
 }
 
 fn stat_keys(s: &crate::engine::Stats) -> Vec<(String, Ps)> {
@@ -858,8 +977,15 @@ fn stat_keys(s: &crate::engine::Stats) -> Vec<(String, Ps)> {
             v.push((k.to_string(), Ps::Int(n as i64)));
         }
     }
+    // Neo4j sends `contains-updates` first, then the counts in its map's (hash) order.
     if !v.is_empty() {
-        v.push(("contains-updates".into(), Ps::Bool(true)));
+        let counts: Vec<(String, Ps)> =
+            super::convert::java_hash_order(v.iter().map(|(k, x)| (k, x)))
+                .into_iter()
+                .map(|(k, x)| (k.clone(), x.clone()))
+                .collect();
+        v = vec![("contains-updates".into(), Ps::Bool(true))];
+        v.extend(counts);
     }
     if s.system_updates > 0 {
         v.push(("contains-system-updates".into(), Ps::Bool(true)));
@@ -874,7 +1000,7 @@ impl<'a> Conn<'a> {
         // Up to 5.0 the credentials come with HELLO; from 5.1 with LOGON.
         if self.version < (5, 1) {
             if let Err(f) = self.check_auth(&extra) {
-                write_message(out, &failure(f));
+                write_message(out, &failure(f, self.version));
                 return true;
             }
         }
@@ -886,7 +1012,7 @@ impl<'a> Conn<'a> {
             ),
             (
                 "connection_id".to_string(),
-                Ps::String(format!("grape-bolt-{}", self.id)),
+                Ps::String(format!("bolt-{}", self.id)),
             ),
             ("hints".to_string(), Ps::map::<&str>([])),
         ];
@@ -1060,6 +1186,7 @@ impl<'a> Conn<'a> {
             composites: self.shared.config.composites.clone(),
             users: Some(self.shared.users.clone()),
             user: self.principal.clone(),
+            tx_metadata: BTreeMap::new(),
         });
         self.context = Some(c.clone());
         c
@@ -1128,9 +1255,12 @@ impl<'a> Conn<'a> {
                         "a transaction is already open on this connection",
                     ));
                 }
+                let named = f.first().and_then(|e| e.get("db")).is_some();
                 let db = self.database(f.first().and_then(|e| e.get("db")))?;
                 let read_only =
                     f.first().and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r");
+                // Bolt 5.8: the home database the server resolved.
+                let resolved = (self.version >= (5, 8) && !named).then(|| db.clone());
                 self.tx = Some(Tx {
                     db,
                     lease: None,
@@ -1138,9 +1268,14 @@ impl<'a> Conn<'a> {
                     deadline: tx_timeout(f.first()).map(|t| Instant::now() + t),
                     kind: None,
                     users_undo: None,
+                    metadata: tx_metadata(f.first())?,
                 });
                 self.results.clear();
-                write_message(out, &success(Ps::map::<&str>([])));
+                let meta = match resolved {
+                    Some(db) => Ps::map([("db", Ps::String(db))]),
+                    None => Ps::map::<&str>([]),
+                };
+                write_message(out, &success(meta));
             }
             // COMMIT
             0x12 => {
@@ -1249,7 +1384,7 @@ impl<'a> Conn<'a> {
                 target
             }
             Ok(_) => db,
-            Err(e) => return Err(Failure::new(e.code(), e.message)),
+            Err(e) => return Err(Failure::exec(e, &query)),
         };
         let graph = self.graph_of(&db);
         let access = crate::analysis::access(&stmt);
@@ -1324,9 +1459,9 @@ impl<'a> Conn<'a> {
             return Err(Failure::new(
                 "Neo.ClientError.Statement.AccessMode",
                 if self.shared.config.read_only {
-                    "Writing is not allowed: the server is read-only."
+                    "Writing is not allowed: the server is read-only.".to_string()
                 } else {
-                    "Writing in read access mode not allowed."
+                    format!("Writing in read access mode not allowed. Attempted write to {db}")
                 },
             ));
         }
@@ -1359,12 +1494,25 @@ impl<'a> Conn<'a> {
         if engine_opts.databases.is_none() {
             engine_opts.to_mut().databases = Some(self.context(&db));
         }
+        let metadata = match &self.tx {
+            Some(tx) => tx.metadata.clone(),
+            None => tx_metadata(extra)?,
+        };
+        if !metadata.is_empty() {
+            let with_metadata = engine_opts.databases.as_ref().map(|c| {
+                Arc::new(crate::engine::DatabaseContext {
+                    tx_metadata: metadata,
+                    ..(**c).clone()
+                })
+            });
+            engine_opts.to_mut().databases = with_metadata;
+        }
         let engine_opts: &Options = &engine_opts;
         let exec_err = |e: crate::engine::ExecError| {
             if client_timeout && e.detail == Some("Timeout") {
                 return tx_timed_out();
             }
-            Failure::new(e.code(), e.message)
+            Failure::exec(e, &query)
         };
         // A write waits for the write lease no longer than the server allows, nor past the
         // driver's transaction timeout.
@@ -1422,7 +1570,50 @@ impl<'a> Conn<'a> {
                     .map_err(exec_err)?
             })
         });
-        let table = table?;
+        let table = match table {
+            Ok(t) => t,
+            Err(f) if f.runtime && !explain => {
+                // Neo4j runs a statement that returns rows as its results are pulled: RUN
+                // succeeds with the statement's fields, and the error comes with PULL (or
+                // DISCARD). One without fields runs at RUN, and fails there.
+                let snapshot = graph.snapshot();
+                let mut planned = stmt.clone();
+                planned.prefix = Some(crate::syntax::ast::QueryPrefix::Explain);
+                let fields =
+                    crate::engine::execute_read(&snapshot, &planned, &query, &params, engine_opts)
+                        .map(|t| t.columns)
+                        .unwrap_or_default();
+                if fields.is_empty() {
+                    return Err(f);
+                }
+                let qid = self.next_qid;
+                self.next_qid += 1;
+                let mut meta = vec![
+                    (
+                        "fields".to_string(),
+                        Ps::List(fields.iter().map(|c| Ps::from(c.as_str())).collect()),
+                    ),
+                    (
+                        "t_first".to_string(),
+                        Ps::Int(started.elapsed().as_millis() as i64),
+                    ),
+                ];
+                if self.tx.is_some() {
+                    meta.push(("qid".into(), Ps::Int(qid)));
+                } else if self.version >= (5, 8) && extra.and_then(|e| e.get("db")).is_none() {
+                    meta.push(("db".into(), Ps::String(db.clone())));
+                }
+                self.results.push(Pending {
+                    qid,
+                    rows: Default::default(),
+                    summary: Vec::new(),
+                    failure: Some(f),
+                });
+                write_message(out, &success(Ps::Map(meta)));
+                return Ok(());
+            }
+            Err(f) => return Err(f),
+        };
         let t_first = started.elapsed().as_millis() as i64;
         let rows = table
             .rows
@@ -1438,6 +1629,7 @@ impl<'a> Conn<'a> {
             .collect();
         // Everything the system database runs is of the administration kind ("s").
         let query_type = if db == "system" { "s" } else { access.code() };
+        let summary_db = db.clone();
         let mut summary = vec![
             ("type".to_string(), Ps::from(query_type)),
             ("t_last".to_string(), Ps::Int(0)),
@@ -1451,14 +1643,36 @@ impl<'a> Conn<'a> {
             let key = if explain { "plan" } else { "profile" };
             summary.push((key.into(), plan_to_ps(plan, !explain)));
         }
-        // What Neo4j notes about a statement it explains (unknown labels, types and keys,
-        // unsatisfiable type expressions, parameters not given): tools validate queries so.
-        if explain {
+        // What Neo4j notes about a statement (unknown labels, types and keys, unsatisfiable
+        // type expressions, parameters not given), whether it runs or is explained: tools
+        // validate queries so. From Bolt 5.6 as GQL statuses, the outcome's first.
+        let found = if summary_db == "system" {
+            Vec::new()
+        } else {
             let snapshot = graph.snapshot();
-            let found = crate::engine::notifications(&snapshot, &stmt, &query, &params);
-            if !found.is_empty() {
-                summary.push(("notifications".into(), notifications_to_ps(&found)));
+            crate::engine::notifications(&snapshot, &stmt, &query, &params)
+        };
+        if self.version >= (5, 6) {
+            let outcome = if explain || table.columns.is_empty() {
+                ("00001", "note: successful completion - omitted result")
+            } else if table.rows.is_empty() {
+                ("02000", "note: no data")
+            } else {
+                ("00000", "note: successful completion")
+            };
+            let outcome = Ps::map([
+                ("gql_status", Ps::from(outcome.0)),
+                ("status_description", Ps::from(outcome.1)),
+            ]);
+            let mut statuses = statuses_to_ps(&found);
+            if explain {
+                statuses.push(outcome);
+            } else {
+                statuses.insert(0, outcome);
             }
+            summary.push(("statuses".into(), Ps::List(statuses)));
+        } else if !found.is_empty() {
+            summary.push(("notifications".into(), notifications_to_ps(&found)));
         }
         let qid = self.next_qid;
         self.next_qid += 1;
@@ -1471,8 +1685,16 @@ impl<'a> Conn<'a> {
         ];
         if self.tx.is_some() {
             meta.push(("qid".into(), Ps::Int(qid)));
+        } else if self.version >= (5, 8) && extra.and_then(|e| e.get("db")).is_none() {
+            // Bolt 5.8: the home database the server resolved.
+            meta.push(("db".into(), Ps::String(summary_db.clone())));
         }
-        self.results.push(Pending { qid, rows, summary });
+        self.results.push(Pending {
+            qid,
+            rows,
+            summary,
+            failure: None,
+        });
         write_message(out, &success(Ps::Map(meta)));
         Ok(())
     }
@@ -1497,6 +1719,10 @@ impl<'a> Conn<'a> {
             self.results.iter().position(|p| p.qid == qid)
         }
         .ok_or_else(|| Failure::request("no result to stream (RUN first)"))?;
+        if self.results[pos].failure.is_some() {
+            let p = self.results.remove(pos);
+            return Err(p.failure.expect("a failure"));
+        }
         let p = &mut self.results[pos];
         let take = if n == -1 {
             p.rows.len()

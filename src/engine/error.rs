@@ -74,7 +74,128 @@ pub struct ExecError {
     pub span: Option<Span>,
 }
 
+/// A GQL status as Neo4j 5.26 reports it with an error (Bolt 5.7's FAILURE): the code, its
+/// description, the classification where Neo4j gives one, and the status it was caused by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GqlStatus {
+    pub code: &'static str,
+    pub description: String,
+    /// `CLIENT_ERROR` and the like; `None` where Neo4j sends no diagnostic record.
+    pub classification: Option<&'static str>,
+    /// A cause's message (`22N01: Expected …`); `None` for the outer status.
+    pub message: Option<String>,
+    pub cause: Option<Box<GqlStatus>>,
+}
+
+/// What Neo4j 5.26 gives most errors: no GQL status of their own.
+const GENERIC_GQL: &str =
+    "error: general processing exception - unexpected error. Unexpected error has occurred. See debug log for details.";
+
+impl GqlStatus {
+    /// Neo4j's catch-all, `50N42`.
+    pub fn generic() -> GqlStatus {
+        GqlStatus {
+            code: "50N42",
+            description: GENERIC_GQL.to_string(),
+            classification: None,
+            message: None,
+            cause: None,
+        }
+    }
+
+    /// A cause: `code: text`, described as `condition. text`.
+    fn cause(code: &'static str, condition: &str, text: String) -> Box<GqlStatus> {
+        Box::new(GqlStatus {
+            code,
+            description: format!("{condition}. {text}"),
+            classification: Some("CLIENT_ERROR"),
+            message: Some(format!("{code}: {text}")),
+            cause: None,
+        })
+    }
+}
+
 impl ExecError {
+    /// The GQL status Neo4j 5.26 reports with this error: most have only the generic `50N42`;
+    /// an unknown procedure is `42001` caused by `42N08`, a value that cannot be a property
+    /// `22G03` caused by `22N01`.
+    pub fn gql(&self) -> GqlStatus {
+        match self.detail {
+            Some("ProcedureNotFound") => {
+                let name = self.message.split('`').nth(1).unwrap_or_default();
+                GqlStatus {
+                    code: "42001",
+                    description: "error: syntax error or access rule violation - invalid syntax"
+                        .into(),
+                    classification: Some("CLIENT_ERROR"),
+                    message: None,
+                    cause: Some(GqlStatus::cause(
+                        "42N08",
+                        "error: syntax error or access rule violation - no such procedure or function",
+                        format!("The procedure or function {name}() was not registered for this database instance. Verify that the spelling is correct."),
+                    )),
+                }
+            }
+            Some(detail @ ("InvalidPropertyType" | "InvalidPropertyTypeInList")) => {
+                let Some(value) = self
+                    .message
+                    .strip_prefix("Property values can only be of primitive types or arrays thereof. Encountered: ")
+                    .and_then(|v| v.strip_suffix('.'))
+                else {
+                    return GqlStatus::generic();
+                };
+                let ty = if value.starts_with("Map{") {
+                    "MAP"
+                } else if value.starts_with("Path{") {
+                    "PATH"
+                } else if value.starts_with("-[") {
+                    "RELATIONSHIP"
+                } else {
+                    "NODE"
+                };
+                let not_null = if detail == "InvalidPropertyType" {
+                    " NOT NULL"
+                } else {
+                    ""
+                };
+                GqlStatus {
+                    code: "22G03",
+                    description: "error: data exception - invalid value type".into(),
+                    classification: None,
+                    message: None,
+                    cause: Some(GqlStatus::cause(
+                        "22N01",
+                        "error: data exception - invalid type",
+                        format!("Expected the value {value} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
+                    )),
+                }
+            }
+            _ => GqlStatus::generic(),
+        }
+    }
+
+    /// The message as Neo4j words a compile-time error it can place (an undefined variable, an
+    /// unknown function): the text, then ` (line L, column C (offset: O))`, the line in quotes
+    /// and a caret, columns and offsets in UTF-16 units as Java counts them.
+    pub fn neo4j_message(&self, src: &str) -> String {
+        let placed = self.phase == Phase::CompileTime
+            && self.code() == "Neo.ClientError.Statement.SyntaxError"
+            && !self.message.contains("(line ");
+        let Some(span) = self.span.filter(|_| placed) else {
+            return self.message.clone();
+        };
+        let p = super::notifications::Position::of(src, span.start);
+        let line = src.lines().nth(p.line - 1).unwrap_or_default();
+        format!(
+            "{} (line {}, column {} (offset: {}))\n\"{line}\"\n{}^",
+            self.message,
+            p.line,
+            p.column,
+            p.offset,
+            " ".repeat(p.column)
+        )
+    }
+
     /// Neo4j's error for a procedure that failed while running:
     /// `Failed to invoke procedure `name`: Caused by: <cause>`.
     pub(crate) fn procedure_failed(procedure: &str, cause: impl std::fmt::Display) -> Self {

@@ -537,7 +537,11 @@ pub(crate) fn call_lowered(
                 Value::Bool(b) => Ok(Value::Int(*b as i64)),
                 Value::String(s) => Ok(parse_int_text(s).map(Value::Int).unwrap_or(Value::Null)),
                 _ if n == "tointegerornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+                other => Err(ExecError::type_error(format!(
+                    "Invalid input for function 'toInteger()': Expected a String, Float, Integer or Boolean, got: {}",
+                    super::exec::update::neo4j_value_text(other)
+                ))
+                .with_detail("InvalidArgumentValue")),
             }
         }
         "tofloat" | "tofloatornull" => {
@@ -1200,18 +1204,74 @@ fn value_type_text(v: &Value) -> String {
         Value::Point(_) => "POINT NOT NULL".into(),
         // A byte array is a list of integers to Cypher's type system.
         Value::Bytes(_) => "LIST<INTEGER NOT NULL> NOT NULL".into(),
-        Value::List(items) => {
-            let mut inner: Vec<String> = items.iter().map(value_type_text).collect();
-            inner.sort();
-            inner.dedup();
-            let t = match inner.len() {
-                0 => "NOTHING".to_string(),
-                1 => inner.pop().unwrap_or_default(),
-                _ => "ANY NOT NULL".to_string(),
-            };
-            format!("LIST<{t}> NOT NULL")
-        }
+        Value::List(items) => format!("LIST<{}> NOT NULL", element_type_text(items.iter())),
     }
+}
+
+/// The type of a list's elements as Neo4j normalizes it: the union of their types in Cypher's
+/// order (BOOLEAN, STRING, INTEGER, FLOAT, the temporals, DURATION, POINT, NODE, RELATIONSHIP,
+/// MAP, LIST, PATH), nested lists merged into one `LIST<…>`, `NOT NULL` dropped from every
+/// member when a null is among them; `NULL` for only nulls, `NOTHING` for none.
+fn element_type_text<'a>(items: impl Iterator<Item = &'a Value>) -> String {
+    let mut ranks: std::collections::BTreeMap<u8, std::borrow::Cow<'static, str>> =
+        std::collections::BTreeMap::new();
+    let mut inner: Vec<Value> = Vec::new();
+    let mut has_list = false;
+    let mut nullable = false;
+    for v in items {
+        let (rank, name) = match v {
+            Value::Null => {
+                nullable = true;
+                continue;
+            }
+            Value::Bool(_) => (0, "BOOLEAN"),
+            Value::String(_) => (1, "STRING"),
+            Value::Int(_) => (2, "INTEGER"),
+            Value::Float(_) => (3, "FLOAT"),
+            Value::Temporal(t) => {
+                use crate::temporal::Temporal as T;
+                match &**t {
+                    T::Date(_) => (4, "DATE"),
+                    T::LocalTime(_) => (5, "LOCAL TIME"),
+                    T::Time(..) => (6, "ZONED TIME"),
+                    T::LocalDateTime(_) => (7, "LOCAL DATETIME"),
+                    T::DateTime(..) => (8, "ZONED DATETIME"),
+                    T::Duration(_) => (9, "DURATION"),
+                }
+            }
+            Value::Point(_) => (10, "POINT"),
+            Value::Node(_) => (11, "NODE"),
+            Value::Relationship(_) => (12, "RELATIONSHIP"),
+            Value::Map(_) => (13, "MAP"),
+            Value::List(xs) => {
+                has_list = true;
+                inner.extend(xs.iter().cloned());
+                continue;
+            }
+            Value::Bytes(b) => {
+                has_list = true;
+                inner.extend(b.iter().map(|x| Value::Int(i64::from(*x))));
+                continue;
+            }
+            Value::Path(_) => (15, "PATH"),
+        };
+        ranks.insert(rank, name.into());
+    }
+    if has_list {
+        ranks.insert(
+            14,
+            format!("LIST<{}>", element_type_text(inner.iter())).into(),
+        );
+    }
+    if ranks.is_empty() {
+        return if nullable { "NULL" } else { "NOTHING" }.to_string();
+    }
+    let suffix = if nullable { "" } else { " NOT NULL" };
+    ranks
+        .values()
+        .map(|t| format!("{t}{suffix}"))
+        .collect::<Vec<_>>()
+        .join(" | ")
 }
 
 /// Whether `v` is of type `ty` (`IS :: TYPE`).

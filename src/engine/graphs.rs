@@ -37,6 +37,8 @@ pub struct DatabaseContext {
     pub users: Option<std::sync::Arc<super::security::Users>>,
     /// The user the session authenticated as (none with authentication off).
     pub user: Option<String>,
+    /// The transaction's metadata (the driver's `tx_metadata`), as `tx.getMetaData` returns it.
+    pub tx_metadata: BTreeMap<std::sync::Arc<str>, Value>,
 }
 
 /// The graphs of a composite's constituents, by database name (lower case), as one statement
@@ -87,6 +89,7 @@ impl DatabaseContext {
             graphs: ConstituentGraphs::default(),
             users: None,
             user: None,
+            tx_metadata: BTreeMap::new(),
         }
     }
 

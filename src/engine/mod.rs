@@ -32,7 +32,7 @@ pub mod security;
 pub(crate) mod temporal_values;
 mod vector;
 
-pub use error::{ErrorKind, ExecError, Phase, Result};
+pub use error::{ErrorKind, ExecError, GqlStatus, Phase, Result};
 /// Whether the engine runs the function `name` (dotted, any case): a function Neo4j knows that
 /// grape does not run is refused at compile time as not supported.
 pub use functions::is_implemented as function_is_implemented;

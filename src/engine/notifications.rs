@@ -21,6 +21,9 @@ pub struct Notification {
     /// Where the offending text is, as Neo4j counts (`None` where Neo4j gives no position,
     /// as for a missing parameter).
     pub position: Option<Position>,
+    /// The GQL status (`01N50`, …) and its description, as Bolt 5.6+ carries them.
+    pub gql_status: &'static str,
+    pub status_description: String,
 }
 
 /// A position in a statement as Neo4j reports it: offset and column count UTF-16 code units
@@ -51,13 +54,33 @@ impl Position {
 }
 
 /// The notifications of `stmt` (whose text is `src`) on `graph` with the parameters `params`.
+/// Names are judged as Neo4j judges them, by its tokens: a label, relationship type or property
+/// key is known once anything in the graph has used it, even if nothing has it now.
 pub fn notifications(
     graph: &Graph,
     stmt: &Statement,
     src: &str,
     params: &Params,
 ) -> Vec<Notification> {
-    schema_notifications(&super::schema_of(graph), stmt, src, params)
+    schema_notifications(&token_schema(graph), stmt, src, params)
+}
+
+/// The graph's tokens as a schema: its labels and relationship types, and every property key
+/// allowed anywhere.
+fn token_schema(graph: &Graph) -> crate::schema::Schema {
+    use crate::graph::{TOKEN_KEY, TOKEN_LABEL, TOKEN_TYPE};
+    use crate::schema::{Element, Property, PropertyType};
+    let names = |kind| graph.tokens(kind).into_iter().map(|n| n.to_string());
+    crate::schema::Schema {
+        labels: names(TOKEN_LABEL)
+            .map(|n| (n, Element::default()))
+            .collect(),
+        relationship_types: names(TOKEN_TYPE).map(|n| (n, Element::default())).collect(),
+        any_label_properties: names(TOKEN_KEY)
+            .map(|n| (n, Property::new(PropertyType::String)))
+            .collect(),
+        ..Default::default()
+    }
 }
 
 /// The notifications of `stmt` (whose text is `src`) on a database whose labels, relationship
@@ -82,36 +105,46 @@ pub fn schema_notifications(
             continue;
         }
         let text = d.span.text(src).trim_start_matches(':').trim_matches('`');
-        let (code, title, description, category) = match d.kind {
+        let (code, title, description, category, gql_status, status_description) = match d.kind {
             K::UnknownLabel => (
                 "Neo.ClientNotification.Statement.UnknownLabelWarning",
                 "The provided label is not in the database.",
                 format!("One of the labels in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing label name is: {text})"),
                 "UNRECOGNIZED",
+                "01N50",
+                format!("warn: label does not exist. The label `{text}` does not exist. Verify that the spelling is correct."),
             ),
             K::UnknownRelationshipType => (
                 "Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning",
                 "The provided relationship type is not in the database.",
                 format!("One of the relationship types in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing relationship type is: {text})"),
                 "UNRECOGNIZED",
+                "01N51",
+                format!("warn: relationship type does not exist. The relationship type `{text}` does not exist. Verify that the spelling is correct."),
             ),
             K::UnknownPropertyKey => (
                 "Neo.ClientNotification.Statement.UnknownPropertyKeyWarning",
                 "The provided property key is not in the database",
                 format!("One of the property names in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing property name is: {})", property_name(text)),
                 "UNRECOGNIZED",
+                "01N52",
+                format!("warn: property key does not exist. The property `{}` does not exist. Verify that the spelling is correct.", property_name(text)),
             ),
             K::UnsatisfiableRelationshipType => (
                 "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression",
                 "The query contains a relationship type expression that cannot be satisfied.",
                 format!("Relationship type expression cannot possibly be satisfied. (`{text}` can never be satisfied by any relationship. Relationships must have exactly one relationship type.)"),
                 "GENERIC",
+                "01N61",
+                format!("warn: unsatisfiable relationship type expression. The expression '{text}' cannot be satisfied because relationships must have exactly one type."),
             ),
             K::MissingParameter => (
                 "Neo.ClientNotification.Statement.ParameterNotProvided",
                 "The statement refers to a parameter that was not provided in the request.",
                 format!("Did not supply query with enough parameters. The produced query plan will not be cached and is not executable without EXPLAIN. (Missing parameters: {})", text.trim_start_matches('$')),
                 "GENERIC",
+                "01N60",
+                format!("warn: parameter missing. The query plan cannot be cached and is not executable without 'EXPLAIN' due to the undefined parameter(s) $`{}`. Provide the parameter(s).", text.trim_start_matches('$')),
             ),
             _ => continue,
         };
@@ -122,6 +155,8 @@ pub fn schema_notifications(
             severity: "WARNING",
             category,
             position: (d.kind != K::MissingParameter).then(|| Position::of(src, d.span.start)),
+            gql_status,
+            status_description,
         };
         if !out.contains(&n) {
             out.push(n);

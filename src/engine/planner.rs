@@ -17,7 +17,16 @@ const UNWIND_ROWS: f64 = 10.0;
 /// that returns nothing).
 pub(crate) fn plan_query(run: &Runner, q: &Query) -> Result<(Plan, Vec<Arc<str>>)> {
     let mut anon = Anon::default();
-    let (plan, cols, returns) = query(run, q, &[], None, &mut anon)?;
+    let (mut plan, cols, mut returns) = query(run, q, &[], None, &mut anon)?;
+    // A query that ends in a procedure call with output columns gives rows.
+    if let Some(Clause::CallProcedure(c)) = q.first.clauses.last() {
+        returns |= q.unions.is_empty()
+            && crate::catalogue::procedure(&c.name.dotted())
+                .and_then(|p| p.signature())
+                .is_none_or(|s| !s.outputs.is_empty());
+    }
+    // Neo4j starts a query's first operator from nothing: no `Argument` under it.
+    drop_leading_argument(&mut plan);
     let plan = if returns {
         Plan::over("ProduceResults", cols.join(", "), plan)
     } else {
@@ -29,6 +38,26 @@ pub(crate) fn plan_query(run: &Runner, q: &Query) -> Result<(Plan, Vec<Arc<str>>
         .estimate(0.0)
     };
     Ok((plan, cols))
+}
+
+/// Removes the empty `Argument` leaf at the start of a query's operator chain (the leftmost
+/// leaf, reached through first children; a subquery's own `Argument` is under a second child
+/// and stays).
+fn drop_leading_argument(plan: &mut Plan) {
+    let mut node = plan;
+    loop {
+        let leading = node.children.first().is_some_and(|c| {
+            c.operator == "Argument" && c.children.is_empty() && c.details.is_empty()
+        });
+        if leading && node.children.len() == 1 {
+            node.children.clear();
+            return;
+        }
+        match node.children.first_mut() {
+            Some(c) => node = c,
+            None => return,
+        }
+    }
 }
 
 /// A query with its unions: the plan, its columns, and whether it returns rows.

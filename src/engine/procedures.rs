@@ -100,6 +100,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "db.schema.visualization",
     "dbms.components",
     "dbms.showcurrentuser",
+    "tx.getmetadata",
 ];
 
 /// The implemented procedures that write (run by [`call_write`] with the graph to change),
@@ -343,6 +344,16 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     Value::List(Vec::new()),
                 ]],
             ))
+        }
+        // The metadata the driver gave the transaction.
+        "tx.getmetadata" => {
+            no_args(args)?;
+            let meta = run
+                .sh
+                .databases
+                .map(|d| d.tx_metadata.clone())
+                .unwrap_or_default();
+            Ok((cols(&["metadata"]), vec![vec![Value::Map(meta)]]))
         }
         "db.index.vector.querynodes" | "db.index.vector.queryrelationships" => {
             let (entity, column) = if lname.ends_with("querynodes") {

@@ -12,6 +12,7 @@
 //! vectors are gathered on the first search and kept until the graph changes.
 
 use super::error::{ErrorKind, ExecError, Result};
+use crate::graph::vectors::lucene_dot;
 use crate::graph::{EntityType, Graph};
 use crate::syntax::IndexKind;
 use crate::value::{NodeId, RelId, Value};
@@ -212,25 +213,38 @@ pub(crate) fn query_index(
             "Index query vector is not valid for cosine similarity (its norm is zero).".into(),
         ));
     }
-    let vectors = g.search_index(index.id, || Vectors::build(g, index, sim, tick))?;
     let query32: Vec<f32> = query.iter().map(|x| *x as f32).collect();
-    let mut scored: Vec<(f32, u32)> = Vec::with_capacity(vectors.ids.len());
+    // Neo4j 5.26 scores the quantized vectors of each Lucene segment (or the float32 vectors
+    // where quantization is off), takes the k best (ties to the earlier document) and returns
+    // them in the order its collector's heap gives.
+    let vectors = g.search_index(index.id, || Ok::<_, ExecError>(g.indexed_vectors(index)))?;
+    let prepared = vectors.quantized.then(|| vectors.prepare(&query));
+    let mut scored: Vec<(f32, u64, u32)> = Vec::with_capacity(vectors.ids.len());
     for (i, &id) in vectors.ids.iter().enumerate() {
         if i % 4096 == 0 {
             tick()?;
         }
-        let v = vectors.vector(i);
-        // Elements whose vector has another dimension are not searched.
-        if v.len() == query32.len() {
-            scored.push((sim.score32(v, &query32), id));
+        let score = match &prepared {
+            Some(q) => vectors.score(i, q),
+            // Elements whose vector has another dimension are not searched.
+            None => {
+                let v = vectors.raw(i);
+                (v.len() == query32.len()).then(|| sim.score32(v, &query32))
+            }
+        };
+        if let Some(score) = score {
+            scored.push((score, vectors.docs[i], id));
         }
     }
-    let order = |a: &(f32, u32), b: &(f32, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
+    let best = |a: &(f32, u64, u32), b: &(f32, u64, u32)| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1));
     if scored.len() > k {
-        scored.select_nth_unstable_by(k - 1, order);
+        scored.select_nth_unstable_by(k - 1, best);
         scored.truncate(k);
     }
-    scored.sort_by(order);
+    scored.sort_by_key(|h| h.1);
+    let scored = crate::graph::vectors::neo4j_result_order(
+        scored.into_iter().map(|(s, _, id)| (s, id)).collect(),
+    );
     Ok(scored
         .into_iter()
         .map(|(score, id)| {
@@ -262,34 +276,7 @@ fn unit32(v: &[f64]) -> Vec<f32> {
     v.iter().map(|x| (x / norm) as f32).collect()
 }
 
-/// Lucene's scalar dot product of two float32 vectors: fused multiply-adds, with four
-/// accumulators over the leading multiple of four when the vectors are longer than 32.
-fn lucene_dot(a: &[f32], b: &[f32]) -> f32 {
-    let mut res = 0.0f32;
-    let mut i = 0;
-    if a.len() > 32 {
-        let mut acc = [0.0f32; 4];
-        let upper = a.len() & !3;
-        while i < upper {
-            for (j, slot) in acc.iter_mut().enumerate() {
-                *slot = a[i + j].mul_add(b[i + j], *slot);
-            }
-            i += 4;
-        }
-        res += acc[0] + acc[1] + acc[2] + acc[3];
-    }
-    while i < a.len() {
-        res = a[i].mul_add(b[i], res);
-        i += 1;
-    }
-    res
-}
-
 impl Vectors {
-    fn vector(&self, i: usize) -> &[f32] {
-        &self.data[self.starts[i]..self.starts[i + 1]]
-    }
-
     fn build(
         g: &Graph,
         index: &crate::graph::IndexDef,

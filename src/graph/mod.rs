@@ -11,7 +11,11 @@ pub mod schema;
 mod shared;
 mod slots;
 mod store;
+pub(crate) mod vectors;
 
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
-pub use store::{ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, RelData, Savepoint, Sym};
+pub use store::{
+    ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, RelData, Savepoint, Sym, TOKEN_KEY,
+    TOKEN_LABEL, TOKEN_TYPE,
+};

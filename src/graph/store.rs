@@ -3,10 +3,10 @@
 //! label index, a compressed adjacency, and (label, property) → nodes hash indexes built on
 //! first use.
 
-use super::schema::Schema;
+use super::schema::{IndexDef, Schema};
 use super::slots::{AdjEntry, Adjacency, Slots};
 use crate::value::{GroupKey, NodeId, RelId, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, RwLock};
 
 /// An interned string: a label, relationship type or property key.
@@ -251,7 +251,21 @@ pub struct Graph {
     version: u64,
     /// Indexes and constraints.
     schema: Schema,
+    /// The segments of quantized vector indexes, written as transactions commit
+    /// (`super::vectors`).
+    vector_segments: std::sync::Mutex<super::vectors::VectorSegments>,
+    /// Per symbol, which kinds of token it has been in the graph (bits: `TOKEN_LABEL`,
+    /// `TOKEN_TYPE`, `TOKEN_KEY`): Neo4j's token stores, which keep a name once anything used
+    /// it, even after the last element with it is gone.
+    token_kinds: Vec<u8>,
 }
+
+/// A label token (see [`Graph::has_token`]).
+pub const TOKEN_LABEL: u8 = 1;
+/// A relationship type token.
+pub const TOKEN_TYPE: u8 = 2;
+/// A property key token.
+pub const TOKEN_KEY: u8 = 4;
 
 /// A cached search structure (see [`Graph::search_index`]).
 #[derive(Clone)]
@@ -358,6 +372,8 @@ impl Clone for Graph {
             journal: None,
             version: self.version,
             schema: self.schema.clone(),
+            vector_segments: std::sync::Mutex::new(self.segments().clone()),
+            token_kinds: self.token_kinds.clone(),
         }
     }
 }
@@ -523,9 +539,38 @@ impl Graph {
 
     /// Records that `n` has label `l` (label index and bitmap).
     fn label_on(&mut self, n: NodeId, l: Sym) {
+        self.mark_token(l, TOKEN_LABEL);
         insert_sorted(self.by_label.entry(l).or_default(), n);
         let bit = self.bit_of(l);
         self.label_bits.set(n.0 as usize, bit);
+    }
+
+    /// Notes that `s` has been used as a token of `kind`.
+    fn mark_token(&mut self, s: Sym, kind: u8) {
+        let i = s as usize;
+        if self.token_kinds.len() <= i {
+            self.token_kinds.resize(i + 1, 0);
+        }
+        self.token_kinds[i] |= kind;
+    }
+
+    /// Whether `name` is a token of `kind` (`TOKEN_LABEL`, `TOKEN_TYPE`, `TOKEN_KEY`): used by
+    /// some element once, whether or not any has it now.
+    pub fn has_token(&self, kind: u8, name: &str) -> bool {
+        self.syms
+            .get(name)
+            .and_then(|s| self.token_kinds.get(s as usize))
+            .is_some_and(|k| k & kind != 0)
+    }
+
+    /// The names of the tokens of `kind`, in the order the graph first met the names.
+    pub fn tokens(&self, kind: u8) -> Vec<Arc<str>> {
+        self.token_kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| *k & kind != 0)
+            .map(|(s, _)| self.syms.name(s as Sym).clone())
+            .collect()
     }
 
     /// Records that `n` no longer has label `l`.
@@ -794,6 +839,14 @@ impl Graph {
         out
     }
 
+    /// Whether the open transaction (the journal) created node `n`.
+    pub fn created_in_transaction(&self, n: NodeId) -> bool {
+        self.journal.as_ref().is_some_and(|j| {
+            j.iter()
+                .any(|c| matches!(c, Change::AddNode { id, .. } if *id == n))
+        })
+    }
+
     /// The nodes and relationships added or changed (properties, labels) since `sp`, each
     /// once, in id order; removed ones are left out.
     pub fn touched_since(&self, sp: &Savepoint) -> (Vec<NodeId>, Vec<RelId>) {
@@ -857,8 +910,63 @@ impl Graph {
     /// Keeps the changes made since `sp`; the savepoint that started the journal ends it.
     pub fn release(&mut self, sp: Savepoint) {
         if sp.opened {
-            self.journal = None;
+            if let Some(changes) = self.journal.take() {
+                self.committed(&changes);
+            }
         }
+    }
+
+    /// The vector segments, whatever a panicking holder left.
+    fn segments(&self) -> std::sync::MutexGuard<'_, super::vectors::VectorSegments> {
+        self.vector_segments
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A transaction's changes are kept: quantized vector indexes write a segment of the
+    /// vectors it added or changed.
+    fn committed(&mut self, changes: &[Change]) {
+        if !self.schema.indexes().iter().any(super::vectors::tracked) {
+            return;
+        }
+        let (mut nodes, mut rels) = (Vec::new(), Vec::new());
+        let (mut seen_nodes, mut seen_rels) = (HashSet::new(), HashSet::new());
+        for c in changes {
+            match c {
+                Change::AddNode { id, .. }
+                | Change::NodeProp { id, .. }
+                | Change::AddLabel { id, .. }
+                | Change::RemoveLabel { id, .. }
+                | Change::RemoveNode { id, .. } => {
+                    if seen_nodes.insert(*id) {
+                        nodes.push(*id);
+                    }
+                }
+                Change::AddRel { id, .. }
+                | Change::RelProp { id, .. }
+                | Change::RemoveRel { id, .. } => {
+                    if seen_rels.insert(*id) {
+                        rels.push(*id);
+                    }
+                }
+                Change::Schema { .. } => {}
+            }
+        }
+        let this: &Graph = self;
+        this.segments().commit(this, &nodes, &rels);
+    }
+
+    /// What a search of the vector index `index` reads, its segments brought up to date with
+    /// the graph.
+    pub(crate) fn indexed_vectors(&self, index: &IndexDef) -> super::vectors::IndexedVectors {
+        let mut segments = self.segments();
+        if self.journal.is_some() {
+            // Inside a transaction: its changes are not committed, so they write no segment.
+            let mut copy = segments.clone();
+            drop(segments);
+            return copy.snapshot(self, index);
+        }
+        segments.snapshot(self, index)
     }
 
     /// Ends the journal of the transaction that opened `sp` and returns its changes, to be
@@ -870,6 +978,7 @@ impl Graph {
             self.journal = Some(changes);
             return ChangeLog::default();
         }
+        self.committed(&changes);
         ChangeLog { changes }
     }
 
@@ -926,6 +1035,8 @@ impl Graph {
                 return false;
             }
         }
+        let segments = from.segments().clone();
+        *self.segments() = segments;
         self.node_count() == from.node_count()
             && self.relationship_count() == from.relationship_count()
     }
@@ -1028,6 +1139,11 @@ impl Graph {
                 dedup.push(l);
             }
         }
+        for (k, v) in &props {
+            if !v.is_null() {
+                self.mark_token(*k, TOKEN_KEY);
+            }
+        }
         let data = NodeData {
             labels: dedup,
             props: sorted_props(props),
@@ -1072,6 +1188,12 @@ impl Graph {
             return None;
         }
         self.touch();
+        self.mark_token(ty, TOKEN_TYPE);
+        for (k, v) in &props {
+            if !v.is_null() {
+                self.mark_token(*k, TOKEN_KEY);
+            }
+        }
         let data = RelData {
             ty,
             props: sorted_props(props),
@@ -1097,6 +1219,9 @@ impl Graph {
 
     fn set_node_property_sym(&mut self, n: NodeId, key: Sym, value: Value) -> bool {
         self.touch();
+        if !value.is_null() {
+            self.mark_token(key, TOKEN_KEY);
+        }
         let journaling = self.journal.is_some();
         let Some(d) = self.s.node_mut(n) else {
             return false;
@@ -1120,6 +1245,9 @@ impl Graph {
 
     fn set_relationship_property_sym(&mut self, r: RelId, key: Sym, value: Value) -> bool {
         self.touch();
+        if !value.is_null() {
+            self.mark_token(key, TOKEN_KEY);
+        }
         let journaling = self.journal.is_some();
         let Some(d) = self.s.rel_mut(r) else {
             return false;

@@ -60,7 +60,20 @@ impl ParseError {
             // grape's own account of a limit or a malformed literal: kept, after Neo4j's head.
             format!("Invalid input '{found}': {}", self.message)
         } else {
-            let expected: Vec<String> = self.expected.iter().map(|e| neo4j_token(e)).collect();
+            let mut expected: Vec<String> = self.expected.iter().map(|e| neo4j_token(e)).collect();
+            let has = |t: &str| expected.iter().any(|e| e == t);
+            // Where a statement or a union's next query starts, Neo4j 5.26's parser lists its
+            // own alternatives, in its own order.
+            let neo4j_list = if has("'ALTER'") && has("'DEALLOCATE'") {
+                Some(STATEMENT_START)
+            } else if has("'ALL'") && has("'DISTINCT'") && has("'MATCH'") {
+                Some(UNION_QUERY_START)
+            } else {
+                None
+            };
+            if let Some(list) = neo4j_list {
+                expected = list.iter().map(|t| format!("'{t}'")).collect();
+            }
             match expected.as_slice() {
                 [] => format!("Invalid input '{found}'"),
                 [one] => format!("Invalid input '{found}': expected {one}"),
@@ -305,6 +318,55 @@ fn token_at(source: &str, offset: usize) -> String {
         }
     }
 }
+
+/// What Neo4j 5.26 expects where a statement starts (after any `CYPHER`, `EXPLAIN` or
+/// `PROFILE`), in its parser's order.
+const STATEMENT_START: &[&str] = &[
+    "FOREACH",
+    "ALTER",
+    "ORDER BY",
+    "CALL",
+    "USING PERIODIC COMMIT",
+    "CREATE",
+    "LOAD CSV",
+    "START DATABASE",
+    "STOP DATABASE",
+    "DEALLOCATE",
+    "DELETE",
+    "DENY",
+    "DETACH",
+    "DROP",
+    "DRYRUN",
+    "FINISH",
+    "GRANT",
+    "INSERT",
+    "LIMIT",
+    "MATCH",
+    "MERGE",
+    "NODETACH",
+    "OFFSET",
+    "OPTIONAL",
+    "REALLOCATE",
+    "REMOVE",
+    "RENAME",
+    "RETURN",
+    "REVOKE",
+    "ENABLE SERVER",
+    "SET",
+    "SHOW",
+    "SKIP",
+    "TERMINATE",
+    "UNWIND",
+    "USE",
+    "WITH",
+];
+
+/// What Neo4j 5.26 expects where the query after `UNION` starts.
+const UNION_QUERY_START: &[&str] = &[
+    "FOREACH", "ORDER BY", "CALL", "CREATE", "LOAD CSV", "DELETE", "DETACH", "FINISH", "INSERT",
+    "LIMIT", "MATCH", "MERGE", "NODETACH", "OFFSET", "OPTIONAL", "REMOVE", "RETURN", "SET", "SKIP",
+    "UNWIND", "USE", "WITH",
+];
 
 #[cfg(test)]
 mod tests {

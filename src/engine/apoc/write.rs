@@ -55,6 +55,28 @@ impl<'a> Call<'a> {
         ExecError::procedure_failed(self.procedure, why)
     }
 
+    /// APOC writes the Java object it was handed: a map is refused, a list becomes an array
+    /// of its first element's class (another class in it fails the copy).
+    pub(super) fn storable(&self, v: &Value) -> Result<()> {
+        match v {
+            Value::Map(_) => Err(self.failed(format!(
+                "java.lang.IllegalArgumentException: [{}:java.util.HashMap] is not a supported property value",
+                super::java_to_string(v)
+            ))),
+            Value::List(xs) => {
+                let class = xs.first().map(super::coll::java_class);
+                if xs.iter().any(|x| Some(super::coll::java_class(x)) != class) {
+                    return Err(self.failed(format!(
+                        "java.lang.ArrayStoreException: arraycopy: element type mismatch: can not cast one of the elements of java.lang.Object[] to the type of the destination array, {}",
+                        class.unwrap_or("java.lang.Object")
+                    )));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
     pub(super) fn labels(&self, v: &Value) -> Result<Vec<String>> {
         match v {
             Value::Null => Ok(Vec::new()),
@@ -161,8 +183,15 @@ fn arg(args: &[Value], i: usize) -> &Value {
     args.get(i).unwrap_or(&Value::Null)
 }
 
-fn set_all(g: &mut Graph, sh: &Shared, target: &Value, props: &[(&str, &Value)]) -> Result<()> {
+fn set_all(
+    g: &mut Graph,
+    sh: &Shared,
+    c: &Call,
+    target: &Value,
+    props: &[(&str, &Value)],
+) -> Result<()> {
     for (k, v) in props {
+        c.storable(v)?;
         crate::engine::exec::set_property(g, sh, target, k, (*v).clone())?;
     }
     Ok(())
@@ -242,7 +271,7 @@ pub(crate) fn call(
                     st.nodes_created += 1;
                     st.labels_added += labels.len() as u64;
                 }
-                set_all(g, sh, &Value::Node(n), &props)?;
+                set_all(g, sh, &c, &Value::Node(n), &props)?;
                 out.push(n);
             }
             node_rows(out)
@@ -261,7 +290,7 @@ pub(crate) fn call(
                     )
                 })?;
             sh.stats.borrow_mut().relationships_created += 1;
-            set_all(g, sh, &Value::Relationship(r), &props)?;
+            set_all(g, sh, &c, &Value::Relationship(r), &props)?;
             rel_rows(vec![r])
         }
         "apoc.create.addlabels" | "apoc.create.setlabels" | "apoc.create.removelabels" => {
@@ -394,12 +423,12 @@ pub(crate) fn call(
                     st.nodes_created += 1;
                     st.labels_added += labels.len() as u64;
                 }
-                set_all(g, sh, &Value::Node(n), &ident)?;
-                set_all(g, sh, &Value::Node(n), &on_create)?;
+                set_all(g, sh, &c, &Value::Node(n), &ident)?;
+                set_all(g, sh, &c, &Value::Node(n), &on_create)?;
                 node_rows(vec![n])
             } else {
                 for &n in &found {
-                    set_all(g, sh, &Value::Node(n), &on_match)?;
+                    set_all(g, sh, &c, &Value::Node(n), &on_match)?;
                 }
                 node_rows(found)
             }
@@ -443,12 +472,12 @@ pub(crate) fn call(
                         )
                     })?;
                 sh.stats.borrow_mut().relationships_created += 1;
-                set_all(g, sh, &Value::Relationship(r), &ident)?;
-                set_all(g, sh, &Value::Relationship(r), &on_create)?;
+                set_all(g, sh, &c, &Value::Relationship(r), &ident)?;
+                set_all(g, sh, &c, &Value::Relationship(r), &on_create)?;
                 rel_rows(vec![r])
             } else {
                 for &r in &found {
-                    set_all(g, sh, &Value::Relationship(r), &on_match)?;
+                    set_all(g, sh, &c, &Value::Relationship(r), &on_match)?;
                 }
                 rel_rows(found)
             }

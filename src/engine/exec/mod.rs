@@ -34,7 +34,7 @@ mod project;
 pub(crate) mod schema;
 mod show;
 mod transactions;
-mod update;
+pub(crate) mod update;
 pub(crate) use update::set_property;
 mod walk;
 

@@ -37,7 +37,7 @@ pub(super) fn eval_props(
     let Some(p) = props else { return Ok(vec![]) };
     let run = Runner::new(g, sh);
     match run.eval(p, &Env::new(scope, row))? {
-        Value::Map(m) => Ok(m.into_iter().collect()),
+        Value::Map(m) => m.into_iter().map(|(k, v)| Ok((k, storable(v)?))).collect(),
         Value::Null => Ok(vec![]),
         other => Err(ExecError::type_error(format!(
             "properties must be a map, got {}",
@@ -472,6 +472,111 @@ pub(super) fn apply_set_items(
     Ok(())
 }
 
+/// A value as Neo4j stores it in a property, or Neo4j's refusal: maps, nodes, relationships
+/// and paths are not properties; a list must hold values of one storable type (no nulls, no
+/// lists, points of one CRS), integers and floats together becoming floats.
+pub(crate) fn storable(v: Value) -> Result<Value> {
+    fn refused(what: &Value) -> ExecError {
+        ExecError::type_error(format!(
+            "Property values can only be of primitive types or arrays thereof. Encountered: {}.",
+            neo4j_value_text(what)
+        ))
+        .with_detail("InvalidPropertyType")
+    }
+    fn kind(v: &Value) -> &'static str {
+        match v {
+            Value::Int(_) | Value::Float(_) => "NUMBER",
+            other => crate::value::type_name(other),
+        }
+    }
+    let items = match v {
+        Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => {
+            return Err(refused(&v))
+        }
+        Value::List(items) => items,
+        other => return Ok(other),
+    };
+    let type_error =
+        |why: &str| ExecError::type_error(why.to_string()).with_detail("InvalidPropertyType");
+    let mut first: Option<&Value> = None;
+    let mut floats = false;
+    for x in items.iter() {
+        match x {
+            Value::Null => {
+                return Err(type_error(
+                    "Collections containing null values can not be stored in properties.",
+                ))
+            }
+            Value::List(_) => {
+                return Err(type_error(
+                    "Collections containing collections can not be stored in properties.",
+                ))
+            }
+            Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => {
+                let mut e = refused(x);
+                e.detail = Some("InvalidPropertyTypeInList");
+                return Err(e);
+            }
+            _ => {}
+        }
+        floats |= matches!(x, Value::Float(_));
+        let Some(f) = first else {
+            first = Some(x);
+            continue;
+        };
+        if kind(f) != kind(x) {
+            return Err(type_error(
+                "Neo4j only supports a subset of Cypher types for storage as singleton or array properties. Please refer to section cypher/syntax/values of the manual for more details.",
+            ));
+        }
+        if let (Value::Point(a), Value::Point(b)) = (f, x) {
+            if a.crs != b.crs {
+                return Err(type_error(
+                    "Collections containing point values with different CRS can not be stored in properties.",
+                ));
+            }
+        }
+    }
+    if floats && items.iter().any(|x| matches!(x, Value::Int(_))) {
+        return Ok(Value::List(
+            items
+                .iter()
+                .map(|x| match x {
+                    Value::Int(i) => Value::Float(*i as f64),
+                    other => other.clone(),
+                })
+                .collect(),
+        ));
+    }
+    Ok(Value::List(items))
+}
+
+/// A value as Neo4j's value classes print themselves in its errors: `Long(1)`,
+/// `Double(2.500000e+00)`, `String("x")`, `NO_VALUE`, `List{…}`, `Map{k -> v, …}` (keys in
+/// order), a node `(id)`, a relationship `-[id]-`.
+pub(crate) fn neo4j_value_text(v: &Value) -> String {
+    match v {
+        Value::Null => "NO_VALUE".into(),
+        Value::List(xs) => format!(
+            "List{{{}}}",
+            xs.iter()
+                .map(neo4j_value_text)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Map(m) => format!(
+            "Map{{{}}}",
+            m.iter()
+                .map(|(k, v)| format!("{k} -> {}", neo4j_value_text(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        Value::Node(n) => format!("({})", n.0),
+        Value::Relationship(r) => format!("-[{}]-", r.0),
+        other => crate::engine::apoc::java_value_text(other),
+    }
+}
+
 pub(crate) fn set_property(
     g: &mut Graph,
     sh: &Shared,
@@ -479,33 +584,7 @@ pub(crate) fn set_property(
     key: &str,
     v: Value,
 ) -> Result<()> {
-    if let Value::List(items) = &v {
-        if items.iter().any(|x| {
-            matches!(
-                x,
-                Value::Map(_)
-                    | Value::List(_)
-                    | Value::Bytes(_)
-                    | Value::Node(_)
-                    | Value::Relationship(_)
-                    | Value::Path(_)
-            )
-        }) {
-            return Err(ExecError::type_error(
-                "property values can only be primitive types or lists of them",
-            )
-            .with_detail("InvalidPropertyType"));
-        }
-    }
-    if matches!(
-        v,
-        Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_)
-    ) {
-        return Err(ExecError::type_error(
-            "property values can only be primitive types or lists of them",
-        )
-        .with_detail("InvalidPropertyType"));
-    }
+    let v = storable(v)?;
     let is_virtual = match base {
         Value::Node(n) => super::Virtuals::is_virtual(n.0),
         Value::Relationship(r) => super::Virtuals::is_virtual(r.0),
@@ -625,11 +704,15 @@ pub(super) fn exec_delete(
         let attached = g.neighbours(*n, Dir::Both);
         if !attached.is_empty() {
             if !d.detach {
-                return Err(ExecError::runtime(
-                    ErrorKind::ConstraintVerificationFailed,
-                    "cannot delete a node that still has relationships; use DETACH DELETE",
-                )
-                .with_detail("DeleteConnectedNode"));
+                let message = if g.created_in_transaction(*n) {
+                    "Cannot delete node that was created in this transaction, because it still has relationships.".to_string()
+                } else {
+                    format!("Cannot delete node<{}>, because it still has relationships. To delete this node, you must first delete its relationships.", n.0)
+                };
+                return Err(
+                    ExecError::runtime(ErrorKind::ConstraintVerificationFailed, message)
+                        .with_detail("DeleteConnectedNode"),
+                );
             }
             for (r, _) in attached {
                 forget_rel(g, r);
