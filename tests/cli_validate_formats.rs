@@ -142,3 +142,57 @@ fn sarif_is_valid_and_places_every_finding() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A graph stands for its schema: the bundled demo graph (a JSON fixture), a Cypher script and
+/// a folder are read as `--graph` reads them, their schema derived from the data; a file that
+/// is neither says both why.
+#[test]
+fn a_graph_is_accepted_wherever_a_schema_is() {
+    let d = setup("graph-schema");
+    let demo = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo/graph.json");
+    std::fs::write(
+        d.join("g.cypher"),
+        "CREATE (:Person {name: 'Ann'})-[:KNOWS]->(:Person {name: 'Bob'});\n",
+    )
+    .unwrap();
+    std::fs::write(
+        d.join("ok.cypher"),
+        "MATCH (p:Person)-[:KNOWS]->(q) RETURN q.name;\n",
+    )
+    .unwrap();
+    let run = |schema: &Path, file: &str| {
+        Command::new(env!("CARGO_BIN_EXE_grape"))
+            .current_dir(&d)
+            .args(["validate", "--schema"])
+            .arg(schema)
+            .arg(file)
+            .output()
+            .unwrap()
+    };
+    let o = run(&d.join("g.cypher"), "ok.cypher");
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let o = run(&d.join("g.cypher"), "q.cypher");
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stdout).contains("Persn"));
+    // The demo graph: a query over its data is valid, a misspelt label is not.
+    let o = run(&demo, "q.cypher");
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    std::fs::write(d.join("bad.json"), "[1, 2").unwrap();
+    let o = run(&d.join("bad.json"), "q.cypher");
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&o.stderr).contains("nor is it a graph grape reads"),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -512,19 +512,34 @@ def compare(*runs: PathLike, resamples: int = 10_000) -> Dict[str, Any]:
 # ---- Bolt ----
 
 
+def _graph_of(graph: Union["Graph", PathLike, None], name: str) -> "Graph":
+    """``graph`` as a :class:`Graph`: itself, the graph at a path (any format
+    :meth:`Graph.load` reads), or an empty graph for ``None``; anything else is a ``TypeError``
+    naming the argument."""
+    if graph is None:
+        return Graph()
+    if isinstance(graph, Graph):
+        return graph
+    if isinstance(graph, (str, os.PathLike)):
+        return Graph.load(graph)
+    raise TypeError(
+        f"{name} must be a grape.Graph or a path to a graph, not {type(graph).__name__}"
+    )
+
+
 class BoltServer:
     """A Bolt server over a copy of a graph, in this process on a background thread: Neo4j's
     drivers connect to :attr:`uri`. Use it as a context manager, or call :meth:`close`."""
 
     def __init__(
         self,
-        graph: Optional[Graph] = None,
+        graph: Union[Graph, PathLike, None] = None,
         port: int = 0,
         auth: Optional["tuple[str, str]"] = None,
         read_only: bool = False,
         host: str = "127.0.0.1",
     ) -> None:
-        g = graph if graph is not None else Graph()
+        g = _graph_of(graph, "graph")
         user, password = auth if auth is not None else (None, None)
         self._server = _grape.BoltServer(g._g, host, port, user, password, read_only)
 
@@ -556,13 +571,14 @@ class BoltServer:
 
 
 def serve_bolt(
-    graph: Optional[Graph] = None,
+    graph: Union[Graph, PathLike, None] = None,
     port: int = 0,
     auth: Optional["tuple[str, str]"] = None,
     read_only: bool = False,
     host: str = "127.0.0.1",
 ) -> BoltServer:
-    """Serves a copy of ``graph`` over Bolt (port 0: a free port). ``auth``: the
+    """Serves a copy of ``graph`` (a :class:`Graph` or a path to one) over Bolt (port 0: a
+    free port). ``auth``: the
     ``(user, password)`` clients must present (any, when left out). As a context manager it
     gives the URI and closes the server at the end::
 

@@ -98,3 +98,16 @@ def test_a_read_only_server_refuses_writes(demo):
     assert server.closed
     with pytest.raises(RuntimeError):
         server.graph()
+
+
+def test_serve_bolt_takes_a_graph_or_a_path(demo):
+    import grape
+
+    # The path form and the Graph form serve the same data, str or pathlib.
+    for graph in (str(demo / "graph.json"), demo / "graph.json", grape.Graph.load(demo / "graph.json")):
+        with grape.serve_bolt(graph) as uri:
+            with neo4j.GraphDatabase.driver(uri, auth=("neo4j", "x")) as d:
+                records, _, _ = d.execute_query("MATCH (n) RETURN count(n) AS n")
+                assert records[0]["n"] == 200
+    with pytest.raises(TypeError, match="graph must be a grape.Graph or a path"):
+        grape.serve_bolt(42)

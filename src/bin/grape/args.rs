@@ -311,7 +311,8 @@ pub(crate) enum Command {
     /// Inputs as for `grape parse`. Exit status: 0 when every query is KG-valid, 1 otherwise, 2
     /// when a file or the schema cannot be read.
     Validate {
-        /// The schema file (format guessed from its content; see `grape schema convert`).
+        /// The schema file (format guessed from its content; see `grape schema convert`), or a
+        /// graph in any format `--graph` reads, whose schema is derived from its data.
         #[arg(long)]
         schema: PathBuf,
         /// The schema's format, when guessing is not wanted.

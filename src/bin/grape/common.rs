@@ -49,12 +49,31 @@ pub(crate) fn origin_of(file: &grape::dataset::QueryFile, q: &QueryInput) -> Str
     }
 }
 
+/// A schema file, or — when no format is named and the file is not a schema — a graph in any
+/// format `--graph` reads (a JSON fixture, a `.grape` snapshot, a Cypher script, a Data
+/// Importer folder, a CypherBench dump), whose schema is derived from its data as
+/// `apoc.meta.schema` would describe it.
 pub(crate) fn read_schema(path: &Path, format: Option<&str>) -> Result<Schema, String> {
     let format = match format {
         Some(f) => Some(f.parse::<SchemaFormat>().map_err(|e| e.to_string())?),
         None => None,
     };
-    Schema::read_path(path, format).map_err(|e| e.to_string())
+    if format.is_none() && path.is_dir() {
+        return schema_of_graph(path).map_err(|e| format!("{}: {e}", path.display()));
+    }
+    match Schema::read_path(path, format) {
+        Ok(s) => Ok(s),
+        Err(schema_error) if format.is_none() => schema_of_graph(path).map_err(|graph_error| {
+            format!("{schema_error}; nor is it a graph grape reads: {graph_error}")
+        }),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn schema_of_graph(path: &Path) -> Result<Schema, String> {
+    let text = path.to_str().ok_or("the path is not UTF-8")?;
+    let g = grape::engine::load_graph(text, Default::default()).map_err(|e| e.to_string())?;
+    Ok(grape::engine::schema_of(&g))
 }
 
 /// Reports a failure on standard error; exit status 2 (bad input or setup).
