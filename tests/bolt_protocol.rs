@@ -46,7 +46,7 @@ fn versions_and_values() {
     let h = start(Config::default());
     // Bolt 5: element ids, UTC date-times.
     let mut c = Client::connect(&addr(&h), &[(5, 8, 8), (4, 4, 0)]).unwrap();
-    assert_eq!(c.version, (5, 4));
+    assert_eq!(c.version, (5, 8));
     let hello = c.login("neo4j", "x").unwrap();
     assert_eq!(
         hello.get("server").and_then(Ps::as_str),
@@ -565,4 +565,121 @@ fn users_as_neo4j_community_manages_them() {
         .unwrap()
         .login("troygreene", "newpassword2")
         .is_err());
+}
+
+/// Community edition refuses what only enterprise has, with community's errors (texts from
+/// Neo4j 5.26 community); `Config::enterprise` accepts them. `dbms.components` says which.
+#[test]
+fn editions_answer_as_neo4j_community_and_enterprise() {
+    for enterprise in [false, true] {
+        let h = start(Config {
+            enterprise,
+            ..Default::default()
+        });
+        let mut c = Client::connect(&addr(&h), &[(5, 4, 4)]).unwrap();
+        c.login("neo4j", "x").unwrap();
+        let (_, rows, _) = c
+            .run(
+                "CALL dbms.components() YIELD edition RETURN edition",
+                no_params(),
+            )
+            .unwrap()
+            .unwrap();
+        let edition = if enterprise {
+            "enterprise"
+        } else {
+            "community"
+        };
+        assert_eq!(rows[0][0].as_str(), Some(edition));
+        for (q, message) in [
+            (
+                "CREATE CONSTRAINT app_k FOR (n:AppK) REQUIRE n.name IS NODE KEY",
+                "Unable to create Constraint( type='NODE KEY', schema=(:AppK {name}) ):\nNode Key constraint requires Neo4j Enterprise Edition. Note that only the first found violation is shown.",
+            ),
+            (
+                "CREATE CONSTRAINT app_rnn FOR ()-[r:AppR]-() REQUIRE r.name IS NOT NULL",
+                "Unable to create Constraint( type='RELATIONSHIP PROPERTY EXISTENCE', schema=()-[:AppR {name}]-() ):\nProperty existence constraint requires Neo4j Enterprise Edition. Note that only the first found violation is shown.",
+            ),
+            (
+                "CREATE CONSTRAINT app_t FOR (n:AppK) REQUIRE n.name IS :: STRING",
+                "Unable to create Constraint( name='app_t', type='NODE PROPERTY TYPE', schema=(:AppK {name}), propertyType=STRING ):\nProperty type constraint requires Neo4j Enterprise Edition. Note that only the first found violation is shown.",
+            ),
+        ] {
+            let got = c.run(q, no_params()).unwrap();
+            if enterprise {
+                assert!(got.is_ok(), "{q}: {got:?}");
+            } else {
+                let e = got.expect_err(q);
+                assert_eq!(
+                    e.get("code").and_then(Ps::as_str),
+                    Some("Neo.DatabaseError.Schema.ConstraintCreationFailed")
+                );
+                assert_eq!(e.get("message").and_then(Ps::as_str), Some(message));
+                c.request(0x0F, vec![]).unwrap();
+            }
+        }
+        // Uniqueness is community's too.
+        assert!(c
+            .run(
+                "CREATE CONSTRAINT app_u FOR (n:AppU) REQUIRE n.name IS UNIQUE",
+                no_params()
+            )
+            .unwrap()
+            .is_ok());
+    }
+}
+
+/// Bolt 5.8, as Neo4j 5.26 speaks it to the 6.x drivers: GQL statuses in a summary, GQL
+/// errors with their cause, and the home database resolved (texts from the oracle).
+#[test]
+fn bolt_5_8_carries_gql_statuses_and_errors() {
+    let h = start(Config::default());
+    let mut c = Client::connect(&addr(&h), &[(5, 8, 8)]).unwrap();
+    c.login("neo4j", "x").unwrap();
+    let (fields, _, meta) = c
+        .run("MATCH (n:NoSuchFlowLabel) RETURN n", no_params())
+        .unwrap()
+        .unwrap();
+    assert_eq!(fields.get("fields"), Some(&Ps::List(vec![Ps::from("n")])));
+    // Bolt 5.8: the home database the server resolved.
+    assert_eq!(fields.get("db").and_then(Ps::as_str), Some("neo4j"));
+    let statuses = match meta.get("statuses") {
+        Some(Ps::List(s)) => s.clone(),
+        other => panic!("no statuses: {other:?}"),
+    };
+    let codes: Vec<&str> = statuses
+        .iter()
+        .filter_map(|s| s.get("gql_status").and_then(Ps::as_str))
+        .collect();
+    assert_eq!(codes, ["02000", "01N50"]);
+    assert_eq!(
+        statuses[1].get("status_description").and_then(Ps::as_str),
+        Some("warn: label does not exist. The label `NoSuchFlowLabel` does not exist. Verify that the spelling is correct.")
+    );
+    assert!(meta.get("notifications").is_none());
+    let e = c
+        .run("CALL nosuch.proc()", no_params())
+        .unwrap()
+        .expect_err("an unknown procedure");
+    assert_eq!(
+        e.get("neo4j_code").and_then(Ps::as_str),
+        Some("Neo.ClientError.Procedure.ProcedureNotFound")
+    );
+    assert_eq!(e.get("gql_status").and_then(Ps::as_str), Some("42001"));
+    let cause = e.get("cause").expect("a cause");
+    assert_eq!(cause.get("gql_status").and_then(Ps::as_str), Some("42N08"));
+    assert_eq!(
+        cause.get("message").and_then(Ps::as_str),
+        Some("42N08: The procedure or function nosuch.proc() was not registered for this database instance. Verify that the spelling is correct.")
+    );
+    c.request(0x0F, vec![]).unwrap();
+    let e = c
+        .run("RETURN 1/0", no_params())
+        .unwrap()
+        .expect_err("division by zero");
+    assert_eq!(e.get("gql_status").and_then(Ps::as_str), Some("50N42"));
+    assert_eq!(
+        e.get("description").and_then(Ps::as_str),
+        Some("error: general processing exception - unexpected error. Unexpected error has occurred. See debug log for details.")
+    );
 }

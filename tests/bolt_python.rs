@@ -62,7 +62,7 @@ fn python_driver_end_to_end() {
         assert_eq!(o["keys"], json!(["name"]));
         assert_eq!(o["names"], json!(["Al", "Ann"]));
         assert_eq!(o["type"], "r");
-        assert_eq!(o["protocol"], json!([5, 4]));
+        assert_eq!(o["protocol"], json!([5, 8]));
         assert_eq!(o["node"]["labels"], json!(["Person"]));
         assert_eq!(o["node"]["props"]["born"]["_temporal"], "1990-05-01");
         assert_eq!(

@@ -32,6 +32,7 @@ fn manual_context(current: &str) -> DatabaseContext {
         users: None,
         user: None,
         tx_metadata: Default::default(),
+        enterprise: true,
     }
 }
 

@@ -56,6 +56,9 @@ pub struct Config {
     /// Composite databases over the databases served: sessions may name one, and a statement
     /// on it runs on the constituent its leading `USE` names.
     pub composites: Vec<crate::engine::Composite>,
+    /// Serve as enterprise edition (key, existence and property type constraints); community
+    /// (the default, what the server announces) refuses them with community's errors.
+    pub enterprise: bool,
 }
 
 impl Default for Config {
@@ -76,6 +79,7 @@ impl Default for Config {
             auth_lock: Duration::from_secs(5),
             lock_timeout: Duration::from_secs(10),
             composites: Vec::new(),
+            enterprise: false,
         }
     }
 }
@@ -1187,6 +1191,7 @@ impl<'a> Conn<'a> {
             users: Some(self.shared.users.clone()),
             user: self.principal.clone(),
             tx_metadata: BTreeMap::new(),
+            enterprise: self.shared.config.enterprise,
         });
         self.context = Some(c.clone());
         c
@@ -1810,7 +1815,12 @@ mod tests {
         // 5.8 down to 5.0, then 4.4.
         assert_eq!(
             negotiate(&p([[0, 8, 8, 5], [0, 0, 4, 4], [0; 4], [0; 4]])),
-            Some((5, 4))
+            Some((5, 8))
+        );
+        // A newer minor than grape speaks: its highest, 5.8.
+        assert_eq!(
+            negotiate(&p([[0, 2, 9, 5], [0; 4], [0; 4], [0; 4]])),
+            Some((5, 8))
         );
         assert_eq!(
             negotiate(&p([[0, 0, 2, 5], [0; 4], [0; 4], [0; 4]])),
@@ -1827,7 +1837,11 @@ mod tests {
             Some((4, 1))
         );
         assert_eq!(negotiate(&p([[0, 0, 0, 3], [0; 4], [0; 4], [0; 4]])), None);
-        assert_eq!(negotiate(&p([[0, 0, 8, 5], [0; 4], [0; 4], [0; 4]])), None);
+        assert_eq!(
+            negotiate(&p([[0, 0, 8, 5], [0; 4], [0; 4], [0; 4]])),
+            Some((5, 8))
+        );
+        assert_eq!(negotiate(&p([[0, 0, 9, 5], [0; 4], [0; 4], [0; 4]])), None);
     }
 
     #[test]

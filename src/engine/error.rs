@@ -72,6 +72,9 @@ pub struct ExecError {
     pub phase: Phase,
     /// Where in the query, when known.
     pub span: Option<Span>,
+    /// A GQL status given where the error was made (else derived by [`ExecError::gql`]).
+    #[serde(skip)]
+    pub(crate) gql_status: Option<Box<GqlStatus>>,
 }
 
 /// A GQL status as Neo4j 5.26 reports it with an error (Bolt 5.7's FAILURE): the code, its
@@ -120,6 +123,9 @@ impl ExecError {
     /// an unknown procedure is `42001` caused by `42N08`, a value that cannot be a property
     /// `22G03` caused by `22N01`.
     pub fn gql(&self) -> GqlStatus {
+        if let Some(g) = &self.gql_status {
+            return (**g).clone();
+        }
         match self.detail {
             Some("ProcedureNotFound") => {
                 let name = self.message.split('`').nth(1).unwrap_or_default();
@@ -136,40 +142,7 @@ impl ExecError {
                     )),
                 }
             }
-            Some(detail @ ("InvalidPropertyType" | "InvalidPropertyTypeInList")) => {
-                let Some(value) = self
-                    .message
-                    .strip_prefix("Property values can only be of primitive types or arrays thereof. Encountered: ")
-                    .and_then(|v| v.strip_suffix('.'))
-                else {
-                    return GqlStatus::generic();
-                };
-                let ty = if value.starts_with("Map{") {
-                    "MAP"
-                } else if value.starts_with("Path{") {
-                    "PATH"
-                } else if value.starts_with("-[") {
-                    "RELATIONSHIP"
-                } else {
-                    "NODE"
-                };
-                let not_null = if detail == "InvalidPropertyType" {
-                    " NOT NULL"
-                } else {
-                    ""
-                };
-                GqlStatus {
-                    code: "22G03",
-                    description: "error: data exception - invalid value type".into(),
-                    classification: None,
-                    message: None,
-                    cause: Some(GqlStatus::cause(
-                        "22N01",
-                        "error: data exception - invalid type",
-                        format!("Expected the value {value} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
-                    )),
-                }
-            }
+            Some("InvalidPropertyType") => self.property_type_gql(true),
             _ => GqlStatus::generic(),
         }
     }
@@ -196,6 +169,41 @@ impl ExecError {
         )
     }
 
+    /// The GQL status of a value that cannot be a property (`22G03`, caused by `22N01`: the
+    /// value's type, `NOT NULL` when it is the property itself rather than a list element).
+    pub(crate) fn property_type_gql(&self, not_null: bool) -> GqlStatus {
+        let Some(value) = self
+            .message
+            .strip_prefix(
+                "Property values can only be of primitive types or arrays thereof. Encountered: ",
+            )
+            .and_then(|v| v.strip_suffix('.'))
+        else {
+            return GqlStatus::generic();
+        };
+        let ty = if value.starts_with("Map{") {
+            "MAP"
+        } else if value.starts_with("Path{") {
+            "PATH"
+        } else if value.starts_with("-[") {
+            "RELATIONSHIP"
+        } else {
+            "NODE"
+        };
+        let not_null = if not_null { " NOT NULL" } else { "" };
+        GqlStatus {
+            code: "22G03",
+            description: "error: data exception - invalid value type".into(),
+            classification: None,
+            message: None,
+            cause: Some(GqlStatus::cause(
+                "22N01",
+                "error: data exception - invalid type",
+                format!("Expected the value {value} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
+            )),
+        }
+    }
+
     /// Neo4j's error for a procedure that failed while running:
     /// `Failed to invoke procedure `name`: Caused by: <cause>`.
     pub(crate) fn procedure_failed(procedure: &str, cause: impl std::fmt::Display) -> Self {
@@ -212,6 +220,7 @@ impl ExecError {
             message: message.into(),
             phase,
             span: None,
+            gql_status: None,
         }
     }
     pub fn runtime(kind: ErrorKind, message: impl Into<String>) -> Self {
@@ -310,6 +319,7 @@ impl ExecError {
             message: e.neo4j_message(Some(source)),
             phase: Phase::CompileTime,
             span: Some(Span::new(e.offset, e.offset)),
+            gql_status: None,
         }
     }
 }
@@ -323,6 +333,7 @@ impl From<ParseError> for ExecError {
             message: e.neo4j_message(None),
             phase: Phase::CompileTime,
             span: Some(Span::new(e.offset, e.offset)),
+            gql_status: None,
         }
     }
 }

@@ -39,6 +39,9 @@ pub struct DatabaseContext {
     pub user: Option<String>,
     /// The transaction's metadata (the driver's `tx_metadata`), as `tx.getMetaData` returns it.
     pub tx_metadata: BTreeMap<std::sync::Arc<str>, Value>,
+    /// The edition served: community refuses what only enterprise has (key, existence and
+    /// property type constraints) with community's errors, and `dbms.components` says which.
+    pub enterprise: bool,
 }
 
 /// The graphs of a composite's constituents, by database name (lower case), as one statement
@@ -90,6 +93,7 @@ impl DatabaseContext {
             users: None,
             user: None,
             tx_metadata: BTreeMap::new(),
+            enterprise: true,
         }
     }
 

@@ -327,7 +327,11 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                 vec![vec![
                     Value::from("Neo4j Kernel"),
                     Value::List(vec![Value::from(crate::catalogue::NEO4J_VERSION)]),
-                    Value::from("community"),
+                    Value::from(if run.sh.databases.is_some_and(|d| d.enterprise) {
+                        "enterprise"
+                    } else {
+                        "community"
+                    }),
                 ]],
             ))
         }
@@ -512,16 +516,14 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
         }
         "db.propertykeys" => {
             no_args(args)?;
-            let mut set: BTreeSet<Arc<str>> = BTreeSet::new();
-            for n in g.node_ids() {
-                set.extend(g.node_properties(n).into_keys());
-            }
-            for r in g.relationship_ids() {
-                set.extend(g.relationship_properties(r).into_keys());
-            }
+            // Every property key token, in the order the graph first met it, as Neo4j lists
+            // them (including keys no element has any more).
             Ok((
                 cols(&["propertyKey"]),
-                set.into_iter().map(|n| vec![Value::String(n)]).collect(),
+                g.tokens(crate::graph::TOKEN_KEY)
+                    .into_iter()
+                    .map(|n| vec![Value::String(n)])
+                    .collect(),
             ))
         }
         "db.schema.nodetypeproperties" => {

@@ -73,6 +73,10 @@ pub(crate) enum ServeCommand {
         /// failing with Neo.TransientError.Transaction.LockAcquisitionTimeout, in milliseconds.
         #[arg(long, default_value_t = 10_000)]
         lock_timeout_ms: u64,
+        /// The edition served: `community` (Neo4j's errors for key, existence and property
+        /// type constraints) or `enterprise` (accepts them).
+        #[arg(long, value_parser = ["community", "enterprise"], default_value = "community")]
+        edition: String,
         #[command(flatten)]
         engine: EngineArgs,
     },

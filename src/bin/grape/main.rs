@@ -72,6 +72,7 @@ fn main() -> ExitCode {
             timeout_ms,
             max_connections,
             lock_timeout_ms,
+            edition,
             engine,
         }) => {
             let mut opts = grape::engine::Options::default();
@@ -101,6 +102,7 @@ fn main() -> ExitCode {
                 lock_timeout: std::time::Duration::from_millis(lock_timeout_ms),
                 database,
                 database_users,
+                enterprise: edition == "enterprise",
                 ..Default::default()
             };
             cmd_serve_bolt(

@@ -475,6 +475,33 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
             ));
         }
     }
+    // Community edition has uniqueness constraints only.
+    let community = sh.databases.is_some_and(|d| !d.enterprise);
+    if community && def.rule != ConstraintRule::Unique {
+        let node = def.entity == crate::graph::EntityType::Node;
+        let (what, extra) = match &def.rule {
+            ConstraintRule::Key if node => ("Node Key constraint", String::new()),
+            ConstraintRule::Key => ("Relationship Key constraint", String::new()),
+            ConstraintRule::Exists => ("Property existence constraint", String::new()),
+            ConstraintRule::Typed(t) => (
+                "Property type constraint",
+                format!(", propertyType={}", crate::syntax::print_type(t)),
+            ),
+            ConstraintRule::Unique => unreachable!("uniqueness is community's"),
+        };
+        let name = match (&def.rule, &k.name) {
+            (ConstraintRule::Typed(_), Some(_)) => format!("name='{}', ", def.name),
+            _ => String::new(),
+        };
+        return Err(schema_error(
+            "ConstraintCreationFailed",
+            format!(
+                "Unable to create Constraint( {name}type='{}', schema={}{extra} ):\n{what} requires Neo4j Enterprise Edition. Note that only the first found violation is shown.",
+                def.type_name(false).replace('_', " "),
+                schema_text(entity, std::slice::from_ref(&def.label), &def.properties),
+            ),
+        ));
+    }
     // The data must already satisfy it.
     let ids = candidates(g, &def);
     if let Some(v) = first_violation(g, &def, &ids)? {

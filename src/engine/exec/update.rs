@@ -513,8 +513,9 @@ pub(crate) fn storable(v: Value) -> Result<Value> {
                 ))
             }
             Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => {
+                // The element, not the property, has the wrong type: no `NOT NULL`.
                 let mut e = refused(x);
-                e.detail = Some("InvalidPropertyTypeInList");
+                e.gql_status = Some(Box::new(e.property_type_gql(false)));
                 return Err(e);
             }
             _ => {}
