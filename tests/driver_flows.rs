@@ -146,7 +146,7 @@ fn recorded_path(name: &str) -> PathBuf {
 
 /// What the flows print against Neo4j 5.26: live where the oracle runs (checked against the
 /// record, or recorded with `GRAPE_DIFFTEST_BLESS=1`), the record otherwise.
-fn neo4j_side(name: &str, command: impl Fn() -> Command) -> Vec<String> {
+fn neo4j_side(name: &str, flows: impl Fn(&str, &str, &str) -> Vec<String>) -> Vec<String> {
     let path = recorded_path(name);
     let recorded: Vec<String> = std::fs::read_to_string(&path)
         .unwrap_or_default()
@@ -164,7 +164,7 @@ fn neo4j_side(name: &str, command: impl Fn() -> Command) -> Vec<String> {
     let (user, password) = auth
         .split_once(':')
         .expect("GRAPE_NEO4J_AUTH is user:password");
-    let live = run(name, command(), &uri, user, password);
+    let live = flows(&uri, user, password);
     if std::env::var("GRAPE_DIFFTEST_BLESS").as_deref() == Ok("1") {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         let mut text = format!(
@@ -187,7 +187,7 @@ fn neo4j_side(name: &str, command: impl Fn() -> Command) -> Vec<String> {
 }
 
 /// The flows against grape's Bolt server (in process, an empty graph, the user neo4j).
-fn grape_side(name: &str, command: Command) -> Vec<String> {
+fn grape_side(flows: impl Fn(&str, &str, &str) -> Vec<String>) -> Vec<String> {
     let config = Config {
         auth: Some(("neo4j".into(), "foobarbaz".into())),
         ..Default::default()
@@ -196,7 +196,7 @@ fn grape_side(name: &str, command: Command) -> Vec<String> {
         .unwrap()
         .spawn();
     let uri = format!("bolt://{}", server.local_addr());
-    run(name, command, &uri, "neo4j", "foobarbaz")
+    flows(&uri, "neo4j", "foobarbaz")
 }
 
 fn check(name: &str) {
@@ -217,8 +217,9 @@ fn check(name: &str) {
             .and_then(|d| d.command)
             .expect("installed")
     };
-    let neo4j = neo4j_side(name, command);
-    let grape = grape_side(name, command());
+    let flows = |uri: &str, user: &str, password: &str| run(name, command(), uri, user, password);
+    let neo4j = neo4j_side(name, flows);
+    let grape = grape_side(flows);
     let differences: Vec<String> = neo4j
         .iter()
         .zip(&grape)
@@ -534,60 +535,9 @@ fn neo4rs_run(uri: &str, user: &str, password: &str) -> Vec<String> {
 #[test]
 fn neo4rs_flows_equal_neo4j() {
     let _guard = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let path = recorded_path("neo4rs");
-    let recorded: Vec<String> = std::fs::read_to_string(&path)
-        .unwrap_or_default()
-        .lines()
-        .filter(|l| !l.starts_with('#'))
-        .map(str::to_string)
-        .collect();
-    let neo4j = match (
-        std::env::var("GRAPE_NEO4J_URI"),
-        std::env::var("GRAPE_NEO4J_AUTH"),
-    ) {
-        (Ok(uri), Ok(auth)) => {
-            let (user, password) = auth.split_once(':').expect("user:password");
-            let live = neo4rs_run(&uri, user, password);
-            if std::env::var("GRAPE_DIFFTEST_BLESS").as_deref() == Ok("1") {
-                let mut text = String::from(
-                    "# The flows of tests/driver_flows.rs with neo4rs 0.8 against Neo4j 5.26.\n",
-                );
-                for l in &live {
-                    text.push_str(l);
-                    text.push('\n');
-                }
-                std::fs::write(&path, text).unwrap();
-            } else {
-                assert_eq!(
-                    live,
-                    recorded,
-                    "neo4rs: Neo4j's answers differ from {}",
-                    path.display()
-                );
-            }
-            live
-        }
-        _ => recorded,
-    };
-    assert!(
-        neo4j.len() > 20,
-        "{}: {} lines",
-        path.display(),
-        neo4j.len()
-    );
-    let config = Config {
-        auth: Some(("neo4j".into(), "foobarbaz".into())),
-        ..Default::default()
-    };
-    let server = Server::bind("127.0.0.1:0", grape::graph::Graph::new(), config)
-        .unwrap()
-        .spawn();
-    let grape = neo4rs_run(
-        &format!("bolt://{}", server.local_addr()),
-        "neo4j",
-        "foobarbaz",
-    );
-    assert_eq!(grape, neo4j);
+    let neo4j = neo4j_side("neo4rs", neo4rs_run);
+    assert!(neo4j.len() > 20, "neo4rs: {} lines", neo4j.len());
+    assert_eq!(grape_side(neo4rs_run), neo4j);
 }
 
 #[test]

@@ -177,6 +177,15 @@ impl Shared {
     }
 }
 
+/// A position in a statement as Neo4j's summaries carry it.
+fn position_ps(p: crate::engine::Position) -> Ps {
+    Ps::map([
+        ("offset", Ps::Int(p.offset as i64)),
+        ("line", Ps::Int(p.line as i64)),
+        ("column", Ps::Int(p.column as i64)),
+    ])
+}
+
 /// Notifications as Bolt 5.6+ carries them in a summary: GQL status objects.
 fn statuses_to_ps(found: &[crate::engine::Notification]) -> Vec<Ps> {
     found
@@ -187,14 +196,7 @@ fn statuses_to_ps(found: &[crate::engine::Notification]) -> Vec<Ps> {
                 ("_severity", Ps::from(n.severity)),
             ];
             if let Some(p) = n.position {
-                record.push((
-                    "_position",
-                    Ps::map([
-                        ("offset", Ps::Int(p.offset as i64)),
-                        ("line", Ps::Int(p.line as i64)),
-                        ("column", Ps::Int(p.column as i64)),
-                    ]),
-                ));
+                record.push(("_position", position_ps(p)));
             }
             Ps::map([
                 ("gql_status", Ps::from(n.gql_status)),
@@ -225,14 +227,7 @@ fn notifications_to_ps(found: &[crate::engine::Notification]) -> Ps {
                     ("category", Ps::from(n.category)),
                 ];
                 if let Some(p) = n.position {
-                    fields.push((
-                        "position",
-                        Ps::map([
-                            ("offset", Ps::Int(p.offset as i64)),
-                            ("line", Ps::Int(p.line as i64)),
-                            ("column", Ps::Int(p.column as i64)),
-                        ]),
-                    ));
+                    fields.push(("position", position_ps(p)));
                 }
                 Ps::map(fields)
             })
