@@ -1588,28 +1588,15 @@ impl<'a> Conn<'a> {
                 }
                 let qid = self.next_qid;
                 self.next_qid += 1;
-                let mut meta = vec![
-                    (
-                        "fields".to_string(),
-                        Ps::List(fields.iter().map(|c| Ps::from(c.as_str())).collect()),
-                    ),
-                    (
-                        "t_first".to_string(),
-                        Ps::Int(started.elapsed().as_millis() as i64),
-                    ),
-                ];
-                if self.tx.is_some() {
-                    meta.push(("qid".into(), Ps::Int(qid)));
-                } else if self.version >= (5, 8) && extra.and_then(|e| e.get("db")).is_none() {
-                    meta.push(("db".into(), Ps::String(db.clone())));
-                }
+                let t_first = started.elapsed().as_millis() as i64;
+                let meta = self.run_success(&fields, t_first, qid, extra, &db);
                 self.results.push(Pending {
                     qid,
                     rows: Default::default(),
                     summary: Vec::new(),
                     failure: Some(f),
                 });
-                write_message(out, &success(Ps::Map(meta)));
+                write_message(out, &success(meta));
                 return Ok(());
             }
             Err(f) => return Err(f),
@@ -1676,27 +1663,40 @@ impl<'a> Conn<'a> {
         }
         let qid = self.next_qid;
         self.next_qid += 1;
-        let mut meta = vec![
-            (
-                "fields".to_string(),
-                Ps::List(table.columns.iter().map(|c| Ps::from(c.as_str())).collect()),
-            ),
-            ("t_first".to_string(), Ps::Int(t_first)),
-        ];
-        if self.tx.is_some() {
-            meta.push(("qid".into(), Ps::Int(qid)));
-        } else if self.version >= (5, 8) && extra.and_then(|e| e.get("db")).is_none() {
-            // Bolt 5.8: the home database the server resolved.
-            meta.push(("db".into(), Ps::String(summary_db.clone())));
-        }
+        let meta = self.run_success(&table.columns, t_first, qid, extra, &summary_db);
         self.results.push(Pending {
             qid,
             rows,
             summary,
             failure: None,
         });
-        write_message(out, &success(Ps::Map(meta)));
+        write_message(out, &success(meta));
         Ok(())
+    }
+
+    /// RUN's answer: the fields, the time to the first record, and the result's id in a
+    /// transaction — or, from Bolt 5.8, the home database resolved when RUN named none.
+    fn run_success(
+        &self,
+        fields: &[impl AsRef<str>],
+        t_first: i64,
+        qid: i64,
+        extra: Option<&Ps>,
+        db: &str,
+    ) -> Ps {
+        let mut meta = vec![
+            (
+                "fields".to_string(),
+                Ps::List(fields.iter().map(|c| Ps::from(c.as_ref())).collect()),
+            ),
+            ("t_first".to_string(), Ps::Int(t_first)),
+        ];
+        if self.tx.is_some() {
+            meta.push(("qid".into(), Ps::Int(qid)));
+        } else if self.version >= (5, 8) && extra.and_then(|e| e.get("db")).is_none() {
+            meta.push(("db".into(), Ps::String(db.to_string())));
+        }
+        Ps::Map(meta)
     }
 
     /// PULL (`pull`) or DISCARD: up to `n` records (all for -1) of the result `qid` (the last
