@@ -43,7 +43,33 @@ pub use syntax::{parse, parse_script, ParseError};
 /// nesting is bounded by the parser so that even 2 MiB suffices in a release build.
 pub const QUERY_STACK_BYTES: usize = 8 * 1024 * 1024;
 
-/// The README's Rust examples, compiled and run as doctests so that the README stays true.
+/// The README's and the guide's Rust examples, compiled and run as doctests so that they stay
+/// true (their shell and Python examples run in `tests/docs_examples.rs` and
+/// `python/tests/test_docs_examples.py`).
 #[cfg(doctest)]
-#[doc = include_str!("../README.md")]
-pub struct ReadmeDoctests;
+pub mod guide_doctests {
+    #[doc = include_str!("../README.md")]
+    pub struct Readme;
+    #[doc = include_str!("../docs/guide/src/introduction.md")]
+    pub struct Introduction;
+    #[doc = include_str!("../docs/guide/src/evaluating.md")]
+    pub struct Evaluating;
+    #[doc = include_str!("../docs/guide/src/testing.md")]
+    pub struct Testing;
+    #[doc = include_str!("../docs/guide/src/validating.md")]
+    pub struct Validating;
+    #[doc = include_str!("../docs/guide/src/agents.md")]
+    pub struct Agents;
+    #[doc = include_str!("../docs/guide/src/fuzzing.md")]
+    pub struct Fuzzing;
+    #[doc = include_str!("../docs/guide/src/benchmarking.md")]
+    pub struct Benchmarking;
+    #[doc = include_str!("../docs/guide/src/limits.md")]
+    pub struct Limits;
+    #[doc = include_str!("../docs/guide/src/fidelity.md")]
+    pub struct Fidelity;
+    #[doc = include_str!("../docs/guide/src/python.md")]
+    pub struct Python;
+    #[doc = include_str!("../docs/guide/src/library.md")]
+    pub struct Library;
+}

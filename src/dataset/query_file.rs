@@ -1,7 +1,9 @@
 //! Reading queries from `.jsonl`, `.cypher` and standard input.
 //!
 //! - **JSON Lines** (`.jsonl`, `.ndjson`): one object a line with `query` or `cypher` (a string)
-//!   and an optional `id` (string or number; the line number when absent). Blank lines are
+//!   and an optional `id` (string or number; the line number when absent), or — a predictions
+//!   file for Pass@k — a `candidates` array of strings, each read as a query with the id
+//!   `ID#1`, `ID#2`, … Blank lines are
 //!   skipped. A line that is not such an object is reported as a [`QueryFileError`] with the
 //!   file and line, and reading goes on.
 //! - **Cypher scripts** (`.cypher`, `.cyp`, `.cql`, anything else, and `-` for standard input):
@@ -180,30 +182,39 @@ pub fn jsonl_queries(text: &str, origin: &str) -> (Vec<QueryInput>, Vec<QueryFil
             errors.push(err("expected a JSON object".to_string()));
             continue;
         };
-        let query = obj
-            .get("query")
-            .or_else(|| obj.get("cypher"))
-            .and_then(|q| q.as_str());
-        let Some(query) = query else {
-            errors.push(err(
-                "expected a string field `query` or `cypher`".to_string()
-            ));
-            continue;
-        };
         let id = match obj.get("id") {
             Some(serde_json::Value::String(s)) => s.clone(),
             Some(serde_json::Value::Number(n)) => n.to_string(),
             Some(serde_json::Value::Null) | None => format!("{origin}:{lineno}"),
             Some(other) => other.to_string(),
         };
-        out.push(QueryInput {
+        let query = obj
+            .get("query")
+            .or_else(|| obj.get("cypher"))
+            .and_then(|q| q.as_str());
+        let input = |id: String, text: &str| QueryInput {
             id,
-            text: query.to_string(),
+            text: text.to_string(),
             origin: origin.to_string(),
             line: lineno,
             column: 1,
             offset: None,
-        });
+        };
+        if let Some(query) = query {
+            out.push(input(id, query));
+            continue;
+        }
+        match obj.get("candidates").and_then(|c| c.as_array()) {
+            Some(cands) if cands.iter().all(|c| c.is_string()) => {
+                for (k, c) in cands.iter().enumerate() {
+                    out.push(input(format!("{id}#{}", k + 1), c.as_str().unwrap_or("")));
+                }
+            }
+            Some(_) => errors.push(err("`candidates` must be an array of strings".to_string())),
+            None => errors.push(err(
+                "expected a string field `query` or `cypher` (or a `candidates` array)".to_string(),
+            )),
+        }
     }
     (out, errors)
 }
@@ -211,6 +222,25 @@ pub fn jsonl_queries(text: &str, origin: &str) -> (Vec<QueryInput>, Vec<QueryFil
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_predictions_file_gives_each_candidate_as_a_query() {
+        let text = "{\"id\": \"q1\", \"candidates\": [\"RETURN 1\", \"RETURN 2\"]}\n\
+                    {\"id\": \"q2\", \"candidates\": [1]}\n{\"id\": \"q3\"}\n";
+        let (qs, errs) = jsonl_queries(text, "p.jsonl");
+        let got: Vec<(&str, &str)> = qs
+            .iter()
+            .map(|q| (q.id.as_str(), q.text.as_str()))
+            .collect();
+        assert_eq!(got, [("q1#1", "RETURN 1"), ("q1#2", "RETURN 2")]);
+        assert_eq!(errs.len(), 2);
+        assert!(
+            errs[0].message.contains("array of strings"),
+            "{}",
+            errs[0].message
+        );
+        assert_eq!(errs[1].line, 3);
+    }
 
     #[test]
     fn script_splits_at_top_level_semicolons_only() {

@@ -3,7 +3,7 @@
 //! on [`crate::fulltext`].
 //!
 //! An index covers the nodes with any of its labels (the relationships of any of its types)
-//! that have at least one of its properties as a STRING or a LIST<STRING>; each property is a
+//! that have at least one of its properties as a STRING or a `LIST<STRING>`; each property is a
 //! field, each string of a list a value of it. The index is built on its first search and kept
 //! until the graph changes.
 

@@ -16,7 +16,7 @@ pub(crate) struct Cli {
 /// Servers over an in-memory graph.
 #[derive(Subcommand)]
 pub(crate) enum ServeCommand {
-    /// A Bolt server (Bolt 4.0–4.4 and 5.0–5.4) over an in-memory graph: the official Neo4j
+    /// A Bolt server (Bolt 4.0–4.4 and 5.0–5.8) over an in-memory graph: the official Neo4j
     /// drivers, and tools built on them, connect to bolt://HOST:PORT or neo4j://HOST:PORT.
     /// Prints the address on its first line of output, then serves until stopped.
     #[cfg(feature = "bolt")]
@@ -362,6 +362,21 @@ pub(crate) enum Command {
         #[command(subcommand)]
         command: GraphCommand,
     },
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Write man pages: grape.1 and one page per command (grape-serve-bolt.1, …).
+    Manpage {
+        /// The folder to write them in (created if missing).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Print every command's help as Markdown (the guide's CLI reference).
+    #[command(hide = true)]
+    HelpReference,
 }
 
 #[derive(Subcommand)]

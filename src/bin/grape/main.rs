@@ -15,6 +15,7 @@ mod check;
 mod common;
 mod eval;
 mod graph_cmd;
+mod help;
 #[cfg(feature = "neo4j")]
 mod live;
 #[cfg(feature = "llm")]
@@ -38,7 +39,13 @@ use serve::cmd_serve_mcp;
 use textsim::cmd_textsim;
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match help::command().try_get_matches() {
+        Ok(m) => match <Cli as clap::FromArgMatches>::from_arg_matches(&m) {
+            Ok(cli) => cli,
+            Err(e) => e.exit(),
+        },
+        Err(e) => e.exit(),
+    };
     if matches!(
         cli.command,
         Command::Query { .. }
@@ -54,6 +61,9 @@ fn main() -> ExitCode {
         quiet_broken_pipe();
     }
     match cli.command {
+        Command::Completions { shell } => help::cmd_completions(shell),
+        Command::Manpage { out } => help::cmd_manpage(&out),
+        Command::HelpReference => help::cmd_help_reference(),
         Command::Eval(args) => cmd_eval(args),
         Command::Compare(args) => eval::cmd_compare(args),
         #[cfg(feature = "bolt")]
