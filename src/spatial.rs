@@ -12,6 +12,38 @@
 //! Distances are Euclidean in the Cartesian systems and great-circle (haversine, on a sphere of
 //! Neo4j's radius, 6,378,140 m) in WGS-84, in metres; a 3D WGS-84 distance combines the
 //! great-circle distance at the mean height with the height difference.
+//!
+//! ```
+//! use grape::spatial::{Component, Crs, Input, Point};
+//!
+//! let p = Point::from_map([("x", Input::Number(1.0)), ("y", Input::Number(2.0))])
+//!     .unwrap()
+//!     .unwrap();
+//! assert_eq!(p.crs, Crs::Cartesian);
+//! assert_eq!(p.to_string(), "point({x: 1.0, y: 2.0, crs: 'cartesian'})");
+//! assert_eq!(p.distance(&Point::new_2d(Crs::Cartesian, 4.0, 6.0)), Some(5.0));
+//! // `point({x: null, y: 2})` is null.
+//! assert_eq!(Point::from_map([("x", Input::Null), ("y", Input::Number(2.0))]), Ok(None));
+//!
+//! let oslo = Point::new_2d(Crs::Wgs84, 10.75, 59.91);
+//! assert_eq!(oslo.component("latitude").unwrap(), Component::Number(59.91));
+//! assert_eq!(oslo.component("srid").unwrap(), Component::Srid(4326));
+//! assert_eq!(p.distance(&oslo), None); // across CRSs
+//! // A box across the 180th meridian.
+//! let fiji = Point::new_2d(Crs::Wgs84, 179.5, -17.0);
+//! let lower_left = Point::new_2d(Crs::Wgs84, 170.0, -20.0);
+//! let upper_right = Point::new_2d(Crs::Wgs84, -170.0, -10.0);
+//! assert_eq!(fiji.within_bbox(&lower_left, &upper_right), Some(true));
+//! ```
+//!
+//! # Layout
+//!
+//! POINT: the four CRSs (cartesian, cartesian-3d, wgs-84, wgs-84-3d), `point()`'s rules and
+//! messages (`from_map`, shared with the validator's compile-time check of map literals through
+//! `invalid_map_message`), components, `point.distance` (Euclidean; haversine on Neo4j's
+//! 6,378,140 m sphere, with heights for 3D), `point.withinBBox` (boxes across the 180th meridian),
+//! the `ORDER BY` order (CRS code, then coordinates) and `toString`. The engine (`eval.rs`
+//! components, `functions.rs`), JSON fixtures (`~point`) and Bolt (Point2D/Point3D) use it.
 
 use std::cmp::Ordering;
 use std::fmt;

@@ -6,6 +6,25 @@
 //!
 //! Calendar arithmetic is chrono's (proleptic Gregorian, ISO weeks); named time zones come from
 //! chrono-tz's copy of the IANA database.
+//!
+//! ```
+//! use grape::temporal::{between, parse_date, parse_datetime, parse_duration, plus, Temporal};
+//!
+//! let jan31 = Temporal::Date(parse_date("2024-01-31").unwrap());
+//! let month = parse_duration("P1M").unwrap();
+//! assert_eq!(plus(&jan31, &month).unwrap().to_string(), "2024-02-29");
+//! let mar15 = Temporal::Date(parse_date("2024-03-15").unwrap());
+//! let gap = between(&jan31, &mar15, "").unwrap(); // duration.between
+//! assert_eq!(Temporal::Duration(gap).to_string(), "P1M15D");
+//! let t = parse_datetime("2024-05-17T10:11:00.5+01:00").unwrap();
+//! assert_eq!(t.type_name(), "ZONED DATETIME");
+//! assert_eq!(t.to_neo4j_string(), "2024-05-17T10:11:00.5+01:00");
+//! ```
+//!
+//! # Layout
+//!
+//! The calendar: text forms, parsing, arithmetic, truncation, `between`. It imports nothing of
+//! grape's: `value` uses it, not the other way round.
 
 use chrono::{
     Datelike, Duration as ChronoDuration, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, Offset,

@@ -6,6 +6,38 @@
 //! - [`Value::equals`] is Cypher's `=` (three-valued: `None` is null), [`Value::compare`] is
 //!   Cypher's `<`/`>` comparability, [`Value::order`] the total order `ORDER BY` uses across
 //!   types, and [`GroupKey`] the equivalence `DISTINCT` and grouping use.
+//!
+//! ```
+//! use grape::value::{footprint, type_name, GroupKey, Value};
+//! use std::collections::HashSet;
+//!
+//! let (one, one_f) = (Value::Int(1), Value::Float(1.0));
+//! assert_eq!(one.equals(&one_f), Some(true)); // Cypher's `=`
+//! assert_eq!(Value::Null.equals(&one), None); // null: unknown
+//! // ORDER BY's total order across types: strings sort before numbers.
+//! assert!(Value::from("z").order(&one).is_lt());
+//! // DISTINCT and grouping: null is equivalent to null, 1 to 1.0.
+//! let keys: HashSet<GroupKey> = [Value::Null, Value::Null, one.clone(), one_f]
+//!     .into_iter()
+//!     .map(GroupKey)
+//!     .collect();
+//! assert_eq!(keys.len(), 2);
+//! assert_eq!(type_name(&Value::List(vec![one])), "LIST");
+//! let nested = Value::List(vec![Value::List(vec![])]);
+//! assert_eq!(footprint(&nested, grape::value::MAX_NESTING).unwrap().depth, 2);
+//! assert!(footprint(&nested, 1).is_none()); // deeper than allowed
+//! ```
+//!
+//! # Layout
+//!
+//! - Cypher values, byte arrays included (Neo4j's `ByteArray`, a property type, Bolt's bytes,
+//!   `{"~bytes": hex}` in JSON); equality, ordering, equivalence and hashing.
+//! - `footprint`: size and depth without recursion. `MAX_NESTING`: the deepest value the engine
+//!   builds. `FOREIGN_ID_BASE`: handles of another database's entities.
+//! - Dates, times and durations are `temporal`'s, which imports nothing of grape's: `value` uses
+//!   it, not the other way round. Points are `spatial`'s; `spatial` and `value` use each other
+//!   (`spatial` writes coordinates with `value::format_float`), and `value` prints string
+//!   literals with `syntax::write_string_literal`.
 
 use chrono::Timelike;
 use std::cmp::Ordering;

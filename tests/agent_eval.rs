@@ -281,3 +281,47 @@ fn agent_eval_against_an_http_url() {
     check(&dir.join("out"), &golds, &looping);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A model nobody answers for: every question fails, which the run says and exits 1 on (it
+/// used to print a score of 0 and exit 0, a silent failure in CI).
+#[test]
+fn a_run_where_every_question_fails_is_a_failure() {
+    let dir = std::env::temp_dir().join(format!("grape-agent-fail-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let (qa, _) = dataset(&dir);
+    // A port with nothing behind it.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let server = format!(
+        "{} serve mcp --graph '{}'",
+        env!("CARGO_BIN_EXE_grape"),
+        demo_graph()
+    );
+    let o = Command::new(env!("CARGO_BIN_EXE_grape"))
+        .args(["agent-eval", "--server", &server, "--dataset"])
+        .arg(&qa)
+        .arg("--out")
+        .arg(dir.join("out"))
+        .args([
+            "--model",
+            "openai:gpt-4o-mini",
+            "--base-url",
+            &format!("http://127.0.0.1:{port}/v1"),
+            "--api-key",
+            "k",
+            "--cache",
+            "none",
+            "--max-retries",
+            "0",
+        ])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("6 of 6 questions failed"), "{stderr}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

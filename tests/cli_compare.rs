@@ -159,6 +159,24 @@ fn compare_reports_differences_flips_and_gates_regressions() {
         .code(),
         Some(0)
     );
+    // A drop beyond the allowance that is not significant passes, and says so.
+    let o = grape(&[
+        "compare",
+        &a,
+        &b,
+        "--max-drop",
+        "ex=0.02",
+        "--alpha",
+        "0",
+        "--resamples",
+        "500",
+    ]);
+    assert_eq!(o.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("note: ex dropped by") && err.contains("not significant"),
+        "{err}"
+    );
     // An unknown metric or a bad threshold is a usage error.
     assert_eq!(
         grape(&["compare", &a, &b, "--max-drop", "nope=0.1"])

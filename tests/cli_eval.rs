@@ -181,3 +181,42 @@ fn eval_scores_predictions_and_resumes_from_its_output() {
     assert!(err.contains("pred.jsonl:2"), "{err}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Gold queries that return nothing on the graph (usually the wrong `--graph`) are named in a
+/// warning: on them any prediction that returns nothing would score EX 1.
+#[test]
+fn eval_warns_when_gold_queries_return_no_rows() {
+    let dir = std::env::temp_dir().join(format!("grape-cli-eval-empty-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("graph.cypher"), "CREATE (:Person {name: 'Ann'});").unwrap();
+    std::fs::write(
+        dir.join("data.jsonl"),
+        concat!(
+            "{\"id\": \"q1\", \"question\": \"names\", \"cypher\": \"MATCH (p:Person) RETURN p.name\"}\n",
+            "{\"id\": \"q2\", \"question\": \"books\", \"cypher\": \"MATCH (b:Book) RETURN b.title\"}\n",
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("pred.jsonl"),
+        "{\"id\": \"q1\", \"cypher\": \"MATCH (p:Person) RETURN p.name\"}\n{\"id\": \"q2\", \"cypher\": \"MATCH (w:Writer) RETURN w.x\"}\n",
+    )
+    .unwrap();
+    let o = grape()
+        .args(["eval", "--dataset"])
+        .arg(dir.join("data.jsonl"))
+        .arg("--predictions")
+        .arg(dir.join("pred.jsonl"))
+        .arg("--graph")
+        .arg(dir.join("graph.cypher"))
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("warning: 1 of 2 gold queries return no rows on this graph (q2)"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

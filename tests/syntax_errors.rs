@@ -308,3 +308,113 @@ fn statement_starts_list_neo4js_alternatives() {
         "{m}"
     );
 }
+
+/// `+ - * /` typed as Neo4j's compile-time checker types them: the left operand against every
+/// type the operator takes on the left, the right one against the signatures of the left one's
+/// type, the message placed at an operator's expression by its operator; under Cypher 25 `+`
+/// joins a string to a boolean, temporal value, duration or point (Neo4j 5.26.30 and
+/// 2026.08.1, the texts from the oracles; `None`: the statement runs).
+#[test]
+fn arithmetic_operands_are_typed_at_compile_time_as_neo4j_types_them() {
+    let cases: &[(&str, Option<&str>)] = &[
+        ("RETURN 1 + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 12 (offset: 11))")),
+        ("RETURN true + 1", Some("Type mismatch: expected List<T> but was Integer (line 1, column 15 (offset: 14))")),
+        ("RETURN 'a' + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 14 (offset: 13))")),
+        ("RETURN date() + date()", Some("Type mismatch: expected Duration or List<T> but was Date (line 1, column 17 (offset: 16))")),
+        ("RETURN date() + 1", Some("Type mismatch: expected Duration or List<T> but was Integer (line 1, column 17 (offset: 16))")),
+        ("RETURN 1 + date()", Some("Type mismatch: expected Float, Integer, String or List<T> but was Date (line 1, column 12 (offset: 11))")),
+        ("RETURN duration('P1D') + date()", None),
+        ("RETURN 'a' + [1] - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was List<Any> (line 1, column 12 (offset: 11))")),
+        ("RETURN 'a' + [1]", None),
+        ("RETURN [1] + 'a'", None),
+        ("RETURN {a:1} + 1", Some("Type mismatch: expected List<T> but was Integer (line 1, column 16 (offset: 15))")),
+        ("RETURN 1 + {a:1}", Some("Type mismatch: expected Float, Integer, String or List<T> but was Map (line 1, column 12 (offset: 11))")),
+        ("RETURN true + true", Some("Type mismatch: expected List<T> but was Boolean (line 1, column 15 (offset: 14))")),
+        ("RETURN 'a' + date()", Some("Type mismatch: expected Float, Integer, String or List<T> but was Date (line 1, column 14 (offset: 13))")),
+        ("RETURN date() + 'a'", Some("Type mismatch: expected Duration or List<T> but was String (line 1, column 17 (offset: 16))")),
+        ("RETURN 1.5 + 'a'", None),
+        ("RETURN date() - date()", Some("Type mismatch: expected Duration but was Date (line 1, column 17 (offset: 16))")),
+        ("RETURN date() - 1", Some("Type mismatch: expected Duration but was Integer (line 1, column 17 (offset: 16))")),
+        ("RETURN 1 - date()", Some("Type mismatch: expected Float or Integer but was Date (line 1, column 12 (offset: 11))")),
+        ("RETURN duration('P1D') - date()", Some("Type mismatch: expected Duration but was Date (line 1, column 26 (offset: 25))")),
+        ("RETURN 1 * duration('P1D')", None),
+        ("RETURN duration('P1D') * duration('P1D')", Some("Type mismatch: expected Float or Integer but was Duration (line 1, column 26 (offset: 25))")),
+        ("RETURN date() * 2", Some("Type mismatch: expected Float, Integer or Duration but was Date (line 1, column 8 (offset: 7))")),
+        ("RETURN 2 / duration('P1D')", Some("Type mismatch: expected Float or Integer but was Duration (line 1, column 12 (offset: 11))")),
+        ("RETURN duration('P1D') / 2", None),
+        ("RETURN 'a' * 2", Some("Type mismatch: expected Float, Integer or Duration but was String (line 1, column 8 (offset: 7))")),
+        ("RETURN true - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was Boolean (line 1, column 8 (offset: 7))")),
+        ("RETURN point({x:1,y:2}) + 1", Some("Type mismatch: expected List<T> but was Integer (line 1, column 27 (offset: 26))")),
+        ("RETURN localtime() + duration('PT1H')", None),
+        ("RETURN time() - localtime()", Some("Type mismatch: expected Duration but was LocalTime (line 1, column 17 (offset: 16))")),
+        ("RETURN [1] + [2] - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was List<Integer> (line 1, column 12 (offset: 11))")),
+        ("RETURN 1 + null", None),
+        ("RETURN (1 + 2) + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 18 (offset: 17))")),
+        ("WITH 1 AS x RETURN x + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 24 (offset: 23))")),
+        ("RETURN 1 % true", Some("Type mismatch: expected Float or Integer but was Boolean (line 1, column 12 (offset: 11))")),
+        ("RETURN duration('P1D') % 2", Some("Type mismatch: expected Float or Integer but was Duration (line 1, column 8 (offset: 7))")),
+        ("RETURN 1 ^ true", Some("Type mismatch: expected Float but was Boolean (line 1, column 12 (offset: 11))")),
+        ("RETURN 'a' + 1 - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was String (line 1, column 12 (offset: 11))")),
+        ("RETURN datetime() + date()", Some("Type mismatch: expected Duration or List<T> but was Date (line 1, column 21 (offset: 20))")),
+        ("CYPHER 25 RETURN 1 + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN true + 1", Some("Type mismatch: expected String or List<T> but was Integer (line 1, column 25 (offset: 24))")),
+        ("CYPHER 25 RETURN 'a' + true", None),
+        ("CYPHER 25 RETURN date() + date()", Some("Type mismatch: expected String, Duration or List<T> but was Date (line 1, column 27 (offset: 26))")),
+        ("CYPHER 25 RETURN date() + 1", Some("Type mismatch: expected String, Duration or List<T> but was Integer (line 1, column 27 (offset: 26))")),
+        ("CYPHER 25 RETURN 1 + date()", Some("Type mismatch: expected Float, Integer, String or List<T> but was Date (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN duration('P1D') + date()", None),
+        ("CYPHER 25 RETURN 'a' + [1] - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was List<Any> (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN 'a' + [1]", None),
+        ("CYPHER 25 RETURN [1] + 'a'", None),
+        ("CYPHER 25 RETURN {a:1} + 1", Some("Type mismatch: expected List<T> but was Integer (line 1, column 26 (offset: 25))")),
+        ("CYPHER 25 RETURN 1 + {a:1}", Some("Type mismatch: expected Float, Integer, String or List<T> but was Map (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN true + true", Some("Type mismatch: expected String or List<T> but was Boolean (line 1, column 25 (offset: 24))")),
+        ("CYPHER 25 RETURN 'a' + date()", None),
+        ("CYPHER 25 RETURN date() + 'a'", None),
+        ("CYPHER 25 RETURN 1.5 + 'a'", None),
+        ("CYPHER 25 RETURN date() - date()", Some("Type mismatch: expected Duration but was Date (line 1, column 27 (offset: 26))")),
+        ("CYPHER 25 RETURN date() - 1", Some("Type mismatch: expected Duration but was Integer (line 1, column 27 (offset: 26))")),
+        ("CYPHER 25 RETURN 1 - date()", Some("Type mismatch: expected Float or Integer but was Date (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN duration('P1D') - date()", Some("Type mismatch: expected Duration but was Date (line 1, column 36 (offset: 35))")),
+        ("CYPHER 25 RETURN 1 * duration('P1D')", None),
+        ("CYPHER 25 RETURN duration('P1D') * duration('P1D')", Some("Type mismatch: expected Float or Integer but was Duration (line 1, column 36 (offset: 35))")),
+        ("CYPHER 25 RETURN date() * 2", Some("Type mismatch: expected Float, Integer or Duration but was Date (line 1, column 18 (offset: 17))")),
+        ("CYPHER 25 RETURN 2 / duration('P1D')", Some("Type mismatch: expected Float or Integer but was Duration (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN duration('P1D') / 2", None),
+        ("CYPHER 25 RETURN 'a' * 2", Some("Type mismatch: expected Float, Integer or Duration but was String (line 1, column 18 (offset: 17))")),
+        ("CYPHER 25 RETURN true - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was Boolean (line 1, column 18 (offset: 17))")),
+        ("CYPHER 25 RETURN point({x:1,y:2}) + 1", Some("Type mismatch: expected String or List<T> but was Integer (line 1, column 37 (offset: 36))")),
+        ("CYPHER 25 RETURN localtime() + duration('PT1H')", None),
+        ("CYPHER 25 RETURN time() - localtime()", Some("Type mismatch: expected Duration but was LocalTime (line 1, column 27 (offset: 26))")),
+        ("CYPHER 25 RETURN [1] + [2] - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was List<Integer> (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN 1 + null", None),
+        ("CYPHER 25 RETURN (1 + 2) + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 28 (offset: 27))")),
+        ("CYPHER 25 WITH 1 AS x RETURN x + true", Some("Type mismatch: expected Float, Integer, String or List<T> but was Boolean (line 1, column 34 (offset: 33))")),
+        ("CYPHER 25 RETURN 1 % true", Some("Type mismatch: expected Float or Integer but was Boolean (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN duration('P1D') % 2", Some("Type mismatch: expected Float or Integer but was Duration (line 1, column 18 (offset: 17))")),
+        ("CYPHER 25 RETURN 1 ^ true", Some("Type mismatch: expected Float but was Boolean (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN 'a' + 1 - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was String (line 1, column 22 (offset: 21))")),
+        ("CYPHER 25 RETURN datetime() + date()", Some("Type mismatch: expected String, Duration or List<T> but was Date (line 1, column 31 (offset: 30))")),
+        ("CYPHER 25 RETURN 'a' + {a:1}", Some("Type mismatch: expected Boolean, Float, Integer, Point, String, Duration, Date, Time, LocalTime, LocalDateTime, DateTime, Vector or List<T> but was Map (line 1, column 24 (offset: 23))")),
+        ("CYPHER 25 RETURN duration('P1D') + {a:1}", Some("Type mismatch: expected String, Duration, Date, Time, LocalTime, LocalDateTime, DateTime or List<T> but was Map (line 1, column 36 (offset: 35))")),
+        ("CYPHER 25 RETURN true + {a:1}", Some("Type mismatch: expected String or List<T> but was Map (line 1, column 25 (offset: 24))")),
+        ("CYPHER 25 RETURN {a:1} + 'a'", Some("Type mismatch: expected List<T> but was String (line 1, column 26 (offset: 25))")),
+        ("CYPHER 25 RETURN 1.5 + date()", Some("Type mismatch: expected Float, Integer, String or List<T> but was Date (line 1, column 24 (offset: 23))")),
+        ("CYPHER 25 RETURN ('a' + true) - 1", Some("Type mismatch: expected Float, Integer, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was String (line 1, column 23 (offset: 22))")),
+        ("CYPHER 25 RETURN (true + 'a') * 2", Some("Type mismatch: expected Float, Integer or Duration but was String (line 1, column 24 (offset: 23))")),
+    ];
+    let mut g = grape::graph::Graph::default();
+    for (q, expected) in cases {
+        let got = grape::engine::run(&mut g, q, &Default::default());
+        match (expected, got) {
+            (None, Ok(_)) => {}
+            (None, Err(e)) => panic!("{q}: {}", e.neo4j_message(q)),
+            (Some(m), Ok(_)) => panic!("{q}: ran, expected {m}"),
+            (Some(m), Err(e)) => {
+                assert_eq!(e.code(), "Neo.ClientError.Statement.SyntaxError", "{q}");
+                let text = e.neo4j_message(q);
+                assert_eq!(text.lines().next().unwrap(), *m, "{q}");
+            }
+        }
+    }
+}

@@ -6,7 +6,9 @@ Fixtures:
     A fresh :class:`grape.Graph` for each test: the graph a ``@pytest.mark.grape_graph(...)``
     marker names (on the test, its class or module), else the ``grape_graph`` ini option
     (a path relative to the ini file), else an empty graph. The marker takes a path
-    (``@pytest.mark.grape_graph("tests/fixtures/movies.json")``), ``cypher="CREATE ..."`` for
+    (``@pytest.mark.grape_graph("fixtures/movies.json")``: relative to the test file's folder,
+    else to the ini file's folder — pytest's rootdir without one —, whatever the current
+    directory), ``cypher="CREATE ..."`` for
     a graph made by a script, or ``types="model"`` for Data Importer folders. Each file is read
     once per session; every test gets its own copy, so writes never leak between tests.
 
@@ -19,6 +21,11 @@ Fixtures:
     ``neo4j.GraphDatabase.driver(grape_bolt_uri, auth=(...))`` where a test suite used a
     Neo4j container. Any credentials are accepted unless the ``grape_bolt_auth`` ini option
     (``user:password``) sets them.
+
+``grape_bolt_auth``
+    The credentials to give the driver, ``(user, password)``: the ``grape_bolt_auth`` ini
+    option's, else ``("neo4j", "grape")`` (any are accepted then), so a test's driver need not
+    repeat them: ``neo4j.GraphDatabase.driver(grape_bolt_uri, auth=grape_bolt_auth)``.
 """
 
 from __future__ import annotations
@@ -101,14 +108,24 @@ def grape_graph(request: pytest.FixtureRequest) -> grape.Graph:
     return _graph_for(request)
 
 
+def _required_auth(config: pytest.Config) -> Optional[Tuple[str, str]]:
+    ini = config.getini("grape_bolt_auth")
+    if not ini:
+        return None
+    user, _, password = ini.partition(":")
+    return (user, password)
+
+
+@pytest.fixture
+def grape_bolt_auth(request: pytest.FixtureRequest) -> Tuple[str, str]:
+    """The ``(user, password)`` this test's Bolt server takes (see the module docs)."""
+    return _required_auth(request.config) or ("neo4j", "grape")
+
+
 @pytest.fixture
 def grape_bolt(request: pytest.FixtureRequest, grape_graph: grape.Graph) -> Iterator[grape.BoltServer]:
     """A Bolt server over this test's graph, closed after the test."""
-    auth: Any = None
-    ini = request.config.getini("grape_bolt_auth")
-    if ini:
-        user, _, password = ini.partition(":")
-        auth = (user, password)
+    auth: Any = _required_auth(request.config)
     server = grape.serve_bolt(grape_graph, auth=auth)
     try:
         yield server

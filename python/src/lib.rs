@@ -2,6 +2,25 @@
 //! library's public API and hands back Rust-owned objects or JSON text in grape's documented
 //! encodings; the `grape` Python package (`python/grape/`) turns those into Python types,
 //! exceptions and DataFrames. Long calls (queries, evaluation, loading) release the GIL.
+//!
+//! # Layout
+//!
+//! - Crate `grape-py`, a workspace member; the Python package `grape` (distribution
+//!   `grape-cypher`). This file is the pyo3 module `grape._grape`: thin calls into the library's
+//!   public API (`syntax::parse` / `print`, `analysis::Validator`, `schema::Schema`,
+//!   `engine::execute` / `execute_read` / `load_graph`, `metrics`, `eval::evaluate`,
+//!   `bolt::Server`) that release the GIL around every long call and hand back Rust-owned objects
+//!   (`Statement`, `Schema`, `Graph`, `Table`, `BoltServer`) or JSON text in the library's
+//!   encodings (the AST, `Validation`, grape's JSON value encoding of tables, `report.json`).
+//! - Errors become `grape.errors` exceptions carrying Neo4j's code, line and column
+//!   (`ExecError::position`).
+//! - The Python side (`grape/`): `__init__.py` (the API: `parse`, `print`, `validate`, `analyze`,
+//!   `Schema`, `Graph`, `Result`, `evaluate` / `Report`, `serve_bolt`), `types.py` (the value
+//!   mapping both ways: `Node`, `Relationship`, `Path`, `Point`, `Duration`, `datetime`),
+//!   `metrics.py`, `errors.py`, `pytest_plugin.py` (fixtures `grape_graph`, `grape_bolt`,
+//!   `grape_bolt_uri`; entry point `pytest11`), `_grape.pyi` stubs.
+//! - `tests/` is its pytest suite, which `tests/python_package.rs` builds (maturin, into
+//!   `target/python-build`) and runs. Nothing in `src/` depends on it.
 
 use grape::engine::{ExecError, Options, Params, Table};
 use grape::graph::import::ImporterTypes;

@@ -2,9 +2,8 @@
 
 The blocks of one page run in order, each in its own interpreter, in a scratch folder laid out
 as a checkout (``corpora/``, ``tests/``, ``python/`` of the repository, ``../shared``). A block
-whose first line is ``# file: NAME`` is written to NAME instead (a conftest.py, a test module);
-a block whose first line is ``# pytest`` runs ``pytest`` on the test modules written so far. A
-block followed by a ```text block must print exactly that (``...`` lines stand for any lines).
+whose first line is ``# file: NAME`` is written to NAME instead (a conftest.py, or a test
+module a later block runs with ``pytest.main([...])``). A block followed by a ```text block must print exactly that (``...`` lines stand for any lines).
 
 The Python API reference (``docs/guide/src/reference/python.md``) is generated from the
 package's docstrings and signatures; it must equal what ``render_api()`` gives
@@ -103,7 +102,6 @@ def test_python_blocks_run(page, tmp_path):
         (bindir / "grape").symlink_to(os.environ["GRAPE_BIN"])
         env["PATH"] = f"{bindir}{os.pathsep}{env.get('PATH', '')}"
     failures = []
-    written = []
     for line, lang, text, expected in _blocks(page):
         if lang != "python":
             continue
@@ -112,13 +110,8 @@ def test_python_blocks_run(page, tmp_path):
         if first.startswith("# file: "):
             name = first[len("# file: ") :].strip()
             (cwd / name).write_text(text, encoding="utf-8")
-            written.append(name)
             continue
-        if first == "# pytest":
-            tests = [n for n in written if n.endswith(".py") and n != "conftest.py"]
-            cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *tests]
-        else:
-            cmd = [sys.executable, "-c", text]
+        cmd = [sys.executable, "-c", text]
         r = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
         if r.returncode != 0:
             failures.append(f"{where}: failed\n--- block\n{text}--- stdout\n{r.stdout}--- stderr\n{r.stderr}")

@@ -50,6 +50,12 @@ def test_marker_with_a_script(grape_graph):
     assert grape_graph.run("MATCH (p:Person) RETURN p.name").value() == "Ann"
 
 
+def test_credentials_fixture_without_ini_auth(grape_bolt_uri, grape_bolt_auth):
+    assert grape_bolt_auth == ("neo4j", "grape")
+    with neo4j.GraphDatabase.driver(grape_bolt_uri, auth=grape_bolt_auth) as d:
+        d.verify_connectivity()
+
+
 def test_no_marker_gives_an_empty_graph(grape_graph):
     assert grape_graph.node_count == 0
 
@@ -69,8 +75,9 @@ def test_ini_options_and_auth(pytester, demo):
         def test_ini_graph(grape_graph):
             assert grape_graph.node_count == 200
 
-        def test_auth(grape_bolt_uri):
-            with neo4j.GraphDatabase.driver(grape_bolt_uri, auth=("alice", "wonderland")) as d:
+        def test_auth(grape_bolt_uri, grape_bolt_auth):
+            assert grape_bolt_auth == ("alice", "wonderland")
+            with neo4j.GraphDatabase.driver(grape_bolt_uri, auth=grape_bolt_auth) as d:
                 d.verify_connectivity()
             with neo4j.GraphDatabase.driver(grape_bolt_uri, auth=("alice", "wrong")) as d:
                 with pytest.raises(neo4j.exceptions.AuthError):

@@ -13,6 +13,17 @@
 //! assert_eq!(t.rows[0][0].as_str(), Some("Ann"));
 //! assert!(db.schema().unwrap().has_label("Person"));
 //! ```
+//!
+//! # Layout
+//!
+//! - The `Backend` trait: `Memory` over a `SharedGraph`; `neo4j.rs` a live database through the
+//!   `bolt` module's client — auto-commit runs, and `run_rolled_back`: BEGIN, RUN, PULL, ROLLBACK
+//!   on one connection.
+//! - Record and replay-check (`record.rs`; the replay check compares with `difftest::compare`).
+//! - `push.rs` (`grape graph push`): nodes in id order with dynamic labels and typed Bolt
+//!   parameters, relationships by the element ids the nodes got, then
+//!   `engine::schema_statements`; `pull` reads a whole database back into a graph.
+//! - `bolt` does not import `backend`; `backend` and `difftest` import each other.
 
 #[cfg(feature = "neo4j")]
 pub mod neo4j;

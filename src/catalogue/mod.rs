@@ -7,6 +7,49 @@
 //! procedures (`There is no procedure with the name …`, `Neo.ClientError.Procedure.ProcedureNotFound`).
 //! Which of them grape's engine implements is the engine's business
 //! (`engine::functions::is_implemented`, `engine::procedures::is_implemented`).
+//!
+//! ```
+//! use grape::catalogue::{function, procedure, suggest_function, unknown_function_message};
+//!
+//! let left = function("LEFT").unwrap(); // names match in any case
+//! assert_eq!(left.name, "left");
+//! assert!(left.built_in && !left.aggregating);
+//! assert!(left.arity_error(2).is_none());
+//! assert!(left.arity_error(1).unwrap().contains("Insufficient parameters for function 'left'"));
+//! assert_eq!(suggest_function("toLowerCase"), Some("toLower"));
+//! assert_eq!(unknown_function_message("foo.bar"), "Unknown function 'foo.bar'");
+//!
+//! let labels = procedure("db.labels").unwrap();
+//! assert_eq!(labels.mode.name(), "READ");
+//! assert!(labels.has_output("label") && !labels.has_output("name"));
+//! ```
+//!
+//! # Layout
+//!
+//! - The functions and procedures Neo4j 5.26 knows (both Cypher versions; APOC core, GDS, CDC),
+//!   one line each in `neo4j_functions.rs` / `neo4j_procedures.rs`, written by
+//!   `scripts/gen-catalogue.py` from `../shared/data/neo4j-catalogue/`: name, kind (built-in or
+//!   plugin, aggregating), versions, category or mode, and the signature as Neo4j prints it,
+//!   parsed on first use (`signature.rs`: arguments with defaults, result type, a procedure's
+//!   output columns).
+//! - It answers what Neo4j checks when it compiles a call: unknown names (with did-you-mean),
+//!   wrong argument counts (`Insufficient parameters for function 'left'`,
+//!   `Function call does not provide the required number of arguments…`,
+//!   `Procedure call provides too many arguments…`, the messages of Neo4j's frontend), unknown
+//!   `YIELD` columns.
+//! - Of grape it imports only `syntax` (`ShowKind`, for the columns of the `SHOW` commands:
+//!   `show_columns`).
+//! - The validator also checks a procedure call's argument types against the signature (a `MAP`
+//!   argument takes a node or relationship too), refuses aggregates among its arguments and
+//!   results named implicitly inside a query (no `YIELD`), and knows procedures beyond the
+//!   catalogue through `ValidateOptions::procedures` (the engine passes its table procedures'
+//!   signatures).
+//! - The validator reports these as syntax errors. The engine runs the validator first
+//!   (`ValidateOptions::executable = engine::functions::is_implemented` also refuses a known
+//!   function it does not run, `FeatureNotSupported`), and `engine::procedures::check_calls`
+//!   refuses unknown or unimplemented procedures (`ProcedureNotFound`, `FeatureNotSupported`), so
+//!   no row is read or written first. A test holds the engine's procedures to the catalogue's
+//!   output columns.
 
 /// The Neo4j version whose catalogue and behaviour grape follows, as `dbms.components()` and
 /// the Bolt server's greeting report it.

@@ -2,6 +2,32 @@
 //!
 //! [`query_file`] reads the query files the CLI's `parse`, `validate` and `analyze` commands take:
 //! JSON Lines with an `id` and a `query` (or `cypher`) field, `.cypher` scripts, or standard input.
+//!
+//! ```
+//! use grape::dataset::{predictions_from_text, read_dataset};
+//! use std::path::Path;
+//!
+//! let examples = read_dataset(Path::new("corpora/demo/questions.jsonl"), None).unwrap();
+//! assert_eq!(examples[0].id, "d01");
+//! assert_eq!(examples[0].gold, "MATCH (b:Book {title: 'The Amber Orchard'}) RETURN b.year");
+//! assert_eq!(examples[0].categories["query_type"], "property_access");
+//!
+//! let line = r#"{"id": "d01", "candidates": ["MATCH (b:Book) RETURN b.year"]}"#;
+//! let predictions = predictions_from_text(Path::new("predictions.jsonl"), line).unwrap();
+//! assert_eq!(predictions["d01"].candidates, ["MATCH (b:Book) RETURN b.year"]);
+//! ```
+//!
+//! # Layout
+//!
+//! - Reading query files, benchmarks and predictions: ZOGRASCOPE CSV, GRAPE JSON, CypherTurn, JSON
+//!   Lines, question/cypher CSV and parquet (feature `parquet`, the record API of arrow-rs's
+//!   crate).
+//! - Neo4j's text2cypher layout: `instance_id`, a per-example `schema` in `Example::schema`,
+//!   `database_reference_alias` / `database` as the example's graph; `attach_schemas` gives
+//!   examples their database's schema from a `database,schema` table.
+//! - CypherBench's tasks and `result.json` predictions in `cypherbench.rs`.
+//! - Output files are written atomically (`write_atomically`, `AtomicFile`).
+//! - Of grape it imports only `syntax`.
 
 pub mod cypherbench;
 pub mod examples;

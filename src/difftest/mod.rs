@@ -32,6 +32,24 @@
 //! let same = Side::Rows(Box::new(t.clone()));
 //! assert!(compare(&stmt, q, &same, &Side::Rows(Box::new(t))).is_none());
 //! ```
+//!
+//! # Layout
+//!
+//! - `mod.rs` runs a statement on both sides (`run_grape` rolls grape's writes back with a
+//!   savepoint; the `Reference` trait — a live Neo4j, or grape itself — rolls its own back),
+//!   compares them (`compare`: status codes, columns, rows as a multiset or as tie groups under a
+//!   final `ORDER BY`, cut groups by size, update counters; values typed, floats to 13 digits,
+//!   entities by content) and fingerprints an answer the same way (`fingerprint`, for recorded
+//!   answers).
+//! - `generate.rs` draws statements from a graph's labels, triples and sampled values, and builds
+//!   the awkward random graphs; `generate::statements_in` draws Cypher 25 statements with
+//!   `GROUP BY`.
+//! - `report.rs` writes `difftest.json` and `differences.md`.
+//! - `shrink.rs` (`grape difftest --shrink`) cuts a difference down to a small graph by delta
+//!   debugging against the reference; `scripts/difftest-generated` runs long generated
+//!   differential runs in resumable chunks.
+//! - The oracle itself — `oracle/` (Maven: an embedded Neo4j 5.26 Community with APOC core) and
+//!   `scripts/neo4j-oracle` — is a test tool outside the crate.
 
 pub mod generate;
 pub mod report;

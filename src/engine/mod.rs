@@ -14,8 +14,156 @@
 //! Semantics follow Neo4j 5: three-valued logic, relationship uniqueness within a MATCH,
 //! implicit grouping in WITH/RETURN, the ORDER BY order across types, errors typed as the
 //! openCypher TCK names them. Each statement is atomic: when it fails, its writes are undone.
-//! Spatial values are not modelled. `LOAD CSV` reads local files only (see
+//! Points are `spatial`'s. `LOAD CSV` reads local files only (see
 //! [`Options::import_dir`]).
+//!
+//! # Layout
+//!
+//! - `mod.rs`: the entry points (`execute`, `execute_read`, `explain`), the compile-time checks
+//!   (`check`, `compile_errors`: the validator's schema-free verdict as engine errors), `Table`.
+//! - `exec/`, the executor:
+//!   - `mod.rs`: the statement's shared state and limits, clauses over materialised rows. A query
+//!     runs on an input table — one empty row at the top, the importing row in `CALL`, the
+//!     previous part's whole table after `NEXT` — and `run_composed` runs braces, `NEXT` chains
+//!     and `WHEN` branches, each branch on the rows whose first true condition is its own.
+//!   - `compile.rs` and `matching.rs`: patterns, compiled once by `compile.rs`.
+//!     - The join order of comma-separated parts (`join_order`): each step the part whose start
+//!       is cheapest given what the parts before it bind, from the graph's statistics; written
+//!       order kept when a part is a shortest path or quantified.
+//!     - WHERE conjuncts pushed down to elements. A node's predicates, when all compare a
+//!       property with a literal or parameter, are compiled once into checks that read no
+//!       expression — and, in a MATCH over many rows, equality checks become bitmap membership
+//!       from the property index.
+//!     - The anchor of each fixed-length chain, chosen once per pattern by `plan_anchor`: a bound
+//!       node, else the cheapest of an index seek (exact hits for a constant value, label count
+//!       over distinct values otherwise), a label scan or all nodes — then expansion.
+//!     - Shortest paths and quantified patterns, whose start — a shortest path's first node,
+//!       where its search begins, and a general chain's leading node — is planned the same way,
+//!       once per pattern (`plan_start`), and shown by `EXPLAIN` under the path operator.
+//!     - The `SEARCH` clause, over `vector.rs`'s `search`.
+//!   - `predicates.rs`: pattern predicates — `exists()`, a pattern as a boolean, `EXISTS` /
+//!     `COUNT` over a pattern, pattern comprehensions, `shortestPath` as a value — each a *site*
+//!     found again by span and structure, compiled on its first row and reused while the
+//!     variables in scope and the graph's `version` are the same: a write between rows compiles
+//!     it again.
+//!   - `project.rs`: WITH/RETURN, grouping, accumulators. A projection is prepared, fed rows and
+//!     finished, so that a MATCH followed by an aggregating WITH or RETURN hands its rows
+//!     straight to the groups (`exec_match_into`) and never holds them. Explicit `GROUP BY` keys
+//!     group here too, the items computed from each group's first row.
+//!   - `update.rs`: dynamic labels and types written per row.
+//!   - `transactions.rs`: `CALL { … } IN TRANSACTIONS`: each batch a savepoint of the journal,
+//!     kept or rolled back with its counts; `ON ERROR CONTINUE|BREAK|FAIL`, `RETRY … THEN …`,
+//!     `REPORT STATUS`.
+//!   - `call.rs`.
+//!   - `show.rs`: `SHOW FUNCTIONS` / `PROCEDURES` / `INDEXES` / `CONSTRAINTS` / `DATABASES`: the
+//!     catalogue, the graph's schema or the served databases as rows in Neo4j 5's columns, YIELD
+//!     run as a WITH; `SHOW USERS` / `CURRENT USER` the DBMS's users from
+//!     `DatabaseContext::users`; `SHOW SETTINGS` / `TRANSACTIONS` are checked but not run.
+//!   - `admin.rs`: `CREATE` / `ALTER` / `RENAME` / `DROP USER`, `ALTER CURRENT USER`: Neo4j
+//!     community's user management on `engine::security::Users` — salted SHA-256 credentials in
+//!     Neo4j's encrypted form, shared by the Bolt server's logins — with its refusals and
+//!     `system-updates`; enterprise's commands refused as unsupported.
+//!   - `schema.rs`: schema commands — `CREATE` / `DROP` `INDEX` / `CONSTRAINT` with Neo4j's
+//!     conflicts, codes and messages, the names Neo4j gives unnamed rules (its XXH64 over the
+//!     rule) — and `check_constraints`, which `execute` runs on the nodes and relationships a
+//!     statement touched, from the journal, before the statement ends; the rows of
+//!     `SHOW INDEXES` / `CONSTRAINTS`.
+//!   - `load_csv.rs`: rows with their line number and the file's path, bound next to the row
+//!     variable under hidden names that `file()` / `linenumber()` read and `*` leaves out.
+//!   - `walk.rs`: expression walks.
+//!   - `constituents.rs`: on a composite database, a query part that starts with `USE` runs on
+//!     the constituent it names — per row for `graph.byName(expr)` — with a `Shared` of its own
+//!     (`Shared::for_graph`), and the elements it returns become the statement's virtual
+//!     elements.
+//!   - `explain.rs`: a MATCH as plan operators, from the same compiled chains and anchors.
+//!   - What a statement deleted (`exec::Deleted`): reading a deleted element's properties or
+//!     labels later in the statement is Neo4j's `EntityNotFound`; a deleted relationship keeps
+//!     its type.
+//!   - Virtual nodes and relationships (`exec::Virtuals` in the statement's shared state, ids
+//!     from `FOREIGN_ID_BASE` up), read by the runner's property, label, type and endpoint
+//!     lookups and described in the result table by `Table::describe_virtuals`; made by
+//!     `apoc.meta.graph` / `subGraph` in `procedures.rs` and `apoc.create.vNode` /
+//!     `vRelationship` in `apoc/`.
+//! - `planner.rs`: the statement's plan tree clause by clause; pattern predicates as `SemiApply` /
+//!   `AntiSemiApply` (a WHERE conjunct that is a pattern alone), `RollUpApply` (comprehensions,
+//!   `COLLECT`) and `Apply` (in expressions; over `Limit 1` or a count), each with the plan its
+//!   pattern runs per row over an `Argument`. Under `PROFILE` the rows of each step of a chain
+//!   (start and expansions, counted by the executor under the pattern part's address) and each
+//!   clause's rows and db hits (units of work: candidates tried, relationships followed, rows
+//!   made — the same counter the deadline checks) go on the operator that finishes it.
+//! - `eval.rs`: expressions (and a point's components, from `spatial`).
+//! - `compiled.rs`: expressions compiled against the layout of the rows a clause reads — its
+//!   `scope`: each variable resolved once to a slot, frames out and column, as the search by name
+//!   would find it; literals and parameters made constants; function names lower-cased — and
+//!   evaluated with the evaluator's own operators. Projections (items, grouping keys, aggregate
+//!   arguments, ORDER BY, WITH … WHERE), UNWIND, LET, FILTER, a MATCH's remaining WHERE and the
+//!   property maps, inline WHERE and pushed-down filters of a fixed-length chain's elements
+//!   (`ElementExprs`, compiled with the pattern, so a cached pattern predicate keeps them) use
+//!   them, and a `CALL` subquery's imports are slots too; pattern predicates, subqueries,
+//!   aggregates and map projections stay AST nodes that `eval.rs` runs in the same environment.
+//! - `functions.rs`: the built-in functions; `is_implemented` says which the engine runs.
+//! - `apoc/`: APOC core's functions, a file per family, with APOC's null rules and errors;
+//!   `mod.rs` holds the shared argument helpers, the dispatch and its own list of what runs,
+//!   which `functions::is_implemented` consults.
+//!   - `coll.rs`, `map.rs`, `text.rs`, `convert.rs` with math, `graph.rs` for node, relationship
+//!     and path helpers, `agg.rs` for the `apoc.agg.*` aggregations.
+//!   - `extra.rs`: hexadecimal text, slugs and snake case, commons-text's Jaro–Winkler distance
+//!     and APOC's Sørensen–Dice coefficient, named regex groups, Pareto scoring, base-64 UUIDs,
+//!     URL parts, `apoc.temporal.formatDuration`, `apoc.meta.nodes.count`,
+//!     `apoc.text.doubleMetaphone` (rphonetic, commons-codec's encoder), `apoc.map.updateTree`
+//!     and `apoc.cypher.runFirstColumn*` (a read-only nested statement,
+//!     `engine::run_nested_read`: the outer statement's limits, deadline, cancellation and clock,
+//!     nesting bounded).
+//!   - `write.rs`: APOC's graph-construction procedures (`apoc.merge.node` / `relationship`,
+//!     `apoc.create.*`), run by `procedures::call_write` with the graph to change, through the
+//!     executor's `set_property`, so stats, property-type rules and constraints are those of
+//!     `SET`.
+//!   - `date.rs`: APOC's date functions over epoch numbers and Java date patterns
+//!     (`apoc.date.format` / `parse` / …, `apoc.temporal.format`), with the Java-pattern
+//!     tokenizer, optional sections included, that `date_text.rs` shares, a pattern formatter and
+//!     a translation to chrono's parser.
+//!   - `date_text.rs`: `apoc.date.fields` / `convertFormat` / `toYears`,
+//!     `apoc.temporal.toZonedTemporal`: java.time patterns with optional sections, Java's ISO and
+//!     APOC's Elasticsearch-style format names.
+//!   - `number.rs`: `apoc.number.exact.*` as Java's `BigDecimal` with a `MathContext`, on
+//!     num-bigint, operands bounded before computing; `apoc.number.format` / `parse*` as Java's
+//!     `DecimalFormat` with CLDR symbols per language.
+//!   - `hashing.rs`: `apoc.hashing.fingerprint*` with APOC's digest layout.
+//!   - `json_path.rs`: Jackson's lenient JSON and Jayway JsonPath with APOC's options, for
+//!     `apoc.json.path`, `apoc.convert.getJsonProperty(Map)` and the paths of `fromJson*`.
+//!   - `xml.rs`: `apoc.xml.parse` over roxmltree with an XPath location-path subset.
+//!   - `hdr.rs`: HdrHistogram 2.1.9 reproduced — the 3-digit integer histogram, the 5-digit
+//!     auto-ranging DoubleHistogram — for `apoc.agg.percentiles` / `statistics`.
+//!   - `procs.rs`: APOC's reading procedures — the path expander of `apoc.path.*` with APOC's
+//!     filters, sequences and uniqueness, `apoc.neighbors.*`, `apoc.nodes.get` / `rels` /
+//!     `cycles` and the virtual graphs of `apoc.nodes.group` / `collapse` and `apoc.create.v*`,
+//!     `apoc.cypher.run`, `apoc.meta.nodeTypeProperties` / `relTypeProperties`; `db.info`,
+//!     `dbms.listConfig`.
+//!   - `refactor.rs`: writing procedures with several columns: `apoc.refactor.*`,
+//!     `apoc.nodes.delete` / `link`, `apoc.cypher.doIt` / `runWrite` and `apoc.periodic.iterate`
+//!     / `commit` through `engine::run_nested_write`, a savepoint per batch.
+//!   - `compress.rs`: `apoc.util.compress` / `decompress`: gzip, zlib, bzip2, raw LZ4, framed
+//!     Snappy, Java charsets, APOC's 200× decompression guard.
+//! - `procedures.rs`: the built-in procedures; `call_write` runs the writing ones — the vector
+//!   setters — with the graph to change.
+//! - `vector.rs`: vector similarity with Neo4j's scores; `db.index.vector.queryNodes` scores the
+//!   quantized segments of `graph::vectors` as Neo4j 5.26 does, Cypher 25's `SEARCH` the unit
+//!   vectors as Neo4j 2025+ does.
+//! - `fulltext.rs`: `db.index.fulltext.queryNodes` / `queryRelationships` over a FULLTEXT index:
+//!   the index built from the graph on its first search — the labelled nodes or typed
+//!   relationships with a `STRING` or `LIST<STRING>` in one of its properties — and cached in the
+//!   graph until the next change; options, Neo4j's errors.
+//! - `temporal_values.rs`: temporal values built from function arguments, and their components.
+//! - `graphs.rs`: the server's databases as a statement sees them — `DatabaseContext`, composite
+//!   databases and their constituents' alias properties — `use_target`, the database a
+//!   statement's `USE` clauses name, and `graph.names` / `graph.propertiesByName`; the `USE`
+//!   clauses themselves are found by `analysis::graphs`, which the validator's `USE` checks share.
+//! - `notifications.rs`: Neo4j's notifications of a statement — unknown labels, types and
+//!   property keys, unsatisfiable type expressions, parameters not provided — from the
+//!   validator's diagnostics against the graph's tokens, with their GQL statuses; the Bolt server
+//!   sends them with every statement.
+//! - `error.rs`: Neo4j status codes, and `ExecError::gql`: the GQL status and cause Neo4j 5.26
+//!   gives an error.
 
 mod apoc;
 mod compiled;

@@ -9,6 +9,50 @@
 //!   resumes. `report.json` is written atomically at the end from all records, sorted by id, so
 //!   the same inputs give a byte-identical report.
 //! - Examples whose gold query fails are reported and left out of the aggregates.
+//!
+//! ```
+//! use grape::dataset::{Example, Prediction};
+//! use grape::eval::{evaluate, EvalOptions, Graphs};
+//! use grape::graph::Graph;
+//! use std::collections::HashMap;
+//!
+//! let g = Graph::from_cypher_script("CREATE (:Book {title: 'Dune', year: 1965})").unwrap();
+//! let examples = vec![Example {
+//!     id: "q1".into(),
+//!     question: "When was Dune published?".into(),
+//!     gold: "MATCH (b:Book {title: 'Dune'}) RETURN b.year".into(),
+//!     ..Default::default()
+//! }];
+//! let prediction = Prediction {
+//!     id: "q1".into(),
+//!     candidates: vec!["MATCH (b:Book) WHERE b.title = 'Dune' RETURN b.year AS year".into()],
+//! };
+//! let predictions = HashMap::from([("q1".to_string(), prediction)]);
+//! let opts = EvalOptions { workers: 1, ..Default::default() };
+//! let (report, records) = evaluate(&Graphs::single(&g), &examples, &predictions, &opts, None)
+//!     .unwrap();
+//! assert_eq!(report.scored, 1);
+//! assert_eq!(report.overall["ex"], 1.0);
+//! assert_eq!(records[0].metrics["ex_strict"], 0.0); // `year` is not `b.year`
+//! ```
+//!
+//! # Layout
+//!
+//! - The runner: examples run where `Graphs` says — graphs in memory, or live databases behind a
+//!   `backend::Backend` (`Graphs::live`, one per database an example names; PSJS's provenance
+//!   queries run there too, through `psjs::provenance_with`). `load_graph_folder` reads every
+//!   named graph of a folder for `grape serve bolt --graphs`.
+//! - Each example is validated against its own schema when it has one, read once per distinct
+//!   text before the workers start. An example with no graph in a run without a default graph —
+//!   or every example of a run without graphs, `Graphs::text_only` — is scored on text metrics
+//!   and validity, nothing executed.
+//! - Reports: `render.rs` (the terminal table and `report.html`).
+//! - `compare.rs` (`grape compare`): runs paired on shared examples, paired bootstrap intervals,
+//!   McNemar's exact and the paired permutation test, per category, flipped examples; table,
+//!   JSON, Markdown, HTML; the `--max-drop` regressions and the `METRIC=VALUE` thresholds
+//!   `--fail-under` shares.
+//! - `junit.rs`: JUnit XML for `grape eval --junit`.
+//! - A panic while scoring one example is caught and recorded as that example's failure.
 
 pub mod compare;
 pub mod junit;

@@ -23,6 +23,22 @@
 //! let hits = index.search(&query, &mut || Ok::<(), ()>(())).unwrap();
 //! assert_eq!(hits.iter().map(|h| h.element).collect::<Vec<_>>(), [10]);
 //! ```
+//!
+//! # Layout
+//!
+//! - `analyzer.rs`: the analyzers by Neo4j's names — Unicode word breaks (UAX #29) as Lucene's
+//!   StandardTokenizer, letters, whitespace, keyword; lower-casing and English stop words with
+//!   position gaps.
+//! - `query.rs`: Lucene's classic query syntax, parsed as Lucene's `MultiFieldQueryParser` with
+//!   the default operator OR builds it: per-field `SHOULD` clauses, `AND` making both neighbours
+//!   required, multi-token words as disjunctions; Lucene's `ParseException` messages with
+//!   columns; nesting and clause-count limits.
+//! - `index.rs`: an inverted index with positions per field, scored as Lucene 9 scores: BM25 with
+//!   k1 = 1.2, b = 0.75, lengths in Lucene's one-byte `SmallFloat` encoding, float arithmetic,
+//!   clause scores summed in double; exact and sloppy phrases, constant-score
+//!   prefix/wildcard/range/regex, fuzzy terms with Lucene's blended document frequency.
+//! - Independent of the graph (imports nothing of grape's), and hand-written rather than tantivy
+//!   so that scores equal Neo4j's. The engine's `fulltext.rs` builds these indexes from a graph.
 
 mod analyzer;
 pub mod index;

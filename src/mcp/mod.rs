@@ -1,6 +1,28 @@
 //! MCP (feature `mcp`): a graph served over the Model Context Protocol with mcp-neo4j-cypher's
 //! tool contract ([`server`]), on the rmcp SDK, over stdio or streamable HTTP; a client for any
 //! MCP server ([`client`]); and GRAPE's agent evaluation over it ([`agent`]).
+//!
+//! ```
+//! use grape::engine::{run, Options};
+//! use grape::graph::Graph;
+//! use grape::mcp::{records_json, GraphServer, McpConfig};
+//!
+//! let mut g = Graph::from_cypher_script("CREATE (:Person {name: 'Ann'})").unwrap();
+//! // mcp-neo4j-cypher's contract; read-only leaves out the write tool.
+//! let config = McpConfig { read_only: true, ..Default::default() };
+//! let server = GraphServer::over_graph(g.clone(), Options::default(), config);
+//! let tools: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
+//! assert_eq!(tools, ["get_neo4j_schema", "read_neo4j_cypher", "search_values"]);
+//!
+//! // Rows as the read tool answers them.
+//! let t = run(&mut g, "MATCH (p:Person) RETURN p.name AS name", &Default::default()).unwrap();
+//! assert_eq!(records_json(&t).to_string(), r#"[{"name":"Ann"}]"#);
+//! ```
+//!
+//! # Layout
+//!
+//! The MCP server (`server.rs`), client (`client.rs`), agent evaluation (`agent.rs`) and session
+//! evaluations (`session.rs`, CypherTurn's multi-turn protocols).
 
 pub mod agent;
 pub mod client;

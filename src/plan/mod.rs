@@ -8,6 +8,33 @@
 //! running the statement, `PROFILE` runs it and fills in the counts. This module only holds and
 //! renders them: as an indented tree for people ([`Plan::render`]), as JSON, and in the shape
 //! Neo4j's Bolt protocol sends (`operatorType`, `args`, `identifiers`, `children`).
+//!
+//! ```
+//! use grape::plan::Plan;
+//!
+//! let scan = Plan::leaf("NodeByLabelScan", "p:Person").bind(["p"]).estimate(3.0);
+//! let mut root = Plan::over("ProduceResults", "p", scan);
+//! root.rows = Some(3); // as PROFILE fills it in
+//! assert_eq!(
+//!     root.render(),
+//!     "ProduceResults  p  (est. 3, rows 3)\n└─ NodeByLabelScan  p:Person  (est. 3)\n"
+//! );
+//! assert_eq!(root.identifiers, ["p"]);
+//! assert!(root.contains("NodeByLabelScan"));
+//!
+//! // The engine's planner makes them: EXPLAIN returns one and no rows.
+//! let mut g = grape::graph::Graph::new();
+//! let t = grape::engine::run(&mut g, "EXPLAIN MATCH (n) RETURN n", &Default::default()).unwrap();
+//! assert!(t.rows.is_empty());
+//! assert_eq!(t.plan.unwrap().operator, "ProduceResults");
+//! ```
+//!
+//! # Layout
+//!
+//! Plans as data: `Plan` (operator, details, identifiers, estimated rows, and after PROFILE rows
+//! and db hits), rendered as a tree for the CLI (`grape query --explain/--profile`), as JSON, and
+//! by the Bolt server in Neo4j's shape (`plan` / `profile` in the summary, what the Python
+//! driver's `summary.plan` reads). Imports nothing of grape's.
 
 use serde::Serialize;
 use std::fmt::Write as _;

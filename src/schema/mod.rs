@@ -28,6 +28,12 @@
 //! let json = schema.write(SchemaFormat::Grape).unwrap().text;
 //! assert_eq!(Schema::read(SchemaFormat::Grape, &json).unwrap(), schema);
 //! ```
+//!
+//! # Layout
+//!
+//! One schema model and a reader/writer per format: grape, structured, apoc, zograscope,
+//! cypherturn, importer, prompt — LangChain's classic and enhanced schema text, the latter as
+//! Neo4j's text2cypher datasets and `demo_db_schemas.csv` carry it. Imports nothing of grape's.
 
 mod apoc;
 mod cypherturn;
@@ -257,7 +263,9 @@ pub enum SchemaError {
         format: SchemaFormat,
         message: String,
     },
-    #[error("{format} schema is not valid JSON: {source}")]
+    /// JSON that does not parse, or that parses but is not the format's shape (an unknown or
+    /// missing field, a value of the wrong type): the message says which.
+    #[error("{format} schema {}: {source}", if source.is_data() { "does not have the format's shape" } else { "is not valid JSON" })]
     Json {
         format: SchemaFormat,
         source: serde_json::Error,

@@ -475,6 +475,85 @@ impl<'a, 's> Checker<'a, 's> {
                 .fold(Types::default(), |a, t| a.union(Types::of(*t)))
         };
         let numbers = set(&[Ty::Float, Ty::Integer]);
+        let temporals = set(&[
+            Ty::Date,
+            Ty::Time,
+            Ty::LocalTime,
+            Ty::LocalDateTime,
+            Ty::DateTime,
+        ]);
+        let duration = Types::of(Ty::Duration);
+        if let ExprKind::Binary {
+            op: op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div),
+            lhs,
+            rhs,
+        } = &e.kind
+        {
+            // `+ - * /` as Neo4j checks them: the left operand against every left type the
+            // operator has a signature for, then the right one against the signatures of the
+            // left operand's type (`date() + 1`: expected Duration or List<T>).
+            let lhs_allowed = match op {
+                BinaryOp::Add => None,
+                BinaryOp::Sub => Some(numbers.union(duration).union(temporals)),
+                _ => Some(numbers.union(duration)),
+            };
+            let left = self.static_type(lhs, scope);
+            if let (Some(allowed), Some(actual)) = (lhs_allowed, left) {
+                if !actual.meets(allowed) {
+                    return self.operand_mismatch(allowed.describe(), actual, lhs);
+                }
+            }
+            let Some(left) = left.and_then(Types::single_or_list) else {
+                return;
+            };
+            let any_list = Types::any_list();
+            // Cypher 25 joins a string to a boolean, a number, a temporal value, a duration, a
+            // point or a vector, either way round.
+            let joins = self.version != CypherVersion::Cypher5;
+            let string = if joins {
+                Types::of(Ty::String)
+            } else {
+                Types::default()
+            };
+            let rhs_allowed = match (op, left) {
+                // A list takes anything after `+`.
+                (BinaryOp::Add, None) => return,
+                (BinaryOp::Add, Some(Ty::String)) if joins => set(&[
+                    Ty::Boolean,
+                    Ty::Float,
+                    Ty::Integer,
+                    Ty::Point,
+                    Ty::String,
+                    Ty::Vector,
+                ])
+                .union(duration)
+                .union(temporals)
+                .union(any_list),
+                (BinaryOp::Add, Some(Ty::Integer | Ty::Float | Ty::String)) => {
+                    set(&[Ty::Float, Ty::Integer, Ty::String]).union(any_list)
+                }
+                (BinaryOp::Add, Some(Ty::Duration)) => {
+                    string.union(duration).union(temporals).union(any_list)
+                }
+                (BinaryOp::Add, Some(t)) if temporals.meets(Types::of(t)) => {
+                    string.union(duration).union(any_list)
+                }
+                (BinaryOp::Add, Some(Ty::Boolean | Ty::Point)) => string.union(any_list),
+                (BinaryOp::Add, Some(Ty::Vector)) => return,
+                (BinaryOp::Add, Some(_)) => any_list,
+                (BinaryOp::Sub, Some(Ty::Integer | Ty::Float)) => numbers,
+                (BinaryOp::Sub, Some(_)) => duration,
+                (BinaryOp::Mul, Some(Ty::Integer | Ty::Float)) => numbers.union(duration),
+                (_, Some(_)) => numbers,
+                (_, None) => return,
+            };
+            if let Some(actual) = self.static_type(rhs, scope) {
+                if !actual.meets(rhs_allowed) {
+                    self.operand_mismatch(rhs_allowed.describe(), actual, rhs);
+                }
+            }
+            return;
+        }
         let (operands, allowed, shown): (Vec<&Expr>, Types, Option<&str>) = match &e.kind {
             ExprKind::Binary { op, lhs, rhs } => match op {
                 BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
@@ -483,25 +562,6 @@ impl<'a, 's> Checker<'a, 's> {
                 BinaryOp::Mod => (vec![lhs, rhs], numbers, None),
                 // Integers are taken as floats: Neo4j names only Float.
                 BinaryOp::Pow => (vec![lhs, rhs], numbers, Some("Float")),
-                BinaryOp::Mul | BinaryOp::Div => (
-                    vec![lhs, rhs],
-                    set(&[Ty::Float, Ty::Integer, Ty::Duration]),
-                    None,
-                ),
-                BinaryOp::Sub => (
-                    vec![lhs, rhs],
-                    set(&[
-                        Ty::Float,
-                        Ty::Integer,
-                        Ty::Duration,
-                        Ty::Date,
-                        Ty::Time,
-                        Ty::LocalTime,
-                        Ty::LocalDateTime,
-                        Ty::DateTime,
-                    ]),
-                    None,
-                ),
                 _ => return,
             },
             ExprKind::Unary {
@@ -522,19 +582,59 @@ impl<'a, 's> Checker<'a, 's> {
             match self.static_type(o, scope) {
                 Some(actual) if !actual.meets(allowed) => {
                     let expected = shown.map_or_else(|| allowed.describe(), str::to_string);
-                    self.diag(
-                        DiagnosticKind::InvalidArgumentType,
-                        format!(
-                            "Type mismatch: expected {expected} but was {}",
-                            actual.describe()
-                        ),
-                        o.span,
-                    );
                     // One finding per expression, as Neo4j reports the first.
-                    return;
+                    return self.operand_mismatch(expected, actual, o);
                 }
                 _ => {}
             }
         }
+    }
+
+    /// `Type mismatch: expected … but was …` at the operand, placed as Neo4j places an
+    /// expression: an operator's expression at its operator (`'a' + 1 - 1`: at the `+`).
+    fn operand_mismatch(&mut self, expected: String, actual: super::types::Types, o: &Expr) {
+        let span = self.operator_span(o).unwrap_or(o.span);
+        self.diag(
+            DiagnosticKind::InvalidArgumentType,
+            format!(
+                "Type mismatch: expected {expected} but was {}",
+                actual.describe_actual()
+            ),
+            span,
+        );
+    }
+
+    /// Where Neo4j positions a binary operator's expression: the operator, the first
+    /// character after the left operand that is not a space, a closing parenthesis or a
+    /// comment.
+    fn operator_span(&self, e: &Expr) -> Option<Span> {
+        let ExprKind::Binary { lhs, rhs, .. } = &e.kind else {
+            return None;
+        };
+        let between = self.src.get(lhs.span.end..rhs.span.start)?;
+        let bytes = between.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b' ' | b'\t' | b'\n' | b'\r' | b')' => i += 1,
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    i += 2;
+                    while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                        i += 1;
+                    }
+                    i += 2;
+                }
+                _ => {
+                    let start = lhs.span.end + i;
+                    return Some(Span::new(start, start + 1));
+                }
+            }
+        }
+        None
     }
 }

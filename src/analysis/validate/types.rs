@@ -133,6 +133,15 @@ impl Types {
         self.scalars == 0 && self.lists == 0 && !self.any_list
     }
 
+    /// `Some(Some(t))` for exactly one scalar type, `Some(None)` for a list of any kind,
+    /// `None` otherwise.
+    pub(super) fn single_or_list(self) -> Option<Option<Ty>> {
+        if self.is_list() {
+            return Some(None);
+        }
+        self.single().map(Some)
+    }
+
     /// The one scalar type of the set, if it is exactly one.
     fn single(self) -> Option<Ty> {
         if self.lists != 0 || self.any_list || self.scalars.count_ones() != 1 {
@@ -235,6 +244,15 @@ impl Types {
         self.scalars & accepted != 0
             || (self.lists != 0 && (any_list_expected || self.lists & expected.lists != 0))
             || (self.any_list && lists_expected)
+    }
+
+    /// A value's type as Neo4j's messages name it after `but was`: a list of unknown elements
+    /// is `List<Any>`.
+    pub(super) fn describe_actual(self) -> String {
+        if self == Types::any_list() {
+            return "List<Any>".into();
+        }
+        self.describe()
     }
 
     /// `Boolean, Float or List<T>`, as Neo4j's messages list types.
@@ -558,10 +576,24 @@ impl Checker<'_, '_> {
                         joined
                     }
                 }
+                // A list and a value: the value appended or prepended (`'a' + [1]`:
+                // List<Any>, `[1] + 2`: List<Integer>).
+                BinaryOp::Add
+                    if self.static_type(lhs, scope).is_some_and(|t| t.is_list())
+                        || self.static_type(rhs, scope).is_some_and(|t| t.is_list()) =>
+                {
+                    let (a, b) = (self.static_type(lhs, scope)?, self.static_type(rhs, scope)?);
+                    let (list, value) = if a.is_list() { (a, b) } else { (b, a) };
+                    match (list.element().and_then(Types::single), value.single()) {
+                        (Some(x), Some(y)) if x == y => list,
+                        _ => Types::any_list(),
+                    }
+                }
                 _ => {
                     let a = self.static_type(lhs, scope)?.single()?;
                     let b = self.static_type(rhs, scope)?.single()?;
-                    Types::of(arithmetic(*op, a, b)?)
+                    let joins = self.version != CypherVersion::Cypher5;
+                    Types::of(arithmetic(*op, a, b, joins)?)
                 }
             },
             ExprKind::CountStar | ExprKind::CountSubquery(_) => Types::of(Ty::Integer),
@@ -613,12 +645,20 @@ impl Checker<'_, '_> {
 }
 
 /// The type of `a op b` for two known scalar types, where Cypher defines it.
-fn arithmetic(op: BinaryOp, a: Ty, b: Ty) -> Option<Ty> {
+/// `joins`: Cypher 25, where `+` joins a string to a boolean, a number, a temporal value, a
+/// duration, a point or a vector.
+fn arithmetic(op: BinaryOp, a: Ty, b: Ty, joins: bool) -> Option<Ty> {
     use Ty::*;
     let numeric = |t: Ty| matches!(t, Integer | Float);
+    let temporal = |t: Ty| matches!(t, Date | Time | LocalTime | LocalDateTime | DateTime);
+    let joinable = |t: Ty| {
+        numeric(t)
+            || t == String
+            || joins && (temporal(t) || matches!(t, Boolean | Duration | Point | Vector))
+    };
     match op {
         BinaryOp::Add if a == String || b == String => {
-            (numeric(a) || numeric(b) || a == b).then_some(String)
+            (joinable(a) && joinable(b)).then_some(String)
         }
         BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul | BinaryOp::Div | BinaryOp::Mod
             if numeric(a) && numeric(b) =>
@@ -630,6 +670,14 @@ fn arithmetic(op: BinaryOp, a: Ty, b: Ty) -> Option<Ty> {
             })
         }
         BinaryOp::Pow if numeric(a) && numeric(b) => Some(Float),
+        // Durations and temporal values (`date() + duration('P1D')`: Date).
+        BinaryOp::Add | BinaryOp::Sub if a == Duration && b == Duration => Some(Duration),
+        BinaryOp::Add | BinaryOp::Sub if temporal(a) && b == Duration => Some(a),
+        BinaryOp::Add if a == Duration && temporal(b) => Some(b),
+        BinaryOp::Mul if a == Duration && numeric(b) || numeric(a) && b == Duration => {
+            Some(Duration)
+        }
+        BinaryOp::Div if a == Duration && numeric(b) => Some(Duration),
         _ => None,
     }
 }

@@ -152,6 +152,23 @@ pub(super) fn cmd_eval(a: EvalArgs) -> ExitCode {
                     report.gold_errors
                 );
             }
+            // A gold query that answers nothing lets any prediction that answers nothing score
+            // EX 1: usually the wrong graph, or a gold query that needs another look.
+            let empty: Vec<&str> = records
+                .iter()
+                .filter(|r| r.gold_result.as_ref().is_some_and(|g| g.total_rows == 0))
+                .map(|r| r.id.as_str())
+                .collect();
+            if !empty.is_empty() {
+                let shown: Vec<&str> = empty.iter().take(5).copied().collect();
+                eprintln!(
+                    "warning: {} of {} gold queries return no rows on this graph ({}{}): a prediction that returns nothing scores EX 1 on them; check --graph and those queries",
+                    empty.len(),
+                    records.len(),
+                    shown.join(", "),
+                    if empty.len() > shown.len() { ", …" } else { "" }
+                );
+            }
             if let Some(Thresholds(gates)) = &a.fail_under {
                 let mut failed = false;
                 for (metric, min) in gates {
@@ -242,7 +259,22 @@ pub(super) fn cmd_compare(a: CompareArgs) -> ExitCode {
                 }
                 return ExitCode::from(1);
             }
-            Ok(_) => {}
+            Ok(_) => {
+                // A drop beyond the allowance that is not significant passes the gate: say so,
+                // so that a small run's pass is not mistaken for no drop at all.
+                for r in &c.runs {
+                    for (metric, allowed) in max_drop {
+                        if let Some(m) = r.metrics.iter().find(|m| &m.metric == metric) {
+                            if -m.diff > *allowed {
+                                eprintln!(
+                                    "note: {metric} dropped by {:.4} in {} (allowed {allowed}), but p = {:.4} ≥ {}: not significant, so not a failure",
+                                    -m.diff, r.run, m.p_value, a.alpha
+                                );
+                            }
+                        }
+                    }
+                }
+            }
         }
     }
     ExitCode::SUCCESS

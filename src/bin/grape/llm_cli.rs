@@ -366,12 +366,20 @@ fn agent_eval(a: AgentEvalArgs) -> Result<ExitCode, ExitCode> {
     grape::dataset::write_atomically(&a.out.join("report.json"), text.as_bytes()).map_err(fail)?;
     let o = &report.overall;
     let f = |x: Option<f64>| x.map(|v| format!("{v:.3}")).unwrap_or_else(|| "n/a".into());
+    // EX is over the questions whose gold query ran and whose agent wrote a query.
+    let with_ex = records.iter().filter(|r| r.ex.is_some()).count();
+    let ex = match o.ex {
+        Some(_) if graph.is_some() && with_ex < records.len() => {
+            format!("{} (over {with_ex} of {})", f(o.ex), records.len())
+        }
+        _ => f(o.ex),
+    };
     println!(
         "{} questions: judge score {}, {} correct, EX {}, {:.1} tool calls and {:.1} steps per question, {} hit the step limit; cost {} (per correct answer {})",
         o.n,
         f(o.judge_score),
         o.correct,
-        f(o.ex),
+        ex,
         o.tool_calls,
         o.steps,
         o.step_limit_hits,
@@ -381,6 +389,22 @@ fn agent_eval(a: AgentEvalArgs) -> Result<ExitCode, ExitCode> {
             .unwrap_or_else(|| "n/a".into()),
     );
     println!("records: {}", a.out.join("records.jsonl").display());
+    // Questions the run could not ask or finish (the model or the server unreachable, a reply
+    // that is no answer): said, and a run where every question failed is a failure.
+    let failed: Vec<&grape::mcp::AgentRecord> =
+        records.iter().filter(|r| r.error.is_some()).collect();
+    if let Some(first) = failed.first() {
+        eprintln!(
+            "warning: {} of {} questions failed (the first, {}: {}); see records.jsonl",
+            failed.len(),
+            records.len(),
+            first.id,
+            first.error.as_deref().unwrap_or_default()
+        );
+        if failed.len() == records.len() {
+            return Err(ExitCode::from(1));
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -1,4 +1,14 @@
 //! The `grape` command line: thin glue over the library.
+//!
+//! # Layout
+//!
+//! - `main.rs` (dispatch only), `args.rs` (the clap arguments), `common.rs` (helpers the commands
+//!   share), `help.rs` (examples in `--help`, completions, man pages, the CLI reference).
+//! - One file per command family: `query`, `check` (parse/validate/analyze), `schema`,
+//!   `graph_cmd` (graph stats/save), `textsim`, `eval` (eval/compare/leaderboard), `serve` (the
+//!   Bolt and MCP servers, one database or a folder of them), `live` (record/replay-check and the
+//!   live databases of `eval --neo4j`), `llm_cli` (generate/judge/agent-eval/session-eval).
+//! - It uses the library's public API only (`grape::…`), like any other crate.
 
 use clap::{Parser, Subcommand};
 use grape::analysis::{analyze, ValidateOptions, Validator};

@@ -110,6 +110,7 @@ impl Loader<'_> {
         let o = n
             .as_object()
             .ok_or_else(|| self.err(loc(), "expected an object"))?;
+        self.known_keys(o, &["id", "labels", "properties"], &loc())?;
         let id = o
             .get("id")
             .and_then(IdKey::of)
@@ -142,6 +143,7 @@ impl Loader<'_> {
         let o = r
             .as_object()
             .ok_or_else(|| self.err(loc(), "expected an object"))?;
+        self.known_keys(o, &["id", "start", "end", "type", "properties"], &loc())?;
         let end_of = |k: &str| -> Result<NodeId, ImportError> {
             let key = o
                 .get(k)
@@ -165,6 +167,35 @@ impl Loader<'_> {
             .add_relationship(start, end, ty, props)
             .ok_or_else(|| self.err(loc(), "endpoint missing"))?;
         Ok(())
+    }
+
+    /// A record's keys must be the fixture's (a misspelt `label` would otherwise load a node
+    /// without labels, silently).
+    fn known_keys(
+        &self,
+        o: &JsonMap<String, Json>,
+        known: &[&str],
+        loc: &str,
+    ) -> Result<(), ImportError> {
+        match o.keys().find(|k| !known.contains(&k.as_str())) {
+            None => Ok(()),
+            Some(k) => Err(self.err(
+                loc.to_string(),
+                format!(
+                    "unknown key `{k}`: a fixture's {} has {}",
+                    if known.contains(&"start") {
+                        "relationship"
+                    } else {
+                        "node"
+                    },
+                    known
+                        .iter()
+                        .map(|k| format!("`{k}`"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            )),
+        }
     }
 
     /// Keeps the first error and hands serde one that stops the read.
@@ -216,7 +247,9 @@ impl<'de> Visitor<'de> for Top<'_, '_> {
     }
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         let l = self.0;
+        let mut keys = 0usize;
         while let Some(key) = map.next_key::<String>()? {
+            keys += 1;
             match key.as_str() {
                 "nodes" | "relationships" => {
                     let nodes = key == "nodes";
@@ -250,6 +283,19 @@ impl<'de> Visitor<'de> for Top<'_, '_> {
                     map.next_value::<IgnoredAny>()?;
                 }
             }
+        }
+        if keys > 0 && !l.nodes_read && !l.rels_read && l.schema.is_empty() {
+            // Any other JSON object (`{}` aside, the empty graph): not a graph (read as one, it
+            // would be an empty graph on which every query answers nothing, silently).
+            let e = if l.sniff {
+                FixtureError::NotAFixture
+            } else {
+                FixtureError::Import(l.err(
+                    "$".into(),
+                    "not a graph fixture: it has none of `nodes`, `relationships`, `indexes`, `constraints`",
+                ))
+            };
+            return Err(l.fail(e));
         }
         Ok(())
     }
@@ -428,6 +474,23 @@ mod tests {
         assert_eq!(read(r#"{"paths": []}"#).unwrap_err(), "not a fixture");
         // Once a fixture's key has been read, the document is a fixture.
         assert!(read(r#"{"nodes": [], "paths": []}"#).is_ok());
+        // Any other object is no graph, and a record's keys are the fixture's.
+        assert!(matches!(
+            read_fixture(br#"{"hello": 1}"#, "f.json", true),
+            Err(FixtureError::NotAFixture)
+        ));
+        let e = read_fixture(br#"{"hello": 1}"#, "f.json", false).unwrap_err();
+        assert!(matches!(&e, FixtureError::Import(i) if i.to_string().contains("none of `nodes`")));
+        let e = read(r#"{"nodes": [{"id": 1, "label": "A"}]}"#).unwrap_err();
+        assert!(
+            e.contains("$.nodes[0]") && e.contains("unknown key `label`"),
+            "{e}"
+        );
+        let e = read(
+            r#"{"nodes": [{"id": 1}], "relationships": [{"start": 1, "end": 1, "typ": "R"}]}"#,
+        )
+        .unwrap_err();
+        assert!(e.contains("unknown key `typ`"), "{e}");
         // Not sniffing, the same documents are bad fixtures.
         assert!(matches!(
             read_fixture(b"[]", "f.json", false),
