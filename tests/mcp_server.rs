@@ -300,3 +300,24 @@ fn serving_a_live_database_over_mcp() {
     let schema: Json = serde_json::from_str(out["results"][1]["text"].as_str().unwrap()).unwrap();
     assert_eq!(schema["Book"]["type"], "node");
 }
+
+/// The server's instructions name the tools as it lists them, namespace prefix included.
+#[test]
+fn instructions_name_the_tools_with_their_namespace() {
+    let config = grape::mcp::McpConfig {
+        namespace: "lib".into(),
+        ..Default::default()
+    };
+    let server = grape::mcp::GraphServer::over_graph(
+        grape::graph::Graph::default(),
+        Default::default(),
+        config,
+    );
+    let text = server.instructions();
+    for tool in server.tools() {
+        if tool.name != "lib-write_neo4j_cypher" {
+            assert!(text.contains(&*tool.name), "{text} lacks {}", tool.name);
+        }
+    }
+    assert!(!text.contains(" get_neo4j_schema"), "{text}");
+}

@@ -174,13 +174,29 @@ class Schema:
         (neo4j-graphrag / LangChain), ``apoc`` (``apoc.meta.schema``, mcp-neo4j-cypher),
         ``zograscope``, ``cypherturn``, ``importer`` (Neo4j Data Importer) or ``prompt``
         (the text block of text-to-Cypher prompts); detected when left out. A ``str`` is read
-        as a path when a file of that name exists, else as schema text."""
+        as a path when a file of that name exists, else as schema text. A file that is no
+        schema but a graph :meth:`Graph.load` reads (a fixture, a snapshot, a Data Importer
+        folder, …) gives its data's schema, as the command line does."""
         if isinstance(path_or_text, os.PathLike):
-            return cls(_grape.Schema.read_path(os.fspath(path_or_text), format))
+            return cls._read_path(os.fspath(path_or_text), format)
         text = str(path_or_text)
-        if "\n" not in text and len(text) < 4096 and os.path.isfile(text):
-            return cls(_grape.Schema.read_path(text, format))
+        if "\n" not in text and len(text) < 4096 and os.path.exists(text):
+            return cls._read_path(text, format)
         return cls(_grape.Schema.read_text(text, format))
+
+    @classmethod
+    def _read_path(cls, path: str, format: Optional[str]) -> "Schema":
+        if os.path.isdir(path) and format is None:
+            return Graph.load(path).schema()
+        try:
+            return cls(_grape.Schema.read_path(path, format))
+        except DataError as as_schema:
+            if format is not None:
+                raise
+            try:
+                return Graph.load(path).schema()
+            except DataError as as_graph:
+                raise DataError(f"{as_schema}; nor is it a graph grape reads: {as_graph}") from None
 
     def write(self, format: str = "grape") -> str:
         """The schema in another format (see :meth:`read`)."""
@@ -196,14 +212,25 @@ class Schema:
 
 def validate(
     queries: Union[str, Iterable[str]],
-    schema: Optional[Schema] = None,
+    schema: Union[Schema, "Graph", PathLike, None] = None,
     parameters: Optional[Iterable[str]] = None,
     cypher: Optional[int] = None,
 ) -> List[Validation]:
     """Validates queries offline against a schema (CyVer's checks and Neo4j 5's compile-time
-    checks; without a schema only the latter). ``parameters``: the names that will be
-    supplied (others are reported); ``cypher``: 5 or 25 for statements without a prefix."""
+    checks; without a schema only the latter). ``schema``: a :class:`Schema`, a
+    :class:`Graph` (its data's schema) or a path :meth:`Schema.read` reads. ``parameters``:
+    the names that will be supplied (others are reported); ``cypher``: 5 or 25 for
+    statements without a prefix."""
     qs = [queries] if isinstance(queries, str) else list(queries)
+    if isinstance(schema, Graph):
+        schema = schema.schema()
+    elif isinstance(schema, (str, os.PathLike)):
+        schema = Schema.read(schema)
+    elif schema is not None and not isinstance(schema, Schema):
+        raise TypeError(
+            f"validate(): schema must be a grape.Schema, a grape.Graph or a path, not "
+            f"{type(schema).__name__}"
+        )
     native = schema._s if schema is not None else None
     params = None if parameters is None else list(parameters)
     out = _grape.validate(qs, native, params, cypher)

@@ -88,6 +88,26 @@ def test_schema_read_from_file_and_text_and_write(tmp_path):
         schema.write("no-such-format")
 
 
+def test_a_graph_is_accepted_wherever_a_schema_is(demo, tmp_path):
+    # Schema.read on a graph file gives its data's schema, as the command line does.
+    schema = grape.Schema.read(demo / "graph.json")
+    assert "(:Author)-[:WROTE]->(:Book)" in schema.to_prompt()
+    g = grape.Graph.load(demo / "graph.json")
+    assert schema.to_prompt() == g.schema().to_prompt()
+    # validate takes a Schema, a Graph or a path alike.
+    q = "MATCH (b:Bok) RETURN b"
+    verdicts = [grape.validate(q, s)[0].kg_valid for s in (schema, g, demo / "graph.json")]
+    assert verdicts == [False, False, False]
+    assert grape.validate("MATCH (b:Book) RETURN b.title", g)[0].kg_valid
+    with pytest.raises(TypeError, match="schema must be"):
+        grape.validate(q, 5)
+    # A file that is neither says both reasons.
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"hello": 1}')
+    with pytest.raises(grape.DataError, match="nor is it a graph"):
+        grape.Schema.read(bad)
+
+
 def test_analyze_hops_aliases_access():
     a = grape.analyze("MATCH (a)-[:KNOWS*1..3]->(b)-->(c) RETURN c.name")
     assert a.hops == 4  # the variable-length part at its upper bound, 3, plus one

@@ -215,6 +215,16 @@ impl GraphServer {
         &self.config
     }
 
+    /// What the server tells a client it is for, naming its tools as it lists them (with the
+    /// namespace's prefix).
+    pub fn instructions(&self) -> String {
+        let p = &self.prefix;
+        format!(
+            "A Neo4j-style graph: read its schema with {p}get_neo4j_schema, query it with \
+             {p}read_neo4j_cypher, find entity names with {p}search_values."
+        )
+    }
+
     pub fn new(backend: Arc<dyn Backend>, config: McpConfig) -> GraphServer {
         let prefix = match config.namespace.as_str() {
             "" => String::new(),
@@ -564,10 +574,7 @@ impl ServerHandler for GraphServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("grape-mcp", env!("CARGO_PKG_VERSION")))
-            .with_instructions(
-                "A Neo4j-style graph: read its schema with get_neo4j_schema, query it with \
-                 read_neo4j_cypher, find entity names with search_values.",
-            )
+            .with_instructions(self.instructions())
     }
 
     async fn list_tools(
