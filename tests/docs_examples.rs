@@ -36,7 +36,6 @@ mod llm_support;
 use llm_support::{Mock, Reply, Seen};
 use serde_json::{json, Value as Json};
 use std::collections::HashMap;
-use std::io::Read;
 use std::net::TcpStream;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -508,18 +507,7 @@ fn run_sh(sb: &Sandbox, w: &World, script: &str, limit: Duration) -> Outcome {
         .spawn()
         .unwrap();
     let pgid = child.id() as i32;
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let t_out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
+    let (t_out, t_err) = common::drain_output(&mut child);
     let start = Instant::now();
     let status = loop {
         if let Some(s) = child.try_wait().unwrap() {

@@ -39,18 +39,7 @@ fn run_measured(cmd: &mut Command) -> Finished {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let t_out = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = out.read_to_string(&mut s);
-        s
-    });
-    let t_err = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = err.read_to_string(&mut s);
-        s
-    });
+    let (t_out, t_err) = common::drain_output(&mut child);
     let mut status = 0i32;
     // SAFETY: an all-zero rusage is a valid value; wait4 fills it for our own child.
     let mut ru: libc::rusage = unsafe { std::mem::zeroed() };

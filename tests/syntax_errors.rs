@@ -418,3 +418,25 @@ fn arithmetic_operands_are_typed_at_compile_time_as_neo4j_types_them() {
         }
     }
 }
+
+/// Typing an operator chain types each operand once: the longest chain the parser takes (127
+/// operators, each kind) is checked at once, where typing operands again per rule took time
+/// exponential in the chain's length (22 `+` took minutes).
+#[test]
+fn long_operator_chains_are_typed_in_linear_time() {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for (first, op, term) in [("1", "+", "1"), ("[1]", "+", "[1]"), ("1", "*", "(2 - 1)")] {
+            let q = format!("RETURN {first}{}", format!(" {op} {term}").repeat(126));
+            let mut g = grape::graph::Graph::default();
+            let r = grape::engine::run(&mut g, &q, &Default::default());
+            tx.send((q, r.is_ok())).unwrap();
+        }
+    });
+    for _ in 0..3 {
+        let (q, ok) = rx
+            .recv_timeout(std::time::Duration::from_secs(120))
+            .expect("typing a 127-operator chain did not finish");
+        assert!(ok, "{q}");
+    }
+}

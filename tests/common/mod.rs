@@ -191,3 +191,23 @@ pub fn load_in_chromium(browser: &Path, page: &Path, profile: &Path) -> (String,
         .collect();
     (String::from_utf8_lossy(&o.stdout).into_owned(), console)
 }
+
+/// Reads a spawned child's piped stdout and stderr to the end on two threads (so that neither
+/// pipe fills while the other is read); join the handles for the texts.
+pub fn drain_output(
+    child: &mut std::process::Child,
+) -> (
+    std::thread::JoinHandle<String>,
+    std::thread::JoinHandle<String>,
+) {
+    fn reader(mut r: impl std::io::Read + Send + 'static) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut s = String::new();
+            let _ = r.read_to_string(&mut s);
+            s
+        })
+    }
+    let out = child.stdout.take().expect("stdout piped");
+    let err = child.stderr.take().expect("stderr piped");
+    (reader(out), reader(err))
+}

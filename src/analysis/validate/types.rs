@@ -562,38 +562,36 @@ impl Checker<'_, '_> {
                 | BinaryOp::EndsWith
                 | BinaryOp::Contains
                 | BinaryOp::In => Types::of(Ty::Boolean),
-                // Two lists join into one of both's element types (`[1, 2] + [3]`:
-                // List<Integer>).
-                BinaryOp::Add
-                    if self.static_type(lhs, scope).is_some_and(|t| t.is_list())
-                        && self.static_type(rhs, scope).is_some_and(|t| t.is_list()) =>
-                {
-                    let (a, b) = (self.static_type(lhs, scope)?, self.static_type(rhs, scope)?);
-                    let joined = a.union(b);
-                    if joined.any_list || joined.lists.count_ones() > 1 {
-                        Types::any_list()
-                    } else {
-                        joined
-                    }
-                }
-                // A list and a value: the value appended or prepended (`'a' + [1]`:
-                // List<Any>, `[1] + 2`: List<Integer>).
-                BinaryOp::Add
-                    if self.static_type(lhs, scope).is_some_and(|t| t.is_list())
-                        || self.static_type(rhs, scope).is_some_and(|t| t.is_list()) =>
-                {
-                    let (a, b) = (self.static_type(lhs, scope)?, self.static_type(rhs, scope)?);
-                    let (list, value) = if a.is_list() { (a, b) } else { (b, a) };
-                    match (list.element().and_then(Types::single), value.single()) {
-                        (Some(x), Some(y)) if x == y => list,
-                        _ => Types::any_list(),
-                    }
-                }
+                // Each operand is typed once: typing it again per arm would make a chain of
+                // operators cost exponential time in its length.
                 _ => {
-                    let a = self.static_type(lhs, scope)?.single()?;
-                    let b = self.static_type(rhs, scope)?.single()?;
-                    let joins = self.version != CypherVersion::Cypher5;
-                    Types::of(arithmetic(*op, a, b, joins)?)
+                    let a = self.static_type(lhs, scope)?;
+                    let b = self.static_type(rhs, scope)?;
+                    match (op, a.is_list(), b.is_list()) {
+                        // Two lists join into one of both's element types (`[1, 2] + [3]`:
+                        // List<Integer>).
+                        (BinaryOp::Add, true, true) => {
+                            let joined = a.union(b);
+                            if joined.any_list || joined.lists.count_ones() > 1 {
+                                Types::any_list()
+                            } else {
+                                joined
+                            }
+                        }
+                        // A list and a value: the value appended or prepended (`'a' + [1]`:
+                        // List<Any>, `[1] + 2`: List<Integer>).
+                        (BinaryOp::Add, true, false) | (BinaryOp::Add, false, true) => {
+                            let (list, value) = if a.is_list() { (a, b) } else { (b, a) };
+                            match (list.element().and_then(Types::single), value.single()) {
+                                (Some(x), Some(y)) if x == y => list,
+                                _ => Types::any_list(),
+                            }
+                        }
+                        _ => {
+                            let joins = self.version != CypherVersion::Cypher5;
+                            Types::of(arithmetic(*op, a.single()?, b.single()?, joins)?)
+                        }
+                    }
                 }
             },
             ExprKind::CountStar | ExprKind::CountSubquery(_) => Types::of(Ty::Integer),
