@@ -423,8 +423,16 @@ impl<'a> Runner<'a> {
     /// Evaluates a compiled expression in `env`, whose frames have the layout it was compiled
     /// for.
     pub(crate) fn eval_compiled(&self, c: &CExpr, env: &Env) -> Result<Value> {
-        self.eval_compiled_inner(c, env)
-            .map_err(|err| err.at(c.span))
+        match &c.kind {
+            CKind::Const(_) | CKind::Var { .. } => self.eval_compiled_inner(c, env),
+            // Composite expressions: the stack grows on the heap when low (see `eval`).
+            _ => stacker::maybe_grow(
+                crate::engine::eval::STACK_RED_ZONE,
+                crate::engine::eval::STACK_SEGMENT,
+                || self.eval_compiled_inner(c, env),
+            ),
+        }
+        .map_err(|err| err.at(c.span))
     }
 
     /// The value of a variable (read in place).
