@@ -196,3 +196,31 @@ fn a_graph_is_accepted_wherever_a_schema_is() {
         String::from_utf8_lossy(&o.stderr)
     );
 }
+
+/// A property type grape does not know (a misspelt `Strng`) is kept as written and never
+/// type-checked: the schema reader warns about each one, naming the file, the element and the key.
+#[test]
+fn an_unknown_property_type_is_warned_about() {
+    let d = setup("unknown-type");
+    std::fs::write(
+        d.join("s.json"),
+        r#"{"format": "grape-schema/1", "labels": {"Person": {"properties": {"name": "Strng", "tags": "LIST<Txt>", "age": "INTEGER"}}}, "relationship_types": {"KNOWS": {"properties": {"since": "Dat"}}}}"#,
+    )
+    .unwrap();
+    std::fs::write(d.join("ok.cypher"), "MATCH (p:Person) RETURN p.age;\n").unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_grape"))
+        .current_dir(&d)
+        .args(["validate", "--schema", "s.json", "ok.cypher"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    for w in [
+        "warning: s.json: Person.name has type `Strng`, which grape does not know",
+        "warning: s.json: Person.tags has type `LIST<Txt>`",
+        "warning: s.json: [:KNOWS].since has type `Dat`",
+    ] {
+        assert!(err.contains(w), "{w} not in:\n{err}");
+    }
+    assert!(!err.contains("Person.age"), "{err}");
+}

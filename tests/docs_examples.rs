@@ -2,11 +2,13 @@
 //!
 //! - Each ```` ```sh ```` block of `README.md` and `docs/guide/src/**/*.md` runs in bash
 //!   (`set -euo pipefail`), the blocks of one page in order in one scratch folder laid out as a
-//!   checkout: `corpora/`, `scripts/`, `tests/`, `python/`, `docs/` of this repository, `../shared`
+//!   checkout: `corpora/`, `oracle/`, `scripts/`, `tests/`, `python/`, `docs/` of this repository, `../shared`
 //!   (the shared data), and `grape` on `PATH` (also `target/release/grape`) — this build, every
 //!   feature on. A block followed by a ```` ```text ```` block must print exactly that (a line
-//!   `...` stands for any lines). Processes a block starts in the background are stopped when it
-//!   ends.
+//!   `...` stands for any lines, `...` within a line for any text). Processes a block starts in the background are stopped when it
+//!   ends. A block that starts the Neo4j oracle (`scripts/neo4j-oracle`) runs where Java and
+//!   Maven are (required under `GRAPE_REQUIRE_NEO4J=1`); one that runs the Python driver or
+//!   mcp-neo4j-cypher where `.ci/run`'s Python environment is.
 //! - `cargo run [--release] [--features F] -- ARGS` runs `grape ARGS`. The cargo, pip and maturin
 //!   steps CI performs itself (`cargo build|install|test|bench|fuzz`, `pip install ./python`,
 //!   `maturin develop`, `pytest python/tests`) are checked, not repeated: every feature, bench
@@ -245,6 +247,7 @@ fn sandbox(name: &str) -> Sandbox {
     let link = |from: &Path, to: &Path| std::os::unix::fs::symlink(from, to).unwrap();
     for d in [
         "corpora",
+        "oracle",
         "scripts",
         "tests",
         "python",
@@ -536,15 +539,60 @@ fn run_sh(sb: &Sandbox, w: &World, script: &str, limit: Duration) -> Outcome {
     }
 }
 
-/// `expected` with `...` lines standing for any run of lines.
+/// The `run:` steps of a GitHub Actions workflow block (`jobs:`) as one script; a step marked
+/// `continue-on-error: true` may fail, as on GitHub. `None` for other YAML (it is not run).
+fn workflow_steps(b: &Block) -> Option<String> {
+    if !b.text.lines().any(|l| l.trim_end() == "jobs:") {
+        return None;
+    }
+    let lines: Vec<&str> = b.text.lines().collect();
+    let mut script = String::new();
+    for (i, l) in lines.iter().enumerate() {
+        let Some(cmd) = l.trim_start().strip_prefix("- run: ") else {
+            continue;
+        };
+        let tolerant = lines
+            .get(i + 1)
+            .is_some_and(|n| n.trim() == "continue-on-error: true");
+        script.push_str(cmd.trim());
+        script.push_str(if tolerant { " || true\n" } else { "\n" });
+    }
+    assert!(
+        !script.is_empty(),
+        "{}:{}: a workflow with no run step",
+        rel(&b.page),
+        b.line
+    );
+    Some(script)
+}
+
+/// `expected` with `...` lines standing for any run of lines, and `...` within a line for any
+/// text (a port, a duration).
 fn matches(expected: &str, actual: &str) -> bool {
+    fn line(e: &str, a: &str) -> bool {
+        let (e, a) = (e.trim_end(), a.trim_end());
+        let mut parts = e.split("...");
+        let first = parts.next().unwrap_or("");
+        let Some(mut rest) = a.strip_prefix(first) else {
+            return false;
+        };
+        let parts: Vec<&str> = parts.collect();
+        for (i, p) in parts.iter().enumerate() {
+            if i + 1 == parts.len() {
+                return rest.ends_with(p);
+            }
+            match rest.find(p) {
+                Some(k) => rest = &rest[k + p.len()..],
+                None => return false,
+            }
+        }
+        rest.is_empty()
+    }
     fn go(e: &[&str], a: &[&str]) -> bool {
         match e.split_first() {
             None => a.is_empty(),
             Some((&"...", rest)) => (0..=a.len()).any(|k| go(rest, &a[k..])),
-            Some((l, rest)) => {
-                a.first().is_some_and(|x| x.trim_end() == l.trim_end()) && go(rest, &a[1..])
-            }
+            Some((l, rest)) => a.first().is_some_and(|x| line(l, x)) && go(rest, &a[1..]),
         }
     }
     let e: Vec<&str> = expected.trim_end().lines().collect();
@@ -570,10 +618,26 @@ fn every_shell_block_in_the_readme_and_the_guide_runs() {
     if !has_python && std::env::var("GRAPE_REQUIRE_PY_DRIVER").is_ok() {
         panic!("GRAPE_REQUIRE_PY_DRIVER=1 but no Python environment (GRAPE_PYTHON, target/pyenv)");
     }
+    // Blocks that start the Neo4j oracle need Java and Maven, as `.ci/run` requires where they
+    // are installed.
+    let has_java = ["java", "mvn"].iter().all(|t| {
+        Command::new("sh")
+            .args(["-c", &format!("command -v {t}")])
+            .stdout(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    if !has_java && std::env::var("GRAPE_REQUIRE_NEO4J").as_deref() == Ok("1") {
+        panic!("GRAPE_REQUIRE_NEO4J=1 but java or mvn is not on PATH");
+    }
     for page in pages() {
         let bs: Vec<Block> = blocks(&page)
             .into_iter()
-            .filter(|b| b.lang == "sh")
+            .filter_map(|b| match b.lang.as_str() {
+                "sh" => Some(b),
+                "yaml" => workflow_steps(&b).map(|text| Block { text, ..b }),
+                _ => None,
+            })
             .collect();
         if bs.is_empty() {
             continue;
@@ -581,9 +645,17 @@ fn every_shell_block_in_the_readme_and_the_guide_runs() {
         let name = rel(&page).replace(['/', '.'], "_");
         let sb = sandbox(&name);
         for b in bs {
-            if !has_python && b.text.contains("python3") {
+            if !has_python && (b.text.contains("python3") || b.text.contains("mcp-neo4j-cypher")) {
                 eprintln!(
-                    "SKIPPED {}:{}: needs a Python with the neo4j driver (GRAPE_PYTHON or target/pyenv)",
+                    "SKIPPED {}:{}: needs a Python with the neo4j driver and mcp-neo4j-cypher (GRAPE_PYTHON or target/pyenv)",
+                    rel(&b.page),
+                    b.line
+                );
+                continue;
+            }
+            if b.text.contains("scripts/neo4j-oracle") && !has_java {
+                eprintln!(
+                    "SKIPPED {}:{}: starts the Neo4j oracle, which needs java and mvn",
                     rel(&b.page),
                     b.line
                 );
@@ -706,15 +778,30 @@ fn json_blocks_are_json() {
 #[test]
 fn every_block_is_of_a_kind_that_ci_runs_or_checks() {
     // sh: run here; python: python/tests/test_docs_examples.py; rust: doctests; json: parsed
-    // here; text: output shown after a block, or a plain illustration (help text, reports).
-    let kinds = ["sh", "python", "rust", "json", "text", "cypher"];
+    // here; yaml: a GitHub workflow whose run steps run here; text: output shown after a block,
+    // or a plain illustration (help text, reports).
+    let kinds = ["sh", "python", "rust", "json", "text", "cypher", "yaml"];
     let mut bad = Vec::new();
     for page in pages() {
         for b in blocks(&page) {
-            if !kinds.contains(&b.lang.split(',').next().unwrap_or("")) {
+            let kind = b.lang.split(',').next().unwrap_or("");
+            if !kinds.contains(&kind) || (kind == "yaml" && workflow_steps(&b).is_none()) {
                 bad.push(format!("{}:{} ({:?})", rel(&b.page), b.line, b.lang));
             }
         }
     }
     assert!(bad.is_empty(), "code blocks of an unchecked kind: {bad:?}");
+}
+
+#[test]
+fn expected_output_patterns_match_as_documented() {
+    assert!(matches("a\n...\nd", "a\nb\nc\nd"));
+    assert!(matches("port ...", "port 7687"));
+    assert!(matches("in ... s on ... (x)", "in 4.1 s on bolt://h:1 (x)"));
+    assert!(!matches(
+        "in ... s on ... (x)",
+        "in 4.1 s on bolt://h:1 (y)"
+    ));
+    assert!(!matches("exact", "exact line"));
+    assert!(!matches("a...b...a", "ab"));
 }

@@ -173,7 +173,7 @@ fn text2cypher_explain_under_cypher_25_equals_the_recording() {
 /// `EXPLAIN` (after `prefix`) of every query on oracle `which`, each database's tokens created
 /// on a new store first; compared with the recording at `path`, or written there.
 fn live_run(test: &str, which: oracle::Which, prefix: &str, path: &str) {
-    let _g = oracle::ORACLE.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = oracle::lock(which);
     let Some(shared) = common::shared_dir(test) else {
         return;
     };

@@ -541,7 +541,7 @@ fn a_difference_shrinks_to_a_small_graph_against_neo4j() {
 /// `CYPHER 25` over POLE and an awkward graph, with the same ratchet.
 #[test]
 fn generated_statements_equal_neo4j_2026_under_cypher_25() {
-    let _g = ORACLE.lock().unwrap_or_else(|e| e.into_inner());
+    let _g = oracle::lock(Which::Neo4j25);
     let Some(shared) = common::shared_dir("generated_statements_equal_neo4j_2026_under_cypher_25")
     else {
         return;

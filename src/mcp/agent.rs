@@ -257,17 +257,20 @@ fn run_one(
     rec
 }
 
-/// Scores the last query against the gold one on `graph`.
-fn execution(graph: &Graph, gold: &str, predicted: &str) -> Option<(f64, f64)> {
+/// Scores the last query against the gold one on `graph`; `Err` says why the gold query itself
+/// does not run there (a benchmark's error, not the agent's: it is recorded, not scored 0).
+fn execution(graph: &Graph, gold: &str, predicted: &str) -> Result<(f64, f64), String> {
     let opts = crate::engine::Options::default();
-    let g = crate::engine::run_read(graph, gold, &Default::default(), &opts).ok()?;
-    let stmt = crate::syntax::parse(gold).ok()?;
+    let g = crate::engine::run_read(graph, gold, &Default::default(), &opts)
+        .map_err(|e| format!("the gold query fails on the graph: {e}"))?;
+    let stmt = crate::syntax::parse(gold)
+        .map_err(|e| format!("the gold query does not parse: {}", e.message))?;
     match crate::engine::run_read(graph, predicted, &Default::default(), &opts) {
         Ok(p) => {
             let s = crate::metrics::execution_accuracy(&p, &g, stmt.orders_rows());
-            Some((s.ex, s.ex_strict))
+            Ok((s.ex, s.ex_strict))
         }
-        Err(_) => Some((0.0, 0.0)),
+        Err(_) => Ok((0.0, 0.0)),
     }
 }
 
@@ -305,9 +308,14 @@ pub fn evaluate(
                     _ => {}
                 }
                 if let (Some(g), Some(q)) = (graph, &rec.last_cypher) {
-                    if let Some((ex, strict)) = execution(g, &e.gold, q) {
-                        rec.ex = Some(ex);
-                        rec.ex_strict = Some(strict);
+                    match execution(g, &e.gold, q) {
+                        Ok((ex, strict)) => {
+                            rec.ex = Some(ex);
+                            rec.ex_strict = Some(strict);
+                        }
+                        Err(why) => {
+                            rec.error.get_or_insert(why);
+                        }
                     }
                 } else if graph.is_some() {
                     rec.ex = Some(0.0);
@@ -361,6 +369,35 @@ mod tests {
             seconds: 0.0,
             categories: [("noise".to_string(), noise.to_string())].into(),
             error: None,
+        }
+    }
+
+    #[test]
+    fn a_gold_query_that_fails_is_an_error_not_a_score() {
+        let mut g = Graph::default();
+        crate::engine::run(&mut g, "CREATE (:A {x: 1})", &Default::default()).unwrap();
+        assert_eq!(
+            execution(
+                &g,
+                "MATCH (a:A) RETURN a.x",
+                "MATCH (a:A) WHERE a.x > 0 RETURN a.x"
+            ),
+            Ok((1.0, 1.0))
+        );
+        assert_eq!(
+            execution(&g, "MATCH (a:A) RETURN a.x", "RETURN nope"),
+            Ok((0.0, 0.0))
+        );
+        for bad in [
+            "MATCH (a:A) RETURN b",
+            "RETURN 1 / 0",
+            "MATCH (a:A RETURN a",
+        ] {
+            let e = execution(&g, bad, "RETURN 1").unwrap_err();
+            assert!(
+                e.starts_with("the gold query fails on the graph: "),
+                "{bad}: {e}"
+            );
         }
     }
 

@@ -493,6 +493,42 @@ impl Schema {
         }
     }
 
+    /// The properties whose type no reader recognises ([`PropertyType::Other`], kept as written,
+    /// so never type-checked), as `(where, key, type)` with `where` a label (`Person`), a
+    /// relationship type (`[:KNOWS]`) or `*` for a property of any label: a misspelt type in a
+    /// hand-written schema is worth a warning.
+    pub fn unknown_types(&self) -> Vec<(String, String, String)> {
+        fn other(t: &PropertyType) -> Option<&str> {
+            match t {
+                PropertyType::Other(s) => Some(s),
+                PropertyType::List(inner) => other(inner),
+                _ => None,
+            }
+        }
+        let mut out = Vec::new();
+        let elements = self
+            .labels
+            .iter()
+            .map(|(l, e)| (l.clone(), &e.properties))
+            .chain(
+                self.relationship_types
+                    .iter()
+                    .map(|(t, e)| (format!("[:{t}]"), &e.properties)),
+            )
+            .chain(std::iter::once((
+                "*".to_string(),
+                &self.any_label_properties,
+            )));
+        for (at, props) in elements {
+            for (key, p) in props {
+                if other(&p.ty).is_some() {
+                    out.push((at.clone(), key.clone(), p.ty.to_string()));
+                }
+            }
+        }
+        out
+    }
+
     pub fn has_label(&self, label: &str) -> bool {
         self.labels.contains_key(label)
     }

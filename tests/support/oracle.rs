@@ -20,6 +20,19 @@ pub const DERIVED_NOTIFICATIONS: &[&str] = &[
 
 /// The tests share the one database of the oracle: one at a time.
 pub static ORACLE: Mutex<()> = Mutex::new(());
+/// The same for the Cypher 25 oracle, a process of its own: a test of each runs side by side
+/// (each mostly waits on its JVM, so two overlap well even on two cores).
+pub static ORACLE25: Mutex<()> = Mutex::new(());
+
+/// The lock of oracle `which` ([`ORACLE`] or [`ORACLE25`]).
+pub fn lock(which: Which) -> std::sync::MutexGuard<'static, ()> {
+    match which {
+        Which::Neo4j5 => &ORACLE,
+        Which::Neo4j25 => &ORACLE25,
+    }
+    .lock()
+    .unwrap_or_else(|e| e.into_inner())
+}
 
 /// Which oracle: Neo4j 5.26 with APOC (`GRAPE_NEO4J_*`), or the Cypher 25 one, a Neo4j
 /// 2025.x/2026.x (`GRAPE_NEO4J25_*`, which `.ci/run` starts where Java 21 or later is installed).

@@ -62,11 +62,28 @@ pub(crate) fn read_schema(path: &Path, format: Option<&str>) -> Result<Schema, S
         return schema_of_graph(path).map_err(|e| format!("{}: {e}", path.display()));
     }
     match Schema::read_path(path, format) {
-        Ok(s) => Ok(s),
+        Ok(s) => {
+            warn_unknown_types(path, &s);
+            Ok(s)
+        }
         Err(schema_error) if format.is_none() => schema_of_graph(path).map_err(|graph_error| {
             format!("{schema_error}; nor is it a graph grape reads: {graph_error}")
         }),
         Err(e) => Err(e.to_string()),
+    }
+}
+
+/// A warning on standard error for each property whose type grape does not know (a misspelt
+/// `Strng` would otherwise pass unnoticed: its values are never type-checked).
+fn warn_unknown_types(path: &Path, s: &Schema) {
+    const KNOWN: &str = "STRING, INTEGER, FLOAT, BOOLEAN, DATE, DATE_TIME, LOCAL_DATE_TIME, \
+                         TIME, LOCAL_TIME, DURATION, POINT, MAP, LIST<T>, ANY";
+    for (at, key, ty) in s.unknown_types() {
+        eprintln!(
+            "warning: {}: {at}.{key} has type `{ty}`, which grape does not know ({KNOWN}): \
+             its values are not type-checked",
+            path.display()
+        );
     }
 }
 
