@@ -15,6 +15,7 @@ use grape::syntax::CypherVersion;
 
 /// A query's verdict from grape's compile-time checks: `Ok`, or the message of a compile-time
 /// error Neo4j also raises (a feature the engine does not run is neither).
+#[derive(Debug)]
 enum Verdict {
     Accepts,
     Rejects(String),
@@ -45,6 +46,15 @@ struct Frontend {
     errors: Vec<String>,
 }
 
+/// Where the offline frontend (the npm package, built from Neo4j's Cypher 25 frontend) and the
+/// Neo4j 5.26.30 server disagree, the server decides: these statements with the server's
+/// message (asked of the oracle; `reverse()`'s argument is checked by 5.26 and only at run
+/// time by Cypher 25).
+const SERVER_DISAGREES: &[(&str, &str)] = &[(
+    "RETURN reverse(1)",
+    "Type mismatch: expected String or List<T> but was Integer",
+)];
+
 #[test]
 fn recorded_frontend_verdicts_on_types_patterns_and_sort_keys() {
     let text = std::fs::read_to_string(concat!(
@@ -56,6 +66,13 @@ fn recorded_frontend_verdicts_on_types_patterns_and_sort_keys() {
     let mut wrong = Vec::new();
     for line in text.lines() {
         let r: Recorded = serde_json::from_str(line).unwrap();
+        if let Some((_, server)) = SERVER_DISAGREES.iter().find(|(q, _)| *q == r.query) {
+            match verdict(&r.query) {
+                Verdict::Rejects(m) if m == *server => {}
+                v => wrong.push(format!("{}: {v:?}, the Neo4j server {server:?}", r.query)),
+            }
+            continue;
+        }
         if !r.neo4j5_frontend.ok {
             rejected += 1;
         }

@@ -819,11 +819,18 @@ pub fn check(stmt: &Statement, src: &str) -> Result<()> {
 }
 
 fn static_check(stmt: &Statement, src: &str, opts: &Options) -> Result<()> {
+    static_check_with(stmt, src, &Params::new(), opts)
+}
+
+/// [`static_check`] with the parameters the statement runs with: Neo4j types each from its
+/// value before compiling (`toUpper($x)` with `x = 1` is a `Type mismatch for parameter 'x'`).
+fn static_check_with(stmt: &Statement, src: &str, params: &Params, opts: &Options) -> Result<()> {
     let composite = opts
         .databases
         .as_deref()
         .is_some_and(|d| d.current_composite().is_some() || d.routed_from.is_some());
-    match compile_errors_with(stmt, src, opts.cypher, &opts.procedures, composite)
+    let types = crate::analysis::ParameterType::of_all(params);
+    match compile_errors_with(stmt, src, opts.cypher, &opts.procedures, composite, types)
         .into_iter()
         .next()
     {
@@ -840,7 +847,7 @@ fn checks_before_running(
     params: &Params,
     opts: &Options,
 ) -> Result<()> {
-    static_check(stmt, src, opts)?;
+    static_check_with(stmt, src, params, opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     match opts.databases.as_deref() {
         Some(ctx) => graphs::check_target(stmt, params, ctx),
@@ -856,7 +863,7 @@ pub fn compile_errors(
     src: &str,
     cypher: crate::syntax::CypherVersion,
 ) -> Vec<ExecError> {
-    compile_errors_with(stmt, src, cypher, &[], false)
+    compile_errors_with(stmt, src, cypher, &[], false, Default::default())
 }
 
 /// [`compile_errors`] with the table procedures `extra` known too.
@@ -866,6 +873,7 @@ fn compile_errors_with(
     cypher: crate::syntax::CypherVersion,
     extra: &[TableProcedure],
     composite: bool,
+    parameter_types: BTreeMap<String, crate::analysis::ParameterType>,
 ) -> Vec<ExecError> {
     use crate::analysis::DiagnosticKind as K;
     let schema = crate::schema::Schema::default();
@@ -874,6 +882,7 @@ fn compile_errors_with(
         cypher,
         procedures: extra.iter().map(TableProcedure::signature).collect(),
         composite,
+        parameter_types,
         ..Default::default()
     };
     let v =
@@ -1038,7 +1047,7 @@ pub fn explain(
     params: &Params,
     opts: &Options,
 ) -> Result<crate::plan::Plan> {
-    static_check(stmt, src, opts)?;
+    static_check_with(stmt, src, params, opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     let sh = shared_for(stmt, params, src, opts);
     let run = exec::Runner::new(graph, &sh);

@@ -376,14 +376,14 @@ impl<'a, 's> Checker<'a, 's> {
                             .union(Types::of(Ty::Relationship));
                         if !t.meets(expected) {
                             // (Neo4j lists these three in this order.)
-                            self.diag(
-                                DiagnosticKind::InvalidArgumentType,
-                                format!(
-                                    "Type mismatch: expected Node, Path or Relationship but was {}",
+                            let message = self.mismatch(
+                                e,
+                                &format!(
+                                    "expected Node, Path or Relationship but was {}",
                                     t.describe()
                                 ),
-                                e.span,
                             );
+                            self.diag(DiagnosticKind::InvalidArgumentType, message, e.span);
                         }
                     }
                 }
@@ -587,7 +587,7 @@ impl<'a, 's> Checker<'a, 's> {
     }
 
     /// A condition Neo4j types statically as something other than a boolean.
-    fn expect_boolean(&mut self, e: &Expr, scope: &Scope) {
+    pub(super) fn expect_boolean(&mut self, e: &Expr, scope: &Scope) {
         // A pattern standing as a condition tests that it exists.
         if matches!(e.kind, ExprKind::Pattern(_)) {
             return;
@@ -748,14 +748,14 @@ impl<'a, 's> Checker<'a, 's> {
                 .union(types::Types::list_of(types::Ty::Float))
                 .union(types::Types::any_list());
             if !t.meets(numbers) {
-                self.diag(
-                    DiagnosticKind::InvalidArgumentType,
-                    format!(
-                        "Type mismatch: expected Vector, List<Float>, List<Integer> or List<Number> but was {}",
+                let message = self.mismatch(
+                    &s.query,
+                    &format!(
+                        "expected Vector, List<Float>, List<Integer> or List<Number> but was {}",
                         t.describe()
                     ),
-                    s.query.span,
                 );
+                self.diag(DiagnosticKind::InvalidArgumentType, message, s.query.span);
             }
         }
         if let Some(f) = &s.filter {
@@ -1097,7 +1097,8 @@ impl<'a, 's> Checker<'a, 's> {
                 (None, _) => self.text(item.expr.span).to_string(),
             };
             out.bind(&name, kind, binding);
-            if kind == Kind::Value {
+            // A parameter's type (from its value) goes with the name it is projected to.
+            if kind == Kind::Value || matches!(item.expr.kind, ExprKind::Parameter(_)) {
                 let known = match &item.expr.kind {
                     ExprKind::Variable(v) => scope.types.get(&v.name).cloned(),
                     _ => self.static_type(&item.expr, scope),

@@ -107,11 +107,8 @@ impl<'a, 's> Checker<'a, 's> {
                         .map(|t| t.describe())
                 };
                 if let Some(t) = known.filter(|t| !t.is_empty()) {
-                    self.diag(
-                        DiagnosticKind::InvalidArgumentType,
-                        format!("Type mismatch: expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was {t}"),
-                        expr.span,
-                    );
+                    let message = self.mismatch(expr, &format!("expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was {t}"));
+                    self.diag(DiagnosticKind::InvalidArgumentType, message, expr.span);
                 }
                 if let ExprKind::Variable(v) = &expr.kind {
                     if let Some((Kind::Node | Kind::Rel, Some(b))) = scope.get(&v.name) {
@@ -125,9 +122,17 @@ impl<'a, 's> Checker<'a, 's> {
                 self.index_types(expr, index, scope);
             }
             ExprKind::Slice { expr, from, to } => {
+                use super::types::{Ty, Types};
                 self.expr(expr, scope, ctx);
                 for x in [from, to].into_iter().flatten() {
                     self.expr(x, scope, ctx);
+                }
+                if !self.expect_type(expr, scope, Types::any_list()) {
+                    for x in [from, to].into_iter().flatten() {
+                        if self.expect_type(x, scope, Types::of(Ty::Integer)) {
+                            break;
+                        }
+                    }
                 }
             }
             ExprKind::HasLabels {
@@ -291,6 +296,10 @@ impl<'a, 's> Checker<'a, 's> {
                 with_operand.bind(CASE_OPERAND, Kind::Unknown, None);
                 for (w, t) in whens {
                     self.expr(w, &with_operand, ctx);
+                    if operand.is_none() {
+                        // A searched CASE's conditions are booleans.
+                        self.expect_boolean(w, scope);
+                    }
                     self.expr(t, scope, ctx);
                 }
                 if let Some(x) = else_ {
@@ -304,10 +313,14 @@ impl<'a, 's> Checker<'a, 's> {
                 map,
             } => {
                 self.expr(list, scope, ctx);
+                self.expect_type(list, scope, super::types::Types::any_list());
                 let inner = self.element_scope(scope, variable, list);
                 for x in [filter, map].into_iter().flatten() {
                     self.aggregate_not_allowed(x);
                     self.expr(x, &inner, ctx);
+                }
+                if let Some(f) = filter {
+                    self.expect_boolean(f, &inner);
                 }
             }
             ExprKind::Quantified {
@@ -330,9 +343,11 @@ impl<'a, 's> Checker<'a, 's> {
                     );
                 }
                 self.expr(list, scope, ctx);
+                self.expect_type(list, scope, super::types::Types::any_list());
                 let inner = self.element_scope(scope, variable, list);
                 if let Some(f) = filter {
                     self.expr(f, &inner, ctx);
+                    self.expect_boolean(f, &inner);
                 }
             }
             ExprKind::Reduce {
@@ -352,6 +367,7 @@ impl<'a, 's> Checker<'a, 's> {
                 }
                 self.expr(init, scope, ctx);
                 self.expr(list, scope, ctx);
+                self.expect_type(list, scope, super::types::Types::any_list());
                 let mut inner = scope.clone();
                 inner.bind(&accumulator.name, Kind::Unknown, None);
                 inner.bind(&variable.name, Kind::Unknown, None);
@@ -382,6 +398,7 @@ impl<'a, 's> Checker<'a, 's> {
                             ..ctx
                         },
                     );
+                    self.expect_boolean(f, &inner);
                 }
                 self.expr(map, &inner, ctx);
             }
@@ -567,16 +584,37 @@ impl<'a, 's> Checker<'a, 's> {
         let Some(s) = self.static_type(subject, scope) else {
             return;
         };
+        // `$x['key']` is read as `$x.key`.
+        if matches!(subject.kind, ExprKind::Parameter(_))
+            && matches!(
+                index.kind,
+                ExprKind::Literal(crate::syntax::Literal::String(_))
+            )
+        {
+            if !s.meets(Types::with_properties()) {
+                let message = self.mismatch(subject, &format!("expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was {}", s.describe()));
+                self.diag(DiagnosticKind::InvalidArgumentType, message, subject.span);
+            }
+            return;
+        }
         let indexable = Types::any_list()
             .union(Types::of(Ty::Map))
             .union(Types::of(Ty::Node))
             .union(Types::of(Ty::Relationship));
         if !s.meets(indexable) {
-            self.diag(
-                DiagnosticKind::InvalidArgumentType,
-                format!("Type mismatch: expected List<T> but was {}", s.describe()),
-                subject.span,
+            // A string key asks for a map (`'abc'['a']`), anything else for a list.
+            let key = self.static_type(index, scope);
+            let expected = match key {
+                Some(k) if k.meets(Types::of(Ty::String)) && !k.meets(Types::of(Ty::Integer)) => {
+                    "Map, Node or Relationship"
+                }
+                _ => "List<T>",
+            };
+            let message = self.mismatch(
+                subject,
+                &format!("expected {expected} but was {}", s.describe()),
             );
+            self.diag(DiagnosticKind::InvalidArgumentType, message, subject.span);
             return;
         }
         let Some(i) = self.static_type(index, scope) else {
@@ -584,23 +622,20 @@ impl<'a, 's> Checker<'a, 's> {
         };
         let (list, map) = (s.meets(Types::any_list()), s.meets(Types::of(Ty::Map)));
         if list && !map && !i.meets(Types::of(Ty::Integer)) {
-            self.diag(
-                DiagnosticKind::InvalidArgumentType,
-                format!(
-                    "Type mismatch: list index must be given as Integer, but was {}",
+            let message = self.mismatch(
+                index,
+                &format!(
+                    "list index must be given as Integer, but was {}",
                     i.describe()
                 ),
-                index.span,
             );
+            self.diag(DiagnosticKind::InvalidArgumentType, message, index.span);
         } else if map && !list && !i.meets(Types::of(Ty::String)) {
-            self.diag(
-                DiagnosticKind::InvalidArgumentType,
-                format!(
-                    "Type mismatch: map key must be given as String, but was {}",
-                    i.describe()
-                ),
-                index.span,
+            let message = self.mismatch(
+                index,
+                &format!("map key must be given as String, but was {}", i.describe()),
             );
+            self.diag(DiagnosticKind::InvalidArgumentType, message, index.span);
         }
     }
 

@@ -71,10 +71,61 @@ pub struct ValidateOptions {
     /// and look graphs up by name. `false` (a standard database, as Neo4j's tools assume):
     /// those are errors.
     pub composite: bool,
+    /// The types of the parameters' values, where the caller knows them (an engine running
+    /// the statement with its parameters): Neo4j types each parameter from its value before
+    /// compiling, so `toUpper($x)` with `x = 1` is a compile-time `Type mismatch for parameter
+    /// 'x'`. Empty: parameters are of any type.
+    pub parameter_types: BTreeMap<String, ParameterType>,
     /// Report property keys as Neo4j's `UnknownPropertyKeyWarning` does: a key is unknown
     /// when nothing in the schema has it, wherever it is read (CyVer's checks, the default,
     /// judge a key by the labels of the element that reads it).
     pub neo4j_tokens: bool,
+}
+
+/// The static type Neo4j 5.26 gives a parameter from its value before it compiles a
+/// statement (read off the oracle: a string, an integer, a boolean, a list — of strings or of
+/// anything — and a map are typed; a float, a temporal or spatial value and null are not).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ParameterType {
+    String,
+    Integer,
+    Boolean,
+    /// A non-empty list of strings only (`List<String>`).
+    ListOfString,
+    /// Any other list (`List<T>`).
+    List,
+    /// A map, typed as a map, node or relationship may be (`Map, Node or Relationship`).
+    Map,
+}
+
+impl ParameterType {
+    /// The type of a parameter with value `v`; `None` where Neo4j types it as anything.
+    pub fn of(v: &crate::value::Value) -> Option<ParameterType> {
+        use crate::value::Value;
+        Some(match v {
+            Value::String(_) => ParameterType::String,
+            Value::Int(_) => ParameterType::Integer,
+            Value::Bool(_) => ParameterType::Boolean,
+            Value::List(xs)
+                if !xs.is_empty() && xs.iter().all(|x| matches!(x, Value::String(_))) =>
+            {
+                ParameterType::ListOfString
+            }
+            Value::List(_) => ParameterType::List,
+            Value::Map(_) => ParameterType::Map,
+            _ => return None,
+        })
+    }
+
+    /// The types of every parameter in `params` that Neo4j types.
+    pub fn of_all<'a>(
+        params: impl IntoIterator<Item = (&'a String, &'a crate::value::Value)>,
+    ) -> BTreeMap<String, ParameterType> {
+        params
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.clone(), ParameterType::of(v)?)))
+            .collect()
+    }
 }
 
 /// The verdict on one query.

@@ -503,7 +503,18 @@ impl<'a, 's> Checker<'a, 's> {
                     return self.operand_mismatch(allowed.describe(), actual, lhs);
                 }
             }
-            let Some(left) = left.and_then(Types::single_or_list) else {
+            // A map parameter may be a map, a node or a relationship: each takes a list after
+            // `+`, as a map does.
+            let map_like = Types::of(Ty::Map)
+                .union(Types::of(Ty::Node))
+                .union(Types::of(Ty::Relationship));
+            let Some(left) = left.and_then(|t| {
+                if t == map_like {
+                    Some(Some(Ty::Map))
+                } else {
+                    t.single_or_list()
+                }
+            }) else {
                 return;
             };
             let any_list = Types::any_list();
@@ -560,6 +571,7 @@ impl<'a, 's> Checker<'a, 's> {
                     (vec![lhs, rhs], Types::of(Ty::Boolean), None)
                 }
                 BinaryOp::Mod => (vec![lhs, rhs], numbers, None),
+                BinaryOp::RegexMatch => (vec![lhs, rhs], Types::of(Ty::String), None),
                 // Integers are taken as floats: Neo4j names only Float.
                 BinaryOp::Pow => (vec![lhs, rhs], numbers, Some("Float")),
                 _ => return,
@@ -593,25 +605,51 @@ impl<'a, 's> Checker<'a, 's> {
     /// `Type mismatch: expected … but was …` at the operand, placed as Neo4j places an
     /// expression: an operator's expression at its operator (`'a' + 1 - 1`: at the `+`).
     fn operand_mismatch(&mut self, expected: String, actual: super::types::Types, o: &Expr) {
-        let span = self.operator_span(o).unwrap_or(o.span);
-        self.diag(
-            DiagnosticKind::InvalidArgumentType,
-            format!(
-                "Type mismatch: expected {expected} but was {}",
-                actual.describe_actual()
-            ),
-            span,
-        );
+        let span = self.position(o);
+        // A list parameter is `List<T>`; a list literal of mixed elements `List<Any>`.
+        let actual = match &o.kind {
+            ExprKind::Parameter(_) => actual.describe(),
+            _ => actual.describe_actual(),
+        };
+        let message = self.mismatch(o, &format!("expected {expected} but was {actual}"));
+        self.diag(DiagnosticKind::InvalidArgumentType, message, span);
     }
 
     /// Where Neo4j positions a binary operator's expression: the operator, the first
     /// character after the left operand that is not a space, a closing parenthesis or a
     /// comment.
     fn operator_span(&self, e: &Expr) -> Option<Span> {
-        let ExprKind::Binary { lhs, rhs, .. } = &e.kind else {
-            return None;
-        };
-        let between = self.src.get(lhs.span.end..rhs.span.start)?;
+        match &e.kind {
+            ExprKind::Binary { lhs, rhs, .. } => self.after_operand(lhs.span.end, rhs.span.start),
+            ExprKind::Comparison { first, rest } => {
+                self.after_operand(first.span.end, rest.first()?.1.span.start)
+            }
+            // Postfix predicates at their `IS`, a slice at its `[`.
+            ExprKind::IsNull { expr, .. }
+            | ExprKind::IsType { expr, .. }
+            | ExprKind::IsNormalized { expr, .. }
+            | ExprKind::Slice { expr, .. } => self.after_operand(expr.span.end, e.span.end),
+            // An element access at its index (Cypher 25: at its `[`).
+            ExprKind::Index { expr, index } => match self.version {
+                CypherVersion::Cypher5 => Some(index.span),
+                _ => self.after_operand(expr.span.end, index.span.start),
+            },
+            _ => None,
+        }
+    }
+
+    /// Where Neo4j positions an expression in its messages: an operator's expression at its
+    /// operator (`'a' + 1 - 1`: at the `-`), `x IS NULL` at `IS`, `x[i]` at `i`, a slice at
+    /// its `[`; anything else where it starts.
+    pub(super) fn position(&self, e: &Expr) -> Span {
+        self.operator_span(e).unwrap_or(e.span)
+    }
+
+    /// The first character in `from..to` that is not a space, a closing parenthesis or a
+    /// comment.
+    fn after_operand(&self, from: usize, to: usize) -> Option<Span> {
+        let lhs_end = from;
+        let between = self.src.get(from..to)?;
         let bytes = between.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
@@ -630,7 +668,7 @@ impl<'a, 's> Checker<'a, 's> {
                     i += 2;
                 }
                 _ => {
-                    let start = lhs.span.end + i;
+                    let start = lhs_end + i;
                     return Some(Span::new(start, start + 1));
                 }
             }

@@ -101,6 +101,20 @@ impl Types {
         }
     }
 
+    /// The type Neo4j gives a parameter from its value.
+    pub(super) fn of_parameter(t: ParameterType) -> Types {
+        match t {
+            ParameterType::String => Types::of(Ty::String),
+            ParameterType::Integer => Types::of(Ty::Integer),
+            ParameterType::Boolean => Types::of(Ty::Boolean),
+            ParameterType::ListOfString => Types::list_of(Ty::String),
+            ParameterType::List => Types::any_list(),
+            ParameterType::Map => Types::of(Ty::Map)
+                .union(Types::of(Ty::Node))
+                .union(Types::of(Ty::Relationship)),
+        }
+    }
+
     pub(super) fn any_list() -> Types {
         Types {
             any_list: true,
@@ -229,14 +243,17 @@ impl Types {
     /// (integers are accepted as floats; `List<T>` takes every list; a list of unknown
     /// elements is accepted by every list type).
     pub(super) fn meets(self, expected: Types) -> bool {
-        let mut accepted = expected.scalars;
-        if accepted & Ty::Float.bit() != 0 {
+        // Each widening from what is expected itself: an Integer does not take a Float
+        // (`left('abc', 1.5)` is a mismatch), a Float takes an Integer.
+        let wanted = expected.scalars;
+        let mut accepted = wanted;
+        if wanted & Ty::Float.bit() != 0 {
             accepted |= Ty::Integer.bit() | Ty::Number.bit();
         }
-        if accepted & Ty::Integer.bit() != 0 {
+        if wanted & Ty::Integer.bit() != 0 {
             accepted |= Ty::Number.bit();
         }
-        if accepted & Ty::Number.bit() != 0 {
+        if wanted & Ty::Number.bit() != 0 {
             accepted |= Ty::Integer.bit() | Ty::Float.bit();
         }
         let any_list_expected = expected.any_list;
@@ -257,6 +274,16 @@ impl Types {
 
     /// `Boolean, Float or List<T>`, as Neo4j's messages list types.
     pub(super) fn describe(self) -> String {
+        let names = self.names();
+        match names.split_last() {
+            None => String::new(),
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
+    /// The type names in Neo4j's order.
+    fn names(self) -> Vec<String> {
         let mut names: Vec<String> = Ty::ALL
             .iter()
             .filter(|t| self.scalars & t.bit() != 0)
@@ -271,18 +298,14 @@ impl Types {
         if self.any_list {
             names.push("List<T>".into());
         }
-        match names.split_last() {
-            None => String::new(),
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
-        }
+        names
     }
 }
 
 /// The types Neo4j's checker accepts for argument `i` of a built-in function, where they
 /// differ from the catalogue's signature (Neo4j's frontend declares these functions with
 /// overloads of its own). `Some(None)`: not checked.
-fn expected_override(function: &str, i: usize) -> Option<Option<Types>> {
+fn expected_override(function: &str, i: usize, version: CypherVersion) -> Option<Option<Types>> {
     let set = |ts: &[Ty]| Types {
         scalars: ts.iter().fold(0, |b, t| b | t.bit()),
         ..Types::default()
@@ -309,6 +332,12 @@ fn expected_override(function: &str, i: usize) -> Option<Option<Types>> {
             lists: Ty::Float.bit() | Ty::Integer.bit() | Ty::Number.bit(),
             ..Types::default()
         }),
+        // Neo4j 5 checks reverse()'s argument; Cypher 25 (2026.08) when the query runs.
+        ("reverse", 0) if version == CypherVersion::Cypher5 => {
+            Some(set(&[Ty::String]).union(Types::any_list()))
+        }
+        ("point", 0) => Some(set(&[Ty::Map, Ty::Node, Ty::Relationship])),
+        ("trim" | "ltrim" | "rtrim", 0) => Some(set(&[Ty::String])),
         // Accepted by Neo4j's checker whatever the argument (checked when the query runs).
         ("reverse" | "tointeger" | "tofloat" | "toboolean" | "timestamp", _) => None,
         ("tointegerornull" | "tofloatornull" | "tobooleanornull", _) => None,
@@ -450,20 +479,30 @@ impl Checker<'_, '_> {
         inner
     }
 
+    /// Neo4j's words for a type mismatch at `e`: `Type mismatch: {what}`, or, at a parameter
+    /// typed from its value, `Type mismatch for parameter 'x': {what}`.
+    pub(super) fn mismatch(&self, e: &Expr, what: &str) -> String {
+        match &e.kind {
+            ExprKind::Parameter(p) => {
+                format!("Type mismatch for parameter '{}': {what}", parameter_key(p))
+            }
+            _ => format!("Type mismatch: {what}"),
+        }
+    }
+
     /// Neo4j's `Type mismatch: expected … but was …` where `e`'s static type is known and none
     /// of its types is `expected`; whether it was reported.
     pub(super) fn expect_type(&mut self, e: &Expr, scope: &Scope, expected: Types) -> bool {
         match self.static_type(e, scope) {
             Some(actual) if !actual.meets(expected) => {
-                self.diag(
-                    DiagnosticKind::InvalidArgumentType,
-                    format!(
-                        "Type mismatch: expected {} but was {}",
-                        expected.describe(),
-                        actual.describe()
-                    ),
-                    e.span,
+                let what = format!(
+                    "expected {} but was {}",
+                    expected.describe(),
+                    actual.describe()
                 );
+                let message = self.mismatch(e, &what);
+                let at = self.position(e);
+                self.diag(DiagnosticKind::InvalidArgumentType, message, at);
                 true
             }
             _ => false,
@@ -473,6 +512,9 @@ impl Checker<'_, '_> {
     /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`.
     pub(super) fn static_type(&self, e: &Expr, scope: &Scope) -> Option<Types> {
         Some(match &e.kind {
+            ExprKind::Parameter(p) => {
+                Types::of_parameter(*self.opts.parameter_types.get(&parameter_key(p))?)
+            }
             ExprKind::Literal(l) => match l {
                 Literal::Integer(_) => Types::of(Ty::Integer),
                 Literal::Float(_) => Types::of(Ty::Float),
@@ -494,6 +536,16 @@ impl Checker<'_, '_> {
                 }
             }
             ExprKind::Map(_) | ExprKind::MapProjection { .. } => Types::of(Ty::Map),
+            // An element of a list of one known type (`[1, 2][0]`: Integer).
+            ExprKind::Index { expr, index } => {
+                let element = self.static_type(expr, scope)?.element()?;
+                if let Some(i) = self.static_type(index, scope) {
+                    if !i.meets(Types::of(Ty::Integer)) {
+                        return None;
+                    }
+                }
+                element
+            }
             // A slice of a list is a list of the same type (`[1, 2, 3][1..2]`: List<Integer>).
             ExprKind::Slice { expr, .. } => {
                 let t = self.static_type(expr, scope)?;
@@ -625,19 +677,45 @@ impl Checker<'_, '_> {
         scope: &Scope,
     ) {
         let Some(sig) = f.signature() else {
+            // A signature the catalogue cannot read (`trim([BOTH x FROM] s)`): the overrides.
+            for (i, arg) in args.iter().enumerate() {
+                if let Some(Some(expected)) = expected_override(f.name, i, self.version) {
+                    if clean.get(i).copied().unwrap_or(true) {
+                        self.expect_type(arg, scope, expected);
+                    }
+                }
+            }
             return;
         };
         for (i, (arg, param)) in args.iter().zip(&sig.params).enumerate() {
             if !clean.get(i).copied().unwrap_or(true) {
                 continue;
             }
-            let expected = match expected_override(f.name, i) {
+            let expected = match expected_override(f.name, i, self.version) {
                 Some(e) => e,
                 None => Types::from_catalogue(&param.ty),
             };
-            if let Some(expected) = expected {
-                self.expect_type(arg, scope, expected);
+            let Some(expected) = expected else {
+                continue;
+            };
+            if f.name.eq_ignore_ascii_case("toString") && matches!(arg.kind, ExprKind::Parameter(_))
+            {
+                // toString's own check words a parameter's mismatch: no parameter name, its
+                // types joined by commas (`but was Map, Node, Relationship`).
+                if let Some(actual) = self.static_type(arg, scope).filter(|a| !a.meets(expected)) {
+                    self.diag(
+                        DiagnosticKind::InvalidArgumentType,
+                        format!(
+                            "Type mismatch: expected {} but was {}",
+                            expected.describe(),
+                            actual.names().join(", ")
+                        ),
+                        arg.span,
+                    );
+                }
+                continue;
             }
+            self.expect_type(arg, scope, expected);
         }
     }
 }
@@ -677,5 +755,13 @@ fn arithmetic(op: BinaryOp, a: Ty, b: Ty, joins: bool) -> Option<Ty> {
         }
         BinaryOp::Div if a == Duration && numeric(b) => Some(Duration),
         _ => None,
+    }
+}
+
+/// A parameter's key in the parameter map (`$0`: `0`).
+pub(super) fn parameter_key(p: &crate::syntax::Parameter) -> String {
+    match p {
+        crate::syntax::Parameter::Named(n) => n.clone(),
+        crate::syntax::Parameter::Positional(i) => i.to_string(),
     }
 }
