@@ -126,6 +126,10 @@ pub enum DiagnosticKind {
     /// A Cypher 25 `GROUP BY` key Neo4j refuses: an expression over a column's name, or the
     /// name of an aggregating column (GQL status 42I80).
     InvalidGroupBy,
+    /// `[r:A|:B]`: a colon before an alternative relationship type together with a variable,
+    /// inline properties or predicates, or a variable length — deprecated on its own, refused
+    /// with these by Neo4j 5.
+    ColonDisjunction,
     /// A procedure the statement's Cypher version does not have (APOC's Cypher-5-only ones
     /// under Cypher 25).
     UnknownProcedure,
@@ -170,7 +174,8 @@ impl DiagnosticKind {
             | ImplicitProcedureResults
             | InvalidGraphReference
             | InvalidSearch
-            | InvalidGroupBy => "Neo.ClientError.Statement.SyntaxError",
+            | InvalidGroupBy
+            | ColonDisjunction => "Neo.ClientError.Statement.SyntaxError",
             UnsupportedFunction => "Neo.ClientError.Statement.FeatureNotSupported",
             DivisionByZero => "Neo.ClientError.Statement.ArithmeticError",
             MissingParameter => "Neo.ClientError.Statement.ParameterMissing",

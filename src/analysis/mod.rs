@@ -71,7 +71,7 @@ pub use access::{access, Access};
 pub use aliases::{missing_aliases, MissingAlias};
 pub use complexity::{complexity, Complexity, MatchHops};
 pub use diagnostic::{Category, Diagnostic, DiagnosticKind};
-pub use validate::{validate, ParameterType, ValidateOptions, Validation, Validator};
+pub use validate::{validate, Deprecated, ParameterType, ValidateOptions, Validation, Validator};
 
 use serde::Serialize;
 

@@ -939,6 +939,7 @@ fn compile_errors_with(
             K::InvalidGraphReference => "InvalidGraphReference",
             K::InvalidSearch => "InvalidSearch",
             K::InvalidGroupBy => "InvalidGroupBy",
+            K::ColonDisjunction => "InvalidRelationshipPattern",
             _ => continue,
         };
         out.push(

@@ -100,6 +100,10 @@ pub fn schema_notifications(
     let updating = super::is_updating(stmt);
     let v = crate::analysis::Validator::with_options(schema, options).validate_statement(stmt, src);
     let mut out = Vec::new();
+    // Deprecated syntax first, as Neo4j 5.26 lists them.
+    for d in &v.deprecations {
+        out.push(deprecation(d, src));
+    }
     for d in v.diagnostics {
         if updating && d.kind != K::MissingParameter {
             continue;
@@ -163,6 +167,37 @@ pub fn schema_notifications(
         }
     }
     out
+}
+
+/// Neo4j 5.26's `FeatureDeprecationWarning` for deprecated syntax, with its GQL status (`01N01`
+/// where the replacement is a rewrite, `01N00` otherwise).
+fn deprecation(d: &crate::analysis::Deprecated, src: &str) -> Notification {
+    use crate::analysis::Deprecated as D;
+    let (description, gql_status, status_description) = match d {
+        D::ColonDisjunction { old, new, .. } => (
+            format!("The semantics of using colon in the separation of alternative relationship types will change in a future version. (Please use '{new}' instead)"),
+            "01N01",
+            format!("warn: feature deprecated with replacement. '{old}' is deprecated. It is replaced by '{new}'."),
+        ),
+        D::CallWithoutScope { variables, .. } => {
+            let scope = variables.join(", ");
+            (
+                format!("CALL subquery without a variable scope clause is now deprecated. Use CALL ({scope}) {{ ... }}"),
+                "01N00",
+                format!("warn: feature deprecated. CALL subquery without a variable scope clause is deprecated. Use CALL ({scope}) {{ ... }}"),
+            )
+        }
+    };
+    Notification {
+        code: "Neo.ClientNotification.Statement.FeatureDeprecationWarning",
+        title: "This feature is deprecated and will be removed in future versions.",
+        description,
+        severity: "WARNING",
+        category: "DEPRECATION",
+        position: Some(Position::of(src, d.span().start)),
+        gql_status,
+        status_description,
+    }
 }
 
 /// The key of a property access as written (`n.nmae` → `nmae`).

@@ -9,13 +9,14 @@ use grape::backend::neo4j::{Neo4j, Neo4jConfig};
 use std::sync::Mutex;
 
 /// The `EXPLAIN` notification codes grape derives (`grape::engine::notifications`); Neo4j's
-/// others (deprecations, cartesian products, …) are counted, not compared.
+/// others (cartesian products, …) are counted, not compared.
 pub const DERIVED_NOTIFICATIONS: &[&str] = &[
     "Neo.ClientNotification.Statement.UnknownLabelWarning",
     "Neo.ClientNotification.Statement.UnknownRelationshipTypeWarning",
     "Neo.ClientNotification.Statement.UnknownPropertyKeyWarning",
     "Neo.ClientNotification.Statement.UnsatisfiableRelationshipTypeExpression",
     "Neo.ClientNotification.Statement.ParameterNotProvided",
+    "Neo.ClientNotification.Statement.FeatureDeprecationWarning",
 ];
 
 /// The tests share the one database of the oracle: one at a time.

@@ -178,6 +178,26 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::CallSubquery(c) => {
+                let mut unscoped = None;
+                if c.scope.is_none() && self.version == CypherVersion::Cypher5 {
+                    // What the importing `WITH`s import: `CALL (a, b) { … }` replaces it.
+                    let mut variables: Vec<String> = Vec::new();
+                    for part in c.query.parts() {
+                        if let Some(Clause::With(w)) = part.clauses.first() {
+                            for item in &w.projection.items {
+                                if let ExprKind::Variable(v) = &item.expr.kind {
+                                    if !variables.contains(&v.name) {
+                                        variables.push(v.name.clone());
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    unscoped = Some(super::Deprecated::CallWithoutScope {
+                        at: Span::new(c.span.start, c.span.start),
+                        variables,
+                    });
+                }
                 if c.scope.is_none()
                     && self.version != CypherVersion::Cypher5
                     && matches!(c.query.first.clauses.first(), Some(Clause::When(_)))
@@ -212,6 +232,8 @@ impl<'a, 's> Checker<'a, 's> {
                         self.query(&c.query, s)
                     }
                 };
+                // (Listed after what its body deprecates, as Neo4j lists it.)
+                self.deprecations.extend(unscoped);
                 if let Some(t) = &c.in_transactions {
                     for e in [&t.batch_size].into_iter().flatten() {
                         self.expr(e, &scope, Ctx::default());

@@ -141,6 +141,31 @@ pub struct Validation {
     pub kg_valid: bool,
     /// Every finding, in the order of the text.
     pub diagnostics: Vec<Diagnostic>,
+    /// Syntax Neo4j 5.26 takes but deprecates (its `FeatureDeprecationWarning`s), in the order
+    /// Neo4j lists them; not findings (the statement runs).
+    pub deprecations: Vec<Deprecated>,
+}
+
+/// Syntax that Neo4j 5.26 runs but deprecates.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Deprecated {
+    /// `[:A|:B]`: a colon before an alternative relationship type. `old` is the expression as
+    /// Neo4j prints it (`:A|:B`), `new` its replacement (`:A|B`), `at` the last `|:`.
+    ColonDisjunction { at: Span, old: String, new: String },
+    /// `CALL { WITH a … }`: a subquery without a variable scope clause; `variables` are what
+    /// its importing `WITH`s import (`CALL (a) { … }` is the replacement), `at` the `CALL`.
+    CallWithoutScope { at: Span, variables: Vec<String> },
+}
+
+impl Deprecated {
+    /// Where Neo4j places it.
+    pub fn span(&self) -> Span {
+        match self {
+            Deprecated::ColonDisjunction { at, .. } | Deprecated::CallWithoutScope { at, .. } => {
+                *at
+            }
+        }
+    }
 }
 
 /// Validates one query against a schema.
@@ -198,6 +223,7 @@ impl<'s> Validator<'s> {
                     properties_score: None,
                     kg_valid: false,
                     diagnostics: vec![d],
+                    deprecations: Vec::new(),
                 }
             }
         }
@@ -220,6 +246,7 @@ impl<'s> Validator<'s> {
             copies: BTreeMap::new(),
             version: self.options.cypher,
             inserting: false,
+            deprecations: Vec::new(),
         };
         match stmt.cypher_version(self.options.cypher) {
             Ok(v) => c.version = v,
@@ -246,12 +273,20 @@ impl<'s> Validator<'s> {
             .any(|d| d.category() == super::Category::Syntax);
         let kg_valid =
             syntax_ok && schema_score == 1.0 && properties_score.is_none_or(|p| p == 1.0);
+        // In the order Neo4j lists them (a chain's from its end, a subquery's body first).
+        let mut deprecations: Vec<Deprecated> = Vec::new();
+        for d in c.deprecations {
+            if !deprecations.contains(&d) {
+                deprecations.push(d);
+            }
+        }
         Validation {
             syntax_ok,
             schema_score,
             properties_score,
             kg_valid,
             diagnostics,
+            deprecations,
         }
     }
 }
@@ -556,6 +591,8 @@ struct Checker<'a, 's> {
     version: CypherVersion,
     /// Checking an `INSERT` (Neo4j words its errors its own way there).
     inserting: bool,
+    /// Deprecated syntax met (see [`Deprecated`]).
+    deprecations: Vec<Deprecated>,
 }
 
 /// Whether an aggregating function appears in `e` (outside subqueries).

@@ -129,12 +129,37 @@ impl<'a, 's> Checker<'a, 's> {
         scope: &Scope,
         mode: Mode,
     ) {
+        // Neo4j lists a chain's deprecations from its last relationship back.
+        let mut deprecated = Vec::new();
         for (el, id) in chain.elements.iter().zip(ids) {
             let (var, labels, props, where_) = match el {
                 PathElement::Node(n) => (&n.variable, &n.labels, &n.properties, &n.where_),
                 PathElement::Relationship(r) => (&r.variable, &r.types, &r.properties, &r.where_),
                 PathElement::Group(_) => continue,
             };
+            if let PathElement::Relationship(r) = el {
+                if let (Some(t), CypherVersion::Cypher5) = (&r.types, self.version) {
+                    if let Some(d) = colon_disjunction(self.src, t.span()) {
+                        // With a variable, inline properties or a predicate, or a legacy
+                        // variable length, Neo4j 5 refuses it.
+                        if r.variable.is_some()
+                            || r.properties.is_some()
+                            || r.where_.is_some()
+                            || r.length.is_some()
+                        {
+                            if let super::Deprecated::ColonDisjunction { at, new, .. } = &d {
+                                self.diag(
+                                    DiagnosticKind::ColonDisjunction,
+                                    format!("The semantics of using colon in the separation of alternative relationship types in conjunction with\nthe use of variable binding, inlined property predicates, or variable length is no longer supported.\nPlease separate the relationships types using `{new}` instead."),
+                                    *at,
+                                );
+                            }
+                        } else {
+                            deprecated.push(d);
+                        }
+                    }
+                }
+            }
             let clause = match mode {
                 Mode::Read => "MATCH",
                 Mode::Create => "CREATE",
@@ -201,6 +226,7 @@ impl<'a, 's> Checker<'a, 's> {
                 );
             }
         }
+        self.deprecations.extend(deprecated.into_iter().rev());
     }
 
     pub(super) fn check_labels(&mut self, e: &LabelExpr) -> bool {
@@ -675,4 +701,88 @@ impl<'a, 's> Checker<'a, 's> {
         }
         None
     }
+}
+
+/// `[:A|:B]` as Neo4j 5.26 deprecates it: the text of a relationship type expression whose
+/// alternatives are names, some after `|:`. Neo4j reads `:A|B|:C` as `(A|B)|:C`, prints that
+/// as the deprecated form and places the warning at the last `|:`.
+fn colon_disjunction(src: &str, span: Span) -> Option<super::Deprecated> {
+    enum E {
+        Name(String),
+        Or(Vec<E>),
+        Colon(Box<E>, String),
+    }
+    // A chain of `|:` prints flat (`X|:Y|:Z`); a `|` group under a `|:` and a `|:` inside a
+    // `|` group in parentheses (`(X|Y)|:Z`).
+    fn print(e: &E) -> String {
+        match e {
+            E::Name(n) => n.clone(),
+            E::Or(xs) => xs
+                .iter()
+                .map(|x| match x {
+                    E::Colon(..) => format!("({})", print(x)),
+                    _ => print(x),
+                })
+                .collect::<Vec<_>>()
+                .join("|"),
+            E::Colon(a, b) => match **a {
+                E::Or(_) => format!("({})|:{b}", print(a)),
+                _ => format!("{}|:{b}", print(a)),
+            },
+        }
+    }
+    let text = src.get(span.start..span.end)?;
+    // (The span may start at the leading colon or after it.)
+    let (body, base) = match text.strip_prefix(':') {
+        Some(b) => (b, span.start + 1),
+        None => (text, span.start),
+    };
+    // The alternatives at the top level: names only (a backquoted name may hold anything).
+    let mut parts: Vec<(usize, &str)> = Vec::new();
+    let (mut start, mut quoted) = (0, false);
+    for (i, c) in body.char_indices() {
+        match c {
+            '`' => quoted = !quoted,
+            '|' if !quoted => {
+                parts.push((start, &body[start..i]));
+                start = i + 1;
+            }
+            '(' | ')' | '&' | '!' | '%' | '$' if !quoted => return None,
+            _ => {}
+        }
+    }
+    parts.push((start, &body[start..]));
+    let mut names = Vec::new();
+    let mut last_colon = None;
+    let mut tree: Option<E> = None;
+    for (at, part) in &parts {
+        let trimmed = part.trim();
+        let (colon, name) = match trimmed.strip_prefix(':') {
+            Some(n) => (true, n.trim()),
+            None => (false, trimmed),
+        };
+        if name.is_empty() || name.contains(':') {
+            return None;
+        }
+        names.push(name.to_string());
+        tree = Some(match tree {
+            None => E::Name(name.to_string()),
+            Some(t) if colon => {
+                // The `|` before this alternative.
+                last_colon = Some(base + at - 1);
+                E::Colon(Box::new(t), name.to_string())
+            }
+            Some(E::Or(mut xs)) => {
+                xs.push(E::Name(name.to_string()));
+                E::Or(xs)
+            }
+            Some(t) => E::Or(vec![t, E::Name(name.to_string())]),
+        });
+    }
+    let at = last_colon?;
+    Some(super::Deprecated::ColonDisjunction {
+        at: Span::new(at, at + 1),
+        old: format!(":{}", print(&tree?)),
+        new: format!(":{}", names.join("|")),
+    })
 }
