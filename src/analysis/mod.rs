@@ -43,7 +43,12 @@
 //!   `types.rs` (static types as Neo4j infers them — sets of types over literals, entity
 //!   variables, properties of nodes and relationships (every storable type), built-in results from
 //!   the catalogue — and the argument check of built-in functions,
-//!   `Type mismatch: expected Path but was String`).
+//!   `Type mismatch: expected Path but was String`), parameters typed from their values where
+//!   the caller gives them (`ValidateOptions::parameter_types`, [`ParameterType`]: `Type mismatch
+//!   for parameter 'x'`, as Neo4j types a statement's parameters before compiling it).
+//! - Deprecated syntax Neo4j 5.26 still runs (`Validation::deprecations`, [`Deprecated`]:
+//!   `[:A|:B]`, `CALL { WITH a … }` without a scope clause), which the engine reports as Neo4j's
+//!   `FeatureDeprecationWarning`s.
 //! - Besides: pattern expressions used as values, sort keys after DISTINCT or aggregation,
 //!   implicit grouping keys, aggregates in ORDER BY, `exists()` of a non-pattern, `point()` maps,
 //!   operand types of arithmetic and boolean operators (value variables keep the static type of
