@@ -1734,6 +1734,16 @@ pub enum Parameter {
     Positional(u64),
 }
 
+impl Parameter {
+    /// Its key in the parameter map (`$name`: `name`, `$0`: `0`).
+    pub fn key(&self) -> String {
+        match self {
+            Parameter::Named(n) => n.clone(),
+            Parameter::Positional(i) => i.to_string(),
+        }
+    }
+}
+
 /// A type in a type predicate (`IS :: LIST<INTEGER NOT NULL>`).
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct CypherType {

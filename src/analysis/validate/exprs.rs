@@ -60,10 +60,7 @@ impl<'a, 's> Checker<'a, 's> {
                     );
                 }
                 if let Some(params) = &self.opts.parameters {
-                    let name = match p {
-                        Parameter::Named(n) => n.clone(),
-                        Parameter::Positional(i) => i.to_string(),
-                    };
+                    let name = p.key();
                     if !params.contains(&name) {
                         let hint = closest(&name, params.iter().map(String::as_str))
                             .map(|c| format!("; did you mean `${c}`?"))

@@ -139,7 +139,7 @@ impl<'a, 's> Checker<'a, 's> {
             };
             if let PathElement::Relationship(r) = el {
                 if let (Some(t), CypherVersion::Cypher5) = (&r.types, self.version) {
-                    if let Some(d) = colon_disjunction(self.src, t.span()) {
+                    if let Some((at, old, new)) = colon_disjunction(self.src, t.span()) {
                         // With a variable, inline properties or a predicate, or a legacy
                         // variable length, Neo4j 5 refuses it.
                         if r.variable.is_some()
@@ -147,15 +147,13 @@ impl<'a, 's> Checker<'a, 's> {
                             || r.where_.is_some()
                             || r.length.is_some()
                         {
-                            if let super::Deprecated::ColonDisjunction { at, new, .. } = &d {
-                                self.diag(
-                                    DiagnosticKind::ColonDisjunction,
-                                    format!("The semantics of using colon in the separation of alternative relationship types in conjunction with\nthe use of variable binding, inlined property predicates, or variable length is no longer supported.\nPlease separate the relationships types using `{new}` instead."),
-                                    *at,
-                                );
-                            }
+                            self.diag(
+                                DiagnosticKind::ColonDisjunction,
+                                format!("The semantics of using colon in the separation of alternative relationship types in conjunction with\nthe use of variable binding, inlined property predicates, or variable length is no longer supported.\nPlease separate the relationships types using `{new}` instead."),
+                                at,
+                            );
                         } else {
-                            deprecated.push(d);
+                            deprecated.push(super::Deprecated::ColonDisjunction { at, old, new });
                         }
                     }
                 }
@@ -167,10 +165,7 @@ impl<'a, 's> Checker<'a, 's> {
             };
             if let (Some(p), true) = (props, mode != Mode::Create) {
                 if let ExprKind::Parameter(param) = &p.kind {
-                    let name = match param {
-                        Parameter::Named(n) => n.clone(),
-                        Parameter::Positional(i) => i.to_string(),
-                    };
+                    let name = param.key();
                     self.diag(
                         DiagnosticKind::ParameterMapInPattern,
                         format!("Parameter maps cannot be used in `{clause}` patterns (use a literal map instead, e.g. `{{id: ${name}.id}}`)"),
@@ -674,7 +669,6 @@ impl<'a, 's> Checker<'a, 's> {
     /// The first character in `from..to` that is not a space, a closing parenthesis or a
     /// comment.
     fn after_operand(&self, from: usize, to: usize) -> Option<Span> {
-        let lhs_end = from;
         let between = self.src.get(from..to)?;
         let bytes = between.as_bytes();
         let mut i = 0;
@@ -694,7 +688,7 @@ impl<'a, 's> Checker<'a, 's> {
                     i += 2;
                 }
                 _ => {
-                    let start = lhs_end + i;
+                    let start = from + i;
                     return Some(Span::new(start, start + 1));
                 }
             }
@@ -705,8 +699,9 @@ impl<'a, 's> Checker<'a, 's> {
 
 /// `[:A|:B]` as Neo4j 5.26 deprecates it: the text of a relationship type expression whose
 /// alternatives are names, some after `|:`. Neo4j reads `:A|B|:C` as `(A|B)|:C`, prints that
-/// as the deprecated form and places the warning at the last `|:`.
-fn colon_disjunction(src: &str, span: Span) -> Option<super::Deprecated> {
+/// as the deprecated form and places the warning at the last `|:`. Gives that place, the
+/// deprecated form and its replacement (`:A|B`).
+fn colon_disjunction(src: &str, span: Span) -> Option<(Span, String, String)> {
     enum E {
         Name(String),
         Or(Vec<E>),
@@ -780,9 +775,9 @@ fn colon_disjunction(src: &str, span: Span) -> Option<super::Deprecated> {
         });
     }
     let at = last_colon?;
-    Some(super::Deprecated::ColonDisjunction {
-        at: Span::new(at, at + 1),
-        old: format!(":{}", print(&tree?)),
-        new: format!(":{}", names.join("|")),
-    })
+    Some((
+        Span::new(at, at + 1),
+        format!(":{}", print(&tree?)),
+        format!(":{}", names.join("|")),
+    ))
 }

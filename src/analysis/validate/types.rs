@@ -484,7 +484,7 @@ impl Checker<'_, '_> {
     pub(super) fn mismatch(&self, e: &Expr, what: &str) -> String {
         match &e.kind {
             ExprKind::Parameter(p) => {
-                format!("Type mismatch for parameter '{}': {what}", parameter_key(p))
+                format!("Type mismatch for parameter '{}': {what}", p.key())
             }
             _ => format!("Type mismatch: {what}"),
         }
@@ -512,8 +512,10 @@ impl Checker<'_, '_> {
     /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`.
     pub(super) fn static_type(&self, e: &Expr, scope: &Scope) -> Option<Types> {
         Some(match &e.kind {
+            // (No key is built where no parameter is typed: this runs for every statement.)
+            ExprKind::Parameter(_) if self.opts.parameter_types.is_empty() => return None,
             ExprKind::Parameter(p) => {
-                Types::of_parameter(*self.opts.parameter_types.get(&parameter_key(p))?)
+                Types::of_parameter(*self.opts.parameter_types.get(&p.key())?)
             }
             ExprKind::Literal(l) => match l {
                 Literal::Integer(_) => Types::of(Ty::Integer),
@@ -755,13 +757,5 @@ fn arithmetic(op: BinaryOp, a: Ty, b: Ty, joins: bool) -> Option<Ty> {
         }
         BinaryOp::Div if a == Duration && numeric(b) => Some(Duration),
         _ => None,
-    }
-}
-
-/// A parameter's key in the parameter map (`$0`: `0`).
-pub(super) fn parameter_key(p: &crate::syntax::Parameter) -> String {
-    match p {
-        crate::syntax::Parameter::Named(n) => n.clone(),
-        crate::syntax::Parameter::Positional(i) => i.to_string(),
     }
 }
