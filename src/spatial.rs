@@ -285,7 +285,7 @@ impl Point {
                         .flatten()
                         .ok_or_else(|| {
                             invalid(format!(
-                                "Unknown coordinate reference system code: {}",
+                                "Unknown coordinate reference system: code={}",
                                 crate::value::format_float(code).trim_end_matches(".0")
                             ))
                         })?;
@@ -499,7 +499,7 @@ mod tests {
         assert!(msg(&[("x", N(1.0)), ("y", N(1.0)), ("crs", T("mars"))])
             .contains("Unknown coordinate reference system: mars"));
         assert!(msg(&[("x", N(1.0)), ("y", N(1.0)), ("srid", N(1.0))])
-            .contains("Unknown coordinate reference system code: 1"));
+            .contains("Unknown coordinate reference system: code=1"));
         assert!(msg(&[("longitude", N(1.0)), ("latitude", N(91.0))])
             .contains("Valid range for Y coordinate is [-90, 90]"));
         assert!(msg(&[("longitude", N(181.0)), ("latitude", N(1.0))])

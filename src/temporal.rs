@@ -915,7 +915,10 @@ pub fn truncate_to(unit: &str, dt: NaiveDateTime) -> Result<NaiveDateTime, Strin
 
 /// The current UTC date-time (for `datetime()` without arguments).
 pub fn now_utc() -> NaiveDateTime {
-    chrono::Utc::now().naive_utc()
+    // Neo4j's clock reads milliseconds (`datetime()` ends in `.208`, not in nanoseconds).
+    let now = chrono::Utc::now().naive_utc();
+    now.with_nanosecond(now.nanosecond() / 1_000_000 * 1_000_000)
+        .unwrap_or(now)
 }
 
 /// The offset type chrono uses, for callers that build fixed-offset values.

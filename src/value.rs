@@ -229,6 +229,93 @@ pub fn type_name(v: &Value) -> &'static str {
     }
 }
 
+/// Java's `String.hashCode` (over UTF-16 units), spread as `HashMap` spreads it.
+fn java_hash(s: &str) -> u32 {
+    let h = s
+        .encode_utf16()
+        .fold(0u32, |h, u| h.wrapping_mul(31).wrapping_add(u32::from(u)));
+    h ^ (h >> 16)
+}
+
+/// Map entries in the order Neo4j sends them: its maps are Java `HashMap`s (default capacity
+/// 16, doubled whenever more than three quarters full), iterated bucket by bucket. Keys in
+/// one bucket keep their order here (Java keeps insertion order, which a sorted map has lost).
+pub(crate) fn java_hash_order<'a, K: AsRef<str> + 'a, V>(
+    entries: impl Iterator<Item = (&'a K, V)>,
+) -> Vec<(&'a K, V)> {
+    let mut v: Vec<(&'a K, V)> = entries.collect();
+    let mut capacity = 16usize;
+    while v.len() * 4 > capacity * 3 {
+        capacity *= 2;
+    }
+    let mask = (capacity - 1) as u32;
+    v.sort_by_key(|(k, _)| java_hash(k.as_ref()) & mask);
+    v
+}
+
+/// The short name of the Java class Neo4j holds a value in, as its errors name it
+/// (`Cannot add `Long` and `Map``).
+pub(crate) fn java_type_name(v: &Value) -> &'static str {
+    use crate::temporal::Temporal;
+    match v {
+        Value::Null => "NoValue",
+        Value::Bool(_) => "Boolean",
+        Value::Int(_) => "Long",
+        Value::Float(_) => "Double",
+        Value::String(_) => "String",
+        Value::List(_) | Value::Bytes(_) => "List",
+        Value::Map(_) => "Map",
+        Value::Node(_) => "Node",
+        Value::Relationship(_) => "Relationship",
+        Value::Path(_) => "Path",
+        Value::Point(_) => "Point",
+        Value::Temporal(t) => match &**t {
+            Temporal::Date(_) => "Date",
+            Temporal::LocalTime(_) => "LocalTime",
+            Temporal::Time(..) => "Time",
+            Temporal::LocalDateTime(_) => "LocalDateTime",
+            Temporal::DateTime(..) => "DateTime",
+            Temporal::Duration(_) => "Duration",
+        },
+    }
+}
+
+/// A value as Neo4j writes it in a GQL status message (`22N01: Expected the value 'abc' to be
+/// …`): scalars as Cypher literals, temporals in their ISO form, a point as GeoJSON with its
+/// CRS link, lists and maps as Neo4j's value classes print themselves (`List{Long(1)}`).
+pub(crate) fn gql_value_text(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Bool(b) => b.to_string(),
+        Value::Int(i) => i.to_string(),
+        Value::Float(f) => java_double_string(*f),
+        Value::String(s) => format!("'{s}'"),
+        Value::Temporal(t) => t.to_neo4j_string(),
+        Value::Point(p) => {
+            let kind = if matches!(
+                p.crs,
+                crate::spatial::Crs::Wgs84 | crate::spatial::Crs::Wgs84_3D
+            ) {
+                "epsg"
+            } else {
+                "sr-org"
+            };
+            let coords: Vec<String> = p
+                .coordinates()
+                .into_iter()
+                .map(java_double_string)
+                .collect();
+            format!(
+                "{{geometry: {{type: \"Point\", coordinates: [{}], crs: {{type: link, properties: {{href: \"https://spatialreference.org/ref/{kind}/{}/\", code: {}}}}}}}}}",
+                coords.join(", "),
+                p.crs.srid(),
+                p.crs.srid()
+            )
+        }
+        other => crate::engine::neo4j_value_text(other),
+    }
+}
+
 /// Compares an integer with a float exactly (no rounding of large integers).
 fn cmp_int_float(i: i64, f: f64) -> Option<Ordering> {
     if f.is_nan() {
@@ -624,6 +711,18 @@ pub fn format_float(f: f64) -> String {
     }
     let s = format!("{f:?}");
     s
+}
+
+/// Java's `Character.isWhitespace`, which Neo4j's `trim` family and Lucene's white-space
+/// tokenizer use: Unicode space separators except the non-breaking ones (U+00A0, U+2007,
+/// U+202F), the line and paragraph separators, and the controls U+0009–U+000D and
+/// U+001C–U+001F (not U+0085).
+pub(crate) fn java_whitespace(c: char) -> bool {
+    match c {
+        '\u{9}'..='\u{d}' | '\u{1c}'..='\u{1f}' => true,
+        '\u{a0}' | '\u{2007}' | '\u{202f}' | '\u{85}' => false,
+        _ => c.is_whitespace(),
+    }
 }
 
 /// A float as Java's `Double.toString` writes it, which is what Neo4j's `toString()` and

@@ -45,7 +45,7 @@ fn config_for(addr: SocketAddr) -> Neo4jConfig {
 fn values_columns_and_parameters_arrive_intact() {
     let h = serve(Config::default());
     let db = Neo4j::connect(config_for(h.local_addr())).unwrap();
-    assert_eq!(db.bolt_version(), (5, 4));
+    assert_eq!(db.bolt_version(), (5, 8));
     assert!(
         db.server_agent().starts_with("Neo4j/"),
         "{}",

@@ -17,7 +17,7 @@
 //! The same queries as `CYPHER 25 EXPLAIN` on the second oracle, Neo4j 2026.08.1
 //! (`GRAPE_NEO4J25_*`, which `.ci/run` starts on the newer JDK), recorded in
 //! `tests/data/text2cypher_neo4j25.jsonl`: grape's verdict under Cypher 25 agrees on ≥ 99.9%.
-//! The live runs check four databases; `GRAPE_ORACLE_FULL=1` checks all sixteen (and is needed
+//! The live runs check two databases; `GRAPE_ORACLE_FULL=1` checks all sixteen (and is needed
 //! to rewrite a recording).
 
 #![cfg(feature = "neo4j")]
@@ -186,11 +186,11 @@ fn live_run(test: &str, which: oracle::Which, prefix: &str, path: &str) {
     for ex in examples(&shared) {
         by_db.entry(ex.database.clone()).or_default().push(ex);
     }
-    // A new store per database takes the oracle ~11 s: the test run checks four databases
+    // A new store per database takes the oracle ~11 s: the test run checks two databases
     // (one without a schema), `GRAPE_ORACLE_FULL=1` all sixteen.
-    let full = std::env::var("GRAPE_ORACLE_FULL").as_deref() == Ok("1");
+    let full = oracle::full();
     if !full {
-        by_db.retain(|db, _| ["bluesky", "movies", "northwind", "slack"].contains(&db.as_str()));
+        by_db.retain(|db, _| ["bluesky", "slack"].contains(&db.as_str()));
     }
     let mut live = Vec::new();
     for (database, exs) in &by_db {

@@ -29,7 +29,7 @@ use grape::difftest::{self, generate, Case, Outcome, Verdict};
 use grape::engine::{Options, Params};
 use grape::graph::Graph;
 use grape::syntax::CypherVersion;
-use oracle::{config, fresh, fresh_oracle, Which, ORACLE};
+use oracle::{config, fresh, fresh_oracle, sampled, Which, ORACLE};
 
 /// Differences that are Neo4j's own and not grape's to copy, each with its reason: a
 /// statement whose text contains the first string and whose difference contains the second.
@@ -334,7 +334,13 @@ fn zograscope_gold_queries_equal_neo4j_on_pole() {
         }
         let mut outcomes = Vec::with_capacity(cases.len());
         let mut live = Vec::with_capacity(cases.len());
-        for c in &cases {
+        let strings = types == grape::graph::import::ImporterTypes::Strings;
+        for (i, c) in cases.iter().enumerate() {
+            // The typed push on every second query in the test run (GRAPE_ORACLE_FULL=1: all);
+            // the string push, whose answers are the recording, on every one.
+            if !strings && !sampled(i) {
+                continue;
+            }
             let stmt = grape::syntax::parse(&c.query).unwrap();
             let theirs = difftest::Reference::run_rolled_back(&db, &c.query, &c.params);
             live.push(serde_json::json!({
@@ -757,7 +763,7 @@ fn apoc_functions_equal_neo4j() {
     for c in &cases {
         let stmt = grape::syntax::parse(&c.query).unwrap();
         let theirs = difftest::Reference::run_rolled_back(&db, &c.query, &c.params);
-        if let difftest::Side::Failed { code, message } = &theirs {
+        if let difftest::Side::Failed { code, message, .. } = &theirs {
             if code == "(none)" {
                 // The call took the oracle's JVM down (APOC allocating without bound, or
                 // looping): left out, and the oracle started again.

@@ -9,37 +9,9 @@
 //! `tests/data/neo4j_parameter_types.jsonl` holds Neo4j 5.26.30's answers (asked through the
 //! Python driver of the oracle, `scripts/neo4j-oracle`): rows, or the error's code and the first
 //! line of its message. Compile-time errors must be equal word for word; rows equal; a runtime
-//! error must be an error (its wording is Neo4j's own runtime's), but where listed in
-//! `RUNTIME_DIFFERS`.
+//! error must be an error (its wording is Neo4j's own runtime's).
 
 use serde_json::Value as Json;
-
-/// Statements where grape's answer at run time differs from Neo4j's, each with the reason.
-const RUNTIME_DIFFERS: &[(&str, &str)] = &[
-    // A float parameter is not typed at compile time; at run time Neo4j's slotted runtime
-    // evaluates `1.5 AND true` to 1.5 and truncates `range(0, 1.5)`'s bound, where grape
-    // refuses the float.
-    (
-        "RETURN $x AND true AS r",
-        "Neo4j's runtime lets a float through AND",
-    ),
-    (
-        "RETURN range(0, $x) AS r",
-        "Neo4j's runtime truncates a float bound",
-    ),
-];
-
-/// Statements grape's parser does not take yet, with the reason.
-const NOT_PARSED: &[(&str, &str)] = &[
-    (
-        "RETURN trim(BOTH 'x' FROM 1) AS r",
-        "trim's BOTH/LEADING/TRAILING form",
-    ),
-    (
-        "RETURN trim(BOTH 1 FROM 'x') AS r",
-        "trim's BOTH/LEADING/TRAILING form",
-    ),
-];
 
 #[test]
 fn parameters_and_literals_are_typed_as_neo4j_types_them() {
@@ -53,9 +25,6 @@ fn parameters_and_literals_are_typed_as_neo4j_types_them() {
     for line in text.lines() {
         let case: Json = serde_json::from_str(line).unwrap();
         let q = case["query"].as_str().unwrap();
-        if NOT_PARSED.iter().any(|(x, _)| *x == q) {
-            continue;
-        }
         n += 1;
         let params = grape::engine::params_from_json(&case["params"].to_string()).unwrap();
         let mut g = grape::graph::Graph::default();
@@ -68,19 +37,11 @@ fn parameters_and_literals_are_typed_as_neo4j_types_them() {
                     wrong.push(format!("{at}: rows {rows}, Neo4j {}", case["rows"]));
                 }
             }
-            (None, Err(e)) => {
-                if !RUNTIME_DIFFERS.iter().any(|(x, _)| *x == q) {
-                    wrong.push(format!(
-                        "{at}: fails ({}), Neo4j runs it",
-                        e.neo4j_message(q)
-                    ));
-                }
-            }
-            (Some(code), Ok(_)) => {
-                if !RUNTIME_DIFFERS.iter().any(|(x, _)| *x == q) {
-                    wrong.push(format!("{at}: runs, Neo4j fails with {code}"));
-                }
-            }
+            (None, Err(e)) => wrong.push(format!(
+                "{at}: fails ({}), Neo4j runs it",
+                e.neo4j_message(q)
+            )),
+            (Some(code), Ok(_)) => wrong.push(format!("{at}: runs, Neo4j fails with {code}")),
             (Some(code), Err(e)) => {
                 let message = e.neo4j_message(q);
                 let first = message.lines().next().unwrap_or("");

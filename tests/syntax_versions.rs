@@ -479,9 +479,14 @@ fn dynamic_labels_and_types() {
             "WITH 1 AS l MATCH (n:$(l)) RETURN n",
             "Type mismatch: expected String or List<String> but was Integer",
         ),
-        // Where it does not know, the runtime refuses the value.
+        // An UNWIND of a list of one type types its variable, as Neo4j does.
         (
             "UNWIND [1] AS l MATCH (n:$(l)) RETURN n",
+            "Type mismatch: expected String or List<String> but was Integer",
+        ),
+        // Where it does not know, the runtime refuses the value.
+        (
+            "UNWIND [1, true] AS l MATCH (n:$(l)) RETURN n",
             "expected a STRING or a LIST<STRING>",
         ),
         (

@@ -92,6 +92,8 @@ pub enum DiagnosticKind {
     RelationshipTypeCount,
     /// `DELETE n:Label` (a label is removed by REMOVE).
     InvalidDelete,
+    /// A variable-length relationship in `CREATE` or `MERGE`.
+    CreatingVarLength,
     /// Clauses composed in a way Neo4j refuses (`CALL { WHEN … }` without a scope clause).
     InvalidClauseComposition,
     /// The branches of a conditional query (`WHEN … THEN … ELSE …`) return different columns.
@@ -166,6 +168,7 @@ impl DiagnosticKind {
             | ParameterMapInPattern
             | RelationshipTypeCount
             | InvalidDelete
+            | CreatingVarLength
             | MissingPredicate
             | NonConstantExpression
             | PatternExpressionAsValue
@@ -223,6 +226,10 @@ pub struct Diagnostic {
     pub column: usize,
     /// A suggestion beyond Neo4j's message (`did you mean `name`?`), when there is one.
     pub help: Option<String>,
+    /// What a type mismatch is about where Neo4j's GQL status names it (`argument at index 0
+    /// of function toUpper()`).
+    #[serde(skip)]
+    pub(crate) subject: Option<String>,
 }
 
 impl Diagnostic {
@@ -236,6 +243,7 @@ impl Diagnostic {
             line,
             column,
             help: None,
+            subject: None,
         }
     }
 

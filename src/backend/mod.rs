@@ -82,6 +82,9 @@ pub struct BackendError {
     pub kind: FailureKind,
     pub code: Option<String>,
     pub message: String,
+    /// The GQL statuses of the failure, outer first (`["22G03", "22N01"]`), where the server
+    /// sent them (Bolt 5.7 and later); empty otherwise.
+    pub gql: Vec<String>,
 }
 
 impl BackendError {
@@ -90,6 +93,7 @@ impl BackendError {
             kind,
             code: None,
             message: message.into(),
+            gql: Vec::new(),
         }
     }
 
@@ -106,7 +110,16 @@ impl From<ExecError> for BackendError {
         } else {
             FailureKind::Query
         };
-        BackendError::new(kind, e.to_string())
+        let mut gql = Vec::new();
+        let mut g = Some(e.gql());
+        while let Some(status) = g {
+            gql.push(status.code.to_string());
+            g = status.cause.map(|c| *c);
+        }
+        BackendError {
+            gql,
+            ..BackendError::new(kind, e.to_string())
+        }
     }
 }
 

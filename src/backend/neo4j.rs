@@ -9,7 +9,7 @@
 //! println!("{} nodes; schema: {:?}", t.rows[0][0], db.schema().unwrap().labels.keys());
 //! ```
 //!
-//! It speaks Bolt 5.0–5.4 and 4.0–4.4 through grape's own Bolt client (the same PackStream
+//! It speaks Bolt 5.0–5.8 and 4.0–4.4 through grape's own Bolt client (the same PackStream
 //! code the `bolt` server uses), so every value type arrives intact: nodes, relationships and
 //! paths with their labels, types and properties, all temporal types including durations with
 //! months and days, and columns in the order the query names them. (neo4rs 0.8, the stable Rust
@@ -187,7 +187,20 @@ fn failure(meta: &Ps) -> BackendError {
     } else {
         FailureKind::Query
     };
-    BackendError::new(kind, format!("{code}: {message}")).with_code(code)
+    // Bolt 5.7+: the GQL status and the statuses it was caused by.
+    let mut gql = Vec::new();
+    let mut at = Some(meta);
+    while let Some(m) = at {
+        match m.get("gql_status").and_then(Ps::as_str) {
+            Some(g) => gql.push(g.to_string()),
+            None => break,
+        }
+        at = m.get("cause").filter(|c| matches!(c, Ps::Map(_)));
+    }
+    BackendError {
+        gql,
+        ..BackendError::new(kind, format!("{code}: {message}")).with_code(code)
+    }
 }
 
 impl Neo4j {
@@ -258,7 +271,7 @@ impl Neo4j {
             }
         };
         let mut client =
-            Client::over(stream, &[(5, 4, 4), (4, 4, 4)]).map_err(|e| io_err(&name, e))?;
+            Client::over(stream, &[(5, 8, 8), (4, 4, 4)]).map_err(|e| io_err(&name, e))?;
         let meta = client
             .login(&self.config.user, &self.config.password)
             .map_err(|e| match e.kind() {
@@ -448,6 +461,9 @@ pub struct ServerNotification {
 }
 
 fn notifications_of(summary: &Ps) -> Vec<ServerNotification> {
+    if let Some(Ps::List(statuses)) = summary.get("statuses") {
+        return statuses_as_notifications(statuses);
+    }
     let Some(Ps::List(list)) = summary.get("notifications") else {
         return Vec::new();
     };
@@ -463,6 +479,38 @@ fn notifications_of(summary: &Ps) -> Vec<ServerNotification> {
                 let at = |k: &str| p.get(k).and_then(Ps::as_int).unwrap_or(0);
                 (at("offset"), at("line"), at("column"))
             }),
+        })
+        .collect()
+}
+
+/// Bolt 5.6+'s GQL statuses, as the notifications they carry (a status with a Neo4j code:
+/// `01N50` is `Neo.ClientNotification.Statement.UnknownLabelWarning`); severity, category and
+/// position come from the diagnostic record.
+fn statuses_as_notifications(statuses: &[Ps]) -> Vec<ServerNotification> {
+    let text = |n: &Ps, k: &str| n.get(k).and_then(Ps::as_str).unwrap_or("").to_string();
+    statuses
+        .iter()
+        .filter(|s| s.get("neo4j_code").and_then(Ps::as_str).is_some())
+        .map(|s| {
+            let record = s.get("diagnostic_record");
+            let from_record = |k: &str| {
+                record
+                    .and_then(|r| r.get(k))
+                    .and_then(Ps::as_str)
+                    .unwrap_or("")
+                    .to_string()
+            };
+            ServerNotification {
+                code: text(s, "neo4j_code"),
+                title: text(s, "title"),
+                description: text(s, "description"),
+                severity: from_record("_severity"),
+                category: from_record("_classification"),
+                position: record.and_then(|r| r.get("_position")).and_then(|p| {
+                    let at = |k: &str| p.get(k).and_then(Ps::as_int);
+                    Some((at("offset")?, at("line")?, at("column")?))
+                }),
+            }
         })
         .collect()
 }
@@ -737,5 +785,88 @@ mod tests {
             f("Neo.ClientError.Statement.SyntaxError").code.as_deref(),
             Some("Neo.ClientError.Statement.SyntaxError")
         );
+        // Bolt 4/5.0–5.6: no GQL status.
+        assert!(f("Neo.ClientError.Statement.SyntaxError").gql.is_empty());
+    }
+
+    /// Bolt 5.7+: the GQL status and its causes, outer first.
+    #[test]
+    fn failures_carry_their_gql_statuses() {
+        let cause = Ps::map([
+            ("gql_status", Ps::from("22N01")),
+            ("message", Ps::from("22N01: Expected …")),
+            (
+                "description",
+                Ps::from("error: data exception - invalid type. …"),
+            ),
+        ]);
+        let e = failure(&Ps::map([
+            (
+                "neo4j_code",
+                Ps::from("Neo.ClientError.Statement.TypeError"),
+            ),
+            ("message", Ps::from("Cannot add `Long` and `Map`")),
+            ("gql_status", Ps::from("22G03")),
+            (
+                "description",
+                Ps::from("error: data exception - invalid value type"),
+            ),
+            ("cause", cause),
+        ]));
+        assert_eq!(
+            e.code.as_deref(),
+            Some("Neo.ClientError.Statement.TypeError")
+        );
+        assert_eq!(e.gql, ["22G03", "22N01"]);
+    }
+
+    /// Bolt 5.6+ summaries carry GQL statuses: those with a Neo4j code are the notifications.
+    #[test]
+    fn statuses_are_read_as_notifications() {
+        let summary = Ps::map([(
+            "statuses",
+            Ps::List(vec![
+                Ps::map([
+                    ("gql_status", Ps::from("00000")),
+                    ("status_description", Ps::from("note: successful completion")),
+                ]),
+                Ps::map([
+                    ("gql_status", Ps::from("01N50")),
+                    (
+                        "neo4j_code",
+                        Ps::from("Neo.ClientNotification.Statement.UnknownLabelWarning"),
+                    ),
+                    ("title", Ps::from("The provided label is not in the database.")),
+                    ("description", Ps::from("One of the labels in your query is not available in the database, make sure you didn't misspell it or that the label is available when you run this statement in your application (the missing label name is: X)")),
+                    (
+                        "diagnostic_record",
+                        Ps::map([
+                            ("_severity", Ps::from("WARNING")),
+                            ("_classification", Ps::from("UNRECOGNIZED")),
+                            (
+                                "_position",
+                                Ps::map([
+                                    ("offset", Ps::Int(9)),
+                                    ("line", Ps::Int(1)),
+                                    ("column", Ps::Int(10)),
+                                ]),
+                            ),
+                        ]),
+                    ),
+                ]),
+            ]),
+        )]);
+        let notes = notifications_of(&summary);
+        assert_eq!(notes.len(), 1);
+        let n = &notes[0];
+        assert_eq!(
+            n.code,
+            "Neo.ClientNotification.Statement.UnknownLabelWarning"
+        );
+        assert_eq!(
+            (n.severity.as_str(), n.category.as_str()),
+            ("WARNING", "UNRECOGNIZED")
+        );
+        assert_eq!(n.position, Some((9, 1, 10)));
     }
 }

@@ -51,29 +51,7 @@ fn props(m: BTreeMap<Arc<str>, Value>, e: &dyn Entities, d: Dialect) -> Ps {
     )
 }
 
-/// Java's `String.hashCode` (over UTF-16 units), spread as `HashMap` spreads it.
-fn java_hash(s: &str) -> u32 {
-    let h = s
-        .encode_utf16()
-        .fold(0u32, |h, u| h.wrapping_mul(31).wrapping_add(u32::from(u)));
-    h ^ (h >> 16)
-}
-
-/// Map entries in the order Neo4j sends them: its maps are Java `HashMap`s (default capacity
-/// 16, doubled whenever more than three quarters full), iterated bucket by bucket. Keys in
-/// one bucket keep their order here (Java keeps insertion order, which a sorted map has lost).
-pub(crate) fn java_hash_order<'a, K: AsRef<str> + 'a, V>(
-    entries: impl Iterator<Item = (&'a K, V)>,
-) -> Vec<(&'a K, V)> {
-    let mut v: Vec<(&'a K, V)> = entries.collect();
-    let mut capacity = 16usize;
-    while v.len() * 4 > capacity * 3 {
-        capacity *= 2;
-    }
-    let mask = (capacity - 1) as u32;
-    v.sort_by_key(|(k, _)| java_hash(k.as_ref()) & mask);
-    v
-}
+pub(crate) use crate::value::java_hash_order;
 
 fn node(n: NodeId, e: &dyn Entities, d: Dialect) -> Ps {
     let mut f = vec![

@@ -220,6 +220,14 @@ pub(super) fn function_arity(f: &Function) -> Option<Arity> {
         "coalesce" => {
             return Some(Arity { min: 1, max: None });
         }
+        // `trim(input)`, `trim(spec, input)`, `trim(spec, chars, input)`: how Neo4j reads
+        // `trim([LEADING|TRAILING|BOTH] [chars] FROM input)`.
+        "trim" => {
+            return Some(Arity {
+                min: 1,
+                max: Some(3),
+            });
+        }
         // Neo4j does not count `timestamp`'s arguments.
         "timestamp" => return None,
         _ => {}

@@ -4,8 +4,10 @@
 //!
 //! What is compared, in this order:
 //!
-//! - **Errors.** Both fail: the Neo4j status codes must be equal (messages are kept in the report
-//!   but not judged). One fails: a difference.
+//! - **Errors.** Both fail: the Neo4j status codes must be equal, and the GQL statuses (the
+//!   status and the ones it was caused by, `22G03 ← 22N01`) where the reference sends them
+//!   (Bolt 5.7 and later; messages are kept in the report but not judged). One fails: a
+//!   difference.
 //! - **Columns**, names and order.
 //! - **Rows.** A multiset, or — under a final `ORDER BY` — a sequence of groups of rows tied on
 //!   the sort keys, each group a multiset. Sort keys that are not columns cannot be seen, so the
@@ -71,6 +73,9 @@ pub enum Side {
         /// Neo4j's status code (`Neo.ClientError.Statement.SyntaxError`).
         code: String,
         message: String,
+        /// The GQL statuses, outer first (`["22G03", "22N01"]`); empty where the reference's
+        /// protocol carries none (Bolt before 5.7).
+        gql: Vec<String>,
     },
 }
 
@@ -82,6 +87,7 @@ impl Side {
             Err(e) => Side::Failed {
                 code: e.code().to_string(),
                 message: e.message.clone(),
+                gql: gql_codes(&e),
             },
         }
     }
@@ -91,6 +97,7 @@ impl Side {
         match r {
             Ok(t) => Side::Rows(Box::new(t)),
             Err(e) => Side::Failed {
+                gql: e.gql.clone(),
                 code: e.code.clone().unwrap_or_else(|| "(none)".into()),
                 message: e
                     .message
@@ -103,6 +110,17 @@ impl Side {
     }
 }
 
+/// The GQL statuses of grape's error, outer first.
+pub fn gql_codes(e: &ExecError) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut g = Some(e.gql());
+    while let Some(status) = g {
+        out.push(status.code.to_string());
+        g = status.cause.map(|c| *c);
+    }
+    out
+}
+
 /// How two answers differ.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -111,6 +129,8 @@ pub enum DiffKind {
     Error,
     /// Both failed, with different status codes.
     ErrorCode,
+    /// Both failed with the same status code but different GQL statuses.
+    GqlStatus,
     Columns,
     RowCount,
     Rows,
@@ -321,13 +341,31 @@ fn multiset_difference(grape: &[Vec<Cell>], neo: &[Vec<Cell>]) -> Option<Differe
 /// The difference between grape's answer and the reference's, or `None` when they agree.
 pub fn compare(stmt: &Statement, src: &str, grape: &Side, neo: &Side) -> Option<Difference> {
     let (g, n) = match (grape, neo) {
-        (Side::Failed { code: a, .. }, Side::Failed { code: b, .. }) => {
-            return (a != b).then(|| Difference {
-                kind: DiffKind::ErrorCode,
-                detail: format!("grape fails with {a}, Neo4j with {b}"),
-            })
+        (
+            Side::Failed {
+                code: a, gql: ga, ..
+            },
+            Side::Failed {
+                code: b, gql: gb, ..
+            },
+        ) => {
+            if a != b {
+                return Some(Difference {
+                    kind: DiffKind::ErrorCode,
+                    detail: format!("grape fails with {a}, Neo4j with {b}"),
+                });
+            }
+            // Compared where the reference sent its statuses.
+            return (!gb.is_empty() && ga != gb).then(|| Difference {
+                kind: DiffKind::GqlStatus,
+                detail: format!(
+                    "both fail with {a}; GQL status grape {}, Neo4j {}",
+                    ga.join(" ← "),
+                    gb.join(" ← ")
+                ),
+            });
         }
-        (Side::Failed { code, message }, Side::Rows(t)) => {
+        (Side::Failed { code, message, .. }, Side::Rows(t)) => {
             return Some(Difference {
                 kind: DiffKind::Error,
                 detail: format!(
@@ -336,7 +374,7 @@ pub fn compare(stmt: &Statement, src: &str, grape: &Side, neo: &Side) -> Option<
                 ),
             })
         }
-        (Side::Rows(t), Side::Failed { code, message }) => {
+        (Side::Rows(t), Side::Failed { code, message, .. }) => {
             return Some(Difference {
                 kind: DiffKind::Error,
                 detail: format!(
@@ -540,10 +578,11 @@ pub const SHOWN_ROWS: usize = 10;
 impl SideSummary {
     pub fn of(s: &Side) -> SideSummary {
         match s {
-            Side::Failed { code, message } => SideSummary {
+            Side::Failed { code, message, gql } => SideSummary {
                 error: Some(BTreeMap::from([
                     ("code".to_string(), code.clone()),
                     ("message".to_string(), message.clone()),
+                    ("gql_status".to_string(), gql.join(" ← ")),
                 ])),
                 ..Default::default()
             },
@@ -619,6 +658,7 @@ pub fn run_grape(g: &mut Graph, query: &str, params: &Params, opts: &Options) ->
             return Side::Failed {
                 code: "Neo.ClientError.Statement.SyntaxError".into(),
                 message: e.to_string(),
+                gql: gql_codes(&ExecError::syntax(&e, query)),
             }
         }
     };

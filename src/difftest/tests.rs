@@ -136,6 +136,7 @@ fn errors_compare_by_status_code() {
     let fail = |c: &str| Side::Failed {
         code: c.into(),
         message: "m".into(),
+        gql: Vec::new(),
     };
     assert!(compare(&stmt, q, &fail("A"), &fail("A")).is_none());
     assert_eq!(
@@ -349,6 +350,7 @@ fn fingerprints_agree_exactly_when_compare_does() {
     let f = Side::Failed {
         code: "Neo.X".into(),
         message: "m".into(),
+        gql: vec!["50N42".into()],
     };
     assert_eq!(fingerprint(&stmt, "RETURN 1", &f), "error Neo.X");
 }

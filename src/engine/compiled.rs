@@ -21,8 +21,8 @@
 
 use super::error::Result;
 use super::eval::{
-    builds_value, chain_step, list_operand, literal, load_csv_context, normal_form_argument,
-    truthy, unary_value, undefined_variable, Env,
+    builds_value, chain_step, fold_boolean, folded_side, list_operand, literal, load_csv_context,
+    normal_form_argument, truthy, unary_value, undefined_variable, Env, Folded,
 };
 use super::exec::Runner;
 use super::functions;
@@ -247,6 +247,14 @@ impl<'a> Runner<'a> {
         Box::new(self.compile(e, layout))
     }
 
+    /// The side an `AND`/`OR` with a boolean literal folds to (see [`folded_side`]).
+    fn compile_folded<'q>(&self, side: &'q Expr, layout: &Layout) -> CKind<'q> {
+        match self.compile_kind(side, layout) {
+            CKind::Const(v) => CKind::Const(folded_side(side, v)),
+            other => other,
+        }
+    }
+
     fn compile_kind<'q>(&self, e: &'q Expr, layout: &Layout) -> CKind<'q> {
         let ast = CKind::Ast(e);
         match &e.kind {
@@ -281,11 +289,16 @@ impl<'a> Runner<'a> {
                 self.compile_box(index, layout),
             ),
             ExprKind::Unary { op, expr } => CKind::Unary(*op, self.compile_box(expr, layout)),
-            ExprKind::Binary { op, lhs, rhs } => CKind::Binary {
-                op: *op,
-                lhs: self.compile_box(lhs, layout),
-                rhs: self.compile_box(rhs, layout),
-                builds: builds_value(&e.kind),
+            ExprKind::Binary { op, lhs, rhs } => match fold_boolean(*op, lhs, rhs) {
+                Some(Folded::Left) => self.compile_folded(lhs, layout),
+                Some(Folded::Right) => self.compile_folded(rhs, layout),
+                Some(Folded::Const(b)) => CKind::Const(Value::Bool(b)),
+                None => CKind::Binary {
+                    op: *op,
+                    lhs: self.compile_box(lhs, layout),
+                    rhs: self.compile_box(rhs, layout),
+                    builds: builds_value(&e.kind),
+                },
             },
             ExprKind::Comparison { first, rest } => CKind::Comparison(
                 self.compile_box(first, layout),
@@ -565,7 +578,7 @@ impl<'a> Runner<'a> {
                     }
                     None => {
                         for (w, _, t) in whens {
-                            if truthy(&self.eval_compiled(w, env)?, "WHEN")? == Some(true) {
+                            if truthy(&self.eval_compiled(w, env)?)? == Some(true) {
                                 return self.eval_compiled(t, env);
                             }
                         }
@@ -582,9 +595,7 @@ impl<'a> Runner<'a> {
                 filter,
                 map,
             } => {
-                let Some(items) =
-                    list_operand(self.eval_compiled(list, env)?, "list comprehension")?
-                else {
+                let Some(items) = list_operand(self.eval_compiled(list, env)?)? else {
                     return Ok(Value::Null);
                 };
                 let v = self.comprehend(
@@ -606,8 +617,7 @@ impl<'a> Runner<'a> {
                 list,
                 filter,
             } => {
-                let Some(items) = list_operand(self.eval_compiled(list, env)?, "quantifier")?
-                else {
+                let Some(items) = list_operand(self.eval_compiled(list, env)?)? else {
                     return Ok(Value::Null);
                 };
                 self.quantified(
@@ -628,7 +638,7 @@ impl<'a> Runner<'a> {
                 predicate,
             } => {
                 let acc = self.eval_compiled(init, env)?;
-                let Some(items) = list_operand(self.eval_compiled(list, env)?, "reduce")? else {
+                let Some(items) = list_operand(self.eval_compiled(list, env)?)? else {
                     return Ok(Value::Null);
                 };
                 self.reduce(

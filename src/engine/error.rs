@@ -107,7 +107,7 @@ impl GqlStatus {
     }
 
     /// A cause: `code: text`, described as `condition. text`.
-    fn cause(code: &'static str, condition: &str, text: String) -> Box<GqlStatus> {
+    pub(crate) fn cause(code: &'static str, condition: &str, text: String) -> Box<GqlStatus> {
         Box::new(GqlStatus {
             code,
             description: format!("{condition}. {text}"),
@@ -143,8 +143,163 @@ impl ExecError {
                 }
             }
             Some("InvalidPropertyType") => self.property_type_gql(true),
+            _ if self.kind == ErrorKind::ProcedureError => self
+                .function_failed_gql()
+                .unwrap_or_else(GqlStatus::generic),
+            _ if self.phase == Phase::CompileTime && self.kind == ErrorKind::SyntaxError => {
+                self.compile_time_gql().unwrap_or_else(GqlStatus::generic)
+            }
             _ => GqlStatus::generic(),
         }
+    }
+
+    /// Neo4j's GQL status for a type mismatch of `subject` (`argument at index 0 of function
+    /// toUpper()`): `22G03` caused by `22N27` "Invalid input 'Integer' for … Expected to be
+    /// String." (with ` parameter: x` after the subject for a parameter).
+    pub(crate) fn mismatch_of(mut self, subject: &str) -> Self {
+        let m = self.message.as_str();
+        let (parameter, rest) = match m.strip_prefix("Type mismatch for parameter '") {
+            Some(rest) => match rest.split_once("': ") {
+                Some((name, rest)) => (Some(name), rest),
+                None => return self,
+            },
+            None => (None, m.strip_prefix("Type mismatch: ").unwrap_or(m)),
+        };
+        let Some((expected, actual)) = rest
+            .strip_prefix("expected ")
+            .and_then(|r| r.split_once(" but was "))
+        else {
+            return self;
+        };
+        let of = match parameter {
+            Some(p) => format!("{subject} parameter: {p}"),
+            None => subject.to_string(),
+        };
+        self.gql_status = Some(Box::new(GqlStatus {
+            code: "22G03",
+            description: "error: data exception - invalid value type".into(),
+            classification: None,
+            message: None,
+            cause: Some(GqlStatus::cause(
+                "22N27",
+                "error: data exception - invalid entity type",
+                format!("Invalid input '{actual}' for {of}. Expected to be {expected}."),
+            )),
+        }));
+        self
+    }
+
+    /// A function that failed while running (`Failed to invoke function `apoc.coll.avg`:
+    /// Caused by: …`): Neo4j's `52N33`, caused by its generic status where the function ran a
+    /// query of its own (`apoc.cypher.*`). A procedure's failure has the generic status.
+    fn function_failed_gql(&self) -> Option<GqlStatus> {
+        let rest = self.message.strip_prefix("Failed to invoke function `")?;
+        let (name, cause) = rest.split_once('`')?;
+        let cause = cause
+            .strip_prefix(": Caused by: ")
+            .unwrap_or(cause.trim_start_matches(": "));
+        let cause_text = cause.trim_end_matches('.');
+        Some(GqlStatus {
+            code: "52N33",
+            description: format!(
+                "error: procedure exception - procedure invocation failed. Failed to invoke procedure/function function `{name}` caused by: {cause_text}."
+            ),
+            classification: None,
+            message: None,
+            // The inner query's failure: a query that does not conclude is `42N71`.
+            cause: name.starts_with("apoc.cypher.").then(|| {
+                if cause.contains("Query cannot conclude with") {
+                    Box::new(GqlStatus {
+                        code: "42001",
+                        description: "error: syntax error or access rule violation - invalid syntax".into(),
+                        classification: Some("CLIENT_ERROR"),
+                        message: None,
+                        cause: Some(GqlStatus::cause(
+                            "42N71",
+                            "error: syntax error or access rule violation - incomplete query",
+                            "Query cannot conclude with the clause given.".into(),
+                        )),
+                    })
+                } else {
+                    Box::new(GqlStatus::generic())
+                }
+            }),
+        })
+    }
+
+    /// The GQL status Neo4j 5.26 gives a compile-time error, read off its message: type
+    /// mismatches (`22NB1`, or `22N27` for a parameter or a variable's conflicting type), a
+    /// list used as a boolean (`22N37`), implicit grouping keys (`42I18`), a `UNION` of
+    /// different columns (`42N39`). `None` for the rest (Neo4j's generic `50N42`).
+    fn compile_time_gql(&self) -> Option<GqlStatus> {
+        let m = self.message.as_str();
+        let syntax = |cause: Box<GqlStatus>| GqlStatus {
+            code: "42001",
+            description: "error: syntax error or access rule violation - invalid syntax".into(),
+            classification: Some("CLIENT_ERROR"),
+            message: None,
+            cause: Some(cause),
+        };
+        let invalid_input = |text: String| GqlStatus {
+            code: "22G03",
+            description: "error: data exception - invalid value type".into(),
+            classification: None,
+            message: None,
+            cause: Some(GqlStatus::cause(
+                "22N27",
+                "error: data exception - invalid entity type",
+                text,
+            )),
+        };
+        if let Some(rest) = m.strip_prefix("Type mismatch for parameter '") {
+            let (name, rest) = rest.split_once("': expected ")?;
+            let (expected, actual) = rest.split_once(" but was ")?;
+            return Some(invalid_input(format!(
+                "Invalid input '{actual}' for  parameter: {name}. Expected to be {expected}."
+            )));
+        }
+        if let Some(rest) = m.strip_prefix("Type mismatch: expected ") {
+            let (expected, actual) = rest.split_once(" but was ")?;
+            return Some(syntax(GqlStatus::cause(
+                "22NB1",
+                "error: data exception - type mismatch",
+                format!("Type mismatch: expected to be {expected} but was '{actual}'."),
+            )));
+        }
+        if let Some(rest) = m.strip_prefix("Type mismatch: ") {
+            // `r defined with conflicting type Relationship (expected Node)`
+            let (name, rest) = rest.split_once(" defined with conflicting type ")?;
+            let (actual, expected) = rest.split_once(" (expected ")?;
+            let expected = expected.strip_suffix(')')?;
+            return Some(invalid_input(format!(
+                "Invalid input '{actual}' for {name}. Expected to be {expected}."
+            )));
+        }
+        if m.starts_with("Coercion of list to boolean is not allowed.") {
+            return Some(syntax(GqlStatus::cause(
+                "22N37",
+                "error: data exception - invalid coercion",
+                "Cannot coerce LIST to BOOLEAN.".into(),
+            )));
+        }
+        if let Some((_, names)) = m.split_once("Illegal expression(s): ") {
+            if m.starts_with("Aggregation column contains implicit grouping expressions.") {
+                let names: Vec<String> = names.split(", ").map(|n| format!("`{n}`")).collect();
+                return Some(syntax(GqlStatus::cause(
+                    "42I18",
+                    "error: syntax error or access rule violation - invalid reference to implicitly grouped expressions",
+                    format!("The aggregation column contains implicit grouping expressions referenced by the variables {}. Implicit grouping expressions are variables not explicitly declared as grouping keys.", names.join(", ")),
+                )));
+            }
+        }
+        if m.starts_with("All sub queries in an UNION must have the same return column names") {
+            return Some(syntax(GqlStatus::cause(
+                "42N39",
+                "error: syntax error or access rule violation - incompatible return columns",
+                "All subqueries in a UNION clause must have the same return column names.".into(),
+            )));
+        }
+        None
     }
 
     /// The message as Neo4j words a compile-time error it can place (an undefined variable, an
@@ -202,6 +357,75 @@ impl ExecError {
                 format!("Expected the value {value} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
             )),
         }
+    }
+
+    /// The GQL status Neo4j gives a value of the wrong type met while running: `22G03`,
+    /// caused by `22N01` "Expected the value V to be of type `expected`, but was of type T.".
+    pub(crate) fn expected_type(mut self, value: &crate::value::Value, expected: &str) -> Self {
+        self.gql_status = Some(Box::new(GqlStatus {
+            code: "22G03",
+            description: "error: data exception - invalid value type".into(),
+            classification: None,
+            message: None,
+            cause: Some(GqlStatus::cause(
+                "22N01",
+                "error: data exception - invalid type",
+                format!(
+                    "Expected the value {} to be of type {expected}, but was of type {}.",
+                    crate::value::gql_value_text(value),
+                    super::functions::value_type_text(value)
+                ),
+            )),
+        }));
+        self
+    }
+
+    /// Neo4j's error for a pattern `=~` cannot compile: a `SemanticError` "Invalid Regex: …"
+    /// (its own words follow from Java's regex engine; here, the last line of `why`), GQL
+    /// `22000` caused by `22N11`.
+    pub(crate) fn invalid_regex(pattern: &str, why: &str) -> Self {
+        let reason = why
+            .lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or(why);
+        let mut e = ExecError::runtime(
+            ErrorKind::SemanticError,
+            format!(
+                "Invalid Regex: {}\n{pattern}",
+                reason.trim().trim_start_matches("error: ")
+            ),
+        )
+        .with_detail("InvalidArgumentValue");
+        e.gql_status = Some(Box::new(GqlStatus {
+            code: "22000",
+            description: "error: data exception".into(),
+            classification: None,
+            message: None,
+            cause: Some(GqlStatus::cause(
+                "22N11",
+                "error: data exception - invalid argument",
+                format!("Invalid argument: cannot process '{pattern}'."),
+            )),
+        }));
+        e
+    }
+
+    /// An error Neo4j raises as an internal failure of the execution
+    /// (`Neo.DatabaseError.Statement.ExecutionFailed`, GQL `50N00`): `substring('a', -1)`.
+    pub(crate) fn execution_failed(message: &str) -> Self {
+        let mut e =
+            ExecError::runtime(ErrorKind::ArgumentError, message).with_detail("ExecutionFailed");
+        e.gql_status = Some(Box::new(GqlStatus {
+            code: "50N00",
+            description: format!(
+                "error: general processing exception - internal error. Internal exception raised CypherExecution: {message}"
+            ),
+            classification: None,
+            message: None,
+            cause: None,
+        }));
+        e
     }
 
     /// Neo4j's error for a procedure that failed while running:
@@ -284,7 +508,9 @@ impl ExecError {
             Some("UnsupportedAdministrationCommand") => {
                 return "Neo.ClientError.Statement.UnsupportedAdministrationCommand"
             }
-            Some("CommunityEdition") => return "Neo.DatabaseError.Statement.ExecutionFailed",
+            Some("CommunityEdition" | "ExecutionFailed") => {
+                return "Neo.DatabaseError.Statement.ExecutionFailed"
+            }
             Some("CredentialsExpired") => return "Neo.ClientError.Security.CredentialsExpired",
             _ => {}
         }

@@ -100,21 +100,38 @@ pub(crate) fn normal_form_argument(
     }
 }
 
-pub(crate) fn truthy(v: &Value, what: &str) -> Result<Option<bool>> {
+/// A value used as a predicate (`WHERE`, `NOT`, `AND`, `OR`, `XOR`, `CASE WHEN`), coerced as
+/// Neo4j 5 coerces it when the query runs: a boolean is itself and null unknown; a list is
+/// true when it has elements and a path always (Neo4j's deprecated list-to-boolean
+/// conversion); anything else is Neo4j's type error.
+pub(crate) fn truthy(v: &Value) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
         Value::Null => Ok(None),
-        other => Err(ExecError::type_error(format!(
-            "{what} expects a boolean, got {} ({other})",
-            type_name(other)
-        ))),
+        Value::List(items) => Ok(Some(!items.is_empty())),
+        Value::Path(_) => Ok(Some(true)),
+        other => Err(not_a_predicate(other)),
     }
+}
+
+/// Neo4j's error for a value that cannot be a predicate.
+pub(crate) fn not_a_predicate(v: &Value) -> ExecError {
+    ExecError::type_error(format!(
+        "Don't know how to treat that as a predicate: {}",
+        super::exec::neo4j_value_text(v)
+    ))
+    .expected_type(v, "BOOLEAN")
+}
+
+/// Whether a row passes a filter (`WHERE`): the predicate coerced as [`truthy`] coerces it.
+pub(crate) fn passes(v: &Value) -> Result<bool> {
+    Ok(truthy(v)? == Some(true))
 }
 
 /// A unary operator on a value.
 pub(crate) fn unary_value(op: UnaryOp, v: Value) -> Result<Value> {
     match op {
-        UnaryOp::Not => Ok(match truthy(&v, "NOT")? {
+        UnaryOp::Not => Ok(match truthy(&v)? {
             Some(b) => Value::Bool(!b),
             None => Value::Null,
         }),
@@ -122,10 +139,8 @@ pub(crate) fn unary_value(op: UnaryOp, v: Value) -> Result<Value> {
             Value::Null => Ok(Value::Null),
             Value::Int(i) => i.checked_neg().map(Value::Int).ok_or_else(overflow),
             Value::Float(f) => Ok(Value::Float(-f)),
-            other => Err(ExecError::type_error(format!(
-                "cannot negate {}",
-                type_name(&other)
-            ))),
+            // Neo4j negates as `0 - x`, and says so when it cannot.
+            other => Err(arith_type_error(BinaryOp::Sub, &Value::Int(0), &other)),
         },
         UnaryOp::Plus => match v {
             Value::Null | Value::Int(_) | Value::Float(_) => Ok(v),
@@ -149,14 +164,16 @@ pub(crate) fn chain_step(result: &mut Option<bool>, op: BinaryOp, left: &Value, 
 
 /// The list a comprehension, quantifier or reduction runs over: `None` for null (the
 /// expression is null), a type error for anything but a list.
-pub(crate) fn list_operand(v: Value, what: &str) -> Result<Option<Vec<Value>>> {
+pub(crate) fn list_operand(v: Value) -> Result<Option<Vec<Value>>> {
     match v {
         Value::Null => Ok(None),
         Value::List(items) => Ok(Some(items)),
-        other => Err(ExecError::type_error(format!(
-            "{what} over {}",
-            type_name(&other)
-        ))),
+        Value::Bytes(b) => Ok(Some(
+            b.iter().map(|x| Value::Int(i64::from(*x as i8))).collect(),
+        )),
+        // Neo4j makes any other value a list of one (its `makeTraversable`): the static
+        // checks refuse what they can see, the rest runs.
+        other => Ok(Some(vec![other])),
     }
 }
 
@@ -226,8 +243,7 @@ pub(crate) fn undefined_variable(name: &str) -> ExecError {
 }
 
 fn overflow() -> ExecError {
-    ExecError::runtime(ErrorKind::ArithmeticError, "integer overflow")
-        .with_detail("IntegerOverflow")
+    ExecError::runtime(ErrorKind::ArithmeticError, "long overflow").with_detail("IntegerOverflow")
 }
 
 /// Whether a node has labels matching a label expression (dynamic parts, `$(expr)`, are
@@ -434,9 +450,12 @@ impl Runner<'_> {
                 ))),
             },
             ExprKind::Unary { op, expr } => unary_value(*op, self.eval(expr, env)?),
-            ExprKind::Binary { op, lhs, rhs } => {
-                self.binary_with(*op, || self.eval(lhs, env), || self.eval(rhs, env))
-            }
+            ExprKind::Binary { op, lhs, rhs } => match fold_boolean(*op, lhs, rhs) {
+                Some(Folded::Left) => Ok(folded_side(lhs, self.eval(lhs, env)?)),
+                Some(Folded::Right) => Ok(folded_side(rhs, self.eval(rhs, env)?)),
+                Some(Folded::Const(b)) => Ok(Value::Bool(b)),
+                None => self.binary_with(*op, || self.eval(lhs, env), || self.eval(rhs, env)),
+            },
             ExprKind::Comparison { first, rest } => {
                 let mut left = self.eval(first, env)?;
                 let mut result = Some(true);
@@ -527,7 +546,7 @@ impl Runner<'_> {
                     }
                     None => {
                         for (w, t) in whens {
-                            if truthy(&self.eval(w, env)?, "WHEN")? == Some(true) {
+                            if truthy(&self.eval(w, env)?)? == Some(true) {
                                 return self.eval(t, env);
                             }
                         }
@@ -544,7 +563,7 @@ impl Runner<'_> {
                 filter,
                 map,
             } => {
-                let Some(items) = list_operand(self.eval(list, env)?, "list comprehension")? else {
+                let Some(items) = list_operand(self.eval(list, env)?)? else {
                     return Ok(Value::Null);
                 };
                 let names = [Arc::from(variable.name.as_str())];
@@ -562,7 +581,7 @@ impl Runner<'_> {
                 list,
                 filter,
             } => {
-                let Some(items) = list_operand(self.eval(list, env)?, "quantifier")? else {
+                let Some(items) = list_operand(self.eval(list, env)?)? else {
                     return Ok(Value::Null);
                 };
                 let names = [Arc::from(variable.name.as_str())];
@@ -583,7 +602,7 @@ impl Runner<'_> {
                 predicate,
             } => {
                 let acc = self.eval(init, env)?;
-                let Some(items) = list_operand(self.eval(list, env)?, "reduce")? else {
+                let Some(items) = list_operand(self.eval(list, env)?)? else {
                     return Ok(Value::Null);
                 };
                 let names = [
@@ -652,7 +671,7 @@ impl Runner<'_> {
                 outer: Some(env),
             };
             if let Some(f) = &filter {
-                if truthy(&f(&inner)?, "WHERE")? != Some(true) {
+                if truthy(&f(&inner)?)? != Some(true) {
                     continue;
                 }
             }
@@ -685,8 +704,8 @@ impl Runner<'_> {
                 outer: Some(env),
             };
             let t = match &filter {
-                Some(f) => truthy(&f(&inner)?, "WHERE")?,
-                None => truthy(item, "quantifier")?,
+                Some(f) => truthy(&f(&inner)?)?,
+                None => truthy(item)?,
             };
             match t {
                 Some(true) => trues += 1,
@@ -861,13 +880,8 @@ impl Runner<'_> {
                 },
             },
             Value::Map(m) => Ok(m.get(key).cloned().unwrap_or(Value::Null)),
-            Value::Temporal(t) => super::temporal_values::component(t, key).ok_or_else(|| {
-                ExecError::runtime(
-                    ErrorKind::SyntaxError,
-                    format!("{} has no component `{key}`", t.type_name()),
-                )
-                .with_detail("UnknownTemporalComponent")
-            }),
+            Value::Temporal(t) => super::temporal_values::component(t, key)
+                .ok_or_else(|| ExecError::type_error(format!("No such field: {key}"))),
             Value::Point(p) => match p.component(key) {
                 Ok(crate::spatial::Component::Number(x)) => Ok(Value::Float(x)),
                 Ok(crate::spatial::Component::Crs(name)) => Ok(Value::from(name)),
@@ -876,10 +890,10 @@ impl Runner<'_> {
                     .with_detail("InvalidArgumentValue")),
             },
             other => Err(ExecError::type_error(format!(
-                "cannot read property `{key}` of {} ({other})",
-                type_name(other)
+                "Type mismatch: expected a map but was {}",
+                super::exec::neo4j_value_text(other)
             ))
-            .with_detail("InvalidArgumentType")),
+            .expected_type(other, "MAP")),
         }
     }
 
@@ -932,6 +946,11 @@ impl Runner<'_> {
                     Value::Null
                 })
             }
+            (Value::List(_), other @ Value::Float(_)) => Err(ExecError::type_error(format!(
+                "Cannot access a list using an non-integer number index, got {}",
+                super::exec::neo4j_value_text(other)
+            ))
+            .expected_type(other, "INTEGER")),
             (Value::List(_), other) => Err(ExecError::type_error(format!(
                 "list index must be an integer, got {}",
                 type_name(other)
@@ -946,10 +965,11 @@ impl Runner<'_> {
                 ))
                 .with_detail("MapElementAccessByNonString"))
             }
-            (other, _) => Err(ExecError::type_error(format!(
-                "cannot index {}",
-                type_name(other)
-            ))),
+            (other, idx) => Err(super::functions::not_a_collection(
+                other,
+                idx,
+                &super::exec::neo4j_value_text(idx),
+            )),
         }
     }
 
@@ -964,13 +984,13 @@ impl Runner<'_> {
         // Boolean operators short-circuit only where three-valued logic allows it.
         match op {
             BinaryOp::And => {
-                let l = truthy(&lhs()?, "AND")?;
+                let l = truthy(&lhs()?)?;
                 if l == Some(false) {
                     // The right side must still be a boolean or null for a well-typed query,
                     // but Neo4j does not evaluate it: neither do we.
                     return Ok(Value::Bool(false));
                 }
-                let r = truthy(&rhs()?, "AND")?;
+                let r = truthy(&rhs()?)?;
                 return Ok(match (l, r) {
                     (_, Some(false)) => Value::Bool(false),
                     (Some(true), Some(true)) => Value::Bool(true),
@@ -978,11 +998,11 @@ impl Runner<'_> {
                 });
             }
             BinaryOp::Or => {
-                let l = truthy(&lhs()?, "OR")?;
+                let l = truthy(&lhs()?)?;
                 if l == Some(true) {
                     return Ok(Value::Bool(true));
                 }
-                let r = truthy(&rhs()?, "OR")?;
+                let r = truthy(&rhs()?)?;
                 return Ok(match (l, r) {
                     (_, Some(true)) => Value::Bool(true),
                     (Some(false), Some(false)) => Value::Bool(false),
@@ -990,8 +1010,8 @@ impl Runner<'_> {
                 });
             }
             BinaryOp::Xor => {
-                let l = truthy(&lhs()?, "XOR")?;
-                let r = truthy(&rhs()?, "XOR")?;
+                let l = truthy(&lhs()?)?;
+                let r = truthy(&rhs()?)?;
                 return Ok(match (l, r) {
                     (Some(a), Some(b)) => Value::Bool(a != b),
                     _ => Value::Null,
@@ -1002,6 +1022,44 @@ impl Runner<'_> {
         let l = lhs()?;
         let r = rhs()?;
         binary_values(self, op, l, r)
+    }
+}
+
+/// What Neo4j's planner makes of `AND`/`OR` with a boolean literal before anything runs:
+/// `x AND true` and `x OR false` are `x` (whatever `x` holds: `1.5 AND true` is 1.5),
+/// `x AND false` is false and `x OR true` true, without evaluating `x`.
+pub(crate) enum Folded {
+    Left,
+    Right,
+    Const(bool),
+}
+
+/// The value an `AND`/`OR` folded to one side gives: the side's value as it is, but for a
+/// list parameter, which Neo4j converts to a boolean before folding (its type is known to be
+/// a list).
+pub(crate) fn folded_side(side: &Expr, v: Value) -> Value {
+    match (&side.kind, v) {
+        (ExprKind::Parameter(_), Value::List(items)) => Value::Bool(!items.is_empty()),
+        (_, v) => v,
+    }
+}
+
+/// See [`Folded`]; `None` for any other operator or operands.
+pub(crate) fn fold_boolean(op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Option<Folded> {
+    let lit = |e: &Expr| match e.kind {
+        ExprKind::Literal(Literal::Boolean(b)) => Some(b),
+        _ => None,
+    };
+    match (op, lit(lhs), lit(rhs)) {
+        (BinaryOp::And, _, Some(true)) => Some(Folded::Left),
+        (BinaryOp::And, Some(true), _) => Some(Folded::Right),
+        (BinaryOp::And, Some(false), _) | (BinaryOp::And, _, Some(false)) => {
+            Some(Folded::Const(false))
+        }
+        (BinaryOp::Or, _, Some(false)) => Some(Folded::Left),
+        (BinaryOp::Or, Some(false), _) => Some(Folded::Right),
+        (BinaryOp::Or, Some(true), _) | (BinaryOp::Or, _, Some(true)) => Some(Folded::Const(true)),
+        _ => None,
     }
 }
 
@@ -1038,6 +1096,18 @@ pub(crate) fn binary_values(run: &Runner, op: BinaryOp, l: Value, r: Value) -> R
         RegexMatch => match (&l, &r) {
             (Value::String(a), Value::String(p)) => Ok(Value::Bool(run.regex_full_match(p, a)?)),
             (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+            // A pattern that is not a string is Neo4j's type error, whatever the text.
+            (_, p @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => {
+                let class = match p {
+                    Value::Int(_) => "LongValue",
+                    Value::Float(_) => "DoubleValue",
+                    _ => "BooleanValue",
+                };
+                Err(ExecError::type_error(format!(
+                    "Expected {} to be a org.neo4j.values.storable.TextValue, but it was a org.neo4j.values.storable.{class}",
+                    super::exec::neo4j_value_text(p)
+                )))
+            }
             _ => Ok(Value::Null),
         },
         Concat => match (l, r) {
@@ -1070,15 +1140,27 @@ pub(crate) fn literal(l: &Literal) -> Result<Value> {
         Literal::Float(f) => Value::Float(*f),
         Literal::String(s) => Value::from(s.as_str()),
         Literal::OutOfRange { text, float } => {
-            return Err(ExecError::compile(
+            let mut e = ExecError::compile(
                 ErrorKind::SyntaxError,
-                format!("number {text} is out of range"),
+                if *float {
+                    "floating point number is too large"
+                } else {
+                    "integer is too large"
+                },
             )
             .with_detail(if *float {
                 "FloatingPointOverflow"
             } else {
                 "IntegerOverflow"
-            }))
+            });
+            e.gql_status = Some(Box::new(super::GqlStatus {
+                code: "22003",
+                description: format!("error: data exception - numeric value out of range. The numeric value {text} is outside the required range."),
+                classification: None,
+                message: None,
+                cause: None,
+            }));
+            return Err(e);
         }
     })
 }
@@ -1133,10 +1215,11 @@ fn in_list(l: &Value, r: &Value) -> Result<Value> {
                 Value::Bool(false)
             })
         }
-        other => Err(ExecError::type_error(format!(
-            "IN expects a list, got {}",
-            type_name(other)
-        ))),
+        // Neo4j makes any other value a list of one.
+        other => in_list(
+            l,
+            &Value::List(list_operand(other.clone())?.unwrap_or_default()),
+        ),
     }
 }
 
@@ -1176,11 +1259,7 @@ fn add(l: Value, r: Value) -> Result<Value> {
         return match (&**a, &**b) {
             (_, Temporal::Duration(d)) => plus(a, d).map(Value::from).map_err(temporal_err),
             (Temporal::Duration(d), _) => plus(b, d).map(Value::from).map_err(temporal_err),
-            _ => Err(ExecError::type_error(format!(
-                "cannot add {} and {}",
-                a.type_name(),
-                b.type_name()
-            ))),
+            _ => Err(arith_type_error(BinaryOp::Add, &l, &r)),
         };
     }
     match (l, r) {
@@ -1203,12 +1282,26 @@ fn add(l: Value, r: Value) -> Result<Value> {
             out.extend(b);
             Ok(Value::List(out))
         }
-        (a, b) => Err(ExecError::type_error(format!(
-            "cannot add {} and {}",
-            type_name(&a),
-            type_name(&b)
-        ))),
+        (a, b) => Err(arith_type_error(BinaryOp::Add, &a, &b)),
     }
+}
+
+/// Neo4j's error for an arithmetic operator on operands it cannot combine (`Cannot add `Long`
+/// and `Map``), with its GQL cause: the left operand was expected to be of the right one's type.
+pub(crate) fn arith_type_error(op: BinaryOp, l: &Value, r: &Value) -> ExecError {
+    let (a, b) = (
+        crate::value::java_type_name(l),
+        crate::value::java_type_name(r),
+    );
+    let message = match op {
+        BinaryOp::Add | BinaryOp::Concat => format!("Cannot add `{a}` and `{b}`"),
+        BinaryOp::Sub => format!("Cannot subtract `{b}` from `{a}`"),
+        BinaryOp::Mul => format!("Cannot multiply `{a}` and `{b}`"),
+        BinaryOp::Div => format!("Cannot divide `{a}` by `{b}`"),
+        BinaryOp::Mod => format!("Cannot calculate modulus of `{a}` and `{b}`"),
+        _ => format!("Cannot raise `{a}` to the power of `{b}`"),
+    };
+    ExecError::type_error(message).expected_type(l, &super::functions::value_type_text(r))
 }
 
 fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
@@ -1276,12 +1369,7 @@ fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
         _ => {}
     }
     let (Some(a), Some(b)) = (l.as_f64(), r.as_f64()) else {
-        return Err(ExecError::type_error(format!(
-            "cannot apply {} to {} and {}",
-            op.symbol(),
-            type_name(&l),
-            type_name(&r)
-        )));
+        return Err(arith_type_error(op, &l, &r));
     };
     Ok(Value::Float(match op {
         Sub => a - b,

@@ -185,8 +185,72 @@ pub(super) fn random_uuid() -> String {
     )
 }
 
+/// A function's name as Neo4j spells it in its errors (`toUpper` for a call of `toupper`).
+fn neo4j_name(name: &str) -> &str {
+    crate::catalogue::function(name).map_or(name, |f| f.name)
+}
+
+/// Neo4j's error for an argument of a type the function cannot take (checked while running:
+/// the compile-time checks catch the types they can see), in Neo4j's words where it has its
+/// own (`Invalid input for function 'size()': Expected a String or List, got: Long(0)`).
 fn bad_arg(name: &str, v: &Value) -> ExecError {
-    ExecError::type_error(format!("{name}() cannot take {} ({v})", type_name(v)))
+    let jv = super::exec::neo4j_value_text(v);
+    let message = match name {
+        "size" => format!("Invalid input for function 'size()': Expected a String or List, got: {jv}"),
+        "labels" => format!("Invalid input for function 'labels()': Expected a Node, got: {jv}"),
+        "keys" | "properties" => format!(
+            "Invalid input for function '{name}()': Expected a node, a relationship or a literal map but got {jv}"
+        ),
+        "type" => format!("Invalid input for function 'type()': Expected a Relationship, got: {jv}"),
+        "length" => format!("Invalid input for function 'length()': Expected a Path, got: {jv}"),
+        "nodes" | "relationships" => {
+            format!("Invalid input for function '{name}()': Expected {jv} to be a path")
+        }
+        "id" | "elementid" => format!(
+            "Invalid input for function '{}()': Expected {jv} to be a node or relationship, but it was `{}`",
+            neo4j_name(name),
+            crate::value::java_type_name(v)
+        ),
+        "startnode" | "endnode" => format!(
+            "Invalid input for function '{}()': Expected {jv} to be a RelationshipValue",
+            neo4j_name(name)
+        ),
+        "toboolean" => format!(
+            "Invalid input for function 'toBoolean()': Expected a Boolean, Integer or String, got: {jv}"
+        ),
+        "point" => format!("Invalid input for function 'point()': Expected a map but got {jv}"),
+        "tostring" => format!(
+            "Invalid input for function 'toString()': Expected a String, Float, Integer, Boolean, Temporal or Duration, got: {jv}"
+        ),
+        "reverse" => "Invalid input for function 'reverse()': Expected a string or a list; consider converting the value to a string with toString() or creating a list.".to_string(),
+        "head" | "last" => {
+            let at = if name == "head" { 0 } else { -1 };
+            return not_a_collection(v, &Value::Int(at), &format!("Int({at})"));
+        }
+        _ => format!("{name}() cannot take {} ({v})", type_name(v)),
+    };
+    ExecError::type_error(message)
+}
+
+/// Neo4j's error for `x[i]` on a value that is neither a list nor a map (`idx_text`: the
+/// index as Neo4j prints it).
+pub(crate) fn not_a_collection(base: &Value, _idx: &Value, idx_text: &str) -> ExecError {
+    let jv = super::exec::neo4j_value_text(base);
+    ExecError::type_error(format!(
+        "`{jv}` is not a collection or a map. Element access is only possible by performing a \
+         collection lookup using an integer index, or by performing a map lookup using a string \
+         key (found: {jv}[{idx_text}])"
+    ))
+    .expected_type(base, "LIST or MAP")
+}
+
+/// Neo4j's error for a value that is not a string where a string function needs one.
+fn not_a_string(name: &str, v: &Value) -> ExecError {
+    ExecError::type_error(format!(
+        "Expected a string value for `{}`, but got: {}; consider converting it to a string with toString().",
+        neo4j_name(name),
+        super::exec::neo4j_value_text(v)
+    ))
 }
 
 fn int_arg(name: &str, v: &Value) -> Result<Option<i64>> {
@@ -210,7 +274,16 @@ fn str_arg<'v>(name: &str, v: &'v Value) -> Result<Option<&'v str>> {
     match v {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(s)),
-        other => Err(bad_arg(name, other)),
+        other => Err(not_a_string(name, other)),
+    }
+}
+
+/// An INTEGER argument as Neo4j reads it when the query runs: a float is truncated toward
+/// zero (Java's `longValue()`: NaN is 0, out of range the nearest bound).
+fn long_arg(name: &str, v: &Value) -> Result<Option<i64>> {
+    match v {
+        Value::Float(f) => Ok(Some(*f as i64)),
+        other => int_arg(name, other),
     }
 }
 
@@ -227,9 +300,12 @@ pub(crate) fn to_string_plain(v: &Value) -> String {
 
 fn math1(name: &str, args: &[Value], f: fn(f64) -> f64) -> Result<Value> {
     arity(name, args, 1, 1)?;
-    Ok(num_arg(name, &args[0])?
-        .map(|x| Value::Float(f(x)))
-        .unwrap_or(Value::Null))
+    let x = num_arg(name, &args[0]).map_err(|e| {
+        // Neo4j's words for a math function given something else than a number.
+        ExecError::type_error(format!("{name}() requires numbers"))
+            .with_detail(e.detail.unwrap_or("InvalidArgumentType"))
+    })?;
+    Ok(x.map(|x| Value::Float(f(x))).unwrap_or(Value::Null))
 }
 
 /// Calls a non-aggregate function.
@@ -250,7 +326,7 @@ impl IntRange {
         arity(n, args, 2, 3)?;
         // Neo4j reports wrongly typed range() arguments as ArgumentError.
         let arg_int = |v: &Value| -> Result<Option<i64>> {
-            int_arg(n, v).map_err(|e| {
+            long_arg(n, v).map_err(|e| {
                 ExecError::runtime(ErrorKind::ArgumentError, e.message)
                     .with_detail("InvalidArgumentType")
             })
@@ -539,7 +615,7 @@ pub(crate) fn call_lowered(
                 _ if n == "tointegerornull" => Ok(Value::Null),
                 other => Err(ExecError::type_error(format!(
                     "Invalid input for function 'toInteger()': Expected a String, Float, Integer or Boolean, got: {}",
-                    super::exec::update::neo4j_value_text(other)
+                    super::exec::neo4j_value_text(other)
                 ))
                 .with_detail("InvalidArgumentValue")),
             }
@@ -697,7 +773,7 @@ pub(crate) fn call_lowered(
         // ---- strings ----
         "toupper" | "upper" => str1(n, &args, |s| s.to_uppercase()),
         "tolower" | "lower" => str1(n, &args, |s| s.to_lowercase()),
-        "trim" => str1(n, &args, |s| s.trim().to_string()),
+        "trim" => trim(n, &args),
         // btrim/ltrim/rtrim(input [, trimCharacterString]): white space, or any of the given
         // characters, off both ends, the start or the end.
         "btrim" | "ltrim" | "rtrim" => {
@@ -714,7 +790,7 @@ pub(crate) fn call_lowered(
             };
             let strip = |c: char| match &chars {
                 Some(set) => set.contains(&c),
-                None => c.is_whitespace(),
+                None => crate::value::java_whitespace(c),
             };
             Ok(Value::from(match n {
                 "btrim" => s.trim_matches(strip),
@@ -748,22 +824,20 @@ pub(crate) fn call_lowered(
             let Some(s) = str_arg(n, &args[0])? else {
                 return Ok(Value::Null);
             };
-            let Some(start) = int_arg(n, &args[1])? else {
+            let Some(start) = long_arg(n, &args[1])? else {
                 return Ok(Value::Null);
             };
             let len = match args.get(2) {
-                Some(v) => int_arg(n, v)?,
+                Some(v) => long_arg(n, v)?,
                 None => Some(i64::MAX),
             };
             let Some(len) = len else {
                 return Ok(Value::Null);
             };
             if start < 0 || len < 0 {
-                return Err(ExecError::runtime(
-                    ErrorKind::ArgumentError,
-                    "substring() with a negative start or length",
-                )
-                .with_detail("NumberOutOfRange"));
+                return Err(ExecError::execution_failed(
+                    "Cannot handle negative start index nor negative length",
+                ));
             }
             Ok(Value::from(
                 s.chars()
@@ -777,17 +851,15 @@ pub(crate) fn call_lowered(
             let Some(s) = str_arg(n, &args[0])? else {
                 return Ok(Value::Null);
             };
-            let Some(k) = int_arg(n, &args[1])? else {
-                return Err(ExecError::type_error(format!(
-                    "{n}() length cannot be null"
-                )));
+            let Some(k) = long_arg(n, &args[1])? else {
+                return Ok(Value::Null);
             };
             if k < 0 {
-                return Err(ExecError::runtime(
-                    ErrorKind::ArgumentError,
-                    format!("{n}() with a negative length"),
-                )
-                .with_detail("NumberOutOfRange"));
+                return Err(ExecError::execution_failed(if n == "left" {
+                    "Cannot handle negative start index nor negative length"
+                } else {
+                    "negative length"
+                }));
             }
             let chars: Vec<char> = s.chars().collect();
             let k = (k as usize).min(chars.len());
@@ -860,7 +932,11 @@ pub(crate) fn call_lowered(
                 } else {
                     0
                 })),
-                other => Err(bad_arg(n, other)),
+                other => Err(ExecError::type_error(format!(
+                    "Expected a numeric value for sign(), but got: {}",
+                    super::exec::neo4j_value_text(other)
+                ))
+                .expected_type(other, "INTEGER or FLOAT")),
             }
         }
         "ceil" => math1(n, &args, f64::ceil),
@@ -973,7 +1049,21 @@ pub(crate) fn call_lowered(
     }
 }
 
+/// A temporal function's failure as Neo4j reports it: an `ArgumentError`, but for what
+/// Neo4j's runtime fails on internally (a field of the wrong type, an unknown truncation
+/// unit: `Neo.DatabaseError.Statement.ExecutionFailed`).
 fn temporal_error(e: String) -> ExecError {
+    if let Some(unit) = e.strip_prefix("unknown truncation unit ") {
+        return ExecError::execution_failed(&format!(
+            "Unsupported unit: {}",
+            unit.trim_matches('"')
+        ));
+    }
+    if e.contains(" must be an integer value, but was a ")
+        || e.contains(" must be a number value, but was a ")
+    {
+        return ExecError::execution_failed(&e);
+    }
     ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
 }
 
@@ -997,10 +1087,55 @@ fn temporal_function(
         match (kind, member) {
             (k, None) if KINDS.contains(&k) => {
                 arity(n, &args, 0, 1)?;
-                Ok(super::temporal_values::construct_at(k, args.first(), clock)
-                    .map_err(temporal_error)?
-                    .map(Value::from)
-                    .unwrap_or(Value::Null))
+                let arg = match args.first() {
+                    Some(Value::Map(m)) => {
+                        let m = super::temporal_checks::check_map(k, m)?;
+                        // Only a time zone: now, in that zone.
+                        if let (1, Some(Value::String(z))) = (m.len(), m.get("timezone")) {
+                            return temporal_function(
+                                &format!("{k}.statement"),
+                                vec![Value::String(z.clone())],
+                                clock,
+                            )
+                            .unwrap_or(Ok(Value::Null));
+                        }
+                        Some(Value::Map(m))
+                    }
+                    Some(v @ (Value::Null | Value::String(_) | Value::Temporal(_))) => {
+                        Some(v.clone())
+                    }
+                    Some(other) => return Err(super::temporal_checks::bad_signature(k, other)),
+                    None => None,
+                };
+                match super::temporal_values::construct_at(k, arg.as_ref(), clock) {
+                    Ok(t) => Ok(t.map(Value::from).unwrap_or(Value::Null)),
+                    Err(e) => {
+                        let zone = e
+                            .strip_prefix("unknown time zone ")
+                            .map(|z| z.trim_matches('"').to_string());
+                        // An offset beyond ±18 hours: java.time's words.
+                        let offset_hours = e
+                            .strip_prefix("invalid offset ")
+                            .map(|o| o.trim_matches('"'))
+                            .and_then(|o| o.get(1..3))
+                            .and_then(|h| h.parse::<u32>().ok())
+                            .filter(|h| *h > 18);
+                        if let Some(h) = offset_hours {
+                            return Err(ExecError::runtime(
+                                ErrorKind::ArgumentError,
+                                format!("Zone offset hours not in valid range: value {h} is not in the range -18 to 18"),
+                            )
+                            .with_detail("InvalidArgumentValue"));
+                        }
+                        Err(match (&arg, zone) {
+                            (Some(Value::String(text)), zone) => {
+                                super::temporal_checks::text_error(k, text, zone.as_deref())
+                            }
+                            (_, Some(z)) => super::temporal_checks::text_error(k, &z, Some(&z)),
+                            _ => temporal_error(e),
+                        })
+                    }
+                }
             }
             (k, Some("transaction" | "statement" | "realtime")) if KINDS.contains(&k) => {
                 arity(n, &args, 0, 1)?;
@@ -1012,18 +1147,26 @@ fn temporal_function(
                 let now =
                     super::temporal_values::construct_at(k, None, at).map_err(temporal_error)?;
                 match (now, args.first()) {
-                    (Some(t), Some(Value::String(z))) => {
+                    (Some(_), Some(Value::String(z))) => {
+                        // The instant in the zone, then the kind's part of it (the local time
+                        // of `localtime.statement('+01:00')` is the zone's).
+                        let utc = super::temporal_values::construct_at("datetime", None, at)
+                            .map_err(temporal_error)?;
                         let mut m = std::collections::BTreeMap::new();
                         m.insert(
-                            std::sync::Arc::from(match k {
-                                "date" => "date",
-                                "localtime" | "time" => "time",
-                                _ => "datetime",
-                            }),
-                            Value::from(t),
+                            std::sync::Arc::from("datetime"),
+                            utc.map(Value::from).unwrap_or(Value::Null),
                         );
                         m.insert(std::sync::Arc::from("timezone"), Value::String(z.clone()));
-                        Ok(super::temporal_values::construct(k, Some(&Value::Map(m)))
+                        let zoned =
+                            super::temporal_values::construct("datetime", Some(&Value::Map(m)))
+                                .map_err(|e| match e.strip_prefix("unknown time zone ") {
+                                    Some(_) => super::temporal_checks::text_error(k, z, Some(z)),
+                                    None => temporal_error(e),
+                                })?
+                                .map(Value::from)
+                                .unwrap_or(Value::Null);
+                        Ok(super::temporal_values::construct(k, Some(&zoned))
                             .map_err(temporal_error)?
                             .map(Value::from)
                             .unwrap_or(Value::Null))
@@ -1075,8 +1218,17 @@ fn temporal_function(
             }
             ("duration", None) => {
                 arity(n, &args, 1, 1)?;
+                match &args[0] {
+                    Value::Null | Value::String(_) | Value::Map(_) | Value::Temporal(_) => {}
+                    other => return Err(super::temporal_checks::bad_signature("duration", other)),
+                }
                 Ok(super::temporal_values::duration_from(&args[0])
-                    .map_err(temporal_error)?
+                    .map_err(|e| match &args[0] {
+                        Value::String(text) => {
+                            super::temporal_checks::text_error("duration", text, None)
+                        }
+                        _ => temporal_error(e),
+                    })?
                     .map(|d| Value::from(Temporal::Duration(d)))
                     .unwrap_or(Value::Null))
             }
@@ -1107,6 +1259,55 @@ fn temporal_function(
         Err(e) if e.detail == Some("UnknownFunction") => None,
         _ => Some(r),
     }
+}
+
+/// `trim(input)`, `trim(spec, input)` or `trim(spec, chars, input)` — the call Neo4j reads
+/// `trim([LEADING|TRAILING|BOTH] [chars] FROM input)` as. A spec other than `'LEADING'` or
+/// `'TRAILING'` trims both ends; without `chars`, white space is trimmed; `chars` must be one
+/// character. A null spec is Neo4j's type error; a null `chars` or input gives null.
+fn trim(n: &str, args: &[Value]) -> Result<Value> {
+    arity(n, args, 1, 3)?;
+    let (spec, chars, input) = match args {
+        [input] => (None, None, input),
+        [spec, input] => (Some(spec), None, input),
+        [spec, chars, input] => (Some(spec), Some(chars), input),
+        _ => return Ok(Value::Null),
+    };
+    let spec = match spec {
+        None => "BOTH",
+        Some(Value::String(s)) => s,
+        Some(other) => return Err(bad_arg(n, other)),
+    };
+    let chars = match chars {
+        None => None,
+        Some(v) => match str_arg(n, v)? {
+            None => return Ok(Value::Null),
+            Some(c) => {
+                let mut it = c.chars();
+                match (it.next(), it.next()) {
+                    (Some(one), None) => Some(one),
+                    _ => {
+                        return Err(ExecError::runtime(
+                            ErrorKind::ArgumentError,
+                            "The argument `trimCharacterString` in the `trim()` function must be of length 1.",
+                        ))
+                    }
+                }
+            }
+        },
+    };
+    let Some(s) = str_arg(n, input)? else {
+        return Ok(Value::Null);
+    };
+    let strip = |c: char| match chars {
+        Some(one) => c == one,
+        None => crate::value::java_whitespace(c),
+    };
+    Ok(Value::from(match spec {
+        "LEADING" => s.trim_start_matches(strip),
+        "TRAILING" => s.trim_end_matches(strip),
+        _ => s.trim_matches(strip),
+    }))
 }
 
 fn str1(n: &str, args: &[Value], f: fn(&str) -> String) -> Result<Value> {
@@ -1189,7 +1390,7 @@ fn round(x: f64, precision: i64, mode: &str) -> Result<f64> {
 }
 
 /// `valueType()` text.
-fn value_type_text(v: &Value) -> String {
+pub(crate) fn value_type_text(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
         Value::Bool(_) => "BOOLEAN NOT NULL".into(),

@@ -153,7 +153,9 @@
 //!   the index built from the graph on its first search — the labelled nodes or typed
 //!   relationships with a `STRING` or `LIST<STRING>` in one of its properties — and cached in the
 //!   graph until the next change; options, Neo4j's errors.
-//! - `temporal_values.rs`: temporal values built from function arguments, and their components.
+//! - `temporal_values.rs`: temporal values built from function arguments, and their components;
+//!   `temporal_checks.rs`: Neo4j's checks of those arguments (a map's fields, a text that is not
+//!   a temporal) with its error codes and words.
 //! - `graphs.rs`: the server's databases as a statement sees them — `DatabaseContext`, composite
 //!   databases and their constituents' alias properties — `use_target`, the database a
 //!   statement's `USE` clauses name, and `graph.names` / `graph.propertiesByName`; the `USE`
@@ -177,10 +179,12 @@ mod notifications;
 mod planner;
 mod procedures;
 pub mod security;
+mod temporal_checks;
 pub(crate) mod temporal_values;
 mod vector;
 
 pub use error::{ErrorKind, ExecError, GqlStatus, Phase, Result};
+pub(crate) use exec::neo4j_value_text;
 /// Whether the engine runs the function `name` (dotted, any case): a function Neo4j knows that
 /// grape does not run is refused at compile time as not supported.
 pub use functions::is_implemented as function_is_implemented;
@@ -928,6 +932,7 @@ fn compile_errors_with(
             K::ParameterMapInPattern => "InvalidParameterUse",
             K::RelationshipTypeCount => "NoSingleRelationshipType",
             K::InvalidDelete => "InvalidDelete",
+            K::CreatingVarLength => "CreatingVarLength",
             K::MissingPredicate => "MissingPredicate",
             K::QueryConclusion => "InvalidClauseComposition",
             K::NonConstantExpression => "NonConstantExpression",
@@ -942,11 +947,13 @@ fn compile_errors_with(
             K::ColonDisjunction => "InvalidRelationshipPattern",
             _ => continue,
         };
-        out.push(
-            ExecError::compile(ErrorKind::SyntaxError, d.message)
-                .with_detail(detail)
-                .at(d.span),
-        );
+        let mut e = ExecError::compile(ErrorKind::SyntaxError, d.message)
+            .with_detail(detail)
+            .at(d.span);
+        if let Some(subject) = &d.subject {
+            e = e.mismatch_of(subject);
+        }
+        out.push(e);
     }
     // Neo4j resolves functions after its other semantic checks: an unknown function is
     // reported only when nothing else is wrong (a renamed one, `distance`, is not).

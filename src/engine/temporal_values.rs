@@ -124,7 +124,10 @@ fn get_int(m: &BTreeMap<Arc<str>, Value>, k: &str) -> Result<Option<i64>, String
         None | Some(Value::Null) => Ok(None),
         Some(Value::Int(i)) => Ok(Some(*i)),
         Some(Value::Float(f)) if f.fract() == 0.0 => Ok(Some(*f as i64)),
-        Some(other) => Err(format!("{k} must be an integer, got {other}")),
+        Some(other) => Err(format!(
+            "{k} must be an integer value, but was a {}",
+            super::temporal_checks::value_class(other)
+        )),
     }
 }
 
@@ -510,7 +513,10 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
                     None | Some(Value::Null) => Ok(0.0),
                     Some(Value::Int(i)) => Ok(*i as f64),
                     Some(Value::Float(x)) => Ok(*x),
-                    Some(other) => Err(format!("{k} must be a number, got {other}")),
+                    Some(other) => Err(format!(
+                        "{k} must be a number value, but was a {}",
+                        super::temporal_checks::value_class(other)
+                    )),
                 }
             };
             for k in m.keys() {
@@ -534,6 +540,21 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
             }
             let months = f("years")? * 12.0 + f("quarters")? * 3.0 + f("months")?;
             let days = f("weeks")? * 7.0 + f("days")?;
+            if months.abs() >= 9.2e18 || days.abs() >= 9.2e18 {
+                // Neo4j's words, with the months as Java's long arithmetic wraps them.
+                let int = |k: &str| match m.get(k) {
+                    Some(Value::Int(i)) => *i,
+                    _ => 0,
+                };
+                let wrapped = int("years")
+                    .wrapping_mul(12)
+                    .wrapping_add(int("quarters").wrapping_mul(3))
+                    .wrapping_add(int("months"));
+                let wrapped_days = int("weeks").wrapping_mul(7).wrapping_add(int("days"));
+                return Err(format!(
+                    "Invalid value for duration, will cause overflow. Value was months={wrapped}, days={wrapped_days}, seconds=0, nanos=0"
+                ));
+            }
             // Whole-number seconds and nanoseconds stay exact.
             let int = |k: &str| -> i64 {
                 match m.get(k) {

@@ -222,7 +222,7 @@ impl Analyzer {
                 }
             }
             Analyzer::Whitespace => {
-                for word in text.split(java_whitespace) {
+                for word in text.split(crate::value::java_whitespace) {
                     if !word.is_empty() {
                         for piece in pieces(word) {
                             emit(piece, out);
@@ -250,11 +250,6 @@ impl Analyzer {
         self.analyze(text, 0, &mut out);
         out
     }
-}
-
-/// Java's `Character.isWhitespace`: Unicode white space except the non-breaking spaces.
-fn java_whitespace(c: char) -> bool {
-    c.is_whitespace() && !matches!(c, '\u{a0}' | '\u{2007}' | '\u{202f}')
 }
 
 /// Lower-cases as Lucene's LowerCaseFilter does: one character for one character (where

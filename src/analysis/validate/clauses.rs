@@ -140,6 +140,10 @@ impl<'a, 's> Checker<'a, 's> {
                     let mut visible = scope.clone();
                     for (k, v) in &out.vars {
                         visible.vars.insert(k.clone(), *v);
+                        match out.types.get(k) {
+                            Some(t) => visible.types.insert(k.clone(), *t),
+                            None => visible.types.remove(k),
+                        };
                     }
                     visible.open |= out.open;
                     if (w.projection.distinct || aggregating) && !w.projection.star {
@@ -174,7 +178,21 @@ impl<'a, 's> Checker<'a, 's> {
                     self.cypher_25_clause("FOR", u.span);
                 }
                 self.expr(&u.expr, &scope, Ctx::default());
+                // Neo4j types the variable as the list's elements where it knows them
+                // (`UNWIND [1.5] AS x`: a Float), and where they are of one type only.
+                let element = self
+                    .static_type(&u.expr, &scope)
+                    .and_then(super::types::Types::element)
+                    .filter(|t| t.single().is_some());
                 self.bind_value(&u.variable, &mut scope, Kind::Unknown, "UNWIND");
+                if let Some(mut t) = element {
+                    // A map element is typed as a map parameter is (`Map, Node or
+                    // Relationship`).
+                    if t == super::types::Types::of(super::types::Ty::Map) {
+                        t = super::types::Types::of_parameter(crate::analysis::ParameterType::Map);
+                    }
+                    scope.types.insert(u.variable.name.clone(), t);
+                }
                 scope
             }
             Clause::CallSubquery(c) => {
@@ -1120,7 +1138,13 @@ impl<'a, 's> Checker<'a, 's> {
             };
             out.bind(&name, kind, binding);
             // A parameter's type (from its value) goes with the name it is projected to.
-            if kind == Kind::Value || matches!(item.expr.kind, ExprKind::Parameter(_)) {
+            // So does a variable's known type (`UNWIND [1.5] AS x WITH x`).
+            let typed_variable =
+                kind == Kind::Unknown && matches!(item.expr.kind, ExprKind::Variable(_));
+            if kind == Kind::Value
+                || typed_variable
+                || matches!(item.expr.kind, ExprKind::Parameter(_))
+            {
                 let known = match &item.expr.kind {
                     ExprKind::Variable(v) => scope.types.get(&v.name).cloned(),
                     _ => self.static_type(&item.expr, scope),
@@ -1238,12 +1262,19 @@ impl<'a, 's> Checker<'a, 's> {
             .collect();
         for item in p.items.iter().filter(|it| contains_aggregate(&it.expr)) {
             let mut illegal = Vec::new();
-            implicit_keys(&item.expr, &keys, &mut Vec::new(), &mut illegal);
-            if !illegal.is_empty() {
+            // Neo4j 5 names the property read (`n.y`, where it stands); 2026's Cypher 25 the
+            // variable, at the column.
+            let cypher25 = self.version != CypherVersion::Cypher5;
+            implicit_keys(&item.expr, &keys, cypher25, &mut Vec::new(), &mut illegal);
+            let first = illegal
+                .first()
+                .map(|(_, at)| if cypher25 { item.expr.span } else { *at });
+            if let Some(at) = first {
+                let names: Vec<&str> = illegal.iter().map(|(n, _)| n.as_str()).collect();
                 self.diag(
                     DiagnosticKind::AmbiguousAggregation,
-                    format!("Aggregation column contains implicit grouping expressions. For example, in 'RETURN n.a, n.a + n.b + count(*)' the aggregation expression 'n.a + n.b + count(*)' includes the implicit grouping key 'n.b'. It may be possible to rewrite the query by extracting these grouping/aggregation expressions into a preceding WITH clause. Illegal expression(s): {}", illegal.join(", ")),
-                    item.expr.span,
+                    format!("Aggregation column contains implicit grouping expressions. For example, in 'RETURN n.a, n.a + n.b + count(*)' the aggregation expression 'n.a + n.b + count(*)' includes the implicit grouping key 'n.b'. It may be possible to rewrite the query by extracting these grouping/aggregation expressions into a preceding WITH clause. Illegal expression(s): {}", names.join(", ")),
+                    at,
                 );
             }
         }
@@ -1461,31 +1492,43 @@ pub(super) fn aggregate_calls<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
 /// The variables `e` reads, outside its aggregates, that are not grouping keys (`keys`): a
 /// key variable and its properties are keys, and so is a property that is a key itself.
 /// `local`: variables a comprehension around `e` binds.
-fn implicit_keys(e: &Expr, keys: &[&Expr], local: &mut Vec<String>, out: &mut Vec<String>) {
+fn implicit_keys(
+    e: &Expr,
+    keys: &[&Expr],
+    variables_only: bool,
+    local: &mut Vec<String>,
+    out: &mut Vec<(String, Span)>,
+) {
     let key_var = |name: &str| {
         keys.iter()
             .any(|k| matches!(&k.kind, ExprKind::Variable(v) if v.name == name))
     };
-    let flag = |name: &str, out: &mut Vec<String>| {
-        if !key_var(name) && !local.iter().any(|l| l == name) && !out.iter().any(|o| o == name) {
-            out.push(name.to_string());
+    // What Neo4j names: the variable, or the property read from it (`n.y`), where it stands.
+    let flag = |name: &str, shown: String, at: Span, out: &mut Vec<(String, Span)>| {
+        if !key_var(name) && !local.iter().any(|l| l == name) && !out.iter().any(|o| o.0 == shown) {
+            out.push((shown, at));
         }
     };
     match &e.kind {
         ExprKind::CountStar => {}
         ExprKind::FunctionCall { name, .. } if name.is_aggregate() => {}
-        ExprKind::Variable(v) => flag(&v.name, out),
+        ExprKind::Variable(v) => flag(&v.name, v.name.clone(), e.span, out),
         ExprKind::Property { .. } if keys.iter().any(|k| **k == *e) => {}
-        ExprKind::Property { expr, .. } if matches!(expr.kind, ExprKind::Variable(_)) => {
+        ExprKind::Property { expr, key } if matches!(expr.kind, ExprKind::Variable(_)) => {
             if let ExprKind::Variable(v) = &expr.kind {
-                flag(&v.name, out);
+                let shown = if variables_only {
+                    v.name.clone()
+                } else {
+                    format!("{}.{}", v.name, key.name)
+                };
+                flag(&v.name, shown, e.span, out);
             }
         }
         _ => {
             let n = local.len();
             local.extend(binds(e));
             for c in e.children() {
-                implicit_keys(c, keys, local, out);
+                implicit_keys(c, keys, variables_only, local, out);
             }
             local.truncate(n);
         }

@@ -196,12 +196,28 @@ impl<'a, 's> Checker<'a, 's> {
             ExprKind::IsNull { expr, .. }
             | ExprKind::IsType { expr, .. }
             | ExprKind::IsNormalized { expr, .. } => self.expr(expr, scope, ctx),
-            ExprKind::FunctionCall { name, args, .. } => {
+            ExprKind::FunctionCall {
+                name,
+                args,
+                distinct,
+            } => {
                 let dotted = name.dotted();
                 let cypher25 = self.version == CypherVersion::Cypher25;
                 let known = crate::catalogue::function(&dotted)
                     .filter(|_| !(cypher25 && crate::catalogue::missing_in_cypher_25(&dotted)));
+                // Only the built-in aggregating functions take DISTINCT (checked before the
+                // name is looked up: an unknown function is refused for its DISTINCT).
+                let distinct_refused =
+                    *distinct && !known.is_some_and(|f| f.aggregating && f.built_in);
                 match known {
+                    _ if distinct_refused => {
+                        let last = name.parts.last().map_or("", |p| p.name.as_str());
+                        self.diag(
+                            DiagnosticKind::InvalidAggregation,
+                            format!("Invalid use of DISTINCT with function '{last}'"),
+                            e.span,
+                        );
+                    }
                     None => {
                         let message = crate::catalogue::unknown_function_message(&dotted);
                         match crate::catalogue::suggest_function(&dotted) {

@@ -192,6 +192,13 @@ impl<'a, 's> Checker<'a, 's> {
                         t.span(),
                     ),
                 }
+                if r.length.is_some() {
+                    self.diag(
+                        DiagnosticKind::CreatingVarLength,
+                        format!("Variable length relationships cannot be used in {clause}"),
+                        r.span,
+                    );
+                }
             }
             if let Some(l) = labels {
                 let place = match (mode, el) {
@@ -529,6 +536,21 @@ impl<'a, 's> Checker<'a, 's> {
             let map_like = Types::of(Ty::Map)
                 .union(Types::of(Ty::Node))
                 .union(Types::of(Ty::Relationship));
+            if left.is_none() {
+                // A left operand of unknown type: the right one must still be what the
+                // operator takes after some left one (`$float * 'a'`).
+                let rhs_allowed = match op {
+                    BinaryOp::Sub | BinaryOp::Mul => numbers.union(duration),
+                    BinaryOp::Div => numbers,
+                    _ => return,
+                };
+                if let Some(actual) = self.static_type(rhs, scope) {
+                    if !actual.meets(rhs_allowed) {
+                        self.operand_mismatch(rhs_allowed.describe(), actual, rhs);
+                    }
+                }
+                return;
+            }
             let Some(left) = left.and_then(|t| {
                 if t == map_like {
                     Some(Some(Ty::Map))
@@ -614,6 +636,12 @@ impl<'a, 's> Checker<'a, 's> {
             }
             match self.static_type(o, scope) {
                 Some(actual) if !actual.meets(allowed) => {
+                    if allowed == Types::of(Ty::Boolean) && actual.lists_only() {
+                        if self.list_as_boolean(o) {
+                            return;
+                        }
+                        continue;
+                    }
                     let expected = shown.map_or_else(|| allowed.describe(), str::to_string);
                     // One finding per expression, as Neo4j reports the first.
                     return self.operand_mismatch(expected, actual, o);

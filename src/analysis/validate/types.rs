@@ -157,7 +157,7 @@ impl Types {
     }
 
     /// The one scalar type of the set, if it is exactly one.
-    fn single(self) -> Option<Ty> {
+    pub(super) fn single(self) -> Option<Ty> {
         if self.lists != 0 || self.any_list || self.scalars.count_ones() != 1 {
             return None;
         }
@@ -263,6 +263,11 @@ impl Types {
             || (self.any_list && lists_expected)
     }
 
+    /// Whether every type is a list (`List<Integer>`, `List<Any>`).
+    pub(super) fn lists_only(self) -> bool {
+        self.scalars == 0 && (self.lists != 0 || self.any_list)
+    }
+
     /// A value's type as Neo4j's messages name it after `but was`: a list of unknown elements
     /// is `List<Any>`.
     pub(super) fn describe_actual(self) -> String {
@@ -337,10 +342,25 @@ fn expected_override(function: &str, i: usize, version: CypherVersion) -> Option
             Some(set(&[Ty::String]).union(Types::any_list()))
         }
         ("point", 0) => Some(set(&[Ty::Map, Ty::Node, Ty::Relationship])),
-        ("trim" | "ltrim" | "rtrim", 0) => Some(set(&[Ty::String])),
+        // `trim([spec,] [chars,] input)`: every argument a string (the FROM form is this call).
+        ("trim", _) | ("ltrim" | "rtrim", 0) => Some(set(&[Ty::String])),
         // Accepted by Neo4j's checker whatever the argument (checked when the query runs).
         ("reverse" | "tointeger" | "tofloat" | "toboolean" | "timestamp", _) => None,
         ("tointegerornull" | "tofloatornull" | "tobooleanornull", _) => None,
+        _ => return None,
+    })
+}
+
+/// What Neo4j's checker takes for a parameter given to a conversion function.
+fn parameter_conversion(function: &str) -> Option<Types> {
+    let set = |ts: &[Ty]| Types {
+        scalars: ts.iter().fold(0, |b, t| b | t.bit()),
+        ..Types::default()
+    };
+    Some(match function.to_ascii_lowercase().as_str() {
+        "tointeger" => set(&[Ty::Boolean, Ty::Float, Ty::Integer, Ty::String]),
+        "tofloat" => set(&[Ty::Float, Ty::Integer, Ty::String]),
+        "toboolean" => set(&[Ty::Boolean, Ty::Integer, Ty::String]),
         _ => return None,
     })
 }
@@ -495,6 +515,9 @@ impl Checker<'_, '_> {
     pub(super) fn expect_type(&mut self, e: &Expr, scope: &Scope, expected: Types) -> bool {
         match self.static_type(e, scope) {
             Some(actual) if !actual.meets(expected) => {
+                if expected == Types::of(Ty::Boolean) && actual.lists_only() {
+                    return self.list_as_boolean(e);
+                }
                 let what = format!(
                     "expected {} but was {}",
                     expected.describe(),
@@ -503,10 +526,31 @@ impl Checker<'_, '_> {
                 let message = self.mismatch(e, &what);
                 let at = self.position(e);
                 self.diag(DiagnosticKind::InvalidArgumentType, message, at);
+                // Neo4j's GQL status names a variable (`Invalid input 'Float' for `x``).
+                if let (ExprKind::Variable(v), Some(d)) = (&e.kind, self.diags.last_mut()) {
+                    d.subject = Some(format!("`{}`", v.name));
+                }
                 true
             }
             _ => false,
         }
+    }
+
+    /// A list where a boolean is wanted: Neo4j 5 converts a list parameter (deprecated) and
+    /// refuses any other list: "Coercion of list to boolean is not allowed". Whether it was
+    /// reported.
+    pub(super) fn list_as_boolean(&mut self, e: &Expr) -> bool {
+        if matches!(e.kind, ExprKind::Parameter(_)) {
+            return false;
+        }
+        let at = self.position(e);
+        self.diag(
+            DiagnosticKind::InvalidArgumentType,
+            "Coercion of list to boolean is not allowed. Please use `NOT isEmpty(...)` instead."
+                .to_string(),
+            at,
+        );
+        true
     }
 
     /// The static type of `e` where Neo4j's checker knows it; `None` for `Any`.
@@ -682,8 +726,13 @@ impl Checker<'_, '_> {
             // A signature the catalogue cannot read (`trim([BOTH x FROM] s)`): the overrides.
             for (i, arg) in args.iter().enumerate() {
                 if let Some(Some(expected)) = expected_override(f.name, i, self.version) {
-                    if clean.get(i).copied().unwrap_or(true) {
-                        self.expect_type(arg, scope, expected);
+                    if clean.get(i).copied().unwrap_or(true)
+                        && self.expect_type(arg, scope, expected)
+                    {
+                        if let Some(d) = self.diags.last_mut() {
+                            d.subject =
+                                Some(format!("argument at index {i} of function {}()", f.name));
+                        }
                     }
                 }
             }
@@ -693,17 +742,31 @@ impl Checker<'_, '_> {
             if !clean.get(i).copied().unwrap_or(true) {
                 continue;
             }
+            let is_parameter = matches!(arg.kind, ExprKind::Parameter(_));
             let expected = match expected_override(f.name, i, self.version) {
+                // The conversions take anything written in the query, but check a
+                // parameter's type (`toInteger($map)`).
+                Some(None) if is_parameter => parameter_conversion(f.name),
                 Some(e) => e,
                 None => Types::from_catalogue(&param.ty),
             };
             let Some(expected) = expected else {
                 continue;
             };
-            if f.name.eq_ignore_ascii_case("toString") && matches!(arg.kind, ExprKind::Parameter(_))
+            // Neo4j 5.26 lets a list parameter through toInteger (it fails when it runs),
+            // though not through toFloat or toBoolean.
+            if is_parameter
+                && f.name.eq_ignore_ascii_case("toInteger")
+                && self.static_type(arg, scope).is_some_and(Types::lists_only)
             {
-                // toString's own check words a parameter's mismatch: no parameter name, its
-                // types joined by commas (`but was Map, Node, Relationship`).
+                continue;
+            }
+            let plain_words =
+                f.name.eq_ignore_ascii_case("toString") || f.name.eq_ignore_ascii_case("toBoolean");
+            if plain_words && is_parameter {
+                // toString's and toBoolean's own checks word a parameter's mismatch: no
+                // parameter name, its types joined by commas (`but was Map, Node,
+                // Relationship`).
                 if let Some(actual) = self.static_type(arg, scope).filter(|a| !a.meets(expected)) {
                     self.diag(
                         DiagnosticKind::InvalidArgumentType,
@@ -714,10 +777,26 @@ impl Checker<'_, '_> {
                         ),
                         arg.span,
                     );
+                    if let Some(d) = self.diags.last_mut() {
+                        let of = if f.name.eq_ignore_ascii_case("toString") {
+                            "to"
+                        } else {
+                            "of"
+                        };
+                        d.subject = Some(format!("argument {of} function {}()", f.name));
+                    }
                 }
                 continue;
             }
-            self.expect_type(arg, scope, expected);
+            if self.expect_type(arg, scope, expected) {
+                if let Some(d) = self.diags.last_mut() {
+                    d.subject = Some(if f.name.eq_ignore_ascii_case("toString") {
+                        "argument to function toString()".to_string()
+                    } else {
+                        format!("argument at index {i} of function {}()", f.name)
+                    });
+                }
+            }
         }
     }
 }

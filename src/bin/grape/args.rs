@@ -201,9 +201,10 @@ pub(crate) enum Command {
     #[cfg(feature = "neo4j")]
     ReplayCheck(ReplayCheckArgs),
     /// Run statements on grape and on a live Neo4j holding the same graph and report every
-    /// difference: errors (status codes), columns, rows (a multiset, or the sort order under a
-    /// final ORDER BY with ties as sets), update counters (writes run in transactions rolled back
-    /// on both sides). Statements come from files and/or --generate N. Exits 1 when any differ.
+    /// difference: errors (status codes and GQL statuses), columns, rows (a multiset, or the
+    /// sort order under a final ORDER BY with ties as sets), update counters (writes run in
+    /// transactions rolled back on both sides). Statements come from files and/or --generate N.
+    /// Exits 1 when any differ.
     #[cfg(feature = "neo4j")]
     Difftest(crate::live::DifftestArgs),
     /// Generate with an LLM (feature `llm`).

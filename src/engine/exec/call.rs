@@ -71,7 +71,7 @@ impl<'a> Runner<'a> {
                     .map(|&i| res.get(i).cloned().unwrap_or(Value::Null)),
             );
             if let Some(w) = c.yield_.as_ref().and_then(|y| y.where_.as_ref()) {
-                if self.eval(w, &Env::new(&new_scope, &nr))?.as_bool() != Some(true) {
+                if !crate::engine::eval::passes(&self.eval(w, &Env::new(&new_scope, &nr))?)? {
                     continue;
                 }
             }

@@ -280,7 +280,7 @@ impl<'a> Runner<'a> {
                 let result = self.match_parts(&chains.0, 0, &mut st, &new_scope, &mut |st, run| {
                     if let Some(w) = &where_ {
                         let env = Env::new(&new_scope, &st.vals);
-                        if run.eval_compiled(w, &env)?.as_bool() != Some(true) {
+                        if !crate::engine::eval::passes(&run.eval_compiled(w, &env)?)? {
                             return Ok(());
                         }
                     }
@@ -413,7 +413,7 @@ impl<'a> Runner<'a> {
             if let Some(slot) = vals.get_mut(s.var_slot) {
                 *slot = v;
             }
-            Ok(self.eval_compiled(f, &Env::new(with_var, &vals))?.as_bool() == Some(true))
+            crate::engine::eval::passes(&self.eval_compiled(f, &Env::new(with_var, &vals))?)
         };
         let mut tick = || self.sh.tick();
         let hits =
@@ -716,12 +716,12 @@ impl<'a> Runner<'a> {
             None => {}
         }
         if let Some(w) = &x.where_ {
-            if self.eval_compiled(w, &env)?.as_bool() != Some(true) {
+            if !crate::engine::eval::passes(&self.eval_compiled(w, &env)?)? {
                 return Ok(false);
             }
         }
         for f in &x.filters {
-            if self.eval_compiled(f, &env)?.as_bool() != Some(true) {
+            if !crate::engine::eval::passes(&self.eval_compiled(f, &env)?)? {
                 return Ok(false);
             }
         }
@@ -777,12 +777,12 @@ impl<'a> Runner<'a> {
             }
         }
         if let Some(w) = where_ {
-            if self.eval(w, &env)?.as_bool() != Some(true) {
+            if !crate::engine::eval::passes(&self.eval(w, &env)?)? {
                 return Ok(false);
             }
         }
         for f in filters {
-            if self.eval(f, &env)?.as_bool() != Some(true) {
+            if !crate::engine::eval::passes(&self.eval(f, &env)?)? {
                 return Ok(false);
             }
         }
@@ -1383,7 +1383,7 @@ impl<'a> Runner<'a> {
         }
         match el {
             GElem::Filter(w) => {
-                if self.eval(w, &Env::new(scope, &st.vals))?.as_bool() == Some(true) {
+                if crate::engine::eval::passes(&self.eval(w, &Env::new(scope, &st.vals))?)? {
                     self.gmatch(elems, idx + 1, st, path, scope, k)?;
                 }
                 Ok(())
@@ -1627,7 +1627,7 @@ impl<'a> Runner<'a> {
                 return Ok(()); // an iteration must make progress
             }
             if let Some(w) = g.where_ {
-                if run.eval(w, &Env::new(scope, &st.vals))?.as_bool() != Some(true) {
+                if !crate::engine::eval::passes(&run.eval(w, &Env::new(scope, &st.vals))?)? {
                     return Ok(());
                 }
             }

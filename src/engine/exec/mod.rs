@@ -35,7 +35,7 @@ pub(crate) mod schema;
 mod show;
 mod transactions;
 pub(crate) mod update;
-pub(crate) use update::set_property;
+pub(crate) use update::{neo4j_value_text, set_property};
 mod walk;
 
 pub(crate) use explain::{filter, Anon};
@@ -652,10 +652,8 @@ impl<'a> Runner<'a> {
     pub(crate) fn regex_full_match(&self, pattern: &str, text: &str) -> Result<bool> {
         let mut cache = self.sh.regex_cache.borrow_mut();
         if !cache.contains_key(pattern) {
-            let re = Regex::new(&format!("^(?:{pattern})$")).map_err(|e| {
-                ExecError::runtime(ErrorKind::ArgumentError, format!("invalid regex: {e}"))
-                    .with_detail("InvalidArgumentValue")
-            })?;
+            let re = Regex::new(&format!("^(?:{pattern})$"))
+                .map_err(|e| super::error::ExecError::invalid_regex(pattern, &e.to_string()))?;
             cache.insert(pattern.to_string(), re);
         }
         Ok(cache.get(pattern).is_some_and(|re| re.is_match(text)))
@@ -968,7 +966,7 @@ fn run_composed(
                     let env = Env::new(&scope, &r);
                     let mut target = n;
                     for (i, b) in w.branches.iter().enumerate() {
-                        if run.eval(&b.condition, &env)?.as_bool() == Some(true) {
+                        if crate::engine::eval::passes(&run.eval(&b.condition, &env)?)? {
                             target = i;
                             break;
                         }
@@ -1305,11 +1303,9 @@ fn run_clause(
             let mut out = Vec::new();
             for r in rows {
                 sh.tick()?;
-                if run
-                    .eval_compiled(&predicate, &Env::new(scope, &r))?
-                    .as_bool()
-                    == Some(true)
-                {
+                if crate::engine::eval::passes(
+                    &run.eval_compiled(&predicate, &Env::new(scope, &r))?,
+                )? {
                     out.push(r);
                 }
             }

@@ -89,7 +89,7 @@ impl Runner<'_> {
                 return Ok(());
             }
             if let Some(w) = &compiled.rest {
-                if run.eval(w, &Env::new(names, &st.vals))?.as_bool() != Some(true) {
+                if !crate::engine::eval::passes(&run.eval(w, &Env::new(names, &st.vals))?)? {
                     return Ok(());
                 }
             }

@@ -541,7 +541,7 @@ impl<'a> Runner<'a> {
                         values: &out,
                         outer: Some(&outer),
                     };
-                    if run.eval_compiled(&pred, &env)?.as_bool() == Some(true) {
+                    if crate::engine::eval::passes(&run.eval_compiled(&pred, &env)?)? {
                         kept.push(out);
                     }
                 }
@@ -961,11 +961,16 @@ pub(crate) fn projection_columns(
         let mut seen = HashSet::new();
         for c in &cols {
             if !seen.insert(c.clone()) {
-                return Err(ExecError::compile(
+                let mut e = ExecError::compile(
                     ErrorKind::SyntaxError,
-                    format!("multiple result columns with the same name `{c}`"),
+                    "Multiple result columns with the same name are not supported",
                 )
-                .with_detail("ColumnNameConflict"));
+                .with_detail("ColumnNameConflict");
+                // Neo4j places it at the projection's first item.
+                if let Some(first) = p.items.first() {
+                    e = e.at(first.expr.span);
+                }
+                return Err(e);
             }
         }
     }

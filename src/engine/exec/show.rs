@@ -286,7 +286,7 @@ impl Runner<'_> {
                     for row in rs {
                         let pass = match &c.where_ {
                             Some(w) => {
-                                self.eval(w, &Env::new(&wide, &row))?.as_bool() == Some(true)
+                                crate::engine::eval::passes(&self.eval(w, &Env::new(&wide, &row))?)?
                             }
                             None => true,
                         };

@@ -638,8 +638,46 @@ impl<'s> Builder<'s> {
                 plain(ExprKind::ShortestPath { all, chain })
             }
             Rule::name_atom => self.name_atom(p),
+            Rule::trim_from => self.trim_from(p).map(|expr| Operand {
+                expr,
+                paren: false,
+                height: 1,
+            }),
             _ => Err(self.bad_tree(&p)),
         }
+    }
+
+    /// `trim([LEADING|TRAILING|BOTH] [chars] FROM input)` as Neo4j reads it: the call
+    /// `trim(spec, [chars,] input)`, the specification a string literal spanning its keyword
+    /// (an empty span where none is written; `BOTH`).
+    pub(super) fn trim_from(&self, p: Pair<'_, Rule>) -> Res<Expr> {
+        let span = span_of(&p);
+        let mut name = None;
+        let mut spec = None;
+        let mut rest = Vec::new();
+        let mut from_at = span.start;
+        for x in p.into_inner() {
+            match x.as_rule() {
+                Rule::TRIM => name = Some(self.ident(x)?),
+                Rule::trim_spec => {
+                    let s = span_of(&x);
+                    let word = x.as_str().to_ascii_uppercase();
+                    spec = Some(Expr::new(ExprKind::Literal(Literal::String(word)), s));
+                }
+                Rule::trim_chars => {
+                    let e = x
+                        .into_inner()
+                        .next()
+                        .ok_or_else(|| internal(self.src, span.start))?;
+                    rest.push(self.expr(e)?);
+                }
+                Rule::FROM => from_at = x.as_span().start(),
+                Rule::expression => rest.push(self.expr(x)?),
+                _ => {}
+            }
+        }
+        let name = name.ok_or_else(|| internal(self.src, span.start))?;
+        Ok(trim_call(name, spec, rest, from_at, span))
     }
 
     /// `n`, `n.a.b`, `ns.f(args)` or `n {.a, …}`.

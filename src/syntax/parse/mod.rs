@@ -847,6 +847,43 @@ pub(crate) fn property_chain(names: Vec<Ident>) -> Option<Expr> {
     Some(e)
 }
 
+/// `trim([spec] [chars] FROM input)` as the call `trim(spec, [chars,] input)`: `rest` holds the
+/// characters (when written) and the input. A missing specification is `'BOTH'` with an empty
+/// span where it would stand (before the characters, or at `FROM`).
+pub(crate) fn trim_call(
+    name: Ident,
+    spec: Option<Expr>,
+    rest: Vec<Expr>,
+    from_at: usize,
+    span: Span,
+) -> Expr {
+    let spec = spec.unwrap_or_else(|| {
+        let at = rest
+            .first()
+            .filter(|_| rest.len() > 1)
+            .map_or(from_at, |c| c.span.start);
+        Expr::new(
+            ExprKind::Literal(Literal::String("BOTH".into())),
+            Span::new(at, at),
+        )
+    });
+    let name_span = name.span;
+    let mut args = Vec::with_capacity(3);
+    args.push(spec);
+    args.extend(rest);
+    Expr::new(
+        ExprKind::FunctionCall {
+            name: QualifiedName {
+                parts: vec![name],
+                span: name_span,
+            },
+            distinct: false,
+            args,
+        },
+        span,
+    )
+}
+
 /// The direction of a relationship pattern from its arrows (both or none: undirected).
 pub(crate) fn direction(left: bool, right: bool) -> Direction {
     match (left, right) {

@@ -1371,6 +1371,19 @@ impl<'o> Printer<'o> {
             } => {
                 self.function_name(name);
                 self.w("(");
+                if let Some(spec) = trim_spec(name, *distinct, args) {
+                    // `trim('LEADING', 'x', s)` is how Neo4j reads `trim(LEADING 'x' FROM s)`.
+                    self.w(spec);
+                    self.w(" ");
+                    if let [_, chars, _] = args.as_slice() {
+                        self.expr(chars);
+                        self.w(" ");
+                    }
+                    self.w("FROM ");
+                    self.expr(&args[args.len() - 1]);
+                    self.w(")");
+                    return;
+                }
                 if *distinct {
                     self.w("DISTINCT ");
                 }
@@ -1630,6 +1643,26 @@ impl<'o> Printer<'o> {
     }
 }
 
+/// The trim specification of a call `trim('LEADING'|'TRAILING'|'BOTH', [chars,] input)`, which
+/// prints as `trim(LEADING [chars] FROM input)`.
+fn trim_spec(name: &QualifiedName, distinct: bool, args: &[Expr]) -> Option<&'static str> {
+    if distinct || name.parts.len() != 1 || !name.parts[0].name.eq_ignore_ascii_case("trim") {
+        return None;
+    }
+    if !(2..=3).contains(&args.len()) {
+        return None;
+    }
+    match &args[0].kind {
+        ExprKind::Literal(Literal::String(s)) => match s.as_str() {
+            "LEADING" => Some("LEADING"),
+            "TRAILING" => Some("TRAILING"),
+            "BOTH" => Some("BOTH"),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{KEYWORDS, RESERVED};
@@ -1645,6 +1678,40 @@ mod tests {
             let printed = super::print(&stmt, &super::PrintOptions::default());
             assert_eq!(crate::syntax::parse(&printed).unwrap().query, stmt.query);
             assert_eq!(printed, q);
+        }
+    }
+
+    /// `trim`'s SQL forms parse as Neo4j reads them (`trim(spec, [chars,] input)`) and print
+    /// back as the SQL form, the specification written out.
+    #[test]
+    fn trim_forms_print_back() {
+        for (q, printed) in [
+            (
+                "RETURN trim(BOTH 'x' FROM s)",
+                "RETURN trim(BOTH 'x' FROM s)",
+            ),
+            ("RETURN trim(leading FROM s)", "RETURN trim(LEADING FROM s)"),
+            ("RETURN trim('x' FROM s)", "RETURN trim(BOTH 'x' FROM s)"),
+            ("RETURN trim(FROM s)", "RETURN trim(BOTH FROM s)"),
+            (
+                "RETURN trim('TRAILING', 'x', s)",
+                "RETURN trim(TRAILING 'x' FROM s)",
+            ),
+            (
+                "RETURN trim(FROM FROM FROM)",
+                "RETURN trim(BOTH `FROM` FROM `FROM`)",
+            ),
+            ("RETURN trim(s)", "RETURN trim(s)"),
+            ("RETURN trim('x', 'y', s)", "RETURN trim('x', 'y', s)"),
+        ] {
+            let stmt = crate::syntax::parse(q).unwrap();
+            let out = super::print(&stmt, &super::PrintOptions::default());
+            assert_eq!(out, printed, "{q}");
+            let again = crate::syntax::parse(&out).unwrap();
+            assert_eq!(
+                super::print(&again, &super::PrintOptions::default()),
+                printed
+            );
         }
     }
 

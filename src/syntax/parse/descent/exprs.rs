@@ -1070,6 +1070,11 @@ impl Descent<'_> {
                         });
                     }
                     None if self.bailed => return None,
+                    // `trim(BOTH 'x' FROM s)`: pest's `trim_from` (tried before `name_atom`)
+                    // reads what the plain call rejects.
+                    None if names.len() == 1 && names[0].name.eq_ignore_ascii_case("trim") => {
+                        return self.bail()
+                    }
                     None => self.pos = save,
                 }
             }
