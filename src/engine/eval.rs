@@ -163,7 +163,7 @@ pub(crate) fn chain_step(result: &mut Option<bool>, op: BinaryOp, left: &Value, 
 }
 
 /// The list a comprehension, quantifier or reduction runs over: `None` for null (the
-/// expression is null), a type error for anything but a list.
+/// expression is null), a byte array's integers, and any other value as a list of one.
 pub(crate) fn list_operand(v: Value) -> Result<Option<Vec<Value>>> {
     match v {
         Value::Null => Ok(None),
