@@ -106,6 +106,47 @@ impl GqlStatus {
         }
     }
 
+    /// A status of its own, with the status it was caused by (no message of its own).
+    fn outer(
+        code: &'static str,
+        description: &str,
+        classification: Option<&'static str>,
+        cause: Box<GqlStatus>,
+    ) -> GqlStatus {
+        GqlStatus {
+            code,
+            description: description.to_string(),
+            classification,
+            message: None,
+            cause: Some(cause),
+        }
+    }
+
+    /// `22G03` (a value of the wrong type), caused by `cause`.
+    pub(crate) fn invalid_value_type(cause: Box<GqlStatus>) -> GqlStatus {
+        GqlStatus::outer(
+            "22G03",
+            "error: data exception - invalid value type",
+            None,
+            cause,
+        )
+    }
+
+    /// `42001` (invalid syntax), caused by `cause`.
+    pub(crate) fn invalid_syntax(cause: Box<GqlStatus>) -> GqlStatus {
+        GqlStatus::outer(
+            "42001",
+            "error: syntax error or access rule violation - invalid syntax",
+            Some("CLIENT_ERROR"),
+            cause,
+        )
+    }
+
+    /// `22000` (a data exception), caused by `cause`.
+    pub(crate) fn data_exception(cause: Box<GqlStatus>) -> GqlStatus {
+        GqlStatus::outer("22000", "error: data exception", None, cause)
+    }
+
     /// A cause: `code: text`, described as `condition. text`.
     pub(crate) fn cause(code: &'static str, condition: &str, text: String) -> Box<GqlStatus> {
         Box::new(GqlStatus {
@@ -129,18 +170,11 @@ impl ExecError {
         match self.detail {
             Some("ProcedureNotFound") => {
                 let name = self.message.split('`').nth(1).unwrap_or_default();
-                GqlStatus {
-                    code: "42001",
-                    description: "error: syntax error or access rule violation - invalid syntax"
-                        .into(),
-                    classification: Some("CLIENT_ERROR"),
-                    message: None,
-                    cause: Some(GqlStatus::cause(
-                        "42N08",
-                        "error: syntax error or access rule violation - no such procedure or function",
-                        format!("The procedure or function {name}() was not registered for this database instance. Verify that the spelling is correct."),
-                    )),
-                }
+                GqlStatus::invalid_syntax(GqlStatus::cause(
+                    "42N08",
+                    "error: syntax error or access rule violation - no such procedure or function",
+                    format!("The procedure or function {name}() was not registered for this database instance. Verify that the spelling is correct."),
+                ))
             }
             Some("InvalidPropertyType") => self.property_type_gql(true),
             _ if self.kind == ErrorKind::ProcedureError => self
@@ -175,17 +209,11 @@ impl ExecError {
             Some(p) => format!("{subject} parameter: {p}"),
             None => subject.to_string(),
         };
-        self.gql_status = Some(Box::new(GqlStatus {
-            code: "22G03",
-            description: "error: data exception - invalid value type".into(),
-            classification: None,
-            message: None,
-            cause: Some(GqlStatus::cause(
-                "22N27",
-                "error: data exception - invalid entity type",
-                format!("Invalid input '{actual}' for {of}. Expected to be {expected}."),
-            )),
-        }));
+        self.gql_status = Some(Box::new(GqlStatus::invalid_value_type(GqlStatus::cause(
+            "22N27",
+            "error: data exception - invalid entity type",
+            format!("Invalid input '{actual}' for {of}. Expected to be {expected}."),
+        ))));
         self
     }
 
@@ -209,17 +237,11 @@ impl ExecError {
             // The inner query's failure: a query that does not conclude is `42N71`.
             cause: name.starts_with("apoc.cypher.").then(|| {
                 if cause.contains("Query cannot conclude with") {
-                    Box::new(GqlStatus {
-                        code: "42001",
-                        description: "error: syntax error or access rule violation - invalid syntax".into(),
-                        classification: Some("CLIENT_ERROR"),
-                        message: None,
-                        cause: Some(GqlStatus::cause(
+                    Box::new(GqlStatus::invalid_syntax(GqlStatus::cause(
                             "42N71",
                             "error: syntax error or access rule violation - incomplete query",
                             "Query cannot conclude with the clause given.".into(),
-                        )),
-                    })
+                        )))
                 } else {
                     Box::new(GqlStatus::generic())
                 }
@@ -233,23 +255,13 @@ impl ExecError {
     /// different columns (`42N39`). `None` for the rest (Neo4j's generic `50N42`).
     fn compile_time_gql(&self) -> Option<GqlStatus> {
         let m = self.message.as_str();
-        let syntax = |cause: Box<GqlStatus>| GqlStatus {
-            code: "42001",
-            description: "error: syntax error or access rule violation - invalid syntax".into(),
-            classification: Some("CLIENT_ERROR"),
-            message: None,
-            cause: Some(cause),
-        };
-        let invalid_input = |text: String| GqlStatus {
-            code: "22G03",
-            description: "error: data exception - invalid value type".into(),
-            classification: None,
-            message: None,
-            cause: Some(GqlStatus::cause(
+        let syntax = |cause: Box<GqlStatus>| GqlStatus::invalid_syntax(cause);
+        let invalid_input = |text: String| {
+            GqlStatus::invalid_value_type(GqlStatus::cause(
                 "22N27",
                 "error: data exception - invalid entity type",
                 text,
-            )),
+            ))
         };
         if let Some(rest) = m.strip_prefix("Type mismatch for parameter '") {
             let (name, rest) = rest.split_once("': expected ")?;
@@ -346,37 +358,25 @@ impl ExecError {
             "NODE"
         };
         let not_null = if not_null { " NOT NULL" } else { "" };
-        GqlStatus {
-            code: "22G03",
-            description: "error: data exception - invalid value type".into(),
-            classification: None,
-            message: None,
-            cause: Some(GqlStatus::cause(
+        GqlStatus::invalid_value_type(GqlStatus::cause(
                 "22N01",
                 "error: data exception - invalid type",
                 format!("Expected the value {value} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
-            )),
-        }
+            ))
     }
 
     /// The GQL status Neo4j gives a value of the wrong type met while running: `22G03`,
     /// caused by `22N01` "Expected the value V to be of type `expected`, but was of type T.".
     pub(crate) fn expected_type(mut self, value: &crate::value::Value, expected: &str) -> Self {
-        self.gql_status = Some(Box::new(GqlStatus {
-            code: "22G03",
-            description: "error: data exception - invalid value type".into(),
-            classification: None,
-            message: None,
-            cause: Some(GqlStatus::cause(
-                "22N01",
-                "error: data exception - invalid type",
-                format!(
-                    "Expected the value {} to be of type {expected}, but was of type {}.",
-                    crate::value::gql_value_text(value),
-                    super::functions::value_type_text(value)
-                ),
-            )),
-        }));
+        self.gql_status = Some(Box::new(GqlStatus::invalid_value_type(GqlStatus::cause(
+            "22N01",
+            "error: data exception - invalid type",
+            format!(
+                "Expected the value {} to be of type {expected}, but was of type {}.",
+                crate::value::gql_value_text(value),
+                super::functions::value_type_text(value)
+            ),
+        ))));
         self
     }
 
@@ -397,17 +397,11 @@ impl ExecError {
             ),
         )
         .with_detail("InvalidArgumentValue");
-        e.gql_status = Some(Box::new(GqlStatus {
-            code: "22000",
-            description: "error: data exception".into(),
-            classification: None,
-            message: None,
-            cause: Some(GqlStatus::cause(
-                "22N11",
-                "error: data exception - invalid argument",
-                format!("Invalid argument: cannot process '{pattern}'."),
-            )),
-        }));
+        e.gql_status = Some(Box::new(GqlStatus::data_exception(GqlStatus::cause(
+            "22N11",
+            "error: data exception - invalid argument",
+            format!("Invalid argument: cannot process '{pattern}'."),
+        ))));
         e
     }
 

@@ -37,24 +37,8 @@ const FIELDS: &[&str] = &[
     "epochMillis",
 ];
 
-const DATE_FIELDS: &[&str] = &[
-    "year",
-    "month",
-    "day",
-    "week",
-    "dayOfWeek",
-    "quarter",
-    "dayOfQuarter",
-    "ordinalDay",
-];
-const TIME_FIELDS: &[&str] = &[
-    "hour",
-    "minute",
-    "second",
-    "millisecond",
-    "microsecond",
-    "nanosecond",
-];
+// The date and time fields, as the constructors read them.
+use super::temporal_values::{DATE_KEYS as DATE_FIELDS, TIME_KEYS as TIME_FIELDS};
 
 /// Whether `kind` (`date`, `localtime`, `time`, `localdatetime`, `datetime`) takes `field`.
 fn supports(kind: &str, field: &str) -> bool {
@@ -232,17 +216,11 @@ pub(crate) fn text_error(kind: &str, text: &str, zone: Option<&str>) -> ExecErro
     let invalid_argument = |message: String, what: &str| {
         let mut e =
             ExecError::runtime(ErrorKind::SyntaxError, message).with_detail("InvalidArgumentValue");
-        e.gql_status = Some(Box::new(GqlStatus {
-            code: "22000",
-            description: "error: data exception".into(),
-            classification: None,
-            message: None,
-            cause: Some(GqlStatus::cause(
-                "22N11",
-                "error: data exception - invalid argument",
-                format!("Invalid argument: cannot process '{what}'."),
-            )),
-        }));
+        e.gql_status = Some(Box::new(GqlStatus::data_exception(GqlStatus::cause(
+            "22N11",
+            "error: data exception - invalid argument",
+            format!("Invalid argument: cannot process '{what}'."),
+        ))));
         e
     };
     if let Some(z) = zone {
@@ -404,16 +382,10 @@ pub(crate) fn bad_signature(kind: &str, arg: &Value) -> ExecError {
             super::exec::neo4j_value_text(arg)
         ),
     );
-    e.gql_status = Some(Box::new(GqlStatus {
-        code: "42001",
-        description: "error: syntax error or access rule violation - invalid syntax".into(),
-        classification: Some("CLIENT_ERROR"),
-        message: None,
-        cause: Some(GqlStatus::cause(
-            "42I51",
-            "error: syntax error or access rule violation - invalid call signature",
-            format!("The procedure or function {kind}() must have the signature: {signature}."),
-        )),
-    }));
+    e.gql_status = Some(Box::new(GqlStatus::invalid_syntax(GqlStatus::cause(
+        "42I51",
+        "error: syntax error or access rule violation - invalid call signature",
+        format!("The procedure or function {kind}() must have the signature: {signature}."),
+    ))));
     e
 }

@@ -157,7 +157,7 @@ fn base_parts(t: &Temporal) -> Parts {
     }
 }
 
-const DATE_KEYS: &[&str] = &[
+pub(super) const DATE_KEYS: &[&str] = &[
     "year",
     "month",
     "day",
@@ -167,7 +167,7 @@ const DATE_KEYS: &[&str] = &[
     "quarter",
     "dayOfQuarter",
 ];
-const TIME_KEYS: &[&str] = &[
+pub(super) const TIME_KEYS: &[&str] = &[
     "hour",
     "minute",
     "second",
