@@ -95,19 +95,29 @@ fn mock(golds: Vec<(String, String, String)>, looping: String) -> Mock {
             .iter()
             .map(|t| t["function"]["name"].as_str().unwrap().to_string())
             .collect();
-        assert!(names.iter().any(|n| n == "read_neo4j_cypher"), "{names:?}");
+        // Either contract: the official server's `get-schema` / `read-cypher` or
+        // mcp-neo4j-cypher's `get_neo4j_schema` / `read_neo4j_cypher`.
+        let pick = |want: &[&str]| {
+            names
+                .iter()
+                .find(|n| want.contains(&n.as_str()))
+                .cloned()
+                .unwrap_or_else(|| panic!("no tool of {want:?} in {names:?}"))
+        };
+        let schema_tool = pick(&["get-schema", "get_neo4j_schema"]);
+        let read_tool = pick(&["read-cypher", "read_neo4j_cypher"]);
         if question == looping {
-            return tool_call(&format!("c{tools_done}"), "get_neo4j_schema", json!({}));
+            return tool_call(&format!("c{tools_done}"), &schema_tool, json!({}));
         }
         match tools_done {
-            0 => tool_call("c0", "get_neo4j_schema", json!({})),
+            0 => tool_call("c0", &schema_tool, json!({})),
             1 => {
                 let gold = golds
                     .iter()
                     .find(|g| g.1 == question)
                     .map(|g| g.2.clone())
                     .unwrap_or_default();
-                tool_call("c1", "read_neo4j_cypher", json!({"query": gold}))
+                tool_call("c1", &read_tool, json!({"query": gold}))
             }
             _ => {
                 let rows: Json =
@@ -184,8 +194,9 @@ fn check(out: &Path, golds: &[(String, String, String)], looping: &str) {
             assert_eq!(r["ex"], 1.0, "{r}");
             assert_eq!(r["steps"], 3);
             let calls = r["tool_calls"].as_array().unwrap();
-            assert_eq!(calls[0]["tool"], "get_neo4j_schema");
-            assert_eq!(calls[1]["tool"], "read_neo4j_cypher");
+            let tool = |i: usize| calls[i]["tool"].as_str().unwrap().to_string();
+            assert!(["get-schema", "get_neo4j_schema"].contains(&tool(0).as_str()));
+            assert!(["read-cypher", "read_neo4j_cypher"].contains(&tool(1).as_str()));
             assert_eq!(calls[1]["is_error"], false);
             let gold = golds.iter().find(|g| g.1 == r["question"]).unwrap();
             assert_eq!(r["last_cypher"], gold.2.as_str());
@@ -270,7 +281,7 @@ fn agent_eval_against_mcp_neo4j_cypher_over_grape_bolt() {
 
 #[test]
 fn agent_eval_against_an_http_url() {
-    let server = mcp_support::http_server(&demo_graph());
+    let server = mcp_support::http_server(&demo_graph(), &["--contract", "mcp-neo4j-cypher"]);
     let dir = std::env::temp_dir().join(format!("grape-agent-http-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

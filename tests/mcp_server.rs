@@ -65,6 +65,9 @@ fn stdio_target(extra: &[&str]) -> Vec<String> {
         "mcp".into(),
         "--graph".into(),
         demo_graph(),
+        "--contract".into(),
+        "mcp-neo4j-cypher".into(),
+        "--search-values".into(),
     ];
     t.extend(extra.iter().map(|s| s.to_string()));
     t
@@ -74,7 +77,7 @@ fn stdio_target(extra: &[&str]) -> Vec<String> {
 fn expected(query: &str) -> String {
     let mut g = grape::engine::load_graph(&demo_graph(), Default::default()).unwrap();
     let t = grape::engine::run(&mut g, query, &Default::default()).unwrap();
-    grape::mcp::records_json(&t).to_string()
+    grape::mcp::records_text(&t)
 }
 
 fn tool_names(out: &Json) -> Vec<String> {
@@ -138,7 +141,7 @@ fn check_demo_session(out: &Json, prefix: &str) {
         .as_str()
         .unwrap()
         .contains("Only MATCH queries"));
-    assert_eq!(r[3]["text"], "[{\"n\":0}]");
+    assert_eq!(r[3]["text"], "[{\"n\": 0}]");
     // Writes go through the write tool, with counters; reads do not.
     let counters: Json = serde_json::from_str(r[4]["text"].as_str().unwrap()).unwrap();
     assert_eq!(counters["nodes_created"], 1);
@@ -150,7 +153,7 @@ fn check_demo_session(out: &Json, prefix: &str) {
     assert_eq!(found[0]["property"], "name");
     // A syntax error is a tool error that says where.
     assert_eq!(r[7]["is_error"], true);
-    assert!(r[7]["text"].as_str().unwrap().contains("Neo4j Error"));
+    assert!(r[7]["text"].as_str().unwrap().contains("SyntaxError"));
     // A path as the driver gives it: node, type, node.
     let path: Json = serde_json::from_str(r[8]["text"].as_str().unwrap()).unwrap();
     assert_eq!(path[0]["p"][1], "WROTE");
@@ -197,7 +200,10 @@ fn stdio_with_the_python_sdk() {
 #[test]
 fn streamable_http_with_the_python_sdk() {
     let Some(py) = python() else { return };
-    let server = mcp_support::http_server(&demo_graph());
+    let server = mcp_support::http_server(
+        &demo_graph(),
+        &["--contract", "mcp-neo4j-cypher", "--search-values"],
+    );
     let out = client(&py, &["http".to_string(), server.1.clone()], &calls());
     check_demo_session(&out, "");
     // The write of the first session is visible to the next one: one graph behind the server.
@@ -206,7 +212,7 @@ fn streamable_http_with_the_python_sdk() {
         &["http".to_string(), server.1.clone()],
         &json!([{"tool": "read_neo4j_cypher", "args": {"query": "MATCH (t:Tmp) RETURN count(t) AS n"}}]),
     );
-    assert_eq!(out["results"][0]["text"], "[{\"n\":1}]");
+    assert_eq!(out["results"][0]["text"], "[{\"n\": 1}]");
     // Anything but /mcp is a 404.
     let addr = server
         .1
@@ -242,6 +248,8 @@ fn zograscope_over_pole_through_read_neo4j_cypher() {
         env!("CARGO_BIN_EXE_grape").to_string(),
         "serve".into(),
         "mcp".into(),
+        "--contract".into(),
+        "mcp-neo4j-cypher".into(),
         "--read-only".into(),
         "--max-rows".into(),
         "100000".into(),
@@ -258,7 +266,7 @@ fn zograscope_over_pole_through_read_neo4j_cypher() {
     for (e, r) in examples.iter().zip(results) {
         let t = grape::engine::run_read(&graph, &e.gold, &Default::default(), &Default::default())
             .unwrap();
-        let want = grape::mcp::records_json(&t).to_string();
+        let want = grape::mcp::records_text(&t);
         if r["is_error"] == false && r["text"].as_str() == Some(want.as_str()) {
             equal += 1;
         } else {
@@ -284,6 +292,8 @@ fn serving_a_live_database_over_mcp() {
         env!("CARGO_BIN_EXE_grape").to_string(),
         "serve".into(),
         "mcp".into(),
+        "--contract".into(),
+        "mcp-neo4j-cypher".into(),
         "--neo4j".into(),
         format!("bolt://{}", h.local_addr()),
     ];
@@ -305,7 +315,9 @@ fn serving_a_live_database_over_mcp() {
 #[test]
 fn instructions_name_the_tools_with_their_namespace() {
     let config = grape::mcp::McpConfig {
+        contract: grape::mcp::Contract::McpNeo4jCypher,
         namespace: "lib".into(),
+        search_values: true,
         ..Default::default()
     };
     let server = grape::mcp::GraphServer::over_graph(
@@ -313,7 +325,7 @@ fn instructions_name_the_tools_with_their_namespace() {
         Default::default(),
         config,
     );
-    let text = server.instructions();
+    let text = server.instructions().unwrap();
     for tool in server.tools() {
         if tool.name != "lib-write_neo4j_cypher" {
             assert!(text.contains(&*tool.name), "{text} lacks {}", tool.name);

@@ -93,6 +93,37 @@ fn returns_rows(q: &Query) -> bool {
 struct Flags {
     write: bool,
     schema: bool,
+    reach: Reach,
+}
+
+/// What a statement reaches beyond its clauses' own reading and writing, for guards that must
+/// see it all (an MCP server's read-only mode): every procedure and function it calls (dotted,
+/// as written; inside subqueries, patterns and Cypher text given to APOC's runners too),
+/// whether it loads CSV, the `SHOW` and administration commands and `USE` clauses it holds.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reach {
+    pub procedures: Vec<String>,
+    pub functions: Vec<String>,
+    pub load_csv: bool,
+    /// `SHOW …` and administration commands, by what they show or do (`SHOW USERS`).
+    pub commands: Vec<String>,
+    /// `USE` clauses.
+    pub uses: usize,
+}
+
+/// What a statement reaches (see [`Reach`]).
+///
+/// ```
+/// let r = grape::analysis::reach(
+///     &grape::parse("MATCH (n) WHERE EXISTS { CALL apoc.load.json('x') YIELD value } RETURN toUpper(n.a)").unwrap(),
+/// );
+/// assert_eq!(r.procedures, ["apoc.load.json"]);
+/// assert_eq!(r.functions, ["toUpper"]);
+/// ```
+pub fn reach(stmt: &Statement) -> Reach {
+    let mut f = Flags::default();
+    f.query(&stmt.query);
+    f.reach
 }
 
 /// Procedures that change the schema (lower-cased, dotted).
@@ -203,21 +234,38 @@ impl Flags {
                     self.expr(&f.list);
                     self.clauses(&f.clauses);
                 }
-                Clause::LoadCsv(l) => self.expr(&l.source),
+                Clause::LoadCsv(l) => {
+                    self.reach.load_csv = true;
+                    self.expr(&l.source)
+                }
                 // Neo4j's user listings are administration commands ("s").
-                Clause::Show(s)
-                    if matches!(
-                        s.kind,
-                        crate::syntax::ShowKind::Users { .. }
-                            | crate::syntax::ShowKind::CurrentUser
-                    ) =>
-                {
+                Clause::Show(s) => {
+                    use crate::syntax::ShowKind as K;
+                    let what = match s.kind {
+                        K::Functions => "SHOW FUNCTIONS",
+                        K::Procedures => "SHOW PROCEDURES",
+                        K::Indexes(_) => "SHOW INDEXES",
+                        K::Constraints(_) => "SHOW CONSTRAINTS",
+                        K::Databases(_) => "SHOW DATABASES",
+                        K::Settings => "SHOW SETTINGS",
+                        K::Transactions => "SHOW TRANSACTIONS",
+                        K::CurrentUser => "SHOW CURRENT USER",
+                        K::Users { .. } => "SHOW USERS",
+                    };
+                    self.reach.commands.push(what.into());
+                    // Neo4j's user listings are administration commands ("s").
+                    if matches!(s.kind, K::Users { .. } | K::CurrentUser) {
+                        self.schema = true
+                    }
+                }
+                // Schema commands change the database (Neo4j's "schema" access mode).
+                Clause::Schema(_) => self.schema = true,
+                Clause::Admin(_) => {
+                    self.reach.commands.push("administration command".into());
                     self.schema = true
                 }
-                Clause::Show(_) => {}
-                // Schema commands change the database (Neo4j's "schema" access mode).
-                Clause::Schema(_) | Clause::Admin(_) => self.schema = true,
-                Clause::Use(_) | Clause::Finish(_) => {}
+                Clause::Use(_) => self.reach.uses += 1,
+                Clause::Finish(_) => {}
                 Clause::Let(l) => l.items.iter().for_each(|(_, e)| self.expr(e)),
                 Clause::Filter(f) => self.expr(&f.predicate),
                 Clause::Braced(_) | Clause::Next(_) => {
@@ -234,6 +282,7 @@ impl Flags {
     }
 
     fn procedure(&mut self, p: &CallProcedure) {
+        self.reach.procedures.push(p.name.dotted());
         let name = p.name.dotted().to_ascii_lowercase();
         for a in p.args.iter().flatten() {
             self.expr(a);
@@ -357,7 +406,7 @@ impl Flags {
             ExprKind::Collect(q) => {
                 self.query(q);
             }
-            ExprKind::Pattern(_) | ExprKind::ShortestPath { .. } => {}
+            ExprKind::Pattern(chain) | ExprKind::ShortestPath { chain, .. } => self.chain(chain),
             ExprKind::PatternComprehension { filter, map, .. } => {
                 if let Some(f) = filter {
                     self.expr(f);
@@ -390,7 +439,10 @@ impl Flags {
                 self.expr(first);
                 rest.iter().for_each(|(_, x)| self.expr(x));
             }
-            ExprKind::FunctionCall { args, .. } => args.iter().for_each(|x| self.expr(x)),
+            ExprKind::FunctionCall { name, args, .. } => {
+                self.reach.functions.push(name.dotted());
+                args.iter().for_each(|x| self.expr(x))
+            }
             ExprKind::Case {
                 operand,
                 whens,

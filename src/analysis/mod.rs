@@ -72,7 +72,7 @@ pub mod validate;
 
 pub mod sarif;
 
-pub use access::{access, Access};
+pub use access::{access, reach, Access, Reach};
 pub use aliases::{missing_aliases, MissingAlias};
 pub use complexity::{complexity, Complexity, MatchHops};
 pub use diagnostic::{Category, Diagnostic, DiagnosticKind};

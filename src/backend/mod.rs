@@ -59,6 +59,16 @@ pub trait Backend: Send + Sync {
     fn schema(&self) -> Result<Schema, BackendError>;
     /// What it is, for reports and errors (`memory`, `neo4j bolt://host:7687`).
     fn describe(&self) -> String;
+    /// Neo4j's query type of a statement (`r`, `rw`, `w` or `s`) as `EXPLAIN` reports it,
+    /// without running it; the error where the statement does not compile. This one compiles
+    /// the statement here with `EXPLAIN` and classifies it as grape's engine does.
+    fn query_type(&self, query: &str, params: &Params) -> Result<String, BackendError> {
+        let explained = format!("EXPLAIN {query}");
+        self.run(&explained, params)?;
+        let stmt = crate::syntax::parse(&explained)
+            .map_err(|e| BackendError::new(FailureKind::Query, e.to_string()))?;
+        Ok(crate::analysis::access(&stmt).code().to_string())
+    }
 }
 
 /// What kind of failure a [`BackendError`] is.
@@ -85,6 +95,20 @@ pub struct BackendError {
     /// The GQL statuses of the failure, outer first (`["22G03", "22N01"]`), where the server
     /// sent them (Bolt 5.7 and later); empty otherwise.
     pub gql: Vec<String>,
+    /// The failure as a Neo4j driver sees it, where the database gave one (what the drivers
+    /// write into their error texts).
+    pub server: Option<Box<ServerFailure>>,
+}
+
+/// A failure as a Neo4j driver reads it off the wire: the status code, the message in Neo4j's
+/// words (a syntax error's with the statement and a caret) and the outer GQL status with its
+/// description (Neo4j's generic `50N42` where it gives none of its own).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerFailure {
+    pub code: String,
+    pub message: String,
+    pub gql_status: String,
+    pub gql_description: String,
 }
 
 impl BackendError {
@@ -94,6 +118,23 @@ impl BackendError {
             code: None,
             message: message.into(),
             gql: Vec::new(),
+            server: None,
+        }
+    }
+
+    /// An engine error on the statement `src`, with what a driver would read of it.
+    pub fn of_statement(e: ExecError, src: &str) -> BackendError {
+        let g = e.gql();
+        let server = ServerFailure {
+            code: e.code().to_string(),
+            message: e.neo4j_message(src),
+            gql_status: g.code.to_string(),
+            gql_description: g.description.clone(),
+        };
+        BackendError {
+            code: Some(server.code.clone()),
+            server: Some(Box::new(server)),
+            ..BackendError::from(e)
         }
     }
 
@@ -159,21 +200,32 @@ impl Memory {
         params: &Params,
         options: &Options,
     ) -> Result<Table, BackendError> {
-        let stmt = crate::syntax::parse(query)
-            .map_err(|e| BackendError::new(FailureKind::Query, e.to_string()))?;
+        let stmt = crate::syntax::parse(query).map_err(|e| {
+            let generic = crate::engine::GqlStatus::generic();
+            let server = ServerFailure {
+                code: "Neo.ClientError.Statement.SyntaxError".into(),
+                message: e.neo4j_message(Some(query)),
+                gql_status: generic.code.into(),
+                gql_description: generic.description,
+            };
+            BackendError {
+                code: Some(server.code.clone()),
+                server: Some(Box::new(server)),
+                ..BackendError::new(FailureKind::Query, e.to_string())
+            }
+        })?;
         if crate::engine::is_updating(&stmt) {
             // A write waits for the one before it, up to the query's own time limit.
             let id = self.writes.fetch_add(1, Ordering::Relaxed) + 1;
-            Ok(self
-                .graph
+            self.graph
                 .write(id, options.limits.timeout, options.cancel.as_deref(), |g| {
                     crate::engine::execute(g, &stmt, query, params, options)
-                })?)
+                })
+                .map_err(|e| BackendError::of_statement(e, query))
         } else {
             let g = self.graph.snapshot();
-            Ok(crate::engine::execute_read(
-                &g, &stmt, query, params, options,
-            )?)
+            crate::engine::execute_read(&g, &stmt, query, params, options)
+                .map_err(|e| BackendError::of_statement(e, query))
         }
     }
 }

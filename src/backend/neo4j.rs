@@ -197,8 +197,21 @@ fn failure(meta: &Ps) -> BackendError {
         }
         at = m.get("cause").filter(|c| matches!(c, Ps::Map(_)));
     }
+    let server = gql.first().map(|g| {
+        Box::new(super::ServerFailure {
+            code: code.clone(),
+            message: message.clone(),
+            gql_status: g.clone(),
+            gql_description: meta
+                .get("description")
+                .and_then(Ps::as_str)
+                .unwrap_or_default()
+                .to_string(),
+        })
+    });
     BackendError {
         gql,
+        server,
         ..BackendError::new(kind, format!("{code}: {message}")).with_code(code)
     }
 }
@@ -365,6 +378,17 @@ impl Neo4j {
         params: &Params,
         rolled_back: bool,
     ) -> Result<(Table, Vec<ServerNotification>), BackendError> {
+        self.exec_summary(query, params, rolled_back)
+            .map(|(t, notes, _)| (t, notes))
+    }
+
+    /// [`Neo4j::exec`], with the query type the summary gives (`r`, `rw`, `w`, `s`).
+    fn exec_summary(
+        &self,
+        query: &str,
+        params: &Params,
+        rolled_back: bool,
+    ) -> Result<(Table, Vec<ServerNotification>, Option<String>), BackendError> {
         let d = self.dialect();
         let empty = Table::default();
         let params = Ps::Map(
@@ -442,7 +466,12 @@ impl Neo4j {
             rows.push(row);
         }
         let notes = notifications_of(&summary);
-        Ok((dec.into_table(columns, rows, stats_of(&summary)), notes))
+        let query_type = summary.get("type").and_then(Ps::as_str).map(str::to_string);
+        Ok((
+            dec.into_table(columns, rows, stats_of(&summary)),
+            notes,
+            query_type,
+        ))
     }
 }
 
@@ -529,6 +558,11 @@ impl Backend for Neo4j {
                 other => other,
             },
         }
+    }
+
+    fn query_type(&self, query: &str, params: &Params) -> Result<String, BackendError> {
+        let (_, _, ty) = self.exec_summary(&format!("EXPLAIN {query}"), params, false)?;
+        Ok(ty.unwrap_or_default())
     }
 
     fn describe(&self) -> String {

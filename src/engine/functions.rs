@@ -440,7 +440,14 @@ pub(crate) fn call_lowered(
             arity(n, &args, 1, 1)?;
             match &args[0] {
                 Value::Null => Ok(Value::Null),
-                v @ (Value::Node(_) | Value::Relationship(_) | Value::Map(_)) => Ok(Value::List(
+                // A map's keys in Neo4j's order (its maps are Java hash maps).
+                Value::Map(m) => Ok(Value::List(
+                    crate::value::java_hash_order(m.iter())
+                        .into_iter()
+                        .map(|(k, _)| Value::String(k.clone()))
+                        .collect(),
+                )),
+                v @ (Value::Node(_) | Value::Relationship(_)) => Ok(Value::List(
                     run.all_properties(v)?
                         .into_keys()
                         .map(Value::String)

@@ -851,6 +851,12 @@ fn checks_before_running(
     params: &Params,
     opts: &Options,
 ) -> Result<()> {
+    if stmt.prefix == Some(QueryPrefix::Conflicting) {
+        return Err(ExecError::compile(
+            ErrorKind::ArgumentError,
+            "Can't specify multiple conflicting values for execution mode",
+        ));
+    }
     static_check_with(stmt, src, params, opts)?;
     procedures::check_calls(&stmt.query, &opts.procedures)?;
     match opts.databases.as_deref() {

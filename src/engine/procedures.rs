@@ -863,85 +863,111 @@ fn meta_stats(g: &Graph) -> Vec<Value> {
 /// ({type: {direction, labels, count}}).
 pub(crate) fn apoc_meta_schema(g: &Graph) -> Value {
     let key = |s: &str| Arc::<str>::from(s);
-    let mut out = BTreeMap::new();
-    for l in g.labels_in_use() {
-        let nodes = g.nodes_with_label(l);
-        let mut props: BTreeMap<Arc<str>, (&'static str, usize)> = BTreeMap::new();
-        let mut rels: BTreeMap<RelKey, (BTreeSet<Arc<str>>, i64)> = BTreeMap::new();
-        for &n in nodes {
-            for (k, v) in g.node_properties(n) {
-                let e = props.entry(k).or_insert((apoc_type(&v), 0));
-                e.1 += 1;
-            }
-            for (r, m) in g.neighbours(n, crate::graph::Dir::Outgoing) {
-                if let Some(t) = g.rel_type(r) {
-                    let e = rels.entry((t, "out")).or_default();
-                    e.0.extend(g.labels(m));
-                    e.1 += 1;
-                }
-            }
-            for (r, m) in g.neighbours(n, crate::graph::Dir::Incoming) {
-                if let Some(t) = g.rel_type(r) {
-                    let e = rels.entry((t, "in")).or_default();
-                    e.0.extend(g.labels(m));
-                    e.1 += 1;
-                }
-            }
-        }
-        let mut pm = BTreeMap::new();
-        for (k, (t, c)) in props {
-            let mut p = BTreeMap::new();
-            p.insert(key("type"), s(t));
-            p.insert(key("indexed"), Value::Bool(false));
-            p.insert(key("existence"), Value::Bool(c == nodes.len()));
-            pm.insert(k, Value::Map(p));
-        }
-        let mut rm = BTreeMap::new();
-        for ((t, dir), (labels, count)) in rels {
-            let mut r = BTreeMap::new();
-            r.insert(key("direction"), s(dir));
-            r.insert(
-                key("labels"),
-                Value::List(labels.into_iter().map(Value::String).collect()),
-            );
-            r.insert(key("count"), Value::Int(count));
-            r.insert(key("properties"), Value::Map(BTreeMap::new()));
-            rm.insert(t, Value::Map(r));
-        }
-        let mut entry = BTreeMap::new();
-        entry.insert(key("type"), s("node"));
-        entry.insert(key("count"), Value::Int(nodes.len() as i64));
-        entry.insert(key("labels"), Value::List(vec![]));
-        entry.insert(key("properties"), Value::Map(pm));
-        entry.insert(key("relationships"), Value::Map(rm));
-        out.insert(g.sym_name(l).clone(), Value::Map(entry));
-    }
+    // Each relationship type's properties, as APOC describes them (here, and again inside
+    // every node entry's relationships): `existence` and `indexed` from the schema, `array`
+    // for lists.
     let mut by_type: BTreeMap<Arc<str>, Vec<crate::value::RelId>> = BTreeMap::new();
     for r in g.relationship_ids() {
         if let Some(t) = g.rel_type(r) {
             by_type.entry(t).or_default().push(r);
         }
     }
-    for (t, rels) in by_type {
-        let mut props: BTreeMap<Arc<str>, (&'static str, usize)> = BTreeMap::new();
-        for r in &rels {
+    let mut rel_props: BTreeMap<Arc<str>, Value> = BTreeMap::new();
+    for (t, rels) in &by_type {
+        let mut props: BTreeMap<Arc<str>, &'static str> = BTreeMap::new();
+        for r in rels {
             for (k, v) in g.relationship_properties(*r) {
-                let e = props.entry(k).or_insert((apoc_type(&v), 0));
-                e.1 += 1;
+                props.entry(k).or_insert(apoc_type(&v));
             }
         }
         let mut pm = BTreeMap::new();
-        for (k, (ty, c)) in props {
+        for (k, ty) in props {
+            let (_, indexed, existence) =
+                schema_flags(g, crate::graph::EntityType::Relationship, t, &k);
             let mut p = BTreeMap::new();
+            p.insert(key("existence"), Value::Bool(existence));
             p.insert(key("type"), s(ty));
-            p.insert(key("indexed"), Value::Bool(false));
-            p.insert(key("existence"), Value::Bool(c == rels.len()));
+            p.insert(key("array"), Value::Bool(ty == "LIST"));
+            p.insert(key("indexed"), Value::Bool(indexed));
             pm.insert(k, Value::Map(p));
         }
+        rel_props.insert(t.clone(), Value::Map(pm));
+    }
+    let mut out = BTreeMap::new();
+    for l in g.labels_in_use() {
+        let label = g.sym_name(l).clone();
+        let nodes = g.nodes_with_label(l);
+        let mut props: BTreeMap<Arc<str>, &'static str> = BTreeMap::new();
+        // The labels at the other end, in the order they are met.
+        let mut rels: BTreeMap<RelKey, (Vec<Arc<str>>, i64)> = BTreeMap::new();
+        for &n in nodes {
+            for (k, v) in g.node_properties(n) {
+                props.entry(k).or_insert(apoc_type(&v));
+            }
+            for (dir, name) in [
+                (crate::graph::Dir::Outgoing, "out"),
+                (crate::graph::Dir::Incoming, "in"),
+            ] {
+                for (r, m) in g.neighbours(n, dir) {
+                    if let Some(t) = g.rel_type(r) {
+                        let e = rels.entry((t, name)).or_default();
+                        for ml in g.labels(m) {
+                            if !e.0.contains(&ml) {
+                                e.0.push(ml);
+                            }
+                        }
+                        e.1 += 1;
+                    }
+                }
+            }
+        }
+        let mut pm = BTreeMap::new();
+        for (k, t) in props {
+            let (unique, indexed, existence) =
+                schema_flags(g, crate::graph::EntityType::Node, &label, &k);
+            let mut p = BTreeMap::new();
+            p.insert(key("existence"), Value::Bool(existence));
+            p.insert(key("type"), s(t));
+            p.insert(key("indexed"), Value::Bool(indexed || unique));
+            p.insert(key("unique"), Value::Bool(unique));
+            pm.insert(k, Value::Map(p));
+        }
+        let mut rm = BTreeMap::new();
+        for ((t, dir), (labels, count)) in rels {
+            let mut r = BTreeMap::new();
+            r.insert(key("count"), Value::Int(count));
+            r.insert(
+                key("properties"),
+                rel_props
+                    .get(&t)
+                    .cloned()
+                    .unwrap_or_else(|| Value::Map(BTreeMap::new())),
+            );
+            r.insert(key("direction"), s(dir));
+            r.insert(
+                key("labels"),
+                Value::List(labels.into_iter().map(Value::String).collect()),
+            );
+            rm.insert(t, Value::Map(r));
+        }
         let mut entry = BTreeMap::new();
-        entry.insert(key("type"), s("relationship"));
-        entry.insert(key("count"), Value::Int(rels.len() as i64));
+        entry.insert(key("count"), Value::Int(nodes.len() as i64));
+        entry.insert(key("relationships"), Value::Map(rm));
+        entry.insert(key("type"), s("node"));
         entry.insert(key("properties"), Value::Map(pm));
+        entry.insert(key("labels"), Value::List(vec![]));
+        out.insert(label, Value::Map(entry));
+    }
+    for (t, rels) in by_type {
+        let mut entry = BTreeMap::new();
+        entry.insert(key("count"), Value::Int(rels.len() as i64));
+        entry.insert(key("type"), s("relationship"));
+        entry.insert(
+            key("properties"),
+            rel_props
+                .remove(&t)
+                .unwrap_or_else(|| Value::Map(BTreeMap::new())),
+        );
         out.entry(t).or_insert(Value::Map(entry));
     }
     Value::Map(out)

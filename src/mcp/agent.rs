@@ -68,7 +68,7 @@ pub struct AgentRecord {
     pub steps: usize,
     pub hit_step_limit: bool,
     pub tool_calls: Vec<ToolCallRecord>,
-    /// The last Cypher query the agent ran through a `*_cypher` tool.
+    /// The last Cypher query the agent ran through a `*_cypher` or `*-cypher` tool.
     pub last_cypher: Option<String>,
     pub judge_score: Option<f64>,
     pub judge_reasoning: Option<String>,
@@ -238,7 +238,7 @@ fn run_one(
                 Ok(r) => r,
                 Err(err) => (true, err),
             };
-            if call.name.ends_with("_cypher") {
+            if call.name.ends_with("_cypher") || call.name.ends_with("-cypher") {
                 if let Some(q) = call.arguments.get("query").and_then(Json::as_str) {
                     rec.last_cypher = Some(q.to_string());
                 }

@@ -43,6 +43,34 @@ pub fn split_command(line: &str) -> Vec<String> {
     out
 }
 
+/// A URL without its `user:password@` part, and that part base64-encoded for a Basic header.
+fn split_credentials(url: &str) -> (String, Option<String>) {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return (url.to_string(), None);
+    };
+    let authority_end = rest.find('/').unwrap_or(rest.len());
+    let Some(at) = rest[..authority_end].rfind('@') else {
+        return (url.to_string(), None);
+    };
+    let userinfo = &rest[..at];
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut b64 = String::new();
+    for chunk in userinfo.as_bytes().chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &c)| n | (u32::from(c) << (16 - 8 * i)));
+        for i in 0..4 {
+            b64.push(if i <= chunk.len() {
+                T[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
+        }
+    }
+    (format!("{scheme}://{}", &rest[at + 1..]), Some(b64))
+}
+
 impl McpClient {
     /// Connects to `target`: an `http://` or `https://` URL (streamable HTTP), else a command
     /// line to start (stdio).
@@ -56,12 +84,28 @@ impl McpClient {
     }
 
     /// Connects to a streamable HTTP server at `url` (TLS through rustls with the ring provider).
+    /// Credentials in the URL (`http://user:password@host:port/mcp`) go in a Basic
+    /// `Authorization` header on every request, as the official Neo4j MCP server's HTTP
+    /// transport wants; `GRAPE_MCP_BEARER_TOKEN` sends a Bearer token instead.
     pub fn http(url: &str) -> Result<McpClient, String> {
+        use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
         // reqwest is built without a default crypto provider; install ring once per process.
         let _ = rustls::crypto::ring::default_provider().install_default();
-        McpClient::start(url, || {
-            Ok(rmcp::transport::StreamableHttpClientTransport::from_uri(
-                url.to_string(),
+        let (uri, basic) = split_credentials(url);
+        let shown = uri.clone();
+        McpClient::start(&shown, move || {
+            let mut config = StreamableHttpClientTransportConfig::with_uri(uri.clone());
+            if let Ok(token) = std::env::var("GRAPE_MCP_BEARER_TOKEN") {
+                config = config.auth_header(token);
+            } else if let Some(basic) = &basic {
+                let mut headers = std::collections::HashMap::new();
+                let value = reqwest::header::HeaderValue::from_str(&format!("Basic {basic}"))
+                    .map_err(|e| format!("the credentials in the URL: {e}"))?;
+                headers.insert(reqwest::header::AUTHORIZATION, value);
+                config = config.custom_headers(headers);
+            }
+            Ok(rmcp::transport::StreamableHttpClientTransport::from_config(
+                config,
             ))
         })
     }

@@ -1,37 +1,60 @@
-//! MCP (feature `mcp`): a graph served over the Model Context Protocol with mcp-neo4j-cypher's
-//! tool contract ([`server`]), on the rmcp SDK, over stdio or streamable HTTP; a client for any
-//! MCP server ([`client`]); and GRAPE's agent evaluation over it ([`agent`]).
+//! MCP (feature `mcp`): a graph served over the Model Context Protocol with the tool contract
+//! of Neo4j's official MCP server or of mcp-neo4j-cypher ([`server`]), on the rmcp SDK, over
+//! stdio or streamable HTTP; a client for any MCP server ([`client`]); and GRAPE's agent
+//! evaluation over it ([`agent`]).
 //!
 //! ```
 //! use grape::engine::{run, Options};
 //! use grape::graph::Graph;
-//! use grape::mcp::{records_json, GraphServer, McpConfig};
+//! use grape::mcp::{records_text, Contract, GraphServer, McpConfig};
 //!
 //! let mut g = Graph::from_cypher_script("CREATE (:Person {name: 'Ann'})").unwrap();
-//! // mcp-neo4j-cypher's contract; read-only leaves out the write tool.
+//! // The official server's contract; read-only leaves out the write tool.
 //! let config = McpConfig { read_only: true, ..Default::default() };
 //! let server = GraphServer::over_graph(g.clone(), Options::default(), config);
 //! let tools: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
-//! assert_eq!(tools, ["get_neo4j_schema", "read_neo4j_cypher", "search_values"]);
+//! assert_eq!(tools, ["get-schema", "read-cypher"]);
 //!
-//! // Rows as the read tool answers them.
+//! // mcp-neo4j-cypher's, with grape's search_values.
+//! let config = McpConfig {
+//!     contract: Contract::McpNeo4jCypher,
+//!     search_values: true,
+//!     ..Default::default()
+//! };
+//! let server = GraphServer::over_graph(g.clone(), Options::default(), config);
+//! let tools: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
+//! assert_eq!(
+//!     tools,
+//!     ["get_neo4j_schema", "read_neo4j_cypher", "write_neo4j_cypher", "search_values"]
+//! );
+//!
+//! // Rows as mcp-neo4j-cypher's read tool answers them (`json.dumps` of `Record.data()`).
 //! let t = run(&mut g, "MATCH (p:Person) RETURN p.name AS name", &Default::default()).unwrap();
-//! assert_eq!(records_json(&t).to_string(), r#"[{"name":"Ann"}]"#);
+//! assert_eq!(records_text(&t), r#"[{"name": "Ann"}]"#);
 //! ```
 //!
 //! # Layout
 //!
-//! The MCP server (`server.rs`), client (`client.rs`), agent evaluation (`agent.rs`) and session
+//! The MCP server (`server.rs`: settings, the handler, mcp-neo4j-cypher's tools;
+//! `official.rs`: the official server's tools; `driver_view.rs`: values as each server's driver
+//! and JSON encoder write them; `pydantic.rs`: mcp-neo4j-cypher's argument errors; `guard.rs`:
+//! the read tools' guard), client (`client.rs`), agent evaluation (`agent.rs`) and session
 //! evaluations (`session.rs`, CypherTurn's multi-turn protocols).
 
 pub mod agent;
 pub mod client;
+mod driver_view;
+mod guard;
+mod official;
+mod pydantic;
 pub mod server;
 pub mod session;
 
 pub use agent::{evaluate, report, AgentOptions, AgentRecord, AgentReport};
 pub use client::McpClient;
-pub use server::{driver_json, records_json, GraphServer, McpConfig};
+pub use server::{
+    driver_json, records_json, records_text, Contract, GraphServer, HttpCredential, McpConfig,
+};
 pub use session::{run_sessions, Protocol, SessionOptions, SessionTrace};
 
 use rmcp::ServiceExt;
@@ -233,9 +256,137 @@ where
     Ok(())
 }
 
+/// `user:password` from the value of a Basic `Authorization` header (base64).
+pub(crate) fn http_basic(encoded: &str) -> Option<(String, String)> {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut bits = 0u32;
+    let mut n = 0;
+    let mut out = Vec::with_capacity(encoded.len() * 3 / 4);
+    for c in encoded.bytes().take_while(|c| *c != b'=') {
+        let v = T.iter().position(|t| *t == c)? as u32;
+        bits = (bits << 6) | v;
+        n += 6;
+        if n >= 8 {
+            n -= 8;
+            out.push((bits >> n) as u8);
+            bits &= (1 << n) - 1;
+        }
+    }
+    let text = String::from_utf8(out).ok()?;
+    let (u, p) = text.split_once(':')?;
+    Some((u.to_string(), p.to_string()))
+}
+
+type HttpBody = http_body_util::combinators::BoxBody<bytes::Bytes, std::convert::Infallible>;
+
+/// A plain-text reply as Go's `http.Error` writes it (the text and a new line).
+fn go_http_error(
+    status: hyper::StatusCode,
+    text: &str,
+    headers: &[(&'static str, &str)],
+) -> hyper::Response<HttpBody> {
+    use http_body_util::BodyExt;
+    let body = http_body_util::Full::new(bytes::Bytes::from(format!("{text}\n")))
+        .map_err(|never| match never {})
+        .boxed();
+    let mut resp = hyper::Response::new(body);
+    *resp.status_mut() = status;
+    let h = resp.headers_mut();
+    for (k, v) in headers {
+        if let Ok(v) = hyper::header::HeaderValue::from_str(v) {
+            h.append(*k, v);
+        }
+    }
+    h.insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    h.insert(
+        "x-content-type-options",
+        hyper::header::HeaderValue::from_static("nosniff"),
+    );
+    resp
+}
+
+/// The official server's HTTP front: `/healthz`, `/mcp` (or `/mcp/`) for POST and OPTIONS
+/// only, Basic or Bearer authentication on every MCP request (what each credential may do is
+/// the database's affair: see [`HttpCredential`]). `None`: the request goes on to MCP.
+fn official_http_gate<B>(req: &hyper::Request<B>) -> Option<hyper::Response<HttpBody>> {
+    use hyper::{Method, StatusCode};
+    let path = req.uri().path();
+    if path == "/healthz" {
+        if req.method() != Method::GET {
+            return Some(go_http_error(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "Method Not Allowed",
+                &[("allow", "GET")],
+            ));
+        }
+        use http_body_util::BodyExt;
+        let body = http_body_util::Full::new(bytes::Bytes::from_static(b"{\"status\":\"ok\"}"))
+            .map_err(|never| match never {})
+            .boxed();
+        let mut resp = hyper::Response::new(body);
+        resp.headers_mut().insert(
+            hyper::header::CONTENT_TYPE,
+            hyper::header::HeaderValue::from_static("application/json"),
+        );
+        return Some(resp);
+    }
+    if path != "/mcp" && path != "/mcp/" {
+        return Some(go_http_error(
+            StatusCode::NOT_FOUND,
+            "Not Found: This server only handles requests to /mcp",
+            &[],
+        ));
+    }
+    if req.method() != Method::POST && req.method() != Method::OPTIONS {
+        return Some(go_http_error(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "Method Not Allowed: only POST is supported on /mcp",
+            &[("allow", "POST, OPTIONS")],
+        ));
+    }
+    let header = req
+        .headers()
+        .get(hyper::header::AUTHORIZATION)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    if let Some(token) = header.strip_prefix("Bearer ") {
+        if token.trim().is_empty() {
+            return Some(go_http_error(
+                StatusCode::UNAUTHORIZED,
+                "Unauthorized: Bearer token is empty",
+                &[("www-authenticate", "Bearer realm=\"Neo4j MCP Server\"")],
+            ));
+        }
+        return None;
+    }
+    match header
+        .strip_prefix("Basic ")
+        .and_then(|b| http_basic(b.trim()))
+    {
+        None => Some(go_http_error(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: Basic or Bearer authentication required",
+            &[
+                ("www-authenticate", "Basic realm=\"Neo4j MCP Server\""),
+                ("www-authenticate", "Bearer realm=\"Neo4j MCP Server\""),
+            ],
+        )),
+        Some((u, p)) if u.is_empty() || p.is_empty() => Some(go_http_error(
+            StatusCode::UNAUTHORIZED,
+            "Unauthorized: Username and password cannot be empty",
+            &[("www-authenticate", "Basic realm=\"Neo4j MCP Server\"")],
+        )),
+        Some(_) => None,
+    }
+}
+
 /// Serves streamable HTTP at `http://ADDR/mcp` until the process ends; `ready` gets the bound
 /// address first (port 0 picks a free one). Only loopback `Host` headers are accepted unless
-/// `public` (DNS-rebinding protection).
+/// `public` (DNS-rebinding protection). Under the official server's contract the front is its
+/// (`/healthz`, authentication on every request, no sessions: each request stands alone).
 pub fn serve_http(
     server: GraphServer,
     addr: &str,
@@ -266,6 +417,11 @@ pub fn serve_http(
                 .allowed_hosts
                 .push(format!("localhost:{}", local.port()));
         }
+        let official = server.config().contract == Contract::Neo4jMcp;
+        if official {
+            // No sessions: each request stands alone, as the official server's.
+            config.legacy_session_mode = false;
+        }
         let service = StreamableHttpService::new(
             move || Ok(server.clone()),
             LocalSessionManager::default().into(),
@@ -280,6 +436,12 @@ pub fn serve_http(
                     move |req: hyper::Request<hyper::body::Incoming>| {
                         let service = service.clone();
                         async move {
+                            if official {
+                                if let Some(resp) = official_http_gate(&req) {
+                                    return Ok::<_, std::convert::Infallible>(resp);
+                                }
+                                return Ok(service.handle(req).await);
+                            }
                             if req.uri().path() != "/mcp" {
                                 use http_body_util::BodyExt;
                                 let body = http_body_util::Full::new(bytes::Bytes::from_static(

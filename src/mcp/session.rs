@@ -407,9 +407,12 @@ pub fn run_sessions(
             continue;
         }
         if let Ok((g, s)) = graphs.for_example(e) {
+            // CypherTurn's tools: mcp-neo4j-cypher's read tool and search_values.
             let config = McpConfig {
+                contract: super::Contract::McpNeo4jCypher,
                 read_only: true,
-                max_rows: 20,
+                search_values: true,
+                max_rows: Some(20),
                 ..Default::default()
             };
             servers.insert(

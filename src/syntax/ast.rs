@@ -176,6 +176,21 @@ impl Statement {
 pub enum QueryPrefix {
     Explain,
     Profile,
+    /// Both `EXPLAIN` and `PROFILE` (in either order): Neo4j refuses the statement ("Can't
+    /// specify multiple conflicting values for execution mode").
+    Conflicting,
+}
+
+impl QueryPrefix {
+    /// This prefix after `earlier` (a repeated one is the same; EXPLAIN with PROFILE
+    /// conflicts).
+    pub fn with(self, earlier: Option<QueryPrefix>) -> QueryPrefix {
+        match earlier {
+            None => self,
+            Some(e) if e == self => self,
+            Some(_) => QueryPrefix::Conflicting,
+        }
+    }
 }
 
 /// Single queries combined with `UNION` / `UNION ALL`.

@@ -13,9 +13,9 @@ impl Drop for HttpServer {
     }
 }
 
-/// `grape serve mcp --transport http --port 0` over `graph`, stopped when dropped; `.1` is the
-/// URL it printed.
-pub fn http_server(graph: &str) -> HttpServer {
+/// `grape serve mcp --transport http --port 0` over `graph` (with `extra` arguments), stopped
+/// when dropped; `.1` is the URL it printed.
+pub fn http_server(graph: &str, extra: &[&str]) -> HttpServer {
     let mut child = Command::new(env!("CARGO_BIN_EXE_grape"))
         .args([
             "serve",
@@ -27,6 +27,7 @@ pub fn http_server(graph: &str) -> HttpServer {
             "--graph",
         ])
         .arg(graph)
+        .args(extra)
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();

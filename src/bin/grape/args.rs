@@ -80,8 +80,9 @@ pub(crate) enum ServeCommand {
         #[command(flatten)]
         engine: EngineArgs,
     },
-    /// An MCP server over an in-memory graph with mcp-neo4j-cypher's tools (get_neo4j_schema,
-    /// read_neo4j_cypher, write_neo4j_cypher) plus search_values. Over stdio (for an agent
+    /// An MCP server over an in-memory graph (or a live Neo4j) with the tools of Neo4j's
+    /// official MCP server (get-schema, read-cypher, write-cypher) or of mcp-neo4j-cypher
+    /// (get_neo4j_schema, read_neo4j_cypher, write_neo4j_cypher). Over stdio (for an agent
     /// that starts it) or streamable HTTP at http://BIND:PORT/mcp (prints the URL first).
     #[cfg(feature = "mcp")]
     Mcp(McpArgs),
@@ -100,6 +101,10 @@ pub(crate) struct McpArgs {
     /// Value types for Data Importer folders: `strings` or `model`.
     #[arg(long, default_value = "strings")]
     pub(crate) types: grape::graph::import::ImporterTypes,
+    /// Whose tools: `neo4j-mcp` (Neo4j's official MCP server, which Neo4j's documentation
+    /// sets agents up with) or `mcp-neo4j-cypher`.
+    #[arg(long, default_value = "neo4j-mcp")]
+    pub(crate) contract: grape::mcp::Contract,
     /// `stdio` or `http`.
     #[arg(long, default_value = "stdio")]
     pub(crate) transport: String,
@@ -112,12 +117,19 @@ pub(crate) struct McpArgs {
     /// Leave out the write tool.
     #[arg(long)]
     pub(crate) read_only: bool,
-    /// Prefix tool names with `NAMESPACE-`.
+    /// Prefix tool names with `NAMESPACE-` (mcp-neo4j-cypher's contract).
     #[arg(long, default_value = "")]
     pub(crate) namespace: String,
-    /// Most rows a read returns.
-    #[arg(long, default_value_t = 1000)]
-    pub(crate) max_rows: usize,
+    /// Also offer `search_values` (grape's tool for finding property values).
+    #[arg(long)]
+    pub(crate) search_values: bool,
+    /// Most rows a read returns (default: all, as the real servers).
+    #[arg(long)]
+    pub(crate) max_rows: Option<usize>,
+    /// The sample `apoc.meta.schema` reads for the schema tool (-1: the whole graph; default:
+    /// the contract's, 100 for neo4j-mcp, 1000 for mcp-neo4j-cypher).
+    #[arg(long, allow_negative_numbers = true)]
+    pub(crate) sample_size: Option<i64>,
     /// Cut replies at about this many tokens (4 characters each); default 262144 (1 MiB),
     /// 0 for no limit.
     #[arg(long)]
@@ -127,6 +139,15 @@ pub(crate) struct McpArgs {
     pub(crate) timeout_ms: u64,
     #[command(flatten)]
     pub(crate) engine: EngineArgs,
+    /// Over HTTP with the official server's contract, the Basic credentials (`user:password`)
+    /// a request may carry; with --bearer-token, the tokens. Without either, any (as a
+    /// database without authentication takes them). Requests without credentials are refused
+    /// either way, as the official server refuses them.
+    #[arg(long, value_name = "USER:PASSWORD")]
+    pub(crate) auth: Vec<String>,
+    /// A Bearer token an HTTP request may carry (repeatable; see --auth).
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) bearer_token: Vec<String>,
     /// Let read_neo4j_cypher run LOAD CSV (within --import-dir); off by default.
     #[arg(long, requires = "import_dir")]
     pub(crate) allow_load_csv_in_reads: bool,

@@ -36,10 +36,33 @@ pub(super) fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut http_credentials = Vec::new();
+    for a in &a.auth {
+        let Some((user, password)) = a.split_once(':') else {
+            eprintln!("error: --auth {a}: expected USER:PASSWORD");
+            return ExitCode::from(2);
+        };
+        http_credentials.push(grape::mcp::HttpCredential::Basic {
+            user: user.to_string(),
+            password: password.to_string(),
+        });
+    }
+    http_credentials.extend(
+        a.bearer_token
+            .iter()
+            .map(|t| grape::mcp::HttpCredential::Bearer(t.clone())),
+    );
     let config = grape::mcp::McpConfig {
+        http_credentials,
+        contract: a.contract,
         namespace: a.namespace,
         read_only: a.read_only,
-        max_rows: a.max_rows.max(1),
+        search_values: a.search_values,
+        sample_size: a.sample_size.unwrap_or(match a.contract {
+            grape::mcp::Contract::Neo4jMcp => 100,
+            grape::mcp::Contract::McpNeo4jCypher => 1000,
+        }),
+        max_rows: a.max_rows.map(|m| m.max(1)),
         token_limit: match a.token_limit {
             Some(0) => None,
             Some(n) => Some(n),

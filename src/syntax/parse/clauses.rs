@@ -16,8 +16,8 @@ impl<'s> Builder<'s> {
                         continue;
                     };
                     match kw.as_rule() {
-                        Rule::PROFILE => prefix = Some(QueryPrefix::Profile),
-                        Rule::EXPLAIN => prefix = Some(QueryPrefix::Explain),
+                        Rule::PROFILE => prefix = Some(QueryPrefix::Profile.with(prefix)),
+                        Rule::EXPLAIN => prefix = Some(QueryPrefix::Explain.with(prefix)),
                         _ => {
                             // `CYPHER …`: a later prefix's version wins, options add up.
                             let mut c = cypher.take().unwrap_or(CypherPrefix {

@@ -516,6 +516,7 @@ impl<'o> Printer<'o> {
         match s.prefix {
             Some(QueryPrefix::Explain) => self.w("EXPLAIN "),
             Some(QueryPrefix::Profile) => self.w("PROFILE "),
+            Some(QueryPrefix::Conflicting) => self.w("EXPLAIN PROFILE "),
             None => {}
         }
         self.query(&s.query);

@@ -383,9 +383,9 @@ impl<'s> Descent<'s> {
                 self.skip();
             }
             if self.kw(b"explain") {
-                prefix = Some(QueryPrefix::Explain);
+                prefix = Some(QueryPrefix::Explain.with(prefix));
             } else if self.kw(b"profile") {
-                prefix = Some(QueryPrefix::Profile);
+                prefix = Some(QueryPrefix::Profile.with(prefix));
             } else if self.at_kw(b"cypher") {
                 return self.bail();
             } else {
