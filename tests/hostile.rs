@@ -1240,7 +1240,15 @@ mod mcp {
     fn serve_mcp(args: &[&str]) -> std::process::Child {
         let graph = Path::new(env!("CARGO_MANIFEST_DIR")).join("corpora/demo/graph.json");
         Command::new(grape_bin())
-            .args(["serve", "mcp", "--max-memory", "64M", "--graph"])
+            .args([
+                "serve",
+                "mcp",
+                "--contract",
+                "mcp-neo4j-cypher",
+                "--max-memory",
+                "64M",
+                "--graph",
+            ])
             .arg(graph)
             .args(args)
             .stdin(std::process::Stdio::piped())
@@ -1336,7 +1344,7 @@ mod mcp {
         }
         s.send(call(20, "RETURN 1 AS x").as_bytes());
         let r = s.recv();
-        assert_eq!(r["result"]["content"][0]["text"], r#"[{"x":1}]"#, "{r}");
+        assert_eq!(r["result"]["content"][0]["text"], r#"[{"x": 1}]"#, "{r}");
     }
 
     fn send_line(input: &mut impl Write, line: &str) {
@@ -1448,6 +1456,8 @@ mod mcp {
                 grape_bin(),
                 "serve",
                 "mcp",
+                "--contract",
+                "mcp-neo4j-cypher",
                 "--read-only",
                 "--timeout-ms",
                 "1500",
@@ -1481,14 +1491,14 @@ mod mcp {
         assert!(r[0]["text"]
             .as_str()
             .unwrap()
-            .contains("LOAD CSV is not allowed"));
+            .contains("LOAD CSV reaches outside the graph"));
         assert_eq!(r[1]["is_error"], true);
         assert_eq!(r[2]["is_error"], true);
         // The default reply limit (1 MiB) cuts a huge reply.
         let big = r[3]["text"].as_str().unwrap();
         assert!(big.len() <= (1 << 20) + 8, "{}", big.len());
         assert!(big.ends_with('…'));
-        assert_eq!(r[4]["text"], r#"[{"x":1}]"#);
+        assert_eq!(r[4]["text"], r#"[{"x": 1}]"#);
         std::fs::remove_dir_all(&dir).ok();
     }
 }

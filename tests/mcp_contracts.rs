@@ -12,6 +12,12 @@
 //!   (`neo4j-mcp-1.5.3.json`); with `GRAPE_NEO4J_MCP_BIN` naming such a build the live test
 //!   runs it again.
 //!
+//! - mcp-neo4j-cypher with a response token limit and a read timeout (its own recording): the
+//!   tokens are tiktoken's `cl100k_base`, read from a tiktoken cache `.ci/deps` fills from the
+//!   tiktoken-rs crate (the same file: tiktoken checks its hash).
+//! - Both real servers over `grape serve bolt` instead of Neo4j: their replies must equal
+//!   their recordings but for the replies grape's own server lists too.
+//!
 //! grape is compared with the recordings in every run (no JVM needed); the few replies that
 //! differ are listed with their reason, and a listed reply that comes to agree fails the test
 //! until the list is updated. `GRAPE_MCP_BLESS=1` rewrites a recording from a live run.
@@ -89,6 +95,33 @@ const LABS: Contract = Contract {
     ],
 };
 
+/// mcp-neo4j-cypher with a response token limit (`NEO4J_RESPONSE_TOKEN_LIMIT`, tiktoken's
+/// counts) and a read timeout of one second.
+const LABS_TOKENS: Contract = Contract {
+    recording: "mcp-neo4j-cypher-0.6.0-tokens.json",
+    calls: "calls-mcp-neo4j-cypher-tokens.json",
+    grape_args: &[
+        "--contract",
+        "mcp-neo4j-cypher",
+        "--sample-size",
+        "1000",
+        "--token-limit",
+        "24",
+        "--timeout-ms",
+        "1000",
+    ],
+    differs: &[],
+};
+
+/// tiktoken's cache of `cl100k_base` (the file `.ci/deps` copies from the tiktoken-rs crate,
+/// under the name tiktoken gives it), for mcp-neo4j-cypher's token limit without a download.
+fn tiktoken_cache() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/tiktoken-cache");
+    dir.join("9b5ad71b2ce5302211f9c61530b329a4922fc6a4")
+        .exists()
+        .then_some(dir)
+}
+
 /// Runs the contract client against a stdio server; its JSON report.
 fn client(py: &Path, command: &[String], calls: &Path, env: &[(&str, String)]) -> Json {
     let mut cmd = Command::new(py);
@@ -158,6 +191,11 @@ fn recording(c: &Contract) -> Json {
 /// Checks `got` against `want`: the same server name and instructions, the same tools, the
 /// same replies but for the listed ones, which must differ.
 fn compare(want: &Json, got: &Json, c: &Contract) {
+    compare_listed(want, got, c.calls, c.differs)
+}
+
+/// [`compare`] with the replies listed as differing given apart.
+fn compare_listed(want: &Json, got: &Json, calls_file: &str, differs: &[(usize, &str)]) {
     assert_eq!(got["server"], want["server"], "server name or instructions");
     let tools = |j: &Json| -> std::collections::BTreeMap<String, Json> {
         j["tools"]
@@ -168,7 +206,7 @@ fn compare(want: &Json, got: &Json, c: &Contract) {
             .collect()
     };
     assert_eq!(tools(got), tools(want), "the tool list");
-    let calls: Json = serde_json::from_slice(&std::fs::read(data(c.calls)).unwrap()).unwrap();
+    let calls: Json = serde_json::from_slice(&std::fs::read(data(calls_file)).unwrap()).unwrap();
     let (w, g) = (
         want["results"].as_array().unwrap(),
         got["results"].as_array().unwrap(),
@@ -176,7 +214,7 @@ fn compare(want: &Json, got: &Json, c: &Contract) {
     assert_eq!(w.len(), g.len());
     let mut unexpected = Vec::new();
     for (i, (a, b)) in w.iter().zip(g).enumerate() {
-        let listed = c.differs.iter().any(|(k, _)| *k == i);
+        let listed = differs.iter().any(|(k, _)| *k == i);
         if (a != b) != listed {
             unexpected.push(format!(
                 "call {i} {} {}:\n  real:  {a}\n  grape: {b}",
@@ -199,6 +237,16 @@ fn grape_gives_the_official_servers_replies() {
         &recording(&OFFICIAL),
         &grape_session(&py, &OFFICIAL),
         &OFFICIAL,
+    );
+}
+
+#[test]
+fn grape_cuts_replies_at_mcp_neo4j_cyphers_token_limit() {
+    let Some(py) = python() else { return };
+    compare(
+        &recording(&LABS_TOKENS),
+        &grape_session(&py, &LABS_TOKENS),
+        &LABS_TOKENS,
     );
 }
 
@@ -269,6 +317,115 @@ fn the_real_mcp_neo4j_cypher_matches_its_recording() {
     let live = normalized(&client(&py, &cmd, &data(LABS.calls), &[]));
     check_live(&LABS, live);
 }
+
+#[test]
+fn the_real_mcp_neo4j_cypher_with_a_token_limit_matches_its_recording() {
+    let Some(py) = python() else { return };
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/mcp-neo4j-cypher");
+    let Some(cache) = tiktoken_cache().filter(|_| server.exists()) else {
+        assert!(
+            std::env::var("GRAPE_REQUIRE_MCP_NEO4J").as_deref() != Ok("1"),
+            "GRAPE_REQUIRE_MCP_NEO4J=1 but mcp-neo4j-cypher or tiktoken's cache is missing"
+        );
+        eprintln!("SKIPPED: no mcp-neo4j-cypher or no target/tiktoken-cache");
+        return;
+    };
+    let Some((_lock, uri, auth)) = oracle_with_graph("mcp-neo4j-cypher's token limit") else {
+        return;
+    };
+    let (user, password) = auth.split_once(':').unwrap_or(("neo4j", ""));
+    let cmd = [
+        server.to_string_lossy().into_owned(),
+        "--db-url".into(),
+        uri,
+        "--username".into(),
+        user.into(),
+        "--password".into(),
+        password.into(),
+        "--schema-sample-size".into(),
+        "1000".into(),
+        "--read-timeout".into(),
+        "1".into(),
+    ];
+    // The limit from the environment: 0.6.0's `--token-limit` flag hands the server a string,
+    // which its comparison with a count then fails on.
+    let env = [
+        ("TIKTOKEN_CACHE_DIR", cache.to_string_lossy().into_owned()),
+        ("NEO4J_RESPONSE_TOKEN_LIMIT", "24".to_string()),
+    ];
+    let live = normalized(&client(&py, &cmd, &data(LABS_TOKENS.calls), &env));
+    check_live(&LABS_TOKENS, live);
+}
+
+/// `grape serve bolt` over the contracts' graph, in this process.
+fn grape_bolt() -> grape::bolt::ServerHandle {
+    let graph =
+        grape::engine::load_graph(data("graph.cypher").to_str().unwrap(), Default::default())
+            .unwrap();
+    grape::bolt::Server::bind("127.0.0.1:0", graph, grape::bolt::Config::default())
+        .unwrap()
+        .spawn()
+}
+
+/// The real mcp-neo4j-cypher over `grape serve bolt` (instead of Neo4j) gives its recorded
+/// replies: grape's Bolt server is Neo4j to it, but for the listed replies.
+#[test]
+fn the_real_mcp_neo4j_cypher_over_grape_serve_bolt() {
+    let Some(py) = python() else { return };
+    let server = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/pyenv/bin/mcp-neo4j-cypher");
+    if !server.exists() {
+        assert!(std::env::var("GRAPE_REQUIRE_MCP_NEO4J").as_deref() != Ok("1"));
+        eprintln!("SKIPPED: no mcp-neo4j-cypher in target/pyenv");
+        return;
+    }
+    let h = grape_bolt();
+    let cmd = [
+        server.to_string_lossy().into_owned(),
+        "--db-url".into(),
+        format!("bolt://{}", h.local_addr()),
+        "--username".into(),
+        "neo4j".into(),
+        "--password".into(),
+        "x".into(),
+        "--schema-sample-size".into(),
+        "1000".into(),
+    ];
+    let got = normalized(&client(&py, &cmd, &data(LABS.calls), &[]));
+    compare_listed(&recording(&LABS), &got, LABS.calls, LABS_OVER_BOLT_DIFFERS);
+}
+
+/// The real official server over `grape serve bolt` gives its recorded replies, but for the
+/// ones grape's own server lists (where `GRAPE_NEO4J_MCP_BIN` names a build of it).
+#[test]
+fn the_real_official_server_over_grape_serve_bolt() {
+    let Some(py) = python() else { return };
+    let Ok(bin) = std::env::var("GRAPE_NEO4J_MCP_BIN") else {
+        eprintln!("SKIPPED: GRAPE_NEO4J_MCP_BIN names no build of neo4j/mcp");
+        return;
+    };
+    let h = grape_bolt();
+    let env = [
+        ("NEO4J_URI", format!("bolt://{}", h.local_addr())),
+        ("NEO4J_USERNAME", "neo4j".to_string()),
+        ("NEO4J_PASSWORD", "x".to_string()),
+        ("NEO4J_TELEMETRY", "false".to_string()),
+        ("NEO4J_LOG_LEVEL", "error".to_string()),
+    ];
+    let got = normalized(&client(&py, &[bin], &data(OFFICIAL.calls), &env));
+    compare(&recording(&OFFICIAL), &got, &OFFICIAL);
+}
+
+/// The replies of the real mcp-neo4j-cypher over `grape serve bolt` that differ from its
+/// replies over Neo4j.
+const LABS_OVER_BOLT_DIFFERS: &[(usize, &str)] = &[
+    (0, HASH_BUCKET_ORDER),
+    (1, HASH_BUCKET_ORDER),
+    (2, HASH_BUCKET_ORDER),
+    (5, HASH_BUCKET_ORDER),
+    (6, HASH_BUCKET_ORDER),
+    (13, EXPECTED_TOKENS),
+    (26, EXPECTED_TOKENS),
+];
 
 #[test]
 fn the_real_official_server_matches_its_recording() {

@@ -254,7 +254,7 @@ fn zograscope_over_pole_through_read_neo4j_cypher() {
         "--max-rows".into(),
         "100000".into(),
         // Whole results are compared, so the default reply cap (1 MiB) is lifted.
-        "--token-limit".into(),
+        "--max-reply-bytes".into(),
         "0".into(),
         "--graph".into(),
         pole.to_string_lossy().into_owned(),

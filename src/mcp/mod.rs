@@ -49,6 +49,7 @@ mod official;
 mod pydantic;
 pub mod server;
 pub mod session;
+mod tokens;
 
 pub use agent::{evaluate, report, AgentOptions, AgentRecord, AgentReport};
 pub use client::McpClient;

@@ -235,10 +235,12 @@ impl GraphServer {
                     "write"
                 };
                 match self.run_query(&query, &params) {
-                    Ok(t) => Ok(match records_text(&t) {
-                        Ok(text) => text_result(text),
-                        Err(e) => error_result(e),
-                    }),
+                    Ok(t) => Ok(
+                        match records_text(&t).and_then(|text| self.cut_reply(text)) {
+                            Ok(text) => text_result(text),
+                            Err(e) => error_result(e),
+                        },
+                    ),
                     Err(e) => Ok(error_result(format!(
                         "failed to execute {verb} query: {}",
                         go_driver_error(&e)

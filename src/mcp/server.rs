@@ -10,7 +10,8 @@
 //! driver and JSON encoder make of the records ([`super::driver_view`]). On top, grape's
 //! guard ([`super::guard`]) keeps the read tools inside the graph whatever `EXPLAIN` says;
 //! `search_values` (finding property values that contain a text, CypherTurn's SEARCH_VALUES)
-//! is offered when asked for. Replies are cut at about `token_limit` tokens; every query has
+//! is offered when asked for. Replies are cut at `token_limit` tokens (tiktoken's counts, as
+//! mcp-neo4j-cypher cuts them) and, as a safeguard, at `max_reply_bytes`; every query has
 //! a time limit. Transports: stdio, and streamable HTTP at `/mcp` bound to loopback by
 //! default.
 
@@ -78,9 +79,12 @@ pub struct McpConfig {
     /// Most rows a read returns (the rest are cut, and the reply says so); `None`: all, as
     /// both real servers do.
     pub max_rows: Option<usize>,
-    /// Cut replies at about this many tokens (4 characters each); `None`: no cut. The
-    /// default, [`DEFAULT_TOKEN_LIMIT`], keeps one reply within 1 MiB.
+    /// Cut a read's reply at this many `cl100k_base` tokens, as mcp-neo4j-cypher's
+    /// `NEO4J_RESPONSE_TOKEN_LIMIT` does; `None` (the default, as both real servers): no cut.
     pub token_limit: Option<usize>,
+    /// grape's safeguard: a reply longer than this many bytes is cut (with `…`); `None`: no
+    /// cut. The default, [`DEFAULT_MAX_REPLY_BYTES`], is 1 MiB.
+    pub max_reply_bytes: Option<usize>,
     /// A tool call that has not answered after this long gets an error reply (the query's own
     /// time limit normally ends it first); `None`: wait.
     pub call_timeout: Option<std::time::Duration>,
@@ -127,7 +131,8 @@ impl Default for McpConfig {
             read_only: false,
             search_values: false,
             max_rows: None,
-            token_limit: Some(DEFAULT_TOKEN_LIMIT),
+            token_limit: None,
+            max_reply_bytes: Some(DEFAULT_MAX_REPLY_BYTES),
             call_timeout: Some(std::time::Duration::from_secs(60)),
             max_message_bytes: 4 << 20,
             load_csv_in_reads: false,
@@ -137,8 +142,8 @@ impl Default for McpConfig {
     }
 }
 
-/// The default reply limit in tokens (4 characters each): 1 MiB of text.
-pub const DEFAULT_TOKEN_LIMIT: usize = 1 << 18;
+/// The default cut of a reply: 1 MiB of text.
+pub const DEFAULT_MAX_REPLY_BYTES: usize = 1 << 20;
 
 /// The MCP handler over a backend.
 #[derive(Clone)]
@@ -447,11 +452,23 @@ impl GraphServer {
         tools
     }
 
-    fn truncate(&self, text: String) -> String {
-        match self.config.token_limit {
-            Some(limit) => super::cut(text, limit.saturating_mul(4)),
+    /// A reply of the official contract's tools cut at the limits grape was given (the real
+    /// server has none).
+    pub(crate) fn cut_reply(&self, text: String) -> Result<String, String> {
+        self.truncate(text)
+    }
+
+    /// A read's reply cut at the token limit (tiktoken's `ValueError` text where the reply
+    /// holds a special token's text, as mcp-neo4j-cypher meets it), then at the byte limit.
+    fn truncate(&self, text: String) -> Result<String, String> {
+        let text = match self.config.token_limit {
+            Some(limit) => super::tokens::truncate_to_tokens(&text, limit)?,
             None => text,
-        }
+        };
+        Ok(match self.config.max_reply_bytes {
+            Some(max) => super::cut(text, max),
+            None => text,
+        })
     }
 
     /// Runs one tool call (blocking); `Err` is a protocol error (an unknown tool), a failing
@@ -581,13 +598,25 @@ impl GraphServer {
                         if let Some(m) = cut {
                             text = format!("{text}\n(cut at {m} rows: add LIMIT or aggregate)");
                         }
-                        Ok(text_result(self.truncate(text)))
+                        Ok(match self.truncate(text) {
+                            Ok(text) => text_result(text),
+                            Err(e) => error_result(format!("Error: {e}\n{q}\n{p_repr}")),
+                        })
                     }
                     Ok(t) => Ok(text_result(counters_text(&t.stats))),
-                    Err(e) => Ok(error_result(format!(
-                        "Neo4j Error: {}\n{q}\n{p_repr}",
-                        python_driver_error(&e)
-                    ))),
+                    Err(e) => {
+                        // The read tool runs each query with a client-side timeout
+                        // (`NEO4J_READ_TIMEOUT`): Neo4j ends it with this failure.
+                        let e = if read && e.kind == crate::backend::FailureKind::Timeout {
+                            read_timed_out()
+                        } else {
+                            e
+                        };
+                        Ok(error_result(format!(
+                            "Neo4j Error: {}\n{q}\n{p_repr}",
+                            python_driver_error(&e)
+                        )))
+                    }
                 }
             }
             _ => unknown(),
@@ -633,9 +662,32 @@ impl GraphServer {
              ORDER BY size(toString(value)), property, value LIMIT $limit"
         );
         match self.run_query(&q, &p) {
-            Ok(t) => Ok(text_result(self.truncate(records_text(&t)))),
+            Ok(t) => Ok(match self.truncate(records_text(&t)) {
+                Ok(text) => text_result(text),
+                Err(e) => error_result(format!("Error: {e}")),
+            }),
             Err(e) => Ok(error_result(format!("Neo4j Error: {e}"))),
         }
+    }
+}
+
+/// What Neo4j answers a query that outlives the timeout its client gave it.
+fn read_timed_out() -> BackendError {
+    let generic = crate::engine::GqlStatus::generic();
+    let server = crate::backend::ServerFailure {
+        code: "Neo.ClientError.Transaction.TransactionTimedOutClientConfiguration".into(),
+        message: "The transaction has been terminated. Retry your operation in a new \
+                  transaction, and you should see a successful result. The transaction has \
+                  not completed within the timeout specified at its start by the client. You \
+                  may want to retry with a longer timeout. "
+            .into(),
+        gql_status: generic.code.into(),
+        gql_description: generic.description,
+    };
+    BackendError {
+        code: Some(server.code.clone()),
+        server: Some(Box::new(server)),
+        ..BackendError::new(crate::backend::FailureKind::Timeout, "the read timed out")
     }
 }
 

@@ -130,10 +130,13 @@ pub(crate) struct McpArgs {
     /// the contract's, 100 for neo4j-mcp, 1000 for mcp-neo4j-cypher).
     #[arg(long, allow_negative_numbers = true)]
     pub(crate) sample_size: Option<i64>,
-    /// Cut replies at about this many tokens (4 characters each); default 262144 (1 MiB),
-    /// 0 for no limit.
+    /// Cut a read's reply at this many tokens of tiktoken's cl100k_base, as mcp-neo4j-cypher's
+    /// NEO4J_RESPONSE_TOKEN_LIMIT does (default: no cut, as both real servers).
     #[arg(long)]
     pub(crate) token_limit: Option<usize>,
+    /// grape's safeguard: cut a reply longer than this many bytes (default 1048576; 0: no cut).
+    #[arg(long)]
+    pub(crate) max_reply_bytes: Option<usize>,
     /// Time limit per query in milliseconds.
     #[arg(long, default_value_t = 30_000)]
     pub(crate) timeout_ms: u64,

@@ -63,10 +63,11 @@ pub(super) fn cmd_serve_mcp(a: McpArgs) -> ExitCode {
             grape::mcp::Contract::McpNeo4jCypher => 1000,
         }),
         max_rows: a.max_rows.map(|m| m.max(1)),
-        token_limit: match a.token_limit {
+        token_limit: a.token_limit,
+        max_reply_bytes: match a.max_reply_bytes {
             Some(0) => None,
             Some(n) => Some(n),
-            None => Some(grape::mcp::server::DEFAULT_TOKEN_LIMIT),
+            None => Some(grape::mcp::server::DEFAULT_MAX_REPLY_BYTES),
         },
         call_timeout: Some(timeout + std::time::Duration::from_secs(5)),
         load_csv_in_reads: a.allow_load_csv_in_reads,

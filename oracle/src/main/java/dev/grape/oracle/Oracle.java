@@ -66,7 +66,7 @@ public final class Oracle {
                 .setConfig(HttpsConnector.enabled, false)
                 .setConfig(GraphDatabaseSettings.auth_enabled, true)
                 .setConfig(GraphDatabaseSettings.plugin_dir, plugins)
-                .setConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("apoc.*"))
+                .setConfig(GraphDatabaseSettings.procedure_unrestricted, List.of("apoc.*", "gds.*"))
                 .setConfig(GraphDatabaseSettings.procedure_allowlist, List.of("*"))
                 .setConfig(GraphDatabaseSettings.pagecache_memory, ByteUnit.mebiBytes(256))
                 .setConfig(GraphDatabaseSettings.keep_logical_logs, "false")
