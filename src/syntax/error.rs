@@ -48,6 +48,49 @@ impl ParseError {
     /// The offending token and its position are Neo4j's; the list of what was expected is
     /// grape's grammar's (Neo4j's comes from its own parser). `source`: the text that was
     /// parsed (without it, the offset is counted in bytes).
+    /// Neo4j 5.26's list of what may follow inside a node pattern after its variable (`(n `):
+    /// the first node of a pattern may also open a parenthesized path ("a graph pattern"); after
+    /// a label, label operators. `None` elsewhere.
+    fn in_node_pattern(
+        &self,
+        has: &dyn Fn(&str) -> bool,
+        source: Option<&str>,
+    ) -> Option<&'static [&'static str]> {
+        if !(has("')'") && has("'{'") && has("'WHERE'") && has("a node pattern")) {
+            return None;
+        }
+        if has("'&'") {
+            return Some(&["a parameter", "'&'", "')'", "':'", "'WHERE'", "'{'", "'|'"]);
+        }
+        if !has("'IS'") {
+            return None;
+        }
+        let line_before: String = self
+            .source_line
+            .chars()
+            .take(self.column.saturating_sub(1))
+            .collect();
+        let before = source
+            .and_then(|s| s.get(..self.offset))
+            .unwrap_or(&line_before);
+        let after_relationship = before
+            .rfind('(')
+            .is_some_and(|i| before[..i].trim_end().ends_with(['-', '>']));
+        Some(if after_relationship {
+            &["a parameter", "')'", "':'", "'IS'", "'WHERE'", "'{'"]
+        } else {
+            &[
+                "a graph pattern",
+                "a parameter",
+                "')'",
+                "':'",
+                "'IS'",
+                "'WHERE'",
+                "'{'",
+            ]
+        })
+    }
+
     pub fn neo4j_message(&self, source: Option<&str>) -> String {
         let found = if self.found == "end of input" {
             ""
@@ -73,6 +116,8 @@ impl ParseError {
             };
             if let Some(list) = neo4j_list {
                 expected = list.iter().map(|t| format!("'{t}'")).collect();
+            } else if let Some(list) = self.in_node_pattern(&has, source) {
+                expected = list.iter().map(|t| t.to_string()).collect();
             }
             match expected.as_slice() {
                 [] => format!("Invalid input '{found}'"),
@@ -392,6 +437,24 @@ mod tests {
 
     /// Neo4j's wording: the offending token, the position in UTF-16 units (an emoji is two),
     /// the line in quotes and a caret under the token.
+    #[test]
+    fn an_unfinished_node_pattern_lists_what_neo4j_lists() {
+        let first = |src: &str| {
+            let e = crate::syntax::parse(src).unwrap_err();
+            e.neo4j_message(Some(src)).lines().next().unwrap().to_string()
+        };
+        // As Neo4j 5.26 words them (asked of the oracle).
+        assert!(first("MATCH (n RETURN n").starts_with(
+            "Invalid input 'RETURN': expected a graph pattern, a parameter, ')', ':', 'IS', 'WHERE' or '{'"
+        ));
+        assert!(first("MATCH (n)-->(m RETURN m").starts_with(
+            "Invalid input 'RETURN': expected a parameter, ')', ':', 'IS', 'WHERE' or '{'"
+        ));
+        assert!(first("MATCH (n:Person RETURN n").starts_with(
+            "Invalid input 'RETURN': expected a parameter, '&', ')', ':', 'WHERE', '{' or '|'"
+        ));
+    }
+
     #[test]
     fn neo4j_message_counts_utf16_units_and_points_at_the_token() {
         let src = "MATCH (n)\nWHERE n.x = '\u{1F600}' RETURN )";
