@@ -51,6 +51,8 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "exp",
     "file",
     "floor",
+    "gds.util.asnode",
+    "gds.version",
     "graph.byelementid",
     "graph.byname",
     "graph.names",
@@ -1041,6 +1043,14 @@ pub(crate) fn call_lowered(
                 .map(|d| d.as_millis() as i64)
                 .unwrap_or(0);
             Ok(Value::Int(ms))
+        }
+        "gds.version" => {
+            arity(n, &args, 0, 0)?;
+            Ok(Value::from(super::gds::VERSION))
+        }
+        "gds.util.asnode" => {
+            arity(n, &args, 1, 1)?;
+            Ok(super::gds::as_node(run.graph(), &args[0]))
         }
         _ if n.starts_with("apoc.") => match super::apoc::call(run, n, &args) {
             Some(r) => r,

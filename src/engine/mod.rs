@@ -174,6 +174,7 @@ mod eval;
 mod exec;
 mod fulltext;
 mod functions;
+mod gds;
 mod graphs;
 mod notifications;
 mod planner;

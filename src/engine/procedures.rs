@@ -207,6 +207,7 @@ pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
     IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
         || WRITES.contains(&lname.as_str())
         || super::apoc::procs::PROCEDURES.contains(&lname.as_str())
+        || super::gds::PROCEDURES.contains(&lname.as_str())
         || super::apoc::write::column(&lname).is_some()
         || super::apoc::refactor::columns(&lname).is_some()
         || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
@@ -262,6 +263,9 @@ pub(crate) fn check_calls(
 pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
     let g = run.graph();
     let lname = name.to_ascii_lowercase();
+    if super::gds::PROCEDURES.contains(&lname.as_str()) {
+        return super::gds::call(g, &lname, args);
+    }
     let no_args = |args: &[Value]| -> Result<()> {
         if args.is_empty() {
             Ok(())

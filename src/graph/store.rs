@@ -258,6 +258,21 @@ pub struct Graph {
     /// `TOKEN_TYPE`, `TOKEN_KEY`): Neo4j's token stores, which keep a name once anything used
     /// it, even after the last element with it is gone.
     token_kinds: Vec<u8>,
+    /// State procedures keep beside the graph and outside its transactions (the Graph Data
+    /// Science catalog of projected graphs), shared by every copy of the graph.
+    plugin_state: PluginState,
+}
+
+/// Procedures' state beside a graph, by the name of its owner (see [`Graph::plugin_state`]).
+#[derive(Clone, Default)]
+pub struct PluginState(
+    Arc<std::sync::Mutex<HashMap<&'static str, Arc<dyn std::any::Any + Send + Sync>>>>,
+);
+
+impl std::fmt::Debug for PluginState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("PluginState")
+    }
 }
 
 /// A label token (see [`Graph::has_token`]).
@@ -374,6 +389,7 @@ impl Clone for Graph {
             schema: self.schema.clone(),
             vector_segments: std::sync::Mutex::new(self.segments().clone()),
             token_kinds: self.token_kinds.clone(),
+            plugin_state: self.plugin_state.clone(),
         }
     }
 }
@@ -381,6 +397,31 @@ impl Clone for Graph {
 impl Graph {
     pub fn new() -> Self {
         Graph::default()
+    }
+
+    /// The state `owner` keeps beside this graph (made on first use), shared by every copy of
+    /// the graph and untouched by its transactions.
+    pub fn plugin_state<T: std::any::Any + Send + Sync + Default>(
+        &self,
+        owner: &'static str,
+    ) -> Arc<T> {
+        let mut m = self
+            .plugin_state
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let entry = m
+            .entry(owner)
+            .or_insert_with(|| Arc::new(T::default()) as Arc<dyn std::any::Any + Send + Sync>);
+        match entry.clone().downcast::<T>() {
+            Ok(t) => t,
+            Err(_) => {
+                // One owner, one type; a second type under the same name starts afresh.
+                let t = Arc::new(T::default());
+                *entry = t.clone();
+                t
+            }
+        }
     }
 
     // ---- symbols ----

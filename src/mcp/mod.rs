@@ -9,11 +9,12 @@
 //! use grape::mcp::{records_text, Contract, GraphServer, McpConfig};
 //!
 //! let mut g = Graph::from_cypher_script("CREATE (:Person {name: 'Ann'})").unwrap();
-//! // The official server's contract; read-only leaves out the write tool.
+//! // The official server's contract; read-only leaves out the write tool. grape's graphs
+//! // have GDS's procedures, so the GDS tool is there.
 //! let config = McpConfig { read_only: true, ..Default::default() };
 //! let server = GraphServer::over_graph(g.clone(), Options::default(), config);
 //! let tools: Vec<String> = server.tools().iter().map(|t| t.name.to_string()).collect();
-//! assert_eq!(tools, ["get-schema", "read-cypher"]);
+//! assert_eq!(tools, ["get-schema", "read-cypher", "list-gds-procedures"]);
 //!
 //! // mcp-neo4j-cypher's, with grape's search_values.
 //! let config = McpConfig {

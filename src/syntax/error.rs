@@ -441,7 +441,11 @@ mod tests {
     fn an_unfinished_node_pattern_lists_what_neo4j_lists() {
         let first = |src: &str| {
             let e = crate::syntax::parse(src).unwrap_err();
-            e.neo4j_message(Some(src)).lines().next().unwrap().to_string()
+            e.neo4j_message(Some(src))
+                .lines()
+                .next()
+                .unwrap()
+                .to_string()
         };
         // As Neo4j 5.26 words them (asked of the oracle).
         assert!(first("MATCH (n RETURN n").starts_with(
