@@ -337,7 +337,15 @@ fn the_real_mcp_neo4j_cypher_matches_its_recording() {
         return;
     };
     let (user, password) = auth.split_once(':').unwrap_or(("neo4j", ""));
-    let cmd = [
+    let cmd = labs_command(&server, uri, user, password);
+    let live = normalized(&client(&py, &cmd, &data(LABS.calls), &[]));
+    check_live(&LABS, live);
+}
+
+/// The command line of mcp-neo4j-cypher (`server`) on the database at `uri`, with the sample
+/// size grape's contract test uses.
+fn labs_command(server: &Path, uri: String, user: &str, password: &str) -> Vec<String> {
+    vec![
         server.to_string_lossy().into_owned(),
         "--db-url".into(),
         uri,
@@ -347,9 +355,7 @@ fn the_real_mcp_neo4j_cypher_matches_its_recording() {
         password.into(),
         "--schema-sample-size".into(),
         "1000".into(),
-    ];
-    let live = normalized(&client(&py, &cmd, &data(LABS.calls), &[]));
-    check_live(&LABS, live);
+    ]
 }
 
 #[test]
@@ -368,19 +374,8 @@ fn the_real_mcp_neo4j_cypher_with_a_token_limit_matches_its_recording() {
         return;
     };
     let (user, password) = auth.split_once(':').unwrap_or(("neo4j", ""));
-    let cmd = [
-        server.to_string_lossy().into_owned(),
-        "--db-url".into(),
-        uri,
-        "--username".into(),
-        user.into(),
-        "--password".into(),
-        password.into(),
-        "--schema-sample-size".into(),
-        "1000".into(),
-        "--read-timeout".into(),
-        "1".into(),
-    ];
+    let mut cmd = labs_command(&server, uri, user, password);
+    cmd.extend(["--read-timeout".to_string(), "1".to_string()]);
     // The limit from the environment: 0.6.0's `--token-limit` flag hands the server a string,
     // which its comparison with a count then fails on.
     let env = [
@@ -413,17 +408,7 @@ fn the_real_mcp_neo4j_cypher_over_grape_serve_bolt() {
         return;
     }
     let h = grape_bolt();
-    let cmd = [
-        server.to_string_lossy().into_owned(),
-        "--db-url".into(),
-        format!("bolt://{}", h.local_addr()),
-        "--username".into(),
-        "neo4j".into(),
-        "--password".into(),
-        "x".into(),
-        "--schema-sample-size".into(),
-        "1000".into(),
-    ];
+    let cmd = labs_command(&server, format!("bolt://{}", h.local_addr()), "neo4j", "x");
     let got = normalized(&client(&py, &cmd, &data(LABS.calls), &[]));
     compare_listed(&recording(&LABS), &got, LABS.calls, LABS_OVER_BOLT_DIFFERS);
 }

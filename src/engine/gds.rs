@@ -74,6 +74,24 @@ struct Projection {
     created: Value,
 }
 
+impl Projection {
+    /// No graph: for the columns of an answer without rows.
+    fn empty() -> Projection {
+        Projection {
+            nodes: Vec::new(),
+            out: Vec::new(),
+            into: Vec::new(),
+            relationship_count: 0,
+            node_projection: Value::Null,
+            relationship_projection: Value::Null,
+            labels: Vec::new(),
+            types: Vec::new(),
+            configuration: Value::Null,
+            created: Value::Null,
+        }
+    }
+}
+
 /// The catalog of one database's projected graphs.
 #[derive(Debug, Default)]
 struct Catalog(Mutex<BTreeMap<String, Arc<Projection>>>);
@@ -788,44 +806,17 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value]) -> Result<Rows> {
                     Ok((columns, vec![row]))
                 }
                 None if fail_if_missing => Err(not_found(P, &name)),
-                None => {
-                    let empty = Projection {
-                        nodes: Vec::new(),
-                        out: Vec::new(),
-                        into: Vec::new(),
-                        relationship_count: 0,
-                        node_projection: Value::Null,
-                        relationship_projection: Value::Null,
-                        labels: Vec::new(),
-                        types: Vec::new(),
-                        configuration: Value::Null,
-                        created: Value::Null,
-                    };
-                    Ok((catalog_row(&name, &empty, false).0, Vec::new()))
-                }
+                None => Ok((
+                    catalog_row(&name, &Projection::empty(), false).0,
+                    Vec::new(),
+                )),
             }
         }
         "gds.graph.list" => {
             let wanted = args.first().and_then(Value::as_str).map(str::to_string);
             let graphs = catalog(g);
             let graphs = graphs.0.lock().unwrap_or_else(|e| e.into_inner());
-            let mut columns = catalog_row(
-                "",
-                &Projection {
-                    nodes: Vec::new(),
-                    out: Vec::new(),
-                    into: Vec::new(),
-                    relationship_count: 0,
-                    node_projection: Value::Null,
-                    relationship_projection: Value::Null,
-                    labels: Vec::new(),
-                    types: Vec::new(),
-                    configuration: Value::Null,
-                    created: Value::Null,
-                },
-                true,
-            )
-            .0;
+            let mut columns = catalog_row("", &Projection::empty(), true).0;
             let mut rows = Vec::new();
             for (name, p) in graphs.iter() {
                 if wanted.as_ref().is_some_and(|w| w != name) {

@@ -313,6 +313,24 @@ fn python_str(s: &str, out: &mut String) {
     out.push('"');
 }
 
+/// Writes `open`, the items separated by `, ` (each by `item`), `close`.
+fn write_seq<T>(
+    out: &mut String,
+    open: char,
+    close: char,
+    items: &[T],
+    mut item: impl FnMut(&T, &mut String),
+) {
+    out.push(open);
+    for (i, x) in items.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        item(x, out);
+    }
+    out.push(close);
+}
+
 fn python_write(v: &Dv, out: &mut String) {
     match v {
         Dv::Null => out.push_str("null"),
@@ -322,28 +340,12 @@ fn python_write(v: &Dv, out: &mut String) {
         }
         Dv::Float(f) => out.push_str(&python_float(*f)),
         Dv::Str(s) => python_str(s, out),
-        Dv::List(items) | Dv::Tuple(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                python_write(x, out);
-            }
-            out.push(']');
-        }
-        Dv::Map(m) => {
-            out.push('{');
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                python_str(k, out);
-                out.push_str(": ");
-                python_write(x, out);
-            }
-            out.push('}');
-        }
+        Dv::List(items) | Dv::Tuple(items) => write_seq(out, '[', ']', items, python_write),
+        Dv::Map(m) => write_seq(out, '{', '}', m, |(k, x), out| {
+            python_str(k, out);
+            out.push_str(": ");
+            python_write(x, out);
+        }),
     }
 }
 
@@ -399,41 +401,19 @@ fn python_repr_into(v: &Dv, out: &mut String) {
         Dv::Float(f) if f.is_infinite() => out.push_str(if *f > 0.0 { "inf" } else { "-inf" }),
         Dv::Float(f) => out.push_str(&python_float(*f)),
         Dv::Str(s) => python_repr_str(s, out),
-        Dv::Tuple(items) => {
+        // A tuple of one is written `(x,)`.
+        Dv::Tuple(items) if items.len() == 1 => {
             out.push('(');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                python_repr_into(x, out);
-            }
-            if items.len() == 1 {
-                out.push(',');
-            }
-            out.push(')');
+            python_repr_into(&items[0], out);
+            out.push_str(",)");
         }
-        Dv::List(items) => {
-            out.push('[');
-            for (i, x) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                python_repr_into(x, out);
-            }
-            out.push(']');
-        }
-        Dv::Map(m) => {
-            out.push('{');
-            for (i, (k, x)) in m.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                python_repr_str(k, out);
-                out.push_str(": ");
-                python_repr_into(x, out);
-            }
-            out.push('}');
-        }
+        Dv::Tuple(items) => write_seq(out, '(', ')', items, python_repr_into),
+        Dv::List(items) => write_seq(out, '[', ']', items, python_repr_into),
+        Dv::Map(m) => write_seq(out, '{', '}', m, |(k, x), out| {
+            python_repr_str(k, out);
+            out.push_str(": ");
+            python_repr_into(x, out);
+        }),
     }
 }
 

@@ -1,14 +1,14 @@
 //! `grape serve mcp`: a graph as an MCP server with the tool contract of one of Neo4j's two MCP
 //! servers ([`Contract`]):
-//! - the official server (`neo4j/mcp`, the default, [`super::official`]): `get-schema`,
+//! - the official server (`neo4j/mcp`, the default, `official.rs`): `get-schema`,
 //!   `read-cypher`, `write-cypher` (and `list-gds-procedures` where GDS is present);
 //! - mcp-neo4j-cypher 0.6: `get_neo4j_schema` (`sample_size`), `read_neo4j_cypher` and
 //!   `write_neo4j_cypher` (`query`, `params`), prefixed `NAMESPACE-` when a namespace is set.
 //!
 //! Names, descriptions, input schemas, annotations, reply and error texts are the real
 //! servers' (the tests compare them over the Neo4j oracle): each reply is what the server's
-//! driver and JSON encoder make of the records ([`super::driver_view`]). On top, grape's
-//! guard ([`super::guard`]) keeps the read tools inside the graph whatever `EXPLAIN` says;
+//! driver and JSON encoder make of the records (`driver_view.rs`). On top, grape's
+//! guard (`guard.rs`) keeps the read tools inside the graph whatever `EXPLAIN` says;
 //! `search_values` (finding property values that contain a text, CypherTurn's SEARCH_VALUES)
 //! is offered when asked for. Replies are cut at `token_limit` tokens (tiktoken's counts, as
 //! mcp-neo4j-cypher cuts them) and, as a safeguard, at `max_reply_bytes`; every query has
