@@ -16,6 +16,7 @@
 //! database, kept by [`Graph::plugin_state`]).
 
 use super::error::{ExecError, Result};
+use super::procedures::cols;
 use crate::graph::{Dir, Graph};
 use crate::value::{NodeId, Value};
 use std::collections::{BTreeMap, HashMap};
@@ -98,10 +99,6 @@ struct Catalog(Mutex<BTreeMap<String, Arc<Projection>>>);
 
 fn catalog(g: &Graph) -> Arc<Catalog> {
     g.plugin_state::<Catalog>("gds")
-}
-
-fn cols(names: &[&str]) -> Vec<Arc<str>> {
-    names.iter().map(|n| Arc::from(*n)).collect()
 }
 
 fn map(entries: Vec<(&str, Value)>) -> Value {
@@ -377,7 +374,10 @@ fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
         }
     }
     let configuration = map(vec![
-        ("jobId", Value::from(job_id().as_str())),
+        (
+            "jobId",
+            Value::from(super::functions::random_uuid().as_str()),
+        ),
         ("logProgress", Value::Bool(true)),
         ("nodeProjection", node_projection.clone()),
         ("nodeProperties", Value::Map(BTreeMap::new())),
@@ -422,23 +422,6 @@ fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
         ]),
         vec![row],
     ))
-}
-
-/// A job id as GDS gives one: a random UUID.
-fn job_id() -> String {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_nanos() as u64);
-    let mut rng = crate::rng::SplitMix64(nanos ^ 0x9e37_79b9_7f4a_7c15);
-    let (a, b) = (rng.next(), rng.next());
-    format!(
-        "{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xfff,
-        0x8000 | ((b >> 48) & 0x3fff),
-        b & 0xffff_ffff_ffff
-    )
 }
 
 /// The current time as a UTC `DATETIME`.

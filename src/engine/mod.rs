@@ -168,6 +168,8 @@
 //!   gives an error.
 
 mod apoc;
+/// Base64 (standard alphabet `B64`), shared with the MCP server and client.
+pub(crate) use apoc::{base64_decode, base64_encode, B64};
 mod compiled;
 mod error;
 mod eval;

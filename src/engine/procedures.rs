@@ -14,7 +14,7 @@ type Rows = (Vec<Arc<str>>, Vec<Vec<Value>>);
 /// A relationship type and direction (`"in"` / `"out"`) seen from a label.
 type RelKey = (Arc<str>, &'static str);
 
-fn cols(names: &[&str]) -> Vec<Arc<str>> {
+pub(super) fn cols(names: &[&str]) -> Vec<Arc<str>> {
     names.iter().map(|n| Arc::from(*n)).collect()
 }
 

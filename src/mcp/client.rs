@@ -52,22 +52,7 @@ fn split_credentials(url: &str) -> (String, Option<String>) {
     let Some(at) = rest[..authority_end].rfind('@') else {
         return (url.to_string(), None);
     };
-    let userinfo = &rest[..at];
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut b64 = String::new();
-    for chunk in userinfo.as_bytes().chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &c)| n | (u32::from(c) << (16 - 8 * i)));
-        for i in 0..4 {
-            b64.push(if i <= chunk.len() {
-                T[(n >> (18 - 6 * i) & 63) as usize] as char
-            } else {
-                '='
-            });
-        }
-    }
+    let b64 = crate::engine::base64_encode(&rest.as_bytes()[..at], crate::engine::B64, true);
     (format!("{scheme}://{}", &rest[at + 1..]), Some(b64))
 }
 
@@ -195,6 +180,25 @@ impl McpClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_in_a_url_become_a_basic_header() {
+        assert_eq!(
+            split_credentials("http://neo4j:secret@127.0.0.1:7691/mcp"),
+            (
+                "http://127.0.0.1:7691/mcp".to_string(),
+                Some("bmVvNGo6c2VjcmV0".to_string())
+            )
+        );
+        assert_eq!(
+            split_credentials("http://127.0.0.1:7691/a@b"),
+            ("http://127.0.0.1:7691/a@b".to_string(), None)
+        );
+        assert_eq!(
+            super::super::http_basic("bmVvNGo6c2VjcmV0"),
+            Some(("neo4j".to_string(), "secret".to_string()))
+        );
+    }
 
     #[test]
     fn command_lines() {

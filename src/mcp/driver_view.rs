@@ -594,22 +594,7 @@ fn go_rfc3339(dt: &chrono::NaiveDateTime, offset: i32) -> Result<String, GoJsonE
 }
 
 fn base64_std(b: &[u8]) -> String {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut s = String::with_capacity(b.len().div_ceil(3) * 4);
-    for chunk in b.chunks(3) {
-        let n = chunk
-            .iter()
-            .enumerate()
-            .fold(0u32, |n, (i, &c)| n | (u32::from(c) << (16 - 8 * i)));
-        for i in 0..4 {
-            if i <= chunk.len() {
-                s.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
-            } else {
-                s.push('=');
-            }
-        }
-    }
-    s
+    crate::engine::base64_encode(b, crate::engine::B64, true)
 }
 
 /// A float as Go's `encoding/json` writes it: the shortest text, in exponent form below

@@ -260,21 +260,8 @@ where
 
 /// `user:password` from the value of a Basic `Authorization` header (base64).
 pub(crate) fn http_basic(encoded: &str) -> Option<(String, String)> {
-    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut bits = 0u32;
-    let mut n = 0;
-    let mut out = Vec::with_capacity(encoded.len() * 3 / 4);
-    for c in encoded.bytes().take_while(|c| *c != b'=') {
-        let v = T.iter().position(|t| *t == c)? as u32;
-        bits = (bits << 6) | v;
-        n += 6;
-        if n >= 8 {
-            n -= 8;
-            out.push((bits >> n) as u8);
-            bits &= (1 << n) - 1;
-        }
-    }
-    let text = String::from_utf8(out).ok()?;
+    let bytes = crate::engine::base64_decode(encoded, crate::engine::B64)?;
+    let text = String::from_utf8(bytes).ok()?;
     let (u, p) = text.split_once(':')?;
     Some((u.to_string(), p.to_string()))
 }

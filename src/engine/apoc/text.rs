@@ -29,12 +29,12 @@ pub(super) fn levenshtein(a: &str, b: &str) -> usize {
     strsim::levenshtein(a, b)
 }
 
-pub(super) const B64: &[u8; 64] =
+pub(crate) const B64: &[u8; 64] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 pub(super) const B64_URL: &[u8; 64] =
     b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
-pub(super) fn base64_encode(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
+pub(crate) fn base64_encode(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> String {
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
         let b = [
@@ -54,7 +54,7 @@ pub(super) fn base64_encode(bytes: &[u8], alphabet: &[u8; 64], pad: bool) -> Str
     out
 }
 
-pub(super) fn base64_decode(text: &str, alphabet: &[u8; 64]) -> Option<Vec<u8>> {
+pub(crate) fn base64_decode(text: &str, alphabet: &[u8; 64]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len() * 3 / 4);
     let (mut acc, mut bits) = (0u32, 0u32);
     for c in text
