@@ -120,6 +120,13 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
     if let Some(c) = super::apoc::refactor::columns(&name.to_ascii_lowercase()) {
         return cols(c);
     }
+    if super::gds::is_write(&name.to_ascii_lowercase()) {
+        let outputs: Vec<String> = crate::catalogue::procedure(name)
+            .and_then(|p| p.signature())
+            .map(|s| s.outputs.iter().map(|o| o.name.clone()).collect())
+            .unwrap_or_default();
+        return outputs.iter().map(|o| Arc::from(o.as_str())).collect();
+    }
     if name.eq_ignore_ascii_case("apoc.schema.assert") {
         cols(&["label", "key", "keys", "unique", "action"])
     } else if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
@@ -133,6 +140,7 @@ pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
 pub(crate) fn writes(name: &str) -> bool {
     let lname = name.to_ascii_lowercase();
     WRITES.contains(&lname.as_str())
+        || super::gds::is_write(&lname)
         || super::apoc::write::column(&lname).is_some()
         || super::apoc::refactor::columns(&lname).is_some()
 }
@@ -158,6 +166,9 @@ pub(crate) fn call_write(
     }
     if lname == "apoc.schema.assert" {
         return Ok((write_columns(name), schema_assert(g, sh, procedure, args)?));
+    }
+    if super::gds::is_write(&lname) {
+        return super::gds::call_write(g, sh, &lname, args);
     }
     let [element, key, vector] = args else {
         return Err(ExecError::compile(
@@ -207,7 +218,7 @@ pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
     IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
         || WRITES.contains(&lname.as_str())
         || super::apoc::procs::PROCEDURES.contains(&lname.as_str())
-        || super::gds::PROCEDURES.contains(&lname.as_str())
+        || super::gds::is_procedure(&lname)
         || super::apoc::write::column(&lname).is_some()
         || super::apoc::refactor::columns(&lname).is_some()
         || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
@@ -263,8 +274,21 @@ pub(crate) fn check_calls(
 pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
     let g = run.graph();
     let lname = name.to_ascii_lowercase();
-    if super::gds::PROCEDURES.contains(&lname.as_str()) {
-        return super::gds::call(g, &lname, args);
+    if super::gds::is_procedure(&lname) {
+        let path_rel = |a, b, ty: &str, cost: Option<f64>| {
+            let props = cost
+                .map(|c| (Arc::from("cost"), Value::Float(c)))
+                .into_iter()
+                .collect();
+            run.sh.virtual_rel(Arc::from(ty), a, b, props)
+        };
+        let nested = |q: &str, params: &super::Params| super::run_nested_read(run, q, params);
+        let host = super::gds::Host {
+            tick: &|| run.sh.tick(),
+            path_rel: &path_rel,
+            nested: &nested,
+        };
+        return super::gds::call(g, &lname, args, &host);
     }
     let no_args = |args: &[Value]| -> Result<()> {
         if args.is_empty() {

@@ -1011,6 +1011,8 @@ pub fn is_aggregate_name(name: &str) -> bool {
         "apoc.agg.product",
         "apoc.agg.slice",
         "apoc.agg.statistics",
+        // GDS's Cypher projection.
+        "gds.graph.project",
     ];
     AGGREGATES.iter().any(|a| name.eq_ignore_ascii_case(a))
 }
@@ -1033,7 +1035,10 @@ impl QualifiedName {
     pub fn is_aggregate(&self) -> bool {
         match self.parts.as_slice() {
             [only] => is_aggregate_name(&only.name),
-            [first, ..] if first.name.eq_ignore_ascii_case("apoc") => {
+            [first, ..]
+                if first.name.eq_ignore_ascii_case("apoc")
+                    || first.name.eq_ignore_ascii_case("gds") =>
+            {
                 is_aggregate_name(&self.dotted())
             }
             _ => false,

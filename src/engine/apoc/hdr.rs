@@ -471,6 +471,53 @@ impl Hdr {
     }
 }
 
+/// A `DoubleHistogram(5)` of a stream of numbers, read as GDS reads its result summaries
+/// (`centralityDistribution`, `similarityDistribution`): the smallest and largest recorded
+/// values as their buckets' lowest and highest equivalents, the mean and deviation from each
+/// bucket's median, percentiles as highest equivalents.
+pub(crate) struct Doubles(DoubleHistogram);
+
+impl Doubles {
+    pub fn new() -> Doubles {
+        Doubles(DoubleHistogram::new())
+    }
+
+    /// Records a value (negative or out-of-range values are refused, as HdrHistogram refuses
+    /// them).
+    pub fn record(&mut self, x: f64) -> Result<(), Refusal> {
+        self.0.record(x, 1)
+    }
+
+    pub fn min(&self) -> f64 {
+        let h = &self.0.ints;
+        if h.total == 0 || h.zero_count() > 0 {
+            return 0.0;
+        }
+        h.min_non_zero_value() as f64 * self.0.to_double
+    }
+
+    pub fn max(&self) -> f64 {
+        let h = &self.0.ints;
+        if h.max_value == 0 {
+            return 0.0;
+        }
+        h.highest_equivalent(h.max_value) as f64 * self.0.to_double
+    }
+
+    pub fn mean(&self) -> f64 {
+        self.0.ints.mean() * self.0.to_double
+    }
+
+    pub fn std_deviation(&self) -> f64 {
+        self.0.ints.std_deviation() * self.0.to_double
+    }
+
+    /// The value at `percentile` (0 to 100).
+    pub fn percentile(&self, percentile: f64) -> f64 {
+        self.0.ints.value_at_percentile(percentile) as f64 * self.0.to_double
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

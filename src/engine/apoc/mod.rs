@@ -21,7 +21,7 @@ mod date_text;
 mod extra;
 mod graph;
 mod hashing;
-mod hdr;
+pub(crate) mod hdr;
 mod json_path;
 mod map;
 mod number;

@@ -437,7 +437,12 @@ impl<'a> Runner<'a> {
             for (key_vals, rep, accs) in order {
                 let mut values = HashMap::new();
                 for (a, acc) in aggs.iter().zip(accs) {
-                    let v = acc.finish()?;
+                    let v = match acc {
+                        Accumulator::Apoc { name, rows } if name == "gds.graph.project" => {
+                            crate::engine::gds::project_aggregate(self.graph(), rows, self.sh.src)?
+                        }
+                        acc => acc.finish()?,
+                    };
                     self.sh.admit(&v)?;
                     values.insert(a.expr as *const Expr as usize, v);
                 }
@@ -662,10 +667,12 @@ impl Accumulator {
                 distinct: d(),
                 items: Vec::new(),
             },
-            other if other.starts_with("apoc.") => Accumulator::Apoc {
-                name: other.to_string(),
-                rows: Vec::new(),
-            },
+            other if other.starts_with("apoc.") || other == "gds.graph.project" => {
+                Accumulator::Apoc {
+                    name: other.to_string(),
+                    rows: Vec::new(),
+                }
+            }
             other => Accumulator::Numbers {
                 name: other.to_string(),
                 distinct: d(),
