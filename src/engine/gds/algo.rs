@@ -424,44 +424,151 @@ pub(super) fn label_propagation(
     })
 }
 
-/// What Louvain found: each node's final community (an index), its community at each level,
-/// and the modularity after each level.
+/// What Louvain found: each node's final community and its community at each kept level
+/// (communities named by the internal id of the node whose singleton community survived),
+/// and the modularity of each kept level.
 pub(super) struct Louvain {
     pub communities: Vec<usize>,
     pub levels: Vec<Vec<usize>>,
     pub modularities: Vec<f64>,
 }
 
-/// Modularity of a partition of a weighted graph given as adjacency lists (undirected graphs
-/// hold each relationship both ways).
-fn modularity(adj: &[Vec<(usize, f64)>], community: &[usize]) -> f64 {
-    let total: f64 = adj
-        .iter()
-        .flatten()
-        .map(|(_, w)| *w)
-        .fold(0.0, |a, b| a + b);
+/// GDS's K1 colouring (at most five rounds): each node to colour, in order, takes the
+/// smallest colour none of its neighbours has (updated in place); a node whose neighbour
+/// ended with its colour is coloured again.
+fn k1_colouring(adj: &[Vec<(usize, f64)>], tick: Tick) -> Result<Vec<usize>> {
+    let n = adj.len();
+    let mut colour = vec![1000usize; n];
+    let mut to_colour: Vec<usize> = (0..n).collect();
+    for _ in 0..5 {
+        for &x in &to_colour {
+            tick()?;
+            let forbidden: std::collections::HashSet<usize> = adj[x]
+                .iter()
+                .filter(|(t, _)| *t != x)
+                .map(|(t, _)| colour[*t])
+                .collect();
+            colour[x] = (0..).find(|c| !forbidden.contains(c)).unwrap_or(0);
+        }
+        let mut marked = vec![false; n];
+        let mut again = Vec::new();
+        for &x in &to_colour {
+            if adj[x]
+                .iter()
+                .any(|(t, _)| *t != x && colour[*t] == colour[x] && !marked[*t])
+            {
+                marked[x] = true;
+                again.push(x);
+            }
+        }
+        if again.is_empty() {
+            break;
+        }
+        to_colour = again;
+    }
+    Ok(colour)
+}
+
+/// GDS's modularity: `(1 / T) Σ_c (I_c - K_c² / T)`, `I_c` the weight of the relationships
+/// inside community `c`, `K_c` its members' weights, `T` all the weights.
+fn modularity(adj: &[Vec<(usize, f64)>], community: &[usize], weight: &[f64], total: f64) -> f64 {
     if total == 0.0 {
         return 0.0;
     }
-    let mut inside: BTreeMap<usize, f64> = BTreeMap::new();
-    let mut tot: BTreeMap<usize, f64> = BTreeMap::new();
+    let mut inside = vec![0.0f64; adj.len()];
     for (i, list) in adj.iter().enumerate() {
         for &(j, w) in list {
-            *tot.entry(community[i]).or_insert(0.0) += w;
             if community[i] == community[j] {
-                *inside.entry(community[i]).or_insert(0.0) += w;
+                inside[community[i]] += w;
             }
         }
     }
-    tot.iter()
-        .map(|(c, t)| inside.get(c).copied().unwrap_or(0.0) / total - (t / total) * (t / total))
-        .fold(0.0, |a, b| a + b)
+    let mut q = 0.0;
+    for c in 0..adj.len() {
+        q += inside[c] - weight[c] * weight[c] * (1.0 / total);
+    }
+    q * (1.0 / total)
 }
 
-/// Louvain: local moving (nodes in order, each to the neighbouring community of largest
-/// modularity gain, until an iteration gains less than `tolerance`), then the communities
-/// become the nodes of the next level; it stops when a level no longer raises modularity by
-/// `tolerance` or after `maxLevels`.
+/// One level of GDS's modularity optimisation: colour by colour (nodes of a colour in
+/// order), each node takes the neighbouring community of the largest positive gain (ties:
+/// the smallest community), all moves of a colour applied together; passes repeat while
+/// modularity rises by more than `tolerance` (the first pass always counts).
+fn optimise(
+    adj: &[Vec<(usize, f64)>],
+    max_iterations: i64,
+    tolerance: f64,
+    tick: Tick,
+) -> Result<(Vec<usize>, f64)> {
+    let n = adj.len();
+    let colour = k1_colouring(adj, tick)?;
+    let mut colours: Vec<usize> = colour.clone();
+    colours.sort_unstable();
+    colours.dedup();
+    let k: Vec<f64> = adj
+        .iter()
+        .map(|l| l.iter().fold(0.0, |a, (_, w)| a + w))
+        .collect();
+    let total = k.iter().fold(0.0, |a, b| a + b);
+    let mut community: Vec<usize> = (0..n).collect();
+    let mut weight = k.clone();
+    let mut q = modularity(adj, &community, &weight, total);
+    for iteration in 0..max_iterations.max(1) {
+        for &c in &colours {
+            let members: Vec<usize> = (0..n).filter(|&x| colour[x] == c).collect();
+            let mut next = Vec::with_capacity(members.len());
+            let mut update = vec![0.0f64; n];
+            for &x in &members {
+                tick()?;
+                let cur = community[x];
+                let mut links: BTreeMap<usize, f64> = BTreeMap::new();
+                let mut self_loops = 0.0;
+                for &(t, w) in &adj[x] {
+                    *links.entry(community[t]).or_insert(0.0) += w;
+                    if t == x {
+                        self_loops += w;
+                    }
+                }
+                let eix = links.get(&cur).copied().unwrap_or(0.0) - self_loops;
+                let ax = weight[cur] - k[x];
+                let mut best = cur;
+                let mut best_gain = 0.0f64;
+                for (&candidate, &w) in &links {
+                    if candidate == cur {
+                        continue;
+                    }
+                    let gain = (w - eix) / (total / 2.0)
+                        + (2.0 * k[x] * ax - 2.0 * k[x] * weight[candidate]) / (total * total);
+                    if gain > best_gain || (gain == best_gain && gain != 0.0 && candidate < best) {
+                        best = candidate;
+                        best_gain = gain;
+                    }
+                }
+                update[cur] -= k[x];
+                update[best] += k[x];
+                next.push(best);
+            }
+            for (&x, &b) in members.iter().zip(&next) {
+                community[x] = b;
+            }
+            for id in 0..n {
+                weight[id] += update[id];
+            }
+        }
+        let nq = modularity(adj, &community, &weight, total);
+        let rose = nq > q && (nq - q).abs() > tolerance;
+        q = nq;
+        if iteration > 0 && !rose {
+            break;
+        }
+    }
+    Ok((community, q))
+}
+
+/// Louvain as GDS runs it: a level of [`optimise`], then each community becomes a node of the
+/// next level (relationships between communities summed); it stops when a level merges
+/// nothing, merges everything, or no longer raises modularity by `tolerance` — and then, as
+/// GDS does, drops that last level (but the first).
 pub(super) fn louvain(
     v: &View,
     max_levels: i64,
@@ -471,110 +578,67 @@ pub(super) fn louvain(
 ) -> Result<Louvain> {
     let n = v.n();
     let mut adj: Vec<Vec<(usize, f64)>> = v.out.clone();
-    // The community of each original node, level by level.
-    let mut membership: Vec<usize> = (0..n).collect();
-    let mut levels = Vec::new();
-    let mut modularities = Vec::new();
-    let mut last = modularity(&adj, &(0..n).collect::<Vec<_>>());
-    for _ in 0..max_levels.max(0) {
-        let m = adj.len();
-        let total: f64 = adj
-            .iter()
-            .flatten()
-            .map(|(_, w)| *w)
-            .fold(0.0, |a, b| a + b);
-        if total == 0.0 {
-            break;
-        }
-        let degree: Vec<f64> = adj
-            .iter()
-            .map(|l| l.iter().map(|(_, w)| *w).fold(0.0, |a, b| a + b))
-            .collect();
-        let mut community: Vec<usize> = (0..m).collect();
-        let mut tot: Vec<f64> = degree.clone();
-        let mut q = modularity(&adj, &community);
-        for _ in 0..max_iterations.max(1) {
-            let mut moved = false;
-            for i in 0..m {
-                tick()?;
-                let own = community[i];
-                let mut links: BTreeMap<usize, f64> = BTreeMap::new();
-                for &(j, w) in &adj[i] {
-                    if j != i {
-                        *links.entry(community[j]).or_insert(0.0) += w;
-                    }
-                }
-                tot[own] -= degree[i];
-                let gain = |c: usize, k_in: f64| k_in - tot[c] * degree[i] / total;
-                let mut best = own;
-                let mut best_gain = gain(own, links.get(&own).copied().unwrap_or(0.0));
-                for (&c, &k_in) in &links {
-                    let g = gain(c, k_in);
-                    if g > best_gain + 1e-12 || (g == best_gain && c < best && c != own) {
-                        best = c;
-                        best_gain = g;
-                    }
-                }
-                tot[best] += degree[i];
-                if best != own {
-                    community[i] = best;
-                    moved = true;
-                }
-            }
-            let nq = modularity(&adj, &community);
-            let gained = nq - q;
-            q = nq;
-            if !moved || gained < tolerance {
-                break;
-            }
-        }
-        // Renumber the communities 0.. in order of first member.
-        let mut renumber: HashMap<usize, usize> = HashMap::new();
-        for c in &community {
-            let k = renumber.len();
-            renumber.entry(*c).or_insert(k);
-        }
-        let community: Vec<usize> = community.iter().map(|c| renumber[c]).collect();
-        if q - last < tolerance && !levels.is_empty() {
-            break;
-        }
-        let k = renumber.len();
-        let unchanged = k == m;
-        for c in membership.iter_mut() {
-            *c = community[*c];
-        }
-        levels.push(membership.clone());
+    // The root id each level node stands for, and each root node's node in the level.
+    let mut names: Vec<usize> = (0..n).collect();
+    let mut at: Vec<usize> = (0..n).collect();
+    let mut levels: Vec<Vec<usize>> = Vec::new();
+    let mut modularities: Vec<f64> = Vec::new();
+    for r in 0..max_levels.max(1) {
+        let (community, q) = optimise(&adj, max_iterations, tolerance, tick)?;
+        levels.push(at.iter().map(|&x| names[community[x]]).collect());
         modularities.push(q);
-        if unchanged {
-            break;
+        // The next level: the communities, in the order of their first member.
+        let mut index: HashMap<usize, usize> = HashMap::new();
+        let mut next_names = Vec::new();
+        for &c in &community {
+            if let std::collections::hash_map::Entry::Vacant(e) = index.entry(c) {
+                e.insert(next_names.len());
+                next_names.push(names[c]);
+            }
         }
-        last = q;
-        let mut next: Vec<BTreeMap<usize, f64>> = vec![BTreeMap::new(); k];
+        let m = next_names.len();
+        let mut next: Vec<BTreeMap<usize, f64>> = vec![BTreeMap::new(); m];
         for (i, list) in adj.iter().enumerate() {
             for &(j, w) in list {
-                *next[community[i]].entry(community[j]).or_insert(0.0) += w;
+                *next[index[&community[i]]]
+                    .entry(index[&community[j]])
+                    .or_insert(0.0) += w;
             }
         }
+        let stop = m == adj.len()
+            || m == 1
+            || (r > 0 && {
+                let prev = modularities[modularities.len() - 2];
+                !(q > prev && (q - prev).abs() > tolerance)
+            });
+        if stop {
+            let keep = if r > 0 { r as usize } else { 1 };
+            levels.truncate(keep);
+            modularities.truncate(keep);
+            break;
+        }
+        for x in at.iter_mut() {
+            *x = index[&community[*x]];
+        }
+        names = next_names;
         adj = next.into_iter().map(|m| m.into_iter().collect()).collect();
     }
-    if levels.is_empty() {
-        levels.push((0..n).collect());
-        modularities.push(last);
-    }
     Ok(Louvain {
-        communities: membership,
+        communities: levels.last().cloned().unwrap_or_else(|| (0..n).collect()),
         levels,
         modularities,
     })
 }
 
-/// Distinct neighbours of each node but itself, sorted (undirected views).
+/// Distinct neighbours of each node but itself, sorted (undirected views; several types
+/// read as one adjacency).
 fn simple_neighbours(v: &View) -> Vec<Vec<usize>> {
     v.out
         .iter()
         .enumerate()
         .map(|(i, l)| {
             let mut ns: Vec<usize> = l.iter().map(|(w, _)| *w).filter(|w| *w != i).collect();
+            ns.sort_unstable();
             ns.dedup();
             ns
         })
@@ -634,7 +698,8 @@ pub(super) fn clustering(v: &View, triangles: &[i64]) -> Vec<f64> {
         .collect()
 }
 
-/// Node similarity's metrics over two nodes' neighbour weights (sorted by neighbour).
+/// Node similarity's metrics over two nodes' neighbour vectors (sorted by neighbour;
+/// repeated neighbours count as often as they appear: a multiset intersection).
 pub(super) fn set_similarity(
     a: &[(usize, f64)],
     b: &[(usize, f64)],
@@ -700,29 +765,86 @@ pub(super) fn set_similarity(
     }
 }
 
-/// The `k` most similar of `candidates` (offered in order), at least `cutoff`, as GDS's
-/// bounded priority queue keeps them: a candidate no more similar than the least kept one of
-/// a full queue is refused; an accepted one goes before those equal to it, and the least
-/// falls out.
-pub(super) fn top_k(candidates: Vec<(usize, f64)>, k: usize, cutoff: f64) -> Vec<(usize, f64)> {
-    let mut kept: Vec<(usize, f64)> = Vec::new();
-    if k == 0 {
-        return kept;
+/// Java's `Arrays.binarySearch` over sorted doubles: the index of an element equal to `key`
+/// (comparing equal values by their bits), or `-(insertion point + 1)`.
+fn java_binary_search(keys: &[f64], key: f64) -> isize {
+    let bits = |x: f64| -> i64 {
+        if x.is_nan() {
+            0x7ff8_0000_0000_0000
+        } else {
+            x.to_bits() as i64
+        }
+    };
+    let (mut low, mut high) = (0isize, keys.len() as isize - 1);
+    while low <= high {
+        let mid = ((low + high) as usize >> 1) as isize;
+        let m = keys[mid as usize];
+        if m < key {
+            low = mid + 1;
+        } else if m > key {
+            high = mid - 1;
+        } else {
+            let (mb, kb) = (bits(m), bits(key));
+            if mb == kb {
+                return mid;
+            } else if mb < kb {
+                low = mid + 1;
+            } else {
+                high = mid - 1;
+            }
+        }
     }
-    for (id, s) in candidates {
-        if s.is_nan() || s < cutoff {
-            continue;
-        }
-        if kept.len() == k && kept.last().is_some_and(|l| s <= l.1) {
-            continue;
-        }
-        let at = kept.partition_point(|e| e.1 > s);
-        kept.insert(at, (id, s));
-        if kept.len() > k {
-            kept.pop();
+    -(low + 1)
+}
+
+/// GDS's bounded priority queue of the `k` most similar (node similarity's top-K and top-N):
+/// keys (the negated similarities) sorted ascending; a full queue refuses what is not
+/// strictly more similar than its least; an accepted element goes where Java's binary search
+/// puts it — before the equal element it lands on — and the least falls out.
+pub(super) struct TopK<T> {
+    k: usize,
+    keys: Vec<f64>,
+    items: Vec<T>,
+}
+
+impl<T> TopK<T> {
+    pub fn new(k: usize) -> TopK<T> {
+        TopK {
+            k,
+            keys: Vec::new(),
+            items: Vec::new(),
         }
     }
-    kept
+
+    pub fn offer(&mut self, item: T, similarity: f64) {
+        if self.k == 0 {
+            return;
+        }
+        let key = -similarity;
+        if self.keys.len() == self.k && self.keys.last().is_some_and(|l| key >= *l) {
+            return;
+        }
+        let found = java_binary_search(&self.keys, key);
+        let at = if found >= 0 {
+            found as usize
+        } else {
+            (-(found + 1)) as usize
+        };
+        self.keys.insert(at, key);
+        self.items.insert(at, item);
+        if self.keys.len() > self.k {
+            self.keys.pop();
+            self.items.pop();
+        }
+    }
+
+    /// The elements, most similar first, with their similarities.
+    pub fn into_sorted(self) -> Vec<(T, f64)> {
+        self.items
+            .into_iter()
+            .zip(self.keys.into_iter().map(|k| -k))
+            .collect()
+    }
 }
 
 /// A shortest path found by Dijkstra: its nodes and the cost to reach each.
@@ -732,10 +854,115 @@ pub(super) struct ShortestPath {
     pub costs: Vec<f64>,
 }
 
-/// Dijkstra from `source`, as GDS's: a node's predecessor is fixed by the first relaxation
-/// that reaches it at its final cost; nodes leave the queue by cost, then by id. Paths come
-/// in the order their targets are settled — every reachable node, the source first (no
-/// `targets`), or the targets, stopping once all are reached.
+/// GDS's indexed min-priority queue of nodes by cost: a binary heap (1-based) that moves an
+/// element up only past strictly costlier parents and down only to strictly cheaper
+/// children (the right child when strictly cheaper than the left), so that among equal
+/// costs the order follows the heap's shape, not the node ids.
+struct Heap {
+    heap: Vec<usize>,
+    position: Vec<usize>,
+    cost: Vec<f64>,
+}
+
+impl Heap {
+    fn new(n: usize) -> Heap {
+        Heap {
+            heap: vec![usize::MAX],
+            position: vec![0; n],
+            cost: vec![0.0; n],
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.heap.len() - 1
+    }
+
+    fn contains(&self, x: usize) -> bool {
+        self.position[x] != 0
+    }
+
+    fn less(&self, a: usize, b: usize) -> bool {
+        self.cost[a] < self.cost[b]
+    }
+
+    fn place(&mut self, i: usize, x: usize) {
+        self.heap[i] = x;
+        self.position[x] = i;
+    }
+
+    /// Moves the element at `i` up; whether it moved.
+    fn up(&mut self, mut i: usize) -> bool {
+        let start = i;
+        let x = self.heap[i];
+        let mut j = i >> 1;
+        while j > 0 && self.less(x, self.heap[j]) {
+            let parent = self.heap[j];
+            self.place(i, parent);
+            i = j;
+            j >>= 1;
+        }
+        self.place(i, x);
+        i != start
+    }
+
+    fn down(&mut self, mut i: usize) {
+        let size = self.len();
+        let x = self.heap[i];
+        let child = |h: &Heap, i: usize| {
+            let j = i << 1;
+            if j < size && h.less(h.heap[j + 1], h.heap[j]) {
+                j + 1
+            } else {
+                j
+            }
+        };
+        let mut j = child(self, i);
+        while j <= size && self.less(self.heap[j], x) {
+            let c = self.heap[j];
+            self.place(i, c);
+            i = j;
+            j = child(self, i);
+        }
+        self.place(i, x);
+    }
+
+    fn add(&mut self, x: usize, cost: f64) {
+        self.cost[x] = cost;
+        self.heap.push(x);
+        let i = self.len();
+        self.position[x] = i;
+        self.up(i);
+    }
+
+    /// Lowers the cost of an element in the queue.
+    fn set(&mut self, x: usize, cost: f64) {
+        self.cost[x] = cost;
+        let i = self.position[x];
+        if !self.up(i) && i < self.len() {
+            self.down(i);
+        }
+    }
+
+    fn pop(&mut self) -> Option<(usize, f64)> {
+        if self.len() == 0 {
+            return None;
+        }
+        let top = self.heap[1];
+        let last = self.heap.pop().unwrap_or(top);
+        self.position[top] = 0;
+        if self.len() > 0 {
+            self.place(1, last);
+            self.down(1);
+        }
+        Some((top, self.cost[top]))
+    }
+}
+
+/// Dijkstra from `source`, as GDS's: nodes leave [`Heap`] by cost; a node not yet settled is
+/// queued when first reached (its predecessor the node that reached it) and re-costed, with a
+/// new predecessor, only when a path is strictly cheaper. Paths come in the order their
+/// targets are settled — every reachable node, the source first (no `targets`), or the
+/// targets, stopping once all are reached.
 pub(super) fn dijkstra(
     v: &View,
     source: usize,
@@ -743,22 +970,18 @@ pub(super) fn dijkstra(
     tick: Tick,
 ) -> Result<Vec<ShortestPath>> {
     let n = v.n();
-    let mut dist = vec![f64::INFINITY; n];
     let mut pred = vec![usize::MAX; n];
+    let mut settled = vec![f64::NAN; n];
     let mut done = vec![false; n];
-    let mut heap = BinaryHeap::new();
-    dist[source] = 0.0;
-    heap.push(Cost(0.0, source));
+    let mut heap = Heap::new(n);
+    heap.add(source, 0.0);
     let mut paths = Vec::new();
     let mut remaining = targets.map(|t| t.len());
-    while let Some(Cost(d, u)) = heap.pop() {
+    while let Some((u, d)) = heap.pop() {
         tick()?;
-        if done[u] {
-            continue;
-        }
         done[u] = true;
-        let wanted = targets.is_none_or(|t| t.contains(&u));
-        if wanted {
+        settled[u] = d;
+        if targets.is_none_or(|t| t.contains(&u)) {
             let mut nodes = vec![u];
             let mut at = u;
             while pred[at] != usize::MAX {
@@ -766,7 +989,7 @@ pub(super) fn dijkstra(
                 nodes.push(at);
             }
             nodes.reverse();
-            let costs = nodes.iter().map(|&x| dist[x]).collect();
+            let costs = nodes.iter().map(|&x| settled[x]).collect();
             paths.push(ShortestPath {
                 target: u,
                 nodes,
@@ -784,10 +1007,12 @@ pub(super) fn dijkstra(
                 continue;
             }
             let nd = d + x;
-            if nd < dist[w] {
-                dist[w] = nd;
+            if !heap.contains(w) {
+                heap.add(w, nd);
                 pred[w] = u;
-                heap.push(Cost(nd, w));
+            } else if nd < heap.cost[w] {
+                heap.set(w, nd);
+                pred[w] = u;
             }
         }
     }

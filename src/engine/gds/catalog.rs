@@ -107,6 +107,8 @@ pub(super) struct Projection {
     /// The labels the projection names (`__ALL__` for `*`).
     pub labels: Vec<String>,
     pub node_props: BTreeMap<String, NodeProperty>,
+    /// The relationship types in the order GDS's graph store iterates them (a Java
+    /// `HashMap`'s: see [`type_bucket`]); algorithms read several types in this order.
     pub rels: Vec<RelType>,
     pub node_projection: Value,
     pub relationship_projection: Value,
@@ -592,6 +594,10 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
             list.sort_by_key(|(t, _)| *t);
         }
     }
+    // The graph store's map of types is filled from a 16-bucket map of the projections.
+    rels.sort_by_key(|r| type_bucket(&r.name, 16));
+    let type_capacity = capacity_for(rels.len());
+    rels.sort_by_key(|r| type_bucket(&r.name, type_capacity));
     let node_projection = Value::Map(
         labels
             .iter()
@@ -905,6 +911,8 @@ pub(super) struct View {
     /// The nodes' Neo4j ids.
     pub ids: Vec<NodeId>,
     pub out: Vec<Vec<(usize, f64)>>,
+    /// How many relationship types the view reads.
+    pub types: usize,
     /// Whether every selected relationship type is undirected.
     pub undirected: bool,
     pub relationship_count: usize,
@@ -1035,10 +1043,10 @@ pub(super) fn view(
         }
         _ => None,
     };
-    // Several types are read one after the other, in the order of their names, as GDS's
+    // Several types are read one after the other, in the graph store's order, as GDS's
     // union of relationship types reads them.
     let mut order: Vec<usize> = (0..types.len()).collect();
-    order.sort_by(|&a, &b| p.rels[types[a]].name.cmp(&p.rels[types[b]].name));
+    order.sort_by_key(|&a| types[a]);
     let nodes: Vec<usize> = (0..p.nodes.len())
         .filter(|&i| {
             label_filter
@@ -1069,6 +1077,7 @@ pub(super) fn view(
         ids: nodes.iter().map(|&i| p.nodes[i]).collect(),
         nodes,
         out,
+        types: types.len(),
         undirected: !types.is_empty()
             && types.iter().all(|&t| p.rels[t].orientation == "UNDIRECTED"),
         relationship_count,
@@ -1453,6 +1462,9 @@ impl Builder {
                 list.sort_by_key(|(t, _)| *t);
             }
         }
+        let type_capacity = capacity_for(self.rels.len());
+        self.rels
+            .sort_by_key(|r| type_bucket(&r.name, type_capacity));
         let created = now_utc();
         Projection {
             nodes: self.nodes,
@@ -1808,4 +1820,36 @@ pub(super) fn project_cypher(g: &Graph, args: &[Value], host: &super::Host) -> R
         ]),
         vec![row],
     ))
+}
+
+/// Java's `String.hashCode` (over UTF-16 code units).
+fn java_hash(s: &str) -> i32 {
+    s.encode_utf16()
+        .fold(0i32, |h, c| h.wrapping_mul(31).wrapping_add(i32::from(c)))
+}
+
+/// The bucket of a relationship type in a Java `HashMap` of `capacity` buckets (GDS's key
+/// hashes as `31 + name.hashCode()`; the map spreads the hash's high bits).
+pub(super) fn type_bucket(name: &str, capacity: usize) -> usize {
+    let h = 31i32.wrapping_add(java_hash(name)) as u32;
+    ((h ^ (h >> 16)) as usize) & (capacity.max(1) - 1)
+}
+
+/// The capacity Java 17's `HashMap` sizes for `n` entries (`tableSizeFor(n / 0.75 + 1)`).
+pub(super) fn capacity_for(n: usize) -> usize {
+    ((n as f32 / 0.75f32 + 1.0) as usize).next_power_of_two()
+}
+
+/// Adds a relationship type to the graph store's map (`mutate`): a new map holds the new type
+/// first, then the others in their order, and iterates them by bucket (in a bucket, in the
+/// order they came) — so a new type can come before an old one of the same bucket.
+pub(super) fn add_type(p: &mut Projection, rel: RelType) {
+    let mut types = vec![rel];
+    types.append(&mut p.rels);
+    let mut capacity = 16;
+    while types.len() > capacity * 3 / 4 {
+        capacity *= 2;
+    }
+    types.sort_by_key(|r| type_bucket(&r.name, capacity));
+    p.rels = types;
 }

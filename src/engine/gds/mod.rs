@@ -2,26 +2,30 @@
 //! with GDS's names, configuration keys, result columns, errors and values (checked against
 //! GDS 2.13 itself on the Neo4j oracle, `tests/engine_gds.rs`):
 //!
-//! - the graph catalog ([`catalog`]): `gds.graph.project` (native projections: labels and
+//! - the graph catalog (`catalog.rs`): `gds.graph.project` (native projections: labels and
 //!   relationship types as `'*'`, a name, a list or a map, with each type's `orientation` and
-//!   numeric `properties`, node `properties`), `gds.graph.drop`, `gds.graph.exists`,
-//!   `gds.graph.list` (the catalog's columns; `memoryUsage` and `sizeInBytes` measure grape's
-//!   own projection);
-//! - the algorithms ([`algo`]) in their execution modes ([`modes`]): `stream`, `stats`,
-//!   `mutate` and `write` of PageRank, ArticleRank, degree and betweenness centrality, weakly
-//!   connected components, label propagation, Louvain, triangle count, local clustering
-//!   coefficient, node similarity, K-nearest neighbours, Dijkstra's shortest paths (one pair
-//!   and single source), breadth- and depth-first traversal;
+//!   numeric `properties`, node `properties`), Cypher projections (the aggregating function
+//!   `gds.graph.project` and the legacy `gds.graph.project.cypher`), `gds.graph.drop`,
+//!   `gds.graph.exists`, `gds.graph.list` (`memoryUsage` and `sizeInBytes` measure grape's
+//!   own projection) and the streams of what a projection holds;
+//! - the algorithms (`algo.rs`, KNN in `knn.rs`) in their execution modes (`modes.rs`):
+//!   `stream`, `stats`, `mutate` and `write` of PageRank, ArticleRank, degree and betweenness
+//!   centrality, weakly connected components, label propagation, Louvain, triangle count,
+//!   local clustering coefficient, node similarity, K-nearest neighbours, Dijkstra's shortest
+//!   paths (one pair and single source), breadth- and depth-first traversal — GDS's own
+//!   procedures (its Pregel supersteps, colourings, random number generator, queues and
+//!   order of relationship types), so that ties and approximations fall as in GDS;
 //! - `gds.list()` (what grape runs of GDS, described in grape's words), `gds.version()` and the
 //!   functions `gds.version()` and `gds.util.asNode(nodeId)`.
 //!
 //! Projections live beside the graph, outside its transactions, as in GDS (one catalog per
-//! database, kept by [`Graph::plugin_state`]); `mutate` replaces a projection by a copy with
+//! database, kept by `Graph::plugin_state`); `mutate` replaces a projection by a copy with
 //! the new property or relationship type; `write` changes the graph inside the statement's
 //! transaction (GDS writes in transactions of its own).
 
 mod algo;
 mod catalog;
+mod knn;
 mod modes;
 
 use super::error::{ExecError, Result};
@@ -283,8 +287,9 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
 }
 
 /// Runs a `write` mode: the algorithm over the projection, then its result written to the
-/// graph — a property on each node, or new relationships — counted in the statement's
-/// counters.
+/// graph — a property on each node, or new relationships. As in GDS, whose writes go through
+/// transactions of their own, the statement's counters do not count them (grape's writes do
+/// stay in the statement's transaction).
 pub(crate) fn call_write(
     g: &mut Graph,
     sh: &super::exec::Shared,
@@ -308,9 +313,7 @@ pub(crate) fn call_write(
     if let Some(key) = &answer.property {
         for (n, v) in &answer.node_writes {
             sh.tick()?;
-            if g.set_node_property(*n, key, v.clone()) {
-                sh.stats.borrow_mut().properties_set += 1;
-            }
+            g.set_node_property(*n, key, v.clone());
         }
     }
     if let Some(ty) = &answer.rel_type {
@@ -318,12 +321,7 @@ pub(crate) fn call_write(
             sh.tick()?;
             let props: Vec<(&str, Value)> =
                 props.iter().map(|(k, v)| (k.as_str(), v.clone())).collect();
-            let count = props.len() as u64;
-            if g.add_relationship(*a, *b, ty, props).is_some() {
-                let mut st = sh.stats.borrow_mut();
-                st.relationships_created += 1;
-                st.properties_set += count;
-            }
+            g.add_relationship(*a, *b, ty, props);
         }
     }
     Ok(answer.rows)

@@ -461,6 +461,8 @@ enum Outcome {
     Pairs {
         pairs: Vec<(usize, usize, f64)>,
         nodes_compared: i64,
+        /// KNN's iterations, convergence and `nodePairsConsidered`.
+        knn: Option<(i64, bool, i64)>,
     },
     Paths {
         source: usize,
@@ -675,13 +677,9 @@ fn compute(
                 get_f64(c, "tolerance", 0.0001),
                 tick,
             )?;
-            // Each community named by its first member's internal id, as a node id.
+            // Communities are named by internal ids.
             let name = |level: &[usize]| -> Vec<i64> {
-                let mut first: BTreeMap<usize, i64> = BTreeMap::new();
-                for (i, c) in level.iter().enumerate() {
-                    first.entry(*c).or_insert(v.nodes[i] as i64);
-                }
-                level.iter().map(|c| first[c]).collect()
+                level.iter().map(|c| v.nodes[*c] as i64).collect()
             };
             let levels: Vec<Vec<i64>> = l.levels.iter().map(|lv| name(lv)).collect();
             Outcome::Communities {
@@ -739,14 +737,26 @@ fn compute(
             }
             let lo = get_i64(c, "degreeCutoff", 1);
             let hi = get_i64(c, "upperDegreeCutoff", i32::MAX as i64);
-            // Neighbour lists as GDS compares them: sorted, parallel relationships kept.
+            // Neighbour vectors as GDS builds them: each relationship in reading order
+            // (type after type), but self-loops and a repeat of the target just read; sorted
+            // when several types are read.
             let neighbours: Vec<Vec<(usize, f64)>> = v
                 .out
                 .iter()
-                .map(|l| {
-                    let mut l = l.clone();
-                    l.sort_by_key(|(w, _)| *w);
-                    l
+                .enumerate()
+                .map(|(i, l)| {
+                    let mut kept = Vec::with_capacity(l.len());
+                    let mut last = usize::MAX;
+                    for &(w, x) in l {
+                        if w != i && w != last {
+                            kept.push((w, x));
+                        }
+                        last = w;
+                    }
+                    if v.types > 1 {
+                        kept.sort_by_key(|(w, _)| *w);
+                    }
+                    kept
                 })
                 .collect();
             let compared: Vec<usize> = (0..v.n())
@@ -757,31 +767,47 @@ fn compute(
                 .collect();
             let top_k = get_i64(c, "topK", 10).max(0) as usize;
             let cutoff = get_f64(c, "similarityCutoff", 1e-42);
-            let mut pairs = Vec::new();
-            for &a in &compared {
+            // Each pair once, offered to both nodes' queues: a node's partners come in
+            // ascending order.
+            let mut queues: BTreeMap<usize, algo::TopK<usize>> = compared
+                .iter()
+                .map(|&a| (a, algo::TopK::new(top_k.min(v.n()))))
+                .collect();
+            for (x, &a) in compared.iter().enumerate() {
                 tick()?;
-                let candidates = compared
-                    .iter()
-                    .filter(|&&b| b != a)
-                    .map(|&b| {
-                        (
-                            b,
-                            algo::set_similarity(&neighbours[a], &neighbours[b], metric, weighted),
-                        )
-                    })
-                    .collect();
-                for (b, s) in algo::top_k(candidates, top_k, cutoff) {
-                    pairs.push((a, b, s));
+                for &b in &compared[x + 1..] {
+                    let s = algo::set_similarity(&neighbours[a], &neighbours[b], metric, weighted);
+                    if s.is_nan() || s < cutoff {
+                        continue;
+                    }
+                    if let Some(q) = queues.get_mut(&a) {
+                        q.offer(b, s);
+                    }
+                    if let Some(q) = queues.get_mut(&b) {
+                        q.offer(a, s);
+                    }
                 }
             }
+            let mut pairs: Vec<(usize, usize, f64)> = queues
+                .into_iter()
+                .flat_map(|(a, q)| q.into_sorted().into_iter().map(move |(b, s)| (a, b, s)))
+                .collect();
             let top_n = get_i64(c, "topN", 0);
             if top_n > 0 {
-                pairs.sort_by(|x, y| y.2.total_cmp(&x.2).then(x.0.cmp(&y.0)).then(x.1.cmp(&y.1)));
-                pairs.truncate(top_n as usize);
+                let mut best = algo::TopK::new(top_n as usize);
+                for (a, b, s) in pairs {
+                    best.offer((a, b), s);
+                }
+                pairs = best
+                    .into_sorted()
+                    .into_iter()
+                    .map(|((a, b), s)| (a, b, s))
+                    .collect();
             }
             Outcome::Pairs {
                 pairs,
                 nodes_compared: compared.len() as i64,
+                knn: None,
             }
         }
         "knn" => knn(procedure, p, &v, c, tick)?,
@@ -887,106 +913,128 @@ fn knn(
             _ => None,
         }
     };
+    // One property's similarity, as GDS's KNN metrics compute it.
+    let one = |x: &Value, y: &Value, metric: &Option<String>| -> f64 {
+        match (x, y) {
+            (Value::Int(a), Value::Int(b)) => {
+                1.0 / (1.0 + a.wrapping_sub(*b).checked_abs().unwrap_or(i64::MAX) as f64)
+            }
+            (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
+                let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
+                1.0 / (1.0 + (x - y).abs())
+            }
+            (Value::List(lx), Value::List(_)) => {
+                let (Some(fx), Some(fy)) = (nums(x), nums(y)) else {
+                    return 0.0;
+                };
+                let ints = lx.iter().all(|i| matches!(i, Value::Int(_)));
+                let metric = metric
+                    .clone()
+                    .unwrap_or_else(|| if ints { "JACCARD" } else { "COSINE" }.to_string());
+                let len = fx.len().min(fy.len());
+                match metric.as_str() {
+                    "JACCARD" | "OVERLAP" => {
+                        let mut sx: Vec<i64> = fx.iter().map(|f| *f as i64).collect();
+                        let mut sy: Vec<i64> = fy.iter().map(|f| *f as i64).collect();
+                        sx.sort_unstable();
+                        sy.sort_unstable();
+                        let (mut i, mut j, mut inter) = (0, 0, 0usize);
+                        while i < sx.len() && j < sy.len() {
+                            match sx[i].cmp(&sy[j]) {
+                                std::cmp::Ordering::Equal => {
+                                    inter += 1;
+                                    i += 1;
+                                    j += 1;
+                                }
+                                std::cmp::Ordering::Less => i += 1,
+                                std::cmp::Ordering::Greater => j += 1,
+                            }
+                        }
+                        let denominator = if metric == "JACCARD" {
+                            sx.len() + sy.len() - inter
+                        } else {
+                            sx.len().min(sy.len())
+                        };
+                        if denominator == 0 {
+                            0.0
+                        } else {
+                            inter as f64 / denominator as f64
+                        }
+                    }
+                    "EUCLIDEAN" => {
+                        let mut d = 0.0;
+                        for i in 0..len {
+                            d += (fx[i] - fy[i]) * (fx[i] - fy[i]);
+                        }
+                        1.0 / (1.0 + d.sqrt())
+                    }
+                    "PEARSON" => {
+                        let n = len as f64;
+                        let (mut sxs, mut sys) = (0.0, 0.0);
+                        for i in 0..len {
+                            sxs += fx[i];
+                            sys += fy[i];
+                        }
+                        let (mx, my) = (sxs / n, sys / n);
+                        let (mut num, mut dx, mut dy) = (0.0, 0.0, 0.0);
+                        for i in 0..len {
+                            num += (fx[i] - mx) * (fy[i] - my);
+                            dx += (fx[i] - mx) * (fx[i] - mx);
+                            dy += (fy[i] - my) * (fy[i] - my);
+                        }
+                        (num / (dx * dy).sqrt() + 1.0) / 2.0
+                    }
+                    _ => {
+                        let (mut dot, mut xx, mut yy) = (0.0, 0.0, 0.0);
+                        for i in 0..len {
+                            dot += fx[i] * fy[i];
+                            xx += fx[i] * fx[i];
+                            yy += fy[i] * fy[i];
+                        }
+                        (dot / (xx * yy).sqrt() + 1.0) / 2.0
+                    }
+                }
+            }
+            _ => 0.0,
+        }
+    };
     let similarity = |a: usize, b: usize| -> f64 {
         let mut total = 0.0;
         for (prop, metric) in &columns {
-            let (x, y) = (&prop.values[v.nodes[a]], &prop.values[v.nodes[b]]);
-            let s = match (x, y) {
-                (Value::Int(_) | Value::Float(_), Value::Int(_) | Value::Float(_)) => {
-                    let (x, y) = (x.as_f64().unwrap_or(0.0), y.as_f64().unwrap_or(0.0));
-                    1.0 / (1.0 + (x - y).abs())
-                }
-                (Value::List(lx), Value::List(_)) => {
-                    let (Some(fx), Some(fy)) = (nums(x), nums(y)) else {
-                        continue;
-                    };
-                    let ints = lx.iter().all(|i| matches!(i, Value::Int(_)));
-                    let metric = metric.clone().unwrap_or_else(|| {
-                        if ints {
-                            "JACCARD".into()
-                        } else {
-                            "COSINE".into()
-                        }
-                    });
-                    match metric.as_str() {
-                        "JACCARD" | "OVERLAP" => {
-                            let sx: std::collections::BTreeSet<i64> =
-                                fx.iter().map(|f| *f as i64).collect();
-                            let sy: std::collections::BTreeSet<i64> =
-                                fy.iter().map(|f| *f as i64).collect();
-                            let inter = sx.intersection(&sy).count() as f64;
-                            if metric == "JACCARD" {
-                                let union = sx.union(&sy).count() as f64;
-                                if union == 0.0 {
-                                    0.0
-                                } else {
-                                    inter / union
-                                }
-                            } else {
-                                let m = sx.len().min(sy.len()) as f64;
-                                if m == 0.0 {
-                                    0.0
-                                } else {
-                                    inter / m
-                                }
-                            }
-                        }
-                        "EUCLIDEAN" => {
-                            let d: f64 = fx
-                                .iter()
-                                .zip(&fy)
-                                .map(|(a, b)| (a - b) * (a - b))
-                                .fold(0.0, |a, b| a + b);
-                            1.0 / (1.0 + d.sqrt())
-                        }
-                        "PEARSON" => {
-                            let n = fx.len().min(fy.len()) as f64;
-                            let mx = fx.iter().fold(0.0, |a, b| a + b) / n;
-                            let my = fy.iter().fold(0.0, |a, b| a + b) / n;
-                            let (mut num, mut dx, mut dy) = (0.0, 0.0, 0.0);
-                            for (a, b) in fx.iter().zip(&fy) {
-                                num += (a - mx) * (b - my);
-                                dx += (a - mx) * (a - mx);
-                                dy += (b - my) * (b - my);
-                            }
-                            let r = num / (dx.sqrt() * dy.sqrt());
-                            ((r + 1.0) / 2.0).max(0.0)
-                        }
-                        _ => {
-                            let dot: f64 = fx
-                                .iter()
-                                .zip(&fy)
-                                .map(|(a, b)| a * b)
-                                .fold(0.0, |a, b| a + b);
-                            let nx = fx.iter().map(|a| a * a).fold(0.0, |a, b| a + b).sqrt();
-                            let ny = fy.iter().map(|a| a * a).fold(0.0, |a, b| a + b).sqrt();
-                            let cos = dot / (nx * ny);
-                            ((cos + 1.0) / 2.0).max(0.0)
-                        }
-                    }
-                }
-                _ => 0.0,
-            };
-            total += s;
+            let s = one(&prop.values[v.nodes[a]], &prop.values[v.nodes[b]], metric);
+            total += if s.is_finite() { s } else { 0.0 };
         }
         total / columns.len().max(1) as f64
     };
-    let top_k = get_i64(c, "topK", 10).max(1) as usize;
-    let cutoff = get_f64(c, "similarityCutoff", 0.0);
-    let mut pairs = Vec::new();
-    for a in 0..v.n() {
-        tick()?;
-        let candidates = (0..v.n())
-            .filter(|&b| b != a)
-            .map(|b| (b, similarity(a, b)))
-            .collect();
-        for (b, s) in algo::top_k(candidates, top_k, cutoff) {
-            pairs.push((a, b, s));
-        }
-    }
+    let result = super::knn::knn(
+        v.n(),
+        &similarity,
+        &super::knn::KnnConfig {
+            top_k: get_i64(c, "topK", 10),
+            sample_rate: get_f64(c, "sampleRate", 0.5),
+            delta_threshold: get_f64(c, "deltaThreshold", 0.001),
+            max_iterations: get_i64(c, "maxIterations", 100),
+            random_joins: get_i64(c, "randomJoins", 10),
+            perturbation_rate: get_f64(c, "perturbationRate", 0.0),
+            similarity_cutoff: get_f64(c, "similarityCutoff", 0.0),
+            seed: get_i64(c, "randomSeed", 0),
+        },
+        tick,
+    )?;
+    let pairs = result
+        .neighbours
+        .iter()
+        .enumerate()
+        .flat_map(|(a, l)| l.iter().map(move |(b, s)| (a, *b, *s)))
+        .collect();
     Ok(Outcome::Pairs {
         pairs,
         nodes_compared: v.n() as i64,
+        knn: Some((
+            result.ran_iterations,
+            result.did_converge,
+            result.pairs_considered,
+        )),
     })
 }
 
@@ -1288,6 +1336,7 @@ pub(super) fn run(
         Outcome::Pairs {
             pairs,
             nodes_compared,
+            knn,
         } => {
             let sims: Vec<f64> = pairs.iter().map(|x| x.2).collect();
             fields.insert("nodesCompared", Value::Int(*nodes_compared));
@@ -1296,12 +1345,11 @@ pub(super) fn run(
                 "similarityDistribution",
                 float_distribution(&sims, SIMILARITY_PERCENTILES, true),
             );
-            fields.insert("ranIterations", Value::Int(1));
-            fields.insert("didConverge", Value::Bool(true));
-            fields.insert(
-                "nodePairsConsidered",
-                Value::Int(*nodes_compared * (*nodes_compared - 1).max(0)),
-            );
+            if let Some((ran, converged, considered)) = knn {
+                fields.insert("ranIterations", Value::Int(*ran));
+                fields.insert("didConverge", Value::Bool(*converged));
+                fields.insert("nodePairsConsidered", Value::Int(*considered));
+            }
             let key = get_str(
                 &c,
                 if mode == "write" {
@@ -1402,14 +1450,17 @@ pub(super) fn run(
                 for list in &mut adj {
                     list.sort_by_key(|(t, _)| *t);
                 }
-                q.rels.push(RelType {
-                    name: ty,
-                    orientation: "NATURAL".into(),
-                    transient: true,
-                    properties: keys.into_iter().map(|k| (k, f64::NAN, false)).collect(),
-                    adj,
-                    count: relationships.len(),
-                });
+                catalog::add_type(
+                    &mut q,
+                    RelType {
+                        name: ty,
+                        orientation: "NATURAL".into(),
+                        transient: true,
+                        properties: keys.into_iter().map(|k| (k, f64::NAN, false)).collect(),
+                        adj,
+                        count: relationships.len(),
+                    },
+                );
                 fields.insert(
                     "relationshipsWritten",
                     Value::Int(relationships.len() as i64),
