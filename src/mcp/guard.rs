@@ -50,9 +50,26 @@ const GRAPH_READS: &[&str] = &[
     "gds.",
 ];
 
-/// GDS procedures that write to the database or to files, or run Cypher text (lower-cased
-/// parts of the name).
-const GDS_OUTSIDE: &[&str] = &["write", "export", "cypher", "model.store", "model.publish"];
+/// GDS procedures that write to the database or to files, run Cypher text, or read or change
+/// the DBMS rather than the graph: settings, system and memory information, other jobs, logs,
+/// stored models, backups (lower-cased parts of the name).
+const GDS_OUTSIDE: &[&str] = &[
+    "write",
+    "export",
+    "cypher",
+    "model.store",
+    "model.publish",
+    "model.load",
+    "model.delete",
+    "backup",
+    "restore",
+    "config.",
+    "debug.",
+    "systemmonitor",
+    "userlog",
+    "listprogress",
+    "memory.",
+];
 
 /// Function namespaces that reach outside the graph (lower-cased).
 const FUNCTIONS_OUTSIDE: &[&str] = &[
@@ -148,6 +165,9 @@ mod tests {
             "CALL db.index.fulltext.queryNodes('names', 'ann') YIELD node RETURN node",
             "RETURN apoc.text.join(['a', 'b'], '-') AS s, toUpper('x') AS u",
             "CALL gds.pageRank.stream('g') YIELD nodeId, score RETURN nodeId, score",
+            "CALL gds.louvain.mutate('g', {mutateProperty: 'c'})",
+            "CALL gds.graph.nodeProperty.stream('g', 'c') YIELD nodeId, propertyValue RETURN *",
+            "MATCH (s)-->(t) RETURN gds.graph.project('g', s, t) AS g",
             "SHOW INDEXES",
             "SHOW CONSTRAINTS YIELD name RETURN name",
             "MATCH (n) WHERE EXISTS { MATCH (n)-->() } RETURN n",
@@ -181,6 +201,18 @@ mod tests {
             "CALL gds.pageRank.write('g', {writeProperty: 'pr'})",
             "CALL gds.graph.project.cypher('g', 'LOAD CSV FROM \"x\" AS l RETURN 1 AS id', 'RETURN 1 AS source, 1 AS target')",
             "MATCH (a)-[*]->(b WHERE apoc.load.jsonParams('x', {}, null) IS NULL) RETURN a",
+            "CALL gds.backup()",
+            "CALL gds.restore()",
+            "CALL gds.config.defaults.set('concurrency', 1)",
+            "CALL gds.config.limits.list()",
+            "CALL gds.debug.sysInfo()",
+            "CALL gds.systemMonitor()",
+            "CALL gds.userLog()",
+            "CALL gds.listProgress()",
+            "CALL gds.memory.list()",
+            "CALL gds.graph.nodeProperties.write('g', ['pr'])",
+            "CALL gds.graph.export.csv('g', {exportName: 'x'})",
+            "CALL gds.model.load('m')",
         ] {
             assert!(refusal(q, false).is_some(), "{q}");
         }
