@@ -502,9 +502,11 @@ fn optimise(
 ) -> Result<(Vec<usize>, f64)> {
     let n = adj.len();
     let colour = k1_colouring(adj, tick)?;
-    let mut colours: Vec<usize> = colour.clone();
-    colours.sort_unstable();
-    colours.dedup();
+    // The nodes of each colour, colours ascending, nodes in order.
+    let mut by_colour: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for (x, c) in colour.iter().enumerate() {
+        by_colour.entry(*c).or_default().push(x);
+    }
     let k: Vec<f64> = adj
         .iter()
         .map(|l| l.iter().fold(0.0, |a, (_, w)| a + w))
@@ -514,11 +516,10 @@ fn optimise(
     let mut weight = k.clone();
     let mut q = modularity(adj, &community, &weight, total);
     for iteration in 0..max_iterations.max(1) {
-        for &c in &colours {
-            let members: Vec<usize> = (0..n).filter(|&x| colour[x] == c).collect();
+        for members in by_colour.values() {
             let mut next = Vec::with_capacity(members.len());
-            let mut update = vec![0.0f64; n];
-            for &x in &members {
+            let mut update: BTreeMap<usize, f64> = BTreeMap::new();
+            for &x in members {
                 tick()?;
                 let cur = community[x];
                 let mut links: BTreeMap<usize, f64> = BTreeMap::new();
@@ -544,15 +545,16 @@ fn optimise(
                         best_gain = gain;
                     }
                 }
-                update[cur] -= k[x];
-                update[best] += k[x];
+                *update.entry(cur).or_insert(0.0) -= k[x];
+                *update.entry(best).or_insert(0.0) += k[x];
                 next.push(best);
             }
             for (&x, &b) in members.iter().zip(&next) {
                 community[x] = b;
             }
-            for id in 0..n {
-                weight[id] += update[id];
+            // In id order, as GDS adds its array of updates.
+            for (id, u) in update {
+                weight[id] += u;
             }
         }
         let nq = modularity(adj, &community, &weight, total);
@@ -975,13 +977,17 @@ pub(super) fn dijkstra(
     let mut done = vec![false; n];
     let mut heap = Heap::new(n);
     heap.add(source, 0.0);
+    let mut wanted = vec![false; n];
+    for &t in targets.unwrap_or(&[]) {
+        wanted[t] = true;
+    }
     let mut paths = Vec::new();
-    let mut remaining = targets.map(|t| t.len());
+    let mut remaining = targets.map(|_| wanted.iter().filter(|w| **w).count());
     while let Some((u, d)) = heap.pop() {
         tick()?;
         done[u] = true;
         settled[u] = d;
-        if targets.is_none_or(|t| t.contains(&u)) {
+        if targets.is_none() || wanted[u] {
             let mut nodes = vec![u];
             let mut at = u;
             while pred[at] != usize::MAX {
@@ -1019,6 +1025,15 @@ pub(super) fn dijkstra(
     Ok(paths)
 }
 
+/// A flag per node: whether it is one of `nodes`.
+fn marks(n: usize, nodes: &[usize]) -> Vec<bool> {
+    let mut m = vec![false; n];
+    for &x in nodes {
+        m[x] = true;
+    }
+    m
+}
+
 /// Breadth-first traversal from `source`: nodes in the order visited, to `maxDepth` (-1: no
 /// limit), stopping at the first of `targets` reached.
 pub(super) fn bfs(
@@ -1029,6 +1044,7 @@ pub(super) fn bfs(
     tick: Tick,
 ) -> Result<Vec<usize>> {
     let n = v.n();
+    let wanted = marks(n, targets);
     let mut seen = vec![false; n];
     let mut order = Vec::new();
     let mut queue = VecDeque::new();
@@ -1037,7 +1053,7 @@ pub(super) fn bfs(
     while let Some((u, depth)) = queue.pop_front() {
         tick()?;
         order.push(u);
-        if targets.contains(&u) {
+        if wanted[u] {
             break;
         }
         if max_depth >= 0 && depth >= max_depth {
@@ -1064,6 +1080,7 @@ pub(super) fn dfs(
     tick: Tick,
 ) -> Result<Vec<usize>> {
     let n = v.n();
+    let wanted = marks(n, targets);
     let mut seen = vec![false; n];
     let mut order = Vec::new();
     let mut stack = vec![(source, 0i64)];
@@ -1071,7 +1088,7 @@ pub(super) fn dfs(
     while let Some((u, depth)) = stack.pop() {
         tick()?;
         order.push(u);
-        if targets.contains(&u) {
+        if wanted[u] {
             break;
         }
         if max_depth >= 0 && depth >= max_depth {
