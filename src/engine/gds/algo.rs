@@ -267,11 +267,19 @@ impl Ord for Cost {
 
 /// Betweenness centrality (Brandes), unweighted by breadth-first search or weighted by
 /// Dijkstra; on an undirected graph every path is counted once, not once each way.
-pub(super) fn betweenness(v: &View, weighted: bool, tick: Tick) -> Result<Vec<f64>> {
+pub(super) fn betweenness(
+    v: &View,
+    weighted: bool,
+    sources: Option<&[bool]>,
+    tick: Tick,
+) -> Result<Vec<f64>> {
     let n = v.n();
     let mut centrality = vec![0.0f64; n];
     for s in 0..n {
         tick()?;
+        if sources.is_some_and(|src| !src[s]) {
+            continue;
+        }
         let mut stack = Vec::new();
         let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
         let mut sigma = vec![0.0f64; n];
@@ -336,9 +344,75 @@ pub(super) fn betweenness(v: &View, weighted: bool, tick: Tick) -> Result<Vec<f6
     Ok(centrality)
 }
 
-/// Weakly connected components (relationships of weight above `threshold` only, when
-/// given): each node's component is the smallest internal id in it.
-pub(super) fn wcc(v: &View, threshold: Option<f64>) -> Vec<usize> {
+/// The source nodes of sampled betweenness, as GDS's random degree selection draws them: the
+/// nodes in partitions of `max(64, n / concurrency)` rounded up to 64, each partition with a
+/// generator split from `seed`'s, a node taken when a draw in `1..=maxDegree` is at most its
+/// degree, until `size` are taken; short of that, passes over the others take each on a coin
+/// from the first generator.
+pub(super) fn sample_sources(
+    procedure: &str,
+    v: &View,
+    size: usize,
+    seed: i64,
+    concurrency: usize,
+    tick: Tick,
+) -> Result<Vec<bool>> {
+    let n = v.n();
+    let degree = |x: usize| v.out[x].len();
+    let max_degree = (0..n).map(degree).max().unwrap_or(0);
+    if max_degree == 0 {
+        return Err(crate::engine::error::ExecError::procedure_failed(
+            procedure,
+            "java.lang.IllegalArgumentException: bound must be positive",
+        ));
+    }
+    let batch = (n.div_ceil(concurrency.max(1))).max(64).div_ceil(64) * 64;
+    let mut random = super::knn::SplittableRandom::new(seed);
+    let mut selected = vec![false; n];
+    let mut count = 0;
+    let mut start = 0;
+    while start < n {
+        let mut child = random.split();
+        let end = (start + batch).min(n);
+        for (x, taken) in selected.iter_mut().enumerate().take(end).skip(start) {
+            tick()?;
+            if count >= size {
+                break;
+            }
+            let f = child.int_below(max_degree as i32) as usize + 1;
+            if f <= degree(x) {
+                *taken = true;
+                count += 1;
+            }
+        }
+        start += batch;
+    }
+    while count < size {
+        for taken in selected.iter_mut() {
+            tick()?;
+            if count >= size {
+                break;
+            }
+            if !*taken && random.next_double() >= 0.5 {
+                *taken = true;
+                count += 1;
+            }
+        }
+    }
+    Ok(selected)
+}
+
+/// Weakly connected components as GDS's disjoint sets join them: for every relationship
+/// (of weight above `threshold`, when given), in node order, the two roots are found and the
+/// one of the larger set id is hung under the other. A set's id is its root's internal id —
+/// or, seeded, the seed of its root, an unseeded root drawing the next id above the largest
+/// seed when first asked; so a component holds its smallest seed.
+pub(super) fn wcc(
+    v: &View,
+    threshold: Option<f64>,
+    seeds: Option<&[Option<i64>]>,
+    tick: Tick,
+) -> Result<Vec<i64>> {
     let n = v.n();
     let mut parent: Vec<usize> = (0..n).collect();
     fn find(parent: &mut [usize], mut x: usize) -> usize {
@@ -348,19 +422,49 @@ pub(super) fn wcc(v: &View, threshold: Option<f64>) -> Vec<usize> {
         }
         x
     }
+    let mut community: Vec<i64> = match seeds {
+        Some(s) => s
+            .iter()
+            .map(|x| x.filter(|v| *v >= 0).unwrap_or(-1))
+            .collect(),
+        None => Vec::new(),
+    };
+    let mut max = seeds
+        .map(|s| s.iter().flatten().copied().max().unwrap_or(0))
+        .unwrap_or(0);
+    let mut set_id = |root: usize, community: &mut Vec<i64>| -> i64 {
+        if seeds.is_none() {
+            return root as i64;
+        }
+        if community[root] < 0 {
+            max += 1;
+            community[root] = max;
+        }
+        community[root]
+    };
     for i in 0..n {
+        tick()?;
         for &(w, x) in &v.out[i] {
             if threshold.is_some_and(|t| x <= t) {
                 continue;
             }
-            let (a, b) = (find(&mut parent, i), find(&mut parent, w));
-            if a != b {
-                let (lo, hi) = if a < b { (a, b) } else { (b, a) };
-                parent[hi] = lo;
+            let (mut a, mut b) = (find(&mut parent, i), find(&mut parent, w));
+            if a == b {
+                continue;
             }
+            let (ia, ib) = (set_id(a, &mut community), set_id(b, &mut community));
+            if ia < ib {
+                std::mem::swap(&mut a, &mut b);
+            }
+            parent[a] = b;
         }
     }
-    (0..n).map(|i| v.nodes[find(&mut parent, i)]).collect()
+    Ok((0..n)
+        .map(|i| {
+            let root = find(&mut parent, i);
+            set_id(root, &mut community)
+        })
+        .collect())
 }
 
 /// What label propagation ran.
@@ -376,14 +480,20 @@ pub(super) struct Labels {
 /// place; it stops after an iteration in which no label changed.
 pub(super) fn label_propagation(
     v: &View,
-    seeds: Option<Vec<i64>>,
+    seeds: Option<&[Option<i64>]>,
     node_weights: Option<Vec<f64>>,
     max_iterations: i64,
     tick: Tick,
 ) -> Result<Labels> {
     let n = v.n();
-    let mut labels: Vec<i64> =
-        seeds.unwrap_or_else(|| v.ids.iter().map(|id| id.0 as i64).collect());
+    // A node without a seed: the largest seed (or -1) plus its Neo4j id plus one.
+    let max = seeds.map_or(-1, |s| s.iter().flatten().copied().max().unwrap_or(-1));
+    let mut labels: Vec<i64> = (0..n)
+        .map(|i| match seeds.and_then(|s| s[i]) {
+            Some(seed) => seed,
+            None => max + v.ids[i].0 as i64 + 1,
+        })
+        .collect();
     let mut ran = 0;
     let mut converged = false;
     while ran < max_iterations {
@@ -428,8 +538,8 @@ pub(super) fn label_propagation(
 /// (communities named by the internal id of the node whose singleton community survived),
 /// and the modularity of each kept level.
 pub(super) struct Louvain {
-    pub communities: Vec<usize>,
-    pub levels: Vec<Vec<usize>>,
+    pub communities: Vec<i64>,
+    pub levels: Vec<Vec<i64>>,
     pub modularities: Vec<f64>,
 }
 
@@ -496,6 +606,7 @@ fn modularity(adj: &[Vec<(usize, f64)>], community: &[usize], weight: &[f64], to
 /// modularity rises by more than `tolerance` (the first pass always counts).
 fn optimise(
     adj: &[Vec<(usize, f64)>],
+    initial: Vec<usize>,
     max_iterations: i64,
     tolerance: f64,
     tick: Tick,
@@ -512,8 +623,11 @@ fn optimise(
         .map(|l| l.iter().fold(0.0, |a, (_, w)| a + w))
         .collect();
     let total = k.iter().fold(0.0, |a, b| a + b);
-    let mut community: Vec<usize> = (0..n).collect();
-    let mut weight = k.clone();
+    let mut community = initial;
+    let mut weight = vec![0.0f64; n];
+    for (x, c) in community.iter().enumerate() {
+        weight[*c] += k[x];
+    }
     let mut q = modularity(adj, &community, &weight, total);
     for iteration in 0..max_iterations.max(1) {
         for members in by_colour.values() {
@@ -573,6 +687,7 @@ fn optimise(
 /// GDS does, drops that last level (but the first).
 pub(super) fn louvain(
     v: &View,
+    seeds: Option<&[Option<i64>]>,
     max_levels: i64,
     max_iterations: i64,
     tolerance: f64,
@@ -580,13 +695,35 @@ pub(super) fn louvain(
 ) -> Result<Louvain> {
     let n = v.n();
     let mut adj: Vec<Vec<(usize, f64)>> = v.out.clone();
-    // The root id each level node stands for, and each root node's node in the level.
-    let mut names: Vec<usize> = (0..n).collect();
+    // The name of each community id of the level (internal ids, or seeds), and each root
+    // node's node in the level.
+    let mut names: Vec<i64> = (0..n as i64).collect();
+    let mut initial: Vec<usize> = (0..n).collect();
+    if let Some(seeds) = seeds {
+        // Seeds (a node without one: its Neo4j id plus the largest seed) name dense community
+        // ids, in order of first appearance.
+        let max = seeds.iter().flatten().copied().max().unwrap_or(0);
+        let mut dense: HashMap<i64, usize> = HashMap::new();
+        names.clear();
+        for (i, s) in seeds.iter().enumerate() {
+            let key = match s {
+                Some(s) => *s,
+                None => v.ids[i].0 as i64 + max,
+            };
+            let next = dense.len();
+            let d = *dense.entry(key).or_insert_with(|| {
+                names.push(key);
+                next
+            });
+            initial[i] = d;
+        }
+    }
     let mut at: Vec<usize> = (0..n).collect();
-    let mut levels: Vec<Vec<usize>> = Vec::new();
+    let mut levels: Vec<Vec<i64>> = Vec::new();
     let mut modularities: Vec<f64> = Vec::new();
     for r in 0..max_levels.max(1) {
-        let (community, q) = optimise(&adj, max_iterations, tolerance, tick)?;
+        let start = std::mem::take(&mut initial);
+        let (community, q) = optimise(&adj, start, max_iterations, tolerance, tick)?;
         levels.push(at.iter().map(|&x| names[community[x]]).collect());
         modularities.push(q);
         // The next level: the communities, in the order of their first member.
@@ -624,9 +761,13 @@ pub(super) fn louvain(
         }
         names = next_names;
         adj = next.into_iter().map(|m| m.into_iter().collect()).collect();
+        initial = (0..adj.len()).collect();
     }
     Ok(Louvain {
-        communities: levels.last().cloned().unwrap_or_else(|| (0..n).collect()),
+        communities: levels
+            .last()
+            .cloned()
+            .unwrap_or_else(|| (0..n as i64).collect()),
         levels,
         modularities,
     })

@@ -87,6 +87,8 @@ impl NodeProperty {
 pub(super) struct RelType {
     pub name: String,
     pub orientation: String,
+    /// Each property's aggregation (`NONE`, `SINGLE`, `SUM`, …), for the schema.
+    pub aggregations: Vec<String>,
     /// Written by an algorithm (`mutate`), not read from the graph.
     pub transient: bool,
     /// Property keys, in the order of each relationship's `values`.
@@ -177,8 +179,42 @@ struct NodeSpec {
 
 /// `properties` of a node or relationship projection: a key, a list of keys or a map of
 /// `alias: key | {property, defaultValue}`.
-fn property_specs(procedure: &str, v: Option<&Value>) -> Result<Vec<(String, String, Value)>> {
-    let one = |s: &str| (s.to_string(), s.to_string(), Value::Null);
+/// A property mapping: alias, property key, default value and aggregation (`DEFAULT` when
+/// not given).
+type PropSpec = (String, String, Value, String);
+
+/// An aggregation's name as GDS takes it (any case), checked.
+fn aggregation(procedure: &str, v: Option<&Value>) -> Result<String> {
+    match v {
+        None | Some(Value::Null) => Ok("DEFAULT".into()),
+        Some(Value::String(s)) if !s.is_empty() => {
+            let name = s.to_ascii_uppercase();
+            if ["DEFAULT", "NONE", "SINGLE", "SUM", "MIN", "MAX", "COUNT"].contains(&name.as_str())
+            {
+                Ok(name)
+            } else {
+                Err(illegal(
+                    procedure,
+                    format!("Aggregation `{name}` is not supported. Must be one of: [DEFAULT, NONE, SINGLE, SUM, MIN, MAX, COUNT]."),
+                ))
+            }
+        }
+        Some(other) => Err(illegal(
+            procedure,
+            format!("'{other}' is not a valid value for  the key 'aggregation'"),
+        )),
+    }
+}
+
+fn property_specs(procedure: &str, v: Option<&Value>) -> Result<Vec<PropSpec>> {
+    let one = |s: &str| {
+        (
+            s.to_string(),
+            s.to_string(),
+            Value::Null,
+            "DEFAULT".to_string(),
+        )
+    };
     match v {
         None | Some(Value::Null) => Ok(Vec::new()),
         Some(Value::String(s)) => Ok(vec![one(s)]),
@@ -199,7 +235,12 @@ fn property_specs(procedure: &str, v: Option<&Value>) -> Result<Vec<(String, Str
         Some(Value::Map(m)) => m
             .iter()
             .map(|(alias, v)| match v {
-                Value::String(s) => Ok((alias.to_string(), s.to_string(), Value::Null)),
+                Value::String(s) => Ok((
+                    alias.to_string(),
+                    s.to_string(),
+                    Value::Null,
+                    "DEFAULT".to_string(),
+                )),
                 Value::Map(inner) => Ok((
                     alias.to_string(),
                     inner
@@ -208,6 +249,7 @@ fn property_specs(procedure: &str, v: Option<&Value>) -> Result<Vec<(String, Str
                         .unwrap_or(alias)
                         .to_string(),
                     inner.get("defaultValue").cloned().unwrap_or(Value::Null),
+                    aggregation(procedure, inner.get("aggregation"))?,
                 )),
                 other => Err(illegal(
                     procedure,
@@ -267,7 +309,7 @@ fn node_projection(procedure: &str, spec: &Value) -> Result<Vec<NodeSpec>> {
                         .to_string(),
                     properties: property_specs(procedure, inner.get("properties"))?
                         .into_iter()
-                        .map(|(a, _, d)| (a, d))
+                        .map(|(a, _, d, _)| (a, d))
                         .collect(),
                 }),
                 other => Err(bad(other)),
@@ -283,7 +325,9 @@ struct RelSpec {
     alias: String,
     ty: String,
     orientation: String,
-    properties: Vec<(String, String, Value)>,
+    /// The type's aggregation, as given (`DEFAULT` when not).
+    aggregation: String,
+    properties: Vec<PropSpec>,
 }
 
 fn relationship_projection(procedure: &str, spec: &Value) -> Result<Vec<RelSpec>> {
@@ -291,6 +335,7 @@ fn relationship_projection(procedure: &str, spec: &Value) -> Result<Vec<RelSpec>
         alias: if s == "*" { "__ALL__".into() } else { s.into() },
         ty: s.into(),
         orientation: "NATURAL".into(),
+        aggregation: "DEFAULT".into(),
         properties: Vec::new(),
     };
     let bad = |v: &Value| {
@@ -315,6 +360,7 @@ fn relationship_projection(procedure: &str, spec: &Value) -> Result<Vec<RelSpec>
                     alias: alias.to_string(),
                     ty: s.to_string(),
                     orientation: "NATURAL".into(),
+                    aggregation: "DEFAULT".into(),
                     properties: Vec::new(),
                 }),
                 Value::Map(inner) => {
@@ -331,13 +377,27 @@ fn relationship_projection(procedure: &str, spec: &Value) -> Result<Vec<RelSpec>
                             ),
                         ));
                     }
-                    if let Some(a) = inner.get("aggregation").and_then(Value::as_str) {
-                        if !a.eq_ignore_ascii_case("DEFAULT") && !a.eq_ignore_ascii_case("NONE") {
-                            return Err(super::unsupported(
-                                procedure,
-                                &format!("aggregation: '{a}'"),
-                            ));
+                    let type_aggregation = aggregation(procedure, inner.get("aggregation"))?;
+                    let mut properties = property_specs(procedure, inner.get("properties"))?;
+                    // The type's aggregation is the default of its properties'.
+                    for prop in &mut properties {
+                        if prop.3 == "DEFAULT" {
+                            prop.3 = type_aggregation.clone();
                         }
+                    }
+                    let resolved = |a: &str| if a == "DEFAULT" { "NONE" } else { a }.to_string();
+                    let explicit_none = properties.iter().any(|p| p.3 == "NONE");
+                    if explicit_none && properties.iter().any(|p| resolved(&p.3) != "NONE") {
+                        return Err(illegal(
+                            procedure,
+                            "Conflicting relationship property aggregations, it is not allowed to mix `NONE` with aggregations.",
+                        ));
+                    }
+                    if properties.iter().any(|p| p.1 == "*" && p.3 != "COUNT") {
+                        return Err(illegal(
+                            procedure,
+                            "A '*' property key can only be used in combination with count aggregation.",
+                        ));
                     }
                     Ok(RelSpec {
                         alias: alias.to_string(),
@@ -347,7 +407,8 @@ fn relationship_projection(procedure: &str, spec: &Value) -> Result<Vec<RelSpec>
                             .unwrap_or(alias)
                             .to_string(),
                         orientation,
-                        properties: property_specs(procedure, inner.get("properties"))?,
+                        aggregation: type_aggregation,
+                        properties,
                     })
                 }
                 other => Err(bad(other)),
@@ -355,6 +416,74 @@ fn relationship_projection(procedure: &str, spec: &Value) -> Result<Vec<RelSpec>
             .collect(),
         other => Err(bad(other)),
     }
+}
+
+/// An aggregation as the import applies it: `DEFAULT` is `NONE`.
+fn resolve(aggregation: &str) -> String {
+    if aggregation == "DEFAULT" {
+        "NONE".into()
+    } else {
+        aggregation.into()
+    }
+}
+
+/// Java's `Math.min` / `Math.max`: NaN wins.
+fn java_min(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.min(b)
+    }
+}
+
+fn java_max(a: f64, b: f64) -> f64 {
+    if a.is_nan() || b.is_nan() {
+        f64::NAN
+    } else {
+        a.max(b)
+    }
+}
+
+/// Collapses parallel relationships (same source and target) of a type as its aggregations
+/// say: without properties, when the type aggregates at all; with properties, unless all are
+/// `NONE` — each property merged by its own (`SINGLE` keeps the first, `SUM`, `MIN`, `MAX`,
+/// `COUNT`). The type's count becomes the relationships left.
+fn aggregate(procedure: &str, rel: &mut RelType, type_aggregation: &str) -> Result<()> {
+    let collapse = if rel.aggregations.is_empty() {
+        type_aggregation != "NONE"
+    } else {
+        rel.aggregations.iter().any(|a| a != "NONE")
+    };
+    if !collapse {
+        return Ok(());
+    }
+    let mut count = 0;
+    for list in &mut rel.adj {
+        let mut merged: Vec<(usize, Vec<f64>)> = Vec::with_capacity(list.len());
+        for (t, values) in list.drain(..) {
+            match merged.last_mut() {
+                Some((last, acc)) if *last == t => {
+                    for (i, x) in values.into_iter().enumerate() {
+                        acc[i] = match rel.aggregations[i].as_str() {
+                            "SUM" | "COUNT" => acc[i] + x,
+                            "MIN" => java_min(acc[i], x),
+                            "MAX" => java_max(acc[i], x),
+                            "SINGLE" => acc[i],
+                            _ => return Err(super::failed(
+                                procedure,
+                                "java.lang.UnsupportedOperationException: Multiple relationships between the same pair of nodes are not expected. Try using SINGLE or some other aggregation.",
+                            )),
+                        };
+                    }
+                }
+                _ => merged.push((t, values)),
+            }
+        }
+        count += merged.len();
+        *list = merged;
+    }
+    rel.count = count;
+    Ok(())
 }
 
 /// A number as a projected relationship property (GDS stores doubles).
@@ -420,7 +549,7 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
     // `nodeProperties` in the configuration: properties of every projected label.
     let shared_props: Vec<(String, Value)> = property_specs(P, config.get("nodeProperties"))?
         .into_iter()
-        .map(|(a, _, d)| (a, d))
+        .map(|(a, _, d, _)| (a, d))
         .collect();
     for spec in &mut labels {
         for p in &shared_props {
@@ -532,10 +661,11 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
             name: t.alias.clone(),
             orientation: t.orientation.clone(),
             transient: false,
+            aggregations: t.properties.iter().map(|p| resolve(&p.3)).collect(),
             properties: t
                 .properties
                 .iter()
-                .map(|(a, _, d)| {
+                .map(|(a, _, d, _)| {
                     (
                         a.clone(),
                         as_f64(d).unwrap_or(f64::NAN),
@@ -556,19 +686,39 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
                     continue;
                 }
                 let mut values = Vec::with_capacity(spec.properties.len());
-                for (_, key, default) in &spec.properties {
-                    let v = g.sym(key).and_then(|s| g.relationship_property(r, s));
+                for (_, key, default, agg) in &spec.properties {
+                    let agg = resolve(agg);
+                    let default = as_f64(default).unwrap_or(f64::NAN);
+                    let v = if key == "*" {
+                        None
+                    } else {
+                        g.sym(key).and_then(|s| g.relationship_property(r, s))
+                    };
                     values.push(match v {
-                        Some(v) => as_f64(v).ok_or_else(|| {
-                            illegal(
-                                P,
-                                format!(
-                                    "Unsupported type [{}] of value {v}. Please use a numeric property.",
-                                    type_name(v).to_ascii_uppercase()
-                                ),
-                            )
-                        })?,
-                        None => as_f64(default).unwrap_or(f64::NAN),
+                        Some(v) => {
+                            let x = as_f64(v).ok_or_else(|| {
+                                illegal(
+                                    P,
+                                    format!(
+                                        "Unsupported type [{}] of value {v}. Please use a numeric property.",
+                                        type_name(v).to_ascii_uppercase()
+                                    ),
+                                )
+                            })?;
+                            if agg == "COUNT" {
+                                1.0
+                            } else {
+                                x
+                            }
+                        }
+                        None if key == "*" => 1.0,
+                        None => match agg.as_str() {
+                            "SUM" if default.is_nan() => 0.0,
+                            "MIN" if default.is_nan() => f64::INFINITY,
+                            "MAX" if default.is_nan() => f64::NEG_INFINITY,
+                            "COUNT" => 0.0,
+                            _ => default,
+                        },
                     });
                 }
                 match spec.orientation.as_str() {
@@ -589,10 +739,11 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
             }
         }
     }
-    for rel in &mut rels {
+    for (rel, spec) in rels.iter_mut().zip(&types) {
         for list in &mut rel.adj {
             list.sort_by_key(|(t, _)| *t);
         }
+        aggregate(P, rel, &resolve(&spec.aggregation))?;
     }
     // The graph store's map of types is filled from a 16-bucket map of the projections.
     rels.sort_by_key(|r| type_bucket(&r.name, 16));
@@ -635,7 +786,7 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
                 (
                     Arc::from(t.alias.as_str()),
                     map(vec![
-                        ("aggregation", Value::from("DEFAULT")),
+                        ("aggregation", Value::from(t.aggregation.as_str())),
                         ("indexInverse", Value::Bool(false)),
                         ("orientation", Value::from(t.orientation.as_str())),
                         (
@@ -643,11 +794,11 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
                             Value::Map(
                                 t.properties
                                     .iter()
-                                    .map(|(a, k, d)| {
+                                    .map(|(a, k, d, agg)| {
                                         (
                                             Arc::from(a.as_str()),
                                             map(vec![
-                                                ("aggregation", Value::from("DEFAULT")),
+                                                ("aggregation", Value::from(agg.as_str())),
                                                 ("defaultValue", d.clone()),
                                                 ("property", Value::from(k.as_str())),
                                             ]),
@@ -747,16 +898,18 @@ fn schema(p: &Projection, with_orientation: bool) -> Value {
                 let props = Value::Map(
                     r.properties
                         .iter()
-                        .map(|(k, default, _)| {
+                        .enumerate()
+                        .map(|(i, (k, default, _))| {
                             let state = if r.transient {
                                 "TRANSIENT"
                             } else {
                                 "PERSISTENT"
                             };
+                            let agg = r.aggregations.get(i).map_or("NONE", String::as_str);
                             (
                                 Arc::from(k.as_str()),
                                 Value::from(format!(
-                                    "Float (DefaultValue({}), {state}, Aggregation.NONE)",
+                                    "Float (DefaultValue({}), {state}, Aggregation.{agg})",
                                     crate::value::java_double_string(*default)
                                 )),
                             )
@@ -1406,6 +1559,7 @@ impl Builder {
                     name: ty.to_string(),
                     orientation: if undirected { "UNDIRECTED" } else { "NATURAL" }.into(),
                     transient: true,
+                    aggregations: Vec::new(),
                     properties: Vec::new(),
                     adj: Vec::new(),
                     count: 0,

@@ -2,7 +2,7 @@
 //! random initial neighbours, then iterations that join each node's new and old neighbours
 //! (and their reverses, sampled) until few lists change — drawn from Java's
 //! `SplittableRandom`, split in GDS's order, so that a given `randomSeed` gives GDS's
-//! neighbours.
+//! neighbours. Its generator serves sampled betweenness too.
 
 use super::algo::Tick;
 use crate::engine::error::Result;

@@ -527,6 +527,51 @@ fn nodes_arg(
     Ok(items.iter().filter_map(|i| v.of(p, i)).collect())
 }
 
+/// The seeds of `seedProperty` over the view (`None` per node without one), checked as GDS
+/// checks them: the property projected, of integers, not with `consecutiveIds`.
+fn seeds(
+    procedure: &str,
+    p: &Projection,
+    v: &View,
+    c: &BTreeMap<Arc<str>, Value>,
+) -> Result<Option<Vec<Option<i64>>>> {
+    let Some(key) = get_str(c, "seedProperty") else {
+        return Ok(None);
+    };
+    if get_bool(c, "consecutiveIds") {
+        return Err(illegal(
+            procedure,
+            "Seeding and the `consecutiveIds` option cannot be used at the same time.",
+        ));
+    }
+    let Some(prop) = p.node_props.get(key) else {
+        return Err(illegal(
+            procedure,
+            format!(
+                "Seed property `{key}` not found in graph with node properties: {}",
+                catalog::bracket(&p.node_props.keys().cloned().collect::<Vec<_>>())
+            ),
+        ));
+    };
+    if prop.kind() != "Integer" {
+        return Err(illegal(
+            procedure,
+            format!(
+                "Provided seeding property `{key}` does not comprise exclusively of long values"
+            ),
+        ));
+    }
+    Ok(Some(
+        v.nodes
+            .iter()
+            .map(|&i| match &prop.values[i] {
+                Value::Int(x) if *x != i64::MIN => Some(*x),
+                _ => None,
+            })
+            .collect(),
+    ))
+}
+
 /// A node property's values over the view, as floats.
 fn float_property(procedure: &str, p: &Projection, v: &View, key: &str) -> Result<Vec<f64>> {
     let prop = p.node_props.get(key).ok_or_else(|| {
@@ -559,12 +604,6 @@ fn compute(
 ) -> Result<(View, Outcome)> {
     let v = catalog::view(procedure, p, c)?;
     let weighted = get_str(c, "relationshipWeightProperty").is_some();
-    let refuse = |k: &str| -> Result<()> {
-        match c.get(k) {
-            None | Some(Value::Null) => Ok(()),
-            Some(x) => Err(super::unsupported(procedure, &format!("{k}: {x}"))),
-        }
-    };
     let outcome = match algo {
         "pageRank" | "articleRank" => {
             let damping = get_f64(c, "dampingFactor", 0.85);
@@ -615,49 +654,62 @@ fn compute(
             }
         }
         "betweenness" => {
-            if let Some(size) = c.get("samplingSize").and_then(|s| match s {
+            let size = c.get("samplingSize").and_then(|s| match s {
                 Value::Int(i) => Some(*i),
                 _ => None,
-            }) {
-                if size < v.n() as i64 {
-                    return Err(super::unsupported(
-                        procedure,
-                        &format!("samplingSize: {size}"),
-                    ));
-                }
+            });
+            if let Some(size) = size.filter(|s| *s < 0) {
+                return Err(illegal(
+                    procedure,
+                    format!("Configuration parameter 'samplingSize' must be a positive number, got {size}."),
+                ));
             }
+            let sources = match size {
+                Some(size) if (size as usize) < v.n() => Some(algo::sample_sources(
+                    procedure,
+                    &v,
+                    size as usize,
+                    get_i64(c, "samplingSeed", 0),
+                    get_i64(c, "concurrency", 4).max(1) as usize,
+                    tick,
+                )?),
+                _ => None,
+            };
             Outcome::Scores {
-                scores: algo::betweenness(&v, weighted, tick)?,
+                scores: algo::betweenness(&v, weighted, sources.as_deref(), tick)?,
                 ran: None,
             }
         }
         "wcc" => {
-            refuse("seedProperty")?;
-            let threshold = weighted.then(|| get_f64(c, "threshold", 0.0));
-            let comps = algo::wcc(&v, threshold);
+            let threshold = get_f64(c, "threshold", 0.0);
+            if threshold > 0.0 && !weighted {
+                return Err(illegal(
+                    procedure,
+                    "Specifying a threshold requires `relationshipWeightProperty` to be set.",
+                ));
+            }
+            let seeds = seeds(procedure, p, &v, c)?;
+            let ids = algo::wcc(
+                &v,
+                (weighted && threshold > 0.0).then_some(threshold),
+                seeds.as_deref(),
+                tick,
+            )?;
             Outcome::Communities {
-                ids: comps.into_iter().map(|x| x as i64).collect(),
+                ids,
                 ran: None,
                 louvain: None,
             }
         }
         "labelPropagation" => {
-            let seeds = match get_str(c, "seedProperty") {
-                Some(k) => Some(
-                    float_property(procedure, p, &v, k)?
-                        .into_iter()
-                        .map(|x| x as i64)
-                        .collect(),
-                ),
-                None => None,
-            };
+            let seeds = seeds(procedure, p, &v, c)?;
             let node_weights = match get_str(c, "nodeWeightProperty") {
                 Some(k) => Some(float_property(procedure, p, &v, k)?),
                 None => None,
             };
             let l = algo::label_propagation(
                 &v,
-                seeds,
+                seeds.as_deref(),
                 node_weights,
                 get_i64(c, "maxIterations", 10),
                 tick,
@@ -669,23 +721,31 @@ fn compute(
             }
         }
         "louvain" => {
-            refuse("seedProperty")?;
+            if get_bool(c, "includeIntermediateCommunities") && get_bool(c, "consecutiveIds") {
+                return Err(illegal(
+                    procedure,
+                    "`includeIntermediateResults` and the `consecutiveIds` option cannot be used at the same time.",
+                ));
+            }
+            let seeds = seeds(procedure, p, &v, c)?;
+            if seeds
+                .as_ref()
+                .is_some_and(|s| s.iter().flatten().any(|x| *x < 0))
+            {
+                return Err(illegal(procedure, "Seeded values should be non-negative"));
+            }
             let l = algo::louvain(
                 &v,
+                seeds.as_deref(),
                 get_i64(c, "maxLevels", 10),
                 get_i64(c, "maxIterations", 10),
                 get_f64(c, "tolerance", 0.0001),
                 tick,
             )?;
-            // Communities are named by internal ids.
-            let name = |level: &[usize]| -> Vec<i64> {
-                level.iter().map(|c| v.nodes[*c] as i64).collect()
-            };
-            let levels: Vec<Vec<i64>> = l.levels.iter().map(|lv| name(lv)).collect();
             Outcome::Communities {
-                ids: name(&l.communities),
+                ids: l.communities,
                 ran: None,
-                louvain: Some((l.modularities, levels)),
+                louvain: Some((l.modularities, l.levels)),
             }
         }
         "triangleCount" | "localClusteringCoefficient" => {
@@ -1456,6 +1516,7 @@ pub(super) fn run(
                         name: ty,
                         orientation: "NATURAL".into(),
                         transient: true,
+                        aggregations: Vec::new(),
                         properties: keys.into_iter().map(|k| (k, f64::NAN, false)).collect(),
                         adj,
                         count: relationships.len(),
