@@ -1175,13 +1175,16 @@ fn marks(n: usize, nodes: &[usize]) -> Vec<bool> {
     m
 }
 
-/// Breadth-first traversal from `source`: nodes in the order visited, to `maxDepth` (-1: no
-/// limit), stopping at the first of `targets` reached.
-pub(super) fn bfs(
+/// Traversal from `source`, as GDS's BFS and DFS: each visited node queues its neighbours
+/// not seen yet, marking them seen; breadth-first visits the oldest queued next, depth-first
+/// the newest (so the last neighbour first). To `maxDepth` (-1: no limit), stopping at the
+/// first of `targets` reached.
+pub(super) fn traverse(
     v: &View,
     source: usize,
     targets: &[usize],
     max_depth: i64,
+    depth_first: bool,
     tick: Tick,
 ) -> Result<Vec<usize>> {
     let n = v.n();
@@ -1191,7 +1194,13 @@ pub(super) fn bfs(
     let mut queue = VecDeque::new();
     seen[source] = true;
     queue.push_back((source, 0i64));
-    while let Some((u, depth)) = queue.pop_front() {
+    loop {
+        let next = if depth_first {
+            queue.pop_back()
+        } else {
+            queue.pop_front()
+        };
+        let Some((u, depth)) = next else { break };
         tick()?;
         order.push(u);
         if wanted[u] {
@@ -1204,41 +1213,6 @@ pub(super) fn bfs(
             if !seen[w] {
                 seen[w] = true;
                 queue.push_back((w, depth + 1));
-            }
-        }
-    }
-    Ok(order)
-}
-
-/// Depth-first traversal from `source`, as GDS's: each visited node pushes its neighbours not
-/// seen yet onto a stack, marking them seen, and the next node visited is the one on top (so
-/// the last neighbour first).
-pub(super) fn dfs(
-    v: &View,
-    source: usize,
-    targets: &[usize],
-    max_depth: i64,
-    tick: Tick,
-) -> Result<Vec<usize>> {
-    let n = v.n();
-    let wanted = marks(n, targets);
-    let mut seen = vec![false; n];
-    let mut order = Vec::new();
-    let mut stack = vec![(source, 0i64)];
-    seen[source] = true;
-    while let Some((u, depth)) = stack.pop() {
-        tick()?;
-        order.push(u);
-        if wanted[u] {
-            break;
-        }
-        if max_depth >= 0 && depth >= max_depth {
-            continue;
-        }
-        for &(w, _) in &v.out[u] {
-            if !seen[w] {
-                seen[w] = true;
-                stack.push((w, depth + 1));
             }
         }
     }

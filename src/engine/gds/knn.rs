@@ -40,6 +40,56 @@ fn mix_gamma(z: i64) -> i64 {
     }
 }
 
+/// Java 17's bounded draws (`RandomSupport.boundedNextInt` / `boundedNextLong`): a power of
+/// two masks, anything else rejects draws that would bias the remainder.
+macro_rules! bounded {
+    ($(#[$doc:meta])* $between:ident, $below:ident, $t:ty, $u:ty, $draw:ident) => {
+        $(#[$doc])*
+        pub fn $between(&mut self, origin: $t, bound: $t) -> $t {
+            let mut r = self.$draw();
+            if origin < bound {
+                let n = bound.wrapping_sub(origin);
+                let m = n.wrapping_sub(1);
+                if n & m == 0 {
+                    r = (r & m).wrapping_add(origin);
+                } else if n > 0 {
+                    let mut u = ((r as $u) >> 1) as $t;
+                    loop {
+                        r = u % n;
+                        if u.wrapping_add(m).wrapping_sub(r) >= 0 {
+                            break;
+                        }
+                        u = ((self.$draw() as $u) >> 1) as $t;
+                    }
+                    r = r.wrapping_add(origin);
+                } else {
+                    while r < origin || r >= bound {
+                        r = self.$draw();
+                    }
+                }
+            }
+            r
+        }
+
+        pub fn $below(&mut self, bound: $t) -> $t {
+            let mut r = self.$draw();
+            let m = bound.wrapping_sub(1);
+            if bound & m == 0 {
+                r & m
+            } else {
+                let mut u = ((r as $u) >> 1) as $t;
+                loop {
+                    r = u % bound;
+                    if u.wrapping_add(m).wrapping_sub(r) >= 0 {
+                        return r;
+                    }
+                    u = ((self.$draw() as $u) >> 1) as $t;
+                }
+            }
+        }
+    };
+}
+
 impl SplittableRandom {
     pub fn new(seed: i64) -> SplittableRandom {
         SplittableRandom {
@@ -67,95 +117,14 @@ impl SplittableRandom {
         mix32(self.next_seed())
     }
 
-    /// `nextInt(origin, bound)`.
-    pub fn int_between(&mut self, origin: i32, bound: i32) -> i32 {
-        let mut r = self.next_int();
-        if origin < bound {
-            let n = bound.wrapping_sub(origin);
-            let m = n.wrapping_sub(1);
-            if n & m == 0 {
-                r = (r & m).wrapping_add(origin);
-            } else if n > 0 {
-                let mut u = ((r as u32) >> 1) as i32;
-                loop {
-                    r = u % n;
-                    if u.wrapping_add(m).wrapping_sub(r) >= 0 {
-                        break;
-                    }
-                    u = ((self.next_int() as u32) >> 1) as i32;
-                }
-                r = r.wrapping_add(origin);
-            } else {
-                while r < origin || r >= bound {
-                    r = self.next_int();
-                }
-            }
-        }
-        r
-    }
-
-    /// `nextInt(bound)`.
-    pub fn int_below(&mut self, bound: i32) -> i32 {
-        let mut r = self.next_int();
-        let m = bound.wrapping_sub(1);
-        if bound & m == 0 {
-            r & m
-        } else {
-            let mut u = ((r as u32) >> 1) as i32;
-            loop {
-                r = u % bound;
-                if u.wrapping_add(m).wrapping_sub(r) >= 0 {
-                    return r;
-                }
-                u = ((self.next_int() as u32) >> 1) as i32;
-            }
-        }
-    }
-
-    /// `nextLong(origin, bound)`.
-    pub fn long_between(&mut self, origin: i64, bound: i64) -> i64 {
-        let mut r = self.next_long();
-        if origin < bound {
-            let n = bound.wrapping_sub(origin);
-            let m = n.wrapping_sub(1);
-            if n & m == 0 {
-                r = (r & m).wrapping_add(origin);
-            } else if n > 0 {
-                let mut u = ((r as u64) >> 1) as i64;
-                loop {
-                    r = u % n;
-                    if u.wrapping_add(m).wrapping_sub(r) >= 0 {
-                        break;
-                    }
-                    u = ((self.next_long() as u64) >> 1) as i64;
-                }
-                r = r.wrapping_add(origin);
-            } else {
-                while r < origin || r >= bound {
-                    r = self.next_long();
-                }
-            }
-        }
-        r
-    }
-
-    /// `nextLong(bound)`.
-    pub fn long_below(&mut self, bound: i64) -> i64 {
-        let mut r = self.next_long();
-        let m = bound.wrapping_sub(1);
-        if bound & m == 0 {
-            r & m
-        } else {
-            let mut u = ((r as u64) >> 1) as i64;
-            loop {
-                r = u % bound;
-                if u.wrapping_add(m).wrapping_sub(r) >= 0 {
-                    return r;
-                }
-                u = ((self.next_long() as u64) >> 1) as i64;
-            }
-        }
-    }
+    bounded!(
+        /// `nextInt(origin, bound)` / `nextInt(bound)`.
+        int_between, int_below, i32, u32, next_int
+    );
+    bounded!(
+        /// `nextLong(origin, bound)` / `nextLong(bound)`.
+        long_between, long_below, i64, u64, next_long
+    );
 
     pub fn next_double(&mut self) -> f64 {
         ((self.next_long() as u64) >> 11) as f64 * (1.0 / (1u64 << 53) as f64)

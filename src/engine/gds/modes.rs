@@ -898,11 +898,7 @@ fn compute(
             let source = node_arg(procedure, p, &v, c, "sourceNode")?;
             let targets = nodes_arg(procedure, p, &v, c, "targetNodes")?;
             let depth = get_i64(c, "maxDepth", -1);
-            let order = if algo == "bfs" {
-                algo::bfs(&v, source, &targets, depth, tick)?
-            } else {
-                algo::dfs(&v, source, &targets, depth, tick)?
-            };
+            let order = algo::traverse(&v, source, &targets, depth, algo == "dfs", tick)?;
             Outcome::Traversal { source, order }
         }
         other => {
