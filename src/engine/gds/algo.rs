@@ -437,7 +437,7 @@ pub(super) fn wcc(
             return root as i64;
         }
         if community[root] < 0 {
-            max += 1;
+            max = max.wrapping_add(1);
             community[root] = max;
         }
         community[root]
@@ -491,7 +491,7 @@ pub(super) fn label_propagation(
     let mut labels: Vec<i64> = (0..n)
         .map(|i| match seeds.and_then(|s| s[i]) {
             Some(seed) => seed,
-            None => max + v.ids[i].0 as i64 + 1,
+            None => max.wrapping_add(v.ids[i].0 as i64).wrapping_add(1),
         })
         .collect();
     let mut ran = 0;
@@ -708,7 +708,7 @@ pub(super) fn louvain(
         for (i, s) in seeds.iter().enumerate() {
             let key = match s {
                 Some(s) => *s,
-                None => v.ids[i].0 as i64 + max,
+                None => (v.ids[i].0 as i64).wrapping_add(max),
             };
             let next = dense.len();
             let d = *dense.entry(key).or_insert_with(|| {
