@@ -11,6 +11,8 @@
 //!   status (`22G03`, caused by `22N01` "Expected the value 1 to be of type MAP NOT NULL, …");
 //! - `trim(BOTH 'x' FROM s)` and the other SQL forms of `trim`, which Neo4j reads as
 //!   `trim(spec, chars, s)`; DISTINCT in a function that is not an aggregation;
+//! - a wrong number of arguments to a built-in function: `42001` caused by `42I13`, whose
+//!   description names the count expected and every overload's signature;
 //! - temporal constructors: the fields a map may hold and how they combine ("No such field:
 //!   foo", "Cannot assign month to week date."), a text that is not a temporal (a
 //!   `SyntaxError`: "Text cannot be parsed to a Date").
@@ -204,6 +206,17 @@ fn runtime_values_are_treated_as_neo4j_treats_them() {
                     gql_checked += 1;
                     if mine != recorded {
                         wrong.push(format!("{at}: GQL {mine:?}, Neo4j {recorded:?}"));
+                    }
+                }
+                // Where the recording has the statuses' descriptions, they are Neo4j's too.
+                if let Some(descriptions) = case.get("gql_descriptions").and_then(Json::as_array) {
+                    let mut status = Some(e.gql());
+                    for want in descriptions {
+                        let got = status.as_ref().map(|s| s.description.as_str());
+                        if got != want.as_str() {
+                            wrong.push(format!("{at}: GQL description {got:?}, Neo4j {want}"));
+                        }
+                        status = status.and_then(|s| s.cause.map(|c| *c));
                     }
                 }
             }

@@ -227,7 +227,8 @@ pub struct Diagnostic {
     /// A suggestion beyond Neo4j's message (`did you mean `name`?`), when there is one.
     pub help: Option<String>,
     /// What a type mismatch is about where Neo4j's GQL status names it (`argument at index 0
-    /// of function toUpper()`).
+    /// of function toUpper()`); for a wrong number of function arguments, the text of the GQL
+    /// status `42I13`.
     #[serde(skip)]
     pub(crate) subject: Option<String>,
 }

@@ -350,6 +350,12 @@ impl Function {
     pub fn arity_error(&self, given: usize) -> Option<String> {
         signature::function_arity_error(self, given)
     }
+
+    /// The text of the GQL status (`42I13`) Neo4j gives with [`Function::arity_error`]'s
+    /// message, where it gives one; `written` is the function's name as the query spells it.
+    pub fn arity_gql(&self, written: &str, given: usize) -> Option<String> {
+        signature::function_arity_gql(self, written, given)
+    }
 }
 
 /// What a procedure may do (Neo4j's `mode`).

@@ -247,14 +247,10 @@ pub(super) fn function_arity_error(f: &Function, given: usize) -> Option<String>
         return None;
     }
     if !checked_as_plugin(f) {
-        // `char_length` is an alias; Neo4j names the function it stands for.
-        let name = if f.name == "char_length" {
-            "character_length"
-        } else {
-            f.name
-        };
+        // The catalogue's name, whatever the query's case (the 5.26 server names `char_length`
+        // as it is, where its offline frontend names `character_length`).
         let what = if few { "Insufficient" } else { "Too many" };
-        return Some(format!("{what} parameters for function '{name}'"));
+        return Some(format!("{what} parameters for function '{}'", f.name));
     }
     let sig = f.signature()?;
     let total = sig.params.len();
@@ -272,6 +268,54 @@ pub(super) fn function_arity_error(f: &Function, given: usize) -> Option<String>
         sig.display(),
         plural("argument", total),
         types.join(", ")
+    ))
+}
+
+/// The text of the GQL status `42I13` Neo4j 5.26 gives a built-in function called with a wrong
+/// number of arguments: the function as `written` in the query, the count it expected (the
+/// fewest its overloads take when too few were given, the most when too many) and every
+/// overload's signature (defaults as `name = value`), joined by `or`. `None` where the
+/// count is right or the function is checked as a plugin (another message, no `42I13`).
+pub(super) fn function_arity_gql(f: &Function, written: &str, given: usize) -> Option<String> {
+    let arity = f.arity()?;
+    let few = given < arity.min;
+    let many = arity.max.is_some_and(|m| given > m);
+    if (!few && !many) || checked_as_plugin(f) {
+        return None;
+    }
+    let (name, expected, overloads) = if f.name.eq_ignore_ascii_case("trim") {
+        // Neo4j's `trim` takes its SQL form as two arguments.
+        (
+            written,
+            2,
+            "trim(input :: STRING) :: STRING or trim([[LEADING | TRAILING | BOTH] \
+             [trimCharacterString :: STRING] FROM] input :: STRING) :: STRING"
+                .to_string(),
+        )
+    } else {
+        let sig = f.signature()?;
+        let result = sig.result.as_str();
+        let max = arity.max.unwrap_or(sig.params.len()).min(sig.params.len());
+        let min = arity.min.min(max);
+        let overloads: Vec<String> = (min..=max)
+            .map(|n| {
+                let params: Vec<String> = sig.params[..n]
+                    .iter()
+                    .map(|p| match &p.default {
+                        Some(d) => format!("{} = {d} :: {}", p.name, p.ty),
+                        None => format!("{} :: {}", p.name, p.ty),
+                    })
+                    .collect();
+                format!("{}({}) :: {result}", sig.name, params.join(", "))
+            })
+            .collect();
+        let expected = if few { arity.min } else { max };
+        (written, expected, overloads.join(" or "))
+    };
+    Some(format!(
+        "The procedure or function call does not provide the required number of arguments; \
+         expected {expected} but got {given}.\n\nThe procedure or function {name}() has the \
+         signature: {overloads}."
     ))
 }
 
@@ -408,6 +452,64 @@ mod tests {
         }
     }
 
+    /// The `42I13` texts Neo4j 5.26.30 sent (asked of the oracle through the Python driver).
+    #[test]
+    fn arity_gql_texts_are_neo4js() {
+        let g = |n: &str, k: usize| function(n).unwrap().arity_gql(n, k);
+        let text = |e: usize, k: usize, sig: &str| {
+            format!(
+                "The procedure or function call does not provide the required number of \
+                 arguments; expected {e} but got {k}.\n\nThe procedure or function {sig}."
+            )
+        };
+        assert_eq!(
+            g("size", 2).unwrap(),
+            text(
+                1,
+                2,
+                "size() has the signature: size(input :: STRING | LIST<ANY>) :: INTEGER"
+            )
+        );
+        assert_eq!(g("substring", 4).unwrap(), text(3, 4, "substring() has the signature: substring(original :: STRING, start :: INTEGER) :: STRING or substring(original :: STRING, start :: INTEGER, length :: INTEGER) :: STRING"));
+        assert_eq!(g("round", 0).unwrap(), text(1, 0, "round() has the signature: round(value :: FLOAT) :: FLOAT or round(value :: FLOAT, precision :: INTEGER | FLOAT) :: FLOAT or round(value :: FLOAT, precision :: INTEGER | FLOAT, mode :: STRING) :: FLOAT"));
+        assert_eq!(
+            g("coalesce", 0).unwrap(),
+            text(
+                1,
+                0,
+                "coalesce() has the signature: coalesce(input :: ANY) :: ANY"
+            )
+        );
+        assert_eq!(
+            g("rand", 1).unwrap(),
+            text(0, 1, "rand() has the signature: rand() :: FLOAT")
+        );
+        assert_eq!(
+            g("char_length", 0).unwrap(),
+            text(
+                1,
+                0,
+                "char_length() has the signature: char_length(input :: STRING) :: INTEGER"
+            )
+        );
+        assert_eq!(g("range", 1).unwrap(), text(2, 1, "range() has the signature: range(start :: INTEGER, end :: INTEGER) :: LIST<INTEGER> or range(start :: INTEGER, end :: INTEGER, step :: INTEGER) :: LIST<INTEGER>"));
+        assert_eq!(g("trim", 0).unwrap(), text(2, 0, "trim() has the signature: trim(input :: STRING) :: STRING or trim([[LEADING | TRAILING | BOTH] [trimCharacterString :: STRING] FROM] input :: STRING) :: STRING"));
+        assert_eq!(g("size", 1), None);
+        // The name as written, the signature as catalogued; defaults with single spaces.
+        assert_eq!(
+            function("stdev").unwrap().arity_gql("stDev", 0).unwrap(),
+            text(
+                1,
+                0,
+                "stDev() has the signature: stdev(input :: FLOAT) :: FLOAT"
+            )
+        );
+        assert_eq!(g("normalize", 3).unwrap(), text(2, 3, "normalize() has the signature: normalize(input :: STRING) :: STRING or normalize(input :: STRING, normalForm = NFC :: [NFC, NFD, NFKC, NFKD]) :: STRING"));
+        // Functions Neo4j checks as plugins have no `42I13`.
+        assert_eq!(g("apoc.text.join", 1), None);
+        assert_eq!(g("datetime", 3), None);
+    }
+
     /// The messages Neo4j's frontend gives (recorded from `@neo4j-cypher/language-support`).
     #[test]
     fn arity_messages_are_neo4js() {
@@ -435,7 +537,7 @@ mod tests {
         assert_eq!(f("timestamp", 1), None);
         assert_eq!(
             f("char_length", 0).as_deref(),
-            Some("Insufficient parameters for function 'character_length'")
+            Some("Insufficient parameters for function 'char_length'")
         );
         assert_eq!(
             f("rand", 1).as_deref(),

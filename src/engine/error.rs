@@ -190,6 +190,17 @@ impl ExecError {
     /// Neo4j's GQL status for a type mismatch of `subject` (`argument at index 0 of function
     /// toUpper()`): `22G03` caused by `22N27` "Invalid input 'Integer' for … Expected to be
     /// String." (with ` parameter: x` after the subject for a parameter).
+    /// A wrong number of function arguments: `42001` caused by `42I13`, whose `text` says what
+    /// was expected.
+    pub(crate) fn wrong_arity(mut self, text: &str) -> Self {
+        self.gql_status = Some(Box::new(GqlStatus::invalid_syntax(GqlStatus::cause(
+            "42I13",
+            "error: syntax error or access rule violation - invalid number of procedure or function arguments",
+            text.to_string(),
+        ))));
+        self
+    }
+
     pub(crate) fn mismatch_of(mut self, subject: &str) -> Self {
         let m = self.message.as_str();
         let (parameter, rest) = match m.strip_prefix("Type mismatch for parameter '") {

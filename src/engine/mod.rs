@@ -959,8 +959,10 @@ fn compile_errors_with(
         let mut e = ExecError::compile(ErrorKind::SyntaxError, d.message)
             .with_detail(detail)
             .at(d.span);
-        if let Some(subject) = &d.subject {
-            e = e.mismatch_of(subject);
+        match (&d.subject, d.kind) {
+            (Some(text), K::WrongArity) => e = e.wrong_arity(text),
+            (Some(subject), _) => e = e.mismatch_of(subject),
+            (None, _) => {}
         }
         out.push(e);
     }

@@ -232,7 +232,11 @@ impl<'a, 's> Checker<'a, 's> {
                     }
                     Some(f) if f.arity_error(args.len()).is_some() => {
                         let message = f.arity_error(args.len()).unwrap_or_default();
-                        self.diag(DiagnosticKind::WrongArity, message, e.span)
+                        self.diag(DiagnosticKind::WrongArity, message, e.span);
+                        // Neo4j's GQL status `42I13` says what was expected.
+                        if let Some(d) = self.diags.last_mut() {
+                            d.subject = f.arity_gql(&dotted, args.len());
+                        }
                     }
                     Some(f) if self.opts.executable.is_some_and(|run| !run(&dotted)) => self.diag(
                         DiagnosticKind::UnsupportedFunction,
