@@ -683,3 +683,219 @@ fn bolt_5_8_carries_gql_statuses_and_errors() {
         Some("error: general processing exception - unexpected error. Unexpected error has occurred. See debug log for details.")
     );
 }
+
+/// `SHOW TRANSACTIONS`, `TERMINATE TRANSACTIONS` and `SHOW SETTINGS` as Neo4j 5.26 answers them
+/// (each answer below read off the Neo4j oracle through the Python driver): an open explicit
+/// transaction listed with its metadata and no current query, the statement's own transaction
+/// listed while it runs, termination ending the other transaction's next statement and its
+/// commit with `Neo.ClientError.Transaction.Terminated`, ids read as Neo4j reads them, the
+/// commands composed, and the server's settings.
+#[test]
+fn transactions_and_settings_as_neo4j_lists_them() {
+    let h = start(Config {
+        auth: Some(("neo4j".into(), "pw".into())),
+        ..Config::default()
+    });
+    let mut a = Client::connect(&addr(&h), &[(5, 8, 8)]).unwrap();
+    a.login("neo4j", "pw").unwrap();
+    let mut b = Client::connect(&addr(&h), &[(5, 8, 8)]).unwrap();
+    b.login("neo4j", "pw").unwrap();
+    let tx_meta = Ps::map([("tx_metadata", Ps::map([("app", Ps::from("x"))]))]);
+    assert_eq!(a.request(0x11, vec![tx_meta]).unwrap().0, SUCCESS);
+    let (_, rows, _) = a.run("RETURN 1 AS x", no_params()).unwrap().unwrap();
+    assert_eq!(rows, vec![vec![Ps::Int(1)]]);
+
+    let listing = "SHOW TRANSACTIONS YIELD transactionId, currentQuery, status, metaData, \
+                   connectionId, username, currentQueryId, database RETURN *";
+    let (run, rows, _) = b.run(listing, no_params()).unwrap().unwrap();
+    let Some(Ps::List(fields)) = run.get("fields") else {
+        panic!("{run:?}")
+    };
+    let fields: Vec<String> = fields
+        .iter()
+        .map(|f| f.as_str().unwrap().to_string())
+        .collect();
+    let col = |row: &[Ps], name: &str| row[fields.iter().position(|f| f == name).unwrap()].clone();
+    assert_eq!(rows.len(), 2, "{rows:?}");
+    // The newest first: the listing's own transaction, running it.
+    assert_eq!(col(&rows[0], "currentQuery"), Ps::from(listing));
+    assert!(col(&rows[0], "currentQueryId")
+        .as_str()
+        .unwrap()
+        .starts_with("query-"));
+    let other = &rows[1];
+    assert_eq!(col(other, "currentQuery"), Ps::from(""));
+    assert_eq!(col(other, "currentQueryId"), Ps::from(""));
+    assert_eq!(col(other, "status"), Ps::from("Running"));
+    assert_eq!(col(other, "username"), Ps::from("neo4j"));
+    assert_eq!(col(other, "database"), Ps::from("neo4j"));
+    assert_eq!(col(other, "metaData"), Ps::map([("app", Ps::from("x"))]));
+    assert_eq!(col(other, "connectionId"), Ps::from("bolt-1"));
+    let id = col(other, "transactionId").as_str().unwrap().to_string();
+    assert!(id.starts_with("neo4j-transaction-"), "{id}");
+
+    // Terminated: listed so, its next statement and its commit fail.
+    let padded = id.replace("-transaction-", "-transaction-0");
+    let (_, rows, _) = b
+        .run(
+            "TERMINATE TRANSACTIONS $ids",
+            Ps::map([(
+                "ids",
+                Ps::List(vec![Ps::from(padded.as_str()), Ps::from(padded.as_str())]),
+            )]),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        rows,
+        vec![vec![
+            Ps::from(id.as_str()),
+            Ps::from("neo4j"),
+            Ps::from("Transaction terminated.")
+        ]]
+    );
+    let (_, rows, _) = b
+        .run(
+            "SHOW TRANSACTIONS $id YIELD status",
+            Ps::map([("id", Ps::from(id.as_str()))]),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        rows,
+        vec![vec![Ps::from(
+            "Terminated with reason: Status.Code[Neo.ClientError.Transaction.Terminated]"
+        )]]
+    );
+    let f = a.run("RETURN 2", no_params()).unwrap().unwrap_err();
+    assert_eq!(
+        f.get("neo4j_code").or(f.get("code")).and_then(Ps::as_str),
+        Some("Neo.ClientError.Transaction.Terminated")
+    );
+    assert!(f
+        .get("message")
+        .and_then(Ps::as_str)
+        .unwrap()
+        .starts_with("The transaction has been terminated. Retry your operation"));
+    assert_eq!(a.request(0x0F, vec![]).unwrap().0, SUCCESS);
+    assert_eq!(a.request(0x11, vec![no_params()]).unwrap().0, SUCCESS);
+    let (_, rows, _) = b
+        .run(
+            "SHOW TRANSACTIONS YIELD transactionId AS t, currentQuery AS q WHERE q = '' \
+             TERMINATE TRANSACTIONS t YIELD message RETURN message",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows, vec![vec![Ps::from("Transaction terminated.")]]);
+    let (tag, f) = a.request(0x12, vec![]).unwrap();
+    assert_eq!(tag, FAILURE);
+    assert_eq!(
+        f[0].get("neo4j_code")
+            .or(f[0].get("code"))
+            .and_then(Ps::as_str),
+        Some("Neo.ClientError.Transaction.Terminated")
+    );
+    // Rolled back, it is gone from the list.
+    assert_eq!(a.request(0x0F, vec![]).unwrap().0, SUCCESS);
+    let (_, rows, _) = b
+        .run(
+            "SHOW TRANSACTIONS YIELD transactionId RETURN count(*) AS n",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows, vec![vec![Ps::Int(1)]]);
+
+    // Ids as Neo4j reads them.
+    let (_, rows, _) = b
+        .run(
+            "TERMINATE TRANSACTIONS 'NEO4J-transaction-999'",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        rows,
+        vec![vec![
+            Ps::from("neo4j-transaction-999"),
+            Ps::Null,
+            Ps::from("Transaction not found.")
+        ]]
+    );
+    for (q, code, message) in [
+        (
+            "TERMINATE TRANSACTIONS 'neo4j-transaction-'",
+            "Neo.ClientError.General.InvalidArguments",
+            "Could not parse id (expected format: <databasename>-transaction-<id>)",
+        ),
+        (
+            "TERMINATE TRANSACTIONS 'neo4j-transaction--1'",
+            "Neo.ClientError.General.InvalidArguments",
+            "Negative ids are not supported (expected format: <databasename>-transaction-<id>)",
+        ),
+        (
+            "SHOW TRANSACTIONS 5",
+            "Neo.ClientError.Statement.TypeError",
+            "Expected a string or a list of strings, but got: Long(5)",
+        ),
+        (
+            "SHOW SETTINGS ['a', 1]",
+            "Neo.ClientError.Statement.TypeError",
+            "Expected a string, but got: Long(1)",
+        ),
+    ] {
+        let f = b.run(q, no_params()).unwrap().unwrap_err();
+        assert_eq!(
+            (
+                f.get("neo4j_code").or(f.get("code")).and_then(Ps::as_str),
+                f.get("message").and_then(Ps::as_str)
+            ),
+            (Some(code), Some(message)),
+            "{q}"
+        );
+        assert_eq!(b.request(0x0F, vec![]).unwrap().0, SUCCESS);
+    }
+    let f = b
+        .run(
+            "SHOW TRANSACTIONS YIELD transactionId AS t SHOW TRANSACTIONS t",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap_err();
+    assert_eq!(f.get("gql_status").and_then(Ps::as_str), Some("22N93"));
+    assert_eq!(b.request(0x0F, vec![]).unwrap().0, SUCCESS);
+
+    // Settings: the server's where it has them, Neo4j's defaults elsewhere.
+    let (_, rows, _) = b
+        .run(
+            "SHOW SETTINGS 'server.bolt.listen_address', 'dbms.security.auth_enabled', \
+             'db.transaction.timeout', 'db.checkpoint.interval.time', 'nope' \
+             YIELD name, value, defaultValue, isExplicitlySet",
+            no_params(),
+        )
+        .unwrap()
+        .unwrap();
+    let row = |v: [&str; 3], set: bool| {
+        vec![
+            Ps::from(v[0]),
+            Ps::from(v[1]),
+            Ps::from(v[2]),
+            Ps::Bool(set),
+        ]
+    };
+    assert_eq!(
+        rows,
+        vec![
+            row(["db.checkpoint.interval.time", "15m", "15m"], false),
+            row(["db.transaction.timeout", "30s", "0s"], true),
+            row(["dbms.security.auth_enabled", "true", "false"], true),
+            row(["server.bolt.listen_address", &addr(&h), ":7687"], true),
+        ]
+    );
+    let (_, rows, _) = b
+        .run("SHOW SETTINGS YIELD name RETURN count(*) AS n", no_params())
+        .unwrap()
+        .unwrap();
+    assert_eq!(rows, vec![vec![Ps::Int(171)]]);
+}

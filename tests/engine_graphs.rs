@@ -33,6 +33,8 @@ fn manual_context(current: &str) -> DatabaseContext {
         user: None,
         tx_metadata: Default::default(),
         enterprise: true,
+        settings: Default::default(),
+        transactions: None,
     }
 }
 

@@ -170,19 +170,31 @@ fn show_databases_lists_the_served_graph_and_system() {
     }
     let (_, r) = rows("SHOW DATABASE nope");
     assert_eq!(r, json!([]));
-    // Parsed and checked, but there is nothing of the kind to list.
-    for q in [
-        "SHOW SETTINGS",
-        "SHOW TRANSACTIONS 'x'",
+    // Outside a server: Neo4j's settings with the engine's limits, no transaction to list or
+    // terminate, no users.
+    let (_, r) = rows("SHOW SETTINGS 'db.transaction.timeout', 'db.memory.transaction.max'");
+    assert_eq!(
+        r,
+        json!([
+            ["db.memory.transaction.max", "1.00GiB", true, "0B", null],
+            ["db.transaction.timeout", "30s", true, "0s", null]
+        ])
+    );
+    let (_, r) = rows("SHOW TRANSACTIONS 'neo4j-transaction-1'");
+    assert_eq!(r, json!([]));
+    let (_, r) = rows("TERMINATE TRANSACTIONS 'neo4j-transaction-1'");
+    assert_eq!(
+        r,
+        json!([["neo4j-transaction-1", null, "Transaction not found."]])
+    );
+    let e = run_read(
+        &Graph::new(),
         "SHOW CURRENT USER",
-    ] {
-        let e = run_read(&Graph::new(), q, &Params::new(), &Options::default()).unwrap_err();
-        assert_eq!(
-            e.code(),
-            "Neo.ClientError.Statement.FeatureNotSupported",
-            "{q}"
-        );
-    }
+        &Params::new(),
+        &Options::default(),
+    )
+    .unwrap_err();
+    assert_eq!(e.code(), "Neo.ClientError.Statement.FeatureNotSupported");
     let e = run_read(
         &Graph::new(),
         "SHOW TRANSACTIONS YIELD nope",

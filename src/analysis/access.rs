@@ -249,6 +249,7 @@ impl Flags {
                         K::Databases(_) => "SHOW DATABASES",
                         K::Settings => "SHOW SETTINGS",
                         K::Transactions => "SHOW TRANSACTIONS",
+                        K::Terminate => "TERMINATE TRANSACTIONS",
                         K::CurrentUser => "SHOW CURRENT USER",
                         K::Users { .. } => "SHOW USERS",
                     };

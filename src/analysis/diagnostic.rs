@@ -107,6 +107,12 @@ pub enum DiagnosticKind {
     /// An aggregating column that reads a grouping key outside its aggregates
     /// (`Aggregation column contains implicit grouping expressions …`).
     AmbiguousAggregation,
+    /// `SHOW TRANSACTIONS` / `TERMINATE TRANSACTIONS` combined with another such command
+    /// without their `YIELD` (GQL status 22N93).
+    MissingYield,
+    /// Combined `SHOW TRANSACTIONS` / `TERMINATE TRANSACTIONS` commands without a final
+    /// `RETURN` (GQL status 22N92).
+    MissingReturn,
     /// `SKIP` or `LIMIT` reading a variable (Neo4j computes them before any row).
     NonConstantExpression,
     /// A pattern expression where a value is wanted (`RETURN (a)-->()`, `size((a)-->())`):
@@ -161,6 +167,8 @@ impl DiagnosticKind {
             | InvalidDynamicLabel
             | DifferentColumns
             | InvalidClauseComposition
+            | MissingYield
+            | MissingReturn
             | InvalidSchemaCommand
             | PatternIntroducesVariable
             | UpdateInSubquery

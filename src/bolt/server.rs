@@ -102,6 +102,10 @@ struct Shared {
     /// The DBMS's users (`CREATE USER` …): with authentication on, logins are checked
     /// against them; the `auth` user is the first.
     users: Arc<crate::engine::security::Users>,
+    /// The open transactions (`SHOW TRANSACTIONS`, `TERMINATE TRANSACTIONS`).
+    transactions: Arc<crate::engine::transactions::Transactions>,
+    /// What `SHOW SETTINGS` says of the server (its address, authentication, lock wait).
+    settings: Arc<crate::engine::settings::Overrides>,
 }
 
 impl Shared {
@@ -138,7 +142,10 @@ impl Shared {
             ));
         }
         check_composites(&config.composites, &by_name)?;
+        let settings = Arc::new(server_settings(&config, addr));
         Ok(Shared {
+            transactions: Arc::default(),
+            settings,
             databases: by_name,
             empty: SharedGraph::new(Graph::new()),
             addr,
@@ -175,6 +182,46 @@ impl Shared {
                 .then_some(&self.empty)
         })
     }
+}
+
+/// Neo4j's settings as this server has them, where they differ from the defaults.
+fn server_settings(config: &Config, addr: SocketAddr) -> crate::engine::settings::Overrides {
+    let mut o = crate::engine::settings::Overrides::new();
+    let mut set = |k: &str, v: String| o.insert(k.to_string(), Some(v));
+    set("server.bolt.enabled", "true".into());
+    set("server.bolt.listen_address", addr.to_string());
+    if config.auth.is_some() {
+        set("dbms.security.auth_enabled", "true".into());
+    }
+    if config.database != "neo4j" {
+        set("initial.dbms.default_database", config.database.clone());
+    }
+    set(
+        "db.lock.acquisition.timeout",
+        crate::engine::settings::duration_text(config.lock_timeout),
+    );
+    o
+}
+
+/// A transaction in the server's list while it is open (explicit, or one auto-commit
+/// statement while it runs).
+struct Registered {
+    registry: Arc<crate::engine::transactions::Transactions>,
+    tx: Arc<crate::engine::transactions::Transaction>,
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        self.registry.end(&self.tx);
+    }
+}
+
+/// Neo4j's failure for a statement of a terminated transaction.
+fn terminated() -> Failure {
+    Failure::new(
+        "Neo.ClientError.Transaction.Terminated",
+        crate::engine::transactions::TERMINATED_MESSAGE,
+    )
 }
 
 /// A position in a statement as Neo4j's summaries carry it.
@@ -582,6 +629,8 @@ struct Tx<'a> {
     users_undo: Option<UsersUndo>,
     /// The driver's `tx_metadata`.
     metadata: BTreeMap<Arc<str>, Value>,
+    /// Its entry in the server's list of transactions.
+    record: Registered,
 }
 
 /// Puts the DBMS's users back as they were when dropped, unless committed.
@@ -743,6 +792,8 @@ struct Conn<'a> {
     shared: &'a Shared,
     /// The client's address (for the failed-login count).
     peer: std::net::IpAddr,
+    /// The client's address and port, as `SHOW TRANSACTIONS` gives it.
+    peer_addr: String,
     dialect: Dialect,
     version: (u8, u8),
     id: u64,
@@ -790,6 +841,10 @@ fn handle(mut stream: TcpStream, shared: &Shared, over_capacity: bool) -> io::Re
             .peer_addr()
             .map(|a| a.ip())
             .unwrap_or(std::net::IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)),
+        peer_addr: stream
+            .peer_addr()
+            .map(|a| a.to_string())
+            .unwrap_or_default(),
         dialect: Dialect {
             element_ids: version.0 >= 5,
             utc_datetimes: version.0 >= 5,
@@ -1090,6 +1145,19 @@ impl<'a> Conn<'a> {
         Ok(())
     }
 
+    /// Enters a transaction on `db` in the server's list.
+    fn register(&self, db: &str, metadata: &BTreeMap<Arc<str>, Value>) -> Registered {
+        let registry = self.shared.transactions.clone();
+        let origin = crate::engine::transactions::Origin {
+            connection_id: format!("bolt-{}", self.id),
+            client_address: self.peer_addr.clone(),
+            request_uri: self.shared.addr.to_string(),
+            username: self.principal.clone().unwrap_or_default(),
+        };
+        let tx = registry.begin(db, origin, metadata.clone());
+        Registered { registry, tx }
+    }
+
     fn reset(&mut self) {
         self.failed = false;
         self.tx = None;
@@ -1187,6 +1255,8 @@ impl<'a> Conn<'a> {
             user: self.principal.clone(),
             tx_metadata: BTreeMap::new(),
             enterprise: self.shared.config.enterprise,
+            settings: self.shared.settings.clone(),
+            transactions: Some(self.shared.transactions.clone()),
         });
         self.context = Some(c.clone());
         c
@@ -1261,6 +1331,8 @@ impl<'a> Conn<'a> {
                     f.first().and_then(|e| e.get("mode")).and_then(Ps::as_str) == Some("r");
                 // Bolt 5.8: the home database the server resolved.
                 let resolved = (self.version >= (5, 8) && !named).then(|| db.clone());
+                let metadata = tx_metadata(f.first())?;
+                let record = self.register(&db, &metadata);
                 self.tx = Some(Tx {
                     db,
                     lease: None,
@@ -1268,7 +1340,8 @@ impl<'a> Conn<'a> {
                     deadline: tx_timeout(f.first()).map(|t| Instant::now() + t),
                     kind: None,
                     users_undo: None,
-                    metadata: tx_metadata(f.first())?,
+                    metadata,
+                    record,
                 });
                 self.results.clear();
                 let meta = match resolved {
@@ -1283,6 +1356,10 @@ impl<'a> Conn<'a> {
                     .tx
                     .take()
                     .ok_or_else(|| Failure::request("COMMIT without an open transaction"))?;
+                if tx.record.tx.terminated() {
+                    // Dropped: its writes are rolled back.
+                    return Err(terminated());
+                }
                 if let Some(lease) = tx.lease {
                     lease.commit();
                 }
@@ -1339,6 +1416,8 @@ impl<'a> Conn<'a> {
             None | Some(Ps::Null) => {}
             Some(_) => return Err(Failure::request("RUN parameters must be a map")),
         }
+        // Shared with the server's list of transactions (`SHOW TRANSACTIONS`' `parameters`).
+        let params = Arc::new(params);
         let extra = f.get(2);
         let db = match &self.tx {
             Some(tx) => tx.db.clone(),
@@ -1498,6 +1577,29 @@ impl<'a> Conn<'a> {
             Some(tx) => tx.metadata.clone(),
             None => tx_metadata(extra)?,
         };
+        // The statement's transaction, in the server's list while it runs (an explicit one
+        // stays until it ends); terminating it stops the statement.
+        let auto_commit;
+        let record = match &self.tx {
+            Some(tx) => tx.record.tx.clone(),
+            None => {
+                auto_commit = self.register(&db, &metadata);
+                auto_commit.tx.clone()
+            }
+        };
+        if record.terminated() {
+            return Err(terminated());
+        }
+        self.shared
+            .transactions
+            .start_query(&record, &query, params.clone(), cancel.clone());
+        struct Finished<'r>(&'r crate::engine::transactions::Transaction);
+        impl Drop for Finished<'_> {
+            fn drop(&mut self) {
+                self.0.finish_query();
+            }
+        }
+        let _finished = Finished(&record);
         if !metadata.is_empty() {
             let with_metadata = engine_opts.databases.as_ref().map(|c| {
                 Arc::new(crate::engine::DatabaseContext {
@@ -1511,6 +1613,9 @@ impl<'a> Conn<'a> {
         let exec_err = |e: crate::engine::ExecError| {
             if client_timeout && e.detail == Some("Timeout") {
                 return tx_timed_out();
+            }
+            if record.terminated() {
+                return terminated();
             }
             Failure::exec(e, &query)
         };
@@ -1571,6 +1676,8 @@ impl<'a> Conn<'a> {
             })
         });
         let table = match table {
+            // A statement that terminated its own transaction fails as its transaction ends.
+            Ok(_) if record.terminated() => return Err(terminated()),
             Ok(t) => t,
             Err(f) if f.runtime && !explain => {
                 // Neo4j runs a statement that returns rows as its results are pulled: RUN

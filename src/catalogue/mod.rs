@@ -171,32 +171,35 @@ pub const SHOW_SETTINGS_COLUMNS: &[&str] = &[
     "isDeprecated",
 ];
 
-/// The columns of `SHOW TRANSACTIONS … YIELD *`; the first ten are the default ones.
+/// The columns of `TERMINATE TRANSACTIONS … YIELD *`, all of them default ones.
+pub const TERMINATE_TRANSACTIONS_COLUMNS: &[&str] = &["transactionId", "username", "message"];
+
+/// The columns of `SHOW TRANSACTIONS … YIELD *`, in Neo4j's order.
 pub const SHOW_TRANSACTIONS_COLUMNS: &[&str] = &[
     "database",
     "transactionId",
     "currentQueryId",
+    "outerTransactionId",
     "connectionId",
     "clientAddress",
     "username",
-    "currentQuery",
-    "startTime",
-    "status",
-    "elapsedTime",
-    "outerTransactionId",
     "metaData",
+    "currentQuery",
     "parameters",
     "planner",
     "runtime",
     "indexes",
+    "startTime",
     "currentQueryStartTime",
     "protocol",
     "requestUri",
+    "status",
     "currentQueryStatus",
     "statusDetails",
     "resourceInformation",
     "activeLockCount",
     "currentQueryActiveLockCount",
+    "elapsedTime",
     "cpuTime",
     "waitTime",
     "idleTime",
@@ -212,6 +215,20 @@ pub const SHOW_TRANSACTIONS_COLUMNS: &[&str] = &[
     "currentQueryPageHits",
     "currentQueryPageFaults",
     "initializationStackTrace",
+];
+
+/// The columns `SHOW TRANSACTIONS` returns without `YIELD`.
+pub const SHOW_TRANSACTIONS_DEFAULT: &[&str] = &[
+    "database",
+    "transactionId",
+    "currentQueryId",
+    "connectionId",
+    "clientAddress",
+    "username",
+    "currentQuery",
+    "startTime",
+    "status",
+    "elapsedTime",
 ];
 
 /// The columns of `SHOW CURRENT USER`.
@@ -234,28 +251,89 @@ pub const SHOW_CURRENT_USER_COLUMNS: &[&str] = &[
     "home",
 ];
 
-/// The columns a `SHOW` command can yield (all of them) and how many of them (from the
-/// first) it returns without `YIELD`.
-pub fn show_columns(kind: crate::syntax::ShowKind) -> (&'static [&'static str], usize) {
+/// The columns a `SHOW` command can yield (all of them, in the order of `YIELD *`) and those it
+/// returns without `YIELD`.
+pub fn show_columns(
+    kind: crate::syntax::ShowKind,
+) -> (&'static [&'static str], &'static [&'static str]) {
     use crate::syntax::ShowKind;
     match kind {
-        ShowKind::Functions => (SHOW_FUNCTIONS_COLUMNS, SHOW_FUNCTIONS_DEFAULT),
-        ShowKind::Procedures => (SHOW_PROCEDURES_COLUMNS, SHOW_PROCEDURES_DEFAULT),
-        ShowKind::Indexes(_) => (SHOW_INDEXES_COLUMNS, SHOW_INDEXES_DEFAULT),
-        ShowKind::Constraints(_) => (SHOW_CONSTRAINTS_COLUMNS, SHOW_CONSTRAINTS_DEFAULT),
-        ShowKind::Databases(_) => (SHOW_DATABASES_COLUMNS, SHOW_DATABASES_DEFAULT),
-        ShowKind::Settings => (SHOW_SETTINGS_COLUMNS, 5),
-        ShowKind::Transactions => (SHOW_TRANSACTIONS_COLUMNS, 10),
+        ShowKind::Functions => (
+            SHOW_FUNCTIONS_COLUMNS,
+            &SHOW_FUNCTIONS_COLUMNS[..SHOW_FUNCTIONS_DEFAULT],
+        ),
+        ShowKind::Procedures => (
+            SHOW_PROCEDURES_COLUMNS,
+            &SHOW_PROCEDURES_COLUMNS[..SHOW_PROCEDURES_DEFAULT],
+        ),
+        ShowKind::Indexes(_) => (
+            SHOW_INDEXES_COLUMNS,
+            &SHOW_INDEXES_COLUMNS[..SHOW_INDEXES_DEFAULT],
+        ),
+        ShowKind::Constraints(_) => (
+            SHOW_CONSTRAINTS_COLUMNS,
+            &SHOW_CONSTRAINTS_COLUMNS[..SHOW_CONSTRAINTS_DEFAULT],
+        ),
+        ShowKind::Databases(_) => (
+            SHOW_DATABASES_COLUMNS,
+            &SHOW_DATABASES_COLUMNS[..SHOW_DATABASES_DEFAULT],
+        ),
+        ShowKind::Settings => (SHOW_SETTINGS_COLUMNS, &SHOW_SETTINGS_COLUMNS[..5]),
+        ShowKind::Transactions => (SHOW_TRANSACTIONS_COLUMNS, SHOW_TRANSACTIONS_DEFAULT),
+        ShowKind::Terminate => (
+            TERMINATE_TRANSACTIONS_COLUMNS,
+            TERMINATE_TRANSACTIONS_COLUMNS,
+        ),
         ShowKind::CurrentUser | ShowKind::Users { with_auth: false } => {
-            (SHOW_CURRENT_USER_COLUMNS, 5)
+            (SHOW_CURRENT_USER_COLUMNS, &SHOW_CURRENT_USER_COLUMNS[..5])
         }
-        ShowKind::Users { with_auth: true } => (SHOW_USERS_WITH_AUTH_COLUMNS, 7),
+        ShowKind::Users { with_auth: true } => (
+            SHOW_USERS_WITH_AUTH_COLUMNS,
+            &SHOW_USERS_WITH_AUTH_COLUMNS[..7],
+        ),
     }
 }
 
 mod neo4j_functions;
 mod neo4j_procedures;
+mod neo4j_settings;
 mod signature;
+
+/// A setting Neo4j lists in `SHOW SETTINGS`: its interface, not its value on a given server.
+#[derive(Debug)]
+pub struct Setting {
+    pub name: &'static str,
+    /// `None` where Neo4j has no default (the value is then null unless set).
+    pub default: Option<&'static str>,
+    /// Whether it can be changed while the DBMS runs.
+    pub dynamic: bool,
+    /// What it accepts, as Neo4j states it (`A boolean.`).
+    pub valid_values: &'static str,
+    pub deprecated: bool,
+}
+
+impl Setting {
+    const fn new(
+        name: &'static str,
+        default: Option<&'static str>,
+        dynamic: bool,
+        valid_values: &'static str,
+        deprecated: bool,
+    ) -> Setting {
+        Setting {
+            name,
+            default,
+            dynamic,
+            valid_values,
+            deprecated,
+        }
+    }
+}
+
+/// The settings of Neo4j 5.26 (with APOC core), in the order `SHOW SETTINGS` lists them.
+pub fn settings() -> &'static [Setting] {
+    &neo4j_settings::SETTINGS
+}
 
 pub use signature::{unknown_output_message, Arity, Param, Signature};
 

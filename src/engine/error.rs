@@ -142,6 +142,25 @@ impl GqlStatus {
         )
     }
 
+    /// `22N92` / `22N93`: a combination of show and terminate commands without the `RETURN`
+    /// or a `YIELD` it needs.
+    pub(crate) fn missing_clause(code: &'static str, clause: &str) -> GqlStatus {
+        GqlStatus {
+            code,
+            description: format!(
+                "error: data exception - missing {clause}. {}",
+                if clause == "RETURN" {
+                    "This query requires a RETURN clause."
+                } else {
+                    "A required YIELD clause is missing."
+                }
+            ),
+            classification: Some("CLIENT_ERROR"),
+            message: None,
+            cause: None,
+        }
+    }
+
     /// `22000` (a data exception), caused by `cause`.
     pub(crate) fn data_exception(cause: Box<GqlStatus>) -> GqlStatus {
         GqlStatus::outer("22000", "error: data exception", None, cause)
@@ -190,6 +209,12 @@ impl ExecError {
     /// Neo4j's GQL status for a type mismatch of `subject` (`argument at index 0 of function
     /// toUpper()`): `22G03` caused by `22N27` "Invalid input 'Integer' for … Expected to be
     /// String." (with ` parameter: x` after the subject for a parameter).
+    /// This error with Neo4j's GQL status `status`.
+    pub(crate) fn with_gql(mut self, status: GqlStatus) -> Self {
+        self.gql_status = Some(Box::new(status));
+        self
+    }
+
     /// A wrong number of function arguments: `42001` caused by `42I13`, whose `text` says what
     /// was expected.
     pub(crate) fn wrong_arity(mut self, text: &str) -> Self {
@@ -517,6 +542,7 @@ impl ExecError {
                 return "Neo.DatabaseError.Statement.ExecutionFailed"
             }
             Some("CredentialsExpired") => return "Neo.ClientError.Security.CredentialsExpired",
+            Some("InvalidArguments") => return "Neo.ClientError.General.InvalidArguments",
             _ => {}
         }
         if self.detail == Some("IndexNotFound") {

@@ -42,6 +42,12 @@ pub struct DatabaseContext {
     /// The edition served: community refuses what only enterprise has (key, existence and
     /// property type constraints) with community's errors, and `dbms.components` says which.
     pub enterprise: bool,
+    /// The server's settings where they differ from Neo4j's defaults and the engine's
+    /// (`SHOW SETTINGS`).
+    pub settings: std::sync::Arc<super::settings::Overrides>,
+    /// The server's open transactions (`SHOW TRANSACTIONS`, `TERMINATE TRANSACTIONS`); `None`
+    /// outside a server.
+    pub transactions: Option<std::sync::Arc<super::transactions::Transactions>>,
 }
 
 /// The graphs of a composite's constituents, by database name (lower case), as one statement
@@ -94,6 +100,8 @@ impl DatabaseContext {
             user: None,
             tx_metadata: BTreeMap::new(),
             enterprise: true,
+            settings: Default::default(),
+            transactions: None,
         }
     }
 

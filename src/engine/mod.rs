@@ -58,7 +58,9 @@
 //!   - `show.rs`: `SHOW FUNCTIONS` / `PROCEDURES` / `INDEXES` / `CONSTRAINTS` / `DATABASES`: the
 //!     catalogue, the graph's schema or the served databases as rows in Neo4j 5's columns, YIELD
 //!     run as a WITH; `SHOW USERS` / `CURRENT USER` the DBMS's users from
-//!     `DatabaseContext::users`; `SHOW SETTINGS` / `TRANSACTIONS` are checked but not run.
+//!     `DatabaseContext::users`; `SHOW SETTINGS` from `settings.rs`, `SHOW TRANSACTIONS` /
+//!     `TERMINATE TRANSACTIONS` on the server's registry (`transactions.rs`,
+//!     `DatabaseContext::transactions`), their names evaluated per incoming row.
 //!   - `admin.rs`: `CREATE` / `ALTER` / `RENAME` / `DROP USER`, `ALTER CURRENT USER`: Neo4j
 //!     community's user management on `engine::security::Users` — salted SHA-256 credentials in
 //!     Neo4j's encrypted form, shared by the Bolt server's logins — with its refusals and
@@ -182,8 +184,10 @@ mod notifications;
 mod planner;
 mod procedures;
 pub mod security;
+pub mod settings;
 mod temporal_checks;
 pub(crate) mod temporal_values;
+pub mod transactions;
 mod vector;
 
 pub use error::{ErrorKind, ExecError, GqlStatus, Phase, Result};
@@ -933,7 +937,9 @@ fn compile_errors_with(
             K::CypherVersion => "CypherVersion",
             K::InvalidDynamicLabel => "InvalidDynamicLabel",
             K::DifferentColumns => "DifferentColumnsInUnion",
-            K::InvalidClauseComposition => "InvalidClauseComposition",
+            K::InvalidClauseComposition | K::MissingYield | K::MissingReturn => {
+                "InvalidClauseComposition"
+            }
             K::InvalidSchemaCommand => "InvalidSchemaCommand",
             K::PatternIntroducesVariable => "UndefinedVariable",
             K::UpdateInSubquery => "InvalidClauseComposition",
@@ -960,6 +966,8 @@ fn compile_errors_with(
             .with_detail(detail)
             .at(d.span);
         match (&d.subject, d.kind) {
+            (_, K::MissingYield) => e = e.with_gql(GqlStatus::missing_clause("22N93", "YIELD")),
+            (_, K::MissingReturn) => e = e.with_gql(GqlStatus::missing_clause("22N92", "RETURN")),
             (Some(text), K::WrongArity) => e = e.wrong_arity(text),
             (Some(subject), _) => e = e.mismatch_of(subject),
             (None, _) => {}

@@ -255,6 +255,7 @@ fn single(
                     crate::syntax::ShowKind::Databases(_) => "ShowDatabase",
                     crate::syntax::ShowKind::Settings => "ShowSettings",
                     crate::syntax::ShowKind::Transactions => "ShowTransactions",
+                    crate::syntax::ShowKind::Terminate => "TerminateTransactions",
                     crate::syntax::ShowKind::CurrentUser => "ShowCurrentUser",
                     crate::syntax::ShowKind::Users { .. } => "ShowUsers",
                 };

@@ -8,8 +8,8 @@
 //! functions in subqueries, patterns and APOC's Cypher text included) and refuses, whatever
 //! the query type:
 //! - `LOAD CSV` (unless the server is told to allow it), `USE`;
-//! - `SHOW USERS`, `SHOW CURRENT USER`, `SHOW SETTINGS`, `SHOW TRANSACTIONS`, `SHOW DATABASES`
-//!   and administration commands;
+//! - `SHOW USERS`, `SHOW CURRENT USER`, `SHOW SETTINGS`, `SHOW TRANSACTIONS`, `TERMINATE
+//!   TRANSACTIONS`, `SHOW DATABASES` and administration commands;
 //! - every procedure not on a list of those known to read only the graph (deny by default);
 //! - functions that load, import, export, run Cypher text or read the DBMS's configuration,
 //!   and namespaced functions grape does not know.
@@ -197,6 +197,8 @@ mod tests {
             "MATCH (n) CALL { WITH n SET n.x = 1 } RETURN n",
             "SHOW SETTINGS",
             "SHOW TRANSACTIONS",
+            "TERMINATE TRANSACTIONS 'neo4j-transaction-1'",
+            "SHOW TRANSACTIONS YIELD transactionId AS t TERMINATE TRANSACTIONS t YIELD message RETURN message",
             "USE system SHOW DATABASES",
             "CALL gds.pageRank.write('g', {writeProperty: 'pr'})",
             "CALL gds.graph.project.cypher('g', 'LOAD CSV FROM \"x\" AS l RETURN 1 AS id', 'RETURN 1 AS source, 1 AS target')",

@@ -906,8 +906,8 @@ pub struct Show {
     pub where_: Option<Expr>,
     /// `SHOW DATABASE name`: the database.
     pub database: Option<SchemaName>,
-    /// `SHOW SETTINGS 'a', 'b'` / `SHOW TRANSACTIONS $ids`: the names or ids (string literals or
-    /// one parameter).
+    /// `SHOW SETTINGS 'a', 'b'` / `SHOW TRANSACTIONS $ids` / `TERMINATE TRANSACTIONS …`: the
+    /// names or ids (two or more string literals, or one expression).
     pub names: Vec<Expr>,
     pub span: Span,
 }
@@ -927,6 +927,8 @@ pub enum ShowKind {
     Settings,
     /// `SHOW TRANSACTIONS ['id', …]` (the ids in [`Show::names`]).
     Transactions,
+    /// `TERMINATE TRANSACTIONS 'id', …` (the ids in [`Show::names`]).
+    Terminate,
     /// `SHOW CURRENT USER`.
     CurrentUser,
     /// `SHOW USERS [WITH AUTH]`.

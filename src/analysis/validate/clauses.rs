@@ -52,6 +52,18 @@ impl<'a, 's> Checker<'a, 's> {
             );
             return;
         }
+        let commands: Vec<&crate::syntax::Show> = q
+            .clauses
+            .iter()
+            .map_while(|c| match c {
+                Clause::Show(s) => Some(&**s),
+                _ => None,
+            })
+            .collect();
+        if commands.len() > 1 {
+            self.composed_commands(q, &commands);
+            return;
+        }
         for (i, c) in q.clauses[pos + 1..].iter().enumerate() {
             if i == 0 && show.yield_.is_some() && matches!(c, Clause::Return(_)) {
                 continue;
@@ -67,6 +79,65 @@ impl<'a, 's> Checker<'a, 's> {
                 c.span(),
             );
             break;
+        }
+    }
+
+    /// `SHOW TRANSACTIONS` and `TERMINATE TRANSACTIONS` commands one after the other, as
+    /// Neo4j 5 composes them: no other command, each with its `YIELD`, a `RETURN` at the end.
+    fn composed_commands(&mut self, q: &SingleQuery, commands: &[&crate::syntax::Show]) {
+        use crate::syntax::ShowKind;
+        let composable = |s: &crate::syntax::Show| {
+            matches!(s.kind, ShowKind::Transactions | ShowKind::Terminate)
+        };
+        if !commands.iter().all(|s| composable(s)) {
+            self.diag(
+                DiagnosticKind::InvalidClauseComposition,
+                "Composing commands other than `SHOW TRANSACTIONS` and `TERMINATE TRANSACTIONS` \
+                 is not available in this implementation of Cypher due to lack of support for \
+                 composable commands."
+                    .into(),
+                commands[0].span,
+            );
+            return;
+        }
+        if let Some(s) = commands.iter().find(|s| s.yield_.is_none()) {
+            let name = if s.kind == ShowKind::Terminate {
+                "TERMINATE TRANSACTIONS"
+            } else {
+                "SHOW TRANSACTIONS"
+            };
+            self.diag(
+                DiagnosticKind::MissingYield,
+                format!(
+                    "When combining `{name}` with other show and/or terminate commands, `YIELD` \
+                     is mandatory."
+                ),
+                s.span,
+            );
+            return;
+        }
+        match q.clauses.get(commands.len()) {
+            Some(Clause::Return(_)) => {}
+            Some(c) => self.diag(
+                DiagnosticKind::InvalidClauseComposition,
+                "Invalid input: only a RETURN may follow show and/or terminate commands".into(),
+                c.span(),
+            ),
+            None => {
+                // Neo4j places it at the last command's last yielded column.
+                let last = commands[commands.len() - 1];
+                let at = last
+                    .yield_
+                    .as_ref()
+                    .and_then(|y| y.items.last().map(|i| i.span).or(Some(y.span)))
+                    .unwrap_or(last.span);
+                self.diag(
+                    DiagnosticKind::MissingReturn,
+                    "When combining show and/or terminate commands, `RETURN` isn't optional."
+                        .into(),
+                    at,
+                );
+            }
         }
     }
 
@@ -444,7 +515,7 @@ impl<'a, 's> Checker<'a, 's> {
                 scope
             }
             Clause::Show(c) => {
-                let (all, n_default) = crate::catalogue::show_columns(c.kind);
+                let (all, default) = crate::catalogue::show_columns(c.kind);
                 let mut columns = scope.clone();
                 for col in all {
                     columns.bind(col, Kind::Value, None);
@@ -458,7 +529,7 @@ impl<'a, 's> Checker<'a, 's> {
                         if let Some(w) = &c.where_ {
                             self.expr(w, &columns, where_ctx);
                         }
-                        for col in &all[..n_default] {
+                        for col in default {
                             scope.bind(col, Kind::Value, None);
                         }
                     }

@@ -5,6 +5,7 @@
 use super::*;
 use crate::catalogue::{Param, Signature};
 use crate::syntax::{Show, ShowKind, ShowScope};
+use std::collections::BTreeSet;
 
 /// The rows a `SHOW` lists before filtering, and the columns it binds.
 pub(crate) fn show_columns(c: &Show, g: &Graph) -> (usize, Vec<Arc<str>>) {
@@ -16,10 +17,11 @@ pub(crate) fn show_columns(c: &Show, g: &Graph) -> (usize, Vec<Arc<str>>) {
             table(c, g, false, None).len()
         }
         ShowKind::Users { .. } | ShowKind::CurrentUser => 2,
-        ShowKind::Settings | ShowKind::Transactions => 0,
+        ShowKind::Settings => crate::catalogue::settings().len(),
+        ShowKind::Transactions | ShowKind::Terminate => 1,
     };
     let bound: Vec<Arc<str>> = match &c.yield_ {
-        None => all[..default].iter().map(|s| Arc::from(*s)).collect(),
+        None => default.iter().map(|s| Arc::from(*s)).collect(),
         Some(y) => {
             let mut v: Vec<Arc<str>> = if y.star {
                 all.iter().map(|s| Arc::from(*s)).collect()
@@ -176,8 +178,8 @@ fn table(
                 None => Vec::new(),
             }
         }
-        // Not run: see `exec_show`.
-        ShowKind::Settings | ShowKind::Transactions => Vec::new(),
+        // Made for each incoming row: see `Runner::server_rows`.
+        ShowKind::Settings | ShowKind::Transactions | ShowKind::Terminate => Vec::new(),
         ShowKind::Functions => listed_functions(c)
             .map(|f| {
                 let sig = f.signature();
@@ -257,27 +259,40 @@ impl Runner<'_> {
     ) -> Result<Vec<Row>> {
         let no_users = self.sh.databases.is_none_or(|d| d.users.is_none());
         let what = match c.kind {
-            ShowKind::Settings => Some("SHOW SETTINGS"),
-            ShowKind::Transactions => Some("SHOW TRANSACTIONS"),
             // Outside a server there is no DBMS whose users to list.
             ShowKind::CurrentUser if no_users => Some("SHOW CURRENT USER outside a server"),
             ShowKind::Users { .. } if no_users => Some("SHOW USERS outside a server"),
             _ => None,
         };
         if let Some(what) = what {
-            // grape has no configuration, transaction registry or users to list.
+            // grape has no users to list outside a server.
             return Err(ExecError::unsupported(what).at(c.span));
         }
         let (all, default) = crate::catalogue::show_columns(c.kind);
-        let table = table(c, self.g, self.sh.cypher25, self.sh.databases);
+        let default_at: Vec<usize> = default
+            .iter()
+            .filter_map(|d| all.iter().position(|a| a == d))
+            .collect();
+        let fixed = match c.kind {
+            ShowKind::Settings | ShowKind::Transactions | ShowKind::Terminate => None,
+            _ => Some(table(c, self.g, self.sh.cypher25, self.sh.databases)),
+        };
         let mut wide: Vec<Arc<str>> = scope.clone();
         wide.extend(all.iter().map(|s| Arc::from(*s)));
         let mut out = Vec::new();
         let mut out_cols = Vec::new();
         for r in rows {
             self.sh.tick()?;
+            let made;
+            let table: &[Vec<Value>] = match &fixed {
+                Some(t) => t,
+                None => {
+                    made = self.server_rows(c, scope, &r)?;
+                    &made
+                }
+            };
             let mut rs = Vec::with_capacity(table.len());
-            for t in &table {
+            for t in table {
                 rs.push(extended_row(&r, t.iter().cloned()));
             }
             let (cols, got) = match &c.yield_ {
@@ -292,12 +307,12 @@ impl Runner<'_> {
                         };
                         if pass {
                             let mut nr = row[..scope.len()].to_vec();
-                            nr.extend_from_slice(&row[scope.len()..scope.len() + default]);
+                            nr.extend(default_at.iter().map(|&i| row[scope.len() + i].clone()));
                             kept.push(nr);
                         }
                     }
                     let mut cols = scope.clone();
-                    cols.extend(all[..default].iter().map(|s| Arc::from(*s)));
+                    cols.extend(default.iter().map(|s| Arc::from(*s)));
                     (cols, kept)
                 }
                 Some(y) => {
@@ -373,5 +388,140 @@ impl Runner<'_> {
         }
         *scope = out_cols;
         Ok(out)
+    }
+}
+
+impl Runner<'_> {
+    /// The rows of `SHOW SETTINGS`, `SHOW TRANSACTIONS` and `TERMINATE TRANSACTIONS` for one
+    /// incoming row (their names or ids may read its variables). Terminating happens here.
+    fn server_rows(&self, c: &Show, scope: &[Arc<str>], row: &Row) -> Result<Vec<Vec<Value>>> {
+        use crate::engine::transactions::parse_id;
+        let names = self.show_names(c, scope, row)?;
+        let ctx = self.sh.databases;
+        let registry = ctx.and_then(|d| d.transactions.as_ref());
+        Ok(match c.kind {
+            ShowKind::Settings => {
+                let none = crate::engine::settings::Overrides::new();
+                let server = ctx.map_or(&none, |d| &*d.settings);
+                let named: Option<BTreeSet<String>> = names.map(|n| n.into_iter().collect());
+                crate::engine::settings::rows(
+                    server,
+                    self.sh.limits,
+                    self.sh.import_dir,
+                    named.as_ref(),
+                )
+            }
+            ShowKind::Transactions => {
+                // Ids that do not parse name no transaction.
+                let wanted: Option<BTreeSet<(String, u64)>> =
+                    names.map(|n| n.iter().filter_map(|id| parse_id(id).ok()).collect());
+                let mut open = registry.map(|r| r.list()).unwrap_or_default();
+                // Neo4j lists them in its set's hash order (no order it promises; seen on
+                // the oracle); grape lists the newest first.
+                open.reverse();
+                open.iter()
+                    .filter(|t| {
+                        wanted
+                            .as_ref()
+                            .is_none_or(|w| w.contains(&(t.database.clone(), t.number)))
+                    })
+                    .map(|t| t.row())
+                    .collect()
+            }
+            _ => {
+                let invalid = |e: crate::engine::transactions::IdError| {
+                    ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
+                        .with_detail("InvalidArguments")
+                };
+                let mut ids = Vec::new();
+                for id in names.unwrap_or_default() {
+                    let (db, n) = parse_id(&id).map_err(invalid)?;
+                    if !ids.contains(&(db.clone(), n)) {
+                        ids.push((db, n));
+                    }
+                }
+                let mut out = Vec::with_capacity(ids.len());
+                for (db, n) in ids {
+                    let id = format!("{db}-transaction-{n}");
+                    let user = match registry {
+                        Some(r) => r.terminate(&id).map_err(invalid)?.username,
+                        None => None,
+                    };
+                    let message = if user.is_some() {
+                        "Transaction terminated."
+                    } else {
+                        "Transaction not found."
+                    };
+                    out.push(vec![
+                        Value::from(id.as_str()),
+                        user.map_or(Value::Null, |u| Value::from(u.as_str())),
+                        Value::from(message),
+                    ]);
+                }
+                out
+            }
+        })
+    }
+
+    /// The names or ids a `SHOW SETTINGS` / `SHOW TRANSACTIONS` / `TERMINATE TRANSACTIONS`
+    /// gives (`None`: all): strings, or one expression that is a string or a list of strings —
+    /// anything else is Neo4j's `TypeError`.
+    fn show_names(&self, c: &Show, scope: &[Arc<str>], row: &Row) -> Result<Option<Vec<String>>> {
+        if c.names.is_empty() {
+            return Ok(None);
+        }
+        let what = match c.kind {
+            ShowKind::Settings => "SHOW SETTINGS",
+            ShowKind::Transactions => "SHOW TRANSACTIONS",
+            _ => "TERMINATE TRANSACTIONS",
+        };
+        let wrong = |v: &Value, expected: &str| {
+            let told = if expected == "STRING" {
+                "a string"
+            } else {
+                "a string or a list of strings"
+            };
+            let mut e = ExecError::type_error(format!(
+                "Expected {told}, but got: {}",
+                super::update::neo4j_value_text(v)
+            ));
+            e.gql_status = Some(Box::new(
+                crate::engine::error::GqlStatus::invalid_value_type(
+                    crate::engine::error::GqlStatus::cause(
+                        "22N27",
+                        "error: data exception - invalid entity type",
+                        format!(
+                            "Invalid input '{}' for {what}. Expected to be {expected}.",
+                            crate::value::gql_value_text(v)
+                        ),
+                    ),
+                ),
+            ));
+            e
+        };
+        let env = Env::new(scope, row);
+        let mut out = Vec::new();
+        if let [one] = c.names.as_slice() {
+            match self.eval(one, &env)? {
+                Value::String(s) => out.push(s.to_string()),
+                Value::List(xs) => {
+                    for x in xs {
+                        match x {
+                            Value::String(s) => out.push(s.to_string()),
+                            other => return Err(wrong(&other, "STRING")),
+                        }
+                    }
+                }
+                other => return Err(wrong(&other, "STRING or LIST<STRING>")),
+            }
+        } else {
+            for e in &c.names {
+                match self.eval(e, &env)? {
+                    Value::String(s) => out.push(s.to_string()),
+                    other => return Err(wrong(&other, "STRING")),
+                }
+            }
+        }
+        Ok(Some(out))
     }
 }

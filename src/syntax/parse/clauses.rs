@@ -1149,6 +1149,19 @@ impl<'s> Builder<'s> {
 
     /// `SHOW [ALL | BUILT IN | USER DEFINED] FUNCTIONS | PROCEDURES [EXECUTABLE [BY …]]
     /// [YIELD … [ORDER BY …] [SKIP …] [LIMIT …] [WHERE …] | WHERE …]`.
+    /// `'a', 'b'` (two or more strings) or one expression (a string, a list of strings, a
+    /// parameter).
+    fn show_names(&self, list: Pair<'_, Rule>) -> Res<Vec<Expr>> {
+        let mut names = Vec::new();
+        for y in list.into_inner() {
+            names.push(match y.as_rule() {
+                Rule::expression => self.expr(y)?,
+                _ => self.atom(y)?.expr,
+            });
+        }
+        Ok(names)
+    }
+
     pub(super) fn show_clause(&self, c: Pair<'_, Rule>) -> Res<Show> {
         let span = span_of(&c);
         let mut show = Show {
@@ -1188,9 +1201,13 @@ impl<'s> Builder<'s> {
                         ShowKind::Transactions
                     };
                     if let Some(list) = x.into_inner().find(|y| y.as_rule() == Rule::show_names) {
-                        for y in list.into_inner() {
-                            show.names.push(self.atom(y)?.expr);
-                        }
+                        show.names = self.show_names(list)?;
+                    }
+                }
+                Rule::terminate_transactions => {
+                    show.kind = ShowKind::Terminate;
+                    if let Some(list) = x.into_inner().find(|y| y.as_rule() == Rule::show_names) {
+                        show.names = self.show_names(list)?;
                     }
                 }
                 Rule::show_user => show.kind = ShowKind::CurrentUser,

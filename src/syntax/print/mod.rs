@@ -701,7 +701,11 @@ impl<'o> Printer<'o> {
                 }
             }
             Clause::Show(c) => {
-                self.w("SHOW ");
+                self.w(if c.kind == ShowKind::Terminate {
+                    "TERMINATE "
+                } else {
+                    "SHOW "
+                });
                 match c.scope {
                     ShowScope::All => {}
                     ShowScope::BuiltIn => self.w("BUILT IN "),
@@ -741,7 +745,7 @@ impl<'o> Printer<'o> {
                             None => {}
                         }
                     }
-                    ShowKind::Settings | ShowKind::Transactions => {
+                    ShowKind::Settings | ShowKind::Transactions | ShowKind::Terminate => {
                         self.w(if c.kind == ShowKind::Settings {
                             "SETTINGS"
                         } else {
