@@ -159,6 +159,42 @@ fn the_oracle_is_neo4j_5_26_with_apoc() {
     assert!(t.rows[0][1].as_str().unwrap().starts_with("5.26."));
 }
 
+/// The settings grape lists (`SHOW SETTINGS`, recorded by `scripts/gen-settings.py`) are the
+/// oracle's: the same names in the same order, each dynamic or not, deprecated or not, with the
+/// same valid values and the same defaults — but for those Neo4j derives from its machine (its
+/// directory, heap and cores).
+#[test]
+fn settings_are_the_oracles() {
+    let _g = ORACLE.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(c) = config() else {
+        eprintln!("SKIPPED settings_are_the_oracles: no Neo4j oracle");
+        return;
+    };
+    let db = Neo4j::connect(c).unwrap();
+    let q = "SHOW SETTINGS YIELD name, isDynamic, defaultValue, validValues, isDeprecated";
+    let neo4j = db.run(q, &Params::new()).unwrap();
+    let mut g = Graph::new();
+    let grape = grape::engine::run(&mut g, q, &Params::new()).unwrap();
+    let machine = [
+        "dbms.memory.transaction.total.max",
+        "server.directories.neo4j_home",
+        "server.threads.worker_count",
+    ];
+    assert_eq!(neo4j.rows.len(), grape.rows.len());
+    for (a, b) in neo4j.rows.iter().zip(&grape.rows) {
+        let name = a[0].as_str().unwrap();
+        let (a, b) = if machine.contains(&name) {
+            (
+                format!("{:?}", [&a[0], &a[1], &a[3], &a[4]]),
+                format!("{:?}", [&b[0], &b[1], &b[3], &b[4]]),
+            )
+        } else {
+            (format!("{a:?}"), format!("{b:?}"))
+        };
+        assert_eq!(a, b);
+    }
+}
+
 #[test]
 fn push_then_pull_keeps_every_value_type() {
     let _g = ORACLE.lock().unwrap_or_else(|e| e.into_inner());
