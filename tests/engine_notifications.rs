@@ -103,3 +103,55 @@ fn names_are_known_by_token_and_notes_carry_gql_statuses() {
         )]
     );
 }
+
+/// Neo4j 5.26 notes as a statement runs that it converted a list or a path to a boolean (a
+/// deprecated conversion): once per statement, without a position, `01N02` (read off the
+/// oracle). A statement that converts nothing, or whose conversion is refused before it runs,
+/// has no such note, nor does one whose nested statement (`apoc.cypher.run`) converted.
+#[test]
+fn a_list_converted_to_a_boolean_is_noted_as_the_statement_runs() {
+    let mut g = Graph::from_cypher_script("CREATE (:T {l: [1, 2], e: []})").unwrap();
+    let notes = |g: &mut Graph, q: &str| -> Vec<(&'static str, &'static str, bool)> {
+        let t = grape::engine::run(g, q, &Params::new()).unwrap();
+        t.runtime_notifications()
+            .iter()
+            .map(|n| (n.code, n.gql_status, n.position.is_none()))
+            .collect()
+    };
+    let deprecated = (
+        "Neo.ClientNotification.Statement.FeatureDeprecationWarning",
+        "01N02",
+        true,
+    );
+    for q in [
+        "MATCH (n:T) WHERE n.l RETURN count(*)",
+        "MATCH (n:T) WHERE n.l AND n.e RETURN count(*)",
+        "MATCH (n:T) RETURN NOT n.l AS x",
+        "MATCH (n:T) SET n.seen = CASE WHEN n.l THEN 1 END",
+        "MATCH (n:T) RETURN n.l XOR true AS x",
+    ] {
+        assert_eq!(notes(&mut g, q), [deprecated], "{q}");
+    }
+    for q in [
+        "MATCH (n:T) WHERE size(n.l) > 0 RETURN count(*)",
+        // `x AND true`, `x OR false`, `x XOR false` are `x`: folded before it runs, nothing is
+        // converted.
+        "MATCH (n:T) RETURN n.l AND true AS x",
+        "MATCH (n:T) RETURN n.l OR false AS x, false XOR n.l AS y",
+        // A nested statement's notes are its own.
+        "CALL apoc.cypher.run('MATCH (n:T) WHERE n.l RETURN n', {}) YIELD value RETURN count(*)",
+    ] {
+        assert_eq!(notes(&mut g, q), [], "{q}");
+    }
+    let d = &grape::engine::run(&mut g, "MATCH (n:T) WHERE n.l RETURN n", &Params::new())
+        .unwrap()
+        .runtime_notifications()[0];
+    assert_eq!(
+        d.description,
+        "The query converted a list or path to a boolean value."
+    );
+    assert_eq!(
+        d.status_description,
+        "warn: feature deprecated without replacement. Converting a list or a path to a boolean is deprecated and will be removed without a replacement."
+    );
+}

@@ -1744,7 +1744,9 @@ impl<'a> Conn<'a> {
             Vec::new()
         } else {
             let snapshot = graph.snapshot();
-            crate::engine::notifications(&snapshot, &stmt, &query, &params)
+            let mut found = crate::engine::notifications(&snapshot, &stmt, &query, &params);
+            found.extend(table.runtime_notifications());
+            found
         };
         if self.version >= (5, 6) {
             let outcome = if explain || table.columns.is_empty() {

@@ -108,9 +108,46 @@ pub(crate) fn truthy(v: &Value) -> Result<Option<bool>> {
     match v {
         Value::Bool(b) => Ok(Some(*b)),
         Value::Null => Ok(None),
-        Value::List(items) => Ok(Some(!items.is_empty())),
-        Value::Path(_) => Ok(Some(true)),
+        Value::List(items) => {
+            CONVERTED.set(true);
+            Ok(Some(!items.is_empty()))
+        }
+        Value::Path(_) => {
+            CONVERTED.set(true);
+            Ok(Some(true))
+        }
         other => Err(not_a_predicate(other)),
+    }
+}
+
+thread_local! {
+    /// Whether the statement running on this thread converted a list or a path to a boolean.
+    static CONVERTED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Watches a statement for Neo4j's deprecated list-or-path-to-boolean conversion, which Neo4j
+/// reports as it runs (`01N02`). A statement nested in another (`apoc.cypher.run`) reports to
+/// its own watch, and what it did does not count for the outer one (nor does it on Neo4j).
+pub(crate) struct ConversionWatch {
+    before: bool,
+}
+
+impl ConversionWatch {
+    pub(crate) fn start() -> ConversionWatch {
+        ConversionWatch {
+            before: CONVERTED.replace(false),
+        }
+    }
+
+    /// Whether the statement converted a list or a path to a boolean.
+    pub(crate) fn converted(&self) -> bool {
+        CONVERTED.get()
+    }
+}
+
+impl Drop for ConversionWatch {
+    fn drop(&mut self) {
+        CONVERTED.set(self.before);
     }
 }
 
@@ -1025,9 +1062,9 @@ impl Runner<'_> {
     }
 }
 
-/// What Neo4j's planner makes of `AND`/`OR` with a boolean literal before anything runs:
-/// `x AND true` and `x OR false` are `x` (whatever `x` holds: `1.5 AND true` is 1.5),
-/// `x AND false` is false and `x OR true` true, without evaluating `x`.
+/// What Neo4j's planner makes of `AND`/`OR`/`XOR` with a boolean literal before anything runs:
+/// `x AND true`, `x OR false` and `x XOR false` are `x` (whatever `x` holds: `1.5 AND true` is
+/// 1.5), `x AND false` is false and `x OR true` true, without evaluating `x`.
 pub(crate) enum Folded {
     Left,
     Right,
@@ -1059,6 +1096,8 @@ pub(crate) fn fold_boolean(op: BinaryOp, lhs: &Expr, rhs: &Expr) -> Option<Folde
         (BinaryOp::Or, _, Some(false)) => Some(Folded::Left),
         (BinaryOp::Or, Some(false), _) => Some(Folded::Right),
         (BinaryOp::Or, Some(true), _) | (BinaryOp::Or, _, Some(true)) => Some(Folded::Const(true)),
+        (BinaryOp::Xor, _, Some(false)) => Some(Folded::Left),
+        (BinaryOp::Xor, Some(false), _) => Some(Folded::Right),
         _ => None,
     }
 }

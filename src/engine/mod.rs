@@ -375,9 +375,22 @@ pub struct Table {
     /// Elements a composite's statement brought back from its constituents: their own
     /// database and id, for their element ids.
     origins: HashMap<(bool, u32), (Arc<str>, u32)>,
+    /// The statement converted a list or a path to a boolean as it ran (Neo4j's deprecation).
+    converted_to_boolean: bool,
 }
 
 impl Table {
+    /// What Neo4j notes about the statement as it ran (after the notifications of
+    /// [`notifications`], which come from its text): the deprecated conversion of a list or a
+    /// path to a boolean (`01N02`).
+    pub fn runtime_notifications(&self) -> Vec<Notification> {
+        let mut out = Vec::new();
+        if self.converted_to_boolean {
+            out.push(notifications::list_to_boolean());
+        }
+        out
+    }
+
     fn snapshot(columns: Vec<String>, rows: Vec<Vec<Value>>, stats: Stats, g: &Graph) -> Table {
         let mut t = Table {
             columns,
@@ -388,6 +401,7 @@ impl Table {
             rels: HashMap::new(),
             database: None,
             origins: HashMap::new(),
+            converted_to_boolean: false,
         };
         let mut nodes = Vec::new();
         let mut rels = Vec::new();
@@ -458,6 +472,7 @@ impl Table {
             rels: rels.into_iter().collect(),
             database: None,
             origins: HashMap::new(),
+            converted_to_boolean: false,
         }
     }
 
@@ -666,6 +681,8 @@ thread_local! {
 /// [`MAX_NESTED_STATEMENTS`] deep.
 pub(crate) fn run_nested_read(run: &exec::Runner, query: &str, params: &Params) -> Result<Table> {
     let _level = NestedLevel::enter()?;
+    // Its notes are its own (Neo4j does not pass them to the statement that ran it).
+    let _watch = eval::ConversionWatch::start();
     let outer = run.sh;
     let (stmt, opts) = nested_statement(outer, query)?;
     let sh = nested_shared(outer, &stmt, params, query, &opts);
@@ -751,6 +768,7 @@ pub(crate) fn run_nested_write(
     params: &Params,
 ) -> Result<Table> {
     let _level = NestedLevel::enter()?;
+    let _watch = eval::ConversionWatch::start();
     let (stmt, opts) = nested_statement(outer, query)?;
     let sh = nested_shared(outer, &stmt, params, query, &opts);
     let out = {
@@ -1001,6 +1019,7 @@ pub fn execute(
     if profile {
         sh.profile = Some(RefCell::default());
     }
+    let watch = eval::ConversionWatch::start();
     // The statement's changes are journaled, not copied: on failure they are undone.
     let sp = graph.savepoint();
     let result = {
@@ -1016,7 +1035,11 @@ pub fn execute(
         Ok(out)
     })
     .and_then(|out| finish(out, &sh, graph))
-    .and_then(|t| with_profile(t, profile, graph, &sh, stmt));
+    .and_then(|t| with_profile(t, profile, graph, &sh, stmt))
+    .map(|mut t| {
+        t.converted_to_boolean = watch.converted();
+        t
+    });
     if result.is_err() {
         graph.rollback_to(&sp);
     }
@@ -1047,10 +1070,13 @@ pub fn execute_read(
     if profile {
         sh.profile = Some(RefCell::default());
     }
+    let watch = eval::ConversionWatch::start();
     let mut access = Access::Read(graph);
     let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
     let table = finish(out, &sh, graph)?;
-    with_profile(table, profile, graph, &sh, stmt)
+    let mut table = with_profile(table, profile, graph, &sh, stmt)?;
+    table.converted_to_boolean = watch.converted();
+    Ok(table)
 }
 
 /// The plan of a statement as `EXPLAIN` gives it, after the same compile-time checks as

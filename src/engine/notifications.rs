@@ -169,6 +169,21 @@ pub fn schema_notifications(
     out
 }
 
+/// Neo4j 5.26's deprecation of a list or a path converted to a boolean while the statement ran
+/// (once per statement, without a position).
+pub(crate) fn list_to_boolean() -> Notification {
+    Notification {
+        code: "Neo.ClientNotification.Statement.FeatureDeprecationWarning",
+        title: "This feature is deprecated and will be removed in future versions.",
+        description: "The query converted a list or path to a boolean value.".into(),
+        severity: "WARNING",
+        category: "DEPRECATION",
+        position: None,
+        gql_status: "01N02",
+        status_description: "warn: feature deprecated without replacement. Converting a list or a path to a boolean is deprecated and will be removed without a replacement.".into(),
+    }
+}
+
 /// Neo4j 5.26's `FeatureDeprecationWarning` for deprecated syntax, with its GQL status (`01N01`
 /// where the replacement is a rewrite, `01N00` otherwise).
 fn deprecation(d: &crate::analysis::Deprecated, src: &str) -> Notification {

@@ -250,11 +250,11 @@ impl<'a, 's> Checker<'a, 's> {
                 }
                 self.expr(&u.expr, &scope, Ctx::default());
                 // Neo4j types the variable as the list's elements where it knows them
-                // (`UNWIND [1.5] AS x`: a Float), and where they are of one type only.
+                // (`UNWIND [1.5] AS x`: a Float; `UNWIND [[1], []] AS x`: a list), and where
+                // they are of one type only.
                 let element = self
-                    .static_type(&u.expr, &scope)
-                    .and_then(super::types::Types::element)
-                    .filter(|t| t.single().is_some());
+                    .element_types(&u.expr, &scope)
+                    .filter(|t| t.single_or_list().is_some());
                 self.bind_value(&u.variable, &mut scope, Kind::Unknown, "UNWIND");
                 if let Some(mut t) = element {
                     // A map element is typed as a map parameter is (`Map, Node or

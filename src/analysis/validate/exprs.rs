@@ -385,9 +385,9 @@ impl<'a, 's> Checker<'a, 's> {
                 self.expr(init, scope, ctx);
                 self.expr(list, scope, ctx);
                 self.expect_type(list, scope, super::types::Types::any_list());
-                let mut inner = scope.clone();
+                let mut inner = self.element_scope(scope, variable, list);
                 inner.bind(&accumulator.name, Kind::Unknown, None);
-                inner.bind(&variable.name, Kind::Unknown, None);
+                inner.types.remove(&accumulator.name);
                 self.expr(expr, &inner, ctx);
                 if let Some(p) = predicate {
                     self.expr(p, &inner, ctx);

@@ -493,10 +493,39 @@ impl Checker<'_, '_> {
     pub(super) fn element_scope(&self, scope: &Scope, variable: &Ident, list: &Expr) -> Scope {
         let mut inner = scope.clone();
         inner.bind(&variable.name, Kind::Unknown, None);
-        if let Some(t) = self.static_type(list, scope).and_then(Types::element) {
+        if let Some(t) = self.element_types(list, scope) {
             inner.types.insert(variable.name.clone(), t);
         }
         inner
+    }
+
+    /// The type of a list's elements where Neo4j knows it: one scalar type (`[1.5]`: Float),
+    /// or a list when the list is written as a list of lists (`[[1], []]`; a `null` among them
+    /// leaves it unknown).
+    pub(super) fn element_types(&self, list: &Expr, scope: &Scope) -> Option<Types> {
+        if let ExprKind::List(items) = &list.kind {
+            let types: Option<Vec<Types>> =
+                items.iter().map(|x| self.static_type(x, scope)).collect();
+            if let Some(types) = types.filter(|t| !t.is_empty() && t.iter().all(|t| t.is_list())) {
+                // Neo4j's least upper bound of the lists' types: lists of numbers of two
+                // kinds are also `List<Number>`; of anything else, or of any kind, `List<T>`.
+                let t = types.into_iter().reduce(Types::union)?;
+                let numbers = Ty::Integer.bit() | Ty::Float.bit() | Ty::Number.bit();
+                return Some(if t.any_list {
+                    Types::any_list()
+                } else if t.lists.count_ones() > 1 && t.lists & !numbers == 0 {
+                    Types {
+                        lists: numbers,
+                        ..t
+                    }
+                } else if t.lists.count_ones() > 1 {
+                    Types::any_list()
+                } else {
+                    t
+                });
+            }
+        }
+        self.static_type(list, scope).and_then(Types::element)
     }
 
     /// Neo4j's words for a type mismatch at `e`: `Type mismatch: {what}`, or, at a parameter
