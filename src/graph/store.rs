@@ -242,6 +242,9 @@ pub struct Graph {
     adjacency: std::sync::OnceLock<Adjacency>,
     /// Lazily built (label, key) → value → nodes indexes; cleared by any mutation.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
+    /// Lookups of each (label, key) answered by a scan since the last mutation (see
+    /// `nodes_with_property`); cleared with the indexes.
+    prop_demand: std::sync::Mutex<HashMap<(Sym, Sym), u32>>,
     /// Search structures of full-text and vector indexes, built on their first search (by
     /// index id); cleared by any mutation.
     search_indexes: RwLock<HashMap<i64, SearchIndex>>,
@@ -383,6 +386,7 @@ impl Clone for Graph {
             label_bit: self.label_bit.clone(),
             adjacency: std::sync::OnceLock::new(),
             prop_indexes: RwLock::new(HashMap::new()),
+            prop_demand: Default::default(),
             search_indexes: RwLock::new(HashMap::new()),
             journal: None,
             version: self.version,
@@ -715,36 +719,111 @@ impl Graph {
         k
     }
 
-    /// Nodes with `label` whose property `key` is equivalent to `value`, through a hash index
-    /// built on first use.
+    /// Nodes with `label` whose property `key` is equivalent to `value` (in label order).
+    ///
+    /// Through a hash index where one is built; otherwise a scan of the label, until the
+    /// lookups of `label.key` since the last change have cost as much as building its index
+    /// would (rent or buy: a single lookup never pays for an index over the whole label, a
+    /// statement that seeks row after row gets one). An index the schema declares on
+    /// `label.key` is built on its first lookup.
     pub fn nodes_with_property(&self, label: Sym, key: Sym, value: &Value) -> Vec<NodeId> {
-        let index = self.property_index(label, key);
-        let hits = index
+        let index = match self.built_index(label, key) {
+            Some(ix) => ix,
+            None if self.buy_index(label, key) => self.property_index(label, key),
+            None => {
+                // The index groups by equivalence, and so does the scan: `=` differs only for
+                // NaN and null, never stored.
+                return self
+                    .nodes_with_label(label)
+                    .iter()
+                    .copied()
+                    .filter(|&n| {
+                        self.node_property(n, key)
+                            .is_some_and(|v| crate::value::equivalent(v, value))
+                    })
+                    .collect();
+            }
+        };
+        index
             .get(&GroupKey(value.clone()))
             .cloned()
-            .unwrap_or_default();
-        // The index groups by equivalence; `=` differs only for NaN and null, never stored.
-        hits
+            .unwrap_or_default()
     }
 
     /// The planner's estimate of the nodes an equality seek on `label.key` finds: the
-    /// label's nodes over the distinct values (0 when the key is unknown or never set).
+    /// label's nodes over the distinct values (0 when the key is unknown or never set) — from
+    /// the index where one is built, else from a sample of the label's nodes (no index is
+    /// built to estimate).
     pub fn seek_estimate(&self, label: Sym, key: Option<Sym>) -> f64 {
         let Some(key) = key else {
             return 0.0;
         };
-        let index = self.property_index(label, key);
-        if index.is_empty() {
+        let nodes = self.nodes_with_label(label);
+        if let Some(index) = self.built_index(label, key) {
+            if index.is_empty() {
+                return 0.0;
+            }
+            return nodes.len() as f64 / index.len() as f64;
+        }
+        // Evenly spaced nodes; the distinct values among them stand for the label's.
+        const SAMPLE: usize = 512;
+        let step = nodes.len().div_ceil(SAMPLE).max(1);
+        let mut seen: std::collections::HashSet<GroupKey> = std::collections::HashSet::new();
+        let (mut sampled, mut with_key) = (0usize, 0usize);
+        for &n in nodes.iter().step_by(step) {
+            sampled += 1;
+            if let Some(v) = self.node_property(n, key) {
+                with_key += 1;
+                seen.insert(GroupKey(v.clone()));
+            }
+        }
+        if with_key == 0 {
             return 0.0;
         }
-        self.nodes_with_label(label).len() as f64 / index.len() as f64
+        // Nodes that have the key, over its distinct values: all distinct in the sample reads
+        // as unique (one hit).
+        let having = nodes.len() as f64 * with_key as f64 / sampled as f64;
+        if seen.len() == with_key {
+            return 1.0;
+        }
+        having / seen.len() as f64
+    }
+
+    /// The index of `label.key`, if it is built.
+    fn built_index(&self, label: Sym, key: Sym) -> Option<Arc<PropIndex>> {
+        self.prop_indexes.read().ok()?.get(&(label, key)).cloned()
+    }
+
+    /// Whether the lookup about to run on `label.key` should build its index: the schema
+    /// declares one, or the lookups since the last change, this one included, have scanned
+    /// as many nodes as a build costs (measured: a build costs about eight scans).
+    fn buy_index(&self, label: Sym, key: Sym) -> bool {
+        const BUILD_IN_SCANS: u32 = 8;
+        if self.declares_index(label, key) {
+            return true;
+        }
+        let Ok(mut demand) = self.prop_demand.lock() else {
+            return true;
+        };
+        let n = demand.entry((label, key)).or_insert(0);
+        *n += 1;
+        *n >= BUILD_IN_SCANS
+    }
+
+    /// Whether the schema declares an index (or a constraint backed by one) whose first
+    /// property is `label.key`.
+    fn declares_index(&self, label: Sym, key: Sym) -> bool {
+        let (l, k) = (self.sym_name(label), self.sym_name(key));
+        self.schema.indexes().iter().any(|ix| {
+            ix.entity == super::schema::EntityType::Node
+                && ix.labels_or_types.iter().any(|x| x == l)
+                && ix.properties.first() == Some(k)
+        })
     }
 
     fn property_index(&self, label: Sym, key: Sym) -> Arc<PropIndex> {
-        if let Ok(map) = self.prop_indexes.read() {
-            if let Some(ix) = map.get(&(label, key)) {
-                return ix.clone();
-            }
+        if let Some(ix) = self.built_index(label, key) {
+            return ix;
         }
         let mut ix: PropIndex = PropIndex::default();
         for &n in self.nodes_with_label(label) {
@@ -839,6 +918,9 @@ impl Graph {
     fn touch(&mut self) {
         self.version = self.version.wrapping_add(1);
         if let Ok(m) = self.prop_indexes.get_mut() {
+            m.clear();
+        }
+        if let Ok(m) = self.prop_demand.get_mut() {
             m.clear();
         }
         if let Ok(m) = self.search_indexes.get_mut() {
@@ -1435,6 +1517,45 @@ impl crate::value::Entities for Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lookup scans the label until the lookups since the last change have cost what an
+    /// index costs to build; an estimate never builds one; a declared index is built on its
+    /// first lookup. Scan and index give the same nodes, in label order.
+    #[test]
+    fn a_lookup_scans_until_an_index_pays() {
+        let mut g = Graph::new();
+        for i in 0..100 {
+            g.add_node(&["P"], vec![("k", Value::Int(i % 10))]);
+        }
+        g.add_node(&["Q"], vec![("k", Value::Int(3))]);
+        let (p, k) = (g.sym("P").unwrap(), g.sym("k").unwrap());
+        let want: Vec<NodeId> = (0..100).filter(|i| i % 10 == 3).map(NodeId).collect();
+        for i in 1..8 {
+            assert_eq!(g.nodes_with_property(p, k, &Value::Int(3)), want);
+            assert!(g.built_index(p, k).is_none(), "lookup {i} built an index");
+        }
+        // The eighth builds it; 3.0 is equivalent to 3.
+        assert_eq!(g.nodes_with_property(p, k, &Value::Float(3.0)), want);
+        assert!(g.built_index(p, k).is_some());
+        assert_eq!(g.nodes_with_property(p, k, &Value::Int(3)), want);
+        assert!(g.memory_stats().index_bytes > 0);
+        // A change drops it and the count; estimating does not build it again.
+        g.set_node_property(NodeId(0), "k", Value::Int(0));
+        assert!(g.built_index(p, k).is_none());
+        assert!((g.seek_estimate(p, Some(k)) - 10.0).abs() < 1e-9);
+        assert!(g.built_index(p, k).is_none());
+        assert_eq!(g.memory_stats().index_bytes, 0);
+        // A unique key reads as one hit.
+        for i in 0..100 {
+            g.set_node_property(NodeId(i), "u", Value::Int(i as i64));
+        }
+        assert_eq!(g.seek_estimate(p, g.sym("u")), 1.0);
+        // Declared: built on the first lookup.
+        crate::engine::run(&mut g, "CREATE INDEX FOR (n:P) ON (n.k)", &Default::default())
+            .unwrap();
+        assert_eq!(g.nodes_with_property(p, k, &Value::Int(3)), want);
+        assert!(g.built_index(p, k).is_some());
+    }
 
     #[test]
     fn nodes_relationships_labels_and_indexes() {
