@@ -32,6 +32,7 @@ pub mod plan;
 mod rng;
 pub mod schema;
 pub mod spatial;
+pub mod stack;
 pub mod syntax;
 pub mod temporal;
 pub mod value;

@@ -62,7 +62,7 @@ pub struct Path {
 }
 
 /// A Cypher value.
-#[derive(Clone, Debug, Default)]
+#[derive(Debug, Default)]
 pub enum Value {
     #[default]
     Null,
@@ -81,6 +81,28 @@ pub enum Value {
     Point(Arc<crate::spatial::Point>),
     /// A byte array (Neo4j's `ByteArray`: APOC's compressed data, Bolt's bytes).
     Bytes(Arc<[u8]>),
+}
+
+/// Cloned level by level with [`crate::stack::deeper`]: a list or map nested to
+/// [`MAX_NESTING`] clones on any thread.
+impl Clone for Value {
+    fn clone(&self) -> Self {
+        match self {
+            Value::Null => Value::Null,
+            Value::Bool(b) => Value::Bool(*b),
+            Value::Int(i) => Value::Int(*i),
+            Value::Float(f) => Value::Float(*f),
+            Value::String(s) => Value::String(s.clone()),
+            Value::List(l) => crate::stack::deeper(|| Value::List(l.clone())),
+            Value::Map(m) => crate::stack::deeper(|| Value::Map(m.clone())),
+            Value::Node(n) => Value::Node(*n),
+            Value::Relationship(r) => Value::Relationship(*r),
+            Value::Path(p) => Value::Path(p.clone()),
+            Value::Temporal(t) => Value::Temporal(t.clone()),
+            Value::Point(p) => Value::Point(p.clone()),
+            Value::Bytes(b) => Value::Bytes(b.clone()),
+        }
+    }
 }
 
 impl From<crate::spatial::Point> for Value {
@@ -409,7 +431,7 @@ impl Value {
                 }
                 let mut unknown = false;
                 for (x, y) in a.iter().zip(b.iter()) {
-                    match x.equals(y) {
+                    match crate::stack::deeper(|| x.equals(y)) {
                         Some(false) => return Some(false),
                         None => unknown = true,
                         Some(true) => {}
@@ -427,7 +449,7 @@ impl Value {
                 }
                 let mut unknown = false;
                 for (x, y) in a.values().zip(b.values()) {
-                    match x.equals(y) {
+                    match crate::stack::deeper(|| x.equals(y)) {
                         Some(false) => return Some(false),
                         None => unknown = true,
                         Some(true) => {}
@@ -461,7 +483,7 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => Some(a.cmp(b)),
             (Value::List(a), Value::List(b)) => {
                 for (x, y) in a.iter().zip(b.iter()) {
-                    match x.compare(y) {
+                    match crate::stack::deeper(|| x.compare(y)) {
                         Some(Ordering::Equal) => {}
                         other => return other,
                     }
@@ -535,7 +557,7 @@ impl Value {
             (Value::Bool(a), Value::Bool(b)) => a.cmp(b),
             (Value::List(a), Value::List(b)) => {
                 for (x, y) in a.iter().zip(b.iter()) {
-                    match x.order(y) {
+                    match crate::stack::deeper(|| x.order(y)) {
                         Ordering::Equal => {}
                         o => return o,
                     }
@@ -550,7 +572,7 @@ impl Value {
                     o => return o,
                 }
                 for (x, y) in a.values().zip(b.values()) {
-                    match x.order(y) {
+                    match crate::stack::deeper(|| x.order(y)) {
                         Ordering::Equal => {}
                         o => return o,
                     }
@@ -605,13 +627,16 @@ pub fn equivalent(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::List(x), Value::List(y)) => {
-            x.len() == y.len() && x.iter().zip(y.iter()).all(|(p, q)| equivalent(p, q))
-        }
-        (Value::Map(x), Value::Map(y)) => {
             x.len() == y.len()
                 && x.iter()
                     .zip(y.iter())
-                    .all(|((k1, v1), (k2, v2))| k1 == k2 && equivalent(v1, v2))
+                    .all(|(p, q)| crate::stack::deeper(|| equivalent(p, q)))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter().zip(y.iter()).all(|((k1, v1), (k2, v2))| {
+                    k1 == k2 && crate::stack::deeper(|| equivalent(v1, v2))
+                })
         }
         _ => a.equals(b) == Some(true),
     }
@@ -648,7 +673,7 @@ fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
             6u8.hash(state);
             l.len().hash(state);
             for x in l {
-                hash_value(x, state)
+                crate::stack::deeper(|| hash_value(x, state))
             }
         }
         Value::Map(m) => {
@@ -656,7 +681,7 @@ fn hash_value<H: Hasher>(v: &Value, state: &mut H) {
             m.len().hash(state);
             for (k, x) in m {
                 k.hash(state);
-                hash_value(x, state)
+                crate::stack::deeper(|| hash_value(x, state))
             }
         }
         Value::Node(n) => {
@@ -791,7 +816,7 @@ impl fmt::Display for Value {
                     if i > 0 {
                         write!(f, ", ")?;
                     }
-                    write!(f, "{x}")?;
+                    crate::stack::deeper(|| write!(f, "{x}"))?;
                 }
                 write!(f, "]")
             }
@@ -801,7 +826,7 @@ impl fmt::Display for Value {
                     if i > 0 {
                         write!(f, ", ")?;
                     }
-                    write!(f, "{k}: {x}")?;
+                    crate::stack::deeper(|| write!(f, "{k}: {x}"))?;
                 }
                 write!(f, "}}")
             }

@@ -1544,3 +1544,111 @@ fn deeply_nested_subqueries_are_refused_not_a_stack_overflow() {
         "{err}"
     );
 }
+
+/// Headroom, measured: every walk over user-shaped depth, at its bound, in a debug build,
+/// with half the stack it is given.
+/// - Values (nested to `MAX_NESTING`): grape's walks (clone, `=`, ordering, equivalence and
+///   hashing, text, JSON) go deeper level by level through `grape::stack::deeper`, so they run
+///   on any stack; what is not guarded (dropping, `Debug`) needs at most 478 KiB at the bound
+///   (measured by bisecting the thread size: a 499-deep map's `Debug`), so they get 1 MiB, half
+///   the 2 MiB a Rust thread has by default. Before the guards, JSON needed 2 MiB and text
+///   765 KiB: a 1 MiB thread overflowed.
+/// - Statements (values at the bound through the engine, 32 nested subqueries, expressions at
+///   the parser's chain and bracket bounds, their plans): the engine gives a statement half of
+///   `QUERY_STACK_BYTES` at least (`grape::stack::statement`); each of these runs, with that
+///   guarantee off, on a thread with a quarter of it.
+#[test]
+fn walks_at_their_bounds_have_headroom() {
+    let mut g = Graph::new();
+    let build = |q: &str, g: &mut Graph| {
+        run_with(g, q, &Params::new(), &Options::default())
+            .unwrap()
+            .rows[0][0]
+            .clone()
+    };
+    let list = build(
+        "RETURN reduce(l = [], x IN range(1, 499) | [l]) AS deep",
+        &mut g,
+    );
+    let map = build(
+        "RETURN reduce(m = {}, x IN range(1, 499) | {a: m}) AS deep",
+        &mut g,
+    );
+    for deep in [list, map] {
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let copy = deep.clone();
+                assert_eq!(copy.equals(&deep), Some(true));
+                assert_eq!(copy.compare(&deep), None.or(copy.compare(&deep)));
+                assert_eq!(copy.order(&deep), std::cmp::Ordering::Equal);
+                assert!(grape::value::equivalent(&copy, &deep));
+                assert!(format!("{copy}").len() > 499);
+                assert!(format!("{copy:?}").len() > 499);
+                let json =
+                    grape::graph::import::value_to_json(&copy, &grape::engine::Table::default());
+                assert!(json.is_array() || json.is_object());
+                let mut set = std::collections::HashSet::new();
+                set.insert(grape::value::GroupKey(copy));
+                assert!(set.contains(&grape::value::GroupKey(deep.clone())));
+                drop(set);
+                drop(deep);
+            })
+            .unwrap()
+            .join()
+            .expect("walks over a 499-deep value on a 1 MiB stack");
+    }
+
+    let chain = format!("RETURN 1{} AS x", " + 1".repeat(127));
+    // The parser's bounds: 64 levels of expression nesting, chains of 128 operators.
+    let brackets = format!("RETURN {}1{} AS x", "(".repeat(63), ")".repeat(63));
+    let lists = format!("RETURN size({}1{}) AS x", "[".repeat(62), "]".repeat(62));
+    let subqueries = format!(
+        "{}RETURN 1 AS x{}",
+        "CALL () { ".repeat(32),
+        " } RETURN x".repeat(32)
+    );
+    // Values at `MAX_NESTING` (500 levels): 499 deep, or 498 inside one more list.
+    let deep_list = "WITH reduce(l = [], x IN range(1, 499) | [l]) AS d";
+    let deep_map = "WITH reduce(m = {}, x IN range(1, 499) | {a: m}) AS d";
+    let in_list = "WITH reduce(l = [], x IN range(1, 498) | [l]) AS d";
+    let in_list_map = "WITH reduce(m = {}, x IN range(1, 498) | {a: m}) AS d";
+    let statements: Vec<String> = vec![
+        chain.clone(),
+        format!("EXPLAIN {chain}"),
+        format!("PROFILE {chain}"),
+        brackets,
+        lists,
+        subqueries.clone(),
+        format!("EXPLAIN {subqueries}"),
+        format!("PROFILE {subqueries}"),
+        format!("{deep_list} RETURN d = d AS x"),
+        format!("{in_list} UNWIND [d, d] AS e RETURN count(DISTINCT e) AS x"),
+        format!("{in_list} UNWIND [d, d[0]] AS e WITH e ORDER BY e RETURN count(*) AS x"),
+        format!("{deep_list} RETURN size(apoc.convert.toJson(d)) AS x"),
+        format!("{deep_list} RETURN size(apoc.coll.flatten(d, true)) AS x"),
+        format!("{deep_map} RETURN d = d AS x"),
+        format!("{deep_map} RETURN size(apoc.convert.toJson(d)) AS x"),
+        format!("{in_list_map} UNWIND [d, d] AS e RETURN count(DISTINCT e) AS x"),
+    ];
+    // Half of what the engine guarantees a statement, with its guarantee off.
+    let failed = std::thread::Builder::new()
+        .stack_size(grape::QUERY_STACK_BYTES / 4)
+        .spawn(move || {
+            grape::stack::unguarded(|| {
+                let mut g = Graph::new();
+                statements
+                    .iter()
+                    .filter_map(|q| {
+                        run_with(&mut g, q, &Params::new(), &Options::default())
+                            .err()
+                            .map(|e| format!("{q}: {e}"))
+                    })
+                    .collect::<Vec<String>>()
+            })
+        })
+        .unwrap()
+        .join()
+        .expect("statements at their bounds on a quarter of the query stack");
+    assert!(failed.is_empty(), "{failed:#?}");
+}

@@ -439,11 +439,7 @@ impl<'a> Runner<'a> {
         match &c.kind {
             CKind::Const(_) | CKind::Var { .. } => self.eval_compiled_inner(c, env),
             // Composite expressions: the stack grows on the heap when low (see `eval`).
-            _ => stacker::maybe_grow(
-                crate::engine::eval::STACK_RED_ZONE,
-                crate::engine::eval::STACK_SEGMENT,
-                || self.eval_compiled_inner(c, env),
-            ),
+            _ => crate::stack::deeper(|| self.eval_compiled_inner(c, env)),
         }
         .map_err(|err| err.at(c.span))
     }

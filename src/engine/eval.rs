@@ -73,11 +73,6 @@ pub(crate) fn load_csv_context(
 }
 
 /// The hidden variables LOAD CSV binds next to its row: the file and the line being read.
-/// Below this much stack left, a recursive evaluation continues on a new segment...
-pub(crate) const STACK_RED_ZONE: usize = 64 * 1024;
-/// ... of this size, allocated on the heap.
-pub(crate) const STACK_SEGMENT: usize = 1024 * 1024;
-
 pub(crate) const LOAD_CSV_FILE: &str = "\u{0}file";
 pub(crate) const LOAD_CSV_LINE: &str = "\u{0}linenumber";
 
@@ -397,7 +392,7 @@ impl Runner<'_> {
             }
             // Composite expressions recurse as deep as the parser allows (bounded, but deeper
             // than a small thread stack holds in a debug build): grown on the heap when low.
-            _ => stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || self.eval_inner(e, env)),
+            _ => crate::stack::deeper(|| self.eval_inner(e, env)),
         }
         .map_err(|err| err.at(e.span))?;
         if builds_value(&e.kind) {

@@ -171,6 +171,7 @@
 
 mod apoc;
 /// Base64 (standard alphabet `B64`), shared with the MCP server and client.
+#[cfg(feature = "mcp")]
 pub(crate) use apoc::{base64_decode, base64_encode, B64};
 mod compiled;
 mod error;
@@ -1010,8 +1011,18 @@ pub fn execute(
     params: &Params,
     opts: &Options,
 ) -> Result<Table> {
+    crate::stack::statement(|| execute_here(graph, stmt, src, params, opts))
+}
+
+fn execute_here(
+    graph: &mut Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<Table> {
     if !is_updating(stmt) || stmt.prefix == Some(QueryPrefix::Explain) {
-        return execute_read(graph, stmt, src, params, opts);
+        return execute_read_here(graph, stmt, src, params, opts);
     }
     checks_before_running(stmt, src, params, opts)?;
     let mut sh = shared_for(stmt, params, src, opts);
@@ -1049,6 +1060,16 @@ pub fn execute(
 
 /// Runs a parsed read-only statement (`EXPLAIN` and `PROFILE` as in [`execute`]).
 pub fn execute_read(
+    graph: &Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<Table> {
+    crate::stack::statement(|| execute_read_here(graph, stmt, src, params, opts))
+}
+
+fn execute_read_here(
     graph: &Graph,
     stmt: &Statement,
     src: &str,
@@ -1094,6 +1115,16 @@ pub fn execute_read(
 /// assert!(plan.contains("NodeIndexSeek"));
 /// ```
 pub fn explain(
+    graph: &Graph,
+    stmt: &Statement,
+    src: &str,
+    params: &Params,
+    opts: &Options,
+) -> Result<crate::plan::Plan> {
+    crate::stack::statement(|| explain_here(graph, stmt, src, params, opts))
+}
+
+fn explain_here(
     graph: &Graph,
     stmt: &Statement,
     src: &str,

@@ -1551,8 +1551,12 @@ mod tests {
         }
         assert_eq!(g.seek_estimate(p, g.sym("u")), 1.0);
         // Declared: built on the first lookup.
-        crate::engine::run(&mut g, "CREATE INDEX FOR (n:P) ON (n.k)", &Default::default())
-            .unwrap();
+        crate::engine::run(
+            &mut g,
+            "CREATE INDEX FOR (n:P) ON (n.k)",
+            &Default::default(),
+        )
+        .unwrap();
         assert_eq!(g.nodes_with_property(p, k, &Value::Int(3)), want);
         assert!(g.built_index(p, k).is_some());
     }

@@ -106,10 +106,14 @@ pub(super) fn to_json(run: &Runner, v: &Value) -> Result<serde_json::Value> {
         Value::String(s) => J::String(s.to_string()),
         // Jackson writes a byte array as base-64 text.
         Value::Bytes(b) => J::String(super::text::base64_encode(b, super::text::B64, true)),
-        Value::List(xs) => J::Array(xs.iter().map(|x| to_json(run, x)).collect::<Result<_>>()?),
+        Value::List(xs) => J::Array(
+            xs.iter()
+                .map(|x| crate::stack::deeper(|| to_json(run, x)))
+                .collect::<Result<_>>()?,
+        ),
         Value::Map(m) => J::Object(
             m.iter()
-                .map(|(k, x)| Ok((k.to_string(), to_json(run, x)?)))
+                .map(|(k, x)| Ok((k.to_string(), crate::stack::deeper(|| to_json(run, x))?)))
                 .collect::<Result<_>>()?,
         ),
         Value::Node(nid) => {

@@ -28,6 +28,7 @@ mod number;
 pub(super) mod procs;
 pub(super) mod refactor;
 mod text;
+#[cfg(feature = "mcp")]
 pub(crate) use text::{base64_decode, base64_encode, B64};
 pub(super) mod write;
 mod xml;

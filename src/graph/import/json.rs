@@ -62,10 +62,19 @@ pub fn value_to_json(v: &Value, entities: &dyn Entities) -> Json {
         Value::Bytes(b) => {
             json!({"~bytes": b.iter().map(|x| format!("{x:02x}")).collect::<String>()})
         }
-        Value::List(l) => Json::Array(l.iter().map(|x| value_to_json(x, entities)).collect()),
+        Value::List(l) => Json::Array(
+            l.iter()
+                .map(|x| crate::stack::deeper(|| value_to_json(x, entities)))
+                .collect(),
+        ),
         Value::Map(m) => Json::Object(
             m.iter()
-                .map(|(k, x)| (k.to_string(), value_to_json(x, entities)))
+                .map(|(k, x)| {
+                    (
+                        k.to_string(),
+                        crate::stack::deeper(|| value_to_json(x, entities)),
+                    )
+                })
                 .collect(),
         ),
         Value::Temporal(t) => {
