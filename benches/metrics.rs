@@ -3,6 +3,8 @@
 //! crate called directly on characters.
 //!
 //! `cargo bench --bench metrics`. Needs `../shared` (or `GRAPE_SHARED`); skips loudly without it.
+//! The anchor, rapidfuzz's C++ on the same pairs, is `benches/rapidfuzz_text.py` (run it just
+//! before or after, on the same machine).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use std::hint::black_box;

@@ -184,6 +184,18 @@ fn levenshtein_ascii(a: &[u8], b: &[u8]) -> usize {
         return dist;
     }
     let words = m.div_ceil(64);
+    // Patterns of a few words (queries are mostly 65 to 512 characters): the vertical deltas
+    // live in fixed arrays the compiler keeps in registers and unrolls over.
+    match words {
+        2 => return levenshtein_words::<2>(pat, text, last),
+        3 => return levenshtein_words::<3>(pat, text, last),
+        4 => return levenshtein_words::<4>(pat, text, last),
+        5 => return levenshtein_words::<5>(pat, text, last),
+        6 => return levenshtein_words::<6>(pat, text, last),
+        7 => return levenshtein_words::<7>(pat, text, last),
+        8 => return levenshtein_words::<8>(pat, text, last),
+        _ => {}
+    }
     SCRATCH.with(|cell| {
         let peq = &mut cell.borrow_mut().0;
         if peq.len() < 256 * words {
@@ -216,6 +228,62 @@ fn levenshtein_ascii(a: &[u8], b: &[u8]) -> usize {
         }
         dist
     })
+}
+
+/// One column step of Hyyrö's algorithm on a word: from its vertical deltas (vp, vn), its
+/// pattern-match mask and the horizontal deltas entering at its bottom bit, the word's
+/// horizontal deltas (before the shift) and its new vertical deltas.
+#[inline(always)]
+fn hyyro_step(pm: u64, vp: u64, vn: u64, hp_in: u64, hn_in: u64) -> (u64, u64, u64, u64) {
+    let x = pm | hn_in;
+    let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
+    let hp = vn | !(d0 | vp);
+    let hn = d0 & vp;
+    let hp_s = (hp << 1) | hp_in;
+    let hn_s = (hn << 1) | hn_in;
+    (hp, hn, hn_s | !(d0 | hp_s), hp_s & d0)
+}
+
+/// [`levenshtein_ascii`]'s blocks for a pattern of exactly `W` words (65 to 64·W bytes);
+/// `last` is the bit of the pattern's last byte in the last word.
+fn levenshtein_words<const W: usize>(pat: &[u8], text: &[u8], last: u64) -> usize {
+    BLOCKS.with(|cell| {
+        let peq = &mut *cell.borrow_mut();
+        for (i, &c) in pat.iter().enumerate() {
+            peq[c as usize][i / 64] |= 1 << (i % 64);
+        }
+        let (mut vp, mut vn) = ([!0u64; W], [0u64; W]);
+        let mut dist = pat.len();
+        for &c in text {
+            // Indexed by a byte: no bounds check.
+            let row = &peq[c as usize];
+            // Row 0 of the distance matrix grows by one per column: +1 enters the first word.
+            let (mut hp_carry, mut hn_carry) = (1u64, 0u64);
+            for w in 0..W - 1 {
+                let (hp, hn, nvp, nvn) = hyyro_step(row[w], vp[w], vn[w], hp_carry, hn_carry);
+                hp_carry = hp >> 63;
+                hn_carry = hn >> 63;
+                vp[w] = nvp;
+                vn[w] = nvn;
+            }
+            let (hp, hn, nvp, nvn) =
+                hyyro_step(row[W - 1], vp[W - 1], vn[W - 1], hp_carry, hn_carry);
+            dist = dist + (hp & last != 0) as usize - (hn & last != 0) as usize;
+            vp[W - 1] = nvp;
+            vn[W - 1] = nvn;
+        }
+        for &c in pat {
+            peq[c as usize][..W].fill(0);
+        }
+        dist
+    })
+}
+
+thread_local! {
+    /// The pattern-match masks of patterns of up to eight words, by byte: zero between calls
+    /// (each call clears the rows it set).
+    static BLOCKS: std::cell::RefCell<Box<[[u64; 8]; 256]>> =
+        std::cell::RefCell::new(Box::new([[0; 8]; 256]));
 }
 
 /// Jaro similarity of two ASCII strings of at most 65,535 bytes, with exactly the matches and
