@@ -482,3 +482,50 @@ fn pattern_predicates_are_planned_once_as_apply_operators() {
         "anon_0:Person AND anon_0.name = 'p2'"
     );
 }
+
+/// `ORDER BY … LIMIT` runs as the `Top` EXPLAIN shows: only the rows the limit keeps are
+/// sorted, and they are exactly the first rows of the full sort, ties in input order (keys with
+/// many ties, descending, `SKIP`, a limit past the end, a parameter, several keys, more rows than
+/// one selection round holds).
+#[test]
+fn order_by_with_limit_keeps_the_first_rows_of_the_full_sort() {
+    let mut g = Graph::new();
+    let rows = |g: &mut Graph, q: &str, params: &Params| {
+        let stmt = grape::syntax::parse(q).unwrap();
+        execute(g, &stmt, q, params, &Options::default())
+            .unwrap()
+            .rows_json()
+    };
+    let source = "UNWIND range(1, 5000) AS i WITH i, (i * 7919) % 13 AS k, toString(i % 5) AS s";
+    for (order, skip, limit) in [
+        ("k", 0, 10),
+        ("k DESC", 0, 10),
+        ("k, s DESC", 3, 40),
+        ("s, k", 100, 1500),
+        ("k", 0, 1),
+        ("k", 4990, 100),
+        ("i DESC", 0, 3000),
+    ] {
+        let full = rows(
+            &mut g,
+            &format!("{source} RETURN i, k, s ORDER BY {order}"),
+            &Params::new(),
+        );
+        let mut params = Params::new();
+        params.insert("l".into(), grape::value::Value::Int(limit));
+        let top = rows(
+            &mut g,
+            &format!("{source} RETURN i, k, s ORDER BY {order} SKIP {skip} LIMIT $l"),
+            &params,
+        );
+        let want: Vec<_> = full
+            .iter()
+            .skip(skip as usize)
+            .take(limit as usize)
+            .cloned()
+            .collect();
+        assert_eq!(top, want, "ORDER BY {order} SKIP {skip} LIMIT {limit}");
+    }
+    let plan = plan_of(&g, &format!("{source} RETURN i ORDER BY k LIMIT 3"));
+    assert!(ops(&plan).contains(&"Top".to_string()), "{:?}", ops(&plan));
+}

@@ -361,6 +361,40 @@ impl Shared<'_> {
     /// Sorts `items` stably by `cmp`, checking the deadline and cancellation as it goes: runs
     /// of [`SORT_RUN`] items are sorted whole, then merged pairwise with a check per item, so
     /// that sorting millions of rows stops soon after the time limit.
+    /// The first `k` of `items` in the order `cmp` gives, ties in input order: what sorting
+    /// them all and keeping `k` gives, in O(n + k log k) — Neo4j's `Top`. Candidates are cut
+    /// back to `k` whenever they reach twice as many (a selection, not a sort); the deadline
+    /// is checked at each cut.
+    pub fn top_checked<T>(
+        &self,
+        items: Vec<T>,
+        k: usize,
+        mut cmp: impl FnMut(&T, &T) -> std::cmp::Ordering,
+    ) -> Result<Vec<T>> {
+        if k == 0 {
+            return Ok(Vec::new());
+        }
+        let mut total =
+            |a: &(usize, T), b: &(usize, T)| cmp(&a.1, &b.1).then_with(|| a.0.cmp(&b.0));
+        let cut_at = k.saturating_mul(2).max(1024);
+        let mut kept: Vec<(usize, T)> = Vec::with_capacity(cut_at.min(items.len()));
+        for (i, item) in items.into_iter().enumerate() {
+            kept.push((i, item));
+            if kept.len() >= cut_at {
+                self.ticks.set(self.ticks.get() | 1023);
+                self.tick()?;
+                kept.select_nth_unstable_by(k - 1, &mut total);
+                kept.truncate(k);
+            }
+        }
+        if kept.len() > k {
+            kept.select_nth_unstable_by(k - 1, &mut total);
+            kept.truncate(k);
+        }
+        kept.sort_unstable_by(&mut total);
+        Ok(kept.into_iter().map(|(_, t)| t).collect())
+    }
+
     pub fn sort_checked<T>(
         &self,
         mut items: Vec<T>,

@@ -512,7 +512,7 @@ impl<'a> Runner<'a> {
                 self.sh.charge(Shared::row_bytes(&keys))?;
                 keyed.push((keys, (out, src, agg_vals)));
             }
-            let keyed = self.sh.sort_checked(keyed, |a, b| {
+            let cmp = |a: &(Vec<Value>, Projected), b: &(Vec<Value>, Projected)| {
                 for (i, s) in p.order_by.iter().enumerate() {
                     let o = a.0[i].order(&b.0[i]);
                     let o = if s.descending { o.reverse() } else { o };
@@ -521,7 +521,12 @@ impl<'a> Runner<'a> {
                     }
                 }
                 std::cmp::Ordering::Equal
-            })?;
+            };
+            // ORDER BY … LIMIT: only the rows the limit keeps are sorted (`Top`).
+            let keyed = match self.kept_front(p) {
+                Some(k) if k < keyed.len() => self.sh.top_checked(keyed, k, cmp)?,
+                _ => self.sh.sort_checked(keyed, cmp)?,
+            };
             projected = keyed.into_iter().map(|(_, r)| r).collect();
         }
         let projected = self.skip_limit(p, projected)?;
@@ -556,8 +561,21 @@ impl<'a> Runner<'a> {
         Ok((cols, rows))
     }
 
-    pub(super) fn skip_limit<T>(&self, p: &Projection, mut rows: Vec<T>) -> Result<Vec<T>> {
-        let count = |e: &Expr, what: &str| -> Result<usize> {
+    /// How many rows from the front `SKIP … LIMIT …` keeps at most (skip + limit), when there
+    /// is a LIMIT and both evaluate; `None` otherwise (an error is reported where the rows are
+    /// cut, after the sort keys', as before).
+    fn kept_front(&self, p: &Projection) -> Option<usize> {
+        let limit = self.count_arg(p.limit.as_ref()?, "LIMIT").ok()?;
+        let skip = match &p.skip {
+            Some(s) => self.count_arg(s, "SKIP").ok()?,
+            None => 0,
+        };
+        Some(skip.saturating_add(limit))
+    }
+
+    /// The value of a `SKIP` or `LIMIT` expression: a non-negative integer.
+    fn count_arg(&self, e: &Expr, what: &str) -> Result<usize> {
+        {
             let v = self.eval(e, &Env::new(&[], &[]))?;
             match v {
                 Value::Int(i) if i >= 0 => Ok(i as usize),
@@ -580,13 +598,16 @@ impl<'a> Runner<'a> {
                 )
                 .with_detail("InvalidArgumentType")),
             }
-        };
+        }
+    }
+
+    pub(super) fn skip_limit<T>(&self, p: &Projection, mut rows: Vec<T>) -> Result<Vec<T>> {
         if let Some(s) = &p.skip {
-            let n = count(s, "SKIP")?;
+            let n = self.count_arg(s, "SKIP")?;
             rows.drain(..n.min(rows.len()));
         }
         if let Some(l) = &p.limit {
-            let n = count(l, "LIMIT")?;
+            let n = self.count_arg(l, "LIMIT")?;
             rows.truncate(n);
         }
         Ok(rows)
