@@ -172,6 +172,9 @@ pub(super) struct MatchState {
     pub(super) used: Vec<RelId>,
     /// `MATCH REPEATABLE ELEMENTS`: relationships may repeat (no uniqueness check).
     pub(super) repeatable: bool,
+    /// Set by the consumer of the matches when it has all it needs (a LIMIT reached): every
+    /// level of the search returns at once. Control flow, not an error.
+    pub(super) halt: std::cell::Cell<bool>,
 }
 
 /// Where each element of a chain is bound: node ids, and per relationship the relationships
@@ -260,6 +263,7 @@ impl<'a> Runner<'a> {
                     bound: vec![true; r.len()],
                     used: Vec::new(),
                     repeatable,
+                    halt: Default::default(),
                 };
                 st.vals.resize(new_scope.len(), Value::Null);
                 st.bound.resize(new_scope.len(), false);
@@ -284,19 +288,21 @@ impl<'a> Runner<'a> {
                             return Ok(());
                         }
                     }
+                    if cap.is_some_and(|c| emitted >= c) {
+                        st.halt.set(true);
+                        return Ok(());
+                    }
                     sink(run, &new_scope, &st.vals)?;
                     emitted += 1;
                     if cap.is_some_and(|c| emitted >= c) {
-                        return Err(limit_reached());
+                        st.halt.set(true);
                     }
                     Ok(())
                 });
-                match result {
-                    Err(e) if is_limit_reached(&e) => {
-                        stop = true;
-                        break;
-                    }
-                    other => other?,
+                result?;
+                if st.halt.get() {
+                    stop = true;
+                    break;
                 }
             }
             if m.optional && emitted == before {
@@ -488,6 +494,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         if i == chains.len() {
             return emit(st, self);
         }
@@ -547,6 +557,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         match ch.path_slot {
             Some(ps) => {
                 let mut nodes = Vec::new();
@@ -800,6 +814,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         let Some(&(j, forward)) = steps.get(si) else {
             return done(st, self, trace);
         };
@@ -953,6 +971,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         let Value::List(items) = &st.vals[slot] else {
             return Ok(());
         };
@@ -1031,6 +1053,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         self.sh.tick()?;
         let depth = path_rels.len() as u64;
         let rel = &ch.rels[j];
@@ -1116,6 +1142,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         if ch.rels.len() != 1 {
             return Err(ExecError::compile(
                 ErrorKind::SyntaxError,
@@ -1247,6 +1277,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         let mut path = GPath::default();
         let Some(sel) = gen.selector else {
             return self.gmatch(&gen.elems, 0, st, &mut path, scope, &mut |st, path, run| {
@@ -1341,6 +1375,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         let Some(ps) = ch.path_slot else {
             return self.match_parts(chains, i + 1, st, scope, emit);
         };
@@ -1364,6 +1402,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         let Some(el) = elems.get(idx) else {
             return k(st, path, self);
         };
@@ -1458,6 +1500,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         let Some(&from) = path.nodes.last() else {
             return Ok(());
         };
@@ -1525,6 +1571,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         self.sh.tick()?;
         let depth = hops.len() as u64;
         if depth >= min {
@@ -1593,6 +1643,10 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         k: &mut dyn FnMut(&mut MatchState, &mut GPath, &Runner) -> Result<()>,
     ) -> Result<()> {
+        // LIMIT has what it needs: unwind without matching further.
+        if st.halt.get() {
+            return Ok(());
+        }
         self.sh.tick()?;
         if count >= g.min && !path.nodes.is_empty() {
             // End the group here: its variables become lists.

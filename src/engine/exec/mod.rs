@@ -1395,15 +1395,6 @@ fn importing_with(q: &crate::syntax::Query, scope: &[Arc<str>]) -> Vec<Arc<str>>
     out
 }
 
-/// An internal signal: enough rows for the LIMIT that follows; caught where it is raised.
-fn limit_reached() -> ExecError {
-    ExecError::runtime(ErrorKind::Cancelled, "limit reached").with_detail("\u{0}LimitReached")
-}
-
-fn is_limit_reached(e: &ExecError) -> bool {
-    e.detail == Some("\u{0}LimitReached")
-}
-
 /// The number of rows a MATCH needs to produce when the next clause is a projection that keeps
 /// rows one for one up to its `SKIP`/`LIMIT` (no ORDER BY, DISTINCT or aggregation): the
 /// rest would be thrown away.

@@ -80,12 +80,12 @@ impl Runner<'_> {
             vals,
             used: Vec::new(),
             repeatable: false,
+            halt: Default::default(),
         };
         st.vals.resize(names.len(), Value::Null);
         st.bound.resize(names.len(), false);
-        let mut stop = false;
         self.match_parts(&compiled.chains, 0, &mut st, names, &mut |st, run| {
-            if stop {
+            if st.halt.get() {
                 return Ok(());
             }
             if let Some(w) = &compiled.rest {
@@ -94,7 +94,8 @@ impl Runner<'_> {
                 }
             }
             if !f(names, &st.vals)? {
-                stop = true;
+                // Enough (an existence test's first match): the search stops.
+                st.halt.set(true);
             }
             Ok(())
         })
