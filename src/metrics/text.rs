@@ -155,19 +155,7 @@ fn levenshtein_ascii(a: &[u8], b: &[u8]) -> usize {
     if m == 0 {
         return text.len();
     }
-    // One column step: from the vertical deltas (vp, vn) of a word, its pattern-match mask and
-    // the horizontal deltas entering at its bottom bit, the word's horizontal deltas (before
-    // the shift) and its new vertical deltas.
-    #[inline(always)]
-    fn step(pm: u64, vp: u64, vn: u64, hp_in: u64, hn_in: u64) -> (u64, u64, u64, u64) {
-        let x = pm | hn_in;
-        let d0 = (((x & vp).wrapping_add(vp)) ^ vp) | x | vn;
-        let hp = vn | !(d0 | vp);
-        let hn = d0 & vp;
-        let hp_s = (hp << 1) | hp_in;
-        let hn_s = (hn << 1) | hn_in;
-        (hp, hn, hn_s | !(d0 | hp_s), hp_s & d0)
-    }
+    let step = hyyro_step;
     let last = 1u64 << ((m - 1) % 64);
     if m <= 64 {
         let mut peq = [0u64; 256];
