@@ -217,13 +217,12 @@ impl ExecError {
 
     /// A wrong number of function arguments: `42001` caused by `42I13`, whose `text` says what
     /// was expected.
-    pub(crate) fn wrong_arity(mut self, text: &str) -> Self {
-        self.gql_status = Some(Box::new(GqlStatus::invalid_syntax(GqlStatus::cause(
+    pub(crate) fn wrong_arity(self, text: &str) -> Self {
+        self.with_gql(GqlStatus::invalid_syntax(GqlStatus::cause(
             "42I13",
             "error: syntax error or access rule violation - invalid number of procedure or function arguments",
             text.to_string(),
-        ))));
-        self
+        )))
     }
 
     pub(crate) fn mismatch_of(mut self, subject: &str) -> Self {
