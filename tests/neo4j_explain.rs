@@ -186,8 +186,8 @@ fn live_run(test: &str, which: oracle::Which, prefix: &str, path: &str) {
     for ex in examples(&shared) {
         by_db.entry(ex.database.clone()).or_default().push(ex);
     }
-    // A new store per database takes the oracle ~11 s: the test run checks two databases
-    // (one without a schema), `GRAPE_ORACLE_FULL=1` all sixteen.
+    // A new store per database, then its queries' EXPLAIN on a CPU-bound JVM: the test run
+    // checks two databases (one without a schema), `GRAPE_ORACLE_FULL=1` all sixteen.
     let full = oracle::full();
     if !full {
         by_db.retain(|db, _| ["bluesky", "slack"].contains(&db.as_str()));

@@ -32,7 +32,9 @@ import org.neo4j.logging.log4j.Log4jLogProvider;
  * <p>Usage: {@code Oracle STORE_DIR [PORT]}; PORT 0 (the default) lets the
  * kernel bind a free port. Once Bolt is up, the password is set and
  * {@code RETURN 1} has run, the Bolt URI is printed and written atomically to
- * {@code STORE_DIR/ready}. SIGTERM shuts the DBMS down cleanly.
+ * {@code STORE_DIR/ready}. SIGTERM shuts the DBMS down cleanly. A file {@code reset-request}
+ * beside the store asks for a new, empty store in the same JVM (see {@code main}); the
+ * oracle writes {@code control} beside the store to say it understands the request.
  */
 public final class Oracle {
     public static final String USER = "neo4j";
@@ -57,6 +59,64 @@ public final class Oracle {
         Path plugins = Path.of(System.getProperty("grape.oracle.plugins",
                 classes.resolveSibling("plugins").toString()));
 
+        Path control = home.resolveSibling("control");
+        Path request = home.resolveSibling("reset-request");
+        Files.deleteIfExists(request);
+        Object lock = new Object();
+        DatabaseManagementService[] current = new DatabaseManagementService[1];
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                Files.deleteIfExists(ready);
+                Files.deleteIfExists(control);
+            } catch (IOException ignored) {
+                // best effort: the script removes them too
+            }
+            synchronized (lock) {
+                if (current[0] != null) {
+                    current[0].shutdown();
+                    current[0] = null;
+                }
+            }
+        }, "grape-oracle-shutdown"));
+
+        String uri;
+        synchronized (lock) {
+            current[0] = start(home, port, plugins);
+            uri = announce(current[0], home, ready);
+        }
+        port = Integer.parseInt(uri.substring(uri.lastIndexOf(':') + 1));
+        // `scripts/neo4j-oracle reset` asks for a new, empty store by creating `reset-request`
+        // beside the store: the DBMS is shut down, its store deleted and a new one started on
+        // the same port in this JVM, whose compiled code stays warm (a new JVM takes ~10 s and
+        // plans slowly until the JIT has caught up). The script waits for `ready` again.
+        Files.writeString(control, "reset\n", StandardCharsets.UTF_8);
+        System.out.println("grape-neo4j-oracle ready " + uri);
+        System.out.flush();
+        while (true) {
+            Thread.sleep(50);
+            if (!Files.exists(request)) {
+                continue;
+            }
+            synchronized (lock) {
+                if (current[0] == null) {
+                    return; // shutting down
+                }
+                Files.deleteIfExists(ready);
+                current[0].shutdown();
+                current[0] = null;
+                deleteTree(home);
+                Files.createDirectories(home);
+                current[0] = start(home, port, plugins);
+                uri = announce(current[0], home, ready);
+            }
+            Files.deleteIfExists(request);
+            System.out.println("grape-neo4j-oracle reset, ready " + uri);
+            System.out.flush();
+        }
+    }
+
+    /** A DBMS on {@code home} with Bolt on {@code port} of loopback (0: a free one). */
+    private static DatabaseManagementService start(Path home, int port, Path plugins) {
         DatabaseManagementServiceBuilder builder = new DatabaseManagementServiceBuilder(home)
                 .setUserLogProvider(new Log4jLogProvider(System.out, Level.INFO))
                 .setConfig(BoltConnector.enabled, true)
@@ -75,38 +135,44 @@ public final class Oracle {
                 .setConfig(GraphDatabaseSettings.transaction_timeout, Duration.ZERO)
                 .setConfig(GraphDatabaseSettings.udc_enabled, false);
         quietShutdown(builder);
-        DatabaseManagementService dbms = builder.build();
+        return builder.build();
+    }
 
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try {
-                Files.deleteIfExists(ready);
-            } catch (IOException ignored) {
-                // best effort: the script removes it too
-            }
-            dbms.shutdown();
-        }, "grape-oracle-shutdown"));
-
-        String uri;
+    /**
+     * Sets the password, runs {@code RETURN 1}, and writes the Bolt URI atomically to
+     * {@code ready}; a failure exits the JVM (the DBMS's own threads would keep it alive).
+     */
+    private static String announce(DatabaseManagementService dbms, Path home, Path ready) {
         try {
             setPassword(dbms.database(GraphDatabaseSettings.SYSTEM_DATABASE_NAME));
             GraphDatabaseService db = dbms.database(GraphDatabaseSettings.DEFAULT_DATABASE_NAME);
             db.executeTransactionally("RETURN 1");
-            uri = "bolt://127.0.0.1:" + ((GraphDatabaseAPI) db).getDependencyResolver()
+            String uri = "bolt://127.0.0.1:" + ((GraphDatabaseAPI) db).getDependencyResolver()
                     .resolveDependency(ConnectorPortRegister.class)
                     .getLocalAddress(ConnectorType.BOLT)
                     .getPort();
             Path tmp = home.resolve("ready.tmp");
             Files.writeString(tmp, uri + "\n", StandardCharsets.UTF_8);
             Files.move(tmp, ready, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return uri;
         } catch (Exception e) {
-            // The DBMS's own threads would keep the JVM alive; exit via the hook.
             e.printStackTrace();
             System.exit(1);
+            return null;
+        }
+    }
+
+    /** Deletes {@code dir} and everything under it (it does not follow links). */
+    private static void deleteTree(Path dir) throws IOException {
+        if (!Files.exists(dir, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
             return;
         }
-        System.out.println("grape-neo4j-oracle ready " + uri);
-        System.out.flush();
-        Thread.currentThread().join(); // until SIGTERM runs the shutdown hook
+        try (java.util.stream.Stream<Path> walk = Files.walk(dir)) {
+            List<Path> paths = walk.sorted(java.util.Comparator.reverseOrder()).toList();
+            for (Path p : paths) {
+                Files.delete(p);
+            }
+        }
     }
 
     /**
