@@ -18,9 +18,10 @@ fn ops(p: &Plan) -> Vec<String> {
     p.walk().iter().map(|p| p.operator.clone()).collect()
 }
 
-/// Ten people with distinct names, and one friendship.
+/// Ten people with distinct names (indexed), and one friendship.
 const PEOPLE: &str = "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i, team: 'all'});\
-    MATCH (a:Person {name: 'p1'}), (b:Person {name: 'p2'}) CREATE (a)-[:KNOWS]->(b)";
+    MATCH (a:Person {name: 'p1'}), (b:Person {name: 'p2'}) CREATE (a)-[:KNOWS]->(b);\
+    CREATE INDEX person_name FOR (p:Person) ON (p.name)";
 
 #[test]
 fn a_selective_property_is_sought_an_unselective_one_filtered() {
@@ -48,6 +49,113 @@ fn a_selective_property_is_sought_an_unselective_one_filtered() {
     params.insert("n".into(), grape::value::Value::from("p3"));
     let p = explain(&g, &stmt, q, &params, &Options::default()).unwrap();
     assert_eq!(ops(&p), ["ProduceResults", "NodeIndexSeek"]);
+}
+
+/// Neo4j seeks an equality through an index the schema declares; without one it scans the label
+/// and filters, and so does grape's plan (its own lookup structure, built on demand, is how that
+/// filter runs, not an index the user has).
+#[test]
+fn only_a_declared_index_is_sought() {
+    let g = graph(
+        "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i});\
+         MATCH (a:Person {name: 'p1'}), (b:Person {name: 'p2'}) CREATE (a)-[:KNOWS]->(b)",
+    );
+    let q = "MATCH (p:Person {name: 'p1'})-[:KNOWS]->(f) RETURN f";
+    let p = plan_of(&g, q);
+    assert_eq!(
+        ops(&p),
+        ["ProduceResults", "Expand(All)", "Filter", "NodeByLabelScan"]
+    );
+    assert_eq!(p.children[0].children[0].details, "p.name = 'p1'");
+    let mut g = g;
+    grape::engine::run(
+        &mut g,
+        "CREATE CONSTRAINT FOR (p:Person) REQUIRE p.name IS UNIQUE",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!(
+        ops(&plan_of(&g, q)),
+        ["ProduceResults", "Expand(All)", "NodeIndexSeek"]
+    );
+    // A point or full-text index does not serve an equality.
+    let mut g = graph("CREATE (:Place {name: 'x'}), (:Place {name: 'y'}); CREATE POINT INDEX FOR (p:Place) ON (p.name)");
+    let p = plan_of(&g, "MATCH (p:Place {name: 'x'}) RETURN p");
+    assert_eq!(ops(&p), ["ProduceResults", "Filter", "NodeByLabelScan"]);
+    grape::engine::run(
+        &mut g,
+        "CREATE TEXT INDEX FOR (p:Place) ON (p.name)",
+        &Params::new(),
+    )
+    .unwrap();
+    let p = plan_of(&g, "MATCH (p:Place {name: 'x'}) RETURN p");
+    assert_eq!(ops(&p), ["ProduceResults", "NodeIndexSeek"]);
+}
+
+/// Items that ORDER BY does not read are projected after Sort/Top/Skip/Limit, in the plan and
+/// in the run: a row cut off never computes them (Neo4j 5.26: `1`, not a division by zero).
+#[test]
+fn items_the_sort_does_not_read_are_projected_for_the_kept_rows() {
+    let mut g = Graph::new();
+    for (q, want) in [
+        (
+            "UNWIND [1, 0] AS x RETURN 1/x AS y ORDER BY x DESC LIMIT 1",
+            "[Int(1)]",
+        ),
+        (
+            "UNWIND [1, 0, 2] AS x RETURN 1/x AS y ORDER BY x DESC SKIP 1 LIMIT 1",
+            "[Int(1)]",
+        ),
+        (
+            "UNWIND [1, 0] AS x RETURN 1/x AS y ORDER BY x SKIP 1",
+            "[Int(1)]",
+        ),
+        ("UNWIND [0, 1] AS x RETURN 1/x AS y SKIP 1", "[Int(1)]"),
+        ("UNWIND [1, 0] AS x RETURN 1/x AS y LIMIT 1", "[Int(1)]"),
+        (
+            "UNWIND [1, 0] AS x WITH x, 1/x AS y ORDER BY x DESC LIMIT 1 WHERE y = 1 RETURN x",
+            "[Int(1)]",
+        ),
+        (
+            "UNWIND [1, 0] AS x RETURN x + 0 AS z, 1/x AS y ORDER BY z DESC LIMIT 1",
+            "[Int(1), Int(1)]",
+        ),
+    ] {
+        let t =
+            grape::engine::run(&mut g, q, &Params::new()).unwrap_or_else(|e| panic!("{q}: {e}"));
+        let rows: Vec<String> = t.rows.iter().map(|r| format!("{r:?}")).collect();
+        assert_eq!(rows, [want], "{q}");
+    }
+    // What the sort reads, or a DISTINCT, is computed for every row, as in Neo4j.
+    for q in [
+        "UNWIND [1, 0] AS x RETURN x, 1/x AS y ORDER BY y LIMIT 1",
+        "UNWIND [1, 0] AS x WITH x, 1/x AS y ORDER BY y DESC LIMIT 1 RETURN x",
+        "UNWIND [1, 0] AS x RETURN DISTINCT 1/x AS y, x ORDER BY x DESC LIMIT 1",
+        "UNWIND [1, 0] AS x RETURN 1/x AS y ORDER BY 1/x LIMIT 1",
+    ] {
+        let err = grape::engine::run(&mut g, q, &Params::new()).unwrap_err();
+        assert_eq!(
+            err.code(),
+            "Neo.ClientError.Statement.ArithmeticError",
+            "{q}"
+        );
+    }
+    let p = plan_of(
+        &g,
+        "UNWIND [1, 0] AS x RETURN 1/x AS y, x + 1 AS z ORDER BY z DESC LIMIT 1",
+    );
+    assert_eq!(
+        ops(&p),
+        [
+            "ProduceResults",
+            "Projection",
+            "Top",
+            "Projection",
+            "Unwind"
+        ]
+    );
+    assert_eq!(p.children[0].details, "1/x AS y");
+    assert_eq!(p.children[0].children[0].children[0].details, "x + 1 AS z");
 }
 
 #[test]
@@ -237,7 +345,8 @@ fn shortest_paths_and_quantified_patterns_start_where_the_planner_says() {
     let g = graph(
         "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i, team: 'all'});\
          MATCH (a:Person), (b:Person) WHERE b.name = 'p' + (toInteger(substring(a.name, 1)) + 1) \
-         CREATE (a)-[:KNOWS]->(b)",
+         CREATE (a)-[:KNOWS]->(b);\
+         CREATE INDEX person_name FOR (p:Person) ON (p.name)",
     );
     let p = plan_of(
         &g,
@@ -325,6 +434,7 @@ fn shortest_paths_and_quantified_patterns_start_where_the_planner_says() {
 fn comma_separated_parts_are_joined_cheapest_first() {
     let g = graph(&format!(
         "{PEOPLE};CREATE (:Movie {{title: 'M'}}), (:Movie {{title: 'N'}});\
+         CREATE INDEX movie_title FOR (m:Movie) ON (m.title);\
          MATCH (p:Person {{name: 'p1'}}), (m:Movie {{title: 'M'}}) CREATE (p)-[:ACTED_IN]->(m)"
     ));
     // Written order would scan ten people and expand each; the planner seeks the movie.

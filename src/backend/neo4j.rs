@@ -467,11 +467,49 @@ impl Neo4j {
         }
         let notes = notifications_of(&summary);
         let query_type = summary.get("type").and_then(Ps::as_str).map(str::to_string);
-        Ok((
-            dec.into_table(columns, rows, stats_of(&summary)),
-            notes,
-            query_type,
-        ))
+        let mut table = dec.into_table(columns, rows, stats_of(&summary));
+        table.plan = plan_of(&summary);
+        Ok((table, notes, query_type))
+    }
+}
+
+/// The plan of a summary (`plan` after `EXPLAIN`, `profile` after `PROFILE`): operator names
+/// without the runtime after `@`, `Details`, `EstimatedRows`, identifiers, and when profiled
+/// rows and db hits. (The decoder bounds the nesting, so the walk is bounded too.)
+fn plan_of(summary: &Ps) -> Option<crate::plan::Plan> {
+    fn node(p: &Ps, profiled: bool) -> crate::plan::Plan {
+        let operator = p.get("operatorType").and_then(Ps::as_str).unwrap_or("");
+        let operator = operator.split_once('@').map_or(operator, |(o, _)| o);
+        let args = p.get("args");
+        let arg = |k: &str| args.and_then(|a| a.get(k));
+        let details = arg("Details").and_then(Ps::as_str).unwrap_or("");
+        let mut plan = crate::plan::Plan::leaf(operator, details);
+        plan.estimated_rows = match arg("EstimatedRows") {
+            Some(Ps::Float(f)) => *f,
+            Some(Ps::Int(i)) => *i as f64,
+            _ => 0.0,
+        };
+        if let Some(Ps::List(ids)) = p.get("identifiers") {
+            plan.identifiers = ids
+                .iter()
+                .filter_map(Ps::as_str)
+                .map(str::to_string)
+                .collect();
+        }
+        if profiled {
+            let count = |k: &str| p.get(k).and_then(Ps::as_int).map(|n| n.max(0) as u64);
+            plan.rows = count("rows");
+            plan.db_hits = count("dbHits");
+        }
+        if let Some(Ps::List(children)) = p.get("children") {
+            plan.children = children.iter().map(|c| node(c, profiled)).collect();
+        }
+        plan
+    }
+    match (summary.get("profile"), summary.get("plan")) {
+        (Some(p @ Ps::Map(_)), _) => Some(node(p, true)),
+        (_, Some(p @ Ps::Map(_))) => Some(node(p, false)),
+        _ => None,
     }
 }
 

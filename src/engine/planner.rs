@@ -330,6 +330,8 @@ fn projection(
         }
     };
     let offset = cols.len() - p.items.len();
+    // The items projected after ORDER BY's sort (see below).
+    let mut after_sort: Option<String> = None;
     let (aggs, keys): (Vec<_>, Vec<_>) = p
         .items
         .iter()
@@ -350,7 +352,7 @@ fn projection(
             .bind(cols.iter().map(|c| c.to_string()))
             .estimate(rows);
     } else {
-        let computed: Vec<String> = p
+        let computed: Vec<(usize, String)> = p
             .items
             .iter()
             .enumerate()
@@ -358,12 +360,37 @@ fn projection(
                 !matches!(&it.expr.kind, crate::syntax::ExprKind::Variable(v)
                     if *v.name == *cols[offset + i])
             })
-            .map(|(i, it)| item(&it.expr, &cols[offset + i]))
+            .map(|(i, it)| (i, item(&it.expr, &cols[offset + i])))
             .collect();
-        if !computed.is_empty() {
-            plan = Plan::over("Projection", computed.join(", "), plan)
+        // Neo4j projects what the sort reads before it — the items a sort key names (by alias
+        // or by the same expression) and the other sort expressions, as anonymous columns —
+        // and the other items after Sort/Top/Skip/Limit, for the rows they keep; so does the
+        // executor (`exec::deferred_items`).
+        let deferred = crate::engine::exec::deferred_items(p, &cols, false);
+        let mut before = Vec::new();
+        let mut after = Vec::new();
+        for (i, t) in computed {
+            if deferred[i] {
+                after.push(t);
+            } else {
+                before.push(t);
+            }
+        }
+        if !p.distinct {
+            for s in &p.order_by {
+                let t = run.text(&s.expr);
+                let named = cols.iter().any(|c| **c == *t)
+                    || p.items.iter().any(|it| run.text(&it.expr) == t);
+                if !named && !matches!(s.expr.kind, crate::syntax::ExprKind::Variable(_)) {
+                    before.push(format!("{t} AS {}", anon.name(&None)));
+                }
+            }
+        }
+        if !before.is_empty() {
+            plan = Plan::over("Projection", before.join(", "), plan)
                 .bind(cols.iter().map(|c| c.to_string()));
         }
+        after_sort = (!after.is_empty()).then(|| after.join(", "));
     }
     if p.distinct {
         let rows = plan.estimated_rows;
@@ -417,6 +444,12 @@ fn projection(
     if let (Some(l), true) = (limit, order.is_empty()) {
         let rows = cap(&plan, literal(&p.limit));
         plan = Plan::over("Limit", l, plan).estimate(rows);
+    }
+    if let Some(items) = after_sort {
+        let rows = plan.estimated_rows;
+        plan = Plan::over("Projection", items, plan)
+            .bind(cols.iter().map(|c| c.to_string()))
+            .estimate(rows);
     }
     *scope = cols;
     Ok(plan)

@@ -811,6 +811,23 @@ impl Graph {
         *n >= BUILD_IN_SCANS
     }
 
+    /// Whether the schema declares a range or text index (or a constraint backed by one) on
+    /// `label.key` alone: what Neo4j's planner seeks an equality through (`NodeIndexSeek`).
+    /// Without one, `EXPLAIN` shows the label scan and filter Neo4j plans (grape's own lookup
+    /// structure, built on demand, is how that filter runs, not an index the user has).
+    pub fn declares_seekable_index(&self, label: &str, key: &str) -> bool {
+        self.schema.indexes().iter().any(|ix| {
+            ix.entity == super::schema::EntityType::Node
+                && matches!(
+                    ix.kind,
+                    crate::syntax::IndexKind::Range | crate::syntax::IndexKind::Text
+                )
+                && ix.labels_or_types.iter().any(|x| &**x == label)
+                && ix.properties.len() == 1
+                && &*ix.properties[0] == key
+        })
+    }
+
     /// Whether the schema declares an index (or a constraint backed by one) whose first
     /// property is `label.key`.
     fn declares_index(&self, label: Sym, key: Sym) -> bool {

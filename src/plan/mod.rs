@@ -115,6 +115,49 @@ impl Plan {
         self.walk().iter().any(|p| p.operator == operator)
     }
 
+    /// The tree's shape: operator names alone, each over its input (`A <- B`), an operator with
+    /// several inputs over them in braces (`CartesianProduct { A | B }`). Two plans of one
+    /// statement have one shape when they run the same operators in the same tree, whatever
+    /// their details and estimates:
+    ///
+    /// ```
+    /// use grape::plan::Plan;
+    ///
+    /// let scan = |v: &str| Plan::leaf("NodeByLabelScan", format!("{v}:Person"));
+    /// let mut product = Plan::over("CartesianProduct", "", scan("a"));
+    /// product.children.push(scan("b"));
+    /// assert_eq!(
+    ///     Plan::over("ProduceResults", "a, b", product).shape(),
+    ///     "ProduceResults <- CartesianProduct { NodeByLabelScan | NodeByLabelScan }"
+    /// );
+    /// ```
+    pub fn shape(&self) -> String {
+        let mut out = String::new();
+        // Depth is bounded by the plans' own bounds (statements' nesting, the Bolt decoder's).
+        fn put(p: &Plan, out: &mut String) {
+            out.push_str(&p.operator);
+            match p.children.as_slice() {
+                [] => {}
+                [one] => {
+                    out.push_str(" <- ");
+                    put(one, out);
+                }
+                many => {
+                    out.push_str(" { ");
+                    for (i, c) in many.iter().enumerate() {
+                        if i > 0 {
+                            out.push_str(" | ");
+                        }
+                        put(c, out);
+                    }
+                    out.push_str(" }");
+                }
+            }
+        }
+        put(self, &mut out);
+        out
+    }
+
     /// The sum of the db hits of every operator (after `PROFILE`).
     pub fn total_db_hits(&self) -> u64 {
         self.walk().iter().filter_map(|p| p.db_hits).sum()

@@ -12,7 +12,7 @@ use crate::plan::Plan;
 pub(crate) struct Anon(usize);
 
 impl Anon {
-    fn name(&mut self, v: &Option<Ident>) -> String {
+    pub(crate) fn name(&mut self, v: &Option<Ident>) -> String {
         match v {
             Some(v) => v.name.clone(),
             None => {
@@ -235,15 +235,18 @@ impl Runner<'_> {
             AnchorAccess::Seek {
                 label, key, value, ..
             } => {
-                skip = Some((key, value));
-                Some(Plan::leaf(
-                    "NodeIndexSeek",
-                    format!(
-                        "{v}:{}({key}) WHERE {key} = {}",
-                        self.g.sym_name(*label),
-                        self.text(value)
-                    ),
-                ))
+                let name = self.g.sym_name(*label);
+                if self.g.declares_seekable_index(name, key) {
+                    skip = Some((key, value));
+                    Some(Plan::leaf(
+                        "NodeIndexSeek",
+                        format!("{v}:{name}({key}) WHERE {key} = {}", self.text(value)),
+                    ))
+                } else {
+                    // No index the user declared: the scan and filter Neo4j plans (the
+                    // equality stays in the filter).
+                    Some(Plan::leaf("NodeByLabelScan", format!("{v}:{name}")))
+                }
             }
             AnchorAccess::LabelScan(l) => Some(Plan::leaf(
                 "NodeByLabelScan",

@@ -43,7 +43,7 @@ pub(crate) use load_csv::*;
 use matching::*;
 pub(crate) use matching::{conjuncts, declare_pattern_vars};
 use project::*;
-pub(crate) use project::{has_aggregate, projection_columns};
+pub(crate) use project::{deferred_items, has_aggregate, projection_columns};
 pub(crate) use schema::{check_constraints, constraint_text, index_text};
 pub(crate) use show::show_columns;
 use update::*;

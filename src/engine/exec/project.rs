@@ -101,6 +101,9 @@ pub(crate) struct Projecting<'q> {
     keys: Option<Vec<&'q Expr>>,
     /// Without aggregates: the projected rows.
     projected: Vec<Projected>,
+    /// Per item, whether it is computed only for the rows ORDER BY, SKIP and LIMIT keep (see
+    /// [`deferred_items`]); such items hold null until then.
+    deferred: Vec<bool>,
     /// With aggregates: each group's position in `order`, by key. Fx hashing: a group key is
     /// hashed once per row, and SipHash costs a good part of an aggregation over a large
     /// graph.
@@ -264,11 +267,13 @@ impl<'a> Runner<'a> {
                 collect_aggregates(w, &mut aggs);
             }
         }
+        let deferred = deferred_items(p, &cols, items_aggregate);
         Ok(Projecting {
             cols,
             star_slots,
             aggs,
             item_has_agg,
+            deferred,
             grouping: items_aggregate,
             keys,
             projected: Vec::new(),
@@ -291,8 +296,12 @@ impl<'a> Runner<'a> {
         let mut out: Row = pr.star_slots.iter().map(|&i| r[i].clone()).collect();
         pr.compile_for(self, p, scope);
         if let Some((_, _, compiled)) = &pr.compiled {
-            for c in compiled.items.iter().flatten() {
-                out.push(self.eval_compiled(c, &env)?);
+            for (c, deferred) in compiled.items.iter().zip(&pr.deferred) {
+                match c {
+                    Some(_) if *deferred => out.push(Value::Null),
+                    Some(c) => out.push(self.eval_compiled(c, &env)?),
+                    None => {}
+                }
             }
         }
         // The projected rows are held until the clause ends.
@@ -399,6 +408,7 @@ impl<'a> Runner<'a> {
             star_slots,
             aggs,
             item_has_agg,
+            deferred,
             grouping,
             keys,
             mut projected,
@@ -529,7 +539,27 @@ impl<'a> Runner<'a> {
             };
             projected = keyed.into_iter().map(|(_, r)| r).collect();
         }
-        let projected = self.skip_limit(p, projected)?;
+        let mut projected = self.skip_limit(p, projected)?;
+        if deferred.iter().any(|d| *d) {
+            // The items nothing before the cut reads, for the rows it kept (as Neo4j projects
+            // them after Sort/Top/Skip/Limit: a row cut off never computes them).
+            let late: Vec<(usize, CExpr)> = p
+                .items
+                .iter()
+                .zip(&deferred)
+                .enumerate()
+                .filter(|(_, (_, d))| **d)
+                .map(|(i, (it, _))| (star_slots.len() + i, self.compile(&it.expr, &layout)))
+                .collect();
+            for (out, src, _) in &mut projected {
+                self.sh.tick()?;
+                let env = Env::new(scope, src);
+                for (at, c) in &late {
+                    out[*at] = self.eval_compiled(c, &env)?;
+                }
+                self.sh.charge(Shared::row_bytes(out))?;
+            }
+        }
         let rows = match where_ {
             None => projected.into_iter().map(|(r, _, _)| r).collect(),
             Some(pred) => {
@@ -612,6 +642,35 @@ impl<'a> Runner<'a> {
         }
         Ok(rows)
     }
+}
+
+/// Which items of a projection are computed only for the rows its ORDER BY, SKIP and LIMIT
+/// keep: in a projection that neither aggregates nor dedupes, has one of them, every item but
+/// those the sort reads (the same expression as a sort key, or a column a sort key names).
+/// Neo4j plans them so (a Projection above Sort/Top/Skip/Limit), and a row cut off never
+/// evaluates them: `UNWIND [1, 0] AS x RETURN 1/x AS y ORDER BY x DESC LIMIT 1` is 1, not a
+/// division by zero.
+pub(crate) fn deferred_items(p: &Projection, cols: &[Arc<str>], aggregates: bool) -> Vec<bool> {
+    let cuts = !p.order_by.is_empty() || p.skip.is_some() || p.limit.is_some();
+    if aggregates || p.distinct || !cuts {
+        return vec![false; p.items.len()];
+    }
+    let mut named = Vec::new();
+    for s in &p.order_by {
+        super::walk::free_vars(&s.expr, &mut named);
+    }
+    let offset = cols.len() - p.items.len();
+    p.items
+        .iter()
+        .enumerate()
+        .map(|(i, it)| {
+            let sorted = p.order_by.iter().any(|s| s.expr == it.expr);
+            let read = named.iter().any(|n| **n == *cols[offset + i]);
+            let plain =
+                matches!(&it.expr.kind, ExprKind::Variable(v) if *v.name == *cols[offset + i]);
+            !(sorted || read || plain)
+        })
+        .collect()
 }
 
 /// The running state of one aggregate function in one group.
