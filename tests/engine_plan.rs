@@ -295,6 +295,63 @@ fn explain_runs_nothing_and_profile_counts() {
     assert!(t.plan.unwrap().contains("Create"));
 }
 
+/// PROFILE runs the statement as a plain run does — a MATCH feeding an aggregating WITH or
+/// RETURN row by row — and each operator's rows equal an independent count of the same rows.
+#[test]
+fn profile_counts_the_run_that_happens_operator_by_operator() {
+    let mut g = graph(
+        "UNWIND range(1, 30) AS i CREATE (:Person {name: 'p' + i, team: 't' + (i % 4)});\
+         MATCH (a:Person), (b:Person) WHERE a.name < b.name AND (size(a.name) + size(b.name)) % 3 = 0 \
+         CREATE (a)-[:KNOWS]->(b)",
+    );
+    let count = |g: &mut Graph, q: &str| -> u64 {
+        grape::engine::run(g, q, &Params::new())
+            .unwrap()
+            .first_int()
+            .unwrap() as u64
+    };
+    let people = count(&mut g, "MATCH (p:Person) RETURN count(*)");
+    let pairs = count(&mut g, "MATCH (p:Person)-[:KNOWS]->(f) RETURN count(*)");
+    let teams = count(
+        &mut g,
+        "MATCH (p:Person)-[:KNOWS]->(f) RETURN count(DISTINCT f.team)",
+    );
+    assert!(
+        people == 30 && pairs > 30 && teams == 4,
+        "{people} {pairs} {teams}"
+    );
+    for q in [
+        "PROFILE MATCH (p:Person)-[:KNOWS]->(f) RETURN f.team AS t, count(*) AS c",
+        "PROFILE MATCH (p:Person)-[:KNOWS]->(f) WITH f.team AS t, count(*) AS c RETURN t, c",
+    ] {
+        let stmt = grape::syntax::parse(q).unwrap();
+        let t = execute(&mut g, &stmt, q, &Params::new(), &Options::default()).unwrap();
+        assert_eq!(t.rows.len() as u64, teams, "{q}");
+        let plan = t.plan.unwrap();
+        let rows_of = |op: &str| {
+            plan.walk()
+                .into_iter()
+                .find(|p| p.operator == op)
+                .unwrap_or_else(|| panic!("{q}: no {op} in\n{}", plan.render()))
+                .rows
+        };
+        assert_eq!(
+            rows_of("NodeByLabelScan"),
+            Some(people),
+            "{}",
+            plan.render()
+        );
+        assert_eq!(rows_of("Expand(All)"), Some(pairs), "{}", plan.render());
+        assert_eq!(
+            rows_of("EagerAggregation"),
+            Some(teams),
+            "{}",
+            plan.render()
+        );
+        assert_eq!(plan.rows, Some(teams), "{}", plan.render());
+    }
+}
+
 #[test]
 fn explain_checks_what_running_checks() {
     let g = graph(PEOPLE);

@@ -818,7 +818,7 @@ fn run_single(
                 continue;
             }
             let last = i + 1 == n;
-            let started = sh.profile.as_ref().map(|_| sh.profile_start());
+            let mut started = sh.profile.as_ref().map(|_| sh.profile_start());
             match clause {
                 Clause::Return(r) => {
                     let run = Runner::new(access.graph(), sh);
@@ -893,11 +893,10 @@ fn run_single(
                         returns: true,
                     });
                 }
-                Clause::Match(m)
-                    if started.is_none() && aggregating_projection(q.clauses.get(i + 1)) =>
-                {
+                Clause::Match(m) if aggregating_projection(q.clauses.get(i + 1)) => {
                     // An aggregating WITH or RETURN right after a MATCH groups the rows as
-                    // they are found: they are read once and never held.
+                    // they are found: they are read once and never held. PROFILE counts the
+                    // rows the MATCH fed and the groups the projection made, on this same run.
                     let (p, return_span, where_) = match &q.clauses[i + 1] {
                         Clause::Return(r) => (&r.projection, Some(r.span), None),
                         Clause::With(w) => (&w.projection, None, w.where_.as_ref()),
@@ -908,11 +907,20 @@ fn run_single(
                     let mut after = scope.clone();
                     matching::declare_match_vars(m, &mut after);
                     let mut pr = run.prepare_projection(p, &after, is_return, where_)?;
+                    let mut fed = 0usize;
                     run.exec_match_into(m, &mut scope, rows, None, &mut |run, sc, vals| {
                         run.sh.tick()?;
+                        fed += 1;
                         run.add_to_projection(&mut pr, p, sc, vals)
                     })?;
+                    let projecting = started.take().map(|s| {
+                        sh.profile_end(clause, s, fed);
+                        sh.profile_start()
+                    });
                     let (cols, out) = run.finish_projection(p, &scope, pr, where_)?;
+                    if let Some(s) = projecting {
+                        sh.profile_end(&q.clauses[i + 1], s, out.len());
+                    }
                     fused = true;
                     if let Some(span) = return_span {
                         if i + 2 != n {
