@@ -1034,8 +1034,35 @@ impl Graph {
                 old: Box::new(old),
                 new,
             });
+            self.build_declared_indexes();
         }
         out
+    }
+
+    /// Builds the property lookups of the indexes the schema declares on nodes (range or text,
+    /// by their first property) over the nodes there are, as Neo4j populates an index when it
+    /// is created: a seek through a declared index never pays for the build. (Writes keep them
+    /// up to date; a label or key the graph does not have yet is built on its first lookup.)
+    fn build_declared_indexes(&self) {
+        let wanted: Vec<(Sym, Sym)> = self
+            .schema
+            .indexes()
+            .iter()
+            .filter(|ix| {
+                ix.entity == super::schema::EntityType::Node
+                    && matches!(
+                        ix.kind,
+                        crate::syntax::IndexKind::Range | crate::syntax::IndexKind::Text
+                    )
+            })
+            .filter_map(|ix| Some((ix.labels_or_types.first()?, ix.properties.first()?)))
+            .filter_map(|(l, k)| Some((self.sym(l)?, self.sym(k)?)))
+            .collect();
+        for (l, k) in wanted {
+            if self.built_index(l, k).is_none() {
+                self.property_index(l, k);
+            }
+        }
     }
 
     /// Whether the open transaction (the journal) created node `n`.
