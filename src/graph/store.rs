@@ -124,7 +124,10 @@ pub enum Dir {
     Both,
 }
 
-type PropIndex = rustc_hash::FxHashMap<GroupKey, Vec<NodeId>>;
+/// The nodes of one value in a property index, in id order: inline for one or two (most
+/// values of a key worth an index), on the heap for more.
+type Hits = smallvec::SmallVec<[NodeId; 2]>;
+type PropIndex = rustc_hash::FxHashMap<GroupKey, Hits>;
 
 /// Where a graph's bytes go ([`Graph::memory_stats`]): counts, and estimated bytes by part.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -505,12 +508,17 @@ impl Graph {
                 + a.entries.capacity() * size_of::<AdjEntry>();
         }
         if let Ok(m) = self.prop_indexes.read() {
+            // The table's slots (a key, its hits inline, a control byte each; a key's string or
+            // list is shared with the node's property), and hits spilled to the heap.
+            let slot = size_of::<(GroupKey, Hits)>() + 1;
             st.index_bytes = m
                 .values()
                 .map(|ix| {
-                    ix.values()
-                        .map(|v| v.capacity() * size_of::<NodeId>() + 64)
-                        .sum::<usize>()
+                    ix.capacity() * slot
+                        + ix.values()
+                            .filter(|v| v.spilled())
+                            .map(|v| v.capacity() * size_of::<NodeId>())
+                            .sum::<usize>()
                 })
                 .sum();
         }
@@ -747,7 +755,7 @@ impl Graph {
         };
         index
             .get(&GroupKey(value.clone()))
-            .cloned()
+            .map(|h| h.to_vec())
             .unwrap_or_default()
     }
 
@@ -1621,24 +1629,49 @@ impl Graph {
     }
 }
 
-fn remove_sorted(v: Option<&mut Vec<NodeId>>, id: NodeId) {
+/// A list of node ids kept sorted: a label's nodes (`Vec`), an index value's hits (`Hits`).
+trait SortedIds: std::ops::Deref<Target = [NodeId]> {
+    fn insert_at(&mut self, i: usize, id: NodeId);
+    fn remove_at(&mut self, i: usize);
+}
+
+impl SortedIds for Vec<NodeId> {
+    fn insert_at(&mut self, i: usize, id: NodeId) {
+        self.insert(i, id);
+    }
+    fn remove_at(&mut self, i: usize) {
+        self.remove(i);
+    }
+}
+
+impl SortedIds for Hits {
+    fn insert_at(&mut self, i: usize, id: NodeId) {
+        self.insert(i, id);
+    }
+    fn remove_at(&mut self, i: usize) {
+        self.remove(i);
+    }
+}
+
+fn remove_sorted<V: SortedIds>(v: Option<&mut V>, id: NodeId) {
     if let Some(v) = v {
         if let Ok(i) = v.binary_search(&id) {
-            v.remove(i);
+            v.remove_at(i);
         }
     }
 }
 
-fn insert_sorted(v: &mut Vec<NodeId>, id: NodeId) {
-    match v.last() {
-        Some(last) if *last < id => v.push(id),
-        None => v.push(id),
-        _ => {
-            if let Err(i) = v.binary_search(&id) {
-                v.insert(i, id);
-            }
-        }
-    }
+fn insert_sorted<V: SortedIds>(v: &mut V, id: NodeId) {
+    // Ids mostly come in order: appended without a search.
+    let at = match v.last() {
+        Some(last) if *last < id => v.len(),
+        None => 0,
+        _ => match v.binary_search(&id) {
+            Ok(_) => return,
+            Err(i) => i,
+        },
+    };
+    v.insert_at(at, id);
 }
 
 impl crate::value::Entities for Graph {
