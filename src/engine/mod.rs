@@ -1105,8 +1105,10 @@ fn execute_read_here(
 ///
 /// ```
 /// let g = grape::graph::Graph::from_cypher_script(
-///     "CREATE (:Person {name: 'x'})-[:KNOWS]->(:Person {name: 'y'})",
+///     "CREATE (:Person {name: 'x'})-[:KNOWS]->(:Person {name: 'y'});
+///      CREATE INDEX person_name FOR (p:Person) ON (p.name)",
 /// ).unwrap();
+/// // Through the declared index; without it, a label scan and a filter (as in Neo4j).
 /// let q = "MATCH (p:Person {name: 'x'})-[:KNOWS]->(f) RETURN f";
 /// let stmt = grape::syntax::parse(q).unwrap();
 /// let opts = grape::engine::Options::default();
