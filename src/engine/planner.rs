@@ -330,7 +330,7 @@ fn projection(
         }
     };
     let offset = cols.len() - p.items.len();
-    // The items projected after ORDER BY's sort (see below).
+    // The items projected after the sort, SKIP and LIMIT (see below).
     let mut after_sort: Option<String> = None;
     let (aggs, keys): (Vec<_>, Vec<_>) = p
         .items
