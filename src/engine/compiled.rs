@@ -129,8 +129,10 @@ enum CKind<'q> {
     IsNull(Box<CExpr<'q>>, bool),
     List(Vec<CExpr<'q>>),
     Map(Vec<(Arc<str>, CExpr<'q>)>),
+    /// A function call, bound to its implementation when compiled (`None`: a function the
+    /// engine does not run, an error if the call is reached).
     Call {
-        lowered: String,
+        bound: Option<functions::Bound>,
         name: &'q QualifiedName,
         args: Vec<CExpr<'q>>,
     },
@@ -343,7 +345,7 @@ impl<'a> Runner<'a> {
                 && normal_form_argument(name, args).is_none() =>
             {
                 CKind::Call {
-                    lowered: name.dotted().to_ascii_lowercase(),
+                    bound: functions::resolve(&name.dotted().to_ascii_lowercase()),
                     name,
                     args: args.iter().map(|a| self.compile(a, layout)).collect(),
                 }
@@ -550,16 +552,15 @@ impl<'a> Runner<'a> {
                 self.sh.admit(&v)?;
                 Ok(v)
             }
-            CKind::Call {
-                lowered,
-                name,
-                args,
-            } => {
+            CKind::Call { bound, name, args } => {
                 let vals = args
                     .iter()
                     .map(|a| self.eval_compiled(a, env))
                     .collect::<Result<Vec<_>>>()?;
-                let v = functions::call_lowered(self, lowered, name, vals)?;
+                let Some(bound) = bound else {
+                    return Err(functions::unresolved(name));
+                };
+                let v = bound.call(self, name, vals)?;
                 self.sh.admit(&v)?;
                 Ok(v)
             }

@@ -10,139 +10,16 @@ pub(crate) fn is_aggregate(name: &QualifiedName) -> bool {
     name.is_aggregate()
 }
 
-/// The functions the engine runs (lower-case), besides the aggregates
-/// ([`QualifiedName::is_aggregate`]). A unit test holds it equal to what [`call`] dispatches.
-pub(crate) const IMPLEMENTED: &[&str] = &[
-    "abs",
-    "acos",
-    "asin",
-    "atan",
-    "atan2",
-    "btrim",
-    "ceil",
-    "char_length",
-    "character_length",
-    "coalesce",
-    "cos",
-    "cot",
-    "date",
-    "date.realtime",
-    "date.statement",
-    "date.transaction",
-    "date.truncate",
-    "datetime",
-    "datetime.fromepoch",
-    "datetime.fromepochmillis",
-    "datetime.realtime",
-    "datetime.statement",
-    "datetime.transaction",
-    "datetime.truncate",
-    "db.namefromelementid",
-    "degrees",
-    "duration",
-    "duration.between",
-    "duration.indays",
-    "duration.inmonths",
-    "duration.inseconds",
-    "e",
-    "elementid",
-    "endnode",
-    "exists",
-    "exp",
-    "file",
-    "floor",
-    "gds.util.asnode",
-    "gds.version",
-    "graph.byelementid",
-    "graph.byname",
-    "graph.names",
-    "graph.propertiesbyname",
-    "haversin",
-    "head",
-    "id",
-    "isempty",
-    "isnan",
-    "keys",
-    "labels",
-    "last",
-    "left",
-    "length",
-    "linenumber",
-    "localdatetime",
-    "localdatetime.realtime",
-    "localdatetime.statement",
-    "localdatetime.transaction",
-    "localdatetime.truncate",
-    "localtime",
-    "localtime.realtime",
-    "localtime.statement",
-    "localtime.transaction",
-    "localtime.truncate",
-    "log",
-    "log10",
-    "lower",
-    "ltrim",
-    "nodes",
-    "normalize",
-    "nullif",
-    "pi",
-    "point",
-    "point.distance",
-    "point.withinbbox",
-    "properties",
-    "radians",
-    "rand",
-    "randomuuid",
-    "range",
-    "relationships",
-    "replace",
-    "reverse",
-    "right",
-    "round",
-    "rtrim",
-    "sign",
-    "sin",
-    "size",
-    "split",
-    "sqrt",
-    "startnode",
-    "substring",
-    "tail",
-    "tan",
-    "time",
-    "time.realtime",
-    "time.statement",
-    "time.transaction",
-    "time.truncate",
-    "timestamp",
-    "toboolean",
-    "tobooleanlist",
-    "tobooleanornull",
-    "tofloat",
-    "tofloatlist",
-    "tofloatornull",
-    "tointeger",
-    "tointegerlist",
-    "tointegerornull",
-    "tolower",
-    "tostring",
-    "tostringlist",
-    "tostringornull",
-    "toupper",
-    "trim",
-    "type",
-    "upper",
-    "valuetype",
-    "vector.similarity.cosine",
-    "vector.similarity.euclidean",
-];
-
 /// Whether the engine runs the function `name` (dotted, any case).
 pub fn is_implemented(name: &str) -> bool {
     let lower = name.to_ascii_lowercase();
-    IMPLEMENTED.binary_search(&lower.as_str()).is_ok()
-        || super::apoc::is_implemented(&lower)
-        || crate::syntax::ast::is_aggregate_name(&lower)
+    resolve(&lower).is_some() || crate::syntax::ast::is_aggregate_name(&lower)
+}
+
+/// The built-in functions' names (lower-case), besides the aggregates and APOC's.
+#[cfg(test)]
+pub(crate) fn builtin_names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|(n, _)| *n)
 }
 
 fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<()> {
@@ -368,702 +245,1297 @@ impl IntRange {
     }
 }
 
-pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
-    call_lowered(run, &name.dotted().to_ascii_lowercase(), name, args)
+/// A built-in function: called with the runner, its lower-case name (one implementation may
+/// serve several names: `toUpper` and `upper`), the name as the query writes it (for errors
+/// that point at it) and the evaluated arguments.
+pub(crate) type Builtin = fn(&Runner, &'static str, &QualifiedName, Vec<Value>) -> Result<Value>;
+
+/// A function call's implementation, bound once when the call is compiled ([`resolve`]): a
+/// built-in or an APOC function. Nothing looks a function up by its name while rows run.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bound {
+    /// The lower-case dotted name.
+    pub(crate) name: &'static str,
+    imp: Imp,
 }
 
-/// [`call`] with the dotted name already lower-cased (a compiled call does it once).
-pub(crate) fn call_lowered(
+#[derive(Clone, Copy)]
+enum Imp {
+    Builtin(Builtin),
+    Apoc(super::apoc::Entry),
+}
+
+impl std::fmt::Debug for Imp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Imp::Builtin(_) => f.write_str("built-in"),
+            Imp::Apoc(e) => e.fmt(f),
+        }
+    }
+}
+
+impl Bound {
+    /// Runs the function on evaluated arguments; `name` is the call as written.
+    #[inline]
+    pub(crate) fn call(
+        self,
+        run: &Runner,
+        name: &QualifiedName,
+        args: Vec<Value>,
+    ) -> Result<Value> {
+        match self.imp {
+            Imp::Builtin(f) => f(run, self.name, name, args),
+            Imp::Apoc(e) => e.call(run, &args),
+        }
+    }
+}
+
+/// The function `lowered` (a dotted name, lower-case) bound to its implementation: the
+/// built-ins' table ([`BUILTINS`], by binary search), then APOC's (`apoc::resolve`). `None`
+/// for a function the engine does not run. The registry is the catalogue's side in code: a
+/// unit test holds the names it resolves to Neo4j's catalogue.
+pub(crate) fn resolve(lowered: &str) -> Option<Bound> {
+    if let Ok(i) = BUILTINS.binary_search_by_key(&lowered, |(n, _)| n) {
+        let (name, f) = BUILTINS[i];
+        return Some(Bound {
+            name,
+            imp: Imp::Builtin(f),
+        });
+    }
+    if lowered.starts_with("apoc.") {
+        return super::apoc::resolve(lowered).map(|e| Bound {
+            name: e.name,
+            imp: Imp::Apoc(e),
+        });
+    }
+    None
+}
+
+/// The error of a call to a function the engine does not run ([`resolve`] gave `None`):
+/// APOC's that grape lacks are unsupported; any other is unknown (the semantic check reports
+/// it before a query runs; this is what a call reaching the runtime gets).
+pub(crate) fn unresolved(name: &QualifiedName) -> ExecError {
+    let dotted = name.dotted();
+    if dotted.to_ascii_lowercase().starts_with("apoc.") {
+        return ExecError::unsupported(&dotted);
+    }
+    ExecError::compile(
+        ErrorKind::SyntaxError,
+        format!("unknown function `{dotted}`"),
+    )
+    .with_detail("UnknownFunction")
+}
+
+/// Calls the function `name` on evaluated arguments, resolving it first (an interpreted
+/// call; a compiled one is bound once, see [`resolve`]).
+pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    match resolve(&name.dotted().to_ascii_lowercase()) {
+        Some(b) => b.call(run, name, args),
+        None => Err(unresolved(name)),
+    }
+}
+
+/// The built-in functions (lower-case dotted names, sorted), each bound to its implementation.
+const BUILTINS: &[(&str, Builtin)] = &[
+    ("abs", f_abs),
+    ("acos", f_acos),
+    ("asin", f_asin),
+    ("atan", f_atan),
+    ("atan2", f_atan2),
+    ("btrim", f_trim_side),
+    ("ceil", f_ceil),
+    ("char_length", f_char_length),
+    ("character_length", f_char_length),
+    ("coalesce", f_coalesce),
+    ("cos", f_cos),
+    ("cot", f_cot),
+    ("date", f_temporal),
+    ("date.realtime", f_temporal_now),
+    ("date.statement", f_temporal_now),
+    ("date.transaction", f_temporal_now),
+    ("date.truncate", f_temporal_truncate),
+    ("datetime", f_temporal),
+    ("datetime.fromepoch", f_datetime_fromepoch),
+    ("datetime.fromepochmillis", f_datetime_fromepoch),
+    ("datetime.realtime", f_temporal_now),
+    ("datetime.statement", f_temporal_now),
+    ("datetime.transaction", f_temporal_now),
+    ("datetime.truncate", f_temporal_truncate),
+    ("db.namefromelementid", f_db_namefromelementid),
+    ("degrees", f_degrees),
+    ("duration", f_duration),
+    ("duration.between", f_duration_between),
+    ("duration.indays", f_duration_between),
+    ("duration.inmonths", f_duration_between),
+    ("duration.inseconds", f_duration_between),
+    ("e", f_e),
+    ("elementid", f_elementid),
+    ("endnode", f_endpoint),
+    ("exists", f_exists),
+    ("exp", f_exp),
+    ("file", f_load_csv_context),
+    ("floor", f_floor),
+    ("gds.util.asnode", f_gds_util_asnode),
+    ("gds.version", f_gds_version),
+    ("graph.byelementid", f_graph_by),
+    ("graph.byname", f_graph_by),
+    ("graph.names", f_graph_names),
+    ("graph.propertiesbyname", f_graph_propertiesbyname),
+    ("haversin", f_haversin),
+    ("head", f_head_or_last),
+    ("id", f_id),
+    ("isempty", f_isempty),
+    ("isnan", f_isnan),
+    ("keys", f_keys),
+    ("labels", f_labels),
+    ("last", f_head_or_last),
+    ("left", f_left_or_right),
+    ("length", f_length),
+    ("linenumber", f_load_csv_context),
+    ("localdatetime", f_temporal),
+    ("localdatetime.realtime", f_temporal_now),
+    ("localdatetime.statement", f_temporal_now),
+    ("localdatetime.transaction", f_temporal_now),
+    ("localdatetime.truncate", f_temporal_truncate),
+    ("localtime", f_temporal),
+    ("localtime.realtime", f_temporal_now),
+    ("localtime.statement", f_temporal_now),
+    ("localtime.transaction", f_temporal_now),
+    ("localtime.truncate", f_temporal_truncate),
+    ("log", f_log),
+    ("log10", f_log10),
+    ("lower", f_tolower),
+    ("ltrim", f_trim_side),
+    ("nodes", f_path_elements),
+    ("normalize", f_normalize),
+    ("nullif", f_nullif),
+    ("pi", f_pi),
+    ("point", f_point),
+    ("point.distance", f_point_distance),
+    ("point.withinbbox", f_point_withinbbox),
+    ("properties", f_properties),
+    ("radians", f_radians),
+    ("rand", f_rand),
+    ("randomuuid", f_randomuuid),
+    ("range", f_range),
+    ("relationships", f_path_elements),
+    ("replace", f_replace),
+    ("reverse", f_reverse),
+    ("right", f_left_or_right),
+    ("round", f_round),
+    ("rtrim", f_trim_side),
+    ("sign", f_sign),
+    ("sin", f_sin),
+    ("size", f_size),
+    ("split", f_split),
+    ("sqrt", f_sqrt),
+    ("startnode", f_endpoint),
+    ("substring", f_substring),
+    ("tail", f_tail),
+    ("tan", f_tan),
+    ("time", f_temporal),
+    ("time.realtime", f_temporal_now),
+    ("time.statement", f_temporal_now),
+    ("time.transaction", f_temporal_now),
+    ("time.truncate", f_temporal_truncate),
+    ("timestamp", f_timestamp),
+    ("toboolean", f_toboolean),
+    ("tobooleanlist", f_to_typed_list),
+    ("tobooleanornull", f_toboolean),
+    ("tofloat", f_tofloat),
+    ("tofloatlist", f_to_typed_list),
+    ("tofloatornull", f_tofloat),
+    ("tointeger", f_tointeger),
+    ("tointegerlist", f_to_typed_list),
+    ("tointegerornull", f_tointeger),
+    ("tolower", f_tolower),
+    ("tostring", f_tostring),
+    ("tostringlist", f_to_typed_list),
+    ("tostringornull", f_tostring),
+    ("toupper", f_toupper),
+    ("trim", f_trim),
+    ("type", f_type),
+    ("upper", f_toupper),
+    ("valuetype", f_valuetype),
+    ("vector.similarity.cosine", f_vector_similarity_cosine),
+    ("vector.similarity.euclidean", f_vector_similarity_euclidean),
+];
+
+// ---- graph elements ----
+fn f_id(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Node(x) => Ok(Value::Int(x.0 as i64)),
+        Value::Relationship(x) => Ok(Value::Int(x.0 as i64)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_elementid(
     run: &Runner,
-    n: &str,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Node(x) => Ok(Value::from(run.element_id(true, x.0))),
+        Value::Relationship(x) => Ok(Value::from(run.element_id(false, x.0))),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_labels(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Node(x) => {
+            if let Some(e) = run.sh.deleted_access(run.graph(), &args[0]) {
+                return Err(e);
+            }
+            Ok(Value::List(
+                run.node_labels(*x).into_iter().map(Value::String).collect(),
+            ))
+        }
+        // A value of another type at runtime (the TCK's InvalidArgumentValue).
+        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+    }
+}
+
+fn f_type(run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Relationship(x) => Ok(run
+            .rel_type(*x)
+            // A relationship the statement deleted keeps its type (Neo4j reads it).
+            .or_else(|| run.sh.deleted.borrow().rels.get(x).cloned())
+            .map(Value::String)
+            .unwrap_or(Value::Null)),
+        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+    }
+}
+
+fn f_properties(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        v @ (Value::Node(_) | Value::Relationship(_) | Value::Map(_)) => {
+            Ok(Value::Map(run.all_properties(v)?))
+        }
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_keys(run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        // A map's keys in Neo4j's order (its maps are Java hash maps).
+        Value::Map(m) => Ok(Value::List(
+            crate::value::java_hash_order(m.iter())
+                .into_iter()
+                .map(|(k, _)| Value::String(k.clone()))
+                .collect(),
+        )),
+        v @ (Value::Node(_) | Value::Relationship(_)) => Ok(Value::List(
+            run.all_properties(v)?
+                .into_keys()
+                .map(Value::String)
+                .collect(),
+        )),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_endpoint(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Relationship(r) => Ok(run
+            .rel_endpoints(*r)
+            .map(|(a, b)| Value::Node(if n == "startnode" { a } else { b }))
+            .unwrap_or(Value::Null)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_path_elements(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Path(p) => Ok(Value::List(if n == "nodes" {
+            p.nodes.iter().map(|x| Value::Node(*x)).collect()
+        } else {
+            p.rels.iter().map(|x| Value::Relationship(*x)).collect()
+        })),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_length(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Path(p) => Ok(Value::Int(p.rels.len() as i64)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_normalize(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    // (The engine passes the form keyword of `normalize(s, NFD)` before evaluating
+    // arguments; here it is a value.)
+    arity(n, &args, 1, 2)?;
+    let form = match args.get(1) {
+        None => crate::syntax::NormalForm::Nfc,
+        Some(Value::String(f)) => crate::syntax::NormalForm::parse(f).ok_or_else(|| {
+            ExecError::runtime(
+                ErrorKind::ArgumentError,
+                "Invalid normal form, expected NFC, NFD, NFKC, NFKD",
+            )
+            .with_detail("InvalidArgumentValue")
+        })?,
+        Some(other) => return Err(bad_arg(n, other)),
+    };
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::String(s) => Ok(Value::from(normalized(s, form))),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_exists(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    // The argument is a pattern (the validator refuses anything else), evaluated to
+    // whether it has a match.
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Bool(b) => Ok(Value::Bool(*b)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+// ---- lists ----
+fn f_size(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::List(l) => Ok(Value::Int(l.len() as i64)),
+        Value::String(s) => Ok(Value::Int(s.chars().count() as i64)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_char_length(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::String(s) => Ok(Value::Int(s.chars().count() as i64)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_head_or_last(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::List(l) => Ok((if n == "head" { l.first() } else { l.last() })
+            .cloned()
+            .unwrap_or(Value::Null)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_tail(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::List(l) => Ok(Value::List(l.iter().skip(1).cloned().collect())),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_reverse(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::List(l) => Ok(Value::List(l.iter().rev().cloned().collect())),
+        Value::String(s) => Ok(Value::from(s.chars().rev().collect::<String>())),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_range(
+    run: &Runner,
+    _n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    let r = IntRange::from_args(&args)?;
+    run.sh
+        .can_allocate((r.len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
+    let mut out = Vec::with_capacity(r.len as usize);
+    for (i, x) in r.iter().enumerate() {
+        if i % 65536 == 65535 {
+            run.sh.tick()?;
+        }
+        out.push(Value::Int(x));
+    }
+    Ok(Value::List(out))
+}
+
+fn f_coalesce(
+    _run: &Runner,
+    _n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    Ok(args
+        .into_iter()
+        .find(|v| !v.is_null())
+        .unwrap_or(Value::Null))
+}
+
+fn f_isempty(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::List(l) => Ok(Value::Bool(l.is_empty())),
+        Value::String(s) => Ok(Value::Bool(s.is_empty())),
+        Value::Map(m) => Ok(Value::Bool(m.is_empty())),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+// ---- conversion ----
+fn f_tostring(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::String(_)) => {
+            Ok(Value::from(to_string_plain(v)))
+        }
+        Value::Temporal(t) => Ok(Value::from(t.to_neo4j_string())),
+        Value::Point(p) => Ok(Value::from(p.to_string())),
+        _ if n == "tostringornull" => Ok(Value::Null),
+        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+    }
+}
+
+fn f_tointeger(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Int(i) => Ok(Value::Int(*i)),
+        Value::Float(f) => {
+            if f.is_finite() && f.abs() < 9.2e18 {
+                Ok(Value::Int(f.trunc() as i64))
+            } else {
+                Ok(Value::Null)
+            }
+        }
+        Value::Bool(b) => Ok(Value::Int(*b as i64)),
+        Value::String(s) => Ok(parse_int_text(s).map(Value::Int).unwrap_or(Value::Null)),
+        _ if n == "tointegerornull" => Ok(Value::Null),
+        other => Err(ExecError::type_error(format!(
+            "Invalid input for function 'toInteger()': Expected a String, Float, Integer or Boolean, got: {}",
+            super::exec::neo4j_value_text(other)
+        ))
+        .with_detail("InvalidArgumentValue")),
+    }
+}
+
+fn f_tofloat(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Int(i) => Ok(Value::Float(*i as f64)),
+        Value::Float(f) => Ok(Value::Float(*f)),
+        Value::String(s) => Ok(s
+            .trim()
+            .parse::<f64>()
+            .map(Value::Float)
+            .unwrap_or(Value::Null)),
+        _ if n == "tofloatornull" => Ok(Value::Null),
+        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+    }
+}
+
+fn f_to_typed_list(
+    run: &Runner,
+    n: &'static str,
     name: &QualifiedName,
     args: Vec<Value>,
 ) -> Result<Value> {
-    match n {
-        // ---- graph elements ----
-        "id" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Node(x) => Ok(Value::Int(x.0 as i64)),
-                Value::Relationship(x) => Ok(Value::Int(x.0 as i64)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "elementid" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Node(x) => Ok(Value::from(run.element_id(true, x.0))),
-                Value::Relationship(x) => Ok(Value::from(run.element_id(false, x.0))),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "labels" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Node(x) => {
-                    if let Some(e) = run.sh.deleted_access(run.graph(), &args[0]) {
-                        return Err(e);
-                    }
-                    Ok(Value::List(
-                        run.node_labels(*x).into_iter().map(Value::String).collect(),
-                    ))
-                }
-                // A value of another type at runtime (the TCK's InvalidArgumentValue).
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
-            }
-        }
-        "type" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Relationship(x) => Ok(run
-                    .rel_type(*x)
-                    // A relationship the statement deleted keeps its type (Neo4j reads it).
-                    .or_else(|| run.sh.deleted.borrow().rels.get(x).cloned())
-                    .map(Value::String)
-                    .unwrap_or(Value::Null)),
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
-            }
-        }
-        "properties" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                v @ (Value::Node(_) | Value::Relationship(_) | Value::Map(_)) => {
-                    Ok(Value::Map(run.all_properties(v)?))
-                }
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "keys" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                // A map's keys in Neo4j's order (its maps are Java hash maps).
-                Value::Map(m) => Ok(Value::List(
-                    crate::value::java_hash_order(m.iter())
-                        .into_iter()
-                        .map(|(k, _)| Value::String(k.clone()))
-                        .collect(),
-                )),
-                v @ (Value::Node(_) | Value::Relationship(_)) => Ok(Value::List(
-                    run.all_properties(v)?
-                        .into_keys()
-                        .map(Value::String)
-                        .collect(),
-                )),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "startnode" | "endnode" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Relationship(r) => Ok(run
-                    .rel_endpoints(*r)
-                    .map(|(a, b)| Value::Node(if n == "startnode" { a } else { b }))
-                    .unwrap_or(Value::Null)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "nodes" | "relationships" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Path(p) => Ok(Value::List(if n == "nodes" {
-                    p.nodes.iter().map(|x| Value::Node(*x)).collect()
-                } else {
-                    p.rels.iter().map(|x| Value::Relationship(*x)).collect()
-                })),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "length" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Path(p) => Ok(Value::Int(p.rels.len() as i64)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "normalize" => {
-            // (The engine passes the form keyword of `normalize(s, NFD)` before evaluating
-            // arguments; here it is a value.)
-            arity(n, &args, 1, 2)?;
-            let form = match args.get(1) {
-                None => crate::syntax::NormalForm::Nfc,
-                Some(Value::String(f)) => crate::syntax::NormalForm::parse(f).ok_or_else(|| {
-                    ExecError::runtime(
-                        ErrorKind::ArgumentError,
-                        "Invalid normal form, expected NFC, NFD, NFKC, NFKD",
-                    )
-                    .with_detail("InvalidArgumentValue")
-                })?,
-                Some(other) => return Err(bad_arg(n, other)),
-            };
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::String(s) => Ok(Value::from(normalized(s, form))),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "exists" => {
-            // The argument is a pattern (the validator refuses anything else), evaluated to
-            // whether it has a match.
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Bool(b) => Ok(Value::Bool(*b)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-
-        // ---- lists ----
-        "size" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::List(l) => Ok(Value::Int(l.len() as i64)),
-                Value::String(s) => Ok(Value::Int(s.chars().count() as i64)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "char_length" | "character_length" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::String(s) => Ok(Value::Int(s.chars().count() as i64)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "head" | "last" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::List(l) => Ok((if n == "head" { l.first() } else { l.last() })
-                    .cloned()
-                    .unwrap_or(Value::Null)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "tail" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::List(l) => Ok(Value::List(l.iter().skip(1).cloned().collect())),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "reverse" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::List(l) => Ok(Value::List(l.iter().rev().cloned().collect())),
-                Value::String(s) => Ok(Value::from(s.chars().rev().collect::<String>())),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "range" => {
-            let r = IntRange::from_args(&args)?;
-            run.sh
-                .can_allocate((r.len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
-            let mut out = Vec::with_capacity(r.len as usize);
-            for (i, x) in r.iter().enumerate() {
-                if i % 65536 == 65535 {
-                    run.sh.tick()?;
-                }
-                out.push(Value::Int(x));
-            }
-            Ok(Value::List(out))
-        }
-        "coalesce" => Ok(args
-            .into_iter()
-            .find(|v| !v.is_null())
-            .unwrap_or(Value::Null)),
-        "isempty" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::List(l) => Ok(Value::Bool(l.is_empty())),
-                Value::String(s) => Ok(Value::Bool(s.is_empty())),
-                Value::Map(m) => Ok(Value::Bool(m.is_empty())),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-
-        // ---- conversion ----
-        "tostring" | "tostringornull" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                v @ (Value::Int(_) | Value::Float(_) | Value::Bool(_) | Value::String(_)) => {
-                    Ok(Value::from(to_string_plain(v)))
-                }
-                Value::Temporal(t) => Ok(Value::from(t.to_neo4j_string())),
-                Value::Point(p) => Ok(Value::from(p.to_string())),
-                _ if n == "tostringornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
-            }
-        }
-        "tointeger" | "tointegerornull" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Int(i) => Ok(Value::Int(*i)),
-                Value::Float(f) => {
-                    if f.is_finite() && f.abs() < 9.2e18 {
-                        Ok(Value::Int(f.trunc() as i64))
-                    } else {
-                        Ok(Value::Null)
-                    }
-                }
-                Value::Bool(b) => Ok(Value::Int(*b as i64)),
-                Value::String(s) => Ok(parse_int_text(s).map(Value::Int).unwrap_or(Value::Null)),
-                _ if n == "tointegerornull" => Ok(Value::Null),
-                other => Err(ExecError::type_error(format!(
-                    "Invalid input for function 'toInteger()': Expected a String, Float, Integer or Boolean, got: {}",
-                    super::exec::neo4j_value_text(other)
-                ))
-                .with_detail("InvalidArgumentValue")),
-            }
-        }
-        "tofloat" | "tofloatornull" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Int(i) => Ok(Value::Float(*i as f64)),
-                Value::Float(f) => Ok(Value::Float(*f)),
-                Value::String(s) => Ok(s
-                    .trim()
-                    .parse::<f64>()
-                    .map(Value::Float)
-                    .unwrap_or(Value::Null)),
-                _ if n == "tofloatornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
-            }
-        }
-        "tobooleanlist" | "tofloatlist" | "tointegerlist" | "tostringlist" => {
-            arity(n, &args, 1, 1)?;
-            let single = match n {
-                "tobooleanlist" => "toBooleanOrNull",
-                "tofloatlist" => "toFloatOrNull",
-                "tointegerlist" => "toIntegerOrNull",
-                _ => "toStringOrNull",
-            };
-            let single = QualifiedName {
-                parts: vec![crate::syntax::Ident {
-                    name: single.to_string(),
-                    span: name.span,
-                }],
-                span: name.span,
-            };
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                // Each element as the …OrNull conversion gives it: null where it cannot.
-                Value::List(xs) => Ok(Value::List(
-                    xs.iter()
-                        .map(|x| call(run, &single, vec![x.clone()]))
-                        .collect::<Result<_>>()?,
-                )),
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
-            }
-        }
-        "point" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Map(m) => {
-                    use crate::spatial::Input;
-                    let inputs = m.iter().map(|(k, v)| {
-                        let input = match v {
-                            Value::Int(i) => Input::Number(*i as f64),
-                            Value::Float(f) => Input::Number(*f),
-                            Value::String(s) => Input::Text(s),
-                            Value::Null => Input::Null,
-                            other => Input::Other(type_name(other)),
-                        };
-                        (&**k, input)
-                    });
-                    match crate::spatial::Point::from_map(inputs) {
-                        Ok(Some(p)) => Ok(Value::from(p)),
-                        Ok(None) => Ok(Value::Null),
-                        Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
-                            .with_detail("InvalidArgumentValue")),
-                    }
-                }
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "point.distance" => {
-            arity(n, &args, 2, 2)?;
-            match (&args[0], &args[1]) {
-                (Value::Point(a), Value::Point(b)) => {
-                    Ok(a.distance(b).map_or(Value::Null, Value::Float))
-                }
-                (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
-                (Value::Point(_), other) | (other, _) => Err(bad_arg(n, other)),
-            }
-        }
-        "point.withinbbox" => {
-            arity(n, &args, 3, 3)?;
-            match (&args[0], &args[1], &args[2]) {
-                (Value::Point(p), Value::Point(lo), Value::Point(hi)) => {
-                    Ok(p.within_bbox(lo, hi).map_or(Value::Null, Value::Bool))
-                }
-                _ if args.iter().any(Value::is_null) => Ok(Value::Null),
-                _ => {
-                    let other = args
-                        .iter()
-                        .find(|a| !matches!(a, Value::Point(_)))
-                        .unwrap_or(&args[0]);
-                    Err(bad_arg(n, other))
-                }
-            }
-        }
-        "nullif" => {
-            arity(n, &args, 2, 2)?;
-            Ok(if args[0].equals(&args[1]) == Some(true) {
-                Value::Null
-            } else {
-                args[0].clone()
-            })
-        }
-        "graph.names" => {
-            arity(n, &args, 0, 0)?;
-            super::graphs::graph_names(run.sh.databases)
-        }
-        "graph.propertiesbyname" => {
-            arity(n, &args, 1, 1)?;
-            super::graphs::graph_properties(run.sh.databases, &args[0])
-        }
-        // Refused before anything runs anywhere but in USE, which does not evaluate them.
-        "graph.byname" | "graph.byelementid" => Err(ExecError::compile(
-            ErrorKind::SyntaxError,
-            format!("`{n}` is only allowed at the first position of a USE clause."),
+    arity(n, &args, 1, 1)?;
+    let single = match n {
+        "tobooleanlist" => "toBooleanOrNull",
+        "tofloatlist" => "toFloatOrNull",
+        "tointegerlist" => "toIntegerOrNull",
+        _ => "toStringOrNull",
+    };
+    let single = QualifiedName {
+        parts: vec![crate::syntax::Ident {
+            name: single.to_string(),
+            span: name.span,
+        }],
+        span: name.span,
+    };
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        // Each element as the …OrNull conversion gives it: null where it cannot.
+        Value::List(xs) => Ok(Value::List(
+            xs.iter()
+                .map(|x| call(run, &single, vec![x.clone()]))
+                .collect::<Result<_>>()?,
         )),
-        "db.namefromelementid" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                // The database whose id the element id carries, among those served.
-                Value::String(s) => Ok(super::graphs::database_of_element(run.sh.databases, s)
-                    .map_or(Value::Null, Value::from)),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "toboolean" | "tobooleanornull" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Bool(b) => Ok(Value::Bool(*b)),
-                Value::String(s) => Ok(match s.trim().to_ascii_lowercase().as_str() {
-                    "true" => Value::Bool(true),
-                    "false" => Value::Bool(false),
-                    _ => Value::Null,
-                }),
-                Value::Int(i) => Ok(Value::Bool(*i != 0)),
-                _ if n == "tobooleanornull" => Ok(Value::Null),
-                other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
-            }
-        }
-        "vector.similarity.cosine" => {
-            super::vector::similarity_function(n, super::vector::Similarity::Cosine, &args)
-        }
-        "vector.similarity.euclidean" => {
-            super::vector::similarity_function(n, super::vector::Similarity::Euclidean, &args)
-        }
-        "valuetype" => {
-            arity(n, &args, 1, 1)?;
-            Ok(Value::from(value_type_text(&args[0])))
-        }
-
-        // ---- strings ----
-        "toupper" | "upper" => str1(n, &args, |s| s.to_uppercase()),
-        "tolower" | "lower" => str1(n, &args, |s| s.to_lowercase()),
-        "trim" => trim(n, &args),
-        // btrim/ltrim/rtrim(input [, trimCharacterString]): white space, or any of the given
-        // characters, off both ends, the start or the end.
-        "btrim" | "ltrim" | "rtrim" => {
-            arity(n, &args, 1, 2)?;
-            let Some(s) = str_arg(n, &args[0])? else {
-                return Ok(Value::Null);
-            };
-            let chars: Option<Vec<char>> = match args.get(1) {
-                None => None,
-                Some(v) => match str_arg(n, v)? {
-                    Some(c) => Some(c.chars().collect()),
-                    None => return Ok(Value::Null),
-                },
-            };
-            let strip = |c: char| match &chars {
-                Some(set) => set.contains(&c),
-                None => crate::value::java_whitespace(c),
-            };
-            Ok(Value::from(match n {
-                "btrim" => s.trim_matches(strip),
-                "ltrim" => s.trim_start_matches(strip),
-                _ => s.trim_end_matches(strip),
-            }))
-        }
-        "replace" => {
-            arity(n, &args, 3, 3)?;
-            match (
-                str_arg(n, &args[0])?,
-                str_arg(n, &args[1])?,
-                str_arg(n, &args[2])?,
-            ) {
-                (Some(s), Some(a), Some(b)) => {
-                    // The result's size, known before it is built.
-                    let hits = if a.is_empty() {
-                        s.chars().count() + 1
-                    } else {
-                        s.matches(a).count()
-                    };
-                    let grow = hits.saturating_mul(b.len().saturating_sub(a.len()));
-                    run.sh.can_allocate(s.len().saturating_add(grow))?;
-                    Ok(Value::from(s.replace(a, b)))
-                }
-                _ => Ok(Value::Null),
-            }
-        }
-        "substring" => {
-            arity(n, &args, 2, 3)?;
-            let Some(s) = str_arg(n, &args[0])? else {
-                return Ok(Value::Null);
-            };
-            let Some(start) = long_arg(n, &args[1])? else {
-                return Ok(Value::Null);
-            };
-            let len = match args.get(2) {
-                Some(v) => long_arg(n, v)?,
-                None => Some(i64::MAX),
-            };
-            let Some(len) = len else {
-                return Ok(Value::Null);
-            };
-            if start < 0 || len < 0 {
-                return Err(ExecError::execution_failed(
-                    "Cannot handle negative start index nor negative length",
-                ));
-            }
-            Ok(Value::from(
-                s.chars()
-                    .skip(start as usize)
-                    .take(len as usize)
-                    .collect::<String>(),
-            ))
-        }
-        "left" | "right" => {
-            arity(n, &args, 2, 2)?;
-            let Some(s) = str_arg(n, &args[0])? else {
-                return Ok(Value::Null);
-            };
-            let Some(k) = long_arg(n, &args[1])? else {
-                return Ok(Value::Null);
-            };
-            if k < 0 {
-                return Err(ExecError::execution_failed(if n == "left" {
-                    "Cannot handle negative start index nor negative length"
-                } else {
-                    "negative length"
-                }));
-            }
-            let chars: Vec<char> = s.chars().collect();
-            let k = (k as usize).min(chars.len());
-            Ok(Value::from(if n == "left" {
-                chars[..k].iter().collect::<String>()
-            } else {
-                chars[chars.len() - k..].iter().collect::<String>()
-            }))
-        }
-        "split" => {
-            arity(n, &args, 2, 2)?;
-            if let Some(s) = str_arg(n, &args[0])? {
-                // At most one part per character: bound the list before building it.
-                let parts = match &args[1] {
-                    Value::String(d) if !d.is_empty() => s.matches(&**d).count() + 1,
-                    _ => s.chars().count() + 1,
-                };
-                run.sh.can_allocate(
-                    parts.saturating_mul(std::mem::size_of::<Value>() + 16) + s.len(),
-                )?;
-            }
-            match (str_arg(n, &args[0])?, &args[1]) {
-                (Some(s), Value::String(d)) => Ok(Value::List(if d.is_empty() {
-                    s.chars().map(|c| Value::from(c.to_string())).collect()
-                } else {
-                    s.split(&**d).map(Value::from).collect()
-                })),
-                (Some(s), Value::List(ds)) => {
-                    let delims: Vec<String> = ds
-                        .iter()
-                        .filter_map(|d| d.as_str().map(str::to_string))
-                        .collect();
-                    let mut parts = vec![s.to_string()];
-                    for d in delims.iter().filter(|d| !d.is_empty()) {
-                        parts = parts
-                            .iter()
-                            .flat_map(|p| {
-                                p.split(d.as_str()).map(str::to_string).collect::<Vec<_>>()
-                            })
-                            .collect();
-                    }
-                    Ok(Value::List(parts.into_iter().map(Value::from).collect()))
-                }
-                (None, _) | (_, Value::Null) => Ok(Value::Null),
-                (_, other) => Err(bad_arg(n, other)),
-            }
-        }
-
-        // ---- math ----
-        "abs" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Int(i) => i.checked_abs().map(Value::Int).ok_or_else(|| {
-                    ExecError::runtime(ErrorKind::ArithmeticError, "integer overflow in abs()")
-                }),
-                Value::Float(f) => Ok(Value::Float(f.abs())),
-                other => Err(bad_arg(n, other)),
-            }
-        }
-        "sign" => {
-            arity(n, &args, 1, 1)?;
-            match &args[0] {
-                Value::Null => Ok(Value::Null),
-                Value::Int(i) => Ok(Value::Int(i.signum())),
-                Value::Float(f) => Ok(Value::Int(if *f > 0.0 {
-                    1
-                } else if *f < 0.0 {
-                    -1
-                } else {
-                    0
-                })),
-                other => Err(ExecError::type_error(format!(
-                    "Expected a numeric value for sign(), but got: {}",
-                    super::exec::neo4j_value_text(other)
-                ))
-                .expected_type(other, "INTEGER or FLOAT")),
-            }
-        }
-        "ceil" => math1(n, &args, f64::ceil),
-        "floor" => math1(n, &args, f64::floor),
-        "sqrt" => math1(n, &args, f64::sqrt),
-        "exp" => math1(n, &args, f64::exp),
-        "log" => math1(n, &args, f64::ln),
-        "log10" => math1(n, &args, f64::log10),
-        "sin" => math1(n, &args, f64::sin),
-        "cos" => math1(n, &args, f64::cos),
-        "tan" => math1(n, &args, f64::tan),
-        "cot" => math1(n, &args, |x| 1.0 / x.tan()),
-        "asin" => math1(n, &args, f64::asin),
-        "acos" => math1(n, &args, f64::acos),
-        "atan" => math1(n, &args, f64::atan),
-        "degrees" => math1(n, &args, f64::to_degrees),
-        "radians" => math1(n, &args, f64::to_radians),
-        "haversin" => math1(n, &args, |x| (1.0 - x.cos()) / 2.0),
-        "isnan" => {
-            arity(n, &args, 1, 1)?;
-            Ok(num_arg(n, &args[0])?
-                .map(|x| Value::Bool(x.is_nan()))
-                .unwrap_or(Value::Null))
-        }
-        "atan2" => {
-            arity(n, &args, 2, 2)?;
-            match (num_arg(n, &args[0])?, num_arg(n, &args[1])?) {
-                (Some(y), Some(x)) => Ok(Value::Float(y.atan2(x))),
-                _ => Ok(Value::Null),
-            }
-        }
-        "pi" => {
-            arity(n, &args, 0, 0)?;
-            Ok(Value::Float(std::f64::consts::PI))
-        }
-        "e" => {
-            arity(n, &args, 0, 0)?;
-            Ok(Value::Float(std::f64::consts::E))
-        }
-        "round" => {
-            arity(n, &args, 1, 3)?;
-            let Some(x) = num_arg(n, &args[0])? else {
-                return Ok(Value::Null);
-            };
-            let precision = match args.get(1) {
-                Some(v) => int_arg(n, v)?.unwrap_or(0),
-                None => 0,
-            };
-            if precision < 0 {
-                return Err(ExecError::runtime(
-                    ErrorKind::ArgumentError,
-                    "Precision argument to 'round()' cannot be negative",
-                ));
-            }
-            let mode = match args.get(2) {
-                Some(v) => str_arg(n, v)?.unwrap_or("HALF_UP").to_ascii_uppercase(),
-                // Without a mode and without a precision above 0, Neo4j rounds as Java's
-                // Math.round: half up towards positive infinity (round(-2.5) = -2.0), within
-                // the range of a long.
-                None if precision == 0 => {
-                    if x.is_nan() {
-                        return Ok(Value::Float(x));
-                    }
-                    let r = if x - x.floor() == 0.5 {
-                        x.ceil()
-                    } else {
-                        x.round()
-                    };
-                    let clamped = r.clamp(i64::MIN as f64, i64::MAX as f64);
-                    return Ok(Value::Float(if clamped == 0.0 { 0.0 } else { clamped }));
-                }
-                None => "HALF_UP".to_string(),
-            };
-            Ok(Value::Float(round(x, precision, &mode)?))
-        }
-        "rand" => {
-            arity(n, &args, 0, 0)?;
-            // Deterministic across runs: evaluation must be reproducible.
-            Ok(Value::Float(0.5))
-        }
-        // Evaluated from the LOAD CSV row (see `eval::load_csv_context`); called on their own,
-        // outside LOAD CSV, they are null.
-        "file" | "linenumber" => {
-            arity(n, &args, 0, 0)?;
-            Ok(Value::Null)
-        }
-        "randomuuid" => {
-            arity(n, &args, 0, 0)?;
-            Ok(Value::from(random_uuid()))
-        }
-        "timestamp" => {
-            arity(n, &args, 0, 0)?;
-            let ms = std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_millis() as i64)
-                .unwrap_or(0);
-            Ok(Value::Int(ms))
-        }
-        "gds.version" => {
-            arity(n, &args, 0, 0)?;
-            Ok(Value::from(super::gds::VERSION))
-        }
-        "gds.util.asnode" => {
-            arity(n, &args, 1, 1)?;
-            Ok(super::gds::as_node(run.graph(), &args[0]))
-        }
-        _ if n.starts_with("apoc.") => match super::apoc::call(run, n, &args) {
-            Some(r) => r,
-            None => Err(ExecError::unsupported(&name.dotted())),
-        },
-        _ => temporal_function(n, args, run.sh.now).unwrap_or_else(|| {
-            Err(ExecError::compile(
-                ErrorKind::SyntaxError,
-                format!("unknown function `{}`", name.dotted()),
-            )
-            .with_detail("UnknownFunction"))
-        }),
+        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
     }
+}
+
+fn f_point(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Map(m) => {
+            use crate::spatial::Input;
+            let inputs = m.iter().map(|(k, v)| {
+                let input = match v {
+                    Value::Int(i) => Input::Number(*i as f64),
+                    Value::Float(f) => Input::Number(*f),
+                    Value::String(s) => Input::Text(s),
+                    Value::Null => Input::Null,
+                    other => Input::Other(type_name(other)),
+                };
+                (&**k, input)
+            });
+            match crate::spatial::Point::from_map(inputs) {
+                Ok(Some(p)) => Ok(Value::from(p)),
+                Ok(None) => Ok(Value::Null),
+                Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
+                    .with_detail("InvalidArgumentValue")),
+            }
+        }
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_point_distance(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 2)?;
+    match (&args[0], &args[1]) {
+        (Value::Point(a), Value::Point(b)) => Ok(a.distance(b).map_or(Value::Null, Value::Float)),
+        (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
+        (Value::Point(_), other) | (other, _) => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_point_withinbbox(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 3, 3)?;
+    match (&args[0], &args[1], &args[2]) {
+        (Value::Point(p), Value::Point(lo), Value::Point(hi)) => {
+            Ok(p.within_bbox(lo, hi).map_or(Value::Null, Value::Bool))
+        }
+        _ if args.iter().any(Value::is_null) => Ok(Value::Null),
+        _ => {
+            let other = args
+                .iter()
+                .find(|a| !matches!(a, Value::Point(_)))
+                .unwrap_or(&args[0]);
+            Err(bad_arg(n, other))
+        }
+    }
+}
+
+fn f_nullif(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 2)?;
+    Ok(if args[0].equals(&args[1]) == Some(true) {
+        Value::Null
+    } else {
+        args[0].clone()
+    })
+}
+
+fn f_graph_names(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    super::graphs::graph_names(run.sh.databases)
+}
+
+fn f_graph_propertiesbyname(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    super::graphs::graph_properties(run.sh.databases, &args[0])
+}
+
+// Refused before anything runs anywhere but in USE, which does not evaluate them.
+fn f_graph_by(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    _args: Vec<Value>,
+) -> Result<Value> {
+    Err(ExecError::compile(
+        ErrorKind::SyntaxError,
+        format!("`{n}` is only allowed at the first position of a USE clause."),
+    ))
+}
+
+fn f_db_namefromelementid(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        // The database whose id the element id carries, among those served.
+        Value::String(s) => Ok(super::graphs::database_of_element(run.sh.databases, s)
+            .map_or(Value::Null, Value::from)),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_toboolean(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Bool(b) => Ok(Value::Bool(*b)),
+        Value::String(s) => Ok(match s.trim().to_ascii_lowercase().as_str() {
+            "true" => Value::Bool(true),
+            "false" => Value::Bool(false),
+            _ => Value::Null,
+        }),
+        Value::Int(i) => Ok(Value::Bool(*i != 0)),
+        _ if n == "tobooleanornull" => Ok(Value::Null),
+        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+    }
+}
+
+fn f_vector_similarity_cosine(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    super::vector::similarity_function(n, super::vector::Similarity::Cosine, &args)
+}
+
+fn f_vector_similarity_euclidean(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    super::vector::similarity_function(n, super::vector::Similarity::Euclidean, &args)
+}
+
+fn f_valuetype(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    Ok(Value::from(value_type_text(&args[0])))
+}
+
+// ---- strings ----
+fn f_toupper(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    str1(n, &args, |s| s.to_uppercase())
+}
+
+fn f_tolower(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    str1(n, &args, |s| s.to_lowercase())
+}
+
+fn f_trim(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    trim(n, &args)
+}
+
+// btrim/ltrim/rtrim(input [, trimCharacterString]): white space, or any of the given
+// characters, off both ends, the start or the end.
+fn f_trim_side(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 2)?;
+    let Some(s) = str_arg(n, &args[0])? else {
+        return Ok(Value::Null);
+    };
+    let chars: Option<Vec<char>> = match args.get(1) {
+        None => None,
+        Some(v) => match str_arg(n, v)? {
+            Some(c) => Some(c.chars().collect()),
+            None => return Ok(Value::Null),
+        },
+    };
+    let strip = |c: char| match &chars {
+        Some(set) => set.contains(&c),
+        None => crate::value::java_whitespace(c),
+    };
+    Ok(Value::from(match n {
+        "btrim" => s.trim_matches(strip),
+        "ltrim" => s.trim_start_matches(strip),
+        _ => s.trim_end_matches(strip),
+    }))
+}
+
+fn f_replace(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 3, 3)?;
+    match (
+        str_arg(n, &args[0])?,
+        str_arg(n, &args[1])?,
+        str_arg(n, &args[2])?,
+    ) {
+        (Some(s), Some(a), Some(b)) => {
+            // The result's size, known before it is built.
+            let hits = if a.is_empty() {
+                s.chars().count() + 1
+            } else {
+                s.matches(a).count()
+            };
+            let grow = hits.saturating_mul(b.len().saturating_sub(a.len()));
+            run.sh.can_allocate(s.len().saturating_add(grow))?;
+            Ok(Value::from(s.replace(a, b)))
+        }
+        _ => Ok(Value::Null),
+    }
+}
+
+fn f_substring(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 3)?;
+    let Some(s) = str_arg(n, &args[0])? else {
+        return Ok(Value::Null);
+    };
+    let Some(start) = long_arg(n, &args[1])? else {
+        return Ok(Value::Null);
+    };
+    let len = match args.get(2) {
+        Some(v) => long_arg(n, v)?,
+        None => Some(i64::MAX),
+    };
+    let Some(len) = len else {
+        return Ok(Value::Null);
+    };
+    if start < 0 || len < 0 {
+        return Err(ExecError::execution_failed(
+            "Cannot handle negative start index nor negative length",
+        ));
+    }
+    Ok(Value::from(
+        s.chars()
+            .skip(start as usize)
+            .take(len as usize)
+            .collect::<String>(),
+    ))
+}
+
+fn f_left_or_right(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 2)?;
+    let Some(s) = str_arg(n, &args[0])? else {
+        return Ok(Value::Null);
+    };
+    let Some(k) = long_arg(n, &args[1])? else {
+        return Ok(Value::Null);
+    };
+    if k < 0 {
+        return Err(ExecError::execution_failed(if n == "left" {
+            "Cannot handle negative start index nor negative length"
+        } else {
+            "negative length"
+        }));
+    }
+    let chars: Vec<char> = s.chars().collect();
+    let k = (k as usize).min(chars.len());
+    Ok(Value::from(if n == "left" {
+        chars[..k].iter().collect::<String>()
+    } else {
+        chars[chars.len() - k..].iter().collect::<String>()
+    }))
+}
+
+fn f_split(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 2)?;
+    if let Some(s) = str_arg(n, &args[0])? {
+        // At most one part per character: bound the list before building it.
+        let parts = match &args[1] {
+            Value::String(d) if !d.is_empty() => s.matches(&**d).count() + 1,
+            _ => s.chars().count() + 1,
+        };
+        run.sh
+            .can_allocate(parts.saturating_mul(std::mem::size_of::<Value>() + 16) + s.len())?;
+    }
+    match (str_arg(n, &args[0])?, &args[1]) {
+        (Some(s), Value::String(d)) => Ok(Value::List(if d.is_empty() {
+            s.chars().map(|c| Value::from(c.to_string())).collect()
+        } else {
+            s.split(&**d).map(Value::from).collect()
+        })),
+        (Some(s), Value::List(ds)) => {
+            let delims: Vec<String> = ds
+                .iter()
+                .filter_map(|d| d.as_str().map(str::to_string))
+                .collect();
+            let mut parts = vec![s.to_string()];
+            for d in delims.iter().filter(|d| !d.is_empty()) {
+                parts = parts
+                    .iter()
+                    .flat_map(|p| p.split(d.as_str()).map(str::to_string).collect::<Vec<_>>())
+                    .collect();
+            }
+            Ok(Value::List(parts.into_iter().map(Value::from).collect()))
+        }
+        (None, _) | (_, Value::Null) => Ok(Value::Null),
+        (_, other) => Err(bad_arg(n, other)),
+    }
+}
+
+// ---- math ----
+fn f_abs(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Int(i) => i.checked_abs().map(Value::Int).ok_or_else(|| {
+            ExecError::runtime(ErrorKind::ArithmeticError, "integer overflow in abs()")
+        }),
+        Value::Float(f) => Ok(Value::Float(f.abs())),
+        other => Err(bad_arg(n, other)),
+    }
+}
+
+fn f_sign(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null => Ok(Value::Null),
+        Value::Int(i) => Ok(Value::Int(i.signum())),
+        Value::Float(f) => Ok(Value::Int(if *f > 0.0 {
+            1
+        } else if *f < 0.0 {
+            -1
+        } else {
+            0
+        })),
+        other => Err(ExecError::type_error(format!(
+            "Expected a numeric value for sign(), but got: {}",
+            super::exec::neo4j_value_text(other)
+        ))
+        .expected_type(other, "INTEGER or FLOAT")),
+    }
+}
+
+fn f_ceil(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::ceil)
+}
+
+fn f_floor(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::floor)
+}
+
+fn f_sqrt(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::sqrt)
+}
+
+fn f_exp(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    math1(n, &args, f64::exp)
+}
+
+fn f_log(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    math1(n, &args, f64::ln)
+}
+
+fn f_log10(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::log10)
+}
+
+fn f_sin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    math1(n, &args, f64::sin)
+}
+
+fn f_cos(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    math1(n, &args, f64::cos)
+}
+
+fn f_tan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    math1(n, &args, f64::tan)
+}
+
+fn f_cot(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    math1(n, &args, |x| 1.0 / x.tan())
+}
+
+fn f_asin(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::asin)
+}
+
+fn f_acos(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::acos)
+}
+
+fn f_atan(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::atan)
+}
+
+fn f_degrees(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::to_degrees)
+}
+
+fn f_radians(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, f64::to_radians)
+}
+
+fn f_haversin(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    math1(n, &args, |x| (1.0 - x.cos()) / 2.0)
+}
+
+fn f_isnan(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    Ok(num_arg(n, &args[0])?
+        .map(|x| Value::Bool(x.is_nan()))
+        .unwrap_or(Value::Null))
+}
+
+fn f_atan2(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 2)?;
+    match (num_arg(n, &args[0])?, num_arg(n, &args[1])?) {
+        (Some(y), Some(x)) => Ok(Value::Float(y.atan2(x))),
+        _ => Ok(Value::Null),
+    }
+}
+
+fn f_pi(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    Ok(Value::Float(std::f64::consts::PI))
+}
+
+fn f_e(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    Ok(Value::Float(std::f64::consts::E))
+}
+
+fn f_round(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 3)?;
+    let Some(x) = num_arg(n, &args[0])? else {
+        return Ok(Value::Null);
+    };
+    let precision = match args.get(1) {
+        Some(v) => int_arg(n, v)?.unwrap_or(0),
+        None => 0,
+    };
+    if precision < 0 {
+        return Err(ExecError::runtime(
+            ErrorKind::ArgumentError,
+            "Precision argument to 'round()' cannot be negative",
+        ));
+    }
+    let mode = match args.get(2) {
+        Some(v) => str_arg(n, v)?.unwrap_or("HALF_UP").to_ascii_uppercase(),
+        // Without a mode and without a precision above 0, Neo4j rounds as Java's
+        // Math.round: half up towards positive infinity (round(-2.5) = -2.0), within
+        // the range of a long.
+        None if precision == 0 => {
+            if x.is_nan() {
+                return Ok(Value::Float(x));
+            }
+            let r = if x - x.floor() == 0.5 {
+                x.ceil()
+            } else {
+                x.round()
+            };
+            let clamped = r.clamp(i64::MIN as f64, i64::MAX as f64);
+            return Ok(Value::Float(if clamped == 0.0 { 0.0 } else { clamped }));
+        }
+        None => "HALF_UP".to_string(),
+    };
+    Ok(Value::Float(round(x, precision, &mode)?))
+}
+
+fn f_rand(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    // Deterministic across runs: evaluation must be reproducible.
+    Ok(Value::Float(0.5))
+}
+
+// Evaluated from the LOAD CSV row (see `eval::load_csv_context`); called on their own,
+// outside LOAD CSV, they are null.
+fn f_load_csv_context(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    Ok(Value::Null)
+}
+
+fn f_randomuuid(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    Ok(Value::from(random_uuid()))
+}
+
+fn f_timestamp(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    let ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or(0);
+    Ok(Value::Int(ms))
+}
+
+fn f_gds_version(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 0, 0)?;
+    Ok(Value::from(super::gds::VERSION))
+}
+
+fn f_gds_util_asnode(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    Ok(super::gds::as_node(run.graph(), &args[0]))
 }
 
 /// A temporal function's failure as Neo4j reports it: an `ArgumentError`, but for what
@@ -1084,198 +1556,230 @@ fn temporal_error(e: String) -> ExecError {
     ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
 }
 
-/// The temporal functions (`date(…)`, `datetime.truncate(…)`, `duration.between(…)`, …);
-/// `None` when `n` is not one of them.
-/// `clock` is the statement's clock: what `date()`, `date.statement()` and
-/// `date.transaction()` read (one value for the whole statement, as in Neo4j);
-/// `date.realtime()` reads the real time.
-fn temporal_function(
-    n: &str,
-    args: Vec<Value>,
-    clock: chrono::NaiveDateTime,
-) -> Option<Result<Value>> {
-    use crate::temporal::{self as tm, Temporal};
-    const KINDS: &[&str] = &["date", "localtime", "time", "localdatetime", "datetime"];
-    let (kind, member) = match n.split_once('.') {
+/// A temporal function's name as its kind (`date`, `datetime`, …) and member (`truncate`, …).
+fn temporal_parts(n: &'static str) -> (&'static str, Option<&'static str>) {
+    match n.split_once('.') {
         Some((k, m)) => (k, Some(m)),
         None => (n, None),
-    };
-    let r = (|| -> Result<Value> {
-        match (kind, member) {
-            (k, None) if KINDS.contains(&k) => {
-                arity(n, &args, 0, 1)?;
-                let arg = match args.first() {
-                    Some(Value::Map(m)) => {
-                        let m = super::temporal_checks::check_map(k, m)?;
-                        // Only a time zone: now, in that zone.
-                        if let (1, Some(Value::String(z))) = (m.len(), m.get("timezone")) {
-                            return temporal_function(
-                                &format!("{k}.statement"),
-                                vec![Value::String(z.clone())],
-                                clock,
-                            )
-                            .unwrap_or(Ok(Value::Null));
-                        }
-                        Some(Value::Map(m))
-                    }
-                    Some(v @ (Value::Null | Value::String(_) | Value::Temporal(_))) => {
-                        Some(v.clone())
-                    }
-                    Some(other) => return Err(super::temporal_checks::bad_signature(k, other)),
-                    None => None,
-                };
-                match super::temporal_values::construct_at(k, arg.as_ref(), clock) {
-                    Ok(t) => Ok(t.map(Value::from).unwrap_or(Value::Null)),
-                    Err(e) => {
-                        let zone = e
-                            .strip_prefix("unknown time zone ")
-                            .map(|z| z.trim_matches('"').to_string());
-                        // An offset beyond ±18 hours: java.time's words.
-                        let offset_hours = e
-                            .strip_prefix("invalid offset ")
-                            .map(|o| o.trim_matches('"'))
-                            .and_then(|o| o.get(1..3))
-                            .and_then(|h| h.parse::<u32>().ok())
-                            .filter(|h| *h > 18);
-                        if let Some(h) = offset_hours {
-                            return Err(ExecError::runtime(
-                                ErrorKind::ArgumentError,
-                                format!("Zone offset hours not in valid range: value {h} is not in the range -18 to 18"),
-                            )
-                            .with_detail("InvalidArgumentValue"));
-                        }
-                        Err(match (&arg, zone) {
-                            (Some(Value::String(text)), zone) => {
-                                super::temporal_checks::text_error(k, text, zone.as_deref())
-                            }
-                            (_, Some(z)) => super::temporal_checks::text_error(k, &z, Some(&z)),
-                            _ => temporal_error(e),
-                        })
-                    }
-                }
-            }
-            (k, Some("transaction" | "statement" | "realtime")) if KINDS.contains(&k) => {
-                arity(n, &args, 0, 1)?;
-                let at = if member == Some("realtime") {
-                    crate::temporal::now_utc()
-                } else {
-                    clock
-                };
-                let now =
-                    super::temporal_values::construct_at(k, None, at).map_err(temporal_error)?;
-                match (now, args.first()) {
-                    (Some(_), Some(Value::String(z))) => {
-                        // The instant in the zone, then the kind's part of it (the local time
-                        // of `localtime.statement('+01:00')` is the zone's).
-                        let utc = super::temporal_values::construct_at("datetime", None, at)
-                            .map_err(temporal_error)?;
-                        let mut m = std::collections::BTreeMap::new();
-                        m.insert(
-                            std::sync::Arc::from("datetime"),
-                            utc.map(Value::from).unwrap_or(Value::Null),
-                        );
-                        m.insert(std::sync::Arc::from("timezone"), Value::String(z.clone()));
-                        let zoned =
-                            super::temporal_values::construct("datetime", Some(&Value::Map(m)))
-                                .map_err(|e| match e.strip_prefix("unknown time zone ") {
-                                    Some(_) => super::temporal_checks::text_error(k, z, Some(z)),
-                                    None => temporal_error(e),
-                                })?
-                                .map(Value::from)
-                                .unwrap_or(Value::Null);
-                        Ok(super::temporal_values::construct(k, Some(&zoned))
-                            .map_err(temporal_error)?
-                            .map(Value::from)
-                            .unwrap_or(Value::Null))
-                    }
-                    // A null time zone gives null, as every temporal function of null does.
-                    (_, Some(Value::Null)) | (None, _) => Ok(Value::Null),
-                    (Some(_), Some(other)) => Err(bad_arg(n, other)),
-                    (Some(t), None) => Ok(Value::from(t)),
-                }
-            }
-            (k, Some("truncate")) if KINDS.contains(&k) => {
-                arity(n, &args, 2, 3)?;
-                let unit = match &args[0] {
-                    Value::String(u) => u.to_string(),
-                    other => return Err(bad_arg(n, other)),
-                };
-                let t = match &args[1] {
-                    Value::Null => return Ok(Value::Null),
-                    Value::Temporal(t) => t.clone(),
-                    other => return Err(bad_arg(n, other)),
-                };
-                let ov = match args.get(2) {
-                    Some(Value::Map(m)) => Some(m),
-                    Some(Value::Null) | None => None,
-                    Some(other) => return Err(bad_arg(n, other)),
-                };
-                super::temporal_values::truncate(k, &unit, &t, ov)
-                    .map(Value::from)
-                    .map_err(temporal_error)
-            }
-            ("datetime", Some("fromepoch" | "fromepochmillis")) => {
-                arity(n, &args, 1, 2)?;
-                let mut m = std::collections::BTreeMap::new();
-                let key = if member == Some("fromepoch") {
-                    "epochSeconds"
-                } else {
-                    "epochMillis"
-                };
-                m.insert(std::sync::Arc::from(key), args[0].clone());
-                if let Some(ns) = args.get(1) {
-                    m.insert(std::sync::Arc::from("nanosecond"), ns.clone());
-                }
-                Ok(
-                    super::temporal_values::construct("datetime", Some(&Value::Map(m)))
-                        .map_err(temporal_error)?
-                        .map(Value::from)
-                        .unwrap_or(Value::Null),
-                )
-            }
-            ("duration", None) => {
-                arity(n, &args, 1, 1)?;
-                match &args[0] {
-                    Value::Null | Value::String(_) | Value::Map(_) | Value::Temporal(_) => {}
-                    other => return Err(super::temporal_checks::bad_signature("duration", other)),
-                }
-                Ok(super::temporal_values::duration_from(&args[0])
-                    .map_err(|e| match &args[0] {
-                        Value::String(text) => {
-                            super::temporal_checks::text_error("duration", text, None)
-                        }
-                        _ => temporal_error(e),
-                    })?
-                    .map(|d| Value::from(Temporal::Duration(d)))
-                    .unwrap_or(Value::Null))
-            }
-            ("duration", Some(m @ ("between" | "inmonths" | "indays" | "inseconds"))) => {
-                arity(n, &args, 2, 2)?;
-                let (a, b) = match (&args[0], &args[1]) {
-                    (Value::Null, _) | (_, Value::Null) => return Ok(Value::Null),
-                    (Value::Temporal(a), Value::Temporal(b)) => (a, b),
-                    (a, _) => return Err(bad_arg(n, a)),
-                };
-                let unit = match m {
-                    "inmonths" => "months",
-                    "indays" => "days",
-                    "inseconds" => "seconds",
-                    _ => "",
-                };
-                tm::between(a, b, unit)
-                    .map(|d| Value::from(Temporal::Duration(d)))
-                    .ok_or_else(|| ExecError::type_error(format!("{n}() needs two dates or times")))
-            }
-            _ => Err(
-                ExecError::compile(ErrorKind::SyntaxError, format!("unknown function `{n}`"))
-                    .with_detail("UnknownFunction"),
-            ),
-        }
-    })();
-    match &r {
-        Err(e) if e.detail == Some("UnknownFunction") => None,
-        _ => Some(r),
     }
+}
+
+/// `date(…)`, `localtime(…)`, `time(…)`, `localdatetime(…)`, `datetime(…)`: a temporal value
+/// from a map, a text or another temporal value; now, without an argument. Now is the
+/// statement's clock (`run.sh.now`: one value for the whole statement, as in Neo4j).
+fn f_temporal(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    temporal_construct(n, args, run.sh.now)
+}
+
+fn temporal_construct(
+    k: &'static str,
+    args: Vec<Value>,
+    clock: chrono::NaiveDateTime,
+) -> Result<Value> {
+    arity(k, &args, 0, 1)?;
+    let arg = match args.first() {
+        Some(Value::Map(m)) => {
+            let m = super::temporal_checks::check_map(k, m)?;
+            // Only a time zone: now, in that zone.
+            if let (1, Some(Value::String(z))) = (m.len(), m.get("timezone")) {
+                return temporal_now(k, k, false, vec![Value::String(z.clone())], clock);
+            }
+            Some(Value::Map(m))
+        }
+        Some(v @ (Value::Null | Value::String(_) | Value::Temporal(_))) => Some(v.clone()),
+        Some(other) => return Err(super::temporal_checks::bad_signature(k, other)),
+        None => None,
+    };
+    match super::temporal_values::construct_at(k, arg.as_ref(), clock) {
+        Ok(t) => Ok(t.map(Value::from).unwrap_or(Value::Null)),
+        Err(e) => {
+            let zone = e
+                .strip_prefix("unknown time zone ")
+                .map(|z| z.trim_matches('"').to_string());
+            // An offset beyond ±18 hours: java.time's words.
+            let offset_hours = e
+                .strip_prefix("invalid offset ")
+                .map(|o| o.trim_matches('"'))
+                .and_then(|o| o.get(1..3))
+                .and_then(|h| h.parse::<u32>().ok())
+                .filter(|h| *h > 18);
+            if let Some(h) = offset_hours {
+                return Err(ExecError::runtime(
+                    ErrorKind::ArgumentError,
+                    format!("Zone offset hours not in valid range: value {h} is not in the range -18 to 18"),
+                )
+                .with_detail("InvalidArgumentValue"));
+            }
+            Err(match (&arg, zone) {
+                (Some(Value::String(text)), zone) => {
+                    super::temporal_checks::text_error(k, text, zone.as_deref())
+                }
+                (_, Some(z)) => super::temporal_checks::text_error(k, &z, Some(&z)),
+                _ => temporal_error(e),
+            })
+        }
+    }
+}
+
+/// `date.transaction(…)`, `datetime.statement(…)`, `time.realtime(…)`, …: now, as the
+/// statement's clock has it (`realtime`: the real time), in a time zone when one is given.
+fn f_temporal_now(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    let (k, member) = temporal_parts(n);
+    temporal_now(n, k, member == Some("realtime"), args, run.sh.now)
+}
+
+fn temporal_now(
+    n: &str,
+    k: &'static str,
+    realtime: bool,
+    args: Vec<Value>,
+    clock: chrono::NaiveDateTime,
+) -> Result<Value> {
+    arity(n, &args, 0, 1)?;
+    let at = if realtime {
+        crate::temporal::now_utc()
+    } else {
+        clock
+    };
+    let now = super::temporal_values::construct_at(k, None, at).map_err(temporal_error)?;
+    match (now, args.first()) {
+        (Some(_), Some(Value::String(z))) => {
+            // The instant in the zone, then the kind's part of it (the local time of
+            // `localtime.statement('+01:00')` is the zone's).
+            let utc = super::temporal_values::construct_at("datetime", None, at)
+                .map_err(temporal_error)?;
+            let mut m = std::collections::BTreeMap::new();
+            m.insert(
+                std::sync::Arc::from("datetime"),
+                utc.map(Value::from).unwrap_or(Value::Null),
+            );
+            m.insert(std::sync::Arc::from("timezone"), Value::String(z.clone()));
+            let zoned = super::temporal_values::construct("datetime", Some(&Value::Map(m)))
+                .map_err(|e| match e.strip_prefix("unknown time zone ") {
+                    Some(_) => super::temporal_checks::text_error(k, z, Some(z)),
+                    None => temporal_error(e),
+                })?
+                .map(Value::from)
+                .unwrap_or(Value::Null);
+            Ok(super::temporal_values::construct(k, Some(&zoned))
+                .map_err(temporal_error)?
+                .map(Value::from)
+                .unwrap_or(Value::Null))
+        }
+        // A null time zone gives null, as every temporal function of null does.
+        (_, Some(Value::Null)) | (None, _) => Ok(Value::Null),
+        (Some(_), Some(other)) => Err(bad_arg(n, other)),
+        (Some(t), None) => Ok(Value::from(t)),
+    }
+}
+
+/// `date.truncate(unit, value[, overrides])` and the other kinds' `truncate`.
+fn f_temporal_truncate(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    let (k, _) = temporal_parts(n);
+    arity(n, &args, 2, 3)?;
+    let unit = match &args[0] {
+        Value::String(u) => u.to_string(),
+        other => return Err(bad_arg(n, other)),
+    };
+    let t = match &args[1] {
+        Value::Null => return Ok(Value::Null),
+        Value::Temporal(t) => t.clone(),
+        other => return Err(bad_arg(n, other)),
+    };
+    let ov = match args.get(2) {
+        Some(Value::Map(m)) => Some(m),
+        Some(Value::Null) | None => None,
+        Some(other) => return Err(bad_arg(n, other)),
+    };
+    super::temporal_values::truncate(k, &unit, &t, ov)
+        .map(Value::from)
+        .map_err(temporal_error)
+}
+
+/// `datetime.fromEpoch(seconds[, nanoseconds])` and `datetime.fromEpochMillis(millis)`.
+fn f_datetime_fromepoch(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 2)?;
+    let mut m = std::collections::BTreeMap::new();
+    let key = if n == "datetime.fromepoch" {
+        "epochSeconds"
+    } else {
+        "epochMillis"
+    };
+    m.insert(std::sync::Arc::from(key), args[0].clone());
+    if let Some(ns) = args.get(1) {
+        m.insert(std::sync::Arc::from("nanosecond"), ns.clone());
+    }
+    Ok(
+        super::temporal_values::construct("datetime", Some(&Value::Map(m)))
+            .map_err(temporal_error)?
+            .map(Value::from)
+            .unwrap_or(Value::Null),
+    )
+}
+
+/// `duration(…)`: from a map, a text or a duration.
+fn f_duration(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 1, 1)?;
+    match &args[0] {
+        Value::Null | Value::String(_) | Value::Map(_) | Value::Temporal(_) => {}
+        other => return Err(super::temporal_checks::bad_signature("duration", other)),
+    }
+    Ok(super::temporal_values::duration_from(&args[0])
+        .map_err(|e| match &args[0] {
+            Value::String(text) => super::temporal_checks::text_error("duration", text, None),
+            _ => temporal_error(e),
+        })?
+        .map(|d| Value::from(crate::temporal::Temporal::Duration(d)))
+        .unwrap_or(Value::Null))
+}
+
+/// `duration.between(a, b)`, `duration.inMonths`, `duration.inDays`, `duration.inSeconds`.
+fn f_duration_between(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Vec<Value>,
+) -> Result<Value> {
+    arity(n, &args, 2, 2)?;
+    let (a, b) = match (&args[0], &args[1]) {
+        (Value::Null, _) | (_, Value::Null) => return Ok(Value::Null),
+        (Value::Temporal(a), Value::Temporal(b)) => (a, b),
+        (a, _) => return Err(bad_arg(n, a)),
+    };
+    let unit = match n {
+        "duration.inmonths" => "months",
+        "duration.indays" => "days",
+        "duration.inseconds" => "seconds",
+        _ => "",
+    };
+    crate::temporal::between(a, b, unit)
+        .map(|d| Value::from(crate::temporal::Temporal::Duration(d)))
+        .ok_or_else(|| ExecError::type_error(format!("{n}() needs two dates or times")))
 }
 
 /// `trim(input)`, `trim(spec, input)` or `trim(spec, chars, input)` — the call Neo4j reads

@@ -1409,6 +1409,15 @@ mod tests {
         }
     }
 
+    /// The built-ins' table is sorted and has each name once: `functions::resolve` binary
+    /// searches it.
+    #[test]
+    fn the_builtin_table_is_sorted() {
+        let names: Vec<&str> = functions::builtin_names().collect();
+        assert!(names.windows(2).all(|w| w[0] < w[1]), "{names:?}");
+        assert!(names.len() > 100, "{}", names.len());
+    }
+
     /// `functions::is_implemented` says yes exactly for the names `functions::call` dispatches.
     #[test]
     fn the_implemented_list_is_what_the_engine_dispatches() {
@@ -1416,7 +1425,7 @@ mod tests {
         let (params, opts) = (Params::new(), Options::default());
         let sh = shared(&params, "", &opts);
         let run = exec::Runner::new(&g, &sh);
-        for name in functions::IMPLEMENTED {
+        for name in functions::builtin_names() {
             assert!(
                 crate::catalogue::function(name).is_some(),
                 "{name} is not Neo4j's"

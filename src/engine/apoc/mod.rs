@@ -230,10 +230,7 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
 
 /// The APOC families kept in files of their own: their functions (lower-case) and how each
 /// runs.
-type Family = (
-    &'static [&'static str],
-    fn(&Runner, &str, &[Value]) -> Result<Value>,
-);
+type Family = (&'static [&'static str], Run);
 
 const FAMILIES: &[Family] = &[
     (date::FUNCTIONS, |_, n, a| date::run(n, a)),
@@ -245,11 +242,6 @@ const FAMILIES: &[Family] = &[
     (xml::FUNCTIONS, xml::parse_fn),
     (compress::FUNCTIONS, compress::dispatch),
 ];
-
-/// Whether `lname` (lower-case) is an APOC function the engine runs.
-pub(crate) fn is_implemented(lname: &str) -> bool {
-    IMPLEMENTED.binary_search(&lname).is_ok() || FAMILIES.iter().any(|(f, _)| f.contains(&lname))
-}
 
 /// An APOC function that threw: Neo4j's `ProcedureCallFailed`, naming the function as Neo4j
 /// spells it and the Java exception.
@@ -490,8 +482,7 @@ const PRIMITIVE_ARGS: &[(&str, &[(usize, char)])] = &[
 ];
 
 /// Neo4j's refusal of an explicit null for a primitive parameter (see [`PRIMITIVE_ARGS`]).
-fn null_primitive(lname: &str, args: &[Value]) -> Option<ExecError> {
-    let (_, params) = PRIMITIVE_ARGS.iter().find(|(f, _)| *f == lname)?;
+fn null_primitive(name: &str, params: &[(usize, char)], args: &[Value]) -> Option<ExecError> {
     let (_, kind) = params
         .iter()
         .find(|(i, _)| matches!(args.get(*i), Some(Value::Null)))?;
@@ -501,54 +492,104 @@ fn null_primitive(lname: &str, args: &[Value]) -> Option<ExecError> {
         "BooleanValue"
     };
     Some(failed(
-        lname,
+        name,
         format!("java.lang.ClassCastException: class org.neo4j.values.storable.NoValue cannot be cast to class org.neo4j.values.storable.{class} (org.neo4j.values.storable.NoValue and org.neo4j.values.storable.{class} are in unnamed module of loader 'app')"),
     ))
 }
 
-pub(crate) fn call(run: &Runner, lname: &str, args: &[Value]) -> Option<Result<Value>> {
-    if let Some(e) = null_primitive(lname, args) {
-        return Some(Err(e));
-    }
-    if let Some((_, f)) = FAMILIES.iter().find(|(names, _)| names.contains(&lname)) {
-        return Some(f(run, lname, args));
-    }
-    if IMPLEMENTED.binary_search(&lname).is_err() {
-        return None;
-    }
-    Some(dispatch(run, lname, args))
+/// How an APOC function runs: called with its lower-case name (one implementation serves a
+/// family of names) and its arguments.
+type Run = fn(&Runner, &'static str, &[Value]) -> Result<Value>;
+
+/// An APOC function as a call is bound to it when compiled ([`resolve`]): its name, its
+/// implementation and the parameters its Java signature declares primitive.
+#[derive(Clone, Copy)]
+pub(crate) struct Entry {
+    pub(crate) name: &'static str,
+    run: Run,
+    primitive: &'static [(usize, char)],
 }
 
+impl std::fmt::Debug for Entry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "apoc function {}", self.name)
+    }
+}
+
+impl Entry {
+    pub(crate) fn call(self, run: &Runner, args: &[Value]) -> Result<Value> {
+        if let Some(e) = null_primitive(self.name, self.primitive, args) {
+            return Err(e);
+        }
+        (self.run)(run, self.name, args)
+    }
+}
+
+/// The APOC function `lname` (lower-case), bound to its implementation; `None` when the
+/// engine does not run it. Resolved once, when a call is compiled: the family, the
+/// sub-family of `apoc.coll.*`, `apoc.text.*`, … and the primitive parameters are looked up
+/// here, not on every call.
+pub(crate) fn resolve(lname: &str) -> Option<Entry> {
+    let primitive = PRIMITIVE_ARGS
+        .iter()
+        .find(|(f, _)| *f == lname)
+        .map_or(&[][..], |(_, p)| *p);
+    for (names, run) in FAMILIES {
+        if let Some(name) = names.iter().find(|n| **n == lname) {
+            return Some(Entry {
+                name,
+                run: *run,
+                primitive,
+            });
+        }
+    }
+    let i = IMPLEMENTED.binary_search(&lname).ok()?;
+    let name = IMPLEMENTED[i];
+    let run: Run = if name.starts_with("apoc.coll.") {
+        |run, n, a| coll(run, n, after_prefix(n), a)
+    } else if name.starts_with("apoc.map.") {
+        |run, n, a| map_fn(run, n, after_prefix(n), a)
+    } else if name.starts_with("apoc.text.") {
+        |run, n, a| text_fn(run, n, after_prefix(n), a)
+    } else if name.starts_with("apoc.math.") {
+        |_, n, a| math(n, after_prefix(n), a)
+    } else if name.starts_with("apoc.convert.") {
+        |run, n, a| convert(run, n, after_prefix(n), a)
+    } else if name.starts_with("apoc.path.") {
+        |run, n, a| path_fn(run, n, after_prefix(n), a)
+    } else if [
+        "apoc.node.",
+        "apoc.nodes.",
+        "apoc.rel.",
+        "apoc.label.",
+        "apoc.any.",
+    ]
+    .iter()
+    .any(|p| name.starts_with(p))
+    {
+        graph_fn
+    } else {
+        dispatch
+    };
+    Some(Entry {
+        name,
+        run,
+        primitive,
+    })
+}
+
+/// A family member's own name: what follows `apoc.<family>.` (`sum` of `apoc.coll.sum`).
+fn after_prefix(n: &str) -> &str {
+    n.get(5..)
+        .and_then(|rest| rest.split_once('.'))
+        .map_or("", |(_, member)| member)
+}
+
+/// The APOC functions kept in this file (the rest of [`IMPLEMENTED`]).
 fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let a0 = arg(args, 0);
     let a1 = arg(args, 1);
     let a2 = arg(args, 2);
-    if let Some(rest) = n.strip_prefix("apoc.coll.") {
-        return coll(run, n, rest, args);
-    }
-    if let Some(rest) = n.strip_prefix("apoc.map.") {
-        return map_fn(run, n, rest, args);
-    }
-    if let Some(rest) = n.strip_prefix("apoc.text.") {
-        return text_fn(run, n, rest, args);
-    }
-    if let Some(rest) = n.strip_prefix("apoc.math.") {
-        return math(n, rest, args);
-    }
-    if let Some(rest) = n.strip_prefix("apoc.convert.") {
-        return convert(run, n, rest, args);
-    }
-    if let Some(rest) = n.strip_prefix("apoc.path.") {
-        return path_fn(run, n, rest, args);
-    }
-    if n.starts_with("apoc.node.")
-        || n.starts_with("apoc.nodes.")
-        || n.starts_with("apoc.rel.")
-        || n.starts_with("apoc.label.")
-        || n.starts_with("apoc.any.")
-    {
-        return graph_fn(run, n, args);
-    }
     match n {
         "apoc.bitwise.op" => {
             let (Some(a), Some(op), Some(b)) = (int(n, a0)?, text(n, a1)?, int(n, a2)?) else {

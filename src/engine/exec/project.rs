@@ -38,26 +38,41 @@ pub(super) struct AggSpec<'q> {
     name: String,
     distinct: bool,
     args: &'q [Expr],
+    /// Whether its accumulator keeps the values it is given (collected values, a distinct
+    /// set), so that each row's arguments are charged to the memory budget; decided once.
+    keeps: bool,
+}
+
+impl AggSpec<'_> {
+    fn new<'q>(expr: &'q Expr, name: String, distinct: bool, args: &'q [Expr]) -> AggSpec<'q> {
+        let keeps = distinct
+            || !matches!(
+                name.as_str(),
+                "count" | "count*" | "sum" | "avg" | "min" | "max"
+            );
+        AggSpec {
+            expr,
+            name,
+            distinct,
+            args,
+            keeps,
+        }
+    }
 }
 
 pub(super) fn collect_aggregates<'q>(e: &'q Expr, out: &mut Vec<AggSpec<'q>>) {
     match &e.kind {
-        ExprKind::CountStar => out.push(AggSpec {
-            expr: e,
-            name: "count*".into(),
-            distinct: false,
-            args: &[],
-        }),
+        ExprKind::CountStar => out.push(AggSpec::new(e, "count*".into(), false, &[])),
         ExprKind::FunctionCall {
             name,
             distinct,
             args,
-        } if functions::is_aggregate(name) => out.push(AggSpec {
-            expr: e,
-            name: name.dotted().to_ascii_lowercase(),
-            distinct: *distinct,
+        } if functions::is_aggregate(name) => out.push(AggSpec::new(
+            e,
+            name.dotted().to_ascii_lowercase(),
+            *distinct,
             args,
-        }),
+        )),
         // The list a comprehension or quantifier runs over, and a reduction's start and list,
         // are evaluated once per group, so an aggregate there is the group's
         // (`size([x IN collect(r) WHERE x IS NOT NULL])`); the per-element parts may hold none.
@@ -381,12 +396,7 @@ impl<'a> Runner<'a> {
                     .collect::<Result<_>>()?,
             };
             // What an accumulator keeps: collected values, distinct sets, numbers.
-            if a.distinct
-                || !matches!(
-                    a.name.as_str(),
-                    "count" | "count*" | "sum" | "avg" | "min" | "max"
-                )
-            {
+            if a.keeps {
                 self.sh.charge(Shared::row_bytes(&args))?;
             }
             acc.add(args)?;
