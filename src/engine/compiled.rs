@@ -556,7 +556,7 @@ impl<'a> Runner<'a> {
                 let vals = args
                     .iter()
                     .map(|a| self.eval_compiled(a, env))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<functions::Args>>()?;
                 let Some(bound) = bound else {
                     return Err(functions::unresolved(name));
                 };

@@ -546,7 +546,7 @@ impl Runner<'_> {
                 let vals = args
                     .iter()
                     .map(|a| self.eval(a, env))
-                    .collect::<Result<Vec<_>>>()?;
+                    .collect::<Result<functions::Args>>()?;
                 functions::call(self, name, vals)
             }
             ExprKind::Case {

@@ -248,7 +248,11 @@ impl IntRange {
 /// A built-in function: called with the runner, its lower-case name (one implementation may
 /// serve several names: `toUpper` and `upper`), the name as the query writes it (for errors
 /// that point at it) and the evaluated arguments.
-pub(crate) type Builtin = fn(&Runner, &'static str, &QualifiedName, Vec<Value>) -> Result<Value>;
+pub(crate) type Builtin = fn(&Runner, &'static str, &QualifiedName, Args) -> Result<Value>;
+
+/// A call's evaluated arguments: inline up to three (nearly every call), so that a call
+/// takes no allocation for them.
+pub(crate) type Args = smallvec::SmallVec<[Value; 3]>;
 
 /// A function call's implementation, bound once when the call is compiled ([`resolve`]): a
 /// built-in or an APOC function. Nothing looks a function up by its name while rows run.
@@ -277,12 +281,7 @@ impl std::fmt::Debug for Imp {
 impl Bound {
     /// Runs the function on evaluated arguments; `name` is the call as written.
     #[inline]
-    pub(crate) fn call(
-        self,
-        run: &Runner,
-        name: &QualifiedName,
-        args: Vec<Value>,
-    ) -> Result<Value> {
+    pub(crate) fn call(self, run: &Runner, name: &QualifiedName, args: Args) -> Result<Value> {
         match self.imp {
             Imp::Builtin(f) => f(run, self.name, name, args),
             Imp::Apoc(e) => e.call(run, &args),
@@ -328,7 +327,7 @@ pub(crate) fn unresolved(name: &QualifiedName) -> ExecError {
 
 /// Calls the function `name` on evaluated arguments, resolving it first (an interpreted
 /// call; a compiled one is bound once, see [`resolve`]).
-pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Args) -> Result<Value> {
     match resolve(&name.dotted().to_ascii_lowercase()) {
         Some(b) => b.call(run, name, args),
         None => Err(unresolved(name)),
@@ -462,7 +461,7 @@ const BUILTINS: &[(&str, Builtin)] = &[
 ];
 
 // ---- graph elements ----
-fn f_id(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_id(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -472,12 +471,7 @@ fn f_id(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>)
     }
 }
 
-fn f_elementid(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_elementid(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -487,12 +481,7 @@ fn f_elementid(
     }
 }
 
-fn f_labels(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_labels(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -509,7 +498,7 @@ fn f_labels(
     }
 }
 
-fn f_type(run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_type(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -523,12 +512,7 @@ fn f_type(run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>
     }
 }
 
-fn f_properties(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_properties(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -539,7 +523,7 @@ fn f_properties(
     }
 }
 
-fn f_keys(run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_keys(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -560,12 +544,7 @@ fn f_keys(run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>
     }
 }
 
-fn f_endpoint(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_endpoint(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -581,7 +560,7 @@ fn f_path_elements(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
@@ -595,12 +574,7 @@ fn f_path_elements(
     }
 }
 
-fn f_length(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_length(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -609,12 +583,7 @@ fn f_length(
     }
 }
 
-fn f_normalize(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_normalize(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     // (The engine passes the form keyword of `normalize(s, NFD)` before evaluating
     // arguments; here it is a value.)
     arity(n, &args, 1, 2)?;
@@ -636,12 +605,7 @@ fn f_normalize(
     }
 }
 
-fn f_exists(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_exists(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     // The argument is a pattern (the validator refuses anything else), evaluated to
     // whether it has a match.
     arity(n, &args, 1, 1)?;
@@ -652,12 +616,7 @@ fn f_exists(
 }
 
 // ---- lists ----
-fn f_size(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_size(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -671,7 +630,7 @@ fn f_char_length(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
@@ -685,7 +644,7 @@ fn f_head_or_last(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
@@ -697,12 +656,7 @@ fn f_head_or_last(
     }
 }
 
-fn f_tail(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_tail(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -711,12 +665,7 @@ fn f_tail(
     }
 }
 
-fn f_reverse(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_reverse(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -726,12 +675,7 @@ fn f_reverse(
     }
 }
 
-fn f_range(
-    run: &Runner,
-    _n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_range(run: &Runner, _n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     let r = IntRange::from_args(&args)?;
     run.sh
         .can_allocate((r.len as usize).saturating_mul(std::mem::size_of::<Value>()))?;
@@ -745,24 +689,14 @@ fn f_range(
     Ok(Value::List(out))
 }
 
-fn f_coalesce(
-    _run: &Runner,
-    _n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_coalesce(_run: &Runner, _n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     Ok(args
         .into_iter()
         .find(|v| !v.is_null())
         .unwrap_or(Value::Null))
 }
 
-fn f_isempty(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_isempty(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -774,12 +708,7 @@ fn f_isempty(
 }
 
 // ---- conversion ----
-fn f_tostring(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_tostring(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -793,12 +722,7 @@ fn f_tostring(
     }
 }
 
-fn f_tointeger(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_tointeger(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -821,12 +745,7 @@ fn f_tointeger(
     }
 }
 
-fn f_tofloat(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_tofloat(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -846,7 +765,7 @@ fn f_to_typed_list(
     run: &Runner,
     n: &'static str,
     name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     let single = match n {
@@ -867,19 +786,14 @@ fn f_to_typed_list(
         // Each element as the …OrNull conversion gives it: null where it cannot.
         Value::List(xs) => Ok(Value::List(
             xs.iter()
-                .map(|x| call(run, &single, vec![x.clone()]))
+                .map(|x| call(run, &single, smallvec::smallvec![x.clone()]))
                 .collect::<Result<_>>()?,
         )),
         other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
     }
 }
 
-fn f_point(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_point(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -910,7 +824,7 @@ fn f_point_distance(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     match (&args[0], &args[1]) {
@@ -924,7 +838,7 @@ fn f_point_withinbbox(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 3, 3)?;
     match (&args[0], &args[1], &args[2]) {
@@ -942,12 +856,7 @@ fn f_point_withinbbox(
     }
 }
 
-fn f_nullif(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_nullif(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     Ok(if args[0].equals(&args[1]) == Some(true) {
         Value::Null
@@ -960,7 +869,7 @@ fn f_graph_names(
     run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     super::graphs::graph_names(run.sh.databases)
@@ -970,19 +879,14 @@ fn f_graph_propertiesbyname(
     run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     super::graphs::graph_properties(run.sh.databases, &args[0])
 }
 
 // Refused before anything runs anywhere but in USE, which does not evaluate them.
-fn f_graph_by(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    _args: Vec<Value>,
-) -> Result<Value> {
+fn f_graph_by(_run: &Runner, n: &'static str, _name: &QualifiedName, _args: Args) -> Result<Value> {
     Err(ExecError::compile(
         ErrorKind::SyntaxError,
         format!("`{n}` is only allowed at the first position of a USE clause."),
@@ -993,7 +897,7 @@ fn f_db_namefromelementid(
     run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
@@ -1005,12 +909,7 @@ fn f_db_namefromelementid(
     }
 }
 
-fn f_toboolean(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_toboolean(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -1030,7 +929,7 @@ fn f_vector_similarity_cosine(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     super::vector::similarity_function(n, super::vector::Similarity::Cosine, &args)
 }
@@ -1039,57 +938,32 @@ fn f_vector_similarity_euclidean(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     super::vector::similarity_function(n, super::vector::Similarity::Euclidean, &args)
 }
 
-fn f_valuetype(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_valuetype(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     Ok(Value::from(value_type_text(&args[0])))
 }
 
 // ---- strings ----
-fn f_toupper(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_toupper(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     str1(n, &args, |s| s.to_uppercase())
 }
 
-fn f_tolower(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_tolower(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     str1(n, &args, |s| s.to_lowercase())
 }
 
-fn f_trim(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_trim(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     trim(n, &args)
 }
 
 // btrim/ltrim/rtrim(input [, trimCharacterString]): white space, or any of the given
 // characters, off both ends, the start or the end.
-fn f_trim_side(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_trim_side(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 2)?;
     let Some(s) = str_arg(n, &args[0])? else {
         return Ok(Value::Null);
@@ -1112,12 +986,7 @@ fn f_trim_side(
     }))
 }
 
-fn f_replace(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_replace(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 3, 3)?;
     match (
         str_arg(n, &args[0])?,
@@ -1139,12 +1008,7 @@ fn f_replace(
     }
 }
 
-fn f_substring(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_substring(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 2, 3)?;
     let Some(s) = str_arg(n, &args[0])? else {
         return Ok(Value::Null);
@@ -1176,7 +1040,7 @@ fn f_left_or_right(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     let Some(s) = str_arg(n, &args[0])? else {
@@ -1201,12 +1065,7 @@ fn f_left_or_right(
     }))
 }
 
-fn f_split(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_split(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     if let Some(s) = str_arg(n, &args[0])? {
         // At most one part per character: bound the list before building it.
@@ -1243,7 +1102,7 @@ fn f_split(
 }
 
 // ---- math ----
-fn f_abs(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_abs(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -1255,12 +1114,7 @@ fn f_abs(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>
     }
 }
 
-fn f_sign(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_sign(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -1280,138 +1134,78 @@ fn f_sign(
     }
 }
 
-fn f_ceil(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_ceil(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::ceil)
 }
 
-fn f_floor(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_floor(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::floor)
 }
 
-fn f_sqrt(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_sqrt(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::sqrt)
 }
 
-fn f_exp(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_exp(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::exp)
 }
 
-fn f_log(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_log(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::ln)
 }
 
-fn f_log10(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_log10(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::log10)
 }
 
-fn f_sin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_sin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::sin)
 }
 
-fn f_cos(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_cos(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::cos)
 }
 
-fn f_tan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_tan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::tan)
 }
 
-fn f_cot(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_cot(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, |x| 1.0 / x.tan())
 }
 
-fn f_asin(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_asin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::asin)
 }
 
-fn f_acos(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_acos(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::acos)
 }
 
-fn f_atan(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_atan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::atan)
 }
 
-fn f_degrees(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_degrees(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::to_degrees)
 }
 
-fn f_radians(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_radians(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, f64::to_radians)
 }
 
-fn f_haversin(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_haversin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     math1(n, &args, |x| (1.0 - x.cos()) / 2.0)
 }
 
-fn f_isnan(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_isnan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     Ok(num_arg(n, &args[0])?
         .map(|x| Value::Bool(x.is_nan()))
         .unwrap_or(Value::Null))
 }
 
-fn f_atan2(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_atan2(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     match (num_arg(n, &args[0])?, num_arg(n, &args[1])?) {
         (Some(y), Some(x)) => Ok(Value::Float(y.atan2(x))),
@@ -1419,22 +1213,17 @@ fn f_atan2(
     }
 }
 
-fn f_pi(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_pi(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     Ok(Value::Float(std::f64::consts::PI))
 }
 
-fn f_e(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Vec<Value>) -> Result<Value> {
+fn f_e(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     Ok(Value::Float(std::f64::consts::E))
 }
 
-fn f_round(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_round(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 3)?;
     let Some(x) = num_arg(n, &args[0])? else {
         return Ok(Value::Null);
@@ -1471,12 +1260,7 @@ fn f_round(
     Ok(Value::Float(round(x, precision, &mode)?))
 }
 
-fn f_rand(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_rand(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     // Deterministic across runs: evaluation must be reproducible.
     Ok(Value::Float(0.5))
@@ -1488,7 +1272,7 @@ fn f_load_csv_context(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     Ok(Value::Null)
@@ -1498,18 +1282,13 @@ fn f_randomuuid(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     Ok(Value::from(random_uuid()))
 }
 
-fn f_timestamp(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_timestamp(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     let ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -1522,7 +1301,7 @@ fn f_gds_version(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 0, 0)?;
     Ok(Value::from(super::gds::VERSION))
@@ -1532,7 +1311,7 @@ fn f_gds_util_asnode(
     run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     Ok(super::gds::as_node(run.graph(), &args[0]))
@@ -1567,27 +1346,24 @@ fn temporal_parts(n: &'static str) -> (&'static str, Option<&'static str>) {
 /// `date(…)`, `localtime(…)`, `time(…)`, `localdatetime(…)`, `datetime(…)`: a temporal value
 /// from a map, a text or another temporal value; now, without an argument. Now is the
 /// statement's clock (`run.sh.now`: one value for the whole statement, as in Neo4j).
-fn f_temporal(
-    run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_temporal(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     temporal_construct(n, args, run.sh.now)
 }
 
-fn temporal_construct(
-    k: &'static str,
-    args: Vec<Value>,
-    clock: chrono::NaiveDateTime,
-) -> Result<Value> {
+fn temporal_construct(k: &'static str, args: Args, clock: chrono::NaiveDateTime) -> Result<Value> {
     arity(k, &args, 0, 1)?;
     let arg = match args.first() {
         Some(Value::Map(m)) => {
             let m = super::temporal_checks::check_map(k, m)?;
             // Only a time zone: now, in that zone.
             if let (1, Some(Value::String(z))) = (m.len(), m.get("timezone")) {
-                return temporal_now(k, k, false, vec![Value::String(z.clone())], clock);
+                return temporal_now(
+                    k,
+                    k,
+                    false,
+                    smallvec::smallvec![Value::String(z.clone())],
+                    clock,
+                );
             }
             Some(Value::Map(m))
         }
@@ -1632,7 +1408,7 @@ fn f_temporal_now(
     run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     let (k, member) = temporal_parts(n);
     temporal_now(n, k, member == Some("realtime"), args, run.sh.now)
@@ -1642,7 +1418,7 @@ fn temporal_now(
     n: &str,
     k: &'static str,
     realtime: bool,
-    args: Vec<Value>,
+    args: Args,
     clock: chrono::NaiveDateTime,
 ) -> Result<Value> {
     arity(n, &args, 0, 1)?;
@@ -1688,7 +1464,7 @@ fn f_temporal_truncate(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     let (k, _) = temporal_parts(n);
     arity(n, &args, 2, 3)?;
@@ -1716,7 +1492,7 @@ fn f_datetime_fromepoch(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 1, 2)?;
     let mut m = std::collections::BTreeMap::new();
@@ -1738,12 +1514,7 @@ fn f_datetime_fromepoch(
 }
 
 /// `duration(…)`: from a map, a text or a duration.
-fn f_duration(
-    _run: &Runner,
-    n: &'static str,
-    _name: &QualifiedName,
-    args: Vec<Value>,
-) -> Result<Value> {
+fn f_duration(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null | Value::String(_) | Value::Map(_) | Value::Temporal(_) => {}
@@ -1763,7 +1534,7 @@ fn f_duration_between(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
-    args: Vec<Value>,
+    args: Args,
 ) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     let (a, b) = match (&args[0], &args[1]) {

@@ -1445,7 +1445,7 @@ mod tests {
                     _ => None,
                 });
             let Some(name) = name else { continue };
-            let dispatched = match functions::call(&run, &name, Vec::new()) {
+            let dispatched = match functions::call(&run, &name, functions::Args::new()) {
                 Ok(_) => true,
                 Err(e) => {
                     !matches!(e.detail, Some("UnknownFunction")) && e.kind != ErrorKind::Unsupported

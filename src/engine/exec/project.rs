@@ -387,14 +387,11 @@ impl<'a> Runner<'a> {
             .zip(order[gi].2.iter_mut())
             .zip(&compiled.agg_args)
         {
-            let args: Vec<Value> = match xs.as_slice() {
-                [] => Vec::new(),
-                [x] => vec![self.eval_compiled(x, &env)?],
-                xs => xs
-                    .iter()
-                    .map(|x| self.eval_compiled(x, &env))
-                    .collect::<Result<_>>()?,
-            };
+            // Inline: one row's arguments take no allocation.
+            let mut args = crate::engine::functions::Args::new();
+            for x in xs {
+                args.push(self.eval_compiled(x, &env)?);
+            }
             // What an accumulator keeps: collected values, distinct sets, numbers.
             if a.keeps {
                 self.sh.charge(Shared::row_bytes(&args))?;
@@ -780,7 +777,7 @@ impl Accumulator {
         }
     }
 
-    pub(super) fn add(&mut self, mut args: Vec<Value>) -> Result<()> {
+    pub(super) fn add(&mut self, mut args: crate::engine::functions::Args) -> Result<()> {
         let v = if args.is_empty() {
             Value::Null
         } else {
@@ -878,7 +875,7 @@ impl Accumulator {
             Accumulator::Apoc { rows, .. } => {
                 if !v.is_null() {
                     args.insert(0, v);
-                    rows.push(args);
+                    rows.push(args.into_vec());
                 }
             }
             Accumulator::Numbers {
