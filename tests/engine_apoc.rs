@@ -356,7 +356,7 @@ fn apoc_errors_and_nulls() {
         let e = grape::engine::run_with(&mut g, query, &grape::engine::Params::new(), &opts)
             .unwrap_err();
         assert!(
-            e.message.contains(message) || e.detail.is_some_and(|d| d.contains(message)),
+            e.message.contains(message) || e.detail.is_some_and(|d| d.name().contains(message)),
             "{query}: {e}"
         );
     }

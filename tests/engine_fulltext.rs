@@ -4,6 +4,7 @@
 
 mod common;
 
+use grape::engine::Detail;
 use grape::engine::{run, Params};
 use grape::value::Value;
 
@@ -367,7 +368,7 @@ fn hostile_queries_end_with_clear_errors() {
         &opts,
     )
     .unwrap_err();
-    assert_eq!(e.detail, Some("Timeout"), "{e}");
+    assert_eq!(e.detail, Some(Detail::Timeout), "{e}");
     // Without the limit, the same search completes (nothing half-built was kept).
     assert_eq!(
         common::rows(

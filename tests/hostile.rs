@@ -9,6 +9,7 @@
 mod common;
 mod mcp_support;
 
+use grape::engine::Detail;
 use grape::engine::{run_with, ErrorKind, Options, Params};
 use grape::graph::Graph;
 use serde_json::{json, Value as Json};
@@ -187,7 +188,7 @@ fn deep_values_are_refused_with_a_clear_error_in_the_library() {
     for q in [DEEP, DEEP_MAP] {
         let e = run_with(&mut g, q, &Params::new(), &Options::default()).unwrap_err();
         assert_eq!(e.kind, ErrorKind::LimitExceeded, "{q}: {e}");
-        assert_eq!(e.detail, Some("ValueNesting"), "{q}: {e}");
+        assert_eq!(e.detail, Some(Detail::ValueNesting), "{q}: {e}");
         assert!(e.message.contains("500 levels"), "{e}");
     }
     // Just under the bound works, and every walk over the value survives on a small stack.
@@ -242,7 +243,7 @@ fn the_memory_budget_ends_queries_not_the_process_in_the_library() {
         let e = run_with(&mut g, q, &Params::new(), &opts).unwrap_err();
         assert_eq!(e.kind, ErrorKind::LimitExceeded, "{q}: {e}");
         if q != HUGE_RANGE {
-            assert_eq!(e.detail, Some("Memory"), "{q}: {e}");
+            assert_eq!(e.detail, Some(Detail::Memory), "{q}: {e}");
             assert_eq!(
                 e.code(),
                 "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
@@ -281,7 +282,7 @@ fn the_time_limit_is_checked_inside_expressions() {
         "RETURN size([x IN range(1, 2000) WHERE all(y IN range(1, 2000) WHERE y > 0)]) AS n",
     ] {
         let e = run_with(&mut g, q, &Params::new(), &opts).unwrap_err();
-        assert_eq!(e.detail, Some("Timeout"), "{q}: {e}");
+        assert_eq!(e.detail, Some(Detail::Timeout), "{q}: {e}");
         assert_eq!(e.code(), "Neo.ClientError.Transaction.TransactionTimedOut");
     }
     // Cancellation from another thread stops it too.
@@ -309,7 +310,7 @@ fn limit_errors_say_which_limit() {
         &opts,
     )
     .unwrap_err();
-    assert_eq!(e.detail, Some("ResultRows"));
+    assert_eq!(e.detail, Some(Detail::ResultRows));
     assert_eq!(e.code(), "Neo.DatabaseError.Statement.ExecutionFailed");
     assert!(!e.code().contains("TimedOut"));
     opts.limits.max_rows = 1_000_000;
@@ -323,7 +324,10 @@ fn limit_errors_say_which_limit() {
     .unwrap_err();
     assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
     assert!(
-        matches!(e.detail, Some("Memory") | Some("IntermediateRows")),
+        matches!(
+            e.detail,
+            Some(Detail::Memory) | Some(Detail::IntermediateRows)
+        ),
         "{e}"
     );
     // Counted, the paths are never held (the MATCH feeds the aggregation row by row): the
@@ -337,7 +341,7 @@ fn limit_errors_say_which_limit() {
     )
     .unwrap_err();
     assert_eq!(e.kind, ErrorKind::LimitExceeded, "{e}");
-    assert_eq!(e.detail, Some("Timeout"), "{e}");
+    assert_eq!(e.detail, Some(Detail::Timeout), "{e}");
 }
 
 #[test]

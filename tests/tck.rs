@@ -266,7 +266,7 @@ fn run_scenario(sc: &Scenario, tck: &Path) -> Result<(), String> {
                     }
                     if let (Some(want), Some(got)) = (detail, e.detail) {
                         // `*` in the TCK: any detail.
-                        if want != "*" && want != got {
+                        if want != "*" && want != got.name() {
                             return Err(format!("detail {got}, expected {want} ({})", e.message));
                         }
                     }

@@ -146,7 +146,10 @@ impl BackendError {
 
 impl From<ExecError> for BackendError {
     fn from(e: ExecError) -> BackendError {
-        let kind = if matches!(e.detail, Some("Timeout" | "LockTimeout")) {
+        let kind = if matches!(
+            e.detail,
+            Some(crate::engine::Detail::Timeout | crate::engine::Detail::LockTimeout)
+        ) {
             FailureKind::Timeout
         } else {
             FailureKind::Query

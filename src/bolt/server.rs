@@ -3,6 +3,7 @@
 use super::convert::{from_ps, to_ps, Dialect};
 use super::packstream::{decode_all, encode, Ps};
 use super::watch::Watcher;
+use crate::engine::Detail;
 use crate::engine::{Options, Params, Table};
 use crate::graph::{Graph, SharedGraph, WriteTx};
 use crate::value::Value;
@@ -1611,7 +1612,7 @@ impl<'a> Conn<'a> {
         }
         let engine_opts: &Options = &engine_opts;
         let exec_err = |e: crate::engine::ExecError| {
-            if client_timeout && e.detail == Some("Timeout") {
+            if client_timeout && e.detail == Some(Detail::Timeout) {
                 return tx_timed_out();
             }
             if record.terminated() {

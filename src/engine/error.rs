@@ -62,12 +62,175 @@ pub enum Phase {
     Runtime,
 }
 
+/// What exactly went wrong, as the openCypher TCK and Neo4j name it (`UndefinedVariable`,
+/// `InvalidArgumentType`, …): typed, so that an error's Neo4j status code follows from its
+/// variant ([`ExecError::code`]), not from comparing strings. Serialized, and printed by
+/// [`Detail::name`], as the TCK's name.
+macro_rules! details {
+    ($($name:ident),* $(,)?) => {
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        pub enum Detail {
+            $($name,)*
+        }
+
+        impl Detail {
+            /// The TCK's (or Neo4j's) name of the detail.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Detail::$name => stringify!($name),)*
+                }
+            }
+
+            /// The detail of the TCK name `name`.
+            pub fn from_name(name: &str) -> Option<Detail> {
+                match name {
+                    $(stringify!($name) => Some(Detail::$name),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+}
+
+details! {
+    AmbiguousAggregationExpression,
+    ColumnNameConflict,
+    CommunityEdition,
+    ConstraintAlreadyExists,
+    ConstraintCreationFailed,
+    ConstraintDropFailed,
+    ConstraintWithNameAlreadyExists,
+    CreatingVarLength,
+    CredentialsExpired,
+    CypherVersion,
+    DeleteConnectedNode,
+    DeletedEntityAccess,
+    DifferentColumnsInUnion,
+    DivisionByZero,
+    EquivalentSchemaRuleAlreadyExists,
+    ExecutionFailed,
+    FloatingPointOverflow,
+    IndexAlreadyExists,
+    IndexDropFailed,
+    IndexNotFound,
+    IndexWithNameAlreadyExists,
+    IntegerOverflow,
+    IntermediateRows,
+    InvalidAggregation,
+    InvalidArgumentType,
+    InvalidArgumentValue,
+    InvalidArguments,
+    InvalidClauseComposition,
+    InvalidDelete,
+    InvalidDynamicLabel,
+    InvalidGraphReference,
+    InvalidGroupBy,
+    InvalidNumberOfArguments,
+    InvalidParameterUse,
+    InvalidPropertyType,
+    InvalidRelationshipPattern,
+    InvalidSchemaCommand,
+    InvalidSearch,
+    LoadCsvFailed,
+    LockTimeout,
+    MapElementAccessByNonString,
+    Memory,
+    MergeReadOwnWrites,
+    MissingParameter,
+    MissingPredicate,
+    NegativeIntegerArgument,
+    NestedAggregation,
+    NoExpressionAlias,
+    NoSingleRelationshipType,
+    NoVariablesInScope,
+    NonConstantExpression,
+    NumberOutOfRange,
+    ProcedureNotFound,
+    PropertyNotFound,
+    RelationshipUniquenessViolation,
+    RequiresDirectedRelationship,
+    ResultRows,
+    Timeout,
+    UndefinedVariable,
+    UnexpectedSyntax,
+    UnknownFunction,
+    UnknownProcedureOutput,
+    UnsupportedAdministrationCommand,
+    UnsupportedFunction,
+    UnsupportedProcedure,
+    ValueNesting,
+    VarLengthExpansion,
+    VariableAlreadyBound,
+    VariableTypeConflict,
+}
+
+impl fmt::Display for Detail {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl Detail {
+    /// The Neo4j status an error with this detail has whatever its kind (but an exceeded
+    /// limit or a schema command's failure, see [`ExecError::code`]).
+    fn status(self) -> Option<&'static str> {
+        Some(match self {
+            Detail::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
+            Detail::UnsupportedAdministrationCommand => {
+                "Neo.ClientError.Statement.UnsupportedAdministrationCommand"
+            }
+            Detail::CommunityEdition | Detail::ExecutionFailed => {
+                "Neo.DatabaseError.Statement.ExecutionFailed"
+            }
+            Detail::CredentialsExpired => "Neo.ClientError.Security.CredentialsExpired",
+            Detail::InvalidArguments => "Neo.ClientError.General.InvalidArguments",
+            Detail::IndexNotFound => "Neo.ClientError.Schema.IndexNotFound",
+            Detail::PropertyNotFound => "Neo.ClientError.Statement.PropertyNotFound",
+            Detail::LoadCsvFailed => "Neo.ClientError.Statement.ExternalResourceFailed",
+            _ => return None,
+        })
+    }
+
+    /// The status of a schema command's failure with this detail.
+    fn schema_status(self) -> Option<&'static str> {
+        Some(match self {
+            Detail::EquivalentSchemaRuleAlreadyExists => {
+                "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
+            }
+            Detail::IndexAlreadyExists => "Neo.ClientError.Schema.IndexAlreadyExists",
+            Detail::IndexWithNameAlreadyExists => {
+                "Neo.ClientError.Schema.IndexWithNameAlreadyExists"
+            }
+            Detail::ConstraintAlreadyExists => "Neo.ClientError.Schema.ConstraintAlreadyExists",
+            Detail::ConstraintWithNameAlreadyExists => {
+                "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists"
+            }
+            Detail::IndexDropFailed => "Neo.DatabaseError.Schema.IndexDropFailed",
+            Detail::ConstraintDropFailed => "Neo.DatabaseError.Schema.ConstraintDropFailed",
+            Detail::ProcedureNotFound => "Neo.ClientError.Procedure.ProcedureNotFound",
+            _ => return None,
+        })
+    }
+
+    /// The status of an exceeded limit with this detail: a time limit is Neo4j's
+    /// `TransactionTimedOut`, the memory budget its memory-pool error, a lock wait its lock
+    /// timeout, the other limits an execution failure.
+    fn limit_status(detail: Option<Detail>) -> &'static str {
+        match detail {
+            Some(Detail::Timeout) => "Neo.ClientError.Transaction.TransactionTimedOut",
+            Some(Detail::Memory) => "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
+            Some(Detail::LockTimeout) => crate::graph::LOCK_TIMEOUT_CODE,
+            _ => "Neo.DatabaseError.Statement.ExecutionFailed",
+        }
+    }
+}
+
 /// An execution error.
 #[derive(Clone, Debug, Serialize)]
 pub struct ExecError {
     pub kind: ErrorKind,
-    /// The TCK detail name where one applies (`UndefinedVariable`, `InvalidArgumentType`, …).
-    pub detail: Option<&'static str>,
+    /// The TCK detail where one applies (`UndefinedVariable`, `InvalidArgumentType`, …).
+    pub detail: Option<Detail>,
     pub message: String,
     pub phase: Phase,
     /// Where in the query, when known.
@@ -187,7 +350,7 @@ impl ExecError {
             return (**g).clone();
         }
         match self.detail {
-            Some("ProcedureNotFound") => {
+            Some(Detail::ProcedureNotFound) => {
                 let name = self.message.split('`').nth(1).unwrap_or_default();
                 GqlStatus::invalid_syntax(GqlStatus::cause(
                     "42N08",
@@ -195,7 +358,7 @@ impl ExecError {
                     format!("The procedure or function {name}() was not registered for this database instance. Verify that the spelling is correct."),
                 ))
             }
-            Some("InvalidPropertyType") => self.property_type_gql(true),
+            Some(Detail::InvalidPropertyType) => self.property_type_gql(true),
             _ if self.kind == ErrorKind::ProcedureError => self
                 .function_failed_gql()
                 .unwrap_or_else(GqlStatus::generic),
@@ -431,7 +594,7 @@ impl ExecError {
                 reason.trim().trim_start_matches("error: ")
             ),
         )
-        .with_detail("InvalidArgumentValue");
+        .with_detail(Detail::InvalidArgumentValue);
         e.gql_status = Some(Box::new(GqlStatus::data_exception(GqlStatus::cause(
             "22N11",
             "error: data exception - invalid argument",
@@ -443,8 +606,8 @@ impl ExecError {
     /// An error Neo4j raises as an internal failure of the execution
     /// (`Neo.DatabaseError.Statement.ExecutionFailed`, GQL `50N00`): `substring('a', -1)`.
     pub(crate) fn execution_failed(message: &str) -> Self {
-        let mut e =
-            ExecError::runtime(ErrorKind::ArgumentError, message).with_detail("ExecutionFailed");
+        let mut e = ExecError::runtime(ErrorKind::ArgumentError, message)
+            .with_detail(Detail::ExecutionFailed);
         e.gql_status = Some(Box::new(GqlStatus {
             code: "50N00",
             description: format!(
@@ -482,7 +645,7 @@ impl ExecError {
     pub fn compile(kind: ErrorKind, message: impl Into<String>) -> Self {
         ExecError::new(kind, Phase::CompileTime, message)
     }
-    pub fn with_detail(mut self, detail: &'static str) -> Self {
+    pub fn with_detail(mut self, detail: Detail) -> Self {
         self.detail = Some(detail);
         self
     }
@@ -504,59 +667,17 @@ impl ExecError {
     /// limit (a time limit is `TransactionTimedOut`, the memory budget Neo4j's memory-pool
     /// error, the other limits an execution failure).
     pub fn code(&self) -> &'static str {
-        if self.kind == ErrorKind::LimitExceeded {
-            return match self.detail {
-                Some("Timeout") => "Neo.ClientError.Transaction.TransactionTimedOut",
-                Some("Memory") => "Neo.TransientError.General.MemoryPoolOutOfMemoryError",
-                Some("LockTimeout") => crate::graph::LOCK_TIMEOUT_CODE,
-                _ => "Neo.DatabaseError.Statement.ExecutionFailed",
-            };
+        match (self.kind, self.detail) {
+            (ErrorKind::LimitExceeded, d) => Detail::limit_status(d),
+            (ErrorKind::SchemaError, d) => d
+                .and_then(Detail::schema_status)
+                .unwrap_or(self.kind.code()),
+            (_, Some(d)) => d.status().unwrap_or(self.kind.code()),
+            (_, None) => self.kind.code(),
         }
-        if self.detail == Some("ProcedureNotFound") {
-            return "Neo.ClientError.Procedure.ProcedureNotFound";
-        }
-        if self.kind == ErrorKind::SchemaError {
-            return match self.detail {
-                Some("EquivalentSchemaRuleAlreadyExists") => {
-                    "Neo.ClientError.Schema.EquivalentSchemaRuleAlreadyExists"
-                }
-                Some("IndexAlreadyExists") => "Neo.ClientError.Schema.IndexAlreadyExists",
-                Some("IndexWithNameAlreadyExists") => {
-                    "Neo.ClientError.Schema.IndexWithNameAlreadyExists"
-                }
-                Some("ConstraintAlreadyExists") => "Neo.ClientError.Schema.ConstraintAlreadyExists",
-                Some("ConstraintWithNameAlreadyExists") => {
-                    "Neo.ClientError.Schema.ConstraintWithNameAlreadyExists"
-                }
-                Some("IndexDropFailed") => "Neo.DatabaseError.Schema.IndexDropFailed",
-                Some("ConstraintDropFailed") => "Neo.DatabaseError.Schema.ConstraintDropFailed",
-                _ => self.kind.code(),
-            };
-        }
-        match self.detail {
-            Some("UnsupportedAdministrationCommand") => {
-                return "Neo.ClientError.Statement.UnsupportedAdministrationCommand"
-            }
-            Some("CommunityEdition" | "ExecutionFailed") => {
-                return "Neo.DatabaseError.Statement.ExecutionFailed"
-            }
-            Some("CredentialsExpired") => return "Neo.ClientError.Security.CredentialsExpired",
-            Some("InvalidArguments") => return "Neo.ClientError.General.InvalidArguments",
-            _ => {}
-        }
-        if self.detail == Some("IndexNotFound") {
-            return "Neo.ClientError.Schema.IndexNotFound";
-        }
-        if self.detail == Some("PropertyNotFound") {
-            return "Neo.ClientError.Statement.PropertyNotFound";
-        }
-        if self.detail == Some("LoadCsvFailed") {
-            return "Neo.ClientError.Statement.ExternalResourceFailed";
-        }
-        self.kind.code()
     }
     pub(crate) fn type_error(message: impl Into<String>) -> Self {
-        ExecError::runtime(ErrorKind::TypeError, message).with_detail("InvalidArgumentType")
+        ExecError::runtime(ErrorKind::TypeError, message).with_detail(Detail::InvalidArgumentType)
     }
     pub(crate) fn unsupported(what: &str) -> Self {
         ExecError::compile(
@@ -596,7 +717,7 @@ impl From<ParseError> for ExecError {
 
 impl From<crate::graph::LockTimeout> for ExecError {
     fn from(e: crate::graph::LockTimeout) -> Self {
-        ExecError::runtime(ErrorKind::LimitExceeded, e.to_string()).with_detail("LockTimeout")
+        ExecError::runtime(ErrorKind::LimitExceeded, e.to_string()).with_detail(Detail::LockTimeout)
     }
 }
 
@@ -609,3 +730,87 @@ impl fmt::Display for ExecError {
 impl std::error::Error for ExecError {}
 
 pub type Result<T> = std::result::Result<T, ExecError>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The status code follows from the kind and the detail's variant: a detail that names a
+    /// status of its own decides it, an exceeded limit's detail says which limit, a schema
+    /// failure's which rule; other details leave the kind's.
+    #[test]
+    fn the_status_code_follows_from_the_variant() {
+        let code = |kind, detail: Option<Detail>| {
+            let e = ExecError::runtime(kind, "x");
+            match detail {
+                Some(d) => e.with_detail(d).code(),
+                None => e.code(),
+            }
+        };
+        use ErrorKind as K;
+        assert_eq!(
+            code(K::LimitExceeded, Some(Detail::Timeout)),
+            "Neo.ClientError.Transaction.TransactionTimedOut"
+        );
+        assert_eq!(
+            code(K::LimitExceeded, Some(Detail::Memory)),
+            "Neo.TransientError.General.MemoryPoolOutOfMemoryError"
+        );
+        assert_eq!(
+            code(K::LimitExceeded, Some(Detail::ResultRows)),
+            "Neo.DatabaseError.Statement.ExecutionFailed"
+        );
+        assert_eq!(
+            code(K::LimitExceeded, None),
+            "Neo.DatabaseError.Statement.ExecutionFailed"
+        );
+        assert_eq!(
+            code(K::SyntaxError, Some(Detail::ProcedureNotFound)),
+            "Neo.ClientError.Procedure.ProcedureNotFound"
+        );
+        assert_eq!(
+            code(K::SchemaError, Some(Detail::IndexAlreadyExists)),
+            "Neo.ClientError.Schema.IndexAlreadyExists"
+        );
+        // Under a schema failure only the schema rules decide.
+        assert_eq!(
+            code(K::SchemaError, Some(Detail::IndexNotFound)),
+            K::SchemaError.code()
+        );
+        assert_eq!(
+            code(K::ArgumentError, Some(Detail::IndexNotFound)),
+            "Neo.ClientError.Schema.IndexNotFound"
+        );
+        assert_eq!(
+            code(K::ArgumentError, Some(Detail::ExecutionFailed)),
+            "Neo.DatabaseError.Statement.ExecutionFailed"
+        );
+        assert_eq!(
+            code(K::TypeError, Some(Detail::InvalidArgumentType)),
+            "Neo.ClientError.Statement.TypeError"
+        );
+        assert_eq!(
+            code(K::TypeError, None),
+            "Neo.ClientError.Statement.TypeError"
+        );
+    }
+
+    /// A detail is written and read back by the TCK's name.
+    #[test]
+    fn details_round_trip_through_their_names() {
+        for d in [
+            Detail::UndefinedVariable,
+            Detail::InvalidArgumentType,
+            Detail::Memory,
+            Detail::NoSingleRelationshipType,
+        ] {
+            assert_eq!(Detail::from_name(d.name()), Some(d));
+            assert_eq!(d.to_string(), d.name());
+            assert_eq!(
+                serde_json::to_string(&d).unwrap(),
+                format!("\"{}\"", d.name())
+            );
+        }
+        assert_eq!(Detail::from_name("NoSuchDetail"), None);
+    }
+}

@@ -5,6 +5,7 @@
 use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
 use super::functions;
+use crate::engine::Detail;
 use crate::syntax::{
     BinaryOp, DynamicLabels, Expr, ExprKind, LabelExpr, Literal, MapProjectionItem, NormalForm,
     Parameter, QuantifierKind, UnaryOp,
@@ -271,11 +272,12 @@ pub(crate) fn undefined_variable(name: &str) -> ExecError {
         ErrorKind::SemanticError,
         format!("Variable `{name}` not defined"),
     )
-    .with_detail("UndefinedVariable")
+    .with_detail(Detail::UndefinedVariable)
 }
 
 fn overflow() -> ExecError {
-    ExecError::runtime(ErrorKind::ArithmeticError, "long overflow").with_detail("IntegerOverflow")
+    ExecError::runtime(ErrorKind::ArithmeticError, "long overflow")
+        .with_detail(Detail::IntegerOverflow)
 }
 
 /// Whether a node has labels matching a label expression (dynamic parts, `$(expr)`, are
@@ -415,7 +417,7 @@ impl Runner<'_> {
                         ErrorKind::ParameterMissing,
                         format!("Expected parameter(s): {key}"),
                     )
-                    .with_detail("MissingParameter")
+                    .with_detail(Detail::MissingParameter)
                 })
             }
             ExprKind::Variable(v) => env
@@ -919,7 +921,7 @@ impl Runner<'_> {
                 Ok(crate::spatial::Component::Crs(name)) => Ok(Value::from(name)),
                 Ok(crate::spatial::Component::Srid(code)) => Ok(Value::Int(code)),
                 Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
-                    .with_detail("InvalidArgumentValue")),
+                    .with_detail(Detail::InvalidArgumentValue)),
             },
             other => Err(ExecError::type_error(format!(
                 "Type mismatch: expected a map but was {}",
@@ -995,7 +997,7 @@ impl Runner<'_> {
                     "map key must be a string, got {}",
                     type_name(other)
                 ))
-                .with_detail("MapElementAccessByNonString"))
+                .with_detail(Detail::MapElementAccessByNonString))
             }
             (other, idx) => Err(super::functions::not_a_collection(
                 other,
@@ -1183,9 +1185,9 @@ pub(crate) fn literal(l: &Literal) -> Result<Value> {
                 },
             )
             .with_detail(if *float {
-                "FloatingPointOverflow"
+                Detail::FloatingPointOverflow
             } else {
-                "IntegerOverflow"
+                Detail::IntegerOverflow
             });
             e.gql_status = Some(Box::new(super::GqlStatus {
                 code: "22003",
@@ -1258,7 +1260,7 @@ fn in_list(l: &Value, r: &Value) -> Result<Value> {
 }
 
 fn temporal_err(e: String) -> ExecError {
-    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
+    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail(Detail::InvalidArgumentValue)
 }
 
 /// A value's text where `+` joins it to a string (at run time Neo4j joins any number,
@@ -1353,7 +1355,7 @@ fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
                 let out = match (op, &r) {
                     (Div, _) if f == 0.0 => {
                         return Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
-                            .with_detail("DivisionByZero"));
+                            .with_detail(Detail::DivisionByZero));
                     }
                     (Div, _) => d.div(f),
                     // An integer factor multiplies exactly.
@@ -1384,7 +1386,7 @@ fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
                 Div => {
                     if b == 0 {
                         Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
-                            .with_detail("DivisionByZero"))
+                            .with_detail(Detail::DivisionByZero))
                     } else {
                         a.checked_div(b).map(Value::Int).ok_or_else(overflow)
                     }
@@ -1392,7 +1394,7 @@ fn arith(op: BinaryOp, l: Value, r: Value) -> Result<Value> {
                 Mod => {
                     if b == 0 {
                         Err(ExecError::runtime(ErrorKind::ArithmeticError, "/ by zero")
-                            .with_detail("DivisionByZero"))
+                            .with_detail(Detail::DivisionByZero))
                     } else {
                         Ok(Value::Int(a.wrapping_rem(b)))
                     }

@@ -8,6 +8,7 @@
 //! until the graph changes.
 
 use super::error::{ErrorKind, ExecError, Result};
+use crate::engine::Detail;
 use crate::fulltext::{self, Analyzer};
 use crate::graph::schema::IndexDef;
 use crate::graph::{EntityType, Graph};
@@ -118,7 +119,7 @@ pub(crate) fn query_index(
                 ErrorKind::SyntaxError,
                 format!("{procedure} takes 2 or 3 arguments, got {}", args.len()),
             )
-            .with_detail("InvalidNumberOfArguments"))
+            .with_detail(Detail::InvalidNumberOfArguments))
         }
     };
     let name = name.as_str().unwrap_or_default();

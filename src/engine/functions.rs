@@ -2,6 +2,7 @@
 
 use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
+use crate::engine::Detail;
 use crate::syntax::{CypherType, QualifiedName, TypeKind};
 use crate::value::{type_name, Value};
 
@@ -33,7 +34,7 @@ fn arity(name: &str, args: &[Value], min: usize, max: usize) -> Result<()> {
             ErrorKind::SyntaxError,
             format!("{name}() takes {want} arguments, got {}", args.len()),
         )
-        .with_detail("InvalidNumberOfArguments"));
+        .with_detail(Detail::InvalidNumberOfArguments));
     }
     Ok(())
 }
@@ -182,7 +183,7 @@ fn math1(name: &str, args: &[Value], f: fn(f64) -> f64) -> Result<Value> {
     let x = num_arg(name, &args[0]).map_err(|e| {
         // Neo4j's words for a math function given something else than a number.
         ExecError::type_error(format!("{name}() requires numbers"))
-            .with_detail(e.detail.unwrap_or("InvalidArgumentType"))
+            .with_detail(e.detail.unwrap_or(Detail::InvalidArgumentType))
     })?;
     Ok(x.map(|x| Value::Float(f(x))).unwrap_or(Value::Null))
 }
@@ -207,12 +208,12 @@ impl IntRange {
         let arg_int = |v: &Value| -> Result<Option<i64>> {
             long_arg(n, v).map_err(|e| {
                 ExecError::runtime(ErrorKind::ArgumentError, e.message)
-                    .with_detail("InvalidArgumentType")
+                    .with_detail(Detail::InvalidArgumentType)
             })
         };
         let null_arg = || {
             ExecError::runtime(ErrorKind::ArgumentError, "range() arguments cannot be null")
-                .with_detail("InvalidArgumentType")
+                .with_detail(Detail::InvalidArgumentType)
         };
         let (Some(a), Some(b)) = (arg_int(&args[0])?, arg_int(&args[1])?) else {
             return Err(null_arg());
@@ -224,7 +225,7 @@ impl IntRange {
         if step == 0 {
             return Err(
                 ExecError::runtime(ErrorKind::ArgumentError, "range() step cannot be 0")
-                    .with_detail("NumberOutOfRange"),
+                    .with_detail(Detail::NumberOutOfRange),
             );
         }
         let len = if (step > 0 && a > b) || (step < 0 && a < b) {
@@ -322,7 +323,7 @@ pub(crate) fn unresolved(name: &QualifiedName) -> ExecError {
         ErrorKind::SyntaxError,
         format!("unknown function `{dotted}`"),
     )
-    .with_detail("UnknownFunction")
+    .with_detail(Detail::UnknownFunction)
 }
 
 /// Calls the function `name` on evaluated arguments, resolving it first (an interpreted
@@ -494,7 +495,7 @@ fn f_labels(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) ->
             ))
         }
         // A value of another type at runtime (the TCK's InvalidArgumentValue).
-        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+        other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -508,7 +509,7 @@ fn f_type(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> R
             .or_else(|| run.sh.deleted.borrow().rels.get(x).cloned())
             .map(Value::String)
             .unwrap_or(Value::Null)),
-        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+        other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -594,7 +595,7 @@ fn f_normalize(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
                 ErrorKind::ArgumentError,
                 "Invalid normal form, expected NFC, NFD, NFKC, NFKD",
             )
-            .with_detail("InvalidArgumentValue")
+            .with_detail(Detail::InvalidArgumentValue)
         })?,
         Some(other) => return Err(bad_arg(n, other)),
     };
@@ -718,7 +719,7 @@ fn f_tostring(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args)
         Value::Temporal(t) => Ok(Value::from(t.to_neo4j_string())),
         Value::Point(p) => Ok(Value::from(p.to_string())),
         _ if n == "tostringornull" => Ok(Value::Null),
-        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+        other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -741,7 +742,7 @@ fn f_tointeger(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
             "Invalid input for function 'toInteger()': Expected a String, Float, Integer or Boolean, got: {}",
             super::exec::neo4j_value_text(other)
         ))
-        .with_detail("InvalidArgumentValue")),
+        .with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -757,7 +758,7 @@ fn f_tofloat(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) 
             .map(Value::Float)
             .unwrap_or(Value::Null)),
         _ if n == "tofloatornull" => Ok(Value::Null),
-        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+        other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -789,7 +790,7 @@ fn f_to_typed_list(
                 .map(|x| call(run, &single, smallvec::smallvec![x.clone()]))
                 .collect::<Result<_>>()?,
         )),
-        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+        other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -813,7 +814,7 @@ fn f_point(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) ->
                 Ok(Some(p)) => Ok(Value::from(p)),
                 Ok(None) => Ok(Value::Null),
                 Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
-                    .with_detail("InvalidArgumentValue")),
+                    .with_detail(Detail::InvalidArgumentValue)),
             }
         }
         other => Err(bad_arg(n, other)),
@@ -921,7 +922,7 @@ fn f_toboolean(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
         }),
         Value::Int(i) => Ok(Value::Bool(*i != 0)),
         _ if n == "tobooleanornull" => Ok(Value::Null),
-        other => Err(bad_arg(n, other).with_detail("InvalidArgumentValue")),
+        other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
@@ -1332,7 +1333,7 @@ fn temporal_error(e: String) -> ExecError {
     {
         return ExecError::execution_failed(&e);
     }
-    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail("InvalidArgumentValue")
+    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail(Detail::InvalidArgumentValue)
 }
 
 /// A temporal function's name as its kind (`date`, `datetime`, …) and member (`truncate`, …).
@@ -1389,7 +1390,7 @@ fn temporal_construct(k: &'static str, args: Args, clock: chrono::NaiveDateTime)
                     ErrorKind::ArgumentError,
                     format!("Zone offset hours not in valid range: value {h} is not in the range -18 to 18"),
                 )
-                .with_detail("InvalidArgumentValue"));
+                .with_detail(Detail::InvalidArgumentValue));
             }
             Err(match (&arg, zone) {
                 (Some(Value::String(text)), zone) => {
@@ -1675,7 +1676,7 @@ fn round(x: f64, precision: i64, mode: &str) -> Result<f64> {
                 ErrorKind::ArgumentError,
                 format!("unknown rounding mode {other}"),
             )
-            .with_detail("InvalidArgumentValue"))
+            .with_detail(Detail::InvalidArgumentValue))
         }
     };
     Ok(r / factor)

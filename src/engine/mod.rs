@@ -191,7 +191,7 @@ pub(crate) mod temporal_values;
 pub mod transactions;
 mod vector;
 
-pub use error::{ErrorKind, ExecError, GqlStatus, Phase, Result};
+pub use error::{Detail, ErrorKind, ExecError, GqlStatus, Phase, Result};
 pub(crate) use exec::neo4j_value_text;
 /// Whether the engine runs the function `name` (dotted, any case): a function Neo4j knows that
 /// grape does not run is refused at compile time as not supported.
@@ -829,7 +829,7 @@ fn finish(out: exec::Output, sh: &Shared, g: &Graph) -> Result<Table> {
                 sh.limits.max_rows
             ),
         )
-        .with_detail("ResultRows"));
+        .with_detail(Detail::ResultRows));
     }
     let columns = out.columns.iter().map(|c| c.to_string()).collect();
     let mut t = Table::snapshot(columns, out.rows, sh.stats.borrow().clone(), g);
@@ -928,7 +928,7 @@ fn compile_errors_with(
         if d.kind == K::UnknownProcedure {
             out.push(
                 ExecError::compile(ErrorKind::ProcedureError, d.message)
-                    .with_detail("ProcedureNotFound")
+                    .with_detail(Detail::ProcedureNotFound)
                     .at(d.span),
             );
             continue;
@@ -936,49 +936,49 @@ fn compile_errors_with(
         if d.kind == K::UnsupportedFunction {
             out.push(
                 ExecError::compile(ErrorKind::Unsupported, d.message)
-                    .with_detail("UnsupportedFunction")
+                    .with_detail(Detail::UnsupportedFunction)
                     .at(d.span),
             );
             continue;
         }
         let detail = match d.kind {
-            K::UnknownFunction => "UnknownFunction",
-            K::WrongArity => "InvalidNumberOfArguments",
-            K::UnknownProcedureOutput => "UnknownProcedureOutput",
-            K::UndefinedVariable => "UndefinedVariable",
-            K::VariableTypeConflict => "VariableTypeConflict",
-            K::VariableAlreadyBound => "VariableAlreadyBound",
-            K::RelationshipUniquenessViolation => "RelationshipUniquenessViolation",
-            K::NestedAggregation => "NestedAggregation",
-            K::AggregationInWhere | K::InvalidAggregation => "InvalidAggregation",
-            K::ReturnStarWithoutVariables => "NoVariablesInScope",
-            K::InvalidArgumentType => "InvalidArgumentType",
-            K::CypherVersion => "CypherVersion",
-            K::InvalidDynamicLabel => "InvalidDynamicLabel",
-            K::DifferentColumns => "DifferentColumnsInUnion",
+            K::UnknownFunction => Detail::UnknownFunction,
+            K::WrongArity => Detail::InvalidNumberOfArguments,
+            K::UnknownProcedureOutput => Detail::UnknownProcedureOutput,
+            K::UndefinedVariable => Detail::UndefinedVariable,
+            K::VariableTypeConflict => Detail::VariableTypeConflict,
+            K::VariableAlreadyBound => Detail::VariableAlreadyBound,
+            K::RelationshipUniquenessViolation => Detail::RelationshipUniquenessViolation,
+            K::NestedAggregation => Detail::NestedAggregation,
+            K::AggregationInWhere | K::InvalidAggregation => Detail::InvalidAggregation,
+            K::ReturnStarWithoutVariables => Detail::NoVariablesInScope,
+            K::InvalidArgumentType => Detail::InvalidArgumentType,
+            K::CypherVersion => Detail::CypherVersion,
+            K::InvalidDynamicLabel => Detail::InvalidDynamicLabel,
+            K::DifferentColumns => Detail::DifferentColumnsInUnion,
             K::InvalidClauseComposition | K::MissingYield | K::MissingReturn => {
-                "InvalidClauseComposition"
+                Detail::InvalidClauseComposition
             }
-            K::InvalidSchemaCommand => "InvalidSchemaCommand",
-            K::PatternIntroducesVariable => "UndefinedVariable",
-            K::UpdateInSubquery => "InvalidClauseComposition",
-            K::MissingAlias => "NoExpressionAlias",
-            K::ParameterMapInPattern => "InvalidParameterUse",
-            K::RelationshipTypeCount => "NoSingleRelationshipType",
-            K::InvalidDelete => "InvalidDelete",
-            K::CreatingVarLength => "CreatingVarLength",
-            K::MissingPredicate => "MissingPredicate",
-            K::QueryConclusion => "InvalidClauseComposition",
-            K::NonConstantExpression => "NonConstantExpression",
+            K::InvalidSchemaCommand => Detail::InvalidSchemaCommand,
+            K::PatternIntroducesVariable => Detail::UndefinedVariable,
+            K::UpdateInSubquery => Detail::InvalidClauseComposition,
+            K::MissingAlias => Detail::NoExpressionAlias,
+            K::ParameterMapInPattern => Detail::InvalidParameterUse,
+            K::RelationshipTypeCount => Detail::NoSingleRelationshipType,
+            K::InvalidDelete => Detail::InvalidDelete,
+            K::CreatingVarLength => Detail::CreatingVarLength,
+            K::MissingPredicate => Detail::MissingPredicate,
+            K::QueryConclusion => Detail::InvalidClauseComposition,
+            K::NonConstantExpression => Detail::NonConstantExpression,
             // The TCK's name for it (Neo4j's parser reports it as a syntax error).
-            K::PatternExpressionAsValue => "UnexpectedSyntax",
-            K::AmbiguousAggregation => "AmbiguousAggregationExpression",
+            K::PatternExpressionAsValue => Detail::UnexpectedSyntax,
+            K::AmbiguousAggregation => Detail::AmbiguousAggregationExpression,
             // The TCK's names: results named implicitly are undefined variables.
-            K::ImplicitProcedureResults => "UndefinedVariable",
-            K::InvalidGraphReference => "InvalidGraphReference",
-            K::InvalidSearch => "InvalidSearch",
-            K::InvalidGroupBy => "InvalidGroupBy",
-            K::ColonDisjunction => "InvalidRelationshipPattern",
+            K::ImplicitProcedureResults => Detail::UndefinedVariable,
+            K::InvalidGraphReference => Detail::InvalidGraphReference,
+            K::InvalidSearch => Detail::InvalidSearch,
+            K::InvalidGroupBy => Detail::InvalidGroupBy,
+            K::ColonDisjunction => Detail::InvalidRelationshipPattern,
             _ => continue,
         };
         let mut e = ExecError::compile(ErrorKind::SyntaxError, d.message)
@@ -996,7 +996,7 @@ fn compile_errors_with(
     // Neo4j resolves functions after its other semantic checks: an unknown function is
     // reported only when nothing else is wrong (a renamed one, `distance`, is not).
     out.sort_by_key(|e| {
-        e.detail == Some("UnknownFunction") && !e.message.contains("has been replaced")
+        e.detail == Some(Detail::UnknownFunction) && !e.message.contains("has been replaced")
     });
     out
 }
@@ -1448,7 +1448,8 @@ mod tests {
             let dispatched = match functions::call(&run, &name, functions::Args::new()) {
                 Ok(_) => true,
                 Err(e) => {
-                    !matches!(e.detail, Some("UnknownFunction")) && e.kind != ErrorKind::Unsupported
+                    !matches!(e.detail, Some(Detail::UnknownFunction))
+                        && e.kind != ErrorKind::Unsupported
                 }
             };
             assert_eq!(
@@ -1489,7 +1490,7 @@ mod tests {
                     assert_eq!(columns, outputs, "{}", p.name);
                     true
                 }
-                Err(e) => e.detail != Some("ProcedureNotFound"),
+                Err(e) => e.detail != Some(Detail::ProcedureNotFound),
             };
             assert_eq!(
                 dispatched,
@@ -1571,7 +1572,7 @@ mod tests {
             (
                 ErrorKind::ProcedureError,
                 Phase::CompileTime,
-                Some("ProcedureNotFound")
+                Some(Detail::ProcedureNotFound)
             )
         );
         assert_eq!(e.code(), "Neo.ClientError.Procedure.ProcedureNotFound");
@@ -1623,7 +1624,7 @@ mod tests {
             (
                 ErrorKind::SyntaxError,
                 Phase::CompileTime,
-                Some("UnknownFunction")
+                Some(Detail::UnknownFunction)
             )
         );
         assert_eq!(e.message, "Unknown function 'foo.bar'");
@@ -1647,7 +1648,7 @@ mod tests {
             &opts,
         )
         .unwrap_err();
-        assert_eq!(e.detail, Some("UnknownFunction"));
+        assert_eq!(e.detail, Some(Detail::UnknownFunction));
         assert_eq!(g.node_count(), 0, "nothing was written");
         // Known functions in any case run.
         let t = run_with(&mut g, "RETURN TOUPPER('a') AS s, DateTime.Truncate('day', datetime('2020-01-02T03:04:05Z')) IS NOT NULL AS d", &Params::new(), &opts).unwrap();

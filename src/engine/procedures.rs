@@ -4,6 +4,7 @@
 
 use super::error::{ErrorKind, ExecError, Result};
 use super::exec::Runner;
+use crate::engine::Detail;
 use crate::graph::Graph;
 use crate::value::{NodeId, Value};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -175,7 +176,7 @@ pub(crate) fn call_write(
             ErrorKind::SyntaxError,
             format!("{procedure} takes 3 arguments, got {}", args.len()),
         )
-        .with_detail("InvalidNumberOfArguments"));
+        .with_detail(Detail::InvalidNumberOfArguments));
     };
     let failed = |why: String| ExecError::procedure_failed(procedure, why);
     let key = key
@@ -246,7 +247,7 @@ pub(crate) fn check_calls(
                             ErrorKind::ProcedureError,
                             crate::catalogue::unknown_procedure_message(&name),
                         )
-                        .with_detail("ProcedureNotFound"),
+                        .with_detail(Detail::ProcedureNotFound),
                         Some(p) => ExecError::compile(
                             ErrorKind::Unsupported,
                             format!(
@@ -254,7 +255,7 @@ pub(crate) fn check_calls(
                                 p.name
                             ),
                         )
-                        .with_detail("UnsupportedProcedure"),
+                        .with_detail(Detail::UnsupportedProcedure),
                     }
                     .at(c.name.span));
                 }
@@ -298,7 +299,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                 ErrorKind::SyntaxError,
                 format!("procedure {name} takes no arguments"),
             )
-            .with_detail("InvalidNumberOfArguments"))
+            .with_detail(Detail::InvalidNumberOfArguments))
         }
     };
     if let Some(p) = run
@@ -317,7 +318,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     args.len()
                 ),
             )
-            .with_detail("InvalidNumberOfArguments"));
+            .with_detail(Detail::InvalidNumberOfArguments));
         }
         if p.outputs.is_empty() {
             // A VOID procedure: the row goes on unchanged.
@@ -494,7 +495,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     ErrorKind::SyntaxError,
                     format!("{name} takes at most 1 argument, got {}", args.len()),
                 )
-                .with_detail("InvalidNumberOfArguments"));
+                .with_detail(Detail::InvalidNumberOfArguments));
             }
             Ok((Vec::new(), vec![Vec::new()]))
         }
@@ -513,7 +514,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     ErrorKind::SyntaxError,
                     format!("{name} takes the name of an index"),
                 )
-                .with_detail("InvalidNumberOfArguments")),
+                .with_detail(Detail::InvalidNumberOfArguments)),
             }
         }
         "db.ping" => {
@@ -735,7 +736,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
             ErrorKind::ProcedureError,
             crate::catalogue::unknown_procedure_message(name),
         )
-        .with_detail("ProcedureNotFound")),
+        .with_detail(Detail::ProcedureNotFound)),
     }
 }
 

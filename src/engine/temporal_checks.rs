@@ -8,6 +8,7 @@
 //! answers.
 
 use super::error::{ErrorKind, ExecError, GqlStatus};
+use crate::engine::Detail;
 use crate::value::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -70,11 +71,11 @@ fn style(field: &str) -> Option<&'static str> {
 }
 
 fn argument(message: impl Into<String>) -> ExecError {
-    ExecError::runtime(ErrorKind::ArgumentError, message).with_detail("InvalidArgumentValue")
+    ExecError::runtime(ErrorKind::ArgumentError, message).with_detail(Detail::InvalidArgumentValue)
 }
 
 fn type_error(message: impl Into<String>) -> ExecError {
-    ExecError::runtime(ErrorKind::TypeError, message).with_detail("InvalidArgumentType")
+    ExecError::runtime(ErrorKind::TypeError, message).with_detail(Detail::InvalidArgumentType)
 }
 
 /// Checks `kind(map)`'s fields as Neo4j's builders do, in the order Neo4j reads them (its
@@ -214,8 +215,8 @@ pub(crate) fn value_class(v: &Value) -> &'static str {
 /// zone the text names when that is what is wrong.
 pub(crate) fn text_error(kind: &str, text: &str, zone: Option<&str>) -> ExecError {
     let invalid_argument = |message: String, what: &str| {
-        let mut e =
-            ExecError::runtime(ErrorKind::SyntaxError, message).with_detail("InvalidArgumentValue");
+        let mut e = ExecError::runtime(ErrorKind::SyntaxError, message)
+            .with_detail(Detail::InvalidArgumentValue);
         e.gql_status = Some(Box::new(GqlStatus::data_exception(GqlStatus::cause(
             "22N11",
             "error: data exception - invalid argument",
@@ -248,7 +249,7 @@ pub(crate) fn text_error(kind: &str, text: &str, zone: Option<&str>) -> ExecErro
         ErrorKind::SyntaxError,
         format!("Text cannot be parsed to a {name}\n\"{text}\"\n ^"),
     )
-    .with_detail("InvalidArgumentValue");
+    .with_detail(Detail::InvalidArgumentValue);
     // (Neo4j 5.26 gives a zoned time or datetime its generic status.)
     if matches!(kind, "time" | "datetime") {
         return e;

@@ -12,6 +12,7 @@
 //! vectors are gathered on the first search and kept until the graph changes.
 
 use super::error::{ErrorKind, ExecError, Result};
+use crate::engine::Detail;
 use crate::graph::vectors::lucene_dot;
 use crate::graph::{EntityType, Graph};
 use crate::syntax::IndexKind;
@@ -103,7 +104,7 @@ pub(crate) fn similarity_function(name: &str, sim: Similarity, args: &[Value]) -
             ErrorKind::SyntaxError,
             format!("{name}() takes 2 arguments, got {}", args.len()),
         )
-        .with_detail("InvalidNumberOfArguments"));
+        .with_detail(Detail::InvalidNumberOfArguments));
     }
     if args[0].is_null() || args[1].is_null() {
         return Ok(Value::Null);
@@ -157,7 +158,7 @@ pub(crate) fn query_index(
             ErrorKind::SyntaxError,
             format!("{procedure} takes 3 arguments, got {}", args.len()),
         )
-        .with_detail("InvalidNumberOfArguments"));
+        .with_detail(Detail::InvalidNumberOfArguments));
     };
     let name = name.as_str().unwrap_or_default();
     let index = g
@@ -362,7 +363,7 @@ pub(crate) fn search_index_def<'g>(
                 ErrorKind::SemanticError,
                 format!("22N69: The index '{name}' does not exist."),
             )
-            .with_detail("IndexNotFound")
+            .with_detail(Detail::IndexNotFound)
         })?;
     if index.kind != IndexKind::Vector {
         return Err(ExecError::compile(

@@ -6,6 +6,7 @@
 
 use super::error::{ErrorKind, ExecError, Result};
 use crate::engine::exec::Runner;
+use crate::engine::Detail;
 use crate::graph::Dir;
 use crate::value::{type_name, GroupKey, Value};
 use std::cmp::Ordering;
@@ -251,7 +252,7 @@ fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
         ErrorKind::ProcedureError,
         format!("Failed to invoke function `{name}`: Caused by: {cause}"),
     )
-    .with_detail("InvalidArgumentValue")
+    .with_detail(Detail::InvalidArgumentValue)
 }
 
 /// Neo4j's refusal to pass a value where a function's signature says STRING (a list element of
@@ -320,7 +321,7 @@ fn wrong(name: &str, v: &Value, want: &str) -> ExecError {
         "{name}() expects {want}, not {} ({v})",
         type_name(v)
     ))
-    .with_detail("InvalidArgumentType")
+    .with_detail(Detail::InvalidArgumentType)
 }
 
 /// The i-th argument (`Null` when left out).

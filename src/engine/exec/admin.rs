@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::engine::security::{Password, UserError, Users, MIN_PASSWORD_LENGTH};
+use crate::engine::Detail;
 use crate::syntax::ast::{AdminCommand, Parameter, SchemaName, Secret, UserOption};
 
 fn param_key(p: &Parameter) -> String {
@@ -71,7 +72,7 @@ fn java_class_name(v: &Value) -> &'static str {
 }
 
 fn argument(message: impl Into<String>) -> ExecError {
-    ExecError::runtime(ErrorKind::ArgumentError, message).with_detail("InvalidArgumentValue")
+    ExecError::runtime(ErrorKind::ArgumentError, message).with_detail(Detail::InvalidArgumentValue)
 }
 
 /// Neo4j's rule for user names: not empty; ASCII without `,`, `:` or white space.
@@ -153,7 +154,7 @@ fn community(action: &str, name: &str, clause: &str) -> ExecError {
             "Failed to {action} the specified user '{name}': '{clause}' is not available in community edition."
         ),
     )
-    .with_detail("CommunityEdition")
+    .with_detail(Detail::CommunityEdition)
 }
 
 /// Runs an administration command; its system updates are counted in the statement's stats.
@@ -163,7 +164,7 @@ pub(super) fn exec_admin(sh: &Shared, c: &AdminCommand) -> Result<Vec<Row>> {
             ErrorKind::Unsupported,
             format!("Unsupported administration command: {text}"),
         )
-        .with_detail("UnsupportedAdministrationCommand")
+        .with_detail(Detail::UnsupportedAdministrationCommand)
         .at(*span));
     }
     let Some((users, current)) = sh
@@ -174,7 +175,7 @@ pub(super) fn exec_admin(sh: &Shared, c: &AdminCommand) -> Result<Vec<Row>> {
             ErrorKind::Unsupported,
             "user management needs a DBMS that keeps users: `grape serve bolt` has them, an engine run on a graph alone has none",
         )
-        .with_detail("UnsupportedAdministrationCommand")
+        .with_detail(Detail::UnsupportedAdministrationCommand)
         .at(c.span()));
     };
     let updates = match c {

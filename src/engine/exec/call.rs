@@ -1,6 +1,7 @@
 //! `CALL proc(...) YIELD ...` inside a query: the procedure's rows joined to each input row.
 
 use super::*;
+use crate::engine::Detail;
 
 impl<'a> Runner<'a> {
     /// A procedure call's arguments, evaluated on row `r` (none when written without them).
@@ -42,7 +43,7 @@ impl<'a> Runner<'a> {
                         ErrorKind::ParameterMissing,
                         format!("Expected parameter(s): {input}"),
                     )
-                    .with_detail("MissingParameter"))
+                    .with_detail(Detail::MissingParameter))
                 }
             }
         }
@@ -141,7 +142,7 @@ fn yielded(c: &CallProcedure, cols: &[Arc<str>]) -> Result<(Vec<usize>, Vec<Arc<
                             ErrorKind::SyntaxError,
                             format!("unknown procedure output `{}`", it.field.name),
                         )
-                        .with_detail("UndefinedVariable")
+                        .with_detail(Detail::UndefinedVariable)
                     })?;
                 keep.push(i);
                 names.push(Arc::from(

@@ -1,6 +1,7 @@
 //! `LOAD CSV`: URLs resolved inside the import directory only, files read with a size bound.
 
 use super::*;
+use crate::engine::Detail;
 
 /// Where a `LOAD CSV` URL points inside the import directory, as Neo4j resolves it with
 /// `server.directories.import`: `file:///x.csv` (or a bare relative path) names `DIR/x.csv`.
@@ -140,8 +141,9 @@ pub(super) fn load_csv(
     headers: bool,
     terminator: Option<&str>,
 ) -> Result<(Vec<(Value, i64)>, String)> {
-    let err =
-        |m: String| ExecError::runtime(ErrorKind::ArgumentError, m).with_detail("LoadCsvFailed");
+    let err = |m: String| {
+        ExecError::runtime(ErrorKind::ArgumentError, m).with_detail(Detail::LoadCsvFailed)
+    };
     let path = resolve_import_path(sh.import_dir, url).map_err(err)?;
     let delim = match terminator {
         None => b',',

@@ -3,6 +3,7 @@
 //! variable-length, shortest and quantified paths), elements checked and bound.
 
 use super::*;
+use crate::engine::Detail;
 
 /// What matching needs to know about a node pattern.
 #[derive(Clone)]
@@ -366,7 +367,7 @@ impl<'a> Runner<'a> {
                                 key.name, index.name
                             ),
                         )
-                        .with_detail("PropertyNotFound"));
+                        .with_detail(Detail::PropertyNotFound));
                     }
                 }
                 stack.extend(e.children());
@@ -1863,7 +1864,7 @@ pub(super) fn var_length_limit(max: u64) -> ExecError {
         ErrorKind::LimitExceeded,
         format!("variable-length expansion deeper than {max} hops (raise Limits::max_var_length)"),
     )
-    .with_detail("VarLengthExpansion")
+    .with_detail(Detail::VarLengthExpansion)
 }
 
 /// Whether a chain needs the general matcher: quantified relationships or parenthesized paths.

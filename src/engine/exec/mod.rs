@@ -6,6 +6,7 @@ use super::error::{ErrorKind, ExecError, Phase, Result};
 use super::eval::{labels_match, path_value, type_matches, Env};
 use super::functions;
 use super::{Limits, Stats};
+use crate::engine::Detail;
 use crate::graph::{Dir, Graph, Sym};
 use crate::syntax::{
     BinaryOp, CallProcedure, Clause, Direction, Expr, ExprKind, Ident, LabelExpr, Match,
@@ -164,7 +165,7 @@ impl Shared<'_> {
                 ErrorKind::EntityNotFound,
                 format!("{what} has been deleted in this transaction"),
             )
-            .with_detail("DeletedEntityAccess"),
+            .with_detail(Detail::DeletedEntityAccess),
         )
     }
 }
@@ -298,7 +299,7 @@ impl Shared<'_> {
                         self.limits.timeout.map(|t| t.as_millis()).unwrap_or(0)
                     ),
                 )
-                .with_detail("Timeout"));
+                .with_detail(Detail::Timeout));
             }
         }
         Ok(())
@@ -457,7 +458,7 @@ impl Shared<'_> {
                 human_bytes(self.mem.get()),
             ),
         )
-        .with_detail("Memory")
+        .with_detail(Detail::Memory)
     }
 
     /// Counts `bytes` more held by the statement (rows, aggregation state).
@@ -507,7 +508,7 @@ impl Shared<'_> {
                     crate::value::MAX_NESTING
                 ),
             )
-            .with_detail("ValueNesting"));
+            .with_detail(Detail::ValueNesting));
         };
         self.can_allocate(fp.bytes)?;
         Ok(fp.bytes)
@@ -560,7 +561,7 @@ impl Shared<'_> {
                     self.limits.max_intermediate_rows
                 ),
             )
-            .with_detail("IntermediateRows"));
+            .with_detail(Detail::IntermediateRows));
         }
         Ok(())
     }
@@ -678,7 +679,7 @@ impl<'a> Runner<'a> {
                 ErrorKind::SemanticError,
                 "aggregation is only allowed in WITH and RETURN projections",
             )
-            .with_detail("InvalidAggregation")),
+            .with_detail(Detail::InvalidAggregation)),
         }
     }
 
@@ -767,7 +768,7 @@ fn run_query_on(
                 ErrorKind::SyntaxError,
                 "All sub queries in an UNION must have the same return column names",
             )
-            .with_detail("DifferentColumnsInUnion")
+            .with_detail(Detail::DifferentColumnsInUnion)
             .at(u.span));
         }
         all &= u.all;
@@ -1038,7 +1039,7 @@ fn run_composed(
                             ErrorKind::SyntaxError,
                             "42N39: All conditional queries must have the same return column names. Use `AS` to ensure columns have the same name.",
                         )
-                        .with_detail("DifferentColumnsInUnion")
+                        .with_detail(Detail::DifferentColumnsInUnion)
                         .at(q.span));
                     }
                     out.columns = o.columns;
@@ -1471,7 +1472,7 @@ fn read_only() -> ExecError {
         ErrorKind::SemanticError,
         "an updating clause cannot run here (read-only context)",
     )
-    .with_detail("InvalidClauseComposition")
+    .with_detail(Detail::InvalidClauseComposition)
 }
 
 /// Column names of a query's final RETURN (for `CALL { … }` scoping).

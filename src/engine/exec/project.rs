@@ -2,6 +2,7 @@
 //! DISTINCT, ORDER BY, SKIP and LIMIT.
 
 use super::*;
+use crate::engine::Detail;
 
 /// A variable that `e` reads outside every projected expression and aggregate call, when the
 /// projection aggregates (such a read has no single value per group).
@@ -249,7 +250,7 @@ impl<'a> Runner<'a> {
                     ErrorKind::SyntaxError,
                     "aggregation in ORDER BY requires an aggregating WITH or RETURN",
                 )
-                .with_detail("InvalidAggregation")
+                .with_detail(Detail::InvalidAggregation)
                 .at(s.span));
             }
             if (items_aggregate || !in_sort.is_empty()) && !regroups {
@@ -260,7 +261,7 @@ impl<'a> Runner<'a> {
                         ErrorKind::SyntaxError,
                         format!("variable `{v}` not defined: after aggregation ORDER BY sees only the projected columns"),
                     )
-                    .with_detail("UndefinedVariable")
+                    .with_detail(Detail::UndefinedVariable)
                     .at(s.span));
                 }
             }
@@ -620,12 +621,12 @@ impl<'a> Runner<'a> {
                     ErrorKind::SyntaxError,
                     format!("{what} must be a non-negative integer"),
                 )
-                .with_detail("NegativeIntegerArgument")),
+                .with_detail(Detail::NegativeIntegerArgument)),
                 Value::Float(_) => Err(ExecError::compile(
                     ErrorKind::SyntaxError,
                     format!("{what} must be an integer"),
                 )
-                .with_detail("InvalidArgumentType")),
+                .with_detail(Detail::InvalidArgumentType)),
                 other => Err(ExecError::compile(
                     ErrorKind::SyntaxError,
                     format!(
@@ -633,7 +634,7 @@ impl<'a> Runner<'a> {
                         crate::value::type_name(&other)
                     ),
                 )
-                .with_detail("InvalidArgumentType")),
+                .with_detail(Detail::InvalidArgumentType)),
             }
         }
     }
@@ -812,7 +813,7 @@ impl Accumulator {
                                         ErrorKind::ArithmeticError,
                                         "integer overflow in sum()",
                                     )
-                                    .with_detail("IntegerOverflow"))
+                                    .with_detail(Detail::IntegerOverflow))
                                 }
                             }
                         }
@@ -980,7 +981,7 @@ impl Accumulator {
                                 ErrorKind::ArgumentError,
                                 format!("percentile {p} is not between 0.0 and 1.0"),
                             )
-                            .with_detail("NumberOutOfRange"));
+                            .with_detail(Detail::NumberOutOfRange));
                         }
                         if n == 0 {
                             return Ok(Value::Null);
@@ -1041,7 +1042,7 @@ pub(crate) fn projection_columns(
                 ErrorKind::SyntaxError,
                 "RETURN * is not allowed when there are no variables in scope",
             )
-            .with_detail("NoVariablesInScope"));
+            .with_detail(Detail::NoVariablesInScope));
         }
         for (n, i) in names {
             cols.push(n);
@@ -1059,7 +1060,7 @@ pub(crate) fn projection_columns(
                     ErrorKind::SyntaxError,
                     "Multiple result columns with the same name are not supported",
                 )
-                .with_detail("ColumnNameConflict");
+                .with_detail(Detail::ColumnNameConflict);
                 // Neo4j places it at the projection's first item.
                 if let Some(first) = p.items.first() {
                     e = e.at(first.expr.span);

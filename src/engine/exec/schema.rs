@@ -7,6 +7,7 @@
 //! lets one statement create a node that a later statement completes.
 
 use super::*;
+use crate::engine::Detail;
 use crate::graph::schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 use crate::syntax::{
     ConstraintKind, CreateConstraint, CreateIndex, DropSchema, IndexKind, Parameter, SchemaCommand,
@@ -14,7 +15,7 @@ use crate::syntax::{
 };
 use crate::value::GroupKey;
 
-fn schema_error(detail: &'static str, message: String) -> ExecError {
+fn schema_error(detail: Detail, message: String) -> ExecError {
     ExecError::runtime(ErrorKind::SchemaError, message).with_detail(detail)
 }
 
@@ -254,7 +255,7 @@ fn create_index(g: &mut Graph, sh: &Shared, i: &CreateIndex) -> Result<()> {
                 return Ok(());
             }
             return Err(schema_error(
-                "EquivalentSchemaRuleAlreadyExists",
+                Detail::EquivalentSchemaRuleAlreadyExists,
                 format!(
                     "An equivalent index already exists, '{}'.",
                     index_text(x, schema)
@@ -263,8 +264,7 @@ fn create_index(g: &mut Graph, sh: &Shared, i: &CreateIndex) -> Result<()> {
         }
         if x.owning_constraint.is_some() {
             // Neo4j says "uniqueness" for key constraints too.
-            return Err(schema_error(
-                "ConstraintAlreadyExists",
+            return Err(schema_error(Detail::ConstraintAlreadyExists,
                 format!(
                     "There is a uniqueness constraint on {}, so an index is already created that matches this.",
                     schema_text(x.entity, &x.labels_or_types, &x.properties)
@@ -272,7 +272,7 @@ fn create_index(g: &mut Graph, sh: &Shared, i: &CreateIndex) -> Result<()> {
             ));
         }
         return Err(schema_error(
-            "IndexAlreadyExists",
+            Detail::IndexAlreadyExists,
             format!(
                 "There already exists an index {}.",
                 schema_text(x.entity, &x.labels_or_types, &x.properties)
@@ -284,14 +284,14 @@ fn create_index(g: &mut Graph, sh: &Shared, i: &CreateIndex) -> Result<()> {
     }
     if same_name.is_some() {
         return Err(schema_error(
-            "IndexWithNameAlreadyExists",
+            Detail::IndexWithNameAlreadyExists,
             format!("There already exists an index called '{}'.", def.name),
         ));
     }
     // A constraint's name is taken even under IF NOT EXISTS.
     if schema.constraint(&def.name).is_some() {
         return Err(schema_error(
-            "ConstraintWithNameAlreadyExists",
+            Detail::ConstraintWithNameAlreadyExists,
             format!("There already exists a constraint called '{}'.", def.name),
         ));
     }
@@ -309,11 +309,11 @@ fn drop_index(g: &mut Graph, sh: &Shared, d: &DropSchema) -> Result<()> {
     match g.schema().index(&name) {
         None if d.if_exists => Ok(()),
         None => Err(schema_error(
-            "IndexDropFailed",
+            Detail::IndexDropFailed,
             format!("Unable to drop index called `{name}`. There is no such index."),
         )),
         Some(i) if i.owning_constraint.is_some() => Err(schema_error(
-            "IndexDropFailed",
+            Detail::IndexDropFailed,
             format!(
                 "Unable to drop index: Index belongs to constraint: `{}`",
                 i.owning_constraint.as_deref().unwrap_or_default()
@@ -334,7 +334,7 @@ fn drop_constraint(g: &mut Graph, sh: &Shared, d: &DropSchema) -> Result<()> {
             return Ok(());
         }
         return Err(schema_error(
-            "ConstraintDropFailed",
+            Detail::ConstraintDropFailed,
             format!("Unable to drop constraint `{name}`: No such constraint {name}."),
         ));
     }
@@ -389,7 +389,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
     // An index's name is taken even under IF NOT EXISTS.
     if schema.index(&def.name).is_some() && schema.constraint(&def.name).is_none() {
         return Err(schema_error(
-            "IndexWithNameAlreadyExists",
+            Detail::IndexWithNameAlreadyExists,
             format!("There already exists an index called '{}'.", def.name),
         ));
     }
@@ -400,7 +400,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
         if x.rule != def.rule {
             // Another property type on the same property.
             return Err(schema_error(
-                "ConstraintAlreadyExists",
+                Detail::ConstraintAlreadyExists,
                 format!(
                     "Conflicting constraint already exists: {}",
                     constraint_text(x, schema)
@@ -409,7 +409,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
         }
         if x.name == def.name {
             return Err(schema_error(
-                "EquivalentSchemaRuleAlreadyExists",
+                Detail::EquivalentSchemaRuleAlreadyExists,
                 format!(
                     "An equivalent constraint already exists, '{}'.",
                     constraint_text(x, schema)
@@ -417,7 +417,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
             ));
         }
         return Err(schema_error(
-            "ConstraintAlreadyExists",
+            Detail::ConstraintAlreadyExists,
             format!("Constraint already exists: {}", constraint_text(x, schema)),
         ));
     }
@@ -426,7 +426,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
             return Ok(());
         }
         return Err(schema_error(
-            "ConstraintWithNameAlreadyExists",
+            Detail::ConstraintWithNameAlreadyExists,
             format!("There already exists a constraint called '{}'.", def.name),
         ));
     }
@@ -446,9 +446,9 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
                 return Ok(());
             }
             let detail = if x.owning_constraint.is_some() {
-                "ConstraintAlreadyExists"
+                Detail::ConstraintAlreadyExists
             } else {
-                "IndexAlreadyExists"
+                Detail::IndexAlreadyExists
             };
             return Err(schema_error(
                 detail,
@@ -470,7 +470,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
                 return Ok(());
             }
             return Err(schema_error(
-                "ConstraintAlreadyExists",
+                Detail::ConstraintAlreadyExists,
                 format!("Constraint already exists: {}", constraint_text(x, schema)),
             ));
         }
@@ -493,8 +493,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
             (ConstraintRule::Typed(_), Some(_)) => format!("name='{}', ", def.name),
             _ => String::new(),
         };
-        return Err(schema_error(
-            "ConstraintCreationFailed",
+        return Err(schema_error(Detail::ConstraintCreationFailed,
             format!(
                 "Unable to create Constraint( {name}type='{}', schema={}{extra} ):\n{what} requires Neo4j Enterprise Edition. Note that only the first found violation is shown.",
                 def.type_name(false).replace('_', " "),
@@ -506,7 +505,7 @@ fn create_constraint(g: &mut Graph, sh: &Shared, k: &CreateConstraint) -> Result
     let ids = candidates(g, &def);
     if let Some(v) = first_violation(g, &def, &ids)? {
         return Err(schema_error(
-            "ConstraintCreationFailed",
+            Detail::ConstraintCreationFailed,
             format!(
                 "Unable to create Constraint( name='{}', type='{}', schema={} ):\n{}",
                 def.name,

@@ -4,6 +4,7 @@
 
 use super::*;
 use crate::catalogue::{Param, Signature};
+use crate::engine::Detail;
 use crate::syntax::{Show, ShowKind, ShowScope};
 use std::collections::BTreeSet;
 
@@ -431,7 +432,7 @@ impl Runner<'_> {
             _ => {
                 let invalid = |e: crate::engine::transactions::IdError| {
                     ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
-                        .with_detail("InvalidArguments")
+                        .with_detail(Detail::InvalidArguments)
                 };
                 let mut ids = Vec::new();
                 for id in names.unwrap_or_default() {

@@ -1,6 +1,7 @@
 //! The updating clauses: CREATE, MERGE, SET, REMOVE and DELETE, through the graph's journal.
 
 use super::*;
+use crate::engine::Detail;
 use crate::syntax::DynamicLabels;
 
 pub(super) fn exec_create(
@@ -99,7 +100,7 @@ fn type_to_create(
             ErrorKind::SyntaxError,
             "A single relationship type must be specified for CREATE",
         )
-        .with_detail("NoSingleRelationshipType")
+        .with_detail(Detail::NoSingleRelationshipType)
     };
     match t {
         Some(LabelExpr::Name(t)) => Ok(t.name.clone()),
@@ -118,7 +119,7 @@ fn type_to_create(
                     ErrorKind::SyntaxError,
                     "A single relationship type must be specified for CREATE",
                 )
-                .with_detail("NoSingleRelationshipType")),
+                .with_detail(Detail::NoSingleRelationshipType)),
             }
         }
         _ => Err(single()),
@@ -163,7 +164,7 @@ pub(super) fn create_part(
                                     n.variable.as_ref().map(|v| v.name.as_str()).unwrap_or("")
                                 ),
                             )
-                            .with_detail("VariableAlreadyBound"));
+                            .with_detail(Detail::VariableAlreadyBound));
                         }
                         match &row[s] {
                             Value::Node(id) => *id,
@@ -205,7 +206,7 @@ pub(super) fn create_part(
                             ErrorKind::SyntaxError,
                             "variable-length relationships cannot be created",
                         )
-                        .with_detail("CreatingVarLength"));
+                        .with_detail(Detail::CreatingVarLength));
                     }
                     let (a, b) = match r.direction {
                         Direction::Right => (prev, id),
@@ -215,7 +216,7 @@ pub(super) fn create_part(
                                 ErrorKind::SyntaxError,
                                 "only directed relationships can be created",
                             )
-                            .with_detail("RequiresDirectedRelationship"))
+                            .with_detail(Detail::RequiresDirectedRelationship))
                         }
                     };
                     let props = eval_props(g, sh, r.properties.as_ref(), scope, row)?;
@@ -244,7 +245,7 @@ pub(super) fn create_part(
                                 ErrorKind::SyntaxError,
                                 "relationship variable already declared",
                             )
-                            .with_detail("VariableAlreadyBound"));
+                            .with_detail(Detail::VariableAlreadyBound));
                         }
                         row[s] = Value::Relationship(rid);
                         bound[s] = true;
@@ -365,7 +366,7 @@ fn merge_null_properties(
                     "Cannot merge the following {what} because of null property value for '{k}': {text}"
                 ),
             )
-            .with_detail("MergeReadOwnWrites"));
+            .with_detail(Detail::MergeReadOwnWrites));
         }
     }
     Ok(())
@@ -481,7 +482,7 @@ pub(crate) fn storable(v: Value) -> Result<Value> {
             "Property values can only be of primitive types or arrays thereof. Encountered: {}.",
             neo4j_value_text(what)
         ))
-        .with_detail("InvalidPropertyType")
+        .with_detail(Detail::InvalidPropertyType)
     }
     fn kind(v: &Value) -> &'static str {
         match v {
@@ -497,7 +498,7 @@ pub(crate) fn storable(v: Value) -> Result<Value> {
         other => return Ok(other),
     };
     let type_error =
-        |why: &str| ExecError::type_error(why.to_string()).with_detail("InvalidPropertyType");
+        |why: &str| ExecError::type_error(why.to_string()).with_detail(Detail::InvalidPropertyType);
     let mut first: Option<&Value> = None;
     let mut floats = false;
     for x in items.iter() {
@@ -712,7 +713,7 @@ pub(super) fn exec_delete(
                 };
                 return Err(
                     ExecError::runtime(ErrorKind::ConstraintVerificationFailed, message)
-                        .with_detail("DeleteConnectedNode"),
+                        .with_detail(Detail::DeleteConnectedNode),
                 );
             }
             for (r, _) in attached {
@@ -759,6 +760,6 @@ pub(super) fn collect_deletable(
             "DELETE expects a node, relationship or path, got {}",
             crate::value::type_name(&other)
         ))
-        .with_detail("InvalidDelete")),
+        .with_detail(Detail::InvalidDelete)),
     }
 }
