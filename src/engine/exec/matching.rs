@@ -517,6 +517,29 @@ impl<'a> Runner<'a> {
         let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
         let anchor = planned.node;
         let candidates = self.anchor_candidates(planned, ch.nodes[anchor].slot, st, scope)?;
+        if ch.rels.is_empty() && ch.path_slot.is_none() && i + 1 == chains.len() {
+            // A lone node pattern, the last part: each candidate that matches is a row
+            // (what `expand` with no steps and `finish_chain` would do, without their calls).
+            let node = &ch.nodes[anchor];
+            for &n in candidates.iter() {
+                self.sh.tick()?;
+                let bound = if planned.implied {
+                    Some(bind_node_slot(node, n, st))
+                } else {
+                    self.bind_node(node, n, st, scope)?
+                };
+                if let Some(saved) = bound {
+                    self.sh.profile_step(ch.part, 0);
+                    let r = emit(st, self);
+                    restore_node(node, saved, st);
+                    r?;
+                    if st.halt.get() {
+                        break;
+                    }
+                }
+            }
+            return Ok(());
+        }
         let steps: Vec<(usize, bool)> = (anchor..ch.rels.len())
             .map(|j| (j, true))
             .chain((0..anchor).rev().map(|j| (j, false)))
