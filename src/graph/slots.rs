@@ -449,7 +449,7 @@ mod tests {
     fn rel() -> RelData {
         RelData {
             ty: 0,
-            props: Vec::new(),
+            props: Box::default(),
         }
     }
 

@@ -46,18 +46,23 @@ impl Interner {
     }
 }
 
+/// A record's properties, sorted by key symbol, each key once, no nulls: a boxed slice (a
+/// pointer and a length, no spare capacity), since records live as long as the graph and
+/// their properties change far less often than they are read.
+pub type Props = Box<[(Sym, Value)]>;
+
 /// A node's labels and properties (properties sorted by key symbol).
 #[derive(Clone, Debug, Default)]
 pub struct NodeData {
     pub labels: smallvec::SmallVec<[Sym; 4]>,
-    pub props: Vec<(Sym, Value)>,
+    pub props: Props,
 }
 
 /// A relationship's type and properties (properties sorted by key symbol).
 #[derive(Clone, Debug)]
 pub struct RelData {
     pub ty: Sym,
-    pub props: Vec<(Sym, Value)>,
+    pub props: Props,
 }
 
 fn prop_get(props: &[(Sym, Value)], key: Sym) -> Option<&Value> {
@@ -69,7 +74,7 @@ fn prop_get(props: &[(Sym, Value)], key: Sym) -> Option<&Value> {
 
 /// [`prop_set`], returning the old and new values for the journal when `journaling`.
 fn set_prop_logged(
-    props: &mut Vec<(Sym, Value)>,
+    props: &mut Props,
     key: Sym,
     value: Value,
     journaling: bool,
@@ -80,26 +85,41 @@ fn set_prop_logged(
 }
 
 /// Properties as a record keeps them: sorted by key, each key once (the last value wins), no
-/// nulls. Already so (as importers and snapshots give them), the vector is kept.
-fn sorted_props(props: Vec<(Sym, Value)>) -> Vec<(Sym, Value)> {
+/// nulls, in an allocation of exactly their size.
+fn sorted_props(props: Vec<(Sym, Value)>) -> Props {
     if props.windows(2).all(|w| w[0].0 < w[1].0) && !props.iter().any(|(_, v)| v.is_null()) {
         if props.capacity() == props.len() {
-            return props;
+            return props.into_boxed_slice();
         }
-        // Records live as long as the graph: no spare room. A fresh allocation, not a shrink
-        // in place, which would leave a sliver of free heap behind every record.
+        // A fresh allocation, not a shrink in place, which would leave a sliver of free heap
+        // behind every record.
         let mut exact = Vec::with_capacity(props.len());
         exact.extend(props);
-        return exact;
+        return exact.into_boxed_slice();
     }
     let mut sorted = Vec::with_capacity(props.len());
     for (k, v) in props {
-        prop_set(&mut sorted, k, v);
+        prop_set_vec(&mut sorted, k, v);
     }
-    sorted
+    let mut exact = Vec::with_capacity(sorted.len());
+    exact.extend(sorted);
+    exact.into_boxed_slice()
 }
 
-fn prop_set(props: &mut Vec<(Sym, Value)>, key: Sym, value: Value) {
+/// Sets (or, with null, removes) a property of a record.
+fn prop_set(props: &mut Props, key: Sym, value: Value) {
+    match props.binary_search_by_key(&key, |(k, _)| *k) {
+        Ok(i) if !value.is_null() => props[i].1 = value,
+        Err(_) if value.is_null() => {}
+        _ => {
+            let mut v = std::mem::take(props).into_vec();
+            prop_set_vec(&mut v, key, value);
+            *props = v.into_boxed_slice();
+        }
+    }
+}
+
+fn prop_set_vec(props: &mut Vec<(Sym, Value)>, key: Sym, value: Value) {
     match props.binary_search_by_key(&key, |(k, _)| *k) {
         Ok(i) => {
             if value.is_null() {
@@ -488,12 +508,12 @@ impl Graph {
                 st.label_bytes += n.labels.capacity() * size_of::<Sym>();
             }
             st.properties += n.props.len();
-            st.property_bytes += n.props.capacity() * prop_slot;
+            st.property_bytes += n.props.len() * prop_slot;
             st.property_bytes += n.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
         }
         for r in self.s.rel_weights() {
             st.properties += r.props.len();
-            st.property_bytes += r.props.capacity() * prop_slot;
+            st.property_bytes += r.props.len() * prop_slot;
             st.property_bytes += r.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
         }
         st.label_bytes += self.label_bits.bytes()
