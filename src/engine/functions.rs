@@ -1135,68 +1135,35 @@ fn f_sign(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> 
     }
 }
 
-fn f_ceil(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::ceil)
+/// The functions of one number (`sqrt(x)`, `sin(x)`, …): null for null, the float result for
+/// an integer or a float ([`math1`]).
+macro_rules! math_functions {
+    ($($name:ident => $f:expr),* $(,)?) => {
+        $(
+            fn $name(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+                math1(n, &args, $f)
+            }
+        )*
+    };
 }
 
-fn f_floor(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::floor)
-}
-
-fn f_sqrt(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::sqrt)
-}
-
-fn f_exp(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::exp)
-}
-
-fn f_log(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::ln)
-}
-
-fn f_log10(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::log10)
-}
-
-fn f_sin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::sin)
-}
-
-fn f_cos(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::cos)
-}
-
-fn f_tan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::tan)
-}
-
-fn f_cot(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, |x| 1.0 / x.tan())
-}
-
-fn f_asin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::asin)
-}
-
-fn f_acos(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::acos)
-}
-
-fn f_atan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::atan)
-}
-
-fn f_degrees(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::to_degrees)
-}
-
-fn f_radians(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, f64::to_radians)
-}
-
-fn f_haversin(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    math1(n, &args, |x| (1.0 - x.cos()) / 2.0)
+math_functions! {
+    f_ceil => f64::ceil,
+    f_floor => f64::floor,
+    f_sqrt => f64::sqrt,
+    f_exp => f64::exp,
+    f_log => f64::ln,
+    f_log10 => f64::log10,
+    f_sin => f64::sin,
+    f_cos => f64::cos,
+    f_tan => f64::tan,
+    f_cot => |x| 1.0 / x.tan(),
+    f_asin => f64::asin,
+    f_acos => f64::acos,
+    f_atan => f64::atan,
+    f_degrees => f64::to_degrees,
+    f_radians => f64::to_radians,
+    f_haversin => |x| (1.0 - x.cos()) / 2.0,
 }
 
 fn f_isnan(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
