@@ -352,6 +352,62 @@ fn profile_counts_the_run_that_happens_operator_by_operator() {
     }
 }
 
+/// A LIMIT that has its rows stops the MATCH: no further candidate is bound, whether the
+/// pattern is a lone node (emitted without an expansion step) or a chain. PROFILE's scan then
+/// counts the candidates that were read, not the whole label.
+#[test]
+fn a_limit_stops_the_scan_it_is_fed_by() {
+    let mut g = graph(
+        "UNWIND range(1, 30) AS i CREATE (:Person {name: 'p' + i, team: 't' + (i % 4)});\
+         MATCH (a:Person), (b:Person) WHERE a.name < b.name AND (size(a.name) + size(b.name)) % 3 = 0 \
+         CREATE (a)-[:KNOWS]->(b)",
+    );
+    let scanned = |g: &mut Graph, q: &str| -> (usize, u64) {
+        let stmt = grape::syntax::parse(q).unwrap();
+        let t = execute(g, &stmt, q, &Params::new(), &Options::default()).unwrap();
+        let plan = t.plan.unwrap();
+        let scan = plan
+            .walk()
+            .into_iter()
+            .find(|p| p.operator == "NodeByLabelScan")
+            .unwrap_or_else(|| panic!("{q}: no scan in\n{}", plan.render()))
+            .rows
+            .unwrap();
+        (t.rows.len(), scan)
+    };
+    assert_eq!(
+        scanned(
+            &mut g,
+            "PROFILE MATCH (p:Person) RETURN p.name AS n LIMIT 5"
+        ),
+        (5, 5)
+    );
+    assert_eq!(
+        scanned(&mut g, "PROFILE MATCH (p:Person) RETURN p.name AS n"),
+        (30, 30)
+    );
+    let (rows, scan) = scanned(
+        &mut g,
+        "PROFILE MATCH (p:Person)-[:KNOWS]->(f) RETURN f.name AS n LIMIT 1",
+    );
+    assert_eq!(rows, 1);
+    assert!(scan < 30, "the whole label was scanned for one row: {scan}");
+    // The rows are the ones the unlimited query starts with.
+    let all = grape::engine::run(
+        &mut g,
+        "MATCH (p:Person)-[:KNOWS]->(f) RETURN f.name AS n",
+        &Params::new(),
+    )
+    .unwrap();
+    let one = grape::engine::run(
+        &mut g,
+        "MATCH (p:Person)-[:KNOWS]->(f) RETURN f.name AS n LIMIT 3",
+        &Params::new(),
+    )
+    .unwrap();
+    assert_eq!(format!("{:?}", one.rows), format!("{:?}", &all.rows[..3]));
+}
+
 #[test]
 fn explain_checks_what_running_checks() {
     let g = graph(PEOPLE);

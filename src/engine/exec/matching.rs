@@ -565,6 +565,10 @@ impl<'a> Runner<'a> {
                 )?;
                 trace.nodes[anchor] = None;
                 restore_node(&ch.nodes[anchor], saved, st);
+                // LIMIT has what it needs: no further candidate is bound.
+                if st.halt.get() {
+                    break;
+                }
             }
         }
         Ok(())
@@ -911,6 +915,9 @@ impl<'a> Runner<'a> {
                     if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
                         st.vals[s] = v;
                         st.bound[s] = false;
+                    }
+                    if st.halt.get() {
+                        break;
                     }
                 }
                 Ok(())
