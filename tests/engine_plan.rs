@@ -23,6 +23,12 @@ const PEOPLE: &str = "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i, t
     MATCH (a:Person {name: 'p1'}), (b:Person {name: 'p2'}) CREATE (a)-[:KNOWS]->(b);\
     CREATE INDEX person_name FOR (p:Person) ON (p.name)";
 
+/// 30 people in four teams, each knowing some of the others (no index).
+const TEAMS: &str =
+    "UNWIND range(1, 30) AS i CREATE (:Person {name: 'p' + i, team: 't' + (i % 4)});\
+    MATCH (a:Person), (b:Person) WHERE a.name < b.name AND (size(a.name) + size(b.name)) % 3 = 0 \
+    CREATE (a)-[:KNOWS]->(b)";
+
 #[test]
 fn a_selective_property_is_sought_an_unselective_one_filtered() {
     let g = graph(PEOPLE);
@@ -299,11 +305,7 @@ fn explain_runs_nothing_and_profile_counts() {
 /// RETURN row by row — and each operator's rows equal an independent count of the same rows.
 #[test]
 fn profile_counts_the_run_that_happens_operator_by_operator() {
-    let mut g = graph(
-        "UNWIND range(1, 30) AS i CREATE (:Person {name: 'p' + i, team: 't' + (i % 4)});\
-         MATCH (a:Person), (b:Person) WHERE a.name < b.name AND (size(a.name) + size(b.name)) % 3 = 0 \
-         CREATE (a)-[:KNOWS]->(b)",
-    );
+    let mut g = graph(TEAMS);
     let count = |g: &mut Graph, q: &str| -> u64 {
         grape::engine::run(g, q, &Params::new())
             .unwrap()
@@ -357,11 +359,7 @@ fn profile_counts_the_run_that_happens_operator_by_operator() {
 /// counts the candidates that were read, not the whole label.
 #[test]
 fn a_limit_stops_the_scan_it_is_fed_by() {
-    let mut g = graph(
-        "UNWIND range(1, 30) AS i CREATE (:Person {name: 'p' + i, team: 't' + (i % 4)});\
-         MATCH (a:Person), (b:Person) WHERE a.name < b.name AND (size(a.name) + size(b.name)) % 3 = 0 \
-         CREATE (a)-[:KNOWS]->(b)",
-    );
+    let mut g = graph(TEAMS);
     let scanned = |g: &mut Graph, q: &str| -> (usize, u64) {
         let stmt = grape::syntax::parse(q).unwrap();
         let t = execute(g, &stmt, q, &Params::new(), &Options::default()).unwrap();
@@ -391,7 +389,8 @@ fn a_limit_stops_the_scan_it_is_fed_by() {
         "PROFILE MATCH (p:Person)-[:KNOWS]->(f) RETURN f.name AS n LIMIT 1",
     );
     assert_eq!(rows, 1);
-    assert!(scan < 30, "the whole label was scanned for one row: {scan}");
+    // Neo4j 5.26 (the oracle, PROFILE on this graph): 5, 30 and 10 scan rows.
+    assert_eq!(scan, 10, "the scan went on past the first row");
     // The rows are the ones the unlimited query starts with.
     let all = grape::engine::run(
         &mut g,
