@@ -191,10 +191,10 @@ fn map(entries: Vec<(&str, Value)>) -> Value {
     )
 }
 
-fn props(g: &Graph, ps: &[(crate::graph::Sym, Value)]) -> Value {
+fn props(g: &Graph, ps: Vec<(crate::graph::Sym, Value)>) -> Value {
     Value::Map(
-        ps.iter()
-            .map(|(k, v)| (g.sym_name(*k).clone(), v.clone()))
+        ps.into_iter()
+            .map(|(k, v)| (g.sym_name(k).clone(), v))
             .collect::<BTreeMap<_, _>>(),
     )
 }
@@ -227,7 +227,7 @@ pub fn push(graph: &Graph, db: &dyn Backend, opts: &PushOptions) -> Result<PushR
         let rows: Vec<Value> = chunk
             .iter()
             .filter_map(|&n| {
-                let data = graph.node(n)?;
+                graph.node(n)?;
                 let labels = graph
                     .labels(n)
                     .into_iter()
@@ -236,7 +236,7 @@ pub fn push(graph: &Graph, db: &dyn Backend, opts: &PushOptions) -> Result<PushR
                 Some(map(vec![
                     ("i", Value::Int(n.0 as i64)),
                     ("l", Value::List(labels)),
-                    ("p", props(graph, &data.props)),
+                    ("p", props(graph, graph.node_entries(n))),
                 ]))
             })
             .collect();
@@ -279,7 +279,7 @@ pub fn push(graph: &Graph, db: &dyn Backend, opts: &PushOptions) -> Result<PushR
                     ("s", id(a)),
                     ("e", id(b)),
                     ("t", Value::String(graph.sym_name(data.ty).clone())),
-                    ("p", props(graph, &data.props)),
+                    ("p", props(graph, graph.relationship_entries(r))),
                 ]))
             })
             .collect();

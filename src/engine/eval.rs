@@ -897,7 +897,7 @@ impl Runner<'_> {
                 .key_sym(key)
                 .and_then(|k| self.graph().node_property(*n, k))
             {
-                Some(v) => Ok(v.clone()),
+                Some(v) => Ok(v),
                 None => match self.sh.deleted_access(self.graph(), base) {
                     Some(e) => Err(e),
                     None => Ok(Value::Null),
@@ -907,7 +907,7 @@ impl Runner<'_> {
                 .key_sym(key)
                 .and_then(|k| self.graph().relationship_property(*r, k))
             {
-                Some(v) => Ok(v.clone()),
+                Some(v) => Ok(v),
                 None => match self.sh.deleted_access(self.graph(), base) {
                     Some(e) => Err(e),
                     None => Ok(Value::Null),

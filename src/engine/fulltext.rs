@@ -54,8 +54,8 @@ fn build(
         .iter()
         .filter_map(|t| g.sym(t))
         .collect();
-    let add = |ix: &mut fulltext::Index, id: u32, props: Vec<Option<&Value>>| {
-        let values: Vec<Vec<&str>> = props.into_iter().map(texts).collect();
+    let add = |ix: &mut fulltext::Index, id: u32, props: Vec<Option<Value>>| {
+        let values: Vec<Vec<&str>> = props.iter().map(|p| texts(p.as_ref())).collect();
         if values.iter().any(|v| !v.is_empty()) {
             ix.add(u64::from(id), &values);
         }

@@ -473,7 +473,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                     run.sh.tick()?;
                     if let Some(v) = g.node_property(node, k) {
                         if seen.insert(crate::value::GroupKey(v.clone())) {
-                            values.push(v.clone());
+                            values.push(v);
                         }
                     }
                 }
@@ -1107,10 +1107,8 @@ fn apoc_meta_data(g: &Graph) -> Vec<Vec<Value>> {
         for la in g.labels(a) {
             metas.relationship(la, g.labels(b));
         }
-        let mut props: Vec<&(crate::graph::Sym, Value)> = d.props.iter().collect();
-        props.sort_by_key(|(k, _)| *k);
-        for (k, v) in props {
-            metas.property(g.sym_name(*k).clone(), apoc_type(v));
+        for (k, v) in g.relationship_entries(r) {
+            metas.property(g.sym_name(k).clone(), apoc_type(&v));
         }
     }
     types.sort_unstable();
@@ -1175,12 +1173,8 @@ fn apoc_meta_data(g: &Graph) -> Vec<Vec<Value>> {
             for (t, m) in rels {
                 metas.relationship(g.sym_name(t).clone(), g.labels(m));
             }
-            if let Some(d) = g.node(n) {
-                let mut props: Vec<&(crate::graph::Sym, Value)> = d.props.iter().collect();
-                props.sort_by_key(|(k, _)| *k);
-                for (k, v) in props {
-                    metas.property(g.sym_name(*k).clone(), apoc_type(v));
-                }
+            for (k, v) in g.node_entries(n) {
+                metas.property(g.sym_name(k).clone(), apoc_type(&v));
             }
         }
         emit(&mut out, &name, metas, EntityType::Node);
@@ -1247,7 +1241,6 @@ fn apoc_schema_nodes(g: &Graph) -> Vec<Vec<Value>> {
                     .iter()
                     .map(|k| {
                         k.and_then(|k| g.node_property(n, k))
-                            .cloned()
                             .map(crate::value::GroupKey)
                     })
                     .collect();

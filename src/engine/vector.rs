@@ -320,7 +320,7 @@ impl Vectors {
                 Element::Node(n) => (g.node_property(n, key), n.0),
                 Element::Rel(r) => (g.relationship_property(r, key), r.0),
             };
-            let Some(vector) = v.and_then(as_vector) else {
+            let Some(vector) = v.as_ref().and_then(as_vector) else {
                 continue;
             };
             if dims.is_some_and(|d| d != vector.len()) {

@@ -83,6 +83,8 @@
 //!   shared graph's tests.
 
 pub mod import;
+mod prop_index;
+mod props;
 pub mod schema;
 mod shared;
 mod slots;
@@ -92,6 +94,6 @@ pub(crate) mod vectors;
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
 pub use store::{
-    ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, RelData, Savepoint, Sym, TOKEN_KEY,
-    TOKEN_LABEL, TOKEN_TYPE,
+    ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, Prop, Props, RelData, Savepoint, Sym,
+    TOKEN_KEY, TOKEN_LABEL, TOKEN_TYPE,
 };

@@ -172,6 +172,11 @@ impl Slots {
     pub fn rel_weights(&self) -> impl Iterator<Item = &RelData> + '_ {
         self.rels.iter().flatten().map(|s| &s.data)
     }
+    /// Where every live record's properties are, nodes first, each in id order.
+    pub fn props_mut(&mut self) -> impl Iterator<Item = &mut super::props::Props> + '_ {
+        let nodes = self.nodes.iter_mut().flatten().map(|d| &mut d.props);
+        nodes.chain(self.rels.iter_mut().flatten().map(|s| &mut s.data.props))
+    }
 
     /// Adds a node under the next id (in the newest free slot once over [`REUSE_AFTER`] are
     /// free).
@@ -449,7 +454,7 @@ mod tests {
     fn rel() -> RelData {
         RelData {
             ty: 0,
-            props: Box::default(),
+            props: Default::default(),
         }
     }
 

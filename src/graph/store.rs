@@ -46,94 +46,39 @@ impl Interner {
     }
 }
 
-/// A record's properties, sorted by key symbol, each key once, no nulls: a boxed slice (a
-/// pointer and a length, no spare capacity), since records live as long as the graph and
-/// their properties change far less often than they are read.
-pub type Props = Box<[(Sym, Value)]>;
+use super::props::Values;
+pub use super::props::{Prop, Props};
 
-/// A node's labels and properties (properties sorted by key symbol).
+/// A node's labels and properties (properties sorted by key symbol, their values in the
+/// graph's pools: read them with [`Graph::node_property`] and [`Graph::node_entries`]). A
+/// clone refers to the same pooled values: it is only meaningful with a clone of the graph's
+/// pools (as [`Graph`]'s `clone` makes).
 #[derive(Clone, Debug, Default)]
 pub struct NodeData {
     pub labels: smallvec::SmallVec<[Sym; 4]>,
-    pub props: Props,
+    pub(super) props: Props,
 }
 
-/// A relationship's type and properties (properties sorted by key symbol).
+/// A relationship's type and properties (read them with [`Graph::relationship_property`] and
+/// [`Graph::relationship_entries`]).
 #[derive(Clone, Debug)]
 pub struct RelData {
     pub ty: Sym,
-    pub props: Props,
+    pub(super) props: Props,
 }
 
-fn prop_get(props: &[(Sym, Value)], key: Sym) -> Option<&Value> {
-    props
-        .binary_search_by_key(&key, |(k, _)| *k)
-        .ok()
-        .map(|i| &props[i].1)
+/// A node as the journal keeps it, outside the store: its properties decoded.
+#[derive(Clone, Debug)]
+struct LooseNode {
+    labels: smallvec::SmallVec<[Sym; 4]>,
+    props: Vec<(Sym, Value)>,
 }
 
-/// [`prop_set`], returning the old and new values for the journal when `journaling`.
-fn set_prop_logged(
-    props: &mut Props,
-    key: Sym,
-    value: Value,
-    journaling: bool,
-) -> Option<(Option<Value>, Value)> {
-    let logged = journaling.then(|| (prop_get(props, key).cloned(), value.clone()));
-    prop_set(props, key, value);
-    logged
-}
-
-/// Properties as a record keeps them: sorted by key, each key once (the last value wins), no
-/// nulls, in an allocation of exactly their size.
-fn sorted_props(props: Vec<(Sym, Value)>) -> Props {
-    if props.windows(2).all(|w| w[0].0 < w[1].0) && !props.iter().any(|(_, v)| v.is_null()) {
-        if props.capacity() == props.len() {
-            return props.into_boxed_slice();
-        }
-        // A fresh allocation, not a shrink in place, which would leave a sliver of free heap
-        // behind every record.
-        let mut exact = Vec::with_capacity(props.len());
-        exact.extend(props);
-        return exact.into_boxed_slice();
-    }
-    let mut sorted = Vec::with_capacity(props.len());
-    for (k, v) in props {
-        prop_set_vec(&mut sorted, k, v);
-    }
-    let mut exact = Vec::with_capacity(sorted.len());
-    exact.extend(sorted);
-    exact.into_boxed_slice()
-}
-
-/// Sets (or, with null, removes) a property of a record.
-fn prop_set(props: &mut Props, key: Sym, value: Value) {
-    match props.binary_search_by_key(&key, |(k, _)| *k) {
-        Ok(i) if !value.is_null() => props[i].1 = value,
-        Err(_) if value.is_null() => {}
-        _ => {
-            let mut v = std::mem::take(props).into_vec();
-            prop_set_vec(&mut v, key, value);
-            *props = v.into_boxed_slice();
-        }
-    }
-}
-
-fn prop_set_vec(props: &mut Vec<(Sym, Value)>, key: Sym, value: Value) {
-    match props.binary_search_by_key(&key, |(k, _)| *k) {
-        Ok(i) => {
-            if value.is_null() {
-                props.remove(i);
-            } else {
-                props[i].1 = value;
-            }
-        }
-        Err(i) => {
-            if !value.is_null() {
-                props.insert(i, (key, value));
-            }
-        }
-    }
+/// A relationship as the journal keeps it.
+#[derive(Clone, Debug)]
+struct LooseRel {
+    ty: Sym,
+    props: Vec<(Sym, Value)>,
 }
 
 /// Which way to follow relationships from a node.
@@ -144,10 +89,7 @@ pub enum Dir {
     Both,
 }
 
-/// The nodes of one value in a property index, in id order: inline for one or two (most
-/// values of a key worth an index), on the heap for more.
-type Hits = smallvec::SmallVec<[NodeId; 2]>;
-type PropIndex = rustc_hash::FxHashMap<GroupKey, Hits>;
+use super::prop_index::PropIndex;
 
 /// Where a graph's bytes go ([`Graph::memory_stats`]): counts, and estimated bytes by part.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -251,6 +193,8 @@ impl LabelBits {
 #[derive(Debug, Default)]
 pub struct Graph {
     s: Slots,
+    /// The strings and other non-scalar values the records' properties refer to.
+    vals: Values,
     syms: Interner,
     by_label: HashMap<Sym, Vec<NodeId>>,
     /// Per node (by index), a bit per label among the first 64 distinct labels
@@ -325,13 +269,13 @@ impl std::fmt::Debug for SearchIndex {
 enum Change {
     AddNode {
         id: NodeId,
-        data: NodeData,
+        data: LooseNode,
     },
     AddRel {
         id: RelId,
         start: NodeId,
         end: NodeId,
-        data: RelData,
+        data: LooseRel,
     },
     NodeProp {
         id: NodeId,
@@ -358,12 +302,12 @@ enum Change {
         id: RelId,
         start: NodeId,
         end: NodeId,
-        data: RelData,
+        data: LooseRel,
     },
     /// An isolated node's removal (its relationships are removed, and journaled, first).
     RemoveNode {
         id: NodeId,
-        data: NodeData,
+        data: LooseNode,
     },
     /// A schema command: the indexes and constraints before and after it.
     Schema {
@@ -404,6 +348,7 @@ impl Clone for Graph {
     fn clone(&self) -> Self {
         Graph {
             s: self.s.clone(),
+            vals: self.vals.clone(),
             syms: self.syms.clone(),
             by_label: self.by_label.clone(),
             label_bits: self.label_bits.clone(),
@@ -497,25 +442,20 @@ impl Graph {
             relationship_bytes,
             ..Default::default()
         };
-        let prop_slot = size_of::<(Sym, Value)>();
-        let heap = |v: &Value| {
-            crate::value::footprint(v, usize::MAX)
-                .map_or(0, |f| f.bytes.saturating_sub(size_of::<Value>()))
-        };
+        let prop_slot = size_of::<Prop>();
         for n in self.s.node_weights() {
             st.labels += n.labels.len();
             if n.labels.spilled() {
                 st.label_bytes += n.labels.capacity() * size_of::<Sym>();
             }
             st.properties += n.props.len();
-            st.property_bytes += n.props.len() * prop_slot;
-            st.property_bytes += n.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
+            st.property_bytes += n.props.len() * prop_slot + self.vals.heap_bytes(n.props);
         }
         for r in self.s.rel_weights() {
             st.properties += r.props.len();
-            st.property_bytes += r.props.len() * prop_slot;
-            st.property_bytes += r.props.iter().map(|(_, v)| heap(v)).sum::<usize>();
+            st.property_bytes += r.props.len() * prop_slot + self.vals.heap_bytes(r.props);
         }
+        st.property_bytes += self.vals.spare_bytes(st.properties);
         st.label_bytes += self.label_bits.bytes()
             + self.label_bit.capacity()
             + self
@@ -528,19 +468,7 @@ impl Graph {
                 + a.entries.capacity() * size_of::<AdjEntry>();
         }
         if let Ok(m) = self.prop_indexes.read() {
-            // The table's slots (a key, its hits inline, a control byte each; a key's string or
-            // list is shared with the node's property), and hits spilled to the heap.
-            let slot = size_of::<(GroupKey, Hits)>() + 1;
-            st.index_bytes = m
-                .values()
-                .map(|ix| {
-                    ix.capacity() * slot
-                        + ix.values()
-                            .filter(|v| v.spilled())
-                            .map(|v| v.capacity() * size_of::<NodeId>())
-                            .sum::<usize>()
-                })
-                .sum();
+            st.index_bytes = m.values().map(|ix| ix.bytes()).sum();
         }
         st.symbol_bytes = (0..self.syms.len())
             .map(|i| self.syms.name(i as Sym).len() + 48)
@@ -677,11 +605,12 @@ impl Graph {
         self.node(n).is_some_and(|d| d.labels.contains(&label))
     }
 
-    pub fn node_property(&self, n: NodeId, key: Sym) -> Option<&Value> {
-        self.node(n).and_then(|d| prop_get(&d.props, key))
+    pub fn node_property(&self, n: NodeId, key: Sym) -> Option<Value> {
+        self.node(n).and_then(|d| self.vals.get(d.props, key))
     }
-    pub fn relationship_property(&self, r: RelId, key: Sym) -> Option<&Value> {
-        self.relationship(r).and_then(|d| prop_get(&d.props, key))
+    pub fn relationship_property(&self, r: RelId, key: Sym) -> Option<Value> {
+        self.relationship(r)
+            .and_then(|d| self.vals.get(d.props, key))
     }
 
     /// Relationships at `n` in direction `dir`, as (relationship, other node).
@@ -768,15 +697,12 @@ impl Graph {
                     .copied()
                     .filter(|&n| {
                         self.node_property(n, key)
-                            .is_some_and(|v| crate::value::equivalent(v, value))
+                            .is_some_and(|v| crate::value::equivalent(&v, value))
                     })
                     .collect();
             }
         };
-        index
-            .get(&GroupKey(value.clone()))
-            .map(|h| h.to_vec())
-            .unwrap_or_default()
+        index.get(value)
     }
 
     /// The planner's estimate of the nodes an equality seek on `label.key` finds: the
@@ -803,7 +729,7 @@ impl Graph {
             sampled += 1;
             if let Some(v) = self.node_property(n, key) {
                 with_key += 1;
-                seen.insert(GroupKey(v.clone()));
+                seen.insert(GroupKey(v));
             }
         }
         if with_key == 0 {
@@ -873,11 +799,9 @@ impl Graph {
         }
         let mut ix: PropIndex = PropIndex::default();
         for &n in self.nodes_with_label(label) {
-            match self.node_property(n, key) {
-                // NaN equals nothing: no lookup finds it.
-                Some(Value::Float(f)) if f.is_nan() => {}
-                Some(v) => ix.entry(GroupKey(v.clone())).or_default().push(n),
-                None => {}
+            // NaN equals nothing: the index leaves it out, and no lookup finds it.
+            if let Some(v) = self.node_property(n, key) {
+                ix.add(v, n);
             }
         }
         let ix = Arc::new(ix);
@@ -928,20 +852,33 @@ impl Graph {
     /// The properties of a node as a map value.
     pub fn node_properties(&self, n: NodeId) -> BTreeMap<Arc<str>, Value> {
         self.node(n)
-            .map(|d| self.props_map(&d.props))
+            .map(|d| self.props_map(d.props))
             .unwrap_or_default()
     }
     /// The properties of a relationship as a map value.
     pub fn relationship_properties(&self, r: RelId) -> BTreeMap<Arc<str>, Value> {
         self.relationship(r)
-            .map(|d| self.props_map(&d.props))
+            .map(|d| self.props_map(d.props))
             .unwrap_or_default()
     }
-    fn props_map(&self, props: &[(Sym, Value)]) -> BTreeMap<Arc<str>, Value> {
-        props
-            .iter()
-            .map(|(k, v)| (self.sym_name(*k).clone(), v.clone()))
+    fn props_map(&self, props: Props) -> BTreeMap<Arc<str>, Value> {
+        self.vals
+            .entries(props)
+            .map(|(k, v)| (self.sym_name(k).clone(), v))
             .collect()
+    }
+
+    /// A node's properties by key symbol, in symbol order (empty for no such node).
+    pub fn node_entries(&self, n: NodeId) -> Vec<(Sym, Value)> {
+        self.node(n)
+            .map(|d| self.vals.entries(d.props).collect())
+            .unwrap_or_default()
+    }
+    /// A relationship's properties by key symbol, in symbol order.
+    pub fn relationship_entries(&self, r: RelId) -> Vec<(Sym, Value)> {
+        self.relationship(r)
+            .map(|d| self.vals.entries(d.props).collect())
+            .unwrap_or_default()
     }
 
     /// All label symbols in use, all relationship type symbols in use, all property keys in use.
@@ -1011,14 +948,10 @@ impl Graph {
             return;
         };
         let ix = Arc::make_mut(ix);
-        let group = GroupKey(value.clone());
         if add {
-            insert_sorted(ix.entry(group).or_default(), n);
-        } else if let Some(nodes) = ix.get_mut(&group) {
-            remove_sorted(Some(&mut *nodes), n);
-            if nodes.is_empty() {
-                ix.remove(&group);
-            }
+            ix.add(value.clone(), n);
+        } else {
+            ix.remove(value, n);
         }
     }
 
@@ -1157,6 +1090,7 @@ impl Graph {
             exact &= self.undo(c);
         }
         self.journal = Some(j);
+        self.settle_props();
         self.touch();
         exact
     }
@@ -1304,20 +1238,26 @@ impl Graph {
                 ok
             }
             Change::AddRel { id, .. } => {
-                let ok = self.s.remove_rel(id).is_some();
+                let ok = match self.s.remove_rel(id) {
+                    Some(slot) => {
+                        self.vals.release_all(slot.data.props);
+                        true
+                    }
+                    None => false,
+                };
                 self.s.unallocate_rel(id);
                 ok
             }
             Change::NodeProp { id, key, old, .. } => match self.s.node_mut(id) {
                 Some(d) => {
-                    prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
+                    self.vals.set(&mut d.props, key, old.unwrap_or(Value::Null));
                     true
                 }
                 None => false,
             },
             Change::RelProp { id, key, old, .. } => match self.s.rel_mut(id) {
                 Some(d) => {
-                    prop_set(&mut d.props, key, old.unwrap_or(Value::Null));
+                    self.vals.set(&mut d.props, key, old.unwrap_or(Value::Null));
                     true
                 }
                 None => false,
@@ -1343,13 +1283,23 @@ impl Graph {
                 start,
                 end,
                 data,
-            } => self.s.restore_rel(id, start, end, data),
+            } => {
+                let data = RelData {
+                    ty: data.ty,
+                    props: self.vals.build(data.props),
+                };
+                self.s.restore_rel(id, start, end, data)
+            }
             Change::Schema { old, .. } => {
                 self.schema = *old;
                 true
             }
             Change::RemoveNode { id, data } => {
                 let labels = data.labels.clone();
+                let data = NodeData {
+                    labels: data.labels,
+                    props: self.vals.build(data.props),
+                };
                 if !self.s.restore_node(id, data) {
                     return false;
                 }
@@ -1361,10 +1311,18 @@ impl Graph {
         }
     }
 
+    /// Compacts the property slab once moved and removed runs outweigh the live ones.
+    fn settle_props(&mut self) {
+        if self.vals.wants_compaction() {
+            self.vals.compact(self.s.props_mut());
+        }
+    }
+
     /// Removes an isolated node and its label index entries.
     fn unlink_node(&mut self, n: NodeId) -> bool {
         match self.s.remove_node(n) {
             Some(d) => {
+                self.vals.release_all(d.props);
                 for l in d.labels {
                     self.label_off(n, l);
                 }
@@ -1400,24 +1358,24 @@ impl Graph {
         }
         let data = NodeData {
             labels: dedup,
-            props: sorted_props(props),
+            props: self.vals.build(props),
         };
         let labels = data.labels.clone();
-        let indexed = self
-            .prop_indexes
-            .get_mut()
-            .is_ok_and(|m| !m.is_empty())
-            .then(|| data.props.clone());
-        let logged = self.journal.is_some().then(|| data.clone());
+        let indexed = self.prop_indexes.get_mut().is_ok_and(|m| !m.is_empty());
+        let logged = self.journal.is_some();
         let id = self.s.add_node(data);
         for &l in &labels {
             self.label_on(id, l);
         }
-        if let Some(props) = indexed {
-            self.reindex_node(id, &labels, &props, true);
-        }
-        if let Some(data) = logged {
-            self.log(|| Change::AddNode { id, data });
+        if indexed || logged {
+            let props = self.node_entries(id);
+            if indexed {
+                self.reindex_node(id, &labels, &props, true);
+            }
+            if logged {
+                let data = LooseNode { labels, props };
+                self.log(|| Change::AddNode { id, data });
+            }
         }
         id
     }
@@ -1458,11 +1416,15 @@ impl Graph {
         }
         let data = RelData {
             ty,
-            props: sorted_props(props),
+            props: self.vals.build(props),
         };
-        let logged = self.journal.is_some().then(|| data.clone());
+        // The endpoints are there (checked above): the store takes the record.
         let id = self.s.add_rel(start, end, data)?;
-        if let Some(data) = logged {
+        if self.journal.is_some() {
+            let data = LooseRel {
+                ty,
+                props: self.relationship_entries(id),
+            };
             self.log(|| Change::AddRel {
                 id,
                 start,
@@ -1497,7 +1459,7 @@ impl Graph {
             _ => smallvec::SmallVec::new(),
         };
         if !indexed.is_empty() {
-            let old = self.node_property(n, key).cloned();
+            let old = self.node_property(n, key);
             if let Some(old) = &old {
                 for &l in &indexed {
                     self.reindex(l, key, n, old, false);
@@ -1511,7 +1473,9 @@ impl Graph {
         let Some(d) = self.s.node_mut(n) else {
             return false;
         };
-        if let Some((old, new)) = set_prop_logged(&mut d.props, key, value, journaling) {
+        let new = journaling.then(|| value.clone());
+        let old = self.vals.set(&mut d.props, key, value);
+        if let Some(new) = new {
             self.log(|| Change::NodeProp {
                 id: n,
                 key,
@@ -1519,6 +1483,7 @@ impl Graph {
                 new,
             });
         }
+        self.settle_props();
         true
     }
 
@@ -1537,7 +1502,9 @@ impl Graph {
         let Some(d) = self.s.rel_mut(r) else {
             return false;
         };
-        if let Some((old, new)) = set_prop_logged(&mut d.props, key, value, journaling) {
+        let new = journaling.then(|| value.clone());
+        let old = self.vals.set(&mut d.props, key, value);
+        if let Some(new) = new {
             self.log(|| Change::RelProp {
                 id: r,
                 key,
@@ -1545,6 +1512,7 @@ impl Graph {
                 new,
             });
         }
+        self.settle_props();
         true
     }
 
@@ -1565,7 +1533,7 @@ impl Graph {
         d.labels.push(l);
         self.label_on(n, l);
         for k in self.indexed_keys(l) {
-            if let Some(v) = self.node_property(n, k).cloned() {
+            if let Some(v) = self.node_property(n, k) {
                 self.reindex(l, k, n, &v, true);
             }
         }
@@ -1592,7 +1560,7 @@ impl Graph {
         d.labels.remove(pos);
         self.label_off(n, l);
         for k in self.indexed_keys(l) {
-            if let Some(v) = self.node_property(n, k).cloned() {
+            if let Some(v) = self.node_property(n, k) {
                 self.reindex(l, k, n, &v, false);
             }
         }
@@ -1609,12 +1577,17 @@ impl Graph {
         self.touch_data();
         match self.s.remove_rel(r) {
             Some(slot) => {
+                let data = LooseRel {
+                    ty: slot.data.ty,
+                    props: self.vals.release_all(slot.data.props),
+                };
                 self.log(|| Change::RemoveRel {
                     id: r,
                     start: slot.start,
                     end: slot.end,
-                    data: slot.data,
+                    data,
                 });
+                self.settle_props();
                 true
             }
             None => false,
@@ -1640,8 +1613,13 @@ impl Graph {
                 for l in &data.labels {
                     self.label_off(n, *l);
                 }
+                let data = LooseNode {
+                    labels: data.labels,
+                    props: self.vals.release_all(data.props),
+                };
                 self.reindex_node(n, &data.labels, &data.props, false);
                 self.log(|| Change::RemoveNode { id: n, data });
+                self.settle_props();
                 true
             }
             None => false,
@@ -1649,22 +1627,13 @@ impl Graph {
     }
 }
 
-/// A list of node ids kept sorted: a label's nodes (`Vec`), an index value's hits (`Hits`).
+/// A list of node ids kept sorted: a label's nodes.
 trait SortedIds: std::ops::Deref<Target = [NodeId]> {
     fn insert_at(&mut self, i: usize, id: NodeId);
     fn remove_at(&mut self, i: usize);
 }
 
 impl SortedIds for Vec<NodeId> {
-    fn insert_at(&mut self, i: usize, id: NodeId) {
-        self.insert(i, id);
-    }
-    fn remove_at(&mut self, i: usize) {
-        self.remove(i);
-    }
-}
-
-impl SortedIds for Hits {
     fn insert_at(&mut self, i: usize, id: NodeId) {
         self.insert(i, id);
     }
@@ -2044,6 +2013,68 @@ mod tests {
             undo_copy.release(sp);
             proptest::prop_assert_eq!(dump(&undo_copy), before);
         }
+    }
+
+    /// Records whose keys change move their properties to the end of the slab; once the
+    /// moved-from runs outweigh the live ones the slab is compacted. Values survive it, and a
+    /// rollback across compactions gives back the graph and its pools as they were.
+    #[test]
+    fn the_property_slab_compacts_and_a_rollback_across_compactions_restores_it() {
+        let mut g = Graph::new();
+        let nodes: Vec<NodeId> = (0..2000)
+            .map(|i| {
+                let name = Value::from(format!("s{i}").as_str());
+                g.add_node(&["N"], vec![("a", Value::Int(i)), ("s", name)])
+            })
+            .collect();
+        let rels: Vec<RelId> = nodes
+            .windows(2)
+            .map(|w| {
+                g.add_relationship(w[0], w[1], "R", vec![("w", Value::from("x"))])
+                    .unwrap()
+            })
+            .collect();
+        let (before, pooled) = (dump(&g), g.vals.pooled());
+        let sp = g.savepoint();
+        let mut compactions = 0;
+        for round in 0..40i64 {
+            let key = format!("k{round}");
+            for (i, &n) in nodes.iter().enumerate() {
+                let len = g.vals.slab_len();
+                g.set_node_property(n, &key, Value::from(format!("{round}/{i}").as_str()));
+                if g.vals.slab_len() < len {
+                    compactions += 1;
+                }
+            }
+            if round % 10 == 9 {
+                for &r in &rels {
+                    g.set_relationship_property(r, "w", Value::Null);
+                    g.set_relationship_property(r, &key, Value::Int(round));
+                }
+            }
+        }
+        assert!(compactions >= 2, "{compactions} compactions");
+        for (i, &n) in nodes.iter().enumerate() {
+            let props = g.node_properties(n);
+            assert_eq!(props.len(), 42);
+            assert!(matches!(props["a"], Value::Int(x) if x == i as i64));
+            assert!(matches!(&props["k39"], Value::String(s) if **s == format!("39/{i}")));
+        }
+        for &r in &rels {
+            let props = g.relationship_properties(r);
+            assert_eq!(
+                props.keys().map(|k| &**k).collect::<Vec<_>>(),
+                ["k19", "k29", "k39", "k9"]
+            );
+        }
+        assert!(g.rollback_to(&sp));
+        g.release(sp);
+        assert_eq!(dump(&g), before);
+        assert_eq!(
+            g.vals.pooled(),
+            pooled,
+            "no value is left behind in the pools"
+        );
     }
 
     #[test]

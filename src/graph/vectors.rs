@@ -333,7 +333,7 @@ fn indexed_now(g: &Graph, index: &IndexDef) -> Vec<(u32, Vec<f64>)> {
             .iter()
             .filter_map(|n| {
                 let v = g.node_property(*n, key)?;
-                Some((n.0, index_vector(index, v)?))
+                Some((n.0, index_vector(index, &v)?))
             })
             .collect(),
         EntityType::Relationship => g
@@ -341,7 +341,7 @@ fn indexed_now(g: &Graph, index: &IndexDef) -> Vec<(u32, Vec<f64>)> {
             .filter(|r| g.relationship(*r).is_some_and(|d| d.ty == token))
             .filter_map(|r| {
                 let v = g.relationship_property(r, key)?;
-                Some((r.0, index_vector(index, v)?))
+                Some((r.0, index_vector(index, &v)?))
             })
             .collect(),
     }
@@ -367,7 +367,7 @@ fn vector_of(g: &Graph, index: &IndexDef, id: u32) -> Option<Vec<f64>> {
             g.relationship_property(r, key)?
         }
     };
-    index_vector(index, v)
+    index_vector(index, &v)
 }
 
 impl VectorSegments {

@@ -52,7 +52,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                 for &node in g.nodes_with_label(l) {
                     if let Some(v) = g.node_property(node, p) {
                         m.insert(
-                            key(&crate::engine::functions::to_string_plain(v)),
+                            key(&crate::engine::functions::to_string_plain(&v)),
                             Value::Node(node),
                         );
                     }

@@ -428,8 +428,8 @@ pub(crate) fn call(
 fn prop_of(g: &Graph, element: &Value, key: &str) -> Option<Value> {
     let k = g.sym(key)?;
     match element {
-        Value::Node(n) => g.node_property(*n, k).cloned(),
-        Value::Relationship(r) => g.relationship_property(*r, k).cloned(),
+        Value::Node(n) => g.node_property(*n, k),
+        Value::Relationship(r) => g.relationship_property(*r, k),
         _ => None,
     }
 }

@@ -468,7 +468,6 @@ impl<'a> Runner<'a> {
 
     /// Whether node `n` passes compiled checks.
     fn checks_pass(&self, n: NodeId, checks: &[PropCheck]) -> bool {
-        static NULL: Value = Value::Null;
         checks.iter().all(|c| {
             if let Some(bits) = &c.members {
                 let i = n.0 as usize;
@@ -477,11 +476,11 @@ impl<'a> Runner<'a> {
             let p = c
                 .key
                 .and_then(|k| self.g.node_property(n, k))
-                .unwrap_or(&NULL);
+                .unwrap_or(Value::Null);
             let r = if c.prop_first {
-                super::super::eval::compare_op(c.op, p, &c.value)
+                super::super::eval::compare_op(c.op, &p, &c.value)
             } else {
-                super::super::eval::compare_op(c.op, &c.value, p)
+                super::super::eval::compare_op(c.op, &c.value, &p)
             };
             r == Some(true)
         })

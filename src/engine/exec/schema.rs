@@ -662,8 +662,8 @@ fn element_values(g: &Graph, e: Element, keys: &[Option<crate::graph::Sym>]) -> 
     keys.iter()
         .map(|k| {
             k.and_then(|k| match e {
-                Element::Node(n) => g.node_property(n, k).cloned(),
-                Element::Rel(r) => g.relationship_property(r, k).cloned(),
+                Element::Node(n) => g.node_property(n, k),
+                Element::Rel(r) => g.relationship_property(r, k),
             })
         })
         .collect()

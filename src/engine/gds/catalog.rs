@@ -623,7 +623,7 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
                 if !node_labels[i].contains(&li) {
                     continue;
                 }
-                let v = sym.and_then(|s| g.node_property(*n, s)).cloned();
+                let v = sym.and_then(|s| g.node_property(*n, s));
                 let v = match v {
                     Some(v @ (Value::Int(_) | Value::Float(_))) => v,
                     Some(Value::List(items))
@@ -696,12 +696,12 @@ pub(super) fn project(g: &Graph, args: &[Value]) -> Result<Rows> {
                     };
                     values.push(match v {
                         Some(v) => {
-                            let x = as_f64(v).ok_or_else(|| {
+                            let x = as_f64(&v).ok_or_else(|| {
                                 illegal(
                                     P,
                                     format!(
                                         "Unsupported type [{}] of value {v}. Please use a numeric property.",
-                                        type_name(v).to_ascii_uppercase()
+                                        type_name(&v).to_ascii_uppercase()
                                     ),
                                 )
                             })?;

@@ -136,9 +136,9 @@ pub fn snapshot_bytes(g: &Graph) -> std::io::Result<Vec<u8>> {
             put_u32(&mut body, sym(*l, &mut syms));
         }
         put_len(&mut body, data.props.len())?;
-        for (k, v) in &data.props {
-            put_u32(&mut body, sym(*k, &mut syms));
-            put_value(&mut body, v, g)?;
+        for (k, v) in g.node_entries(n) {
+            put_u32(&mut body, sym(k, &mut syms));
+            put_value(&mut body, &v, g)?;
         }
     }
     body.extend_from_slice(&(g.relationship_count() as u64).to_le_bytes());
@@ -149,9 +149,9 @@ pub fn snapshot_bytes(g: &Graph) -> std::io::Result<Vec<u8>> {
         put_u32(&mut body, position[&e]);
         put_u32(&mut body, sym(data.ty, &mut syms));
         put_len(&mut body, data.props.len())?;
-        for (k, v) in &data.props {
-            put_u32(&mut body, sym(*k, &mut syms));
-            put_value(&mut body, v, g)?;
+        for (k, v) in g.relationship_entries(r) {
+            put_u32(&mut body, sym(k, &mut syms));
+            put_value(&mut body, &v, g)?;
         }
     }
     put_len(&mut p, syms.len())?;
