@@ -271,459 +271,133 @@ pub(crate) fn check_calls(
     Ok(())
 }
 
-/// Calls a procedure; returns its output columns and rows.
-pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
-    let g = run.graph();
+/// A built-in procedure's implementation: (the run, the name as the call wrote it, the
+/// arguments) → its output columns and rows.
+type Builtin = fn(&Runner, &str, &[Value]) -> Result<Rows>;
+
+/// The built-in reading procedures by lower-case name, sorted: [`resolve`] binds a name to
+/// its implementation with a binary search. A unit test holds it sorted and equal to the
+/// reading part of [`IMPLEMENTED`].
+const BUILTINS: &[(&str, Builtin)] = &[
+    ("apoc.meta.data", p_apoc_meta_data),
+    ("apoc.meta.graph", p_apoc_meta_graph),
+    ("apoc.meta.graphsample", p_apoc_meta_graph),
+    ("apoc.meta.schema", p_apoc_meta_schema),
+    ("apoc.meta.stats", p_apoc_meta_stats),
+    ("apoc.meta.subgraph", p_apoc_meta_graph),
+    ("apoc.schema.nodes", p_apoc_schema_nodes),
+    (
+        "apoc.schema.properties.distinct",
+        p_apoc_schema_properties_distinct,
+    ),
+    ("db.awaitindex", p_db_awaitindex),
+    ("db.awaitindexes", p_db_awaitindexes),
+    (
+        "db.index.fulltext.listavailableanalyzers",
+        p_db_index_fulltext_listavailableanalyzers,
+    ),
+    (
+        "db.index.fulltext.querynodes",
+        p_db_index_fulltext_querynodes,
+    ),
+    (
+        "db.index.fulltext.queryrelationships",
+        p_db_index_fulltext_queryrelationships,
+    ),
+    ("db.index.vector.querynodes", p_db_index_vector_querynodes),
+    (
+        "db.index.vector.queryrelationships",
+        p_db_index_vector_queryrelationships,
+    ),
+    ("db.labels", p_db_labels),
+    ("db.ping", p_db_ping),
+    ("db.propertykeys", p_db_propertykeys),
+    ("db.relationshiptypes", p_db_relationshiptypes),
+    (
+        "db.schema.nodetypeproperties",
+        p_db_schema_nodetypeproperties,
+    ),
+    ("db.schema.reltypeproperties", p_db_schema_reltypeproperties),
+    ("db.schema.visualization", p_db_schema_visualization),
+    ("dbms.components", p_dbms_components),
+    ("dbms.showcurrentuser", p_dbms_showcurrentuser),
+    ("tx.getmetadata", p_tx_getmetadata),
+];
+
+/// A procedure bound to its implementation: [`resolve`] binds a CALL's procedure once, before
+/// its rows run, and [`call_resolved`] runs it on each row's arguments.
+pub(crate) enum Proc<'r> {
+    /// A Graph Data Science procedure (lower-case name: GDS's own dispatch).
+    Gds(Box<str>),
+    /// One of the statement's table procedures ([`super::Options::procedures`]).
+    Table(&'r super::TableProcedure),
+    /// An APOC reading procedure (lower-case name, and the name as Neo4j spells it).
+    Apoc(Box<str>, &'static str),
+    Builtin(Builtin),
+    /// A writing procedure, named in a read-only statement.
+    Writes,
+    /// Not a procedure the engine runs.
+    Unknown,
+}
+
+/// Binds procedure `name` (dotted, any case) to its implementation.
+pub(crate) fn resolve<'r>(run: &Runner<'r>, name: &str) -> Proc<'r> {
     let lname = name.to_ascii_lowercase();
     if super::gds::is_procedure(&lname) {
-        let path_rel = |a, b, ty: &str, cost: Option<f64>| {
-            let props = cost
-                .map(|c| (Arc::from("cost"), Value::Float(c)))
-                .into_iter()
-                .collect();
-            run.sh.virtual_rel(Arc::from(ty), a, b, props)
-        };
-        let nested = |q: &str, params: &super::Params| super::run_nested_read(run, q, params);
-        let host = super::gds::Host {
-            tick: &|| run.sh.tick(),
-            path_rel: &path_rel,
-            nested: &nested,
-        };
-        return super::gds::call(g, &lname, args, &host);
+        return Proc::Gds(lname.into());
     }
-    let no_args = |args: &[Value]| -> Result<()> {
-        if args.is_empty() {
-            Ok(())
-        } else {
-            Err(ExecError::compile(
-                ErrorKind::SyntaxError,
-                format!("procedure {name} takes no arguments"),
-            )
-            .with_detail(Detail::InvalidNumberOfArguments))
-        }
-    };
-    if let Some(p) = run
-        .sh
-        .procedures
-        .iter()
-        .find(|p| p.name.eq_ignore_ascii_case(name))
-    {
-        if args.len() != p.inputs.len() {
-            return Err(ExecError::compile(
-                ErrorKind::SyntaxError,
-                format!(
-                    "procedure {} takes {} arguments, got {}",
-                    p.name,
-                    p.inputs.len(),
-                    args.len()
-                ),
-            )
-            .with_detail(Detail::InvalidNumberOfArguments));
-        }
-        if p.outputs.is_empty() {
-            // A VOID procedure: the row goes on unchanged.
-            return Ok((Vec::new(), vec![Vec::new()]));
-        }
-        let k = p.inputs.len();
-        let rows = p
-            .rows
-            .iter()
-            .filter(|r| {
-                r.iter()
-                    .take(k)
-                    .zip(args)
-                    .all(|(want, got)| crate::value::equivalent(want, got))
-            })
-            .map(|r| r[k..].to_vec())
-            .collect();
-        return Ok((
-            p.outputs.iter().map(|o| Arc::from(o.as_str())).collect(),
-            rows,
-        ));
+    let tables: &'r [super::TableProcedure] = run.sh.procedures;
+    if let Some(p) = tables.iter().find(|p| p.name.eq_ignore_ascii_case(name)) {
+        return Proc::Table(p);
     }
     if super::apoc::procs::PROCEDURES.contains(&lname.as_str()) {
-        let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
-        return super::apoc::procs::call(run, &lname, procedure, args);
+        let spelled = crate::catalogue::procedure(name).map_or("", |p| p.name);
+        return Proc::Apoc(lname.into(), spelled);
     }
-    match lname.as_str() {
-        // What clients ask to learn which Neo4j they talk to (neo4j-graphrag, langchain-neo4j
-        // check the version before using vector indexes): grape answers as the Neo4j it
-        // follows.
-        "dbms.components" => {
-            no_args(args)?;
-            Ok((
-                cols(&["name", "versions", "edition"]),
-                vec![vec![
-                    Value::from("Neo4j Kernel"),
-                    Value::List(vec![Value::from(crate::catalogue::NEO4J_VERSION)]),
-                    Value::from(if run.sh.databases.is_some_and(|d| d.enterprise) {
-                        "enterprise"
-                    } else {
-                        "community"
-                    }),
-                ]],
-            ))
-        }
-        // The session's user, as community answers (no roles, no flags); none with
-        // authentication off.
-        "dbms.showcurrentuser" => {
-            no_args(args)?;
-            let user = run.sh.databases.and_then(|d| d.user.clone());
-            Ok((
-                cols(&["username", "roles", "flags"]),
-                vec![vec![
-                    user.map_or(Value::Null, |u| Value::from(u.as_str())),
-                    Value::Null,
-                    Value::List(Vec::new()),
-                ]],
-            ))
-        }
-        // The metadata the driver gave the transaction.
-        "tx.getmetadata" => {
-            no_args(args)?;
-            let meta = run
-                .sh
-                .databases
-                .map(|d| d.tx_metadata.clone())
-                .unwrap_or_default();
-            Ok((cols(&["metadata"]), vec![vec![Value::Map(meta)]]))
-        }
-        "db.index.vector.querynodes" | "db.index.vector.queryrelationships" => {
-            let (entity, column) = if lname.ends_with("querynodes") {
-                (crate::graph::EntityType::Node, "node")
-            } else {
-                (crate::graph::EntityType::Relationship, "relationship")
-            };
-            let procedure = if entity == crate::graph::EntityType::Node {
-                "db.index.vector.queryNodes"
-            } else {
-                "db.index.vector.queryRelationships"
-            };
-            let mut tick = || run.sh.tick();
-            let hits = super::vector::query_index(g, procedure, entity, args, &mut tick)?;
-            Ok((
-                cols(&[column, "score"]),
-                hits.into_iter()
-                    .map(|(v, s)| vec![v, Value::Float(s)])
-                    .collect(),
-            ))
-        }
-        "db.index.fulltext.querynodes" | "db.index.fulltext.queryrelationships" => {
-            let (entity, column, procedure) = if lname.ends_with("querynodes") {
-                (
-                    crate::graph::EntityType::Node,
-                    "node",
-                    "db.index.fulltext.queryNodes",
-                )
-            } else {
-                (
-                    crate::graph::EntityType::Relationship,
-                    "relationship",
-                    "db.index.fulltext.queryRelationships",
-                )
-            };
-            let mut tick = || run.sh.tick();
-            let hits = super::fulltext::query_index(g, procedure, entity, args, &mut tick)?;
-            Ok((
-                cols(&[column, "score"]),
-                hits.into_iter()
-                    .map(|(v, s)| vec![v, Value::Float(s)])
-                    .collect(),
-            ))
-        }
-        "apoc.meta.graph" | "apoc.meta.graphsample" | "apoc.meta.subgraph" => {
-            let config = match args.first() {
-                Some(Value::Map(m)) => Some(m),
-                _ => None,
-            };
-            let (nodes, rels) = meta_graph(run, config)?;
-            Ok((
-                cols(&["nodes", "relationships"]),
-                vec![vec![Value::List(nodes), Value::List(rels)]],
-            ))
-        }
-        "apoc.meta.stats" => {
-            no_args(args)?;
-            Ok((
-                cols(&[
-                    "labelCount",
-                    "relTypeCount",
-                    "propertyKeyCount",
-                    "nodeCount",
-                    "relCount",
-                    "labels",
-                    "relTypes",
-                    "relTypesCount",
-                    "stats",
-                ]),
-                vec![meta_stats(g)],
-            ))
-        }
-        "apoc.schema.properties.distinct" => {
-            let (Some(label), Some(key)) = (
-                args.first().and_then(Value::as_str),
-                args.get(1).and_then(Value::as_str),
-            ) else {
-                return Ok((cols(&["value"]), vec![vec![Value::List(Vec::new())]]));
-            };
-            let mut seen = std::collections::HashSet::new();
-            let mut values = Vec::new();
-            if let (Some(l), Some(k)) = (g.sym(label), g.sym(key)) {
-                for &node in g.nodes_with_label(l) {
-                    run.sh.tick()?;
-                    if let Some(v) = g.node_property(node, k) {
-                        if seen.insert(crate::value::GroupKey(v.clone())) {
-                            values.push(v);
-                        }
-                    }
-                }
-            }
-            Ok((cols(&["value"]), vec![vec![Value::List(values)]]))
-        }
-        "db.index.fulltext.listavailableanalyzers" => {
-            no_args(args)?;
-            Ok((
-                cols(&["analyzer", "description", "stopwords"]),
-                super::fulltext::analyzer_rows(),
-            ))
-        }
-        // Indexes are online as soon as they exist: waiting returns at once (a VOID
-        // procedure: the row goes on).
-        "db.awaitindexes" => {
-            if args.len() > 1 {
-                return Err(ExecError::compile(
-                    ErrorKind::SyntaxError,
-                    format!("{name} takes at most 1 argument, got {}", args.len()),
-                )
-                .with_detail(Detail::InvalidNumberOfArguments));
-            }
-            Ok((Vec::new(), vec![Vec::new()]))
-        }
-        "db.awaitindex" => {
-            let index = args.first().and_then(|a| a.as_str());
-            match index {
-                Some(n) if g.schema().index(n).is_some() => Ok((Vec::new(), vec![Vec::new()])),
-                Some(n) => Err(ExecError::runtime(
-                    ErrorKind::ProcedureError,
-                    format!(
-                        "Failed to invoke procedure `db.awaitIndex`: Caused by: \
-                         java.lang.IllegalArgumentException: No such index '{n}'"
-                    ),
-                )),
-                None => Err(ExecError::compile(
-                    ErrorKind::SyntaxError,
-                    format!("{name} takes the name of an index"),
-                )
-                .with_detail(Detail::InvalidNumberOfArguments)),
-            }
-        }
-        "db.ping" => {
-            no_args(args)?;
-            Ok((cols(&["success"]), vec![vec![Value::Bool(true)]]))
-        }
-        "db.labels" => {
-            no_args(args)?;
-            let mut names: Vec<Arc<str>> = g
-                .labels_in_use()
-                .iter()
-                .map(|l| g.sym_name(*l).clone())
-                .collect();
-            names.sort();
-            Ok((
-                cols(&["label"]),
-                names.into_iter().map(|n| vec![Value::String(n)]).collect(),
-            ))
-        }
-        "db.relationshiptypes" => {
-            no_args(args)?;
-            let set: BTreeSet<Arc<str>> =
-                g.relationship_ids().filter_map(|r| g.rel_type(r)).collect();
-            Ok((
-                cols(&["relationshipType"]),
-                set.into_iter().map(|n| vec![Value::String(n)]).collect(),
-            ))
-        }
-        "db.propertykeys" => {
-            no_args(args)?;
-            // Every property key token, in the order the graph first met it, as Neo4j lists
-            // them (including keys no element has any more).
-            Ok((
-                cols(&["propertyKey"]),
-                g.tokens(crate::graph::TOKEN_KEY)
+    if let Ok(i) = BUILTINS.binary_search_by_key(&lname.as_str(), |(n, _)| n) {
+        return Proc::Builtin(BUILTINS[i].1);
+    }
+    if writes(&lname) {
+        return Proc::Writes;
+    }
+    Proc::Unknown
+}
+
+/// Calls a procedure; returns its output columns and rows (the dispatch test's entry; a CALL
+/// binds with [`resolve`] once and runs with [`call_resolved`]).
+#[cfg(test)]
+pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    call_resolved(run, &resolve(run, name), name, args)
+}
+
+/// Runs a bound procedure (`name` as the call wrote it, for messages) on `args`.
+pub(crate) fn call_resolved(run: &Runner, p: &Proc, name: &str, args: &[Value]) -> Result<Rows> {
+    match p {
+        Proc::Gds(lname) => {
+            let path_rel = |a, b, ty: &str, cost: Option<f64>| {
+                let props = cost
+                    .map(|c| (Arc::from("cost"), Value::Float(c)))
                     .into_iter()
-                    .map(|n| vec![Value::String(n)])
-                    .collect(),
-            ))
+                    .collect();
+                run.sh.virtual_rel(Arc::from(ty), a, b, props)
+            };
+            let nested = |q: &str, params: &super::Params| super::run_nested_read(run, q, params);
+            let host = super::gds::Host {
+                tick: &|| run.sh.tick(),
+                path_rel: &path_rel,
+                nested: &nested,
+            };
+            super::gds::call(run.graph(), lname, args, &host)
         }
-        "db.schema.nodetypeproperties" => {
-            no_args(args)?;
-            let mut rows = Vec::new();
-            for (labels, nodes) in label_sets(g) {
-                let node_type = format!(
-                    ":{}",
-                    labels
-                        .iter()
-                        .map(|l| format!("`{l}`"))
-                        .collect::<Vec<_>>()
-                        .join(":")
-                );
-                let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> =
-                    BTreeMap::new();
-                for n in &nodes {
-                    for (k, v) in g.node_properties(*n) {
-                        let e = props.entry(k).or_default();
-                        e.0.insert(type_label(&v));
-                        e.1 += 1;
-                    }
-                }
-                let label_list = Value::List(labels.iter().cloned().map(Value::String).collect());
-                if props.is_empty() {
-                    rows.push(vec![
-                        s(&node_type),
-                        label_list.clone(),
-                        Value::Null,
-                        Value::Null,
-                        Value::Bool(false),
-                    ]);
-                }
-                for (k, (types, count)) in props {
-                    rows.push(vec![
-                        s(&node_type),
-                        label_list.clone(),
-                        Value::String(k),
-                        Value::List(types.into_iter().map(s).collect()),
-                        Value::Bool(count == nodes.len()),
-                    ]);
-                }
-            }
-            Ok((
-                cols(&[
-                    "nodeType",
-                    "nodeLabels",
-                    "propertyName",
-                    "propertyTypes",
-                    "mandatory",
-                ]),
-                rows,
-            ))
+        Proc::Table(p) => call_table(p, args),
+        Proc::Apoc(lname, spelled) => {
+            let procedure = if spelled.is_empty() { name } else { spelled };
+            super::apoc::procs::call(run, lname, procedure, args)
         }
-        "db.schema.reltypeproperties" => {
-            no_args(args)?;
-            let mut by_type: BTreeMap<Arc<str>, Vec<crate::value::RelId>> = BTreeMap::new();
-            for r in g.relationship_ids() {
-                if let Some(t) = g.rel_type(r) {
-                    by_type.entry(t).or_default().push(r);
-                }
-            }
-            let mut rows = Vec::new();
-            for (t, rels) in by_type {
-                let rel_type = format!(":`{t}`");
-                let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> =
-                    BTreeMap::new();
-                for r in &rels {
-                    for (k, v) in g.relationship_properties(*r) {
-                        let e = props.entry(k).or_default();
-                        e.0.insert(type_label(&v));
-                        e.1 += 1;
-                    }
-                }
-                if props.is_empty() {
-                    rows.push(vec![
-                        s(&rel_type),
-                        Value::Null,
-                        Value::Null,
-                        Value::Bool(false),
-                    ]);
-                }
-                for (k, (types, count)) in props {
-                    rows.push(vec![
-                        s(&rel_type),
-                        Value::String(k),
-                        Value::List(types.into_iter().map(s).collect()),
-                        Value::Bool(count == rels.len()),
-                    ]);
-                }
-            }
-            Ok((
-                cols(&["relType", "propertyName", "propertyTypes", "mandatory"]),
-                rows,
-            ))
-        }
-        "db.schema.visualization" => {
-            no_args(args)?;
-            // Nodes as maps {name}, relationships as [startLabel, type, endLabel] maps.
-            let labels: Vec<Value> = g
-                .labels_in_use()
-                .iter()
-                .map(|l| {
-                    let mut m = BTreeMap::new();
-                    m.insert(Arc::from("name"), Value::String(g.sym_name(*l).clone()));
-                    Value::Map(m)
-                })
-                .collect();
-            let mut triples: BTreeSet<(Arc<str>, Arc<str>, Arc<str>)> = BTreeSet::new();
-            for r in g.relationship_ids() {
-                if let (Some((a, b)), Some(t)) = (g.endpoints(r), g.rel_type(r)) {
-                    for la in g.labels(a) {
-                        for lb in g.labels(b) {
-                            triples.insert((la.clone(), t.clone(), lb.clone()));
-                        }
-                    }
-                }
-            }
-            let rels: Vec<Value> = triples
-                .into_iter()
-                .map(|(a, t, b)| {
-                    let mut m = BTreeMap::new();
-                    m.insert(Arc::from("start"), Value::String(a));
-                    m.insert(Arc::from("type"), Value::String(t));
-                    m.insert(Arc::from("end"), Value::String(b));
-                    Value::Map(m)
-                })
-                .collect();
-            Ok((
-                cols(&["nodes", "relationships"]),
-                vec![vec![Value::List(labels), Value::List(rels)]],
-            ))
-        }
-        "apoc.meta.schema" => Ok((cols(&["value"]), vec![vec![apoc_meta_schema(g)]])),
-        "apoc.meta.data" => Ok((
-            cols(&[
-                "label",
-                "property",
-                "count",
-                "unique",
-                "index",
-                "existence",
-                "type",
-                "array",
-                "sample",
-                "left",
-                "right",
-                "other",
-                "otherLabels",
-                "elementType",
-            ]),
-            apoc_meta_data(g),
-        )),
-        "apoc.schema.nodes" => Ok((
-            cols(&[
-                "name",
-                "label",
-                "properties",
-                "status",
-                "type",
-                "failure",
-                "populationProgress",
-                "size",
-                "valuesSelectivity",
-                "userDescription",
-            ]),
-            apoc_schema_nodes(g),
-        )),
+        Proc::Builtin(f) => f(run, name, args),
         // Writing procedures run through `call_write`; here (a read-only statement, or the
         // dispatch test) they answer with their columns only when they are given none.
-        _ if writes(&lname) => {
+        Proc::Writes => {
             if args.is_empty() {
                 return Ok((write_columns(name), Vec::new()));
             }
@@ -732,12 +406,519 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
                 format!("{name} writes: it cannot run in a read-only statement"),
             ))
         }
-        _ => Err(ExecError::compile(
+        Proc::Unknown => Err(ExecError::compile(
             ErrorKind::ProcedureError,
             crate::catalogue::unknown_procedure_message(name),
         )
         .with_detail(Detail::ProcedureNotFound)),
     }
+}
+
+/// A table procedure: the rows whose inputs are equivalent to the arguments, their outputs.
+fn call_table(p: &super::TableProcedure, args: &[Value]) -> Result<Rows> {
+    if args.len() != p.inputs.len() {
+        return Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!(
+                "procedure {} takes {} arguments, got {}",
+                p.name,
+                p.inputs.len(),
+                args.len()
+            ),
+        )
+        .with_detail(Detail::InvalidNumberOfArguments));
+    }
+    if p.outputs.is_empty() {
+        // A VOID procedure: the row goes on unchanged.
+        return Ok((Vec::new(), vec![Vec::new()]));
+    }
+    let k = p.inputs.len();
+    let rows = p
+        .rows
+        .iter()
+        .filter(|r| {
+            r.iter()
+                .take(k)
+                .zip(args)
+                .all(|(want, got)| crate::value::equivalent(want, got))
+        })
+        .map(|r| r[k..].to_vec())
+        .collect();
+    Ok((
+        p.outputs.iter().map(|o| Arc::from(o.as_str())).collect(),
+        rows,
+    ))
+}
+
+/// A procedure that takes no arguments was given some.
+fn no_args(name: &str, args: &[Value]) -> Result<()> {
+    if args.is_empty() {
+        Ok(())
+    } else {
+        Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("procedure {name} takes no arguments"),
+        )
+        .with_detail(Detail::InvalidNumberOfArguments))
+    }
+}
+
+/// What clients ask to learn which Neo4j they talk to (neo4j-graphrag, langchain-neo4j
+/// check the version before using vector indexes): grape answers as the Neo4j it
+/// follows.
+fn p_dbms_components(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    no_args(name, args)?;
+    Ok((
+        cols(&["name", "versions", "edition"]),
+        vec![vec![
+            Value::from("Neo4j Kernel"),
+            Value::List(vec![Value::from(crate::catalogue::NEO4J_VERSION)]),
+            Value::from(if run.sh.databases.is_some_and(|d| d.enterprise) {
+                "enterprise"
+            } else {
+                "community"
+            }),
+        ]],
+    ))
+}
+
+/// The session's user, as community answers (no roles, no flags); none with
+/// authentication off.
+fn p_dbms_showcurrentuser(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    no_args(name, args)?;
+    let user = run.sh.databases.and_then(|d| d.user.clone());
+    Ok((
+        cols(&["username", "roles", "flags"]),
+        vec![vec![
+            user.map_or(Value::Null, |u| Value::from(u.as_str())),
+            Value::Null,
+            Value::List(Vec::new()),
+        ]],
+    ))
+}
+
+/// The metadata the driver gave the transaction.
+fn p_tx_getmetadata(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    no_args(name, args)?;
+    let meta = run
+        .sh
+        .databases
+        .map(|d| d.tx_metadata.clone())
+        .unwrap_or_default();
+    Ok((cols(&["metadata"]), vec![vec![Value::Map(meta)]]))
+}
+
+/// `db.index.vector.queryNodes`.
+fn p_db_index_vector_querynodes(run: &Runner, _name: &str, args: &[Value]) -> Result<Rows> {
+    vector_query(run, args, true)
+}
+
+/// `db.index.vector.queryRelationships`.
+fn p_db_index_vector_queryrelationships(run: &Runner, _name: &str, args: &[Value]) -> Result<Rows> {
+    vector_query(run, args, false)
+}
+
+/// A vector index's nearest nodes (`nodes`) or relationships, with their scores.
+fn vector_query(run: &Runner, args: &[Value], nodes: bool) -> Result<Rows> {
+    let g = run.graph();
+    let (entity, column) = if nodes {
+        (crate::graph::EntityType::Node, "node")
+    } else {
+        (crate::graph::EntityType::Relationship, "relationship")
+    };
+    let procedure = if entity == crate::graph::EntityType::Node {
+        "db.index.vector.queryNodes"
+    } else {
+        "db.index.vector.queryRelationships"
+    };
+    let mut tick = || run.sh.tick();
+    let hits = super::vector::query_index(g, procedure, entity, args, &mut tick)?;
+    Ok((
+        cols(&[column, "score"]),
+        hits.into_iter()
+            .map(|(v, s)| vec![v, Value::Float(s)])
+            .collect(),
+    ))
+}
+
+/// `db.index.fulltext.queryNodes`.
+fn p_db_index_fulltext_querynodes(run: &Runner, _name: &str, args: &[Value]) -> Result<Rows> {
+    fulltext_query(run, args, true)
+}
+
+/// `db.index.fulltext.queryRelationships`.
+fn p_db_index_fulltext_queryrelationships(
+    run: &Runner,
+    _name: &str,
+    args: &[Value],
+) -> Result<Rows> {
+    fulltext_query(run, args, false)
+}
+
+/// A full-text index's matching nodes (`nodes`) or relationships, with their scores.
+fn fulltext_query(run: &Runner, args: &[Value], nodes: bool) -> Result<Rows> {
+    let g = run.graph();
+    let (entity, column, procedure) = if nodes {
+        (
+            crate::graph::EntityType::Node,
+            "node",
+            "db.index.fulltext.queryNodes",
+        )
+    } else {
+        (
+            crate::graph::EntityType::Relationship,
+            "relationship",
+            "db.index.fulltext.queryRelationships",
+        )
+    };
+    let mut tick = || run.sh.tick();
+    let hits = super::fulltext::query_index(g, procedure, entity, args, &mut tick)?;
+    Ok((
+        cols(&[column, "score"]),
+        hits.into_iter()
+            .map(|(v, s)| vec![v, Value::Float(s)])
+            .collect(),
+    ))
+}
+
+/// `apoc.meta.graph`, `apoc.meta.graphsample`, `apoc.meta.subgraph`.
+fn p_apoc_meta_graph(run: &Runner, _name: &str, args: &[Value]) -> Result<Rows> {
+    let config = match args.first() {
+        Some(Value::Map(m)) => Some(m),
+        _ => None,
+    };
+    let (nodes, rels) = meta_graph(run, config)?;
+    Ok((
+        cols(&["nodes", "relationships"]),
+        vec![vec![Value::List(nodes), Value::List(rels)]],
+    ))
+}
+
+/// `apoc.meta.stats`.
+fn p_apoc_meta_stats(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    Ok((
+        cols(&[
+            "labelCount",
+            "relTypeCount",
+            "propertyKeyCount",
+            "nodeCount",
+            "relCount",
+            "labels",
+            "relTypes",
+            "relTypesCount",
+            "stats",
+        ]),
+        vec![meta_stats(g)],
+    ))
+}
+
+/// `apoc.schema.properties.distinct`.
+fn p_apoc_schema_properties_distinct(run: &Runner, _name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    let (Some(label), Some(key)) = (
+        args.first().and_then(Value::as_str),
+        args.get(1).and_then(Value::as_str),
+    ) else {
+        return Ok((cols(&["value"]), vec![vec![Value::List(Vec::new())]]));
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut values = Vec::new();
+    if let (Some(l), Some(k)) = (g.sym(label), g.sym(key)) {
+        for &node in g.nodes_with_label(l) {
+            run.sh.tick()?;
+            if let Some(v) = g.node_property(node, k) {
+                if seen.insert(crate::value::GroupKey(v.clone())) {
+                    values.push(v);
+                }
+            }
+        }
+    }
+    Ok((cols(&["value"]), vec![vec![Value::List(values)]]))
+}
+
+/// `db.index.fulltext.listavailableanalyzers`.
+fn p_db_index_fulltext_listavailableanalyzers(
+    _run: &Runner,
+    name: &str,
+    args: &[Value],
+) -> Result<Rows> {
+    no_args(name, args)?;
+    Ok((
+        cols(&["analyzer", "description", "stopwords"]),
+        super::fulltext::analyzer_rows(),
+    ))
+}
+
+/// Indexes are online as soon as they exist: waiting returns at once (a VOID
+/// procedure: the row goes on).
+fn p_db_awaitindexes(_run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    if args.len() > 1 {
+        return Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("{name} takes at most 1 argument, got {}", args.len()),
+        )
+        .with_detail(Detail::InvalidNumberOfArguments));
+    }
+    Ok((Vec::new(), vec![Vec::new()]))
+}
+
+/// `db.awaitindex`.
+fn p_db_awaitindex(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    let index = args.first().and_then(|a| a.as_str());
+    match index {
+        Some(n) if g.schema().index(n).is_some() => Ok((Vec::new(), vec![Vec::new()])),
+        Some(n) => Err(ExecError::runtime(
+            ErrorKind::ProcedureError,
+            format!(
+                "Failed to invoke procedure `db.awaitIndex`: Caused by: \
+                 java.lang.IllegalArgumentException: No such index '{n}'"
+            ),
+        )),
+        None => Err(ExecError::compile(
+            ErrorKind::SyntaxError,
+            format!("{name} takes the name of an index"),
+        )
+        .with_detail(Detail::InvalidNumberOfArguments)),
+    }
+}
+
+/// `db.ping`.
+fn p_db_ping(_run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    no_args(name, args)?;
+    Ok((cols(&["success"]), vec![vec![Value::Bool(true)]]))
+}
+
+/// `db.labels`.
+fn p_db_labels(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    let mut names: Vec<Arc<str>> = g
+        .labels_in_use()
+        .iter()
+        .map(|l| g.sym_name(*l).clone())
+        .collect();
+    names.sort();
+    Ok((
+        cols(&["label"]),
+        names.into_iter().map(|n| vec![Value::String(n)]).collect(),
+    ))
+}
+
+/// `db.relationshiptypes`.
+fn p_db_relationshiptypes(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    let set: BTreeSet<Arc<str>> = g.relationship_ids().filter_map(|r| g.rel_type(r)).collect();
+    Ok((
+        cols(&["relationshipType"]),
+        set.into_iter().map(|n| vec![Value::String(n)]).collect(),
+    ))
+}
+
+/// `db.propertykeys`.
+fn p_db_propertykeys(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    // Every property key token, in the order the graph first met it, as Neo4j lists
+    // them (including keys no element has any more).
+    Ok((
+        cols(&["propertyKey"]),
+        g.tokens(crate::graph::TOKEN_KEY)
+            .into_iter()
+            .map(|n| vec![Value::String(n)])
+            .collect(),
+    ))
+}
+
+/// `db.schema.nodetypeproperties`.
+fn p_db_schema_nodetypeproperties(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    let mut rows = Vec::new();
+    for (labels, nodes) in label_sets(g) {
+        let node_type = format!(
+            ":{}",
+            labels
+                .iter()
+                .map(|l| format!("`{l}`"))
+                .collect::<Vec<_>>()
+                .join(":")
+        );
+        let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> = BTreeMap::new();
+        for n in &nodes {
+            for (k, v) in g.node_properties(*n) {
+                let e = props.entry(k).or_default();
+                e.0.insert(type_label(&v));
+                e.1 += 1;
+            }
+        }
+        let label_list = Value::List(labels.iter().cloned().map(Value::String).collect());
+        if props.is_empty() {
+            rows.push(vec![
+                s(&node_type),
+                label_list.clone(),
+                Value::Null,
+                Value::Null,
+                Value::Bool(false),
+            ]);
+        }
+        for (k, (types, count)) in props {
+            rows.push(vec![
+                s(&node_type),
+                label_list.clone(),
+                Value::String(k),
+                Value::List(types.into_iter().map(s).collect()),
+                Value::Bool(count == nodes.len()),
+            ]);
+        }
+    }
+    Ok((
+        cols(&[
+            "nodeType",
+            "nodeLabels",
+            "propertyName",
+            "propertyTypes",
+            "mandatory",
+        ]),
+        rows,
+    ))
+}
+
+/// `db.schema.reltypeproperties`.
+fn p_db_schema_reltypeproperties(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    let mut by_type: BTreeMap<Arc<str>, Vec<crate::value::RelId>> = BTreeMap::new();
+    for r in g.relationship_ids() {
+        if let Some(t) = g.rel_type(r) {
+            by_type.entry(t).or_default().push(r);
+        }
+    }
+    let mut rows = Vec::new();
+    for (t, rels) in by_type {
+        let rel_type = format!(":`{t}`");
+        let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> = BTreeMap::new();
+        for r in &rels {
+            for (k, v) in g.relationship_properties(*r) {
+                let e = props.entry(k).or_default();
+                e.0.insert(type_label(&v));
+                e.1 += 1;
+            }
+        }
+        if props.is_empty() {
+            rows.push(vec![
+                s(&rel_type),
+                Value::Null,
+                Value::Null,
+                Value::Bool(false),
+            ]);
+        }
+        for (k, (types, count)) in props {
+            rows.push(vec![
+                s(&rel_type),
+                Value::String(k),
+                Value::List(types.into_iter().map(s).collect()),
+                Value::Bool(count == rels.len()),
+            ]);
+        }
+    }
+    Ok((
+        cols(&["relType", "propertyName", "propertyTypes", "mandatory"]),
+        rows,
+    ))
+}
+
+/// `db.schema.visualization`.
+fn p_db_schema_visualization(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    no_args(name, args)?;
+    // Nodes as maps {name}, relationships as [startLabel, type, endLabel] maps.
+    let labels: Vec<Value> = g
+        .labels_in_use()
+        .iter()
+        .map(|l| {
+            let mut m = BTreeMap::new();
+            m.insert(Arc::from("name"), Value::String(g.sym_name(*l).clone()));
+            Value::Map(m)
+        })
+        .collect();
+    let mut triples: BTreeSet<(Arc<str>, Arc<str>, Arc<str>)> = BTreeSet::new();
+    for r in g.relationship_ids() {
+        if let (Some((a, b)), Some(t)) = (g.endpoints(r), g.rel_type(r)) {
+            for la in g.labels(a) {
+                for lb in g.labels(b) {
+                    triples.insert((la.clone(), t.clone(), lb.clone()));
+                }
+            }
+        }
+    }
+    let rels: Vec<Value> = triples
+        .into_iter()
+        .map(|(a, t, b)| {
+            let mut m = BTreeMap::new();
+            m.insert(Arc::from("start"), Value::String(a));
+            m.insert(Arc::from("type"), Value::String(t));
+            m.insert(Arc::from("end"), Value::String(b));
+            Value::Map(m)
+        })
+        .collect();
+    Ok((
+        cols(&["nodes", "relationships"]),
+        vec![vec![Value::List(labels), Value::List(rels)]],
+    ))
+}
+
+/// `apoc.meta.schema`.
+fn p_apoc_meta_schema(run: &Runner, _name: &str, _args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    Ok((cols(&["value"]), vec![vec![apoc_meta_schema(g)]]))
+}
+
+/// `apoc.meta.data`.
+fn p_apoc_meta_data(run: &Runner, _name: &str, _args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    Ok((
+        cols(&[
+            "label",
+            "property",
+            "count",
+            "unique",
+            "index",
+            "existence",
+            "type",
+            "array",
+            "sample",
+            "left",
+            "right",
+            "other",
+            "otherLabels",
+            "elementType",
+        ]),
+        apoc_meta_data(g),
+    ))
+}
+
+/// `apoc.schema.nodes`.
+fn p_apoc_schema_nodes(run: &Runner, _name: &str, _args: &[Value]) -> Result<Rows> {
+    let g = run.graph();
+    Ok((
+        cols(&[
+            "name",
+            "label",
+            "properties",
+            "status",
+            "type",
+            "failure",
+            "populationProgress",
+            "size",
+            "valuesSelectivity",
+            "userDescription",
+        ]),
+        apoc_schema_nodes(g),
+    ))
 }
 
 /// `apoc.meta.graph` / `graphSample` / `subGraph`: a virtual node per label (`name`, `count`)
@@ -1512,4 +1693,23 @@ fn schema_assert(
         }
     }
     Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The table `resolve` searches is sorted, each name once, and binds exactly the reading
+    /// procedures `IMPLEMENTED` lists (the writing ones run through `call_write`).
+    #[test]
+    fn the_builtin_table_is_sorted_and_binds_the_reading_procedures() {
+        assert!(BUILTINS.windows(2).all(|w| w[0].0 < w[1].0));
+        let reading: Vec<&str> = IMPLEMENTED
+            .iter()
+            .copied()
+            .filter(|n| !WRITES.contains(n))
+            .collect();
+        let bound: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
+        assert_eq!(bound, reading);
+    }
 }

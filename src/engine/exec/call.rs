@@ -88,11 +88,14 @@ impl<'a> Runner<'a> {
         rows: Vec<Row>,
     ) -> Result<Vec<Row>> {
         let name = c.name.dotted();
+        // Bound once, before the rows: each row only evaluates its arguments and runs it.
+        let proc = crate::engine::procedures::resolve(self, &name);
         let mut out = Vec::new();
         let mut out_cols: Option<Vec<Arc<str>>> = None;
         for r in rows {
             let args = self.procedure_args(c, scope, &r)?;
-            let (cols, results) = crate::engine::procedures::call(self, &name, &args)?;
+            let (cols, results) =
+                crate::engine::procedures::call_resolved(self, &proc, &name, &args)?;
             let (keep, names) = yielded(c, &cols)?;
             self.join_rows(c, scope, &r, &keep, &names, results, &mut out)?;
             out_cols = Some(names);
