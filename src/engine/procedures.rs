@@ -533,12 +533,17 @@ fn vector_query(run: &Runner, args: &[Value], nodes: bool) -> Result<Rows> {
     };
     let mut tick = || run.sh.tick();
     let hits = super::vector::query_index(g, procedure, entity, args, &mut tick)?;
-    Ok((
+    Ok(scored(column, hits))
+}
+
+/// An index query's hits as rows of (element, score) under `column` and `score`.
+fn scored(column: &str, hits: Vec<(Value, f64)>) -> Rows {
+    (
         cols(&[column, "score"]),
         hits.into_iter()
             .map(|(v, s)| vec![v, Value::Float(s)])
             .collect(),
-    ))
+    )
 }
 
 /// `db.index.fulltext.queryNodes`.
@@ -573,12 +578,7 @@ fn fulltext_query(run: &Runner, args: &[Value], nodes: bool) -> Result<Rows> {
     };
     let mut tick = || run.sh.tick();
     let hits = super::fulltext::query_index(g, procedure, entity, args, &mut tick)?;
-    Ok((
-        cols(&[column, "score"]),
-        hits.into_iter()
-            .map(|(v, s)| vec![v, Value::Float(s)])
-            .collect(),
-    ))
+    Ok(scored(column, hits))
 }
 
 /// `apoc.meta.graph`, `apoc.meta.graphsample`, `apoc.meta.subgraph`.
