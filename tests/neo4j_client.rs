@@ -49,7 +49,7 @@ fn record_from_the_oracle_then_replay_on_grape() {
     let rec = record(&db, &examples, &opts).expect("record from the oracle");
     let recorded = fidelity(&rec.outcomes).unwrap();
     let fixture = rec.fixture.graph();
-    // The replay on every second query in the test run (GRAPE_ORACLE_FULL=1: all): the record
+    // The replay on every third query in the test run (GRAPE_ORACLE_FULL=1: all): the record
     // above ran every one on the oracle.
     let replayed_examples: Vec<_> = examples
         .iter()

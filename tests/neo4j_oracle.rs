@@ -372,7 +372,7 @@ fn zograscope_gold_queries_equal_neo4j_on_pole() {
         let mut live = Vec::with_capacity(cases.len());
         let strings = types == grape::graph::import::ImporterTypes::Strings;
         for (i, c) in cases.iter().enumerate() {
-            // Every second query in the test run (GRAPE_ORACLE_FULL=1: all): grape is held to
+            // Every third query in the test run (GRAPE_ORACLE_FULL=1: all): grape is held to
             // the recording of all of them without a JVM
             // (`zograscope_gold_queries_equal_recorded_neo4j_answers`), and the recording to
             // Neo4j's live answers on those run here.
@@ -417,7 +417,7 @@ fn zograscope_gold_queries_equal_neo4j_on_pole() {
                     .map(|v| v.to_string())
                     .collect();
                 assert!(
-                    stale.is_empty() && live.len() >= cases.len() / 2,
+                    stale.is_empty() && live.len() >= cases.len() / 3,
                     "{ZOGRASCOPE_RECORDED} is not what Neo4j answers now (rewrite it with \
                      GRAPE_ORACLE_FULL=1 GRAPE_DIFFTEST_BLESS=1): {stale:?}"
                 );

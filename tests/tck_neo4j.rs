@@ -328,7 +328,7 @@ fn tck_on_the_oracle_equals_the_recording() {
     let all = scenarios(&tck);
     let mut live = Vec::new();
     let (mut pass, mut fail, mut not_run) = (0, 0, 0);
-    // Every second scenario in the test run (all with GRAPE_ORACLE_FULL=1): `tests/tck.rs`
+    // Every third scenario in the test run (all with GRAPE_ORACLE_FULL=1): `tests/tck.rs`
     // reads the whole recording.
     for sc in all
         .iter()

@@ -53,15 +53,17 @@ impl Which {
 }
 
 /// Whether a live run against an oracle covers everything (`GRAPE_ORACLE_FULL=1`) or a fixed
-/// sample of it (the test run: every second case, recordings checking all of them without a
+/// sample of it (the test run: every third case, recordings checking all of them without a
 /// JVM), to keep the test run's time.
 pub fn full() -> bool {
     std::env::var("GRAPE_ORACLE_FULL").as_deref() == Ok("1")
 }
 
-/// Whether case `i` of a live run is run: all of them when [`full`], every second otherwise.
+/// Whether case `i` of a live run is run: all of them when [`full`], every third otherwise.
+/// The live runs check that a recording still holds; grape is held to every recorded case
+/// without a JVM. (Every second took the clean-clone CI to 34 minutes of its 35.)
 pub fn sampled(i: usize) -> bool {
-    full() || i.is_multiple_of(2)
+    full() || i.is_multiple_of(3)
 }
 
 pub fn config() -> Option<Neo4jConfig> {
