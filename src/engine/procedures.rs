@@ -60,8 +60,14 @@ pub(crate) fn type_label(v: &Value) -> &'static str {
     }
 }
 
+/// A label set as `db.schema.nodeTypeProperties` names it: ``:`A`:`B` ``.
+pub(super) fn node_type_name(labels: &[Arc<str>]) -> String {
+    let quoted: Vec<String> = labels.iter().map(|l| format!("`{l}`")).collect();
+    format!(":{}", quoted.join(":"))
+}
+
 /// Sorted label sets in use, with their nodes.
-fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
+pub(super) fn label_sets(g: &Graph) -> BTreeMap<Vec<Arc<str>>, Vec<NodeId>> {
     let mut m: BTreeMap<Vec<Arc<str>>, Vec<NodeId>> = BTreeMap::new();
     for n in g.node_ids() {
         let mut ls = g.labels(n);
@@ -739,14 +745,7 @@ fn p_db_schema_nodetypeproperties(run: &Runner, name: &str, args: &[Value]) -> R
     no_args(name, args)?;
     let mut rows = Vec::new();
     for (labels, nodes) in label_sets(g) {
-        let node_type = format!(
-            ":{}",
-            labels
-                .iter()
-                .map(|l| format!("`{l}`"))
-                .collect::<Vec<_>>()
-                .join(":")
-        );
+        let node_type = node_type_name(&labels);
         let mut props: BTreeMap<Arc<str>, (BTreeSet<&'static str>, usize)> = BTreeMap::new();
         for n in &nodes {
             for (k, v) in g.node_properties(*n) {

@@ -1512,25 +1512,12 @@ fn node_type_properties(
         &["excludeLabels", "excludesLabels", "excludes"],
     )?;
     let sample = sample_size(p, config)?;
-    let mut sets: BTreeMap<Vec<Arc<str>>, Vec<NodeId>> = BTreeMap::new();
-    for n in g.node_ids() {
-        let mut ls = g.labels(n);
-        ls.sort();
-        sets.entry(ls).or_default().push(n);
-    }
     let mut rows = Vec::new();
-    for (labels, nodes) in sets {
+    for (labels, nodes) in crate::engine::procedures::label_sets(g) {
         if !labels.iter().any(|l| keep(l)) && !labels.is_empty() {
             continue;
         }
-        let node_type = format!(
-            ":{}",
-            labels
-                .iter()
-                .map(|l| format!("`{l}`"))
-                .collect::<Vec<_>>()
-                .join(":")
-        );
+        let node_type = crate::engine::procedures::node_type_name(&labels);
         let label_list = Value::List(labels.iter().cloned().map(Value::String).collect());
         let observed = &nodes[..nodes.len().min(sample)];
         let total = observed.len() as i64;
