@@ -93,6 +93,7 @@ pub(crate) mod vectors;
 
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
+pub use slots::AdjEntry;
 pub use store::{
     ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, Prop, Props, RelData, Savepoint, Sym,
     TOKEN_KEY, TOKEN_LABEL, TOKEN_TYPE,

@@ -34,7 +34,8 @@ pub(super) struct RelSlot {
 }
 
 /// (relationship, the other node, the relationship's type).
-pub(super) type AdjEntry = (RelId, NodeId, Sym);
+/// One entry of a node's adjacency: the relationship, the node at its other end, its type.
+pub type AdjEntry = (RelId, NodeId, Sym);
 
 /// Compressed adjacency: node `i`'s outgoing relationships are
 /// `entries[starts[2i]..starts[2i + 1]]`, its incoming ones

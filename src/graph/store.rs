@@ -644,30 +644,38 @@ impl Graph {
         dir: Dir,
         ty: Option<&'g [Sym]>,
     ) -> impl Iterator<Item = (RelId, NodeId)> + 'g {
+        let (out, inc) = self.adjacency_lists(n, dir);
+        let both = dir == Dir::Both;
+        out.iter()
+            .chain(inc.iter().filter(move |(_, m, _)| !(both && *m == n)))
+            .filter(move |(_, _, t)| ty.is_none_or(|ts| ts.contains(t)))
+            .map(|&(r, m, _)| (r, m))
+    }
+
+    /// The adjacency of `n` in direction `dir` as two lists of (relationship, other node,
+    /// type): the outgoing relationships and the incoming ones (either empty when `dir`
+    /// excludes it), each newest first. Under `Both` a self-loop is in both lists; callers
+    /// skip it in the incoming one, as [`Graph::neighbours_iter`] does.
+    pub fn adjacency_lists(&self, n: NodeId, dir: Dir) -> (&[AdjEntry], &[AdjEntry]) {
         let adj = self.adjacency();
         let i = n.0 as usize;
-        let (out, inc): (&[AdjEntry], &[AdjEntry]) = match adj.starts.get(2 * i..2 * i + 3) {
+        match adj.starts.get(2 * i..2 * i + 3) {
             Some(&[o, m, e]) => {
                 let (o, m, e) = (o as usize, m as usize, e as usize);
                 let out = if matches!(dir, Dir::Outgoing | Dir::Both) {
-                    &adj.entries[o..m]
+                    adj.entries.get(o..m).unwrap_or_default()
                 } else {
                     &[]
                 };
                 let inc = if matches!(dir, Dir::Incoming | Dir::Both) {
-                    &adj.entries[m..e]
+                    adj.entries.get(m..e).unwrap_or_default()
                 } else {
                     &[]
                 };
                 (out, inc)
             }
             _ => (&[], &[]),
-        };
-        let both = dir == Dir::Both;
-        out.iter()
-            .chain(inc.iter().filter(move |(_, m, _)| !(both && *m == n)))
-            .filter(move |(_, _, t)| ty.is_none_or(|ts| ts.contains(t)))
-            .map(|&(r, m, _)| (r, m))
+        }
     }
 
     /// Number of relationships at `n` in direction `dir` (of the given types).

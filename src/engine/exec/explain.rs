@@ -170,17 +170,13 @@ impl Runner<'_> {
                 top_of_step(&mut plan, rows);
             }
         }
-        let mut visited = vec![false; ch.nodes.len()];
-        visited[k] = true;
-        let steps: Vec<(usize, bool)> = (k..ch.rels.len())
-            .map(|j| (j, true))
-            .chain((0..k).rev().map(|j| (j, false)))
-            .collect();
+        // The steps the pipeline runs (`physical::chain_steps`).
+        let steps = super::physical::chain_steps(ch, k, |s| bound.get(s).copied().unwrap_or(false));
         let avg_degree = self.g.relationship_count() as f64 / (self.g.node_count().max(1)) as f64;
-        for (step, (j, forward)) in steps.into_iter().enumerate() {
+        for (step, st) in steps.iter().enumerate() {
+            let (j, forward, from, to) = (st.rel, st.forward, st.from, st.to);
             let rel = &ch.rels[j];
-            let (from, to) = if forward { (j, j + 1) } else { (j + 1, j) };
-            let into = visited[to] || ch.nodes[to].slot.is_some_and(|s| bound[s]);
+            let into = st.target != super::physical::Target::New;
             let arrow = rel_text(rel.pat, &rel_names[j], forward);
             let details = format!("({}){arrow}({})", names[from], names[to]);
             let (op, fanout) = match rel.pat.length {
@@ -206,10 +202,7 @@ impl Runner<'_> {
                 .bind([rel_names[j].clone(), names[to].clone()])
                 .estimate(rows);
             let mut preds = self.rel_predicates(rel, &rel_names[j]);
-            if !visited[to] {
-                preds.extend(self.node_predicates(&ch.nodes[to], &names[to], None, None));
-            }
-            visited[to] = true;
+            preds.extend(self.node_predicates(&ch.nodes[to], &names[to], None, None));
             plan = filter(plan, preds);
             if let Some(rows) = self
                 .sh

@@ -176,6 +176,10 @@ pub(super) struct MatchState {
     /// Set by the consumer of the matches when it has all it needs (a LIMIT reached): every
     /// level of the search returns at once. Control flow, not an error.
     pub(super) halt: std::cell::Cell<bool>,
+    /// The rows a chain's pipeline gathers before it hands them on (`physical::BATCH`; one
+    /// where the consumer may soon have all it needs — a LIMIT, an existence test — so that
+    /// no more is read than a row-at-a-time search would read).
+    pub(super) batch: usize,
 }
 
 /// Where each element of a chain is bound: node ids, and per relationship the relationships
@@ -265,6 +269,11 @@ impl<'a> Runner<'a> {
                     used: Vec::new(),
                     repeatable,
                     halt: Default::default(),
+                    batch: if cap.is_some() {
+                        1
+                    } else {
+                        super::physical::BATCH
+                    },
                 };
                 st.vals.resize(new_scope.len(), Value::Null);
                 st.bound.resize(new_scope.len(), false);
@@ -433,7 +442,7 @@ impl<'a> Runner<'a> {
 
     /// The start nodes of a chain for the current row, as its anchor says (`slot`: the
     /// anchor node's slot).
-    fn anchor_candidates<'c>(
+    pub(super) fn anchor_candidates<'c>(
         &'c self,
         anchor: &'c Anchor,
         slot: Option<usize>,
@@ -467,7 +476,7 @@ impl<'a> Runner<'a> {
     }
 
     /// Whether node `n` passes compiled checks.
-    fn checks_pass(&self, n: NodeId, checks: &[PropCheck]) -> bool {
+    pub(super) fn checks_pass(&self, n: NodeId, checks: &[PropCheck]) -> bool {
         checks.iter().all(|c| {
             if let Some(bits) = &c.members {
                 let i = n.0 as usize;
@@ -512,6 +521,12 @@ impl<'a> Runner<'a> {
             nodes: vec![None; ch.nodes.len()],
             rels: vec![None; ch.rels.len()],
         };
+        // A chain whose checks compile to ids runs as a pipeline of batches.
+        if let Some(p) = super::physical::Pipeline::new(ch, st) {
+            return p.run(self, st, scope, &mut |st, run| {
+                run.match_parts(chains, i + 1, st, scope, emit)
+            });
+        }
         // The anchor the planner chose for this chain.
         let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
         let anchor = planned.node;

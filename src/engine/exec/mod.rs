@@ -30,6 +30,7 @@ mod constituents;
 mod explain;
 mod load_csv;
 mod matching;
+mod physical;
 mod predicates;
 mod project;
 pub(crate) mod schema;
@@ -334,6 +335,17 @@ impl Shared<'_> {
                 .borrow_mut()
                 .entry((part, step))
                 .or_default() += 1;
+        }
+    }
+
+    /// [`Shared::profile_step`] for `n` rows at once.
+    pub(crate) fn profile_steps(&self, part: usize, step: usize, n: u64) {
+        if self.profile.is_some() && part != 0 && n > 0 {
+            *self
+                .profile_steps
+                .borrow_mut()
+                .entry((part, step))
+                .or_default() += n;
         }
     }
 
@@ -908,12 +920,26 @@ fn run_single(
                     let mut after = scope.clone();
                     matching::declare_match_vars(m, &mut after);
                     let mut pr = run.prepare_projection(p, &after, is_return, where_)?;
-                    let mut fed = 0usize;
-                    run.exec_match_into(m, &mut scope, rows, None, &mut |run, sc, vals| {
-                        run.sh.tick()?;
-                        fed += 1;
-                        run.add_to_projection(&mut pr, p, sc, vals)
-                    })?;
+                    // The MATCH's pipeline feeds the aggregation batches of ids where it can,
+                    // rows otherwise.
+                    let fed = match run.aggregate_match(m, &mut scope, &rows, p, &mut pr)? {
+                        Some(fed) => fed,
+                        None => {
+                            let mut fed = 0usize;
+                            run.exec_match_into(
+                                m,
+                                &mut scope,
+                                rows,
+                                None,
+                                &mut |run, sc, vals| {
+                                    run.sh.tick()?;
+                                    fed += 1;
+                                    run.add_to_projection(&mut pr, p, sc, vals)
+                                },
+                            )?;
+                            fed
+                        }
+                    };
                     let projecting = started.take().map(|s| {
                         sh.profile_end(clause, s, fed);
                         sh.profile_start()

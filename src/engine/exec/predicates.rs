@@ -81,6 +81,11 @@ impl Runner<'_> {
             used: Vec::new(),
             repeatable: false,
             halt: Default::default(),
+            // An existence test needs one match.
+            batch: match kind {
+                SiteKind::Exists => 1,
+                _ => super::physical::BATCH,
+            },
         };
         st.vals.resize(names.len(), Value::Null);
         st.bound.resize(names.len(), false);

@@ -124,6 +124,8 @@ pub(crate) struct Projecting<'q> {
     /// hashed once per row, and SipHash costs a good part of an aggregation over a large
     /// graph.
     groups: rustc_hash::FxHashMap<Vec<GroupKey>, usize>,
+    /// The groups of a single integer key, by the integer (a shortcut to `groups`).
+    int_groups: rustc_hash::FxHashMap<i64, usize>,
     /// Each group: its key values, its first row, its accumulators.
     order: Vec<(Row, Row, Vec<Accumulator>)>,
     /// The key of the row being added (kept to spare an allocation per row).
@@ -182,6 +184,90 @@ impl<'q> Projecting<'q> {
                 },
             ));
         }
+    }
+
+    /// What an aggregation fed batches evaluates per row (`physical::aggregate`): the
+    /// grouping keys (an explicit GROUP BY's, else the items without aggregates) and each
+    /// aggregate's arguments. `None` when the projection does not group, or groups by the
+    /// variables of `*`.
+    #[allow(clippy::type_complexity)]
+    pub(super) fn batch_exprs(
+        &self,
+        p: &'q Projection,
+    ) -> Option<(Vec<&'q Expr>, Vec<&'q [Expr]>)> {
+        if !self.grouping || !self.star_slots.is_empty() {
+            return None;
+        }
+        let keys = match &self.keys {
+            Some(k) => k.clone(),
+            None => p
+                .items
+                .iter()
+                .zip(&self.item_has_agg)
+                .filter(|(_, has)| !**has)
+                .map(|(it, _)| &it.expr)
+                .collect(),
+        };
+        Some((keys, self.aggs.iter().map(|a| a.args).collect()))
+    }
+
+    /// The key of the row being added, to fill before [`Projecting::group_index`].
+    pub(super) fn key_mut(&mut self) -> &mut Vec<GroupKey> {
+        &mut self.key
+    }
+
+    /// The group of the key in [`Projecting::key_mut`]: found, or made with the row `first`
+    /// gives as its first row (charged to the memory budget, as
+    /// [`Runner::add_to_projection`] does).
+    pub(super) fn group_index(
+        &mut self,
+        run: &Runner,
+        first: impl FnOnce() -> Row,
+    ) -> Result<usize> {
+        // One integer key: its group by the integer, without hashing a key vector.
+        let int = match self.key.as_slice() {
+            [GroupKey(Value::Int(i))] => Some(*i),
+            _ => None,
+        };
+        if let Some(&gi) = int.and_then(|i| self.int_groups.get(&i)) {
+            return Ok(gi);
+        }
+        if let Some(&gi) = self.groups.get(self.key.as_slice()) {
+            if let Some(i) = int {
+                self.int_groups.insert(i, gi);
+            }
+            return Ok(gi);
+        }
+        if let Some(i) = int {
+            self.int_groups.insert(i, self.order.len());
+        }
+        let gi = self.order.len();
+        let key_vals: Row = self.key.iter().map(|k| k.0.clone()).collect();
+        let r = first();
+        run.sh
+            .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(&r))?;
+        self.groups.insert(self.key.clone(), gi);
+        let accs = self
+            .aggs
+            .iter()
+            .map(|a| Accumulator::new(&a.name, a.distinct))
+            .collect();
+        self.order.push((key_vals, r, accs));
+        Ok(gi)
+    }
+
+    /// Adds one row's arguments of aggregate `a` to group `gi`.
+    pub(super) fn accumulate(
+        &mut self,
+        run: &Runner,
+        gi: usize,
+        a: usize,
+        args: crate::engine::functions::Args,
+    ) -> Result<()> {
+        if self.aggs[a].keeps {
+            run.sh.charge(Shared::row_bytes(&args))?;
+        }
+        self.order[gi].2[a].add(args)
     }
 
     /// Whether the projection aggregates (then its rows are groups, and the rows it is fed
@@ -294,6 +380,7 @@ impl<'a> Runner<'a> {
             keys,
             projected: Vec::new(),
             groups: Default::default(),
+            int_groups: Default::default(),
             order: Vec::new(),
             key: Vec::new(),
             compiled: None,
@@ -339,14 +426,11 @@ impl<'a> Runner<'a> {
         pr.compile_for(self, p, scope);
         let Projecting {
             star_slots,
-            aggs,
-            groups,
-            order,
             key,
             keys: pr_keys,
             compiled: Some((_, _, compiled)),
             ..
-        } = pr
+        } = &mut *pr
         else {
             unreachable!("compiled by compile_for")
         };
@@ -365,36 +449,19 @@ impl<'a> Runner<'a> {
                 key.push(GroupKey(self.eval_compiled(c, &env)?));
             }
         }
-        let gi = match groups.get(key.as_slice()) {
-            Some(&gi) => gi,
-            None => {
-                let gi = order.len();
-                let key_vals: Row = key.iter().map(|k| k.0.clone()).collect();
-                self.sh
-                    .charge(Shared::row_bytes(&key_vals) + Shared::row_bytes(r))?;
-                groups.insert(key.clone(), gi);
-                order.push((
-                    key_vals,
-                    r.to_vec(),
-                    aggs.iter()
-                        .map(|a| Accumulator::new(&a.name, a.distinct))
-                        .collect(),
-                ));
-                gi
-            }
+        let gi = pr.group_index(self, || r.to_vec())?;
+        let Some((_, _, compiled)) = &pr.compiled else {
+            unreachable!("compiled by compile_for")
         };
-        for ((a, acc), xs) in aggs
-            .iter()
-            .zip(order[gi].2.iter_mut())
-            .zip(&compiled.agg_args)
-        {
+        for (a, xs) in compiled.agg_args.iter().enumerate() {
             // Inline: one row's arguments take no allocation.
             let mut args = crate::engine::functions::Args::new();
             for x in xs {
                 args.push(self.eval_compiled(x, &env)?);
             }
+            let acc = &mut pr.order[gi].2[a];
             // What an accumulator keeps: collected values, distinct sets, numbers.
-            if a.keeps {
+            if pr.aggs[a].keeps {
                 self.sh.charge(Shared::row_bytes(&args))?;
             }
             acc.add(args)?;

@@ -1,0 +1,143 @@
+//! `Expand(All)` and `Expand(Into)`: each input row's relationships of the step's types and
+//! direction, the node at their other end checked by its pattern (or, `Into`, required to be
+//! the node bound before), relationships unique within the match.
+//!
+//! A batch is expanded in three passes, so that the memory reads of different rows overlap
+//! instead of waiting on each other: the rows' adjacency lists are located (and their first
+//! entries read), then the lists are walked into candidates, then the candidates' end nodes
+//! are checked.
+
+use super::{Batch, Cx, Flow, Pipeline, Target};
+use crate::engine::error::Result;
+use crate::graph::{AdjEntry, Dir};
+use crate::value::{NodeId, RelId};
+
+/// A relationship an input row reaches, before its end node is checked.
+struct Candidate {
+    row: u32,
+    rel: RelId,
+    node: NodeId,
+}
+
+impl Pipeline<'_, '_> {
+    /// Expands `input` (the rows of operator `level`) along step `level`, into `out`; full
+    /// batches are pushed on to the operators in `rest`.
+    pub(super) fn expand(
+        &self,
+        cx: &mut Cx,
+        level: usize,
+        input: &Batch,
+        out: &mut Batch,
+        rest: &mut [Batch],
+    ) -> Result<Flow> {
+        let step = &self.steps[level];
+        let types = self.ch.rels[step.rel].types.as_deref();
+        // The relationships bound before this step (uniqueness within the match).
+        let earlier: Vec<usize> = self.steps[..level].iter().map(|s| s.rel).collect();
+        // Pass 1: where each row's lists are. Reading each list's first entry here, for all
+        // rows at once, brings it in while the other rows' reads are under way.
+        let mut lists: Vec<(&[AdjEntry], &[AdjEntry])> = Vec::with_capacity(input.len);
+        let mut touched = 0u32;
+        for &n in &input.nodes[step.from][..input.len] {
+            let l = cx.run.g.adjacency_lists(n, step.dir);
+            touched ^= l.0.first().or(l.1.first()).map_or(0, |e| e.2);
+            lists.push(l);
+        }
+        std::hint::black_box(touched);
+        // Pass 2: the lists walked into candidates (a bounded buffer, checked when full).
+        let mut cands: Vec<Candidate> = Vec::with_capacity(self.batch);
+        let mut passed = 0u64;
+        let mut flow = Flow::More;
+        let both = step.dir == Dir::Both;
+        'rows: for (i, &(outs, incs)) in lists.iter().enumerate() {
+            let from = input.nodes[step.from][i];
+            let want = match step.target {
+                Target::New => None,
+                Target::Bound => self.fixed[step.to],
+                Target::Column(c) => Some(input.nodes[c][i]),
+            };
+            let entries = outs
+                .iter()
+                .chain(incs.iter().filter(|e| !(both && e.1 == from)));
+            for &(r, m, t) in entries {
+                if types.is_some_and(|ts| !ts.contains(&t)) {
+                    continue;
+                }
+                // (A step of work, and a db hit under PROFILE, per relationship of the
+                // types, as the depth-first matcher counts.)
+                cx.run.sh.tick()?;
+                if want.is_some_and(|w| w != m) {
+                    continue;
+                }
+                if !self.repeatable
+                    && (earlier.iter().any(|&j| input.rels[j][i] == r) || cx.st.used.contains(&r))
+                {
+                    continue;
+                }
+                cands.push(Candidate {
+                    row: i as u32,
+                    rel: r,
+                    node: m,
+                });
+                if cands.len() == self.batch {
+                    flow = self.check(cx, level, input, &mut cands, out, rest, &mut passed)?;
+                    if flow == Flow::Stop {
+                        break 'rows;
+                    }
+                }
+            }
+        }
+        if flow == Flow::More {
+            flow = self.check(cx, level, input, &mut cands, out, rest, &mut passed)?;
+        }
+        if flow == Flow::More {
+            flow = self.push(cx, level + 1, out, rest)?;
+        }
+        out.clear();
+        cx.run.sh.profile_steps(self.ch.part, level + 1, passed);
+        Ok(flow)
+    }
+
+    /// Pass 3: the candidates' end nodes checked by the node pattern; the rows that pass
+    /// are added to `out`, which is pushed on whenever it is full. Empties `cands`.
+    #[allow(clippy::too_many_arguments)]
+    fn check(
+        &self,
+        cx: &mut Cx,
+        level: usize,
+        input: &Batch,
+        cands: &mut Vec<Candidate>,
+        out: &mut Batch,
+        rest: &mut [Batch],
+        passed: &mut u64,
+    ) -> Result<Flow> {
+        let step = &self.steps[level];
+        let earlier = &self.steps[..level];
+        let mut flow = Flow::More;
+        for c in cands.iter() {
+            if !self.node_ok(cx.run, step.to, c.node) {
+                continue;
+            }
+            *passed += 1;
+            let i = c.row as usize;
+            for &k in self.visited_nodes(level) {
+                out.nodes[k].push(input.nodes[k][i]);
+            }
+            for s in earlier {
+                out.rels[s.rel].push(input.rels[s.rel][i]);
+            }
+            out.nodes[step.to].push(c.node);
+            out.rels[step.rel].push(c.rel);
+            out.len += 1;
+            if out.len == self.batch {
+                flow = self.push(cx, level + 1, out, rest)?;
+                out.clear();
+                if flow == Flow::Stop {
+                    break;
+                }
+            }
+        }
+        cands.clear();
+        Ok(flow)
+    }
+}
