@@ -33,7 +33,7 @@ impl Pipeline<'_, '_> {
         let step = &self.steps[level];
         let types = self.ch.rels[step.rel].types.as_deref();
         // The relationships bound before this step (uniqueness within the match).
-        let earlier: Vec<usize> = self.steps[..level].iter().map(|s| s.rel).collect();
+        let earlier = &self.steps[..level];
         // Pass 1: where each row's lists are. Reading each list's first entry here, for all
         // rows at once, brings it in while the other rows' reads are under way.
         let mut lists: Vec<(&[AdjEntry], &[AdjEntry])> = Vec::with_capacity(input.len);
@@ -45,7 +45,8 @@ impl Pipeline<'_, '_> {
         }
         std::hint::black_box(touched);
         // Pass 2: the lists walked into candidates (a bounded buffer, checked when full).
-        let mut cands: Vec<Candidate> = Vec::with_capacity(self.batch);
+        let entries: usize = lists.iter().map(|(o, i)| o.len() + i.len()).sum();
+        let mut cands: Vec<Candidate> = Vec::with_capacity(entries.min(self.batch));
         let mut passed = 0u64;
         let mut flow = Flow::More;
         let both = step.dir == Dir::Both;
@@ -70,7 +71,8 @@ impl Pipeline<'_, '_> {
                     continue;
                 }
                 if !self.repeatable
-                    && (earlier.iter().any(|&j| input.rels[j][i] == r) || cx.st.used.contains(&r))
+                    && (earlier.iter().any(|s| input.rels[s.rel][i] == r)
+                        || cx.st.used.contains(&r))
                 {
                     continue;
                 }
@@ -120,7 +122,7 @@ impl Pipeline<'_, '_> {
             }
             *passed += 1;
             let i = c.row as usize;
-            for &k in self.visited_nodes(level) {
+            for k in self.visited_nodes(level) {
                 out.nodes[k].push(input.nodes[k][i]);
             }
             for s in earlier {

@@ -17,16 +17,18 @@
 //! order and emits a row's matches before the next row's, so the rows come out in the order
 //! the depth-first matcher (`matching.rs`) gives, which the rest of the engine was written for.
 //!
-//! The pipeline takes the chains whose every check is compiled to ids (`labels.rs`: plain
-//! labels and `PropCheck`s; relationships without predicates); the others — variable-length
-//! and quantified relationships, path variables, predicates that need a row — stay with the
-//! depth-first matcher. The element that binds is an operator of its own file.
+//! The pipeline takes the chains that start from a scan (or a seek with many hits) and whose
+//! every check compiles to ids: plain labels and `PropCheck`s on nodes, relationships without
+//! predicates. The others — a chain from one bound node or a few hits, where setting up
+//! batches costs more than it saves; variable-length and quantified relationships, path
+//! variables, predicates that need a row — stay with the depth-first matcher. Each operator
+//! has its own file: `source.rs`, `expand.rs`, `aggregate.rs`.
 
 mod aggregate;
 mod expand;
 mod source;
 
-use super::matching::{ChainInfo, MatchState, NodeInfo};
+use super::matching::{AnchorAccess, ChainInfo, MatchState, NodeInfo};
 use super::{Result, Runner};
 use crate::graph::Dir;
 use crate::syntax::Direction;
@@ -40,6 +42,9 @@ pub(super) const BATCH: usize = 1024;
 /// the push) per relationship, so the stack a chain takes stays bounded; a longer chain is
 /// matched depth-first.
 const MAX_STEPS: usize = 16;
+
+/// The fewest hits of a seek whose chain runs as a pipeline.
+const MIN_SEEK_HITS: usize = 64;
 
 /// Whether the consumer wants more rows.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -146,8 +151,8 @@ pub(crate) fn chain_steps(
 pub(super) struct Pipeline<'c, 'q> {
     pub(super) ch: &'c ChainInfo<'q>,
     pub(super) steps: Vec<Step>,
-    /// Per step: the nodes bound before it (the anchor, then each earlier step's).
-    pub(super) visited: Vec<Vec<usize>>,
+    /// The node the chain starts from.
+    pub(super) anchor: usize,
     /// Per node: `Some(id)` when an earlier clause bound it.
     pub(super) fixed: Vec<Option<NodeId>>,
     /// Whether the MATCH allows repeated relationships (otherwise a relationship is used
@@ -166,7 +171,17 @@ impl<'c, 'q> Pipeline<'c, 'q> {
             return None;
         }
         let anchor = ch.anchor.as_ref()?;
-        if ch.shortest.is_some()
+        // Batches pay for themselves over a scan, or a seek with many hits; one start node
+        // (a bound node, a seek's few hits) is matched depth-first without their setting up.
+        let worth = match &anchor.access {
+            AnchorAccess::LabelScan(_) | AnchorAccess::AllNodes => true,
+            AnchorAccess::Seek { hits: Some(h), .. } => h.len() >= MIN_SEEK_HITS,
+            _ => false,
+        };
+        #[cfg(test)]
+        let worth = worth || tests::FORCE.get();
+        if !worth
+            || ch.shortest.is_some()
             || ch.general.is_some()
             || ch.path_slot.is_some()
             || ch.rels.len() > MAX_STEPS
@@ -199,23 +214,19 @@ impl<'c, 'q> Pipeline<'c, 'q> {
                 return None;
             }
         }
-        let rel_slots: Vec<usize> = ch.rels.iter().filter_map(|r| r.slot).collect();
-        if (1..rel_slots.len()).any(|i| rel_slots[..i].contains(&rel_slots[i])) {
+        let twice = ch.rels.iter().enumerate().any(|(j, r)| {
+            r.slot
+                .is_some_and(|s| ch.rels[..j].iter().any(|o| o.slot == Some(s)))
+        });
+        if twice {
             return None;
         }
         let k = anchor.node;
         let steps = chain_steps(ch, k, |s| st.bound[s]);
-        let visited = (0..steps.len())
-            .map(|l| {
-                std::iter::once(k)
-                    .chain(steps[..l].iter().map(|s: &Step| s.to))
-                    .collect()
-            })
-            .collect();
         Some(Pipeline {
             ch,
             steps,
-            visited,
+            anchor: k,
             fixed,
             repeatable: st.repeatable,
             batch: st.batch.clamp(1, BATCH),
@@ -320,9 +331,9 @@ impl<'c, 'q> Pipeline<'c, 'q> {
         }
     }
 
-    /// The nodes bound before step `level`.
-    fn visited_nodes(&self, level: usize) -> &[usize] {
-        &self.visited[level]
+    /// The nodes bound before step `level`: the anchor, then each earlier step's.
+    fn visited_nodes(&self, level: usize) -> impl Iterator<Item = usize> + '_ {
+        std::iter::once(self.anchor).chain(self.steps[..level].iter().map(|s| s.to))
     }
 
     /// Whether node `k` of the chain accepts `n` (labels and compiled property checks).
@@ -387,6 +398,9 @@ mod tests {
     thread_local! {
         /// Set: every chain is matched depth-first (the pipeline declines), for comparing.
         pub(super) static DEPTH_FIRST: Cell<bool> = const { Cell::new(false) };
+        /// Set: the pipeline takes every chain it can run, whatever its start (a bound node,
+        /// a seek's few hits).
+        pub(super) static FORCE: Cell<bool> = const { Cell::new(false) };
     }
 
     /// A graph of `nodes` (labels `A`/`B` by bits, property `p` when not 3) and
@@ -519,7 +533,9 @@ mod tests {
                     .map_err(|e| e.to_string());
                 (plain, counts)
             };
+            FORCE.set(true);
             let piped = run();
+            FORCE.set(false);
             DEPTH_FIRST.set(true);
             let depth_first = run();
             DEPTH_FIRST.set(false);
