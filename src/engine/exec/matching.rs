@@ -517,16 +517,16 @@ impl<'a> Runner<'a> {
         if let Some(gen) = &ch.general {
             return self.match_general(ch, gen, chains, i, st, scope, emit);
         }
-        let mut trace = Trace {
-            nodes: vec![None; ch.nodes.len()],
-            rels: vec![None; ch.rels.len()],
-        };
-        // A chain whose checks compile to ids runs as a pipeline of batches.
+        // A chain whose checks compile to ids, from a scan, runs as a pipeline of batches.
         if let Some(p) = super::physical::Pipeline::new(ch, st) {
             return p.run(self, st, scope, &mut |st, run| {
                 run.match_parts(chains, i + 1, st, scope, emit)
             });
         }
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
         // The anchor the planner chose for this chain.
         let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
         let anchor = planned.node;

@@ -155,7 +155,8 @@ impl Runner<'_> {
             .iter()
             .map(|xs| xs.iter().map(|_| Vec::new()).collect())
             .collect();
-        let base = &st.vals;
+        let base = st.vals.clone();
+        let base = &base;
         let mut add = |run: &Runner, b: &Batch| -> Result<Flow> {
             for (c, out) in key_cols.iter().zip(key_vals.iter_mut()) {
                 c.read(run, b, out);
@@ -183,15 +184,7 @@ impl Runner<'_> {
             fed += b.len;
             Ok(Flow::More)
         };
-        let mut st2 = MatchState {
-            vals: st.vals.clone(),
-            bound: st.bound.clone(),
-            used: Vec::new(),
-            repeatable: st.repeatable,
-            halt: Default::default(),
-            batch: super::BATCH,
-        };
-        pipeline.run_into(self, &mut st2, &new_scope, Sink::Batches(&mut add))?;
+        pipeline.run_into(self, &mut st, &new_scope, Sink::Batches(&mut add))?;
         *scope = new_scope;
         Ok(Some(fed))
     }
