@@ -239,6 +239,37 @@ pub struct Diagnostic {
     /// status `42I13`.
     #[serde(skip)]
     pub(crate) subject: Option<String>,
+    /// What Neo4j's GQL status for this finding is made of, kept typed where the finding is
+    /// made (the engine builds the status from it, never from the message's words).
+    #[serde(skip)]
+    pub(crate) facts: Option<GqlFacts>,
+}
+
+/// The facts behind Neo4j's GQL status for a compile-time finding. Only findings whose
+/// status Neo4j 5.26 specialises carry them; the others have its generic `50N42`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum GqlFacts {
+    /// `Type mismatch: expected {expected} but was {actual}` (`22NB1`), at a parameter typed
+    /// from its value `Type mismatch for parameter '{parameter}': …` (`22N27`).
+    Mismatch {
+        expected: String,
+        actual: String,
+        parameter: Option<String>,
+    },
+    /// A variable used as another kind of element than it was defined as (`22N27`).
+    ConflictingType {
+        variable: String,
+        actual: String,
+        expected: &'static str,
+    },
+    /// A list where a boolean is wanted (`22N37`).
+    ListAsBoolean,
+    /// An aggregation column reading grouping keys it does not declare (`42I18`): the names.
+    ImplicitGrouping(Vec<String>),
+    /// The parts of a `UNION` return different columns (`42N39`).
+    UnionColumns,
+    /// A procedure no database instance registers (`42N08`): its name.
+    NoSuchProcedure(String),
 }
 
 impl Diagnostic {
@@ -253,6 +284,7 @@ impl Diagnostic {
             column,
             help: None,
             subject: None,
+            facts: None,
         }
     }
 

@@ -75,6 +75,7 @@ pub mod sarif;
 pub use access::{access, reach, Access, Reach};
 pub use aliases::{missing_aliases, MissingAlias};
 pub use complexity::{complexity, Complexity, MatchHops};
+pub(crate) use diagnostic::GqlFacts;
 pub use diagnostic::{Category, Diagnostic, DiagnosticKind};
 pub use validate::{validate, Deprecated, ParameterType, ValidateOptions, Validation, Validator};
 

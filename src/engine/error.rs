@@ -1,5 +1,6 @@
 //! Execution errors, typed as Neo4j and the openCypher TCK name them.
 
+use crate::analysis::GqlFacts;
 use crate::syntax::{ParseError, Span};
 use serde::Serialize;
 use std::fmt;
@@ -329,6 +330,24 @@ impl GqlStatus {
         GqlStatus::outer("22000", "error: data exception", None, cause)
     }
 
+    /// `42001` caused by `42N08`: a procedure or function that is not registered.
+    pub(crate) fn no_such_procedure(name: &str) -> GqlStatus {
+        GqlStatus::invalid_syntax(GqlStatus::cause(
+            "42N08",
+            "error: syntax error or access rule violation - no such procedure or function",
+            format!("The procedure or function {name}() was not registered for this database instance. Verify that the spelling is correct."),
+        ))
+    }
+
+    /// `42001` caused by `42N39`: the parts of a `UNION` return different columns.
+    pub(crate) fn union_columns() -> GqlStatus {
+        GqlStatus::invalid_syntax(GqlStatus::cause(
+            "42N39",
+            "error: syntax error or access rule violation - incompatible return columns",
+            "All subqueries in a UNION clause must have the same return column names.".into(),
+        ))
+    }
+
     /// A cause: `code: text`, described as `condition. text`.
     pub(crate) fn cause(code: &'static str, condition: &str, text: String) -> Box<GqlStatus> {
         Box::new(GqlStatus {
@@ -342,36 +361,16 @@ impl GqlStatus {
 }
 
 impl ExecError {
-    /// The GQL status Neo4j 5.26 reports with this error: most have only the generic `50N42`;
-    /// an unknown procedure is `42001` caused by `42N08`, a value that cannot be a property
-    /// `22G03` caused by `22N01`.
+    /// The GQL status Neo4j 5.26 reports with this error: the one it was given where it was
+    /// made, from typed facts (an unknown procedure `42001` caused by `42N08`, a value that
+    /// cannot be a property `22G03` caused by `22N01`, …), else Neo4j's generic `50N42`.
     pub fn gql(&self) -> GqlStatus {
         if let Some(g) = &self.gql_status {
             return (**g).clone();
         }
-        match self.detail {
-            Some(Detail::ProcedureNotFound) => {
-                let name = self.message.split('`').nth(1).unwrap_or_default();
-                GqlStatus::invalid_syntax(GqlStatus::cause(
-                    "42N08",
-                    "error: syntax error or access rule violation - no such procedure or function",
-                    format!("The procedure or function {name}() was not registered for this database instance. Verify that the spelling is correct."),
-                ))
-            }
-            Some(Detail::InvalidPropertyType) => self.property_type_gql(true),
-            _ if self.kind == ErrorKind::ProcedureError => self
-                .function_failed_gql()
-                .unwrap_or_else(GqlStatus::generic),
-            _ if self.phase == Phase::CompileTime && self.kind == ErrorKind::SyntaxError => {
-                self.compile_time_gql().unwrap_or_else(GqlStatus::generic)
-            }
-            _ => GqlStatus::generic(),
-        }
+        GqlStatus::generic()
     }
 
-    /// Neo4j's GQL status for a type mismatch of `subject` (`argument at index 0 of function
-    /// toUpper()`): `22G03` caused by `22N27` "Invalid input 'Integer' for … Expected to be
-    /// String." (with ` parameter: x` after the subject for a parameter).
     /// This error with Neo4j's GQL status `status`.
     pub(crate) fn with_gql(mut self, status: GqlStatus) -> Self {
         self.gql_status = Some(Box::new(status));
@@ -388,72 +387,13 @@ impl ExecError {
         )))
     }
 
-    pub(crate) fn mismatch_of(mut self, subject: &str) -> Self {
-        let m = self.message.as_str();
-        let (parameter, rest) = match m.strip_prefix("Type mismatch for parameter '") {
-            Some(rest) => match rest.split_once("': ") {
-                Some((name, rest)) => (Some(name), rest),
-                None => return self,
-            },
-            None => (None, m.strip_prefix("Type mismatch: ").unwrap_or(m)),
-        };
-        let Some((expected, actual)) = rest
-            .strip_prefix("expected ")
-            .and_then(|r| r.split_once(" but was "))
-        else {
-            return self;
-        };
-        let of = match parameter {
-            Some(p) => format!("{subject} parameter: {p}"),
-            None => subject.to_string(),
-        };
-        self.gql_status = Some(Box::new(GqlStatus::invalid_value_type(GqlStatus::cause(
-            "22N27",
-            "error: data exception - invalid entity type",
-            format!("Invalid input '{actual}' for {of}. Expected to be {expected}."),
-        ))));
-        self
-    }
-
-    /// A function that failed while running (`Failed to invoke function `apoc.coll.avg`:
-    /// Caused by: …`): Neo4j's `52N33`, caused by its generic status where the function ran a
-    /// query of its own (`apoc.cypher.*`). A procedure's failure has the generic status.
-    fn function_failed_gql(&self) -> Option<GqlStatus> {
-        let rest = self.message.strip_prefix("Failed to invoke function `")?;
-        let (name, cause) = rest.split_once('`')?;
-        let cause = cause
-            .strip_prefix(": Caused by: ")
-            .unwrap_or(cause.trim_start_matches(": "));
-        let cause_text = cause.trim_end_matches('.');
-        Some(GqlStatus {
-            code: "52N33",
-            description: format!(
-                "error: procedure exception - procedure invocation failed. Failed to invoke procedure/function function `{name}` caused by: {cause_text}."
-            ),
-            classification: None,
-            message: None,
-            // The inner query's failure: a query that does not conclude is `42N71`.
-            cause: name.starts_with("apoc.cypher.").then(|| {
-                if cause.contains("Query cannot conclude with") {
-                    Box::new(GqlStatus::invalid_syntax(GqlStatus::cause(
-                            "42N71",
-                            "error: syntax error or access rule violation - incomplete query",
-                            "Query cannot conclude with the clause given.".into(),
-                        )))
-                } else {
-                    Box::new(GqlStatus::generic())
-                }
-            }),
-        })
-    }
-
-    /// The GQL status Neo4j 5.26 gives a compile-time error, read off its message: type
-    /// mismatches (`22NB1`, or `22N27` for a parameter or a variable's conflicting type), a
-    /// list used as a boolean (`22N37`), implicit grouping keys (`42I18`), a `UNION` of
-    /// different columns (`42N39`). `None` for the rest (Neo4j's generic `50N42`).
-    fn compile_time_gql(&self) -> Option<GqlStatus> {
-        let m = self.message.as_str();
-        let syntax = |cause: Box<GqlStatus>| GqlStatus::invalid_syntax(cause);
+    /// This error with the GQL status Neo4j 5.26 gives a compile-time finding, built from the
+    /// finding's typed facts: a type mismatch is `22NB1`, or `22G03` caused by `22N27` for a
+    /// parameter typed from its value, a variable of a conflicting type, or what the mismatch
+    /// is about where Neo4j names it (`subject`: `argument at index 0 of function toUpper()`);
+    /// a list used as a boolean `22N37`, implicit grouping keys `42I18`, a `UNION` of
+    /// different columns `42N39`.
+    pub(crate) fn with_facts(self, facts: &GqlFacts, subject: Option<&str>) -> Self {
         let invalid_input = |text: String| {
             GqlStatus::invalid_value_type(GqlStatus::cause(
                 "22N27",
@@ -461,55 +401,106 @@ impl ExecError {
                 text,
             ))
         };
-        if let Some(rest) = m.strip_prefix("Type mismatch for parameter '") {
-            let (name, rest) = rest.split_once("': expected ")?;
-            let (expected, actual) = rest.split_once(" but was ")?;
-            return Some(invalid_input(format!(
+        let status = match (facts, subject) {
+            (
+                GqlFacts::Mismatch {
+                    expected,
+                    actual,
+                    parameter,
+                },
+                Some(subject),
+            ) => {
+                let of = match parameter {
+                    Some(p) => format!("{subject} parameter: {p}"),
+                    None => subject.to_string(),
+                };
+                invalid_input(format!(
+                    "Invalid input '{actual}' for {of}. Expected to be {expected}."
+                ))
+            }
+            (
+                GqlFacts::Mismatch {
+                    expected,
+                    actual,
+                    parameter: Some(name),
+                },
+                None,
+            ) => invalid_input(format!(
                 "Invalid input '{actual}' for  parameter: {name}. Expected to be {expected}."
-            )));
-        }
-        if let Some(rest) = m.strip_prefix("Type mismatch: expected ") {
-            let (expected, actual) = rest.split_once(" but was ")?;
-            return Some(syntax(GqlStatus::cause(
+            )),
+            (
+                GqlFacts::Mismatch {
+                    expected,
+                    actual,
+                    parameter: None,
+                },
+                None,
+            ) => GqlStatus::invalid_syntax(GqlStatus::cause(
                 "22NB1",
                 "error: data exception - type mismatch",
                 format!("Type mismatch: expected to be {expected} but was '{actual}'."),
-            )));
-        }
-        if let Some(rest) = m.strip_prefix("Type mismatch: ") {
-            // `r defined with conflicting type Relationship (expected Node)`
-            let (name, rest) = rest.split_once(" defined with conflicting type ")?;
-            let (actual, expected) = rest.split_once(" (expected ")?;
-            let expected = expected.strip_suffix(')')?;
-            return Some(invalid_input(format!(
-                "Invalid input '{actual}' for {name}. Expected to be {expected}."
-            )));
-        }
-        if m.starts_with("Coercion of list to boolean is not allowed.") {
-            return Some(syntax(GqlStatus::cause(
+            )),
+            (
+                GqlFacts::ConflictingType {
+                    variable,
+                    actual,
+                    expected,
+                },
+                _,
+            ) => invalid_input(format!(
+                "Invalid input '{actual}' for {variable}. Expected to be {expected}."
+            )),
+            (GqlFacts::ListAsBoolean, _) => GqlStatus::invalid_syntax(GqlStatus::cause(
                 "22N37",
                 "error: data exception - invalid coercion",
                 "Cannot coerce LIST to BOOLEAN.".into(),
-            )));
-        }
-        if let Some((_, names)) = m.split_once("Illegal expression(s): ") {
-            if m.starts_with("Aggregation column contains implicit grouping expressions.") {
-                let names: Vec<String> = names.split(", ").map(|n| format!("`{n}`")).collect();
-                return Some(syntax(GqlStatus::cause(
+            )),
+            (GqlFacts::ImplicitGrouping(names), _) => {
+                let names: Vec<String> = names.iter().map(|n| format!("`{n}`")).collect();
+                GqlStatus::invalid_syntax(GqlStatus::cause(
                     "42I18",
                     "error: syntax error or access rule violation - invalid reference to implicitly grouped expressions",
                     format!("The aggregation column contains implicit grouping expressions referenced by the variables {}. Implicit grouping expressions are variables not explicitly declared as grouping keys.", names.join(", ")),
-                )));
+                ))
             }
-        }
-        if m.starts_with("All sub queries in an UNION must have the same return column names") {
-            return Some(syntax(GqlStatus::cause(
-                "42N39",
-                "error: syntax error or access rule violation - incompatible return columns",
-                "All subqueries in a UNION clause must have the same return column names.".into(),
-            )));
-        }
-        None
+            (GqlFacts::UnionColumns, _) => GqlStatus::union_columns(),
+            (GqlFacts::NoSuchProcedure(name), _) => GqlStatus::no_such_procedure(name),
+        };
+        self.with_gql(status)
+    }
+
+    /// A function that failed while running: Neo4j's `ProcedureCallFailed`, `Failed to invoke
+    /// function `{name}`: Caused by: {cause}`, with GQL status `52N33`, caused by the generic
+    /// status where the function ran a query of its own (`apoc.cypher.*`; `42N71` where that
+    /// query did not conclude). A procedure's failure has the generic status.
+    pub(crate) fn function_failed(name: &str, cause: impl fmt::Display) -> Self {
+        let cause = cause.to_string();
+        let cause_text = cause.trim_end_matches('.');
+        let inner = name.starts_with("apoc.cypher.").then(|| {
+            if cause.contains("Query cannot conclude with") {
+                Box::new(GqlStatus::invalid_syntax(GqlStatus::cause(
+                    "42N71",
+                    "error: syntax error or access rule violation - incomplete query",
+                    "Query cannot conclude with the clause given.".into(),
+                )))
+            } else {
+                Box::new(GqlStatus::generic())
+            }
+        });
+        let status = GqlStatus {
+            code: "52N33",
+            description: format!(
+                "error: procedure exception - procedure invocation failed. Failed to invoke procedure/function function `{name}` caused by: {cause_text}."
+            ),
+            classification: None,
+            message: None,
+            cause: inner,
+        };
+        ExecError::runtime(
+            ErrorKind::ProcedureError,
+            format!("Failed to invoke function `{name}`: Caused by: {cause}"),
+        )
+        .with_gql(status)
     }
 
     /// The message as Neo4j words a compile-time error it can place (an undefined variable, an
@@ -534,33 +525,29 @@ impl ExecError {
         )
     }
 
-    /// The GQL status of a value that cannot be a property (`22G03`, caused by `22N01`: the
-    /// value's type, `NOT NULL` when it is the property itself rather than a list element).
-    pub(crate) fn property_type_gql(&self, not_null: bool) -> GqlStatus {
-        let Some(value) = self
-            .message
-            .strip_prefix(
-                "Property values can only be of primitive types or arrays thereof. Encountered: ",
-            )
-            .and_then(|v| v.strip_suffix('.'))
-        else {
-            return GqlStatus::generic();
+    /// Neo4j's refusal of a value that cannot be a property: its message, and GQL status
+    /// `22G03` caused by `22N01` naming the value's type (`NOT NULL` when it is the property
+    /// itself rather than a list element).
+    pub(crate) fn not_a_property(value: &crate::value::Value, element: bool) -> Self {
+        use crate::value::Value;
+        let text = super::exec::neo4j_value_text(value);
+        let ty = match value {
+            Value::Map(_) => "MAP",
+            Value::Path(_) => "PATH",
+            Value::Relationship(_) => "RELATIONSHIP",
+            _ => "NODE",
         };
-        let ty = if value.starts_with("Map{") {
-            "MAP"
-        } else if value.starts_with("Path{") {
-            "PATH"
-        } else if value.starts_with("-[") {
-            "RELATIONSHIP"
-        } else {
-            "NODE"
-        };
-        let not_null = if not_null { " NOT NULL" } else { "" };
-        GqlStatus::invalid_value_type(GqlStatus::cause(
-                "22N01",
-                "error: data exception - invalid type",
-                format!("Expected the value {value} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
-            ))
+        let not_null = if element { "" } else { " NOT NULL" };
+        let status = GqlStatus::invalid_value_type(GqlStatus::cause(
+            "22N01",
+            "error: data exception - invalid type",
+            format!("Expected the value {text} to be of type BOOLEAN, STRING, INTEGER, FLOAT, DATE, LOCAL TIME, ZONED TIME, LOCAL DATETIME, ZONED DATETIME, DURATION, POINT, NODE or RELATIONSHIP, but was of type {ty}{not_null}."),
+        ));
+        ExecError::type_error(format!(
+            "Property values can only be of primitive types or arrays thereof. Encountered: {text}."
+        ))
+        .with_detail(Detail::InvalidPropertyType)
+        .with_gql(status)
     }
 
     /// The GQL status Neo4j gives a value of the wrong type met while running: `22G03`,
@@ -618,6 +605,17 @@ impl ExecError {
             cause: None,
         }));
         e
+    }
+
+    /// A procedure no database instance registers: Neo4j's `ProcedureNotFound`, with GQL
+    /// status `42001` caused by `42N08`.
+    pub(crate) fn procedure_not_found(name: &str) -> Self {
+        ExecError::compile(
+            ErrorKind::ProcedureError,
+            crate::catalogue::unknown_procedure_message(name),
+        )
+        .with_detail(Detail::ProcedureNotFound)
+        .with_gql(GqlStatus::no_such_procedure(name))
     }
 
     /// Neo4j's error for a procedure that failed while running:
@@ -793,6 +791,75 @@ mod tests {
             code(K::TypeError, None),
             "Neo.ClientError.Statement.TypeError"
         );
+    }
+
+    /// A GQL status is given where the error is made, from typed facts: the words of the
+    /// message play no part (an error whose message is prefixed later, as a script's
+    /// `statement 2: …`, keeps its status; the same words without the facts have none).
+    #[test]
+    fn gql_statuses_come_from_typed_facts_not_from_messages() {
+        let words = "Type mismatch: expected Integer but was String";
+        let bare = ExecError::compile(ErrorKind::SyntaxError, words);
+        assert_eq!(bare.gql().code, "50N42");
+        let mismatch = |parameter: Option<&str>| GqlFacts::Mismatch {
+            expected: "Integer".into(),
+            actual: "String".into(),
+            parameter: parameter.map(String::from),
+        };
+        let mut e = bare.clone().with_facts(&mismatch(None), None);
+        e.message = format!("statement 2: {}", e.message);
+        let g = e.gql();
+        assert_eq!(g.code, "42001");
+        let cause = g.cause.expect("a cause");
+        assert_eq!(cause.code, "22NB1");
+        assert_eq!(
+            cause.message.as_deref(),
+            Some("22NB1: Type mismatch: expected to be Integer but was 'String'.")
+        );
+        // What the mismatch is about, and a parameter, are named in `22N27`.
+        let about = |facts, subject| {
+            let g = bare.clone().with_facts(&facts, subject).gql();
+            (g.code, g.cause.and_then(|c| c.message).unwrap_or_default())
+        };
+        assert_eq!(
+            about(mismatch(Some("x")), Some("argument at index 0 of function abs()")),
+            (
+                "22G03",
+                "22N27: Invalid input 'String' for argument at index 0 of function abs() parameter: x. Expected to be Integer.".to_string()
+            )
+        );
+        assert_eq!(
+            about(mismatch(Some("x")), None),
+            (
+                "22G03",
+                "22N27: Invalid input 'String' for  parameter: x. Expected to be Integer."
+                    .to_string()
+            )
+        );
+        assert_eq!(
+            about(GqlFacts::ImplicitGrouping(vec!["a, b".into()]), None).1,
+            "42I18: The aggregation column contains implicit grouping expressions referenced by the variables `a, b`. Implicit grouping expressions are variables not explicitly declared as grouping keys."
+        );
+        assert_eq!(about(GqlFacts::UnionColumns, None).0, "42001");
+        // Failures made by their constructors carry their statuses.
+        let f = ExecError::function_failed("apoc.cypher.runFirstColumnSingle", "boom.");
+        let g = f.gql();
+        assert_eq!(g.code, "52N33");
+        assert_eq!(g.cause.map(|c| c.code), Some("50N42"));
+        assert!(
+            g.description.ends_with("caused by: boom."),
+            "{}",
+            g.description
+        );
+        let p = ExecError::procedure_not_found("no.such");
+        assert_eq!(p.code(), "Neo.ClientError.Procedure.ProcedureNotFound");
+        assert_eq!(p.gql().cause.map(|c| c.code), Some("42N08"));
+        let v = crate::value::Value::Map(Default::default());
+        let g = ExecError::not_a_property(&v, false).gql();
+        assert!(g
+            .cause
+            .and_then(|c| c.message)
+            .is_some_and(|m| m.ends_with("MAP NOT NULL.")));
     }
 
     /// A detail is written and read back by the TCK's name.

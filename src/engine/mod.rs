@@ -926,11 +926,13 @@ fn compile_errors_with(
     let mut out = Vec::new();
     for d in v.diagnostics {
         if d.kind == K::UnknownProcedure {
-            out.push(
-                ExecError::compile(ErrorKind::ProcedureError, d.message)
-                    .with_detail(Detail::ProcedureNotFound)
-                    .at(d.span),
-            );
+            let e = ExecError::compile(ErrorKind::ProcedureError, d.message)
+                .with_detail(Detail::ProcedureNotFound)
+                .at(d.span);
+            out.push(match &d.facts {
+                Some(facts) => e.with_facts(facts, None),
+                None => e,
+            });
             continue;
         }
         if d.kind == K::UnsupportedFunction {
@@ -984,12 +986,14 @@ fn compile_errors_with(
         let mut e = ExecError::compile(ErrorKind::SyntaxError, d.message)
             .with_detail(detail)
             .at(d.span);
-        match (&d.subject, d.kind) {
-            (_, K::MissingYield) => e = e.with_gql(GqlStatus::missing_clause("22N93", "YIELD")),
-            (_, K::MissingReturn) => e = e.with_gql(GqlStatus::missing_clause("22N92", "RETURN")),
-            (Some(text), K::WrongArity) => e = e.wrong_arity(text),
-            (Some(subject), _) => e = e.mismatch_of(subject),
-            (None, _) => {}
+        match (&d.subject, d.kind, &d.facts) {
+            (_, K::MissingYield, _) => e = e.with_gql(GqlStatus::missing_clause("22N93", "YIELD")),
+            (_, K::MissingReturn, _) => {
+                e = e.with_gql(GqlStatus::missing_clause("22N92", "RETURN"))
+            }
+            (Some(text), K::WrongArity, _) => e = e.wrong_arity(text),
+            (subject, _, Some(facts)) => e = e.with_facts(facts, subject.as_deref()),
+            (_, _, None) => {}
         }
         out.push(e);
     }

@@ -249,11 +249,7 @@ pub(crate) fn check_calls(
                         continue;
                     }
                     return Err(match crate::catalogue::procedure(&name) {
-                        None => ExecError::compile(
-                            ErrorKind::ProcedureError,
-                            crate::catalogue::unknown_procedure_message(&name),
-                        )
-                        .with_detail(Detail::ProcedureNotFound),
+                        None => ExecError::procedure_not_found(&name),
                         Some(p) => ExecError::compile(
                             ErrorKind::Unsupported,
                             format!(
@@ -412,11 +408,7 @@ pub(crate) fn call_resolved(run: &Runner, p: &Proc, name: &str, args: &[Value]) 
                 format!("{name} writes: it cannot run in a read-only statement"),
             ))
         }
-        Proc::Unknown => Err(ExecError::compile(
-            ErrorKind::ProcedureError,
-            crate::catalogue::unknown_procedure_message(name),
-        )
-        .with_detail(Detail::ProcedureNotFound)),
+        Proc::Unknown => Err(ExecError::procedure_not_found(name)),
     }
 }
 

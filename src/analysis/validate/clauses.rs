@@ -390,6 +390,7 @@ impl<'a, 's> Checker<'a, 's> {
                         crate::catalogue::unknown_procedure_message(&name),
                         p.name.span,
                     );
+                    self.last_facts(GqlFacts::NoSuchProcedure(name.clone()));
                 }
                 let opts = self.opts;
                 let sig = match crate::catalogue::procedure(&name) {
@@ -487,14 +488,8 @@ impl<'a, 's> Checker<'a, 's> {
                             .union(Types::of(Ty::Relationship));
                         if !t.meets(expected) {
                             // (Neo4j lists these three in this order.)
-                            let message = self.mismatch(
-                                e,
-                                &format!(
-                                    "expected Node, Path or Relationship but was {}",
-                                    t.describe()
-                                ),
-                            );
-                            self.diag(DiagnosticKind::InvalidArgumentType, message, e.span);
+                            let actual = t.describe();
+                            self.report_mismatch(e, "Node, Path or Relationship", &actual, e.span);
                         }
                     }
                 }
@@ -693,6 +688,7 @@ impl<'a, 's> Checker<'a, 's> {
                     "All sub queries in an UNION must have the same return column names".into(),
                     u.span,
                 );
+                self.last_facts(GqlFacts::UnionColumns);
             }
         }
     }
@@ -859,14 +855,12 @@ impl<'a, 's> Checker<'a, 's> {
                 .union(types::Types::list_of(types::Ty::Float))
                 .union(types::Types::any_list());
             if !t.meets(numbers) {
-                let message = self.mismatch(
+                self.report_mismatch(
                     &s.query,
-                    &format!(
-                        "expected Vector, List<Float>, List<Integer> or List<Number> but was {}",
-                        t.describe()
-                    ),
+                    "Vector, List<Float>, List<Integer> or List<Number>",
+                    &t.describe(),
+                    s.query.span,
                 );
-                self.diag(DiagnosticKind::InvalidArgumentType, message, s.query.span);
             }
         }
         if let Some(f) = &s.filter {
@@ -1342,11 +1336,7 @@ impl<'a, 's> Checker<'a, 's> {
                 .map(|(_, at)| if cypher25 { item.expr.span } else { *at });
             if let Some(at) = first {
                 let names: Vec<&str> = illegal.iter().map(|(n, _)| n.as_str()).collect();
-                self.diag(
-                    DiagnosticKind::AmbiguousAggregation,
-                    format!("Aggregation column contains implicit grouping expressions. For example, in 'RETURN n.a, n.a + n.b + count(*)' the aggregation expression 'n.a + n.b + count(*)' includes the implicit grouping key 'n.b'. It may be possible to rewrite the query by extracting these grouping/aggregation expressions into a preceding WITH clause. Illegal expression(s): {}", names.join(", ")),
-                    at,
-                );
+                self.non_grouping(&names, at);
             }
         }
     }

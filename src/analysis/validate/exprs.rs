@@ -3,6 +3,10 @@
 
 use super::*;
 
+/// What Neo4j says a property is read from, in a type mismatch.
+const WITH_PROPERTIES: &str =
+    "Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime";
+
 /// Neo4j 5's message for a pattern expression used as a value.
 const PATTERN_AS_VALUE: &str = "A pattern expression should only be used in order to test the existence of a pattern. It should therefore only be used in contexts that evaluate to a boolean, e.g. inside the function exists() or in a WHERE-clause. No other uses are allowed, instead they should be replaced by a pattern comprehension.";
 
@@ -104,8 +108,7 @@ impl<'a, 's> Checker<'a, 's> {
                         .map(|t| t.describe())
                 };
                 if let Some(t) = known.filter(|t| !t.is_empty()) {
-                    let message = self.mismatch(expr, &format!("expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was {t}"));
-                    self.diag(DiagnosticKind::InvalidArgumentType, message, expr.span);
+                    self.report_mismatch(expr, WITH_PROPERTIES, &t, expr.span);
                 }
                 if let ExprKind::Variable(v) = &expr.kind {
                     if let Some((Kind::Node | Kind::Rel, Some(b))) = scope.get(&v.name) {
@@ -609,8 +612,7 @@ impl<'a, 's> Checker<'a, 's> {
             )
         {
             if !s.meets(Types::with_properties()) {
-                let message = self.mismatch(subject, &format!("expected Map, Node, Relationship, Point, Duration, Date, Time, LocalTime, LocalDateTime or DateTime but was {}", s.describe()));
-                self.diag(DiagnosticKind::InvalidArgumentType, message, subject.span);
+                self.report_mismatch(subject, WITH_PROPERTIES, &s.describe(), subject.span);
             }
             return;
         }
@@ -627,11 +629,7 @@ impl<'a, 's> Checker<'a, 's> {
                 }
                 _ => "List<T>",
             };
-            let message = self.mismatch(
-                subject,
-                &format!("expected {expected} but was {}", s.describe()),
-            );
-            self.diag(DiagnosticKind::InvalidArgumentType, message, subject.span);
+            self.report_mismatch(subject, expected, &s.describe(), subject.span);
             return;
         }
         let Some(i) = self.static_type(index, scope) else {

@@ -4,13 +4,20 @@
 use super::clauses::{aggregate_calls, binds, same_sort_expr};
 use super::*;
 
-/// Neo4j's message for a column that reads what the grouping keys do not determine (its legacy
-/// text, shared with implicit grouping; GQL status 42I18).
-pub(super) fn non_grouping_message(name: &str) -> String {
-    format!("Aggregation column contains implicit grouping expressions. For example, in 'RETURN n.a, n.a + n.b + count(*)' the aggregation expression 'n.a + n.b + count(*)' includes the implicit grouping key 'n.b'. It may be possible to rewrite the query by extracting these grouping/aggregation expressions into a preceding WITH clause. Illegal expression(s): {name}")
-}
-
 impl Checker<'_, '_> {
+    /// Reports columns that read what the grouping keys do not determine, or implicit grouping
+    /// keys (`names`), in Neo4j's legacy words, with the facts of its GQL status (42I18).
+    pub(super) fn non_grouping(&mut self, names: &[&str], at: Span) {
+        self.diag(
+            DiagnosticKind::AmbiguousAggregation,
+            format!("Aggregation column contains implicit grouping expressions. For example, in 'RETURN n.a, n.a + n.b + count(*)' the aggregation expression 'n.a + n.b + count(*)' includes the implicit grouping key 'n.b'. It may be possible to rewrite the query by extracting these grouping/aggregation expressions into a preceding WITH clause. Illegal expression(s): {}", names.join(", ")),
+            at,
+        );
+        self.last_facts(GqlFacts::ImplicitGrouping(
+            names.iter().map(|n| n.to_string()).collect(),
+        ));
+    }
+
     /// Checks an explicit `GROUP BY` (keys or `()`): `visible` is the incoming scope with the
     /// projection's columns. Neo4j reports, in this order: an aggregate in a key (42I24), a key
     /// expression over a column's name (42I80) or an undefined variable, a column the keys do
@@ -119,11 +126,7 @@ impl Checker<'_, '_> {
                     .iter()
                     .any(|k| matches!(&k.kind, ExprKind::Variable(v) if v.name == *name));
                 if !is_column && !keyed {
-                    self.diag(
-                        DiagnosticKind::AmbiguousAggregation,
-                        non_grouping_message(name),
-                        clause_at,
-                    );
+                    self.non_grouping(&[name.as_str()], clause_at);
                     return true;
                 }
             }
@@ -131,20 +134,12 @@ impl Checker<'_, '_> {
         for (i, it) in p.items.iter().enumerate() {
             if is_subquery(&it.expr) && !self.subquery_keyed(p, &it.expr) {
                 let name = p.item_name(i, self.src).to_string();
-                self.diag(
-                    DiagnosticKind::AmbiguousAggregation,
-                    non_grouping_message(&name),
-                    it.alias.as_ref().map_or(it.expr.span, |a| a.span),
-                );
+                self.non_grouping(&[&name], it.alias.as_ref().map_or(it.expr.span, |a| a.span));
                 return true;
             }
             if let Some(v) = underivable(&it.expr, keys, &mut Vec::new()) {
                 let (name, span) = (v.name.clone(), v.span);
-                self.diag(
-                    DiagnosticKind::AmbiguousAggregation,
-                    non_grouping_message(&name),
-                    span,
-                );
+                self.non_grouping(&[&name], span);
                 return true;
             }
         }
@@ -184,11 +179,7 @@ impl Checker<'_, '_> {
         for (i, it) in p.items.iter().enumerate() {
             if is_subquery(&it.expr) {
                 let name = p.item_name(i, self.src).to_string();
-                self.diag(
-                    DiagnosticKind::AmbiguousAggregation,
-                    non_grouping_message(&name),
-                    it.alias.as_ref().map_or(it.expr.span, |a| a.span),
-                );
+                self.non_grouping(&[&name], it.alias.as_ref().map_or(it.expr.span, |a| a.span));
                 return;
             }
         }

@@ -33,7 +33,7 @@
 //! property accesses on values that are not known nodes or relationships (maps, list elements)
 //! are not checked.
 
-use super::diagnostic::{closest, Diagnostic, DiagnosticKind};
+use super::diagnostic::{closest, Diagnostic, DiagnosticKind, GqlFacts};
 use crate::schema::Schema;
 use crate::syntax::ast::*;
 use serde::Serialize;
@@ -494,6 +494,7 @@ impl Checker<'_, '_> {
                 Kind::Value | Kind::Unknown => return None,
             })
         });
+        let mut facts = None;
         let message = match (defined, expected) {
             (Some(t), Kind::Node | Kind::Rel | Kind::RelList | Kind::Path) => {
                 let want = match expected {
@@ -502,11 +503,17 @@ impl Checker<'_, '_> {
                     Kind::RelList => "List<Relationship>",
                     _ => "Path",
                 };
-                format!(
-                    "Type mismatch: {} defined with conflicting type {} (expected {want})",
-                    v.name,
-                    t.describe()
-                )
+                let actual = t.describe();
+                let message = format!(
+                    "Type mismatch: {} defined with conflicting type {actual} (expected {want})",
+                    v.name
+                );
+                facts = Some(GqlFacts::ConflictingType {
+                    variable: v.name.clone(),
+                    actual,
+                    expected: want,
+                });
+                message
             }
             _ => format!(
                 "variable `{}` is already {} and cannot also be {}; rename one of them",
@@ -516,6 +523,9 @@ impl Checker<'_, '_> {
             ),
         };
         self.diag(DiagnosticKind::VariableTypeConflict, message, v.span);
+        if let Some(f) = facts {
+            self.last_facts(f);
+        }
     }
 }
 
@@ -608,6 +618,13 @@ impl<'a, 's> Checker<'a, 's> {
     fn diag(&mut self, kind: DiagnosticKind, message: String, span: Span) {
         self.diags
             .push(Diagnostic::new(kind, message, span, self.src));
+    }
+
+    /// The facts of the GQL status of the finding just reported.
+    fn last_facts(&mut self, facts: GqlFacts) {
+        if let Some(d) = self.diags.last_mut() {
+            d.facts = Some(facts);
+        }
     }
 
     /// [`Self::diag`] with a suggestion beyond Neo4j's message.

@@ -660,8 +660,7 @@ impl<'a, 's> Checker<'a, 's> {
             ExprKind::Parameter(_) => actual.describe(),
             _ => actual.describe_actual(),
         };
-        let message = self.mismatch(o, &format!("expected {expected} but was {actual}"));
-        self.diag(DiagnosticKind::InvalidArgumentType, message, span);
+        self.report_mismatch(o, &expected, &actual, span);
     }
 
     /// Where Neo4j positions a binary operator's expression: the operator, the first

@@ -539,6 +539,22 @@ impl Checker<'_, '_> {
         }
     }
 
+    /// Reports Neo4j's `Type mismatch: expected {expected} but was {actual}` about `e`, placed
+    /// at `at`, with the facts of its GQL status.
+    pub(super) fn report_mismatch(&mut self, e: &Expr, expected: &str, actual: &str, at: Span) {
+        let message = self.mismatch(e, &format!("expected {expected} but was {actual}"));
+        let parameter = match &e.kind {
+            ExprKind::Parameter(p) => Some(p.key().to_string()),
+            _ => None,
+        };
+        self.diag(DiagnosticKind::InvalidArgumentType, message, at);
+        self.last_facts(GqlFacts::Mismatch {
+            expected: expected.to_string(),
+            actual: actual.to_string(),
+            parameter,
+        });
+    }
+
     /// Neo4j's `Type mismatch: expected … but was …` where `e`'s static type is known and none
     /// of its types is `expected`; whether it was reported.
     pub(super) fn expect_type(&mut self, e: &Expr, scope: &Scope, expected: Types) -> bool {
@@ -547,14 +563,8 @@ impl Checker<'_, '_> {
                 if expected == Types::of(Ty::Boolean) && actual.lists_only() {
                     return self.list_as_boolean(e);
                 }
-                let what = format!(
-                    "expected {} but was {}",
-                    expected.describe(),
-                    actual.describe()
-                );
-                let message = self.mismatch(e, &what);
                 let at = self.position(e);
-                self.diag(DiagnosticKind::InvalidArgumentType, message, at);
+                self.report_mismatch(e, &expected.describe(), &actual.describe(), at);
                 // Neo4j's GQL status names a variable (`Invalid input 'Float' for `x``).
                 if let (ExprKind::Variable(v), Some(d)) = (&e.kind, self.diags.last_mut()) {
                     d.subject = Some(format!("`{}`", v.name));
@@ -579,6 +589,7 @@ impl Checker<'_, '_> {
                 .to_string(),
             at,
         );
+        self.last_facts(GqlFacts::ListAsBoolean);
         true
     }
 
@@ -797,15 +808,17 @@ impl Checker<'_, '_> {
                 // parameter name, its types joined by commas (`but was Map, Node,
                 // Relationship`).
                 if let Some(actual) = self.static_type(arg, scope).filter(|a| !a.meets(expected)) {
+                    let (expected, actual) = (expected.describe(), actual.names().join(", "));
                     self.diag(
                         DiagnosticKind::InvalidArgumentType,
-                        format!(
-                            "Type mismatch: expected {} but was {}",
-                            expected.describe(),
-                            actual.names().join(", ")
-                        ),
+                        format!("Type mismatch: expected {expected} but was {actual}"),
                         arg.span,
                     );
+                    self.last_facts(GqlFacts::Mismatch {
+                        expected,
+                        actual,
+                        parameter: None,
+                    });
                     if let Some(d) = self.diags.last_mut() {
                         let of = if f.name.eq_ignore_ascii_case("toString") {
                             "to"

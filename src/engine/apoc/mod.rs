@@ -248,11 +248,7 @@ const FAMILIES: &[Family] = &[
 /// spells it and the Java exception.
 fn failed(name: &str, cause: impl std::fmt::Display) -> ExecError {
     let name = crate::catalogue::function(name).map_or(name, |f| f.name);
-    ExecError::runtime(
-        ErrorKind::ProcedureError,
-        format!("Failed to invoke function `{name}`: Caused by: {cause}"),
-    )
-    .with_detail(Detail::InvalidArgumentValue)
+    ExecError::function_failed(name, cause).with_detail(Detail::InvalidArgumentValue)
 }
 
 /// Neo4j's refusal to pass a value where a function's signature says STRING (a list element of
@@ -762,12 +758,9 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             if flag(a0, false) {
                 let msg = text(n, a1)?.unwrap_or_default();
                 let params = list(n, a2)?.unwrap_or_default();
-                return Err(ExecError::runtime(
-                    ErrorKind::ProcedureError,
-                    format!(
-                        "Failed to invoke function `apoc.util.validatePredicate`: Caused by: java.lang.RuntimeException: {}",
-                        java_format(msg, params)
-                    ),
+                return Err(ExecError::function_failed(
+                    "apoc.util.validatePredicate",
+                    format_args!("java.lang.RuntimeException: {}", java_format(msg, params)),
                 ));
             }
             Ok(Value::Bool(true))
@@ -781,9 +774,9 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             match roman(x) {
                 Some(r) => Ok(Value::from(r)),
-                None => Err(ExecError::runtime(
-                    ErrorKind::ProcedureError,
-                    format!("Failed to invoke function `apoc.number.arabicToRoman`: the numeral for {x} would pass a million characters"),
+                None => Err(ExecError::function_failed(
+                    "apoc.number.arabicToRoman",
+                    format_args!("the numeral for {x} would pass a million characters"),
                 )),
             }
         }

@@ -781,6 +781,7 @@ fn run_query_on(
                 "All sub queries in an UNION must have the same return column names",
             )
             .with_detail(Detail::DifferentColumnsInUnion)
+            .with_gql(super::error::GqlStatus::union_columns())
             .at(u.span));
         }
         all &= u.all;

@@ -477,13 +477,6 @@ pub(super) fn apply_set_items(
 /// and paths are not properties; a list must hold values of one storable type (no nulls, no
 /// lists, points of one CRS), integers and floats together becoming floats.
 pub(crate) fn storable(v: Value) -> Result<Value> {
-    fn refused(what: &Value) -> ExecError {
-        ExecError::type_error(format!(
-            "Property values can only be of primitive types or arrays thereof. Encountered: {}.",
-            neo4j_value_text(what)
-        ))
-        .with_detail(Detail::InvalidPropertyType)
-    }
     fn kind(v: &Value) -> &'static str {
         match v {
             Value::Int(_) | Value::Float(_) => "NUMBER",
@@ -492,7 +485,7 @@ pub(crate) fn storable(v: Value) -> Result<Value> {
     }
     let items = match v {
         Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => {
-            return Err(refused(&v))
+            return Err(ExecError::not_a_property(&v, false))
         }
         Value::List(items) => items,
         other => return Ok(other),
@@ -515,9 +508,7 @@ pub(crate) fn storable(v: Value) -> Result<Value> {
             }
             Value::Map(_) | Value::Node(_) | Value::Relationship(_) | Value::Path(_) => {
                 // The element, not the property, has the wrong type: no `NOT NULL`.
-                let mut e = refused(x);
-                e.gql_status = Some(Box::new(e.property_type_gql(false)));
-                return Err(e);
+                return Err(ExecError::not_a_property(x, true));
             }
             _ => {}
         }

@@ -135,10 +135,7 @@ fn failed(procedure: &str, cause: impl std::fmt::Display) -> ExecError {
 
 /// A GDS function's failure, as Neo4j words it.
 fn failed_function(function: &str, cause: impl std::fmt::Display) -> ExecError {
-    ExecError::runtime(
-        super::error::ErrorKind::ProcedureError,
-        format!("Failed to invoke function `{function}`: Caused by: {cause}"),
-    )
+    ExecError::function_failed(function, cause)
 }
 
 fn not_found(procedure: &str, name: &str) -> ExecError {
