@@ -91,6 +91,7 @@ mod slots;
 mod store;
 pub(crate) mod vectors;
 
+pub use props::{IntRead, StrRead};
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
 pub use slots::AdjEntry;

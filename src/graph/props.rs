@@ -46,6 +46,26 @@ impl Prop {
     }
 }
 
+/// A property read as an integer ([`Values::get_int`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IntRead {
+    Int(i64),
+    /// A value of another type.
+    Other,
+    /// No value under the key.
+    Missing,
+}
+
+/// A property read as a string ([`Values::get_str`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StrRead<'a> {
+    Str(&'a str),
+    /// A value of another type.
+    Other,
+    /// No value under the key.
+    Missing,
+}
+
 /// Where a record's properties are in its graph's slab: sorted by key symbol, each key once,
 /// no nulls.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -196,6 +216,32 @@ impl Values {
         run.binary_search_by_key(&key, |p| p.key)
             .ok()
             .map(|i| self.decode(&run[i]))
+    }
+
+    /// The value under `key` read as an integer, without decoding a [`Value`].
+    #[inline]
+    pub fn get_int(&self, props: Props, key: Sym) -> IntRead {
+        let run = self.run(props);
+        match run.binary_search_by_key(&key, |p| p.key) {
+            Ok(i) if run[i].tag == INT => IntRead::Int(run[i].bits as i64),
+            Ok(_) => IntRead::Other,
+            Err(_) => IntRead::Missing,
+        }
+    }
+
+    /// The value under `key` read as a string, borrowed from the pool (no value is built, and
+    /// the string is read only where its length matches what it is compared with).
+    #[inline]
+    pub fn get_str(&self, props: Props, key: Sym) -> StrRead<'_> {
+        let run = self.run(props);
+        match run.binary_search_by_key(&key, |p| p.key) {
+            Ok(i) if run[i].tag == STR => match self.strs.get(run[i].bits) {
+                Some(s) => StrRead::Str(s),
+                None => StrRead::Missing,
+            },
+            Ok(_) => StrRead::Other,
+            Err(_) => StrRead::Missing,
+        }
     }
 
     /// The record's properties, decoded, in key order.

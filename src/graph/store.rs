@@ -46,7 +46,7 @@ impl Interner {
     }
 }
 
-use super::props::Values;
+use super::props::{IntRead, StrRead, Values};
 pub use super::props::{Prop, Props};
 
 /// A node's labels and properties (properties sorted by key symbol, their values in the
@@ -608,6 +608,49 @@ impl Graph {
     pub fn node_property(&self, n: NodeId, key: Sym) -> Option<Value> {
         self.node(n).and_then(|d| self.vals.get(d.props, key))
     }
+    /// [`Graph::node_property`] read as a string, borrowed, without building a value.
+    #[inline]
+    pub fn node_str_property(&self, n: NodeId, key: Sym) -> StrRead<'_> {
+        match self.node(n) {
+            Some(d) => self.vals.get_str(d.props, key),
+            None => StrRead::Missing,
+        }
+    }
+
+    /// Whether node `n`'s property `key` is equivalent to `value` (`=` for every stored value:
+    /// they are never null or NaN), read without building a value where `value` is a string
+    /// or an integer.
+    #[inline]
+    pub fn node_property_is(&self, n: NodeId, key: Sym, value: &Value) -> bool {
+        match value {
+            Value::String(s) => match self.node_str_property(n, key) {
+                StrRead::Str(x) => x == &**s,
+                StrRead::Missing => false,
+                StrRead::Other => self
+                    .node_property(n, key)
+                    .is_some_and(|v| crate::value::equivalent(&v, value)),
+            },
+            Value::Int(i) => match self.node_int_property(n, key) {
+                IntRead::Int(x) => x == *i,
+                IntRead::Missing => false,
+                IntRead::Other => self
+                    .node_property(n, key)
+                    .is_some_and(|v| crate::value::equivalent(&v, value)),
+            },
+            _ => self
+                .node_property(n, key)
+                .is_some_and(|v| crate::value::equivalent(&v, value)),
+        }
+    }
+
+    /// [`Graph::node_property`] read as an integer, without building a value.
+    #[inline]
+    pub fn node_int_property(&self, n: NodeId, key: Sym) -> IntRead {
+        match self.node(n) {
+            Some(d) => self.vals.get_int(d.props, key),
+            None => IntRead::Missing,
+        }
+    }
     pub fn relationship_property(&self, r: RelId, key: Sym) -> Option<Value> {
         self.relationship(r)
             .and_then(|d| self.vals.get(d.props, key))
@@ -703,10 +746,7 @@ impl Graph {
                     .nodes_with_label(label)
                     .iter()
                     .copied()
-                    .filter(|&n| {
-                        self.node_property(n, key)
-                            .is_some_and(|v| crate::value::equivalent(&v, value))
-                    })
+                    .filter(|&n| self.node_property_is(n, key, value))
                     .collect();
             }
         };
@@ -1692,6 +1732,60 @@ impl crate::value::Entities for Graph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The in-place reads (`node_property_is`, `node_int_property`, `node_str_property`) say
+    /// what the decoded value says, for every kind of stored value and of compared value.
+    #[test]
+    fn in_place_property_reads_agree_with_decoded_values() {
+        let stored = [
+            Value::Int(8),
+            Value::Int(-3),
+            Value::Float(8.0),
+            Value::Float(8.5),
+            Value::from("n42"),
+            Value::from("n4"),
+            Value::from(""),
+            Value::Bool(true),
+            Value::List(vec![Value::Int(8)]),
+        ];
+        let probes = [
+            Value::Int(8),
+            Value::Int(-3),
+            Value::Float(8.0),
+            Value::from("n42"),
+            Value::from(""),
+            Value::Bool(true),
+            Value::List(vec![Value::Float(8.0)]),
+        ];
+        let mut g = Graph::default();
+        let mut nodes: Vec<NodeId> = stored
+            .iter()
+            .map(|v| g.add_node(&["L"], vec![("k", v.clone()), ("z", Value::Int(0))]))
+            .collect();
+        nodes.push(g.add_node(&["L"], vec![("z", Value::Int(0))]));
+        let k = g.sym("k").unwrap();
+        for &n in &nodes {
+            let decoded = g.node_property(n, k);
+            for p in &probes {
+                let want = decoded
+                    .as_ref()
+                    .is_some_and(|v| crate::value::equivalent(v, p));
+                assert_eq!(g.node_property_is(n, k, p), want, "{decoded:?} = {p:?}");
+            }
+            let int = match &decoded {
+                Some(Value::Int(i)) => IntRead::Int(*i),
+                Some(_) => IntRead::Other,
+                None => IntRead::Missing,
+            };
+            assert_eq!(g.node_int_property(n, k), int);
+            let string = match &decoded {
+                Some(Value::String(s)) => StrRead::Str(s),
+                Some(_) => StrRead::Other,
+                None => StrRead::Missing,
+            };
+            assert_eq!(g.node_str_property(n, k), string);
+        }
+    }
 
     /// A lookup scans the label until the lookups have cost what an index costs to build; the
     /// index then follows every change to nodes; an estimate never builds one; a declared index

@@ -482,6 +482,12 @@ impl<'a> Runner<'a> {
                 let i = n.0 as usize;
                 return bits.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
             }
+            // `=` a string or an integer: read in place, no value built.
+            if let (BinaryOp::Eq, Value::String(_) | Value::Int(_), Some(k)) =
+                (c.op, &c.value, c.key)
+            {
+                return self.g.node_property_is(n, k, &c.value);
+            }
             let p = c
                 .key
                 .and_then(|k| self.g.node_property(n, k))

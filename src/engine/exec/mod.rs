@@ -284,6 +284,18 @@ impl Shared<'_> {
         self.check_now()
     }
 
+    /// [`Shared::tick`] for `n` steps of work at once: they are counted, and the clock is read
+    /// when they pass a multiple of 1024, as `n` calls of `tick` would.
+    pub fn tick_n(&self, n: u64) -> Result<()> {
+        let t0 = self.ticks.get();
+        let t = t0.wrapping_add(n);
+        self.ticks.set(t);
+        if t / 1024 == t0 / 1024 {
+            return Ok(());
+        }
+        self.check_now()
+    }
+
     /// Checks the deadline and cancellation now (for work that waits rather than loops).
     pub fn check_now(&self) -> Result<()> {
         if let Some(c) = self.cancel {

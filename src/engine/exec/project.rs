@@ -4,6 +4,9 @@
 use super::*;
 use crate::engine::Detail;
 
+/// Single integer keys below this find their group by index ([`Projecting::int_group`]).
+const SMALL_INTS: usize = 1 << 16;
+
 /// A variable that `e` reads outside every projected expression and aggregate call, when the
 /// projection aggregates (such a read has no single value per group).
 pub(super) fn unprojected_variable(e: &Expr, p: &Projection, cols: &[Arc<str>]) -> Option<String> {
@@ -126,6 +129,9 @@ pub(crate) struct Projecting<'q> {
     groups: rustc_hash::FxHashMap<Vec<GroupKey>, usize>,
     /// The groups of a single integer key, by the integer (a shortcut to `groups`).
     int_groups: rustc_hash::FxHashMap<i64, usize>,
+    /// The same for small non-negative integers, by index: each group's position plus one,
+    /// 0 for none yet (a read, where a hash lookup would cost more than the rest of the row).
+    small_int_groups: Vec<u32>,
     /// Each group: its key values, its first row, its accumulators.
     order: Vec<(Row, Row, Vec<Accumulator>)>,
     /// The key of the row being added (kept to spare an allocation per row).
@@ -229,17 +235,17 @@ impl<'q> Projecting<'q> {
             [GroupKey(Value::Int(i))] => Some(*i),
             _ => None,
         };
-        if let Some(&gi) = int.and_then(|i| self.int_groups.get(&i)) {
+        if let Some(gi) = int.and_then(|i| self.int_group(i)) {
             return Ok(gi);
         }
         if let Some(&gi) = self.groups.get(self.key.as_slice()) {
             if let Some(i) = int {
-                self.int_groups.insert(i, gi);
+                self.remember_int(i, gi);
             }
             return Ok(gi);
         }
         if let Some(i) = int {
-            self.int_groups.insert(i, self.order.len());
+            self.remember_int(i, self.order.len());
         }
         let gi = self.order.len();
         let key_vals: Row = self.key.iter().map(|k| k.0.clone()).collect();
@@ -254,6 +260,56 @@ impl<'q> Projecting<'q> {
             .collect();
         self.order.push((key_vals, r, accs));
         Ok(gi)
+    }
+
+    /// The group of the single integer key `i`, if it has one yet.
+    #[inline]
+    pub(super) fn int_group(&self, i: i64) -> Option<usize> {
+        match self.small_int_groups.get(usize::try_from(i).ok()?) {
+            Some(&g) if g > 0 => Some(g as usize - 1),
+            Some(_) => None,
+            None => self.int_groups.get(&i).copied(),
+        }
+    }
+
+    fn remember_int(&mut self, i: i64, gi: usize) {
+        match usize::try_from(i) {
+            Ok(k) if k < SMALL_INTS && gi < u32::MAX as usize => {
+                if self.small_int_groups.len() <= k {
+                    self.small_int_groups.resize(k + 1, 0);
+                }
+                self.small_int_groups[k] = gi as u32 + 1;
+            }
+            _ => {
+                self.int_groups.insert(i, gi);
+            }
+        }
+    }
+
+    /// Whether aggregate `a` is `count(*)`, which reads no argument and cannot fail: its rows
+    /// may be added in runs ([`Projecting::add_rows`]).
+    pub(super) fn counts_rows(&self, a: usize) -> bool {
+        self.aggs[a].name == "count*"
+    }
+
+    /// Adds `n` rows to group `gi`'s `count(*)`, aggregate `a` ([`Projecting::counts_rows`]).
+    pub(super) fn add_rows(&mut self, gi: usize, a: usize, n: u64) -> Result<()> {
+        match &mut self.order[gi].2[a] {
+            Accumulator::Count {
+                n: count,
+                star: true,
+                ..
+            } => {
+                *count = count.saturating_add(i64::try_from(n).unwrap_or(i64::MAX));
+                Ok(())
+            }
+            acc => {
+                for _ in 0..n {
+                    acc.add(Default::default())?;
+                }
+                Ok(())
+            }
+        }
     }
 
     /// Adds one row's arguments of aggregate `a` to group `gi`.
@@ -381,6 +437,7 @@ impl<'a> Runner<'a> {
             projected: Vec::new(),
             groups: Default::default(),
             int_groups: Default::default(),
+            small_int_groups: Vec::new(),
             order: Vec::new(),
             key: Vec::new(),
             compiled: None,

@@ -9,7 +9,7 @@ use crate::engine::error::Result;
 use crate::engine::exec::matching::{ChainInfo, MatchState};
 use crate::engine::exec::project::Projecting;
 use crate::engine::exec::{declare_match_vars, Row, Runner};
-use crate::graph::Sym;
+use crate::graph::{IntRead, Sym};
 use crate::syntax::{Expr, ExprKind, Match, Projection};
 use crate::value::{GroupKey, Value};
 use std::sync::Arc;
@@ -157,28 +157,102 @@ impl Runner<'_> {
             .collect();
         let base = st.vals.clone();
         let base = &base;
+        // `count(*)` reads nothing and cannot fail: a batch's rows are counted per group and
+        // added to the groups' accumulators at its end.
+        let counted: Vec<bool> = (0..arg_cols.len()).map(|a| pr.counts_rows(a)).collect();
+        let counts_rows = counted.iter().any(|c| *c);
+        // One key that is a node's property: read as an integer where it is one, and its
+        // group found by the integer, without a value built.
+        let int_key = match key_cols.as_slice() {
+            [Col::NodeProp(k, Some(key))] => Some((*k, *key)),
+            _ => None,
+        };
+        let mut pending: Vec<u64> = Vec::new();
+        let mut touched: Vec<usize> = Vec::new();
         let mut add = |run: &Runner, b: &Batch| -> Result<Flow> {
-            for (c, out) in key_cols.iter().zip(key_vals.iter_mut()) {
-                c.read(run, b, out);
+            if b.len == 0 {
+                return Ok(Flow::More);
             }
-            for (cs, outs) in arg_cols.iter().zip(arg_vals.iter_mut()) {
-                for (c, out) in cs.iter().zip(outs.iter_mut()) {
+            // A step of work per row, as the row-by-row path counts.
+            run.sh.tick_n(b.len as u64)?;
+            if int_key.is_none() {
+                for (c, out) in key_cols.iter().zip(key_vals.iter_mut()) {
                     c.read(run, b, out);
                 }
             }
+            for ((cs, outs), counted) in arg_cols.iter().zip(arg_vals.iter_mut()).zip(&counted) {
+                if !counted {
+                    for (c, out) in cs.iter().zip(outs.iter_mut()) {
+                        c.read(run, b, out);
+                    }
+                }
+            }
+            // (No key: one group, found once a batch.)
+            let single = match key_cols.is_empty() {
+                true => {
+                    pr.key_mut().clear();
+                    Some(pr.group_index(run, || first_row(base, ch, b, 0))?)
+                }
+                false => None,
+            };
             for i in 0..b.len {
-                run.sh.tick()?;
-                let key = pr.key_mut();
-                key.clear();
-                key.extend(
-                    key_vals
-                        .iter_mut()
-                        .map(|v| GroupKey(std::mem::take(&mut v[i]))),
-                );
-                let gi = pr.group_index(run, || first_row(base, ch, b, i))?;
-                for (a, outs) in arg_vals.iter_mut().enumerate() {
-                    let args = outs.iter_mut().map(|v| std::mem::take(&mut v[i])).collect();
-                    pr.accumulate(run, gi, a, args)?;
+                let gi = match (single, int_key) {
+                    (Some(gi), _) => gi,
+                    (None, Some((k, key))) => {
+                        let n = b.nodes[k][i];
+                        let read = run.g.node_int_property(n, key);
+                        match read {
+                            IntRead::Int(v) => pr.int_group(v),
+                            _ => None,
+                        }
+                        .map_or_else(
+                            || {
+                                let v = match read {
+                                    IntRead::Int(v) => Value::Int(v),
+                                    IntRead::Missing => Value::Null,
+                                    IntRead::Other => {
+                                        run.g.node_property(n, key).unwrap_or(Value::Null)
+                                    }
+                                };
+                                let k = pr.key_mut();
+                                k.clear();
+                                k.push(GroupKey(v));
+                                pr.group_index(run, || first_row(base, ch, b, i))
+                            },
+                            Ok,
+                        )?
+                    }
+                    (None, None) => {
+                        let key = pr.key_mut();
+                        key.clear();
+                        key.extend(
+                            key_vals
+                                .iter_mut()
+                                .map(|v| GroupKey(std::mem::take(&mut v[i]))),
+                        );
+                        pr.group_index(run, || first_row(base, ch, b, i))?
+                    }
+                };
+                if counts_rows {
+                    if pending.len() <= gi {
+                        pending.resize(gi + 1, 0);
+                    }
+                    if pending[gi] == 0 {
+                        touched.push(gi);
+                    }
+                    pending[gi] += 1;
+                }
+                for ((a, outs), counted) in arg_vals.iter_mut().enumerate().zip(&counted) {
+                    if !counted {
+                        let args = outs.iter_mut().map(|v| std::mem::take(&mut v[i])).collect();
+                        pr.accumulate(run, gi, a, args)?;
+                    }
+                }
+            }
+            for gi in touched.drain(..) {
+                let n = std::mem::take(&mut pending[gi]);
+                for (a, _) in counted.iter().enumerate().filter(|(_, c)| **c) {
+                    pr.add_rows(gi, a, n)?;
                 }
             }
             fed += b.len;

@@ -403,7 +403,8 @@ mod tests {
         pub(super) static FORCE: Cell<bool> = const { Cell::new(false) };
     }
 
-    /// A graph of `nodes` (labels `A`/`B` by bits, property `p` when not 3) and
+    /// A graph of `nodes` (labels `A`/`B` by bits, property `p` when not 3: 4 is a string, 5
+    /// the float 1.0) and
     /// relationships (start, end, type `R`/`S`, property `w`).
     fn graph(nodes: &[(u8, u8)], rels: &[(usize, usize, bool, u8)]) -> Graph {
         let mut script = String::from("CREATE ");
@@ -416,10 +417,12 @@ mod tests {
             if labels & 2 != 0 {
                 l.push_str(":B");
             }
-            let props = if *p == 3 {
-                String::new()
-            } else {
-                format!(" {{p: {p}}}")
+            // (Mostly integers; a string, and a float equal to an integer, among them.)
+            let props = match *p {
+                3 => String::new(),
+                4 => " {p: 'x'}".to_string(),
+                5 => " {p: 1.0}".to_string(),
+                p => format!(" {{p: {p}}}"),
             };
             parts.push(format!("(n{i}{l}{props})"));
         }
@@ -440,7 +443,7 @@ mod tests {
         (
             prop::sample::select(v.to_vec()),
             prop::sample::select(vec!["", "", ":A", ":B", ":A:B", ":C"]),
-            prop::sample::select(vec!["", "", " {p: 1}", " {p: 0}"]),
+            prop::sample::select(vec!["", "", " {p: 1}", " {p: 0}", " {p: 'x'}"]),
         )
             .prop_map(|(v, l, p)| format!("({v}{l}{p})"))
     }
@@ -480,6 +483,8 @@ mod tests {
                 " RETURN a, b",
                 " RETURN a, b, r",
                 " RETURN a.p AS k, count(*) AS n, collect(b.p) AS ps",
+                " RETURN b.p AS k, count(*) AS n, count(*) AS m",
+                " RETURN count(*) AS n, max(a.p) AS m",
                 " RETURN r.w AS w, sum(b.p) AS t, count(DISTINCT a) AS d",
                 " RETURN b, r, count(*) AS n LIMIT 2",
                 " RETURN a, b LIMIT 3",
@@ -513,7 +518,7 @@ mod tests {
         /// operator.
         #[test]
         fn pipelines_match_as_depth_first_matching_does(
-            nodes in prop::collection::vec((0u8..4, 0u8..4), 1..8),
+            nodes in prop::collection::vec((0u8..4, 0u8..6), 1..8),
             rels in prop::collection::vec((0usize..8, 0usize..8, any::<bool>(), 0u8..3), 0..16),
             q in query(),
         ) {
