@@ -370,21 +370,24 @@ fn id_checked(n: &NodeInfo) -> bool {
 
 /// Whether node `n` has the node pattern's labels and passes its compiled checks.
 pub(super) fn node_ok(run: &Runner, info: &NodeInfo, n: NodeId) -> bool {
+    // Whether a label of the node was seen: then it is live (a removed node's label bits
+    // are cleared), and its record need not be read to know it.
+    let mut live = false;
     match &info.plain_labels {
         None => {}
         Some(None) => return false,
         Some(Some(req)) => match run.g.has_labels_fast(n, req) {
             Some(false) => return false,
-            Some(true) => {}
+            Some(true) => live = !req.is_empty(),
             None => match run.g.node(n) {
-                Some(d) if req.iter().all(|l| d.labels.contains(l)) => {}
+                Some(d) if req.iter().all(|l| d.labels.contains(l)) => live = true,
                 _ => return false,
             },
         },
     }
     match &info.checks {
         Some(c) => run.checks_pass(n, c),
-        None => run.g.node(n).is_some(),
+        None => live || run.g.node(n).is_some(),
     }
 }
 
