@@ -46,7 +46,7 @@ impl Prop {
     }
 }
 
-/// A property read as an integer ([`Values::get_int`]).
+/// A property read as an integer ([`Graph::node_int_property`](super::Graph::node_int_property)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IntRead {
     Int(i64),
@@ -56,7 +56,7 @@ pub enum IntRead {
     Missing,
 }
 
-/// A property read as a string ([`Values::get_str`]).
+/// A property read as a string ([`Graph::node_str_property`](super::Graph::node_str_property)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StrRead<'a> {
     Str(&'a str),
