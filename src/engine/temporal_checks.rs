@@ -74,6 +74,24 @@ fn argument(message: impl Into<String>) -> ExecError {
     ExecError::runtime(ErrorKind::ArgumentError, message).with_detail(Detail::InvalidArgumentValue)
 }
 
+/// [`argument`] with Neo4j's GQL status for a map a temporal builder cannot take: `22007`
+/// caused by `22N12`, naming the field (or, re-assigned, the value) it cannot process.
+fn unprocessable(message: impl Into<String>, arg: &str) -> ExecError {
+    let mut e = argument(message);
+    e.gql_status = Some(Box::new(GqlStatus {
+        code: "22007",
+        description: "error: data exception - invalid date, time, or datetime format".into(),
+        classification: None,
+        message: None,
+        cause: Some(GqlStatus::cause(
+            "22N12",
+            "error: data exception - invalid date, time, or datetime format",
+            format!("Invalid argument: cannot process '{arg}'."),
+        )),
+    }));
+    e
+}
+
 fn type_error(message: impl Into<String>) -> ExecError {
     ExecError::runtime(ErrorKind::TypeError, message).with_detail(Detail::InvalidArgumentType)
 }
@@ -91,14 +109,23 @@ pub(crate) fn check_map(
     let mut date_style: Option<&str> = None;
     for (key, v) in crate::value::java_hash_order(m.iter()) {
         let Some(field) = FIELDS.iter().find(|f| f.eq_ignore_ascii_case(key)) else {
-            return Err(argument(format!("No such field: {key}")));
+            return Err(unprocessable(format!("No such field: {key}"), key));
         };
         if out.contains_key(*field) {
-            return Err(argument(if *field == "timezone" {
-                "Cannot assign timezone twice.".to_string()
-            } else {
-                format!("cannot re-assign {field}")
-            }));
+            // (Neo4j names the value assigned again; for a time zone, the one assigned first.)
+            let named = match *field {
+                "timezone" => out.get(*field).unwrap_or(v),
+                _ => v,
+            };
+            let value = crate::value::gql_value_text(named);
+            return Err(unprocessable(
+                if *field == "timezone" {
+                    "Cannot assign timezone twice.".to_string()
+                } else {
+                    format!("cannot re-assign {field}")
+                },
+                &value,
+            ));
         }
         if !supports(kind, field) {
             return Err(type_error(format!("Not supported: {field}")));
@@ -124,7 +151,7 @@ pub(crate) fn check_map(
     let based = has("date") || has("datetime") || has("epochSeconds") || has("epochMillis");
     let any_date = DATE_FIELDS.iter().any(|f| has(f));
     if any_date && !based && !has("year") {
-        return Err(argument("year must be specified"));
+        return Err(unprocessable("year must be specified", "year"));
     }
     for (needs, without) in [
         ("day", "month"),
@@ -132,9 +159,10 @@ pub(crate) fn check_map(
         ("dayOfQuarter", "quarter"),
     ] {
         if has(needs) && !has(without) && !based {
-            return Err(argument(format!(
-                "{needs} cannot be specified without {without}"
-            )));
+            return Err(unprocessable(
+                format!("{needs} cannot be specified without {without}"),
+                needs,
+            ));
         }
     }
     let time_based = has("time") || has("datetime") || based;
@@ -149,7 +177,7 @@ pub(crate) fn check_map(
             _ => None,
         };
         if let Some(f) = missing {
-            return Err(argument(format!("{f} must be specified")));
+            return Err(unprocessable(format!("{f} must be specified"), f));
         }
     }
     if !time_based {
@@ -157,16 +185,25 @@ pub(crate) fn check_map(
             .iter()
             .any(|f| has(f));
         if (has("minute") || has("second") || sub) && !has("hour") {
-            return Err(argument("hour must be specified"));
+            return Err(unprocessable("hour must be specified", "hour"));
         }
         if has("second") && !has("minute") {
-            return Err(argument("second cannot be specified without minute"));
+            return Err(unprocessable(
+                "second cannot be specified without minute",
+                "second",
+            ));
         }
         if sub && !has("minute") {
-            return Err(argument("subsecond cannot be specified without minute"));
+            return Err(unprocessable(
+                "subsecond cannot be specified without minute",
+                "subsecond",
+            ));
         }
         if sub && !has("second") {
-            return Err(argument("subsecond cannot be specified without second"));
+            return Err(unprocessable(
+                "subsecond cannot be specified without second",
+                "subsecond",
+            ));
         }
     }
     Ok(out)
