@@ -296,6 +296,17 @@ impl GqlStatus {
         )
     }
 
+    /// `22007` (a date, time or datetime the builders cannot take), caused by `cause`.
+    pub(crate) fn invalid_temporal_format(cause: Box<GqlStatus>) -> GqlStatus {
+        GqlStatus {
+            code: "22007",
+            description: "error: data exception - invalid date, time, or datetime format".into(),
+            classification: None,
+            message: None,
+            cause: Some(cause),
+        }
+    }
+
     /// `42001` (invalid syntax), caused by `cause`.
     pub(crate) fn invalid_syntax(cause: Box<GqlStatus>) -> GqlStatus {
         GqlStatus::outer(

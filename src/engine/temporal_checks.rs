@@ -77,19 +77,11 @@ fn argument(message: impl Into<String>) -> ExecError {
 /// [`argument`] with Neo4j's GQL status for a map a temporal builder cannot take: `22007`
 /// caused by `22N12`, naming the field (or, re-assigned, the value) it cannot process.
 fn unprocessable(message: impl Into<String>, arg: &str) -> ExecError {
-    let mut e = argument(message);
-    e.gql_status = Some(Box::new(GqlStatus {
-        code: "22007",
-        description: "error: data exception - invalid date, time, or datetime format".into(),
-        classification: None,
-        message: None,
-        cause: Some(GqlStatus::cause(
-            "22N12",
-            "error: data exception - invalid date, time, or datetime format",
-            format!("Invalid argument: cannot process '{arg}'."),
-        )),
-    }));
-    e
+    argument(message).with_gql(GqlStatus::invalid_temporal_format(GqlStatus::cause(
+        "22N12",
+        "error: data exception - invalid date, time, or datetime format",
+        format!("Invalid argument: cannot process '{arg}'."),
+    )))
 }
 
 fn type_error(message: impl Into<String>) -> ExecError {
@@ -282,7 +274,7 @@ pub(crate) fn text_error(kind: &str, text: &str, zone: Option<&str>) -> ExecErro
         "datetime" => "DateTime",
         _ => "Duration",
     };
-    let mut e = ExecError::runtime(
+    let e = ExecError::runtime(
         ErrorKind::SyntaxError,
         format!("Text cannot be parsed to a {name}\n\"{text}\"\n ^"),
     )
@@ -291,18 +283,11 @@ pub(crate) fn text_error(kind: &str, text: &str, zone: Option<&str>) -> ExecErro
     if matches!(kind, "time" | "datetime") {
         return e;
     }
-    e.gql_status = Some(Box::new(GqlStatus {
-        code: "22007",
-        description: "error: data exception - invalid date, time, or datetime format".into(),
-        classification: None,
-        message: None,
-        cause: Some(GqlStatus::cause(
-            "22N36",
-            "error: data exception - invalid temporal format",
-            format!("Cannot parse '{text}' as a {name}."),
-        )),
-    }));
-    e
+    e.with_gql(GqlStatus::invalid_temporal_format(GqlStatus::cause(
+        "22N36",
+        "error: data exception - invalid temporal format",
+        format!("Cannot parse '{text}' as a {name}."),
+    )))
 }
 
 /// Java's message for a text of the ISO calendar shape (`YYYY-MM-DD`, then optionally
