@@ -74,8 +74,10 @@ impl Pipeline<'_, '_> {
         let both = step.dir == Dir::Both;
         // One type, a new end node, nothing to be unique from: the entries of the type are
         // kept without a branch per entry (their types come in no order a predictor learns).
+        // Not one row at a time (under a LIMIT), where a row's relationships are counted as
+        // work only up to the one that stops the pipeline.
         let plain = match types {
-            Some(&[t]) if step.target == Target::New && !both => {
+            Some(&[t]) if step.target == Target::New && !both && self.batch > 1 => {
                 (self.repeatable || (earlier.is_empty() && cx.st.used.is_empty())).then_some(t)
             }
             _ => None,
