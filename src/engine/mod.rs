@@ -817,6 +817,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         sites: RefCell::default(),
         virtuals: RefCell::default(),
         deleted: RefCell::default(),
+        lookups: RefCell::default(),
     }
 }
 
@@ -1411,6 +1412,35 @@ mod tests {
             let got = sh.sort_checked(items, |a, b| b.0.cmp(&a.0)).unwrap();
             prop_assert_eq!(got, expected);
         }
+    }
+
+    /// A statement asks the graph for one equality's nodes once, however many times planning
+    /// and compiling its pattern need them (here the anchor's seek and the membership test
+    /// of its check): each run of it adds one scan to the lookups that buy an index.
+    #[test]
+    fn a_statement_scans_for_an_equality_once() {
+        let mut g = Graph::new();
+        for i in 0..300 {
+            g.add_node(&["P"], vec![("name", Value::from(format!("n{i}")))]);
+        }
+        for i in 0..299 {
+            let (a, b) = (crate::value::NodeId(i), crate::value::NodeId(i + 1));
+            g.add_relationship(a, b, "R", vec![]).unwrap();
+        }
+        let q = "MATCH (a:P {name: 'n7'})-[:R]->(b)-[:R]->(c) RETURN count(*) AS n";
+        for run in 1..=3u64 {
+            let t = run_read(&g, q, &Params::new(), &Options::default()).unwrap();
+            assert!(matches!(t.rows.as_slice(), [r] if matches!(r.as_slice(), [Value::Int(1)])));
+            let (scanned, build) = g.lookup_demand("P", "name").unwrap();
+            assert_eq!(scanned, 300 * run, "run {run}");
+            assert!(build > scanned);
+        }
+        // A write in between: asked again.
+        let q = "MATCH (a:P {name: 'n7'}) SET a.seen = true \
+                 WITH a MATCH (b:P {name: 'n7'})-[:R]->() RETURN count(*) AS n";
+        let t = run(&mut g, q, &Params::new()).unwrap();
+        assert!(matches!(t.rows.as_slice(), [r] if matches!(r.as_slice(), [Value::Int(1)])));
+        assert_eq!(g.lookup_demand("P", "name").unwrap().0, 300 * 5);
     }
 
     /// The built-ins' table is sorted and has each name once: `functions::resolve` binary

@@ -314,7 +314,7 @@ impl Runner<'_> {
                             Ok(v) => {
                                 let hits = match ks {
                                     Some(ks) if !v.is_null() => {
-                                        self.g.nodes_with_property(l, ks, &v)
+                                        Arc::unwrap_or_clone(self.lookup(l, ks, &v))
                                     }
                                     _ => Vec::new(),
                                 };
@@ -480,9 +480,9 @@ impl Runner<'_> {
             let (BinaryOp::Eq, Some(key), true) = (c.op, c.key, scalar) else {
                 continue;
             };
-            let hits = self.g.nodes_with_property(label, key, &c.value);
+            let hits = self.lookup(label, key, &c.value);
             let mut bits = vec![0u64; self.g.node_id_bound().div_ceil(64)];
-            for h in hits {
+            for h in hits.iter() {
                 let i = h.0 as usize;
                 if let Some(w) = bits.get_mut(i / 64) {
                     *w |= 1 << (i % 64);

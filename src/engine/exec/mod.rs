@@ -106,6 +106,21 @@ pub(crate) struct Shared<'a> {
     /// one's properties or labels afterwards is Neo4j's `EntityNotFound`, its type is still
     /// known.
     pub deleted: RefCell<Deleted>,
+    /// The statement's latest equality lookups (`Runner::lookup`): planning a pattern and
+    /// compiling its checks ask for the same nodes, and the scans that answer them before an
+    /// index pays are not repeated.
+    pub lookups: RefCell<Vec<Lookup>>,
+}
+
+/// One equality lookup's answer, valid while its graph is at `version`.
+#[derive(Debug)]
+pub(crate) struct Lookup {
+    graph: usize,
+    version: u64,
+    label: Sym,
+    key: Sym,
+    value: GroupKey,
+    hits: Arc<Vec<NodeId>>,
 }
 
 /// What a statement deleted, as far as later clauses may still ask.
@@ -145,6 +160,7 @@ impl Shared<'_> {
             sites: RefCell::default(),
             virtuals: RefCell::default(),
             deleted: RefCell::default(),
+            lookups: RefCell::default(),
         }
     }
 
@@ -675,6 +691,40 @@ impl<'a> Runner<'a> {
             params: sh.params,
             agg: None,
         }
+    }
+
+    /// The nodes with `label` whose `key` is equivalent to `value`
+    /// (`Graph::nodes_with_property`), asked once per statement while the graph is unchanged:
+    /// the statement's last few answers are kept.
+    pub(crate) fn lookup(&self, label: Sym, key: Sym, value: &Value) -> Arc<Vec<NodeId>> {
+        const KEPT: usize = 8;
+        let (graph, version) = (self.g as *const Graph as usize, self.g.version());
+        // Equivalent values (`3` and `3.0`) have the same nodes.
+        let probe = GroupKey(value.clone());
+        let same = |l: &Lookup| {
+            l.graph == graph
+                && l.version == version
+                && l.label == label
+                && l.key == key
+                && l.value == probe
+        };
+        if let Some(l) = self.sh.lookups.borrow().iter().find(|l| same(l)) {
+            return l.hits.clone();
+        }
+        let hits = Arc::new(self.g.nodes_with_property(label, key, value));
+        let mut kept = self.sh.lookups.borrow_mut();
+        if kept.len() == KEPT {
+            kept.remove(0);
+        }
+        kept.push(Lookup {
+            graph,
+            version,
+            label,
+            key,
+            value: probe,
+            hits: hits.clone(),
+        });
+        hits
     }
 
     /// The name of the database the statement runs on.
