@@ -148,6 +148,17 @@ pub enum SpatialError {
     InvalidPoint(String),
     #[error("{0}")]
     NoSuchField(String),
+    /// A key of `point()`'s map given a value of a type it cannot take (`expected`: what it
+    /// takes, as Neo4j's GQL status words it).
+    #[error("Cannot assign {found} to field {field}")]
+    WrongType {
+        field: String,
+        found: &'static str,
+        expected: &'static str,
+    },
+    /// A WGS-84 latitude outside [-90, 90] (the coordinates as given).
+    #[error("Cannot create WGS84 point with invalid coordinate: {coordinates}. Valid range for Y coordinate is [-90, 90].")]
+    InvalidLatitude { coordinates: String },
 }
 
 /// What `point()` was given for one key.
@@ -192,23 +203,18 @@ impl Point {
                 "Cannot create a point with non-finite coordinate values: {coords:?}"
             )));
         }
+        let mut x = coords[0];
         if crs.geographic() {
-            let bad = |axis: &str, range: &str| {
-                SpatialError::InvalidPoint(format!(
-                    "Cannot create WGS84 point with invalid coordinate: {}. Valid range for {axis} coordinate is {range}.",
-                    coordinate_list(coords)
-                ))
-            };
-            if !(-180.0..=180.0).contains(&coords[0]) {
-                return Err(bad("X", "[-180, 180]"));
-            }
             if !(-90.0..=90.0).contains(&coords[1]) {
-                return Err(bad("Y", "[-90, 90]"));
+                return Err(SpatialError::InvalidLatitude {
+                    coordinates: coordinate_list(coords),
+                });
             }
+            x = normalized_longitude(x);
         }
         Ok(Point {
             crs,
-            x: coords[0],
+            x,
             y: coords[1],
             z: coords.get(2).copied(),
         })
@@ -259,15 +265,15 @@ impl Point {
                     )))
                 }
             };
+            let wrong_type = |found: Input<'_>, expected: &'static str| SpatialError::WrongType {
+                field: key.to_string(),
+                found: input_type(found),
+                expected,
+            };
             match (slot, value) {
                 (_, Input::Null) => null = true,
                 (Some(slot), Input::Number(n)) => *slot = Some(n),
-                (Some(_), other) => {
-                    return Err(invalid(format!(
-                        "Cannot assign {} to field {key}",
-                        input_type(other)
-                    )))
-                }
+                (Some(_), other) => return Err(wrong_type(other, "FLOAT or INTEGER")),
                 (None, Input::Text(name)) if lower == "crs" => {
                     let c = Crs::by_name(name).ok_or_else(|| {
                         invalid(format!("Unknown coordinate reference system: {name}"))
@@ -296,12 +302,8 @@ impl Point {
                     }
                     crs = Some(c);
                 }
-                (None, other) => {
-                    return Err(invalid(format!(
-                        "Cannot assign {} to field {key}",
-                        input_type(other)
-                    )))
-                }
+                (None, other) if lower == "crs" => return Err(wrong_type(other, "STRING")),
+                (None, other) => return Err(wrong_type(other, "INTEGER")),
             }
         }
         if null {
@@ -418,6 +420,24 @@ pub enum Component {
     Srid(i64),
 }
 
+/// A WGS-84 longitude brought into [-180, 180] as Neo4j brings it: 360 taken away while it is
+/// above 180, added while it is below -180 (200 is -160, 540 is 180, -540 is -180), step by
+/// step so that the rounding is Neo4j's. Where that would take more than a million steps
+/// (Neo4j never finishes once a step no longer changes the value), in one step.
+fn normalized_longitude(mut x: f64) -> f64 {
+    const STEPS: f64 = 1_048_576.0;
+    if x.abs() > 180.0 + 360.0 * STEPS {
+        x = (x + 180.0).rem_euclid(360.0) - 180.0;
+    }
+    while x > 180.0 {
+        x -= 360.0;
+    }
+    while x < -180.0 {
+        x += 360.0;
+    }
+    x
+}
+
 fn input_type(i: Input<'_>) -> &'static str {
     match i {
         Input::Number(_) => "FLOAT",
@@ -502,10 +522,67 @@ mod tests {
             .contains("Unknown coordinate reference system: code=1"));
         assert!(msg(&[("longitude", N(1.0)), ("latitude", N(91.0))])
             .contains("Valid range for Y coordinate is [-90, 90]"));
-        assert!(msg(&[("longitude", N(181.0)), ("latitude", N(1.0))])
-            .contains("Valid range for X coordinate is [-180, 180]"));
+        assert_eq!(
+            p(&[("x", T("1")), ("y", N(1.0))]),
+            Err(SpatialError::WrongType {
+                field: "x".into(),
+                found: "STRING",
+                expected: "FLOAT or INTEGER"
+            })
+        );
+        assert!(matches!(
+            p(&[("x", N(1.0)), ("y", N(1.0)), ("crs", N(5.0))]),
+            Err(SpatialError::WrongType {
+                expected: "STRING",
+                ..
+            })
+        ));
+        assert!(matches!(
+            p(&[("x", N(1.0)), ("y", N(1.0)), ("srid", T("a"))]),
+            Err(SpatialError::WrongType {
+                expected: "INTEGER",
+                ..
+            })
+        ));
         assert!(msg(&[("x", N(1.0)), ("y", N(1.0)), ("w", N(1.0))]).contains("Unknown key 'w'"));
         assert!(msg(&[("x", T("1")), ("y", N(1.0))]).contains("Cannot assign STRING to field x"));
+    }
+
+    /// A longitude outside [-180, 180] is brought into it, with Neo4j 5.26's rounding (its
+    /// answers, asked on the oracle); a latitude outside [-90, 90] is refused.
+    #[test]
+    fn longitudes_wrap_as_neo4j_wraps_them() {
+        let x = |lon: f64| Point::from_coordinates(Crs::Wgs84, &[lon, 10.0]).unwrap().x;
+        for (lon, want) in [
+            (200.0, -160.0),
+            (540.0, 180.0),
+            (-540.0, -180.0),
+            (-200.0, 160.0),
+            (360.0, 0.0),
+            (180.0, 180.0),
+            (-180.0, -180.0),
+            (180.1, -179.9),
+            (1000.7, -79.29999999999995),
+            (-1000.3, 79.70000000000005),
+            (100000.123, -79.87699999999313),
+        ] {
+            assert_eq!(x(lon), want, "{lon}");
+        }
+        // Where Neo4j never answers, an answer in range.
+        for lon in [1e300, -1e300, 1e12 + 0.5, f64::MAX] {
+            assert!((-180.0..=180.0).contains(&x(lon)), "{lon}");
+        }
+        let p3 = Point::from_coordinates(Crs::Wgs84_3D, &[190.5, 10.0, 1.0]).unwrap();
+        assert_eq!(p3.coordinates(), vec![-169.5, 10.0, 1.0]);
+        assert_eq!(
+            Point::from_coordinates(Crs::Wgs84, &[200.0, 91.0]),
+            Err(SpatialError::InvalidLatitude {
+                coordinates: "[200.0, 91.0]".into()
+            })
+        );
+        // Cartesian coordinates are kept.
+        let c = Point::from_coordinates(Crs::Cartesian, &[200.0, 91.0]).unwrap();
+        assert_eq!(c.coordinates(), vec![200.0, 91.0]);
     }
 
     #[test]

@@ -601,6 +601,99 @@ impl ExecError {
         e
     }
 
+    /// `point(map)`'s refusal: an `ArgumentError` with Neo4j's GQL status where it has one
+    /// of its own: a key given a value of the wrong type `22G03` caused by `22N27` (whose
+    /// text, in Neo4j 5.26, reads `for $context` word for word), a latitude out of range
+    /// `22000` caused by `22N23`.
+    ///
+    /// `given`: the value of the key refused, if it is known; Neo4j's message names it twice
+    /// (`Cannot assign String("a") to field 'a'`), not the field.
+    pub(crate) fn point_refused(
+        e: &crate::spatial::SpatialError,
+        given: Option<&crate::value::Value>,
+    ) -> Self {
+        use crate::spatial::SpatialError as S;
+        use crate::value::Value;
+        let status = match e {
+            S::WrongType {
+                field, expected, ..
+            } => Some(GqlStatus::invalid_value_type(GqlStatus::cause(
+                "22N27",
+                "error: data exception - invalid entity type",
+                format!("Invalid input '{field}' for $context. Expected to be {expected}."),
+            ))),
+            S::InvalidLatitude { coordinates } => Some(GqlStatus::data_exception(
+                GqlStatus::cause(
+                    "22N23",
+                    "error: data exception - invalid latitude value",
+                    format!("Cannot create WGS84 POINT with invalid coordinate: {coordinates}. The valid range for the latitude coordinate is [-90, 90]."),
+                ),
+            )),
+            S::InvalidPoint(_) | S::NoSuchField(_) => None,
+        };
+        let message = match (e, given) {
+            (S::WrongType { .. }, Some(v)) => {
+                let shown = match v {
+                    Value::String(s) => format!("'{s}'"),
+                    Value::Int(i) => i.to_string(),
+                    Value::Float(f) => crate::value::java_double_string(*f),
+                    Value::Bool(b) => b.to_string(),
+                    other => super::exec::neo4j_value_text(other),
+                };
+                format!(
+                    "Cannot assign {} to field {shown}",
+                    super::exec::neo4j_value_text(v)
+                )
+            }
+            _ => e.to_string(),
+        };
+        let e = ExecError::runtime(ErrorKind::ArgumentError, message)
+            .with_detail(Detail::InvalidArgumentValue);
+        match status {
+            Some(s) => e.with_gql(s),
+            None => e,
+        }
+    }
+
+    /// `duration(map)` whose months or days overflow: an `ArgumentError` with GQL status
+    /// `22015` caused by `22N28`.
+    pub(crate) fn duration_overflow(message: &str) -> Self {
+        ExecError::runtime(ErrorKind::ArgumentError, message)
+            .with_detail(Detail::InvalidArgumentValue)
+            .with_gql(GqlStatus::outer(
+                "22015",
+                "error: data exception - interval field overflow",
+                None,
+                GqlStatus::cause(
+                    "22N28",
+                    "error: data exception - overflow error",
+                    "The result of the operation 'duration()' has caused an overflow.".into(),
+                ),
+            ))
+    }
+
+    /// `range(a, b, 0)`: Neo4j's `ArgumentError` "Step argument to 'range()' cannot be zero",
+    /// GQL status `22N38` caused by `22N03`.
+    pub(crate) fn range_step_zero() -> Self {
+        let cause = GqlStatus::cause(
+            "22N03",
+            "error: data exception - specified numeric value out of range",
+            "Expected 'step' to be of type INTEGER and in the range 1 to 9223372036854775807 but found 0.".into(),
+        );
+        ExecError::runtime(
+            ErrorKind::ArgumentError,
+            "Step argument to 'range()' cannot be zero",
+        )
+        .with_detail(Detail::NumberOutOfRange)
+        .with_gql(GqlStatus {
+            code: "22N38",
+            description: "error: data exception - invalid function argument. Invalid argument to the function range().".into(),
+            classification: Some("CLIENT_ERROR"),
+            message: Some("22N38: Invalid argument to the function range().".into()),
+            cause: Some(cause),
+        })
+    }
+
     /// An error Neo4j raises as an internal failure of the execution
     /// (`Neo.DatabaseError.Statement.ExecutionFailed`, GQL `50N00`): `substring('a', -1)`.
     pub(crate) fn execution_failed(message: &str) -> Self {

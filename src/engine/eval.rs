@@ -156,6 +156,23 @@ pub(crate) fn not_a_predicate(v: &Value) -> ExecError {
     .expected_type(v, "BOOLEAN")
 }
 
+/// Neo4j's error for a number or a boolean where its runtime casts to a string (`=~`'s
+/// pattern, `split`'s delimiter): "Expected Double(1.500000e+00) to be a
+/// org.neo4j.values.storable.TextValue, but it was a …DoubleValue", GQL `22G03` caused by
+/// `22N01` naming the type it wanted as `wanted` (Neo4j's words differ by site).
+pub(crate) fn not_text_value(v: &Value, wanted: &str) -> ExecError {
+    let class = match v {
+        Value::Int(_) => "LongValue",
+        Value::Float(_) => "DoubleValue",
+        _ => "BooleanValue",
+    };
+    ExecError::type_error(format!(
+        "Expected {} to be a org.neo4j.values.storable.TextValue, but it was a org.neo4j.values.storable.{class}",
+        super::exec::neo4j_value_text(v)
+    ))
+    .expected_type(v, wanted)
+}
+
 /// Whether a row passes a filter (`WHERE`): the predicate coerced as [`truthy`] coerces it.
 pub(crate) fn passes(v: &Value) -> Result<bool> {
     Ok(truthy(v)? == Some(true))
@@ -1134,15 +1151,7 @@ pub(crate) fn binary_values(run: &Runner, op: BinaryOp, l: Value, r: Value) -> R
             (Value::Null, _) | (_, Value::Null) => Ok(Value::Null),
             // A pattern that is not a string is Neo4j's type error, whatever the text.
             (_, p @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => {
-                let class = match p {
-                    Value::Int(_) => "LongValue",
-                    Value::Float(_) => "DoubleValue",
-                    _ => "BooleanValue",
-                };
-                Err(ExecError::type_error(format!(
-                    "Expected {} to be a org.neo4j.values.storable.TextValue, but it was a org.neo4j.values.storable.{class}",
-                    super::exec::neo4j_value_text(p)
-                )))
+                Err(not_text_value(p, "org.neo4j.values.storable.TextValue"))
             }
             _ => Ok(Value::Null),
         },

@@ -223,10 +223,7 @@ impl IntRange {
             None => 1,
         };
         if step == 0 {
-            return Err(
-                ExecError::runtime(ErrorKind::ArgumentError, "range() step cannot be 0")
-                    .with_detail(Detail::NumberOutOfRange),
-            );
+            return Err(ExecError::range_step_zero());
         }
         let len = if (step > 0 && a > b) || (step < 0 && a < b) {
             0
@@ -813,8 +810,15 @@ fn f_point(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) ->
             match crate::spatial::Point::from_map(inputs) {
                 Ok(Some(p)) => Ok(Value::from(p)),
                 Ok(None) => Ok(Value::Null),
-                Err(e) => Err(ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
-                    .with_detail(Detail::InvalidArgumentValue)),
+                Err(e) => {
+                    let given = match &e {
+                        crate::spatial::SpatialError::WrongType { field, .. } => {
+                            m.get(field.as_str())
+                        }
+                        _ => None,
+                    };
+                    Err(ExecError::point_refused(&e, given))
+                }
             }
         }
         other => Err(bad_arg(n, other)),
@@ -1098,6 +1102,9 @@ fn f_split(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> 
             Ok(Value::List(parts.into_iter().map(Value::from).collect()))
         }
         (None, _) | (_, Value::Null) => Ok(Value::Null),
+        (_, d @ (Value::Int(_) | Value::Float(_) | Value::Bool(_))) => {
+            Err(super::eval::not_text_value(d, "STRING"))
+        }
         (_, other) => Err(bad_arg(n, other)),
     }
 }
@@ -1488,10 +1495,12 @@ fn f_duration(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args)
         Value::Null | Value::String(_) | Value::Map(_) | Value::Temporal(_) => {}
         other => return Err(super::temporal_checks::bad_signature("duration", other)),
     }
+    use super::temporal_values::DurationError;
     Ok(super::temporal_values::duration_from(&args[0])
-        .map_err(|e| match &args[0] {
-            Value::String(text) => super::temporal_checks::text_error("duration", text, None),
-            _ => temporal_error(e),
+        .map_err(|e| match (&args[0], e) {
+            (Value::String(text), _) => super::temporal_checks::text_error("duration", text, None),
+            (_, e @ DurationError::Overflow { .. }) => ExecError::duration_overflow(&e.to_string()),
+            (_, DurationError::Invalid(e)) => temporal_error(e),
         })?
         .map(|d| Value::from(crate::temporal::Temporal::Duration(d)))
         .unwrap_or(Value::Null))

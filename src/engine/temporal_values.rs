@@ -498,14 +498,31 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
     }
 }
 
+/// Why `duration(x)` cannot make a duration.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum DurationError {
+    /// The months or days overflow a 64-bit integer (Neo4j's words, the values wrapped).
+    #[error("Invalid value for duration, will cause overflow. Value was months={months}, days={days}, seconds=0, nanos=0")]
+    Overflow { months: i64, days: i64 },
+    /// Anything else (a text that is not a duration, a field it does not know, …).
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for DurationError {
+    fn from(s: String) -> Self {
+        DurationError::Invalid(s)
+    }
+}
+
 /// `duration(x)`: from a map of components (fractions cascade) or an ISO 8601 string.
-pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
+pub fn duration_from(arg: &Value) -> Result<Option<Duration>, DurationError> {
     match arg {
         Value::Null => Ok(None),
-        Value::String(s) => parse_duration(s).map(Some),
+        Value::String(s) => Ok(parse_duration(s).map(Some)?),
         Value::Temporal(t) => match &**t {
             Temporal::Duration(d) => Ok(Some(*d)),
-            other => Err(format!("duration() cannot take {}", other.type_name())),
+            other => Err(format!("duration() cannot take {}", other.type_name()).into()),
         },
         Value::Map(m) => {
             let f = |k: &str| -> Result<f64, String> {
@@ -535,7 +552,7 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
                 ]
                 .contains(&&**k)
                 {
-                    return Err(format!("unknown duration field {k}"));
+                    return Err(format!("unknown duration field {k}").into());
                 }
             }
             let months = f("years")? * 12.0 + f("quarters")? * 3.0 + f("months")?;
@@ -551,9 +568,10 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
                     .wrapping_add(int("quarters").wrapping_mul(3))
                     .wrapping_add(int("months"));
                 let wrapped_days = int("weeks").wrapping_mul(7).wrapping_add(int("days"));
-                return Err(format!(
-                    "Invalid value for duration, will cause overflow. Value was months={wrapped}, days={wrapped_days}, seconds=0, nanos=0"
-                ));
+                return Err(DurationError::Overflow {
+                    months: wrapped,
+                    days: wrapped_days,
+                });
             }
             // Whole-number seconds and nanoseconds stay exact.
             let int = |k: &str| -> i64 {
@@ -585,7 +603,9 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, String> {
             let nanos = (exact_ns.rem_euclid(1_000_000_000)) as i64;
             Ok(Some(base.add(&Duration::new(0, 0, secs, nanos))))
         }
-        other => Err(format!("duration() cannot take {other}")),
+        other => Err(DurationError::Invalid(format!(
+            "duration() cannot take {other}"
+        ))),
     }
 }
 

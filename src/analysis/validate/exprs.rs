@@ -636,21 +636,31 @@ impl<'a, 's> Checker<'a, 's> {
             return;
         };
         let (list, map) = (s.meets(Types::any_list()), s.meets(Types::of(Ty::Map)));
-        if list && !map && !i.meets(Types::of(Ty::Integer)) {
-            let message = self.mismatch(
-                index,
-                &format!(
-                    "list index must be given as Integer, but was {}",
-                    i.describe()
-                ),
-            );
-            self.diag(DiagnosticKind::InvalidArgumentType, message, index.span);
+        let (subject, expected) = if list && !map && !i.meets(Types::of(Ty::Integer)) {
+            ("list index", "Integer")
         } else if map && !list && !i.meets(Types::of(Ty::String)) {
-            let message = self.mismatch(
-                index,
-                &format!("map key must be given as String, but was {}", i.describe()),
-            );
-            self.diag(DiagnosticKind::InvalidArgumentType, message, index.span);
+            ("map key", "String")
+        } else {
+            return;
+        };
+        let actual = i.describe();
+        let message = self.mismatch(
+            index,
+            &format!("{subject} must be given as {expected}, but was {actual}"),
+        );
+        self.diag(DiagnosticKind::InvalidArgumentType, message, index.span);
+        // Neo4j's GQL status: `22N27` "Invalid input 'String' for list index parameter: s".
+        let parameter = match &index.kind {
+            ExprKind::Parameter(p) => Some(p.key().to_string()),
+            _ => None,
+        };
+        self.last_facts(GqlFacts::Mismatch {
+            expected: expected.to_string(),
+            actual,
+            parameter,
+        });
+        if let Some(d) = self.diags.last_mut() {
+            d.subject = Some(subject.to_string());
         }
     }
 
