@@ -990,34 +990,36 @@ pub struct QualifiedName {
 
 /// Whether `name` (one part, any case) is one of the aggregating functions.
 pub fn is_aggregate_name(name: &str) -> bool {
-    const AGGREGATES: &[&str] = &[
-        "avg",
-        "collect",
-        "count",
-        "max",
-        "min",
-        "percentilecont",
-        "percentiledisc",
-        "stdev",
-        "stdevp",
-        "sum",
-        // APOC core's aggregating functions grape runs.
-        "apoc.agg.first",
-        "apoc.agg.graph",
-        "apoc.agg.last",
-        "apoc.agg.maxitems",
-        "apoc.agg.median",
-        "apoc.agg.minitems",
-        "apoc.agg.nth",
-        "apoc.agg.percentiles",
-        "apoc.agg.product",
-        "apoc.agg.slice",
-        "apoc.agg.statistics",
-        // GDS's Cypher projection.
-        "gds.graph.project",
-    ];
-    AGGREGATES.iter().any(|a| name.eq_ignore_ascii_case(a))
+    AGGREGATE_NAMES.iter().any(|a| name.eq_ignore_ascii_case(a))
 }
+
+/// The aggregating functions grape knows, lower-case.
+pub const AGGREGATE_NAMES: &[&str] = &[
+    "avg",
+    "collect",
+    "count",
+    "max",
+    "min",
+    "percentilecont",
+    "percentiledisc",
+    "stdev",
+    "stdevp",
+    "sum",
+    // APOC core's aggregating functions grape runs.
+    "apoc.agg.first",
+    "apoc.agg.graph",
+    "apoc.agg.last",
+    "apoc.agg.maxitems",
+    "apoc.agg.median",
+    "apoc.agg.minitems",
+    "apoc.agg.nth",
+    "apoc.agg.percentiles",
+    "apoc.agg.product",
+    "apoc.agg.slice",
+    "apoc.agg.statistics",
+    // GDS's Cypher projection.
+    "gds.graph.project",
+];
 
 impl QualifiedName {
     /// The dotted text, e.g. `db.schema.visualization`.

@@ -2,9 +2,58 @@
 
 use super::*;
 
+/// APOC core's aggregating functions that grape runs, each bound once when a projection is
+/// compiled (`ApocAggregate::resolve`), never looked up by name per group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ApocAggregate {
+    First,
+    Last,
+    Nth,
+    Slice,
+    Median,
+    Product,
+    MaxItems,
+    MinItems,
+    Graph,
+    Percentiles,
+    Statistics,
+}
+
+impl ApocAggregate {
+    /// Each one with its name, lower-case (as a call's name is compared).
+    const ALL: [(&'static str, ApocAggregate); 11] = [
+        ("apoc.agg.first", ApocAggregate::First),
+        ("apoc.agg.graph", ApocAggregate::Graph),
+        ("apoc.agg.last", ApocAggregate::Last),
+        ("apoc.agg.maxitems", ApocAggregate::MaxItems),
+        ("apoc.agg.median", ApocAggregate::Median),
+        ("apoc.agg.minitems", ApocAggregate::MinItems),
+        ("apoc.agg.nth", ApocAggregate::Nth),
+        ("apoc.agg.percentiles", ApocAggregate::Percentiles),
+        ("apoc.agg.product", ApocAggregate::Product),
+        ("apoc.agg.slice", ApocAggregate::Slice),
+        ("apoc.agg.statistics", ApocAggregate::Statistics),
+    ];
+
+    /// The function `name` (dotted, lower-case), if it is one of these.
+    pub(crate) fn resolve(name: &str) -> Option<ApocAggregate> {
+        Self::ALL.iter().find(|(n, _)| *n == name).map(|&(_, f)| f)
+    }
+
+    /// Its name, lower-case (the name its errors give).
+    pub(crate) fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, f)| *f == self)
+            .map_or("apoc.agg", |(n, _)| n)
+    }
+}
+
 /// The result of an APOC aggregating function over its argument rows (each with a non-null
 /// first argument, in order).
-pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Value> {
+pub(crate) fn finish_aggregate(f: ApocAggregate, rows: Vec<Vec<Value>>) -> Result<Value> {
+    use ApocAggregate as A;
+    let name = f.name();
     let first_arg = |r: &Vec<Value>| r.first().cloned().unwrap_or_default();
     let extra = |i: usize| {
         rows.first()
@@ -12,10 +61,10 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
             .cloned()
             .unwrap_or_default()
     };
-    Ok(match name {
-        "apoc.agg.first" => rows.first().map(first_arg).unwrap_or_default(),
-        "apoc.agg.last" => rows.last().map(first_arg).unwrap_or_default(),
-        "apoc.agg.nth" => {
+    Ok(match f {
+        A::First => rows.first().map(first_arg).unwrap_or_default(),
+        A::Last => rows.last().map(first_arg).unwrap_or_default(),
+        A::Nth => {
             let offset = int(name, &extra(1))?.unwrap_or(0);
             if offset == -1 {
                 rows.last().map(first_arg).unwrap_or_default()
@@ -27,7 +76,7 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                     .unwrap_or_default()
             }
         }
-        "apoc.agg.slice" => {
+        A::Slice => {
             let from = int(name, &extra(1))?.unwrap_or(0).max(0) as usize;
             let to = int(name, &extra(2))?.unwrap_or(-1);
             let it = rows.iter().skip(from).map(first_arg);
@@ -37,7 +86,7 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 it.take((to as usize).saturating_sub(from)).collect()
             })
         }
-        "apoc.agg.median" => {
+        A::Median => {
             let mut xs: Vec<Value> = rows
                 .iter()
                 .map(first_arg)
@@ -56,7 +105,7 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 Value::Float((a + b) / 2.0)
             }
         }
-        "apoc.agg.product" => {
+        A::Product => {
             let (mut ints, mut float, mut all_int) = (1i64, 1f64, true);
             for r in &rows {
                 match &r[0] {
@@ -80,7 +129,7 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 Value::Float(float)
             }
         }
-        "apoc.agg.maxitems" | "apoc.agg.minitems" => {
+        A::MaxItems | A::MinItems => {
             // Rows are (item, value[, groupLimit]); the item may be null, the value not.
             let limit = int(name, &extra(2))?.unwrap_or(-1);
             let mut best: Option<Value> = None;
@@ -94,8 +143,8 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 let better = match o {
                     None => true,
                     Some(o) => {
-                        (name == "apoc.agg.maxitems" && o == Ordering::Greater)
-                            || (name == "apoc.agg.minitems" && o == Ordering::Less)
+                        (f == A::MaxItems && o == Ordering::Greater)
+                            || (f == A::MinItems && o == Ordering::Less)
                     }
                 };
                 if better {
@@ -111,7 +160,7 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 (key("value"), best.unwrap_or_default()),
             ]))
         }
-        "apoc.agg.graph" => {
+        A::Graph => {
             let (mut nodes, mut rels) = (Vec::new(), Vec::new());
             fn gather(v: &Value, nodes: &mut Vec<Value>, rels: &mut Vec<Value>) {
                 match v {
@@ -139,21 +188,21 @@ pub(crate) fn finish_aggregate(name: &str, rows: Vec<Vec<Value>>) -> Result<Valu
                 (key("relationships"), Value::List(rels)),
             ]))
         }
-        "apoc.agg.percentiles" | "apoc.agg.statistics" => histogram(name, &rows)?,
-        other => return Err(ExecError::unsupported(other)),
+        A::Percentiles | A::Statistics => histogram(f, &rows)?,
     })
 }
 
 /// `apoc.agg.percentiles` / `statistics`: the values in HdrHistogram as APOC 5 records them
 /// (see `hdr.rs`); the percentiles are the last row's list.
-fn histogram(name: &str, rows: &[Vec<Value>]) -> Result<Value> {
+fn histogram(f: ApocAggregate, rows: &[Vec<Value>]) -> Result<Value> {
+    let (name, percentiles_only) = (f.name(), f == ApocAggregate::Percentiles);
     use super::hdr::{Hdr, Num};
     let mut h = Hdr::new();
     let mut percentiles: Vec<Value> = [0.5, 0.75, 0.9, 0.95, 0.99]
         .into_iter()
         .map(Value::Float)
         .collect();
-    if rows.is_empty() && name == "apoc.agg.percentiles" {
+    if rows.is_empty() && percentiles_only {
         // Never called: APOC's field default, with 0.9 twice.
         percentiles = [0.5, 0.75, 0.9, 0.95, 0.9, 0.99]
             .into_iter()
@@ -194,7 +243,7 @@ fn histogram(name: &str, rows: &[Vec<Value>]) -> Result<Value> {
             Num::Float(f) => Value::Float(f),
         })
     };
-    if name == "apoc.agg.percentiles" {
+    if percentiles_only {
         return Ok(Value::List(
             percentiles
                 .iter()

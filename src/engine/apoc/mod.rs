@@ -34,7 +34,7 @@ pub(crate) use text::{base64_decode, base64_encode, B64};
 pub(super) mod write;
 mod xml;
 
-pub(crate) use agg::finish_aggregate;
+pub(crate) use agg::{finish_aggregate, ApocAggregate};
 use coll::*;
 use convert::*;
 use graph::*;

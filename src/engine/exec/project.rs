@@ -37,9 +37,64 @@ pub(super) fn unprojected_variable(e: &Expr, p: &Projection, cols: &[Arc<str>]) 
     }
 }
 
+/// An aggregating function, bound once when its projection is compiled: each group's
+/// accumulator is made and finished by its kind, never by its name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Aggregate {
+    CountStar,
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+    Collect,
+    StDev,
+    StDevP,
+    PercentileCont,
+    PercentileDisc,
+    Apoc(crate::engine::apoc::ApocAggregate),
+    /// GDS's Cypher projection (`gds.graph.project` as an aggregation).
+    GdsProject,
+}
+
+impl Aggregate {
+    /// The aggregating function `name` (dotted, lower-case), if grape runs it.
+    pub(super) fn resolve(name: &str) -> Option<Aggregate> {
+        use Aggregate as A;
+        Some(match name {
+            "count*" => A::CountStar,
+            "count" => A::Count,
+            "sum" => A::Sum,
+            "avg" => A::Avg,
+            "min" => A::Min,
+            "max" => A::Max,
+            "collect" => A::Collect,
+            "stdev" => A::StDev,
+            "stdevp" => A::StDevP,
+            "percentilecont" => A::PercentileCont,
+            "percentiledisc" => A::PercentileDisc,
+            "gds.graph.project" => A::GdsProject,
+            other => A::Apoc(crate::engine::apoc::ApocAggregate::resolve(other)?),
+        })
+    }
+
+    /// Whether its accumulator keeps the values it is given (beyond a distinct set).
+    fn keeps_values(self) -> bool {
+        !matches!(
+            self,
+            Aggregate::Count
+                | Aggregate::CountStar
+                | Aggregate::Sum
+                | Aggregate::Avg
+                | Aggregate::Min
+                | Aggregate::Max
+        )
+    }
+}
+
 pub(super) struct AggSpec<'q> {
     expr: &'q Expr,
-    name: String,
+    kind: Aggregate,
     distinct: bool,
     args: &'q [Expr],
     /// Whether its accumulator keeps the values it is given (collected values, a distinct
@@ -48,35 +103,31 @@ pub(super) struct AggSpec<'q> {
 }
 
 impl AggSpec<'_> {
-    fn new<'q>(expr: &'q Expr, name: String, distinct: bool, args: &'q [Expr]) -> AggSpec<'q> {
-        let keeps = distinct
-            || !matches!(
-                name.as_str(),
-                "count" | "count*" | "sum" | "avg" | "min" | "max"
-            );
+    fn new<'q>(expr: &'q Expr, kind: Aggregate, distinct: bool, args: &'q [Expr]) -> AggSpec<'q> {
         AggSpec {
             expr,
-            name,
+            kind,
             distinct,
             args,
-            keeps,
+            keeps: distinct || kind.keeps_values(),
         }
     }
 }
 
 pub(super) fn collect_aggregates<'q>(e: &'q Expr, out: &mut Vec<AggSpec<'q>>) {
     match &e.kind {
-        ExprKind::CountStar => out.push(AggSpec::new(e, "count*".into(), false, &[])),
+        ExprKind::CountStar => out.push(AggSpec::new(e, Aggregate::CountStar, false, &[])),
         ExprKind::FunctionCall {
             name,
             distinct,
             args,
-        } if functions::is_aggregate(name) => out.push(AggSpec::new(
-            e,
-            name.dotted().to_ascii_lowercase(),
-            *distinct,
-            args,
-        )),
+        } if functions::is_aggregate(name) => {
+            // Every name `is_aggregate` accepts resolves (a unit test holds the two lists
+            // together).
+            if let Some(kind) = Aggregate::resolve(&name.dotted().to_ascii_lowercase()) {
+                out.push(AggSpec::new(e, kind, *distinct, args));
+            }
+        }
         // The list a comprehension or quantifier runs over, and a reduction's start and list,
         // are evaluated once per group, so an aggregate there is the group's
         // (`size([x IN collect(r) WHERE x IS NOT NULL])`); the per-element parts may hold none.
@@ -256,7 +307,7 @@ impl<'q> Projecting<'q> {
         let accs = self
             .aggs
             .iter()
-            .map(|a| Accumulator::new(&a.name, a.distinct))
+            .map(|a| Accumulator::new(a.kind, a.distinct))
             .collect();
         self.order.push((key_vals, r, accs));
         Ok(gi)
@@ -289,7 +340,7 @@ impl<'q> Projecting<'q> {
     /// Whether aggregate `a` is `count(*)`, which reads no argument and cannot fail: its rows
     /// may be added in runs ([`Projecting::add_rows`]).
     pub(super) fn counts_rows(&self, a: usize) -> bool {
-        self.aggs[a].name == "count*"
+        self.aggs[a].kind == Aggregate::CountStar
     }
 
     /// Adds `n` rows to group `gi`'s `count(*)`, aggregate `a` ([`Projecting::counts_rows`]).
@@ -572,7 +623,7 @@ impl<'a> Runner<'a> {
                     Vec::new(),
                     vec![Value::Null; scope.len()],
                     aggs.iter()
-                        .map(|a| Accumulator::new(&a.name, a.distinct))
+                        .map(|a| Accumulator::new(a.kind, a.distinct))
                         .collect(),
                 ));
             }
@@ -580,7 +631,7 @@ impl<'a> Runner<'a> {
                 let mut values = HashMap::new();
                 for (a, acc) in aggs.iter().zip(accs) {
                     let v = match acc {
-                        Accumulator::Apoc { name, rows } if name == "gds.graph.project" => {
+                        Accumulator::GdsProject { rows } => {
                             crate::engine::gds::project_aggregate(self.graph(), rows, self.sh.src)?
                         }
                         acc => acc.finish()?,
@@ -834,12 +885,16 @@ pub(super) enum Accumulator {
     /// APOC's aggregating functions (`apoc.agg.*`): the argument rows with a value, finished
     /// at the end.
     Apoc {
-        name: String,
+        f: crate::engine::apoc::ApocAggregate,
+        rows: Vec<Vec<Value>>,
+    },
+    /// GDS's Cypher projection: its argument rows, the graph projected at the end.
+    GdsProject {
         rows: Vec<Vec<Value>>,
     },
     /// stDev, stDevP, percentileCont, percentileDisc: collect the numbers, finish at the end.
     Numbers {
-        name: String,
+        kind: Aggregate,
         distinct: Option<HashSet<GroupKey>>,
         xs: Vec<f64>,
         ints: bool,
@@ -848,45 +903,47 @@ pub(super) enum Accumulator {
 }
 
 impl Accumulator {
-    pub(super) fn new(name: &str, distinct: bool) -> Self {
+    pub(super) fn new(kind: Aggregate, distinct: bool) -> Self {
         let d = || distinct.then(HashSet::new);
-        match name {
-            "count*" => Accumulator::Count {
+        match kind {
+            Aggregate::CountStar => Accumulator::Count {
                 distinct: None,
                 n: 0,
                 star: true,
             },
-            "count" => Accumulator::Count {
+            Aggregate::Count => Accumulator::Count {
                 distinct: d(),
                 n: 0,
                 star: false,
             },
-            "sum" => Accumulator::Sum {
+            Aggregate::Sum => Accumulator::Sum {
                 distinct: d(),
                 int: 0,
                 float: 0.0,
                 is_float: false,
                 any: false,
             },
-            "avg" => Accumulator::Avg {
+            Aggregate::Avg => Accumulator::Avg {
                 distinct: d(),
                 mean: 0.0,
                 n: 0,
             },
-            "min" => Accumulator::Min(None),
-            "max" => Accumulator::Max(None),
-            "collect" => Accumulator::Collect {
+            Aggregate::Min => Accumulator::Min(None),
+            Aggregate::Max => Accumulator::Max(None),
+            Aggregate::Collect => Accumulator::Collect {
                 distinct: d(),
                 items: Vec::new(),
             },
-            other if other.starts_with("apoc.") || other == "gds.graph.project" => {
-                Accumulator::Apoc {
-                    name: other.to_string(),
-                    rows: Vec::new(),
-                }
-            }
-            other => Accumulator::Numbers {
-                name: other.to_string(),
+            Aggregate::Apoc(f) => Accumulator::Apoc {
+                f,
+                rows: Vec::new(),
+            },
+            Aggregate::GdsProject => Accumulator::GdsProject { rows: Vec::new() },
+            kind @ (Aggregate::StDev
+            | Aggregate::StDevP
+            | Aggregate::PercentileCont
+            | Aggregate::PercentileDisc) => Accumulator::Numbers {
+                kind,
                 distinct: d(),
                 xs: Vec::new(),
                 ints: true,
@@ -997,7 +1054,7 @@ impl Accumulator {
                     items.push(v);
                 }
             }
-            Accumulator::Apoc { rows, .. } => {
+            Accumulator::Apoc { rows, .. } | Accumulator::GdsProject { rows } => {
                 if !v.is_null() {
                     args.insert(0, v);
                     rows.push(args.into_vec());
@@ -1059,18 +1116,24 @@ impl Accumulator {
             }
             Accumulator::Min(v) | Accumulator::Max(v) => v.unwrap_or(Value::Null),
             Accumulator::Collect { items, .. } => Value::List(items),
-            Accumulator::Apoc { name, rows } => super::super::apoc::finish_aggregate(&name, rows)?,
+            Accumulator::Apoc { f, rows } => super::super::apoc::finish_aggregate(f, rows)?,
+            // Projected where the graph is at hand (`finish_projection`), never here.
+            Accumulator::GdsProject { .. } => {
+                return Err(ExecError::unsupported(
+                    "gds.graph.project finished without its graph",
+                ))
+            }
             Accumulator::Numbers {
-                name,
+                kind,
                 mut xs,
                 ints,
                 pct,
                 ..
             } => {
                 let n = xs.len();
-                match name.as_str() {
-                    "stdev" | "stdevp" => {
-                        let pop = name == "stdevp";
+                match kind {
+                    Aggregate::StDev | Aggregate::StDevP => {
+                        let pop = kind == Aggregate::StDevP;
                         // No value at all: null (the Neo4j 5.26 oracle); one value: 0.0.
                         if n == 0 {
                             return Ok(Value::Null);
@@ -1088,7 +1151,7 @@ impl Accumulator {
                         }
                         Value::Float((m2 / if pop { n as f64 } else { (n - 1) as f64 }).sqrt())
                     }
-                    "percentilecont" | "percentiledisc" => {
+                    Aggregate::PercentileCont | Aggregate::PercentileDisc => {
                         let p = match pct {
                             Some(Value::Int(i)) => i as f64,
                             Some(Value::Float(f)) => f,
@@ -1111,7 +1174,7 @@ impl Accumulator {
                             return Ok(Value::Null);
                         }
                         xs.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
-                        if name == "percentilecont" {
+                        if kind == Aggregate::PercentileCont {
                             let pos = p * (n - 1) as f64;
                             let lo = pos.floor() as usize;
                             let hi = pos.ceil() as usize;
@@ -1201,4 +1264,28 @@ pub(crate) fn has_aggregate(e: &Expr) -> bool {
     let mut found = Vec::new();
     collect_aggregates(e, &mut found);
     !found.is_empty()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every aggregating function the checker accepts is bound to an accumulator, and the
+    /// names that bind are only those.
+    #[test]
+    fn every_aggregate_name_binds() {
+        for name in crate::syntax::ast::AGGREGATE_NAMES {
+            assert!(Aggregate::resolve(name).is_some(), "{name}");
+        }
+        assert_eq!(Aggregate::resolve("count*"), Some(Aggregate::CountStar));
+        for name in ["apoc.agg.nope", "size", "apoc.coll.sum", ""] {
+            assert_eq!(Aggregate::resolve(name), None, "{name}");
+        }
+        // And each APOC one finds its own name back.
+        for name in crate::syntax::ast::AGGREGATE_NAMES {
+            if let Some(Aggregate::Apoc(f)) = Aggregate::resolve(name) {
+                assert_eq!(f.name(), *name);
+            }
+        }
+    }
 }
