@@ -206,7 +206,7 @@ pub struct Graph {
     /// The relationships of every node as contiguous arrays (built on first expansion after a
     /// change; cleared by any mutation), so that expanding reads one block per node instead of
     /// following per-relationship links.
-    adjacency: std::sync::OnceLock<Adjacency>,
+    adjacency: std::sync::OnceLock<Derived>,
     /// (label, key) → value → nodes indexes, built when lookups pay for them and kept up to
     /// date by every change to nodes (`reindex`); dropped by a rollback or a replay.
     prop_indexes: RwLock<HashMap<(Sym, Sym), Arc<PropIndex>>>,
@@ -463,8 +463,9 @@ impl Graph {
                 .values()
                 .map(|v| v.capacity() * size_of::<NodeId>() + 32)
                 .sum::<usize>();
-        if let Some(a) = self.adjacency.get() {
-            st.adjacency_bytes = a.starts.capacity() * size_of::<u32>()
+        if let Some(Derived { adj: a, implied }) = self.adjacency.get() {
+            st.adjacency_bytes = implied.capacity() * size_of::<[u64; 2]>()
+                + a.starts.capacity() * size_of::<u32>()
                 + a.entries.capacity() * size_of::<AdjEntry>();
         }
         if let Ok(m) = self.prop_indexes.read() {
@@ -1070,7 +1071,73 @@ impl Graph {
     }
 
     fn adjacency(&self) -> &Adjacency {
-        self.adjacency.get_or_init(|| self.s.adjacency())
+        &self.derived().adj
+    }
+
+    /// The adjacency and what is read off it, built on first use after a change.
+    fn derived(&self) -> &Derived {
+        self.adjacency.get_or_init(|| {
+            let adj = self.s.adjacency();
+            let implied = self.implied_by_types(&adj);
+            Derived { adj, implied }
+        })
+    }
+
+    /// Per relationship type, the label bits every end node of the type's relationships has
+    /// and those every start node has: one pass over the adjacency, each node's bits read
+    /// once (a node is the end of its incoming entries and the start of its outgoing ones).
+    fn implied_by_types(&self, adj: &Adjacency) -> Vec<[u64; 2]> {
+        let mut implied: Vec<[u64; 2]> = Vec::new();
+        for (i, w) in adj.starts.windows(2).enumerate() {
+            let (from, to) = (w[0] as usize, w[1] as usize);
+            let Some(list) = adj.entries.get(from..to) else {
+                continue;
+            };
+            // Even windows are a node's outgoing list, odd ones its incoming list.
+            let (node, incoming) = (i / 2, i % 2 == 1);
+            let bits = self.label_bits.get(node).unwrap_or(0);
+            for &(_, _, t) in list {
+                let t = t as usize;
+                if implied.len() <= t {
+                    implied.resize(t + 1, [u64::MAX; 2]);
+                }
+                implied[t][usize::from(!incoming)] &= bits;
+            }
+        }
+        implied
+    }
+
+    /// The label bits that every node reached over a relationship of one of `types` in
+    /// direction `dir` has, as the graph is now (0 when none is known): those labels need
+    /// not be checked on such a node. Rebuilt with the adjacency after any change.
+    pub fn labels_implied(&self, types: &[Sym], dir: Dir) -> u64 {
+        let implied = &self.derived().implied;
+        let mut bits = u64::MAX;
+        for &t in types {
+            let [end, start] = implied.get(t as usize).copied().unwrap_or([0, 0]);
+            bits &= match dir {
+                Dir::Outgoing => end,
+                Dir::Incoming => start,
+                Dir::Both => end & start,
+            };
+        }
+        if types.is_empty() {
+            0
+        } else {
+            bits
+        }
+    }
+
+    /// The label bits of `labels`, if each of them has one.
+    pub fn label_mask(&self, labels: &[Sym]) -> Option<u64> {
+        let mut want = 0u64;
+        for l in labels {
+            match self.label_bit.get(*l as usize) {
+                Some(&b) if b != u8::MAX => want |= 1 << b,
+                _ => return None,
+            }
+        }
+        Some(want)
     }
 
     fn log(&mut self, c: impl FnOnce() -> Change) {
@@ -1782,6 +1849,14 @@ impl crate::value::Entities for Graph {
     fn rel_props(&self, r: RelId) -> BTreeMap<Arc<str>, Value> {
         self.relationship_properties(r)
     }
+}
+
+/// What is read off the graph's relationships after a change: the adjacency, and per type
+/// the labels its end and start nodes all have (`Graph::labels_implied`).
+#[derive(Debug)]
+struct Derived {
+    adj: Adjacency,
+    implied: Vec<[u64; 2]>,
 }
 
 /// The scans of one (label, key) so far and what its index would cost, in node reads.

@@ -524,7 +524,7 @@ impl<'a> Runner<'a> {
             return self.match_general(ch, gen, chains, i, st, scope, emit);
         }
         // A chain whose checks compile to ids, from a scan, runs as a pipeline of batches.
-        if let Some(p) = super::physical::Pipeline::new(ch, st) {
+        if let Some(p) = super::physical::Pipeline::new(self.g, ch, st) {
             return p.run(self, st, scope, &mut |st, run| {
                 run.match_parts(chains, i + 1, st, scope, emit)
             });

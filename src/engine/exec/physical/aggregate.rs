@@ -129,7 +129,7 @@ impl Runner<'_> {
         };
         st.vals.resize(new_scope.len(), Value::Null);
         st.bound.resize(new_scope.len(), false);
-        let Some(pipeline) = Pipeline::new(ch, &st) else {
+        let Some(pipeline) = Pipeline::new(self.g, ch, &st) else {
             return Ok(None);
         };
         let key_cols: Option<Vec<Col>> = keys

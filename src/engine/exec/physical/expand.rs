@@ -174,8 +174,14 @@ impl Pipeline<'_, '_> {
         let step = &self.steps[level];
         let earlier = &self.steps[..level];
         let mut flow = Flow::More;
+        let (info, implied) = (&self.ch.nodes[step.to], self.labels_implied[level]);
         for c in cands.iter() {
-            if !self.node_ok(cx.run, step.to, c.node) {
+            let ok = if implied {
+                super::reached_node_ok(cx.run, info, c.node)
+            } else {
+                super::node_ok(cx.run, info, c.node)
+            };
+            if !ok {
                 continue;
             }
             *passed += 1;
