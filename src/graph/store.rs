@@ -530,13 +530,7 @@ impl Graph {
     #[inline]
     pub fn has_labels_fast(&self, n: NodeId, labels: &[Sym]) -> Option<bool> {
         let bits = self.label_bits.get(n.0 as usize)?;
-        let mut want = 0u64;
-        for l in labels {
-            match self.label_bit.get(*l as usize) {
-                Some(&b) if b != u8::MAX => want |= 1 << b,
-                _ => return None,
-            }
-        }
+        let want = self.label_mask(labels)?;
         Some(bits & want == want)
     }
 
