@@ -1123,6 +1123,7 @@ impl Graph {
     }
 
     /// The label bits of `labels`, if each of them has one.
+    #[inline]
     pub fn label_mask(&self, labels: &[Sym]) -> Option<u64> {
         let mut want = 0u64;
         for l in labels {
