@@ -422,10 +422,11 @@ pub enum Component {
 
 /// A WGS-84 longitude brought into [-180, 180] as Neo4j brings it: 360 taken away while it is
 /// above 180, added while it is below -180 (200 is -160, 540 is 180, -540 is -180), step by
-/// step so that the rounding is Neo4j's. Where that would take more than a million steps
-/// (Neo4j never finishes once a step no longer changes the value), in one step.
+/// step so that the rounding is Neo4j's. Where that would take more than 65,536 steps (beyond
+/// 23,592,960 degrees; Neo4j never finishes once a step no longer changes the value), in one
+/// step: a point costs at most that many subtractions.
 fn normalized_longitude(mut x: f64) -> f64 {
-    const STEPS: f64 = 1_048_576.0;
+    const STEPS: f64 = 65_536.0;
     if x.abs() > 180.0 + 360.0 * STEPS {
         x = (x + 180.0).rem_euclid(360.0) - 180.0;
     }
