@@ -774,15 +774,25 @@ impl Graph {
         s.having / s.distinct as f64
     }
 
-    /// What a sample of evenly spaced nodes with `label` says about their values of `key`
-    /// (no index is built to find out).
+    /// What a sample of the nodes with `label` says about their values of `key` (no index is
+    /// built to find out): one node from each of 512 equal stretches of the label, at a
+    /// pseudo-random place in its stretch (fixed by the stretch's number), so that values
+    /// that repeat with the node order (`i % 3000`) are not sampled in step with it.
     fn key_sample(&self, label: Sym, key: Sym) -> KeySample {
         const SAMPLE: usize = 512;
         let nodes = self.nodes_with_label(label);
         let step = nodes.len().div_ceil(SAMPLE).max(1);
         let mut counts: HashMap<GroupKey, u32> = HashMap::new();
         let (mut sampled, mut with_key, mut ints) = (0usize, 0usize, 0usize);
-        for &n in nodes.iter().step_by(step) {
+        for (k, stretch) in nodes.chunks(step).enumerate() {
+            // SplitMix64 of the stretch's number.
+            let mut z = (k as u64)
+                .wrapping_add(1)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+            z ^= z >> 31;
+            let n = stretch[(z % stretch.len() as u64) as usize];
             sampled += 1;
             if let Some(v) = self.node_property(n, key) {
                 with_key += 1;
@@ -2044,20 +2054,30 @@ mod tests {
         // sample from a larger label, the GEE estimator scales them up.
         let mut g = Graph::new();
         let mut x: u64 = 88172645463325252;
-        for _ in 0..20_000 {
+        for i in 0..20_000 {
             x ^= x << 13;
             x ^= x >> 7;
             x ^= x << 17;
-            g.add_node(&["P"], vec![("k", Value::Int((x % 3000) as i64))]);
+            g.add_node(
+                &["P"],
+                vec![
+                    ("k", Value::Int((x % 3000) as i64)),
+                    // Repeating with the node order: an evenly spaced sample (every 40th node)
+                    // would see 75 of its 3,000 values.
+                    ("periodic", Value::Int(i % 3000)),
+                ],
+            );
         }
-        let (p, k) = (g.sym("P").unwrap(), g.sym("k").unwrap());
-        let s = g.key_sample(p, k);
-        assert!(s.distinct < s.with_key);
-        assert!(
-            (1000.0..=9000.0).contains(&s.distinct_all),
-            "{}",
-            s.distinct_all
-        );
+        let p = g.sym("P").unwrap();
+        for key in ["k", "periodic"] {
+            let s = g.key_sample(p, g.sym(key).unwrap());
+            assert!(s.distinct < s.with_key, "{key}");
+            assert!(
+                (1000.0..=9000.0).contains(&s.distinct_all),
+                "{key}: {}",
+                s.distinct_all
+            );
+        }
     }
 
     #[test]
