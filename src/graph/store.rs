@@ -847,7 +847,8 @@ impl Graph {
 
     /// Whether the lookup about to run on `label.key` should build its index: the schema
     /// declares one, or the scans so far, this one included, have read as many nodes as a
-    /// build would cost (`index_build_cost`, estimated at the first lookup): rent or buy, so
+    /// build would cost (`index_build_cost`, estimated at the first lookup and again when
+    /// the label has doubled or halved since): rent or buy, so
     /// that lookups never cost more than twice what the best choice in hindsight would.
     fn buy_index(&self, label: Sym, key: Sym) -> bool {
         if self.declares_index(label, key) {
@@ -856,11 +857,18 @@ impl Graph {
         let Ok(mut demand) = self.prop_demand.lock() else {
             return true;
         };
+        let size = self.nodes_with_label(label).len();
         let d = demand.entry((label, key)).or_insert_with(|| Demand {
             scanned: 0,
             build: self.index_build_cost(label, key),
+            size,
         });
-        d.scanned += self.nodes_with_label(label).len().max(1) as u64;
+        // Estimated again when the label has doubled or halved since.
+        if size > d.size.saturating_mul(2) || size < d.size / 2 {
+            d.build = self.index_build_cost(label, key);
+            d.size = size;
+        }
+        d.scanned += size.max(1) as u64;
         d.scanned >= d.build
     }
 
@@ -1869,6 +1877,8 @@ struct Derived {
 struct Demand {
     scanned: u64,
     build: u64,
+    /// The label's size when `build` was estimated.
+    size: usize,
 }
 
 /// A sample of one (label, key)'s values (see `Graph::key_sample`).
@@ -2050,6 +2060,19 @@ mod tests {
         // Two nodes a value, all distinct in the sample: estimated as one node a value
         // (an overestimate within a factor of two).
         assert!((61..=122).contains(&half), "half: {half}");
+        // The estimate follows the label: grown tenfold, the next lookup estimates again.
+        let mut g2 = Graph::new();
+        for i in 0..100 {
+            g2.add_node(&["P"], vec![("k", Value::Int(i % 10))]);
+        }
+        let (p2, k2) = (g2.sym("P").unwrap(), g2.sym("k").unwrap());
+        g2.nodes_with_property(p2, k2, &Value::Int(3));
+        assert_eq!(g2.lookup_demand("P", "k"), Some((100, 1000)));
+        for i in 0..900 {
+            g2.add_node(&["P"], vec![("k", Value::Int(i % 10))]);
+        }
+        g2.nodes_with_property(p2, k2, &Value::Int(3));
+        assert_eq!(g2.lookup_demand("P", "k"), Some((1100, 7300)));
         // Estimated distinct values: few in the sample are exact; seen once each in a
         // sample from a larger label, the GEE estimator scales them up.
         let mut g = Graph::new();
