@@ -686,11 +686,12 @@ impl ExecError {
         )
         .with_detail(Detail::NumberOutOfRange)
         .with_gql(GqlStatus {
-            code: "22N38",
-            description: "error: data exception - invalid function argument. Invalid argument to the function range().".into(),
-            classification: Some("CLIENT_ERROR"),
-            message: Some("22N38: Invalid argument to the function range().".into()),
             cause: Some(cause),
+            ..*GqlStatus::cause(
+                "22N38",
+                "error: data exception - invalid function argument",
+                "Invalid argument to the function range().".into(),
+            )
         })
     }
 

@@ -776,23 +776,18 @@ impl Graph {
 
     /// What a sample of the nodes with `label` says about their values of `key` (no index is
     /// built to find out): one node from each of 512 equal stretches of the label, at a
-    /// pseudo-random place in its stretch (fixed by the stretch's number), so that values
-    /// that repeat with the node order (`i % 3000`) are not sampled in step with it.
+    /// pseudo-random place in its stretch (from a fixed seed), so that values that repeat
+    /// with the node order (`i % 3000`) are not sampled in step with it.
     fn key_sample(&self, label: Sym, key: Sym) -> KeySample {
         const SAMPLE: usize = 512;
         let nodes = self.nodes_with_label(label);
         let step = nodes.len().div_ceil(SAMPLE).max(1);
         let mut counts: HashMap<GroupKey, u32> = HashMap::new();
         let (mut sampled, mut with_key, mut ints) = (0usize, 0usize, 0usize);
-        for (k, stretch) in nodes.chunks(step).enumerate() {
-            // SplitMix64 of the stretch's number.
-            let mut z = (k as u64)
-                .wrapping_add(1)
-                .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            z ^= z >> 31;
-            let n = stretch[(z % stretch.len() as u64) as usize];
+        // A fixed seed: the same graph gives the same sample.
+        let mut rng = crate::rng::SplitMix64(0);
+        for stretch in nodes.chunks(step) {
+            let n = stretch[rng.below(stretch.len())];
             sampled += 1;
             if let Some(v) = self.node_property(n, key) {
                 with_key += 1;
@@ -848,8 +843,8 @@ impl Graph {
     /// Whether the lookup about to run on `label.key` should build its index: the schema
     /// declares one, or the scans so far, this one included, have read as many nodes as a
     /// build would cost (`index_build_cost`, estimated at the first lookup and again when
-    /// the label has doubled or halved since): rent or buy, so
-    /// that lookups never cost more than twice what the best choice in hindsight would.
+    /// the label has doubled or halved since): rent or buy, so that, as far as the estimate
+    /// holds, lookups cost at most about twice what the best choice in hindsight would.
     fn buy_index(&self, label: Sym, key: Sym) -> bool {
         if self.declares_index(label, key) {
             return true;
