@@ -195,6 +195,7 @@ fn a_graph_is_accepted_wherever_a_schema_is() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    let _ = std::fs::remove_dir_all(&d);
 }
 
 /// A property type grape does not know (a misspelt `Strng`) is kept as written and never
@@ -223,4 +224,5 @@ fn an_unknown_property_type_is_warned_about() {
         assert!(err.contains(w), "{w} not in:\n{err}");
     }
     assert!(!err.contains("Person.age"), "{err}");
+    let _ = std::fs::remove_dir_all(&d);
 }

@@ -646,6 +646,7 @@ fn messages_name_the_real_problem() {
         "{err}"
     );
     assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me");
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]

@@ -184,6 +184,7 @@ fn agentic_protocol_shares_a_budget_and_zeroes_the_rest() {
     assert!(traces
         .iter()
         .all(|t| t["turns"][1]["actions"][0]["action"] == "EXECUTE_CYPHER"));
+    let _ = std::fs::remove_dir_all(&out);
     // m = 1: B = turns. Turn 1 takes 3 units, turn 2 spends the last one without submitting,
     // and every later turn is zeroed without a single model call.
     let out = tmp("agentic1");
