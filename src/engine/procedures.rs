@@ -174,8 +174,8 @@ pub(crate) fn call_write(
     if lname == "apoc.schema.assert" {
         return Ok((write_columns(name), schema_assert(g, sh, procedure, args)?));
     }
-    if super::gds::is_write(&lname) {
-        return super::gds::call_write(g, sh, &lname, args);
+    if let Some(p) = super::gds::resolve(&lname).filter(|p| p.writes()) {
+        return super::gds::call_write(g, sh, p, args);
     }
     let [element, key, vector] = args else {
         return Err(ExecError::compile(
@@ -329,8 +329,8 @@ const BUILTINS: &[(&str, Builtin)] = &[
 /// A procedure bound to its implementation: [`resolve`] binds a CALL's procedure once, before
 /// its rows run, and [`call_resolved`] runs it on each row's arguments.
 pub(crate) enum Proc<'r> {
-    /// A Graph Data Science procedure (lower-case name: GDS's own dispatch).
-    Gds(Box<str>),
+    /// A Graph Data Science procedure.
+    Gds(super::gds::GdsProc),
     /// One of the statement's table procedures ([`super::Options::procedures`]).
     Table(&'r super::TableProcedure),
     /// An APOC reading procedure (lower-case name, and the name as Neo4j spells it).
@@ -345,8 +345,8 @@ pub(crate) enum Proc<'r> {
 /// Binds procedure `name` (dotted, any case) to its implementation.
 pub(crate) fn resolve<'r>(run: &Runner<'r>, name: &str) -> Proc<'r> {
     let lname = name.to_ascii_lowercase();
-    if super::gds::is_procedure(&lname) {
-        return Proc::Gds(lname.into());
+    if let Some(p) = super::gds::resolve(&lname) {
+        return Proc::Gds(p);
     }
     let tables: &'r [super::TableProcedure] = run.sh.procedures;
     if let Some(p) = tables.iter().find(|p| p.name.eq_ignore_ascii_case(name)) {
@@ -375,7 +375,7 @@ pub(crate) fn call(run: &Runner, name: &str, args: &[Value]) -> Result<Rows> {
 /// Runs a bound procedure (`name` as the call wrote it, for messages) on `args`.
 pub(crate) fn call_resolved(run: &Runner, p: &Proc, name: &str, args: &[Value]) -> Result<Rows> {
     match p {
-        Proc::Gds(lname) => {
+        Proc::Gds(p) => {
             let path_rel = |a, b, ty: &str, cost: Option<f64>| {
                 let props = cost
                     .map(|c| (Arc::from("cost"), Value::Float(c)))
@@ -389,7 +389,7 @@ pub(crate) fn call_resolved(run: &Runner, p: &Proc, name: &str, args: &[Value]) 
                 path_rel: &path_rel,
                 nested: &nested,
             };
-            super::gds::call(run.graph(), lname, args, &host)
+            super::gds::call(run.graph(), *p, args, &host)
         }
         Proc::Table(p) => call_table(p, args),
         Proc::Apoc(lname, spelled) => {

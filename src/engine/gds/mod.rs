@@ -54,30 +54,71 @@ pub(crate) struct Host<'a> {
 /// The GDS release whose behaviour grape follows.
 pub(crate) const VERSION: &str = "2.13.9";
 
-/// The catalog's procedures and `gds.list` / `gds.version` (lower-case).
-const CATALOG: &[&str] = &[
-    "gds.graph.project.cypher",
-    "gds.graph.drop",
-    "gds.graph.exists",
-    "gds.graph.list",
-    "gds.graph.nodeproperties.stream",
-    "gds.graph.nodeproperty.stream",
-    "gds.graph.project",
-    "gds.graph.relationshipproperties.stream",
-    "gds.graph.relationshipproperty.stream",
-    "gds.graph.relationships.stream",
-    "gds.list",
-    "gds.version",
-];
+/// A GDS procedure as a CALL is bound to it when compiled ([`resolve`]): each row runs it
+/// without looking at its name again.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum GdsProc {
+    /// An algorithm in one of its modes (`gds.pageRank.stream`).
+    Algorithm(&'static modes::Algo, modes::Mode),
+    /// `gds.graph.project`: a native projection.
+    Project,
+    /// `gds.graph.project.cypher`: the legacy Cypher projection.
+    ProjectCypher,
+    /// A stream of a projection's contents, by the procedure's name as Neo4j spells it
+    /// (`gds.graph.nodeProperty.stream`, …).
+    Contents(&'static str),
+    Drop,
+    Exists,
+    GraphList,
+    List,
+    Version,
+}
+
+impl std::fmt::Debug for modes::Algo {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name)
+    }
+}
+
+impl GdsProc {
+    /// Whether the procedure writes to the graph (an algorithm's `write` mode).
+    pub(crate) fn writes(self) -> bool {
+        matches!(self, GdsProc::Algorithm(_, modes::Mode::Write))
+    }
+}
+
+/// Binds the GDS procedure `lname` (lower-case), if grape runs it.
+pub(crate) fn resolve(lname: &str) -> Option<GdsProc> {
+    if let Some((algo, mode)) = modes::parse(lname) {
+        return Some(GdsProc::Algorithm(algo, mode));
+    }
+    Some(match lname {
+        "gds.graph.project" => GdsProc::Project,
+        "gds.graph.project.cypher" => GdsProc::ProjectCypher,
+        "gds.graph.nodeproperty.stream"
+        | "gds.graph.nodeproperties.stream"
+        | "gds.graph.relationships.stream"
+        | "gds.graph.relationshipproperty.stream"
+        | "gds.graph.relationshipproperties.stream" => {
+            GdsProc::Contents(crate::catalogue::procedure(lname)?.name)
+        }
+        "gds.graph.drop" => GdsProc::Drop,
+        "gds.graph.exists" => GdsProc::Exists,
+        "gds.graph.list" => GdsProc::GraphList,
+        "gds.list" => GdsProc::List,
+        "gds.version" => GdsProc::Version,
+        _ => return None,
+    })
+}
 
 /// Whether grape runs the GDS procedure `lname` (lower-case).
 pub(crate) fn is_procedure(lname: &str) -> bool {
-    CATALOG.contains(&lname) || modes::parse(lname).is_some()
+    resolve(lname).is_some()
 }
 
 /// Whether `lname` is one of the GDS procedures that write to the graph (`write` mode).
 pub(crate) fn is_write(lname: &str) -> bool {
-    modes::parse(lname).is_some_and(|(_, m)| m == "write")
+    resolve(lname).is_some_and(GdsProc::writes)
 }
 
 /// What `gds.list()` lists of the catalog: name, kind and a line in grape's words.
@@ -99,12 +140,12 @@ const LISTED: &[(&str, &str, &str)] = &[
 ];
 
 /// What a mode does, for `gds.list()`'s descriptions.
-fn mode_line(mode: &str) -> &'static str {
+fn mode_line(mode: modes::Mode) -> &'static str {
     match mode {
-        "stream" => "Streams the result.",
-        "stats" => "Returns a summary of the result.",
-        "mutate" => "Adds the result to the projected graph.",
-        _ => "Writes the result to the database.",
+        modes::Mode::Stream => "Streams the result.",
+        modes::Mode::Stats => "Returns a summary of the result.",
+        modes::Mode::Mutate => "Adds the result to the projected graph.",
+        modes::Mode::Write => "Writes the result to the database.",
     }
 }
 
@@ -172,27 +213,22 @@ fn projected(g: &Graph, procedure: &str, args: &[Value]) -> Result<Arc<Projectio
         .ok_or_else(|| not_found(procedure, &name))
 }
 
-/// Runs one of the GDS procedures that only read the graph (`lname` lower-case): the catalog
-/// and every mode but `write`.
-pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Result<Rows> {
-    if let Some((algo, mode)) = modes::parse(lname) {
-        let procedure = format!("gds.{}.{mode}", algo.name);
-        return Ok(modes::run(g, &procedure, algo, mode, args, host.tick, host.path_rel)?.rows);
-    }
-    match lname {
-        "gds.graph.project" => catalog::project(g, args),
-        "gds.graph.project.cypher" => catalog::project_cypher(g, args, host),
-        "gds.graph.nodeproperty.stream"
-        | "gds.graph.nodeproperties.stream"
-        | "gds.graph.relationships.stream"
-        | "gds.graph.relationshipproperty.stream"
-        | "gds.graph.relationshipproperties.stream" => {
-            let procedure = crate::catalogue::procedure(lname).map_or(lname, |p| p.name);
+/// Runs one of the GDS procedures that only read the graph: the catalog and every mode but
+/// `write`.
+pub(crate) fn call(g: &Graph, p: GdsProc, args: &[Value], host: &Host) -> Result<Rows> {
+    match p {
+        GdsProc::Algorithm(algo, mode) => {
+            let procedure = format!("gds.{}.{mode}", algo.name);
+            Ok(modes::run(g, &procedure, algo, mode, args, host.tick, host.path_rel)?.rows)
+        }
+        GdsProc::Project => catalog::project(g, args),
+        GdsProc::ProjectCypher => catalog::project_cypher(g, args, host),
+        GdsProc::Contents(procedure) => {
             let p = projected(g, procedure, args)?;
             catalog::stream_contents(&p, procedure, args)
         }
-        "gds.version" => Ok((cols(&["gdsVersion"]), vec![vec![Value::from(VERSION)]])),
-        "gds.list" => {
+        GdsProc::Version => Ok((cols(&["gdsVersion"]), vec![vec![Value::from(VERSION)]])),
+        GdsProc::List => {
             let filter = args.first().and_then(Value::as_str).unwrap_or("");
             let mut listed: Vec<(String, &str, String)> = LISTED
                 .iter()
@@ -203,7 +239,7 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
                     listed.push((
                         format!("gds.{}.{m}", a.name),
                         "procedure",
-                        format!("{} {}", a.description, mode_line(m)),
+                        format!("{} {}", a.description, mode_line(*m)),
                     ));
                 }
             }
@@ -227,7 +263,7 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
                 .collect();
             Ok((cols(&["name", "description", "signature", "type"]), rows))
         }
-        "gds.graph.exists" => {
+        GdsProc::Exists => {
             let name = graph_name("gds.graph.exists", args)?;
             let exists = catalog(g)
                 .0
@@ -239,7 +275,7 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
                 vec![vec![Value::from(name.as_str()), Value::Bool(exists)]],
             ))
         }
-        "gds.graph.drop" => {
+        GdsProc::Drop => {
             const P: &str = "gds.graph.drop";
             let name = graph_name(P, args)?;
             let fail_if_missing = !matches!(args.get(1), Some(Value::Bool(false)));
@@ -260,7 +296,7 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
                 )),
             }
         }
-        "gds.graph.list" => {
+        GdsProc::GraphList => {
             let wanted = args.first().and_then(Value::as_str).map(str::to_string);
             let graphs = catalog(g);
             let graphs = graphs.0.lock().unwrap_or_else(|e| e.into_inner());
@@ -276,10 +312,6 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
             }
             Ok((columns, rows))
         }
-        other => Err(ExecError::procedure_failed(
-            other,
-            "not a GDS procedure grape runs",
-        )),
     }
 }
 
@@ -290,12 +322,13 @@ pub(crate) fn call(g: &Graph, lname: &str, args: &[Value], host: &Host) -> Resul
 pub(crate) fn call_write(
     g: &mut Graph,
     sh: &super::exec::Shared,
-    lname: &str,
+    p: GdsProc,
     args: &[Value],
 ) -> Result<Rows> {
-    let Some((algo, mode)) = modes::parse(lname) else {
+    let GdsProc::Algorithm(algo, mode) = p else {
+        // (Only the write modes are bound to this entry: `GdsProc::writes`.)
         return Err(ExecError::procedure_failed(
-            lname,
+            &format!("{p:?}"),
             "not a GDS write procedure",
         ));
     };

@@ -13,44 +13,93 @@ use crate::value::{NodeId, Value};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The algorithms grape runs: a procedure is bound to one when its call is compiled, and the
+/// algorithm's configuration, computation and output are chosen by it, never by its name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum AlgoKind {
+    AllShortestPathsDijkstra,
+    ArticleRank,
+    Betweenness,
+    Bfs,
+    Degree,
+    Dfs,
+    Knn,
+    LabelPropagation,
+    LocalClusteringCoefficient,
+    Louvain,
+    NodeSimilarity,
+    PageRank,
+    ShortestPathDijkstra,
+    TriangleCount,
+    Wcc,
+}
+
+/// GDS's execution modes: the last part of an algorithm procedure's name.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Mode {
+    Mutate,
+    Stats,
+    Stream,
+    Write,
+}
+
+impl Mode {
+    /// The mode as GDS names it (`stream`).
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Mode::Mutate => "mutate",
+            Mode::Stats => "stats",
+            Mode::Stream => "stream",
+            Mode::Write => "write",
+        }
+    }
+}
+
+impl std::fmt::Display for Mode {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// One algorithm: GDS's name, the modes it has and a line on it in grape's words.
-pub(super) struct Algo {
+pub(crate) struct Algo {
+    pub kind: AlgoKind,
     pub name: &'static str,
-    pub modes: &'static [&'static str],
+    pub modes: &'static [Mode],
     pub description: &'static str,
 }
 
-const ALL_MODES: &[&str] = &["mutate", "stats", "stream", "write"];
-const NO_STATS: &[&str] = &["mutate", "stream", "write"];
+const ALL_MODES: &[Mode] = &[Mode::Mutate, Mode::Stats, Mode::Stream, Mode::Write];
+const NO_STATS: &[Mode] = &[Mode::Mutate, Mode::Stream, Mode::Write];
 
 /// The algorithms grape runs, by GDS's names.
 pub(super) const ALGORITHMS: &[Algo] = &[
-    Algo { name: "allShortestPaths.dijkstra", modes: NO_STATS, description: "Dijkstra's shortest paths from one source node to every node it reaches (relationship weights optional)." },
-    Algo { name: "articleRank", modes: ALL_MODES, description: "ArticleRank: PageRank with each node's influence divided by its degree plus the average degree, so links from low-degree nodes weigh more." },
-    Algo { name: "betweenness", modes: ALL_MODES, description: "Betweenness centrality: how many shortest paths between other nodes pass through each node." },
-    Algo { name: "bfs", modes: &["mutate", "stats", "stream"], description: "Breadth-first traversal from a source node (to a depth or until a target is reached)." },
-    Algo { name: "degree", modes: ALL_MODES, description: "Degree centrality: each node's number of relationships in the projection (outgoing by default; incoming or both with `orientation`)." },
-    Algo { name: "dfs", modes: &["mutate", "stream"], description: "Depth-first traversal from a source node (to a depth or until a target is reached)." },
-    Algo { name: "knn", modes: ALL_MODES, description: "K-nearest neighbours: for each node, the k nodes whose properties are most similar (grape computes the exact neighbours GDS approximates)." },
-    Algo { name: "labelPropagation", modes: ALL_MODES, description: "Label propagation: communities found by nodes adopting the label most of their neighbours carry." },
-    Algo { name: "localClusteringCoefficient", modes: ALL_MODES, description: "Local clustering coefficient: how close each node's neighbours are to a clique (undirected projections)." },
-    Algo { name: "louvain", modes: ALL_MODES, description: "Louvain: communities of maximal modularity, found level by level." },
-    Algo { name: "nodeSimilarity", modes: ALL_MODES, description: "Node similarity: pairs of nodes compared by the neighbours they share (Jaccard, overlap or cosine)." },
-    Algo { name: "pageRank", modes: ALL_MODES, description: "PageRank: the transitive influence of each node, from the ranks of the nodes pointing at it." },
-    Algo { name: "shortestPath.dijkstra", modes: NO_STATS, description: "Dijkstra's shortest path between a source node and one or more target nodes (relationship weights optional)." },
-    Algo { name: "triangleCount", modes: ALL_MODES, description: "Triangle count: the triangles each node is part of (undirected projections)." },
-    Algo { name: "wcc", modes: ALL_MODES, description: "Weakly connected components: the component of each node, ignoring relationship direction." },
+    Algo { kind: AlgoKind::AllShortestPathsDijkstra, name: "allShortestPaths.dijkstra", modes: NO_STATS, description: "Dijkstra's shortest paths from one source node to every node it reaches (relationship weights optional)." },
+    Algo { kind: AlgoKind::ArticleRank, name: "articleRank", modes: ALL_MODES, description: "ArticleRank: PageRank with each node's influence divided by its degree plus the average degree, so links from low-degree nodes weigh more." },
+    Algo { kind: AlgoKind::Betweenness, name: "betweenness", modes: ALL_MODES, description: "Betweenness centrality: how many shortest paths between other nodes pass through each node." },
+    Algo { kind: AlgoKind::Bfs, name: "bfs", modes: &[Mode::Mutate, Mode::Stats, Mode::Stream], description: "Breadth-first traversal from a source node (to a depth or until a target is reached)." },
+    Algo { kind: AlgoKind::Degree, name: "degree", modes: ALL_MODES, description: "Degree centrality: each node's number of relationships in the projection (outgoing by default; incoming or both with `orientation`)." },
+    Algo { kind: AlgoKind::Dfs, name: "dfs", modes: &[Mode::Mutate, Mode::Stream], description: "Depth-first traversal from a source node (to a depth or until a target is reached)." },
+    Algo { kind: AlgoKind::Knn, name: "knn", modes: ALL_MODES, description: "K-nearest neighbours: for each node, the k nodes whose properties are most similar (grape computes the exact neighbours GDS approximates)." },
+    Algo { kind: AlgoKind::LabelPropagation, name: "labelPropagation", modes: ALL_MODES, description: "Label propagation: communities found by nodes adopting the label most of their neighbours carry." },
+    Algo { kind: AlgoKind::LocalClusteringCoefficient, name: "localClusteringCoefficient", modes: ALL_MODES, description: "Local clustering coefficient: how close each node's neighbours are to a clique (undirected projections)." },
+    Algo { kind: AlgoKind::Louvain, name: "louvain", modes: ALL_MODES, description: "Louvain: communities of maximal modularity, found level by level." },
+    Algo { kind: AlgoKind::NodeSimilarity, name: "nodeSimilarity", modes: ALL_MODES, description: "Node similarity: pairs of nodes compared by the neighbours they share (Jaccard, overlap or cosine)." },
+    Algo { kind: AlgoKind::PageRank, name: "pageRank", modes: ALL_MODES, description: "PageRank: the transitive influence of each node, from the ranks of the nodes pointing at it." },
+    Algo { kind: AlgoKind::ShortestPathDijkstra, name: "shortestPath.dijkstra", modes: NO_STATS, description: "Dijkstra's shortest path between a source node and one or more target nodes (relationship weights optional)." },
+    Algo { kind: AlgoKind::TriangleCount, name: "triangleCount", modes: ALL_MODES, description: "Triangle count: the triangles each node is part of (undirected projections)." },
+    Algo { kind: AlgoKind::Wcc, name: "wcc", modes: ALL_MODES, description: "Weakly connected components: the component of each node, ignoring relationship direction." },
 ];
 
 /// The algorithm and mode a procedure name (lower-case) names.
-pub(super) fn parse(lname: &str) -> Option<(&'static Algo, &'static str)> {
+pub(super) fn parse(lname: &str) -> Option<(&'static Algo, Mode)> {
     let rest = lname.strip_prefix("gds.")?;
     let (algo, mode) = rest.rsplit_once('.')?;
     let a = ALGORITHMS
         .iter()
         .find(|a| a.name.eq_ignore_ascii_case(algo))?;
-    let m = a.modes.iter().find(|m| **m == mode)?;
-    Some((a, m))
+    let m = a.modes.iter().find(|m| m.name() == mode)?;
+    Some((a, *m))
 }
 
 /// A configuration key's type, for GDS's checks and to echo it back normalised.
@@ -72,7 +121,7 @@ enum Kind {
 
 /// The algorithm's own configuration keys: type and the default GDS reports (`None`:
 /// reported only when given).
-fn keys(algo: &str) -> Vec<(&'static str, Kind, Option<Value>)> {
+fn keys(algo: AlgoKind) -> Vec<(&'static str, Kind, Option<Value>)> {
     use Kind::*;
     let f = |x: f64| Some(Value::Float(x));
     let i = |x: i64| Some(Value::Int(x));
@@ -88,24 +137,24 @@ fn keys(algo: &str) -> Vec<(&'static str, Kind, Option<Value>)> {
         ]
     };
     match algo {
-        "pageRank" | "articleRank" => rank(),
-        "degree" => vec![
+        AlgoKind::PageRank | AlgoKind::ArticleRank => rank(),
+        AlgoKind::Degree => vec![
             ("orientation", Upper, Some(Value::from("NATURAL"))),
             ("relationshipWeightProperty", Str, None),
         ],
-        "betweenness" => vec![
+        AlgoKind::Betweenness => vec![
             ("samplingSize", Int, None),
             ("samplingSeed", Int, None),
             ("relationshipWeightProperty", Str, None),
         ],
-        "wcc" => vec![
+        AlgoKind::Wcc => vec![
             ("seedProperty", Str, Some(Value::Null)),
             ("consecutiveIds", Bool, b(false)),
             ("threshold", Float, f(0.0)),
             ("relationshipWeightProperty", Str, None),
             ("minComponentSize", Int, None),
         ],
-        "labelPropagation" => vec![
+        AlgoKind::LabelPropagation => vec![
             ("maxIterations", Int, i(10)),
             ("seedProperty", Str, Some(Value::Null)),
             ("consecutiveIds", Bool, b(false)),
@@ -113,7 +162,7 @@ fn keys(algo: &str) -> Vec<(&'static str, Kind, Option<Value>)> {
             ("relationshipWeightProperty", Str, None),
             ("minCommunitySize", Int, None),
         ],
-        "louvain" => vec![
+        AlgoKind::Louvain => vec![
             ("maxIterations", Int, i(10)),
             ("maxLevels", Int, i(10)),
             ("tolerance", Float, f(0.0001)),
@@ -123,11 +172,11 @@ fn keys(algo: &str) -> Vec<(&'static str, Kind, Option<Value>)> {
             ("relationshipWeightProperty", Str, None),
             ("minCommunitySize", Int, None),
         ],
-        "triangleCount" => vec![("maxDegree", Int, i(i64::MAX))],
-        "localClusteringCoefficient" => {
+        AlgoKind::TriangleCount => vec![("maxDegree", Int, i(i64::MAX))],
+        AlgoKind::LocalClusteringCoefficient => {
             vec![("triangleCountProperty", Str, Some(Value::Null))]
         }
-        "nodeSimilarity" => vec![
+        AlgoKind::NodeSimilarity => vec![
             ("topK", Int, i(10)),
             ("bottomK", Int, i(10)),
             ("topN", Int, i(0)),
@@ -139,7 +188,7 @@ fn keys(algo: &str) -> Vec<(&'static str, Kind, Option<Value>)> {
             ("useComponents", Any, b(false)),
             ("relationshipWeightProperty", Str, None),
         ],
-        "knn" => vec![
+        AlgoKind::Knn => vec![
             ("nodeProperties", Any, None),
             ("topK", Int, i(10)),
             ("sampleRate", Float, f(0.5)),
@@ -151,55 +200,54 @@ fn keys(algo: &str) -> Vec<(&'static str, Kind, Option<Value>)> {
             ("similarityCutoff", Float, f(0.0)),
             ("perturbationRate", Float, f(0.0)),
         ],
-        "shortestPath.dijkstra" => vec![
+        AlgoKind::ShortestPathDijkstra => vec![
             ("sourceNode", Node, None),
             ("targetNode", Node, None),
             ("targetNodes", Nodes, Some(Value::List(Vec::new()))),
             ("relationshipWeightProperty", Str, None),
         ],
-        "allShortestPaths.dijkstra" => vec![
+        AlgoKind::AllShortestPathsDijkstra => vec![
             ("sourceNode", Node, None),
             ("relationshipWeightProperty", Str, None),
         ],
-        "bfs" | "dfs" => vec![
+        AlgoKind::Bfs | AlgoKind::Dfs => vec![
             ("sourceNode", Node, None),
             ("targetNodes", Nodes, Some(Value::List(Vec::new()))),
             ("maxDepth", Int, i(-1)),
             ("relationshipWeightProperty", Str, None),
         ],
-        _ => Vec::new(),
     }
 }
 
 /// Whether the algorithm's result is relationships (paths, similar pairs) rather than a
 /// value per node.
-fn writes_relationships(algo: &str) -> bool {
+fn writes_relationships(algo: AlgoKind) -> bool {
     matches!(
         algo,
-        "nodeSimilarity"
-            | "knn"
-            | "shortestPath.dijkstra"
-            | "allShortestPaths.dijkstra"
-            | "bfs"
-            | "dfs"
+        AlgoKind::NodeSimilarity
+            | AlgoKind::Knn
+            | AlgoKind::ShortestPathDijkstra
+            | AlgoKind::AllShortestPathsDijkstra
+            | AlgoKind::Bfs
+            | AlgoKind::Dfs
     )
 }
 
 /// The keys a mode adds: (key, kind, default, mandatory).
-fn mode_keys(algo: &str, mode: &str) -> Vec<(&'static str, Kind, Option<Value>, bool)> {
+fn mode_keys(algo: AlgoKind, mode: Mode) -> Vec<(&'static str, Kind, Option<Value>, bool)> {
     let rels = writes_relationships(algo);
-    let similarity = matches!(algo, "nodeSimilarity" | "knn");
+    let similarity = matches!(algo, AlgoKind::NodeSimilarity | AlgoKind::Knn);
     let paths = rels && !similarity;
     match mode {
-        "mutate" if rels => {
+        Mode::Mutate if rels => {
             let mut k = vec![("mutateRelationshipType", Kind::Str, None, true)];
             if similarity {
                 k.push(("mutateProperty", Kind::Str, None, true));
             }
             k
         }
-        "mutate" => vec![("mutateProperty", Kind::Str, None, true)],
-        "write" => {
+        Mode::Mutate => vec![("mutateProperty", Kind::Str, None, true)],
+        Mode::Write => {
             let mut k = vec![
                 ("writeConcurrency", Kind::Int, Some(Value::Int(4)), false),
                 (
@@ -249,8 +297,8 @@ fn kind_name(k: Kind) -> &'static str {
 /// (checked: unknown keys, types, mandatory keys).
 pub(super) fn configure(
     procedure: &str,
-    algo: &str,
-    mode: &str,
+    algo: AlgoKind,
+    mode: Mode,
     given: Option<&Value>,
 ) -> Result<BTreeMap<Arc<str>, Value>> {
     let given = match given {
@@ -363,8 +411,8 @@ pub(super) fn configure(
         .map(|(k, _, _, _)| *k)
         .collect();
     let needs: &[&str] = match algo {
-        "knn" => &["nodeProperties"],
-        "shortestPath.dijkstra" | "allShortestPaths.dijkstra" | "bfs" | "dfs" => &["sourceNode"],
+        AlgoKind::Knn => &["nodeProperties"],
+        AlgoKind::ShortestPathDijkstra | AlgoKind::AllShortestPathsDijkstra | AlgoKind::Bfs | AlgoKind::Dfs => &["sourceNode"],
         _ => &[],
     };
     for k in needs {
@@ -378,7 +426,7 @@ pub(super) fn configure(
             format!("No value specified for the mandatory configuration parameter `{first}`"),
         ));
     }
-    if algo == "shortestPath.dijkstra"
+    if algo == AlgoKind::ShortestPathDijkstra
         && !given.contains_key("targetNode")
         && !given.contains_key("targetNodes")
     {
@@ -596,7 +644,7 @@ fn float_property(procedure: &str, p: &Projection, v: &View, key: &str) -> Resul
 /// Runs the algorithm of `procedure` over the projection named by `args[0]`.
 fn compute(
     procedure: &str,
-    algo: &str,
+    algo: AlgoKind,
     p: &Projection,
     c: &BTreeMap<Arc<str>, Value>,
     given_config: Option<&Value>,
@@ -605,7 +653,7 @@ fn compute(
     let v = catalog::view(procedure, p, c)?;
     let weighted = get_str(c, "relationshipWeightProperty").is_some();
     let outcome = match algo {
-        "pageRank" | "articleRank" => {
+        AlgoKind::PageRank | AlgoKind::ArticleRank => {
             let damping = get_f64(c, "dampingFactor", 0.85);
             in_range(procedure, "dampingFactor", damping, 0.0, 1.0, false)?;
             let sources = nodes_arg(procedure, p, &v, c, "sourceNodes")?;
@@ -616,7 +664,7 @@ fn compute(
                     tolerance: get_f64(c, "tolerance", 1e-7),
                     max_iterations: get_i64(c, "maxIterations", 20),
                     weighted,
-                    article: algo == "articleRank",
+                    article: algo == AlgoKind::ArticleRank,
                 },
                 (!sources.is_empty()).then_some(sources.as_slice()),
                 tick,
@@ -639,7 +687,7 @@ fn compute(
                 ran: Some((r.ran_iterations, r.did_converge)),
             }
         }
-        "degree" => {
+        AlgoKind::Degree => {
             let orientation = get_str(c, "orientation").unwrap_or("NATURAL");
             if !["NATURAL", "REVERSE", "UNDIRECTED"].contains(&orientation) {
                 let given = config_given(c, "orientation");
@@ -653,7 +701,7 @@ fn compute(
                 ran: None,
             }
         }
-        "betweenness" => {
+        AlgoKind::Betweenness => {
             let size = c.get("samplingSize").and_then(|s| match s {
                 Value::Int(i) => Some(*i),
                 _ => None,
@@ -680,7 +728,7 @@ fn compute(
                 ran: None,
             }
         }
-        "wcc" => {
+        AlgoKind::Wcc => {
             let threshold = get_f64(c, "threshold", 0.0);
             if threshold > 0.0 && !weighted {
                 return Err(illegal(
@@ -701,7 +749,7 @@ fn compute(
                 louvain: None,
             }
         }
-        "labelPropagation" => {
+        AlgoKind::LabelPropagation => {
             let seeds = seeds(procedure, p, &v, c)?;
             let node_weights = match get_str(c, "nodeWeightProperty") {
                 Some(k) => Some(float_property(procedure, p, &v, k)?),
@@ -720,7 +768,7 @@ fn compute(
                 louvain: None,
             }
         }
-        "louvain" => {
+        AlgoKind::Louvain => {
             if get_bool(c, "includeIntermediateCommunities") && get_bool(c, "consecutiveIds") {
                 return Err(illegal(
                     procedure,
@@ -748,9 +796,9 @@ fn compute(
                 louvain: Some((l.modularities, l.levels)),
             }
         }
-        "triangleCount" | "localClusteringCoefficient" => {
+        AlgoKind::TriangleCount | AlgoKind::LocalClusteringCoefficient => {
             if !v.undirected {
-                let name = if algo == "triangleCount" {
+                let name = if algo == AlgoKind::TriangleCount {
                     "TriangleCount"
                 } else {
                     "LocalClusteringCoefficient"
@@ -764,7 +812,7 @@ fn compute(
                 ));
             }
             let (counts, global) = match get_str(c, "triangleCountProperty") {
-                Some(k) if algo == "localClusteringCoefficient" => (
+                Some(k) if algo == AlgoKind::LocalClusteringCoefficient => (
                     float_property(procedure, p, &v, k)?
                         .into_iter()
                         .map(|x| x as i64)
@@ -773,7 +821,7 @@ fn compute(
                 ),
                 _ => algo::triangles(&v, get_i64(c, "maxDegree", i64::MAX), tick)?,
             };
-            if algo == "triangleCount" {
+            if algo == AlgoKind::TriangleCount {
                 Outcome::Triangles { counts, global }
             } else {
                 Outcome::Clustering {
@@ -781,7 +829,7 @@ fn compute(
                 }
             }
         }
-        "nodeSimilarity" => {
+        AlgoKind::NodeSimilarity => {
             if c.contains_key("bottomK") || c.contains_key("bottomN") {
                 // Only the defaults are echoed; asking for the least similar is not run.
                 if get_i64(c, "bottomN", 0) != 0 {
@@ -870,10 +918,10 @@ fn compute(
                 knn: None,
             }
         }
-        "knn" => knn(procedure, p, &v, c, tick)?,
-        "shortestPath.dijkstra" | "allShortestPaths.dijkstra" => {
+        AlgoKind::Knn => knn(procedure, p, &v, c, tick)?,
+        AlgoKind::ShortestPathDijkstra | AlgoKind::AllShortestPathsDijkstra => {
             let source = node_arg(procedure, p, &v, c, "sourceNode")?;
-            let targets = if algo == "allShortestPaths.dijkstra" {
+            let targets = if algo == AlgoKind::AllShortestPathsDijkstra {
                 None
             } else if c
                 .get("targetNode")
@@ -894,18 +942,12 @@ fn compute(
                 paths: algo::dijkstra(&v, source, targets.as_deref(), tick)?,
             }
         }
-        "bfs" | "dfs" => {
+        AlgoKind::Bfs | AlgoKind::Dfs => {
             let source = node_arg(procedure, p, &v, c, "sourceNode")?;
             let targets = nodes_arg(procedure, p, &v, c, "targetNodes")?;
             let depth = get_i64(c, "maxDepth", -1);
-            let order = algo::traverse(&v, source, &targets, depth, algo == "dfs", tick)?;
+            let order = algo::traverse(&v, source, &targets, depth, algo == AlgoKind::Dfs, tick)?;
             Outcome::Traversal { source, order }
-        }
-        other => {
-            return Err(ExecError::procedure_failed(
-                procedure,
-                format!("grape does not run the algorithm {other}"),
-            ))
         }
     };
     Ok((v, outcome))
@@ -1225,16 +1267,16 @@ pub(super) fn run(
     g: &crate::graph::Graph,
     procedure: &str,
     algo: &Algo,
-    mode: &str,
+    mode: Mode,
     args: &[Value],
     tick: Tick,
     path_rel: super::PathRel,
 ) -> Result<Answer> {
     let name = super::graph_name(procedure, args)?;
     let p = super::projected(g, procedure, args)?;
-    let c = configure(procedure, algo.name, mode, args.get(1))?;
-    if mode == "mutate" {
-        if let Some(k) = get_str(&c, "mutateProperty").filter(|_| !writes_relationships(algo.name))
+    let c = configure(procedure, algo.kind, mode, args.get(1))?;
+    if mode == Mode::Mutate {
+        if let Some(k) = get_str(&c, "mutateProperty").filter(|_| !writes_relationships(algo.kind))
         {
             if p.node_props.contains_key(k) {
                 return Err(illegal(
@@ -1252,7 +1294,7 @@ pub(super) fn run(
             }
         }
     }
-    let (v, outcome) = compute(procedure, algo.name, &p, &c, args.get(1), tick)?;
+    let (v, outcome) = compute(procedure, algo.kind, &p, &c, args.get(1), tick)?;
     let signature = crate::catalogue::procedure(procedure)
         .and_then(|pr| pr.signature())
         .map(|s| s.outputs.iter().map(|o| o.name.clone()).collect::<Vec<_>>())
@@ -1276,7 +1318,7 @@ pub(super) fn run(
             };
             match louvain {
                 Some((_, levels))
-                    if get_bool(&c, "includeIntermediateCommunities") && mode != "stream" =>
+                    if get_bool(&c, "includeIntermediateCommunities") && mode != Mode::Stream =>
                 {
                     Some(
                         (0..ids.len())
@@ -1306,9 +1348,9 @@ pub(super) fn run(
             _ => true,
         }
     };
-    if mode == "stream" {
+    if mode == Mode::Stream {
         let (columns, rows) = stream_rows(
-            algo.name,
+            algo.kind,
             &outcome,
             &v,
             &c,
@@ -1408,7 +1450,7 @@ pub(super) fn run(
             }
             let key = get_str(
                 &c,
-                if mode == "write" {
+                if mode == Mode::Write {
                     "writeProperty"
                 } else {
                     "mutateProperty"
@@ -1427,7 +1469,7 @@ pub(super) fn run(
                     "totalCost".to_string(),
                     Value::Float(path.costs.last().copied().unwrap_or(0.0)),
                 )];
-                if mode == "write" {
+                if mode == Mode::Write {
                     if get_bool(&c, "writeNodeIds") {
                         props.push((
                             "nodeIds".into(),
@@ -1451,7 +1493,7 @@ pub(super) fn run(
         }
     }
     match mode {
-        "mutate" => {
+        Mode::Mutate => {
             let mut q: Projection = (*p).clone();
             if let Some(values) = &node_values {
                 let key = get_str(&c, "mutateProperty").unwrap_or("").to_string();
@@ -1526,7 +1568,7 @@ pub(super) fn run(
             q.modified = catalog::now_utc();
             catalog::replace(g, &name, q);
         }
-        "write" => {
+        Mode::Write => {
             if let Some(values) = &node_values {
                 answer.property = get_str(&c, "writeProperty").map(String::from);
                 for (k, value) in values.iter().enumerate() {
@@ -1562,7 +1604,7 @@ pub(super) fn run(
 
 /// The `stream` mode's columns and rows.
 fn stream_rows(
-    algo: &str,
+    algo: AlgoKind,
     outcome: &Outcome,
     v: &View,
     c: &BTreeMap<Arc<str>, Value>,
@@ -1586,7 +1628,7 @@ fn stream_rows(
         Outcome::Clustering { .. } => per_node("localClusteringCoefficient"),
         Outcome::Triangles { .. } => per_node("triangleCount"),
         Outcome::Communities { louvain, .. } => {
-            let column = if algo == "wcc" {
+            let column = if algo == AlgoKind::Wcc {
                 "componentId"
             } else {
                 "communityId"
