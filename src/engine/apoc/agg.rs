@@ -21,7 +21,7 @@ pub(crate) enum ApocAggregate {
 
 impl ApocAggregate {
     /// Each one with its name, lower-case (as a call's name is compared).
-    const ALL: [(&'static str, ApocAggregate); 11] = [
+    pub(super) const ALL: [(&'static str, ApocAggregate); 11] = [
         ("apoc.agg.first", ApocAggregate::First),
         ("apoc.agg.graph", ApocAggregate::Graph),
         ("apoc.agg.last", ApocAggregate::Last),

@@ -2,9 +2,63 @@
 
 use super::*;
 
-pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The `apoc.coll.*` functions.
+    CollFn {
+        "apoc.coll.avg" => Avg,
+        "apoc.coll.combinations" => Combinations,
+        "apoc.coll.contains" => Contains,
+        "apoc.coll.containsall" => ContainsAll,
+        "apoc.coll.containsallsorted" => ContainsAllSorted,
+        "apoc.coll.containsduplicates" => ContainsDuplicates,
+        "apoc.coll.containssorted" => ContainsSorted,
+        "apoc.coll.different" => Different,
+        "apoc.coll.disjunction" => Disjunction,
+        "apoc.coll.dropduplicateneighbors" => DropDuplicateNeighbors,
+        "apoc.coll.duplicates" => Duplicates,
+        "apoc.coll.duplicateswithcount" => DuplicatesWithCount,
+        "apoc.coll.fill" => Fill,
+        "apoc.coll.flatten" => Flatten,
+        "apoc.coll.frequencies" => Frequencies,
+        "apoc.coll.frequenciesasmap" => FrequenciesAsMap,
+        "apoc.coll.indexof" => IndexOf,
+        "apoc.coll.insert" => Insert,
+        "apoc.coll.insertall" => InsertAll,
+        "apoc.coll.intersection" => Intersection,
+        "apoc.coll.isequalcollection" => IsEqualCollection,
+        "apoc.coll.max" => Max,
+        "apoc.coll.min" => Min,
+        "apoc.coll.occurrences" => Occurrences,
+        "apoc.coll.pairs" => Pairs,
+        "apoc.coll.pairsmin" => PairsMin,
+        "apoc.coll.pairwithoffset" => PairWithOffset,
+        "apoc.coll.partition" => Partition,
+        "apoc.coll.randomitem" => RandomItem,
+        "apoc.coll.randomitems" => RandomItems,
+        "apoc.coll.remove" => Remove,
+        "apoc.coll.removeall" => RemoveAll,
+        "apoc.coll.runningtotal" => RunningTotal,
+        "apoc.coll.set" => Set,
+        "apoc.coll.shuffle" => Shuffle,
+        "apoc.coll.sort" => Sort,
+        "apoc.coll.sortmaps" => SortMaps,
+        "apoc.coll.sortmulti" => SortMulti,
+        "apoc.coll.sortnodes" => SortNodes,
+        "apoc.coll.sorttext" => SortText,
+        "apoc.coll.stdev" => Stdev,
+        "apoc.coll.subtract" => Subtract,
+        "apoc.coll.sum" => Sum,
+        "apoc.coll.sumlongs" => SumLongs,
+        "apoc.coll.toset" => ToSet,
+        "apoc.coll.union" => Union,
+        "apoc.coll.unionall" => UnionAll,
+        "apoc.coll.zip" => Zip,
+    }
+}
+
+pub(super) fn coll(run: &Runner, n: &str, f: CollFn, args: &[Value]) -> Result<Value> {
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
-    if f == "fill" {
+    if f == CollFn::Fill {
         return coll_fill(n, a0, a1);
     }
     let xs = list(n, a0)?;
@@ -12,33 +66,47 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
     // A null list: what APOC 5.26's `Coll` answers for each (the oracle).
     let Some(xs) = xs else {
         return Ok(match f {
-            "contains" | "containsall" | "containssorted" | "containsallsorted"
-            | "containsduplicates" | "different" => Value::Bool(false),
-            "isequalcollection" => Value::Bool(a1.is_null()),
-            "sort"
-            | "sortnodes"
-            | "sortmaps"
-            | "sorttext"
-            | "shuffle"
-            | "randomitems"
-            | "duplicates"
-            | "duplicateswithcount"
-            | "frequencies"
-            | "flatten"
-            | "partition"
-            | "combinations"
-            | "intersection" => Value::List(Vec::new()),
-            "frequenciesasmap" => Value::Map(Default::default()),
-            "indexof" => Value::Int(-1),
-            "occurrences" => Value::Int(0),
+            CollFn::Contains
+            | CollFn::ContainsAll
+            | CollFn::ContainsSorted
+            | CollFn::ContainsAllSorted
+            | CollFn::ContainsDuplicates
+            | CollFn::Different => Value::Bool(false),
+            CollFn::IsEqualCollection => Value::Bool(a1.is_null()),
+            CollFn::Sort
+            | CollFn::SortNodes
+            | CollFn::SortMaps
+            | CollFn::SortText
+            | CollFn::Shuffle
+            | CollFn::RandomItems
+            | CollFn::Duplicates
+            | CollFn::DuplicatesWithCount
+            | CollFn::Frequencies
+            | CollFn::Flatten
+            | CollFn::Partition
+            | CollFn::Combinations
+            | CollFn::Intersection => Value::List(Vec::new()),
+            CollFn::FrequenciesAsMap => Value::Map(Default::default()),
+            CollFn::IndexOf => Value::Int(-1),
+            CollFn::Occurrences => Value::Int(0),
             // `if (first == null) return second`.
-            "union" | "unionall" | "disjunction" => a1.clone(),
-            "sortmulti" => return Err(npe(n, "java.util.Collection.toArray()", "c")),
+            CollFn::Union | CollFn::UnionAll | CollFn::Disjunction => a1.clone(),
+            CollFn::SortMulti => return Err(npe(n, "java.util.Collection.toArray()", "c")),
             _ => Value::Null,
         });
     };
     // APOC's aggregates of an empty list are null.
-    if xs.is_empty() && matches!(f, "sum" | "avg" | "stdev" | "runningtotal" | "min" | "max") {
+    if xs.is_empty()
+        && matches!(
+            f,
+            CollFn::Sum
+                | CollFn::Avg
+                | CollFn::Stdev
+                | CollFn::RunningTotal
+                | CollFn::Min
+                | CollFn::Max
+        )
+    {
         return Ok(Value::Null);
     }
     // APOC reads each element as a java.lang.Number: a null throws, and so does anything else.
@@ -57,7 +125,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             .collect()
     };
     Ok(match f {
-        "avg" => {
+        CollFn::Avg => {
             let v = numbers(xs)?;
             if v.is_empty() {
                 Value::Null
@@ -65,8 +133,8 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                 Value::Float(v.iter().sum::<f64>() / v.len() as f64)
             }
         }
-        "sum" => Value::Float(numbers(xs)?.iter().sum()),
-        "sumlongs" => {
+        CollFn::Sum => Value::Float(numbers(xs)?.iter().sum()),
+        CollFn::SumLongs => {
             if xs.iter().any(Value::is_null) {
                 return Err(npe(n, "java.lang.Number.longValue()", "number"));
             }
@@ -76,7 +144,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     .sum::<Result<i64>>()?,
             )
         }
-        "stdev" => {
+        CollFn::Stdev => {
             let v = numbers(xs)?;
             let corrected = flag(a1, true);
             let k = v.len() as f64 - if corrected { 1.0 } else { 0.0 };
@@ -87,7 +155,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                 Value::Float((v.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / k).sqrt())
             }
         }
-        "runningtotal" => {
+        CollFn::RunningTotal => {
             if xs.iter().any(Value::is_null) {
                 return Err(npe(n, "java.lang.Number.doubleValue()", "i"));
             }
@@ -117,8 +185,8 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
         // APOC runs `reduce(res = null, x IN $list | CASE WHEN res IS NULL OR x > res THEN x
         // ELSE res END)` (`<` for min): values that do not compare with the best so far are
         // passed over.
-        "max" | "min" => {
-            let op = if f == "max" {
+        CollFn::Max | CollFn::Min => {
+            let op = if f == CollFn::Max {
                 crate::syntax::ast::BinaryOp::Gt
             } else {
                 crate::syntax::ast::BinaryOp::Lt
@@ -131,13 +199,13 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             best.clone()
         }
-        "contains" => Value::Bool(xs.iter().any(|x| same(x, a1))),
+        CollFn::Contains => Value::Bool(xs.iter().any(|x| same(x, a1))),
         // `Collections.binarySearch` over the list as given (sorted or not), comparing Java
         // objects: mixed classes and nulls throw as they do in APOC.
-        "containssorted" => {
+        CollFn::ContainsSorted => {
             Value::Bool(!xs.is_empty() && java_binary_search(xs, a1).map_err(|e| failed(n, e))?)
         }
-        "containsallsorted" => match list(n, a1)? {
+        CollFn::ContainsAllSorted => match list(n, a1)? {
             Some(ys) => {
                 let mut all = true;
                 for y in ys {
@@ -150,24 +218,24 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             None => Value::Bool(false),
         },
-        "containsall" => match list(n, a1)? {
+        CollFn::ContainsAll => match list(n, a1)? {
             Some(ys) => Value::Bool(ys.iter().all(|y| xs.iter().any(|x| same(x, y)))),
             None => Value::Bool(false),
         },
-        "containsduplicates" => Value::Bool(distinct(xs).len() < xs.len()),
-        "different" => Value::Bool(distinct(xs).len() == xs.len()),
-        "toset" => Value::List(distinct(xs)),
-        "duplicates" => Value::List(
+        CollFn::ContainsDuplicates => Value::Bool(distinct(xs).len() < xs.len()),
+        CollFn::Different => Value::Bool(distinct(xs).len() == xs.len()),
+        CollFn::ToSet => Value::List(distinct(xs)),
+        CollFn::Duplicates => Value::List(
             counts(xs)
                 .into_iter()
                 .filter(|(_, c)| *c > 1)
                 .map(|(x, _)| x)
                 .collect(),
         ),
-        "duplicateswithcount" | "frequencies" => Value::List(
+        CollFn::DuplicatesWithCount | CollFn::Frequencies => Value::List(
             counts(xs)
                 .into_iter()
-                .filter(|(_, c)| f == "frequencies" || *c > 1)
+                .filter(|(_, c)| f == CollFn::Frequencies || *c > 1)
                 .map(|(x, c)| {
                     Value::Map(BTreeMap::from([
                         (key("item"), x),
@@ -178,7 +246,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
         ),
         // Keys as the values Neo4j hands APOC print themselves: null as `NO_VALUE`, a list as
         // `List{Long(2), Long(3)}`.
-        "frequenciesasmap" => Value::Map(
+        CollFn::FrequenciesAsMap => Value::Map(
             counts(xs)
                 .into_iter()
                 .map(|(x, c)| {
@@ -198,9 +266,9 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                 })
                 .collect(),
         ),
-        "occurrences" => Value::Int(xs.iter().filter(|x| same(x, a1)).count() as i64),
-        "indexof" => Value::Int(xs.iter().position(|x| same(x, a1)).map_or(-1, |i| i as i64)),
-        "dropduplicateneighbors" => {
+        CollFn::Occurrences => Value::Int(xs.iter().filter(|x| same(x, a1)).count() as i64),
+        CollFn::IndexOf => Value::Int(xs.iter().position(|x| same(x, a1)).map_or(-1, |i| i as i64)),
+        CollFn::DropDuplicateNeighbors => {
             let mut out: Vec<Value> = Vec::new();
             for x in xs {
                 if out.last().is_none_or(|l| !same(l, x)) {
@@ -209,7 +277,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             Value::List(out)
         }
-        "flatten" => {
+        CollFn::Flatten => {
             fn go(xs: &[Value], deep: bool, depth: usize, out: &mut Vec<Value>) {
                 for x in xs {
                     match x {
@@ -225,7 +293,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             go(xs, flag(a1, false), 0, &mut out);
             Value::List(out)
         }
-        "insert" | "set" => {
+        CollFn::Insert | CollFn::Set => {
             let Some(i) = int(n, a1)? else {
                 return Ok(Value::List(xs.to_vec()));
             };
@@ -234,17 +302,17 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                 return Ok(Value::List(xs.to_vec()));
             }
             let mut out = xs.to_vec();
-            if i < 0 || i as usize > out.len() || (f == "set" && i as usize == out.len()) {
+            if i < 0 || i as usize > out.len() || (f == CollFn::Set && i as usize == out.len()) {
                 return Ok(Value::List(out));
             }
-            if f == "insert" {
+            if f == CollFn::Insert {
                 out.insert(i as usize, a2.clone());
             } else {
                 out[i as usize] = a2.clone();
             }
             Value::List(out)
         }
-        "insertall" => {
+        CollFn::InsertAll => {
             let Some(i) = int(n, a1)? else {
                 return Ok(Value::List(xs.to_vec()));
             };
@@ -256,7 +324,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             out.splice(i as usize..i as usize, items.iter().cloned());
             Value::List(out)
         }
-        "remove" => {
+        CollFn::Remove => {
             let i = int(n, a1)?.unwrap_or(0);
             let len = match arg(args, 2) {
                 Value::Null => 1,
@@ -270,20 +338,20 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             out.drain(i as usize..end);
             Value::List(out)
         }
-        "removeall" | "subtract" => {
+        CollFn::RemoveAll | CollFn::Subtract => {
             let ys = list(n, a1)?.unwrap_or_default();
             let kept: Vec<Value> = xs
                 .iter()
                 .filter(|x| !ys.iter().any(|y| same(x, y)))
                 .cloned()
                 .collect();
-            Value::List(if f == "subtract" {
+            Value::List(if f == CollFn::Subtract {
                 distinct(&kept)
             } else {
                 kept
             })
         }
-        "intersection" => {
+        CollFn::Intersection => {
             let ys = list(n, a1)?.unwrap_or_default();
             Value::List(distinct(
                 &xs.iter()
@@ -292,12 +360,12 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     .collect::<Vec<_>>(),
             ))
         }
-        "union" => {
+        CollFn::Union => {
             let ys = list(n, a1)?.unwrap_or_default();
             Value::List(distinct(&[xs, ys].concat()))
         }
-        "unionall" => Value::List([xs, list(n, a1)?.unwrap_or_default()].concat()),
-        "disjunction" => {
+        CollFn::UnionAll => Value::List([xs, list(n, a1)?.unwrap_or_default()].concat()),
+        CollFn::Disjunction => {
             let ys = list(n, a1)?.unwrap_or_default();
             let only = |a: &[Value], b: &[Value]| -> Vec<Value> {
                 a.iter()
@@ -307,23 +375,23 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             };
             Value::List(distinct(&[only(xs, ys), only(ys, xs)].concat()))
         }
-        "isequalcollection" => {
+        CollFn::IsEqualCollection => {
             let ys = list(n, a1)?.unwrap_or_default();
             let mut a = counts(xs);
             let b = counts(ys);
             a.retain(|(x, c)| b.iter().any(|(y, d)| same(x, y) && c == d));
             Value::Bool(xs.len() == ys.len() && a.len() == b.len())
         }
-        "pairs" | "pairsmin" => {
+        CollFn::Pairs | CollFn::PairsMin => {
             let mut out: Vec<Value> = xs.windows(2).map(|w| Value::List(w.to_vec())).collect();
-            if f == "pairs" {
+            if f == CollFn::Pairs {
                 if let Some(last) = xs.last() {
                     out.push(Value::List(vec![last.clone(), Value::Null]));
                 }
             }
             Value::List(out)
         }
-        "pairwithoffset" => {
+        CollFn::PairWithOffset => {
             let off = int(n, a1)?.unwrap_or(0);
             Value::List(
                 (0..xs.len() as i64)
@@ -339,7 +407,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     .collect(),
             )
         }
-        "partition" => {
+        CollFn::Partition => {
             let size = int(n, a1)?.unwrap_or(0);
             if size < 0 {
                 return Ok(Value::List(Vec::new()));
@@ -356,7 +424,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     .collect(),
             )
         }
-        "zip" => {
+        CollFn::Zip => {
             let Some(ys) = list(n, a1)? else {
                 return Ok(Value::Null);
             };
@@ -372,7 +440,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
                     .collect(),
             )
         }
-        "combinations" => {
+        CollFn::Combinations => {
             let min = int(n, a1)?.unwrap_or(0).max(0) as usize;
             let max = match a2 {
                 Value::Null => min,
@@ -410,13 +478,13 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
         }
         // `Collections.sort` of the Java objects: mixed classes, nulls, lists and maps throw
         // as they do in APOC.
-        "sort" => {
+        CollFn::Sort => {
             let mut out = xs.to_vec();
             java_sort(&mut out, &mut |a, b, recv| java_compare_to(a, b, recv))
                 .map_err(|e| failed(n, e))?;
             Value::List(out)
         }
-        "sorttext" => {
+        CollFn::SortText => {
             if xs.iter().any(Value::is_null) {
                 return Err(failed(n, "java.lang.NullPointerException"));
             }
@@ -425,7 +493,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             out.sort_by(|a, b| fold(a).cmp(&fold(b)).then_with(|| a.order(b)));
             Value::List(out)
         }
-        "sortmaps" | "sortnodes" => {
+        CollFn::SortMaps | CollFn::SortNodes => {
             if xs.is_empty() {
                 return Ok(Value::List(Vec::new()));
             }
@@ -454,7 +522,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             });
             Value::List(keyed.into_iter().map(|(_, x)| x).collect())
         }
-        "sortmulti" => {
+        CollFn::SortMulti => {
             let mut out = xs.to_vec();
             let fields = match a1 {
                 Value::Null => Vec::new(),
@@ -543,14 +611,14 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             Value::List(out[from as usize..to as usize].to_vec())
         }
-        "randomitem" => {
+        CollFn::RandomItem => {
             if xs.is_empty() {
                 Value::Null
             } else {
                 xs[index_in(xs.len())].clone()
             }
         }
-        "randomitems" => {
+        CollFn::RandomItems => {
             let count = int(n, a1)?.unwrap_or(0).max(0) as usize;
             let repick = flag(a2, false);
             let mut pool = xs.to_vec();
@@ -565,7 +633,7 @@ pub(super) fn coll(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Val
             }
             Value::List(out)
         }
-        "shuffle" => {
+        CollFn::Shuffle => {
             let mut out = xs.to_vec();
             for i in (1..out.len()).rev() {
                 let j = index_in(i + 1);

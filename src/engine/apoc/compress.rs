@@ -12,8 +12,13 @@ use crate::engine::exec::Runner;
 use crate::value::Value;
 use std::io::{Read, Write};
 
-/// The functions of this file (lower-case).
-pub(super) const FUNCTIONS: &[&str] = &["apoc.util.compress", "apoc.util.decompress"];
+family! {
+    /// The functions of this file.
+    CompressFn {
+        "apoc.util.compress" => UtilCompress,
+        "apoc.util.decompress" => UtilDecompress,
+    }
+}
 
 /// APOC's default `apoc.max.decompression.ratio`.
 const MAX_RATIO: usize = 200;
@@ -145,10 +150,10 @@ fn decode(b: &[u8], c: Charset) -> String {
     }
 }
 
-pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, m: CompressFn, args: &[Value]) -> Result<Value> {
     let (algo, charset) = config(n, arg(args, 1))?;
     let io = |e: std::io::Error| failed(n, format!("java.io.IOException: {e}"));
-    if n == "apoc.util.compress" {
+    if m == CompressFn::UtilCompress {
         let s = match arg(args, 0) {
             Value::String(s) => s,
             Value::Null => return Err(failed(n, "java.lang.NullPointerException")),

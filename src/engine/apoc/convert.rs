@@ -57,19 +57,41 @@ pub(super) fn cypher_key(k: &str) -> String {
     }
 }
 
-pub(super) fn math(n: &str, f: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The `apoc.math.*` functions.
+    MathFn {
+        "apoc.math.cosh" => Cosh,
+        "apoc.math.coth" => Coth,
+        "apoc.math.csch" => Csch,
+        "apoc.math.maxbyte" => MaxByte,
+        "apoc.math.maxdouble" => MaxDouble,
+        "apoc.math.maxint" => MaxInt,
+        "apoc.math.maxlong" => MaxLong,
+        "apoc.math.minbyte" => MinByte,
+        "apoc.math.mindouble" => MinDouble,
+        "apoc.math.minint" => MinInt,
+        "apoc.math.minlong" => MinLong,
+        "apoc.math.sech" => Sech,
+        "apoc.math.sigmoid" => Sigmoid,
+        "apoc.math.sigmoidprime" => SigmoidPrime,
+        "apoc.math.sinh" => Sinh,
+        "apoc.math.tanh" => Tanh,
+    }
+}
+
+pub(super) fn math(n: &str, f: MathFn, args: &[Value]) -> Result<Value> {
     let c = |v: f64| Ok(Value::Float(v));
     let i = |v: i64| Ok(Value::Int(v));
     match f {
-        "maxbyte" => return i(127),
-        "minbyte" => return i(-128),
-        "maxint" => return i(i64::from(i32::MAX)),
-        "minint" => return i(i64::from(i32::MIN)),
-        "maxlong" => return i(i64::MAX),
-        "minlong" => return i(i64::MIN),
-        "maxdouble" => return c(f64::MAX),
+        MathFn::MaxByte => return i(127),
+        MathFn::MinByte => return i(-128),
+        MathFn::MaxInt => return i(i64::from(i32::MAX)),
+        MathFn::MinInt => return i(i64::from(i32::MIN)),
+        MathFn::MaxLong => return i(i64::MAX),
+        MathFn::MinLong => return i(i64::MIN),
+        MathFn::MaxDouble => return c(f64::MAX),
         // Java's Double.MIN_VALUE: the smallest positive double.
-        "mindouble" => return c(f64::from_bits(1)),
+        MathFn::MinDouble => return c(f64::from_bits(1)),
         _ => {}
     }
     let Some(x) = num(n, arg(args, 0))? else {
@@ -81,16 +103,16 @@ pub(super) fn math(n: &str, f: &str, args: &[Value]) -> Result<Value> {
     let (sinh, cosh) = ((x.exp() - (-x).exp()) / 2.0, (x.exp() + (-x).exp()) / 2.0);
     let positive_zero = x.to_bits() == 0;
     c(match f {
-        "cosh" => cosh,
-        "sinh" => sinh,
-        "tanh" => sinh / cosh,
-        "coth" if positive_zero => return Ok(Value::Null),
-        "coth" => cosh / sinh,
-        "sech" => 1.0 / cosh,
-        "csch" if positive_zero => return Ok(Value::Null),
-        "csch" => 1.0 / sinh,
-        "sigmoid" => sigmoid(x),
-        "sigmoidprime" => sigmoid(x) * (1.0 - sigmoid(x)),
+        MathFn::Cosh => cosh,
+        MathFn::Sinh => sinh,
+        MathFn::Tanh => sinh / cosh,
+        MathFn::Coth if positive_zero => return Ok(Value::Null),
+        MathFn::Coth => cosh / sinh,
+        MathFn::Sech => 1.0 / cosh,
+        MathFn::Csch if positive_zero => return Ok(Value::Null),
+        MathFn::Csch => 1.0 / sinh,
+        MathFn::Sigmoid => sigmoid(x),
+        MathFn::SigmoidPrime => sigmoid(x) * (1.0 - sigmoid(x)),
         _ => return Err(ExecError::unsupported(n)),
     })
 }
@@ -173,14 +195,31 @@ pub(super) fn to_json(run: &Runner, v: &Value) -> Result<serde_json::Value> {
     })
 }
 
-pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The `apoc.convert.*` functions.
+    ConvertFn {
+        "apoc.convert.fromjsonlist" => FromJsonList,
+        "apoc.convert.fromjsonmap" => FromJsonMap,
+        "apoc.convert.tojson" => ToJson,
+        "apoc.convert.tolist" => ToList,
+        "apoc.convert.tomap" => ToMap,
+        "apoc.convert.tonode" => ToNode,
+        "apoc.convert.tonodelist" => ToNodeList,
+        "apoc.convert.torelationship" => ToRelationship,
+        "apoc.convert.torelationshiplist" => ToRelationshipList,
+        "apoc.convert.toset" => ToSet,
+        "apoc.convert.tosortedjsonmap" => ToSortedJsonMap,
+    }
+}
+
+pub(super) fn convert(run: &Runner, n: &str, f: ConvertFn, args: &[Value]) -> Result<Value> {
     let a0 = arg(args, 0);
     Ok(match f {
-        "tojson" => {
+        ConvertFn::ToJson => {
             let j = to_json(run, a0)?;
             Value::from(j.to_string())
         }
-        "tosortedjsonmap" => {
+        ConvertFn::ToSortedJsonMap => {
             if !matches!(a0, Value::Map(_) | Value::Node(_)) {
                 return Err(failed(
                     n,
@@ -195,7 +234,7 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             let j = to_json(run, &props)?;
             Value::from(j.to_string())
         }
-        "fromjsonlist" | "fromjsonmap" => {
+        ConvertFn::FromJsonList | ConvertFn::FromJsonMap => {
             let Some(s) = text(n, a0)? else {
                 return Ok(Value::Null);
             };
@@ -205,7 +244,7 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             let path = text(n, arg(args, 1))?.unwrap_or("");
             let opts =
                 super::json_path::Options::from_value(arg(args, 2)).map_err(|e| failed(n, e))?;
-            let want = if f == "fromjsonlist" {
+            let want = if f == ConvertFn::FromJsonList {
                 super::json_path::Want::List
             } else {
                 super::json_path::Want::Map
@@ -213,7 +252,7 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             run.sh.can_allocate(s.len().saturating_mul(4))?;
             super::json_path::parse(s, path, want, opts).map_err(|e| failed(n, e))?
         }
-        "tolist" => match a0 {
+        ConvertFn::ToList => match a0 {
             Value::Null => Value::Null,
             Value::List(_) => a0.clone(),
             Value::Path(p) => {
@@ -228,33 +267,32 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             other => Value::List(vec![other.clone()]),
         },
-        "toset" => match a0 {
+        ConvertFn::ToSet => match a0 {
             Value::Null => Value::Null,
             Value::List(xs) => Value::List(distinct(xs)),
             other => Value::List(vec![other.clone()]),
         },
-        "tomap" => match a0 {
+        ConvertFn::ToMap => match a0 {
             Value::Null => Value::Null,
             Value::Map(_) => a0.clone(),
             Value::Node(_) | Value::Relationship(_) => Value::Map(run.java_properties(a0)?),
             // APOC converts nothing else: null.
             _ => Value::Null,
         },
-        "tonode" => match a0 {
+        ConvertFn::ToNode => match a0 {
             Value::Node(_) | Value::Null => a0.clone(),
             _ => Value::Null,
         },
-        "torelationship" => match a0 {
+        ConvertFn::ToRelationship => match a0 {
             Value::Relationship(_) | Value::Null => a0.clone(),
             _ => Value::Null,
         },
-        "tonodelist" | "torelationshiplist" => {
+        ConvertFn::ToNodeList | ConvertFn::ToRelationshipList => {
             // Each element through `toNode` / `toRelationship`: an entity of the kind stays,
             // anything else becomes null; a single value is a list of one.
             let keep = |x: &Value| match (f, x) {
-                ("tonodelist", Value::Node(_)) | ("torelationshiplist", Value::Relationship(_)) => {
-                    x.clone()
-                }
+                (ConvertFn::ToNodeList, Value::Node(_))
+                | (ConvertFn::ToRelationshipList, Value::Relationship(_)) => x.clone(),
                 _ => Value::Null,
             };
             match a0 {
@@ -263,6 +301,5 @@ pub(super) fn convert(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                 other => Value::List(vec![keep(other)]),
             }
         }
-        _ => return Err(ExecError::unsupported(n)),
     })
 }

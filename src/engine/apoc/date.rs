@@ -12,19 +12,21 @@ use crate::temporal::Temporal;
 use crate::value::Value;
 use chrono::{Datelike, NaiveDate, NaiveDateTime, NaiveTime, TimeZone, Timelike};
 
-/// The APOC date functions this module runs (lower-case).
-pub(crate) const FUNCTIONS: &[&str] = &[
-    "apoc.date.add",
-    "apoc.date.convert",
-    "apoc.date.currenttimestamp",
-    "apoc.date.field",
-    "apoc.date.format",
-    "apoc.date.fromiso8601",
-    "apoc.date.parse",
-    "apoc.date.systemtimezone",
-    "apoc.date.toiso8601",
-    "apoc.temporal.format",
-];
+family! {
+    /// The `apoc.date.*` functions of epoch times and formats, and `apoc.temporal.format`.
+    DateFn {
+        "apoc.date.add" => DateAdd,
+        "apoc.date.convert" => DateConvert,
+        "apoc.date.currenttimestamp" => DateCurrentTimestamp,
+        "apoc.date.field" => DateField,
+        "apoc.date.format" => DateFormat,
+        "apoc.date.fromiso8601" => DateFromISO8601,
+        "apoc.date.parse" => DateParse,
+        "apoc.date.systemtimezone" => DateSystemTimezone,
+        "apoc.date.toiso8601" => DateToISO8601,
+        "apoc.temporal.format" => TemporalFormat,
+    }
+}
 
 pub(super) fn failed(name: &str, why: impl std::fmt::Display) -> ExecError {
     super::failed(name, why)
@@ -519,10 +521,10 @@ fn named_format(f: &str) -> Option<&'static str> {
     })
 }
 
-pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn run(n: &str, m: DateFn, args: &[Value]) -> Result<Value> {
     let name = crate::catalogue::function(n).map_or(n, |f| f.name);
-    match n {
-        "apoc.date.field" => {
+    match m {
+        DateFn::DateField => {
             // One field of epoch milliseconds seen in a time zone.
             let Some(ms) = int(args.first()) else {
                 return Ok(Value::Null);
@@ -548,9 +550,9 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
                 _ => return Err(failed(name, format!("The unit: {unit} is not correct"))),
             }))
         }
-        "apoc.date.currenttimestamp" => Ok(Value::Int(epoch_ms(crate::temporal::now_utc()))),
-        "apoc.date.systemtimezone" => Ok(Value::from("UTC")),
-        "apoc.date.convert" => {
+        DateFn::DateCurrentTimestamp => Ok(Value::Int(epoch_ms(crate::temporal::now_utc()))),
+        DateFn::DateSystemTimezone => Ok(Value::from("UTC")),
+        DateFn::DateConvert => {
             let Some(t) = int(args.first()) else {
                 return Ok(Value::Null);
             };
@@ -558,7 +560,7 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
             let to = unit_ms(name, text(args.get(2), "ms"))?;
             Ok(Value::Int(t.saturating_mul(from) / to))
         }
-        "apoc.date.add" => {
+        DateFn::DateAdd => {
             let Some(t) = int(args.first()) else {
                 return Ok(Value::Null);
             };
@@ -570,13 +572,13 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
                 .saturating_add(add.saturating_mul(add_unit));
             Ok(Value::Int(ms / unit))
         }
-        "apoc.date.format" | "apoc.date.toiso8601" => {
+        DateFn::DateFormat | DateFn::DateToISO8601 => {
             let Some(t) = int(args.first()) else {
                 return Ok(Value::Null);
             };
             let default_unit = "ms";
             let unit = unit_ms(name, text(args.get(1), default_unit))?;
-            let (pattern, zone) = if n == "apoc.date.toiso8601" {
+            let (pattern, zone) = if m == DateFn::DateToISO8601 {
                 ("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "UTC")
             } else {
                 (
@@ -596,15 +598,15 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
             )
             .map(Value::from)
         }
-        "apoc.date.parse" | "apoc.date.fromiso8601" => {
+        DateFn::DateParse | DateFn::DateFromISO8601 => {
             let Some(Value::String(s)) = args.first() else {
                 return Ok(Value::Null);
             };
             // (An empty text parses to nothing.)
-            if s.is_empty() && n == "apoc.date.parse" {
+            if s.is_empty() && m == DateFn::DateParse {
                 return Ok(Value::Null);
             }
-            let (unit, pattern, zone) = if n == "apoc.date.fromiso8601" {
+            let (unit, pattern, zone) = if m == DateFn::DateFromISO8601 {
                 (1, "yyyy-MM-dd'T'HH:mm:ss.SSSXXX", "UTC")
             } else {
                 (
@@ -613,7 +615,7 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
                     text(args.get(3), ""),
                 )
             };
-            let utc = if n == "apoc.date.fromiso8601" {
+            let utc = if m == DateFn::DateFromISO8601 {
                 chrono::DateTime::parse_from_rfc3339(s)
                     .map(|t| t.naive_utc())
                     .map_err(|e| {
@@ -627,7 +629,7 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
             };
             Ok(Value::Int(epoch_ms(utc).div_euclid(unit)))
         }
-        "apoc.temporal.format" => {
+        DateFn::TemporalFormat => {
             let t = match args.first() {
                 Some(Value::Temporal(t)) => t,
                 Some(Value::Null) | None => {
@@ -684,6 +686,5 @@ pub(super) fn run(n: &str, args: &[Value]) -> Result<Value> {
             )
             .map(Value::from)
         }
-        _ => Err(ExecError::unsupported(name)),
     }
 }

@@ -16,13 +16,15 @@ use chrono::{Datelike, NaiveDate, NaiveTime};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The functions of this file (lower-case).
-pub(crate) const FUNCTIONS: &[&str] = &[
-    "apoc.date.convertformat",
-    "apoc.date.fields",
-    "apoc.date.toyears",
-    "apoc.temporal.tozonedtemporal",
-];
+family! {
+    /// The `apoc.date.*` functions of texts and durations.
+    DateTextFn {
+        "apoc.date.convertformat" => DateConvertFormat,
+        "apoc.date.fields" => DateFields,
+        "apoc.date.toyears" => DateToYears,
+        "apoc.temporal.tozonedtemporal" => TemporalToZonedTemporal,
+    }
+}
 
 const DEFAULT_FORMAT: &str = "yyyy-MM-dd HH:mm:ss";
 
@@ -30,9 +32,9 @@ const DEFAULT_FORMAT: &str = "yyyy-MM-dd HH:mm:ss";
 const YEAR_MS: f64 = 365.0 * 24.0 * 3600.0 * 1000.0;
 
 /// Runs `n` (lower-case), reporting errors under APOC's spelling of the name.
-pub(super) fn call(n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn call(n: &str, m: DateTextFn, args: &[Value]) -> Result<Value> {
     let name = crate::catalogue::function(n).map_or(n, |f| f.name);
-    run(name, n, args)
+    run(name, m, args)
 }
 
 fn text_arg<'a>(
@@ -49,9 +51,9 @@ fn text_arg<'a>(
     }
 }
 
-fn run(name: &str, n: &str, args: &[Value]) -> Result<Value> {
-    match n {
-        "apoc.date.toyears" => Ok(match args.first() {
+fn run(name: &str, m: DateTextFn, args: &[Value]) -> Result<Value> {
+    match m {
+        DateTextFn::DateToYears => Ok(match args.first() {
             None | Some(Value::Null) => return Err(super::npe(name, "Object.toString()", "value")),
             Some(Value::Int(i)) => Value::Float(*i as f64 / YEAR_MS),
             // (Java's `longValue()` of a double: toward zero.)
@@ -64,7 +66,7 @@ fn run(name: &str, n: &str, args: &[Value]) -> Result<Value> {
                 Value::Float(1970.0 + t.and_utc().timestamp_millis() as f64 / YEAR_MS)
             }
         }),
-        "apoc.date.fields" => {
+        DateTextFn::DateFields => {
             let Some(s) = text_arg(name, args, 0, "")? else {
                 return Ok(Value::Map(BTreeMap::new()));
             };
@@ -72,7 +74,7 @@ fn run(name: &str, n: &str, args: &[Value]) -> Result<Value> {
             let p = parse(name, s, &tokens(pattern))?;
             Ok(Value::Map(p.fields()))
         }
-        "apoc.date.convertformat" => {
+        DateTextFn::DateConvertFormat => {
             let Some(s) = text_arg(name, args, 0, "")?.filter(|s| !s.is_empty()) else {
                 return Ok(Value::Null);
             };
@@ -710,7 +712,7 @@ mod tests {
     fn convert(s: &str, from: &str, to: &str) -> String {
         match run(
             "apoc.date.convertFormat",
-            "apoc.date.convertformat",
+            DateTextFn::DateConvertFormat,
             &[Value::from(s), Value::from(from), Value::from(to)],
         ) {
             Ok(v) => v.to_string(),

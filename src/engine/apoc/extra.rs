@@ -11,36 +11,38 @@ use crate::value::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The functions of this file (lower-case).
-pub(super) const FUNCTIONS: &[&str] = &[
-    "apoc.create.uuidbase64",
-    "apoc.create.uuidbase64tohex",
-    "apoc.create.uuidhextobase64",
-    "apoc.cypher.runfirstcolumnmany",
-    "apoc.cypher.runfirstcolumnsingle",
-    "apoc.data.url",
-    "apoc.map.updatetree",
-    "apoc.meta.nodes.count",
-    "apoc.scoring.pareto",
-    "apoc.text.doublemetaphone",
-    "apoc.text.hexcharat",
-    "apoc.text.hexvalue",
-    "apoc.text.jarowinklerdistance",
-    "apoc.text.regexgroupsbyname",
-    "apoc.text.slug",
-    "apoc.text.snakecase",
-    "apoc.text.sorensendicesimilarity",
-    "apoc.temporal.formatduration",
-];
+family! {
+    /// The functions of this file.
+    ExtraFn {
+        "apoc.create.uuidbase64" => CreateUuidBase64,
+        "apoc.create.uuidbase64tohex" => CreateUuidBase64ToHex,
+        "apoc.create.uuidhextobase64" => CreateUuidHexToBase64,
+        "apoc.cypher.runfirstcolumnmany" => CypherRunFirstColumnMany,
+        "apoc.cypher.runfirstcolumnsingle" => CypherRunFirstColumnSingle,
+        "apoc.data.url" => DataUrl,
+        "apoc.map.updatetree" => MapUpdateTree,
+        "apoc.meta.nodes.count" => MetaNodesCount,
+        "apoc.scoring.pareto" => ScoringPareto,
+        "apoc.text.doublemetaphone" => TextDoubleMetaphone,
+        "apoc.text.hexcharat" => TextHexCharAt,
+        "apoc.text.hexvalue" => TextHexValue,
+        "apoc.text.jarowinklerdistance" => TextJaroWinklerDistance,
+        "apoc.text.regexgroupsbyname" => TextRegexGroupsByName,
+        "apoc.text.slug" => TextSlug,
+        "apoc.text.snakecase" => TextSnakeCase,
+        "apoc.text.sorensendicesimilarity" => TextSorensenDiceSimilarity,
+        "apoc.temporal.formatduration" => TemporalFormatDuration,
+    }
+}
 
-pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, m: ExtraFn, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
-    Ok(match n {
-        "apoc.text.hexvalue" => match int(n, a0)? {
+    Ok(match m {
+        ExtraFn::TextHexValue => match int(n, a0)? {
             Some(v) => Value::from(hex_value(v)),
             None => Value::Null,
         },
-        "apoc.text.hexcharat" => {
+        ExtraFn::TextHexCharAt => {
             let (Some(s), Some(i)) = (text(n, a0)?, int(n, a1)?) else {
                 return Ok(Value::Null);
             };
@@ -53,7 +55,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 None => Value::Null,
             }
         }
-        "apoc.text.slug" => {
+        ExtraFn::TextSlug => {
             let Some(s) = text(n, a0)? else {
                 return Ok(Value::Null);
             };
@@ -69,20 +71,20 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let trimmed = s.trim_matches(|c: char| c <= ' ');
             Value::from(re.replace_all(trimmed, regex::NoExpand(delim)).into_owned())
         }
-        "apoc.text.snakecase" => {
+        ExtraFn::TextSnakeCase => {
             let Some(s) = text(n, a0)? else {
                 return Err(failed(n, "java.lang.NullPointerException"));
             };
             Value::from(snake_case(s))
         }
-        "apoc.text.doublemetaphone" => match a0 {
+        ExtraFn::TextDoubleMetaphone => match a0 {
             Value::Null => Value::Null,
             Value::String(s) if s.trim().is_empty() => a0.clone(),
             Value::String(s) => Value::from(double_metaphone(s)),
             other => return Err(super::wrong(n, other, "a string")),
         },
-        "apoc.map.updatetree" => update_tree(run, n, a0, a1, arg(args, 2))?,
-        "apoc.cypher.runfirstcolumnmany" | "apoc.cypher.runfirstcolumnsingle" => {
+        ExtraFn::MapUpdateTree => update_tree(run, n, a0, a1, arg(args, 2))?,
+        ExtraFn::CypherRunFirstColumnMany | ExtraFn::CypherRunFirstColumnSingle => {
             let Some(q) = text(n, a0)? else {
                 return Err(failed(n, "java.lang.NullPointerException"));
             };
@@ -143,13 +145,13 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                     r.swap_remove(0)
                 }
             });
-            if n.ends_with("many") {
+            if m == ExtraFn::CypherRunFirstColumnMany {
                 Value::List(first.collect())
             } else {
                 first.next().unwrap_or(Value::Null)
             }
         }
-        "apoc.text.jarowinklerdistance" => {
+        ExtraFn::TextJaroWinklerDistance => {
             let (Some(a), Some(b)) = (text(n, a0)?, text(n, a1)?) else {
                 return Ok(Value::Null);
             };
@@ -157,7 +159,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let b: Vec<u16> = b.encode_utf16().collect();
             Value::Float(1.0 - jaro_winkler_similarity(&a, &b))
         }
-        "apoc.text.sorensendicesimilarity" => {
+        ExtraFn::TextSorensenDiceSimilarity => {
             let (Some(a), Some(b)) = (text(n, a0)?, text(n, a1)?) else {
                 return Ok(Value::Null);
             };
@@ -171,7 +173,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             Value::Float(sorensen_dice(a, b, lang))
         }
-        "apoc.text.regexgroupsbyname" => {
+        ExtraFn::TextRegexGroupsByName => {
             let (Some(s), Some(p)) = (text(n, a0)?, text(n, a1)?) else {
                 return Ok(Value::List(Vec::new()));
             };
@@ -199,7 +201,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
             Value::List(out)
         }
-        "apoc.scoring.pareto" => {
+        ExtraFn::ScoringPareto => {
             let (Some(min), Some(eighty), Some(max), Some(score)) = (
                 int(n, a0)?,
                 int(n, a1)?,
@@ -215,11 +217,11 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 Value::Float(max as f64 * (1.0 - (-alpha * score as f64).exp()))
             }
         }
-        "apoc.create.uuidbase64" => {
+        ExtraFn::CreateUuidBase64 => {
             let hex = crate::engine::functions::random_uuid();
             Value::from(uuid_hex_to_base64(&hex).ok_or_else(|| failed(n, "uuid"))?)
         }
-        "apoc.create.uuidhextobase64" => {
+        ExtraFn::CreateUuidHexToBase64 => {
             let Some(s) = text(n, a0)? else {
                 return Err(failed(n, "java.lang.NullPointerException"));
             };
@@ -228,17 +230,17 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                     .ok_or_else(|| failed(n, format!("Invalid UUID string: {s}")))?,
             )
         }
-        "apoc.create.uuidbase64tohex" => {
+        ExtraFn::CreateUuidBase64ToHex => {
             let Some(s) = text(n, a0)? else {
                 return Err(failed(n, "java.lang.NullPointerException"));
             };
             Value::from(uuid_base64_to_hex(s).map_err(|m| failed(n, m))?)
         }
-        "apoc.data.url" => match text(n, a0)? {
+        ExtraFn::DataUrl => match text(n, a0)? {
             Some(s) => url_parts(s).map_or(Value::Null, Value::Map),
             None => Value::Null,
         },
-        "apoc.temporal.formatduration" => {
+        ExtraFn::TemporalFormatDuration => {
             let d = match a0 {
                 Value::Null => None,
                 Value::Temporal(t) => match &**t {
@@ -271,8 +273,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             Value::from(format_duration(&d, duration_pattern(f)))
         }
-        "apoc.meta.nodes.count" => Value::Int(meta_nodes_count(run, n, a0, a1)?),
-        _ => return Err(failed(n, "not an APOC function of this file")),
+        ExtraFn::MetaNodesCount => Value::Int(meta_nodes_count(run, n, a0, a1)?),
     })
 }
 

@@ -30,7 +30,33 @@ pub(super) fn rel_filter(
         .collect()
 }
 
-pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The functions of nodes, relationships and labels (`apoc.node.*`, `apoc.nodes.*`, `apoc.rel.*`, `apoc.label.*`, `apoc.any.*`).
+    GraphFn {
+        "apoc.any.isdeleted" => AnyIsDeleted,
+        "apoc.any.properties" => AnyProperties,
+        "apoc.any.property" => AnyProperty,
+        "apoc.label.exists" => LabelExists,
+        "apoc.node.degree" => NodeDegree,
+        "apoc.node.degree.in" => NodeDegreeIn,
+        "apoc.node.degree.out" => NodeDegreeOut,
+        "apoc.node.id" => NodeId,
+        "apoc.node.labels" => NodeLabels,
+        "apoc.node.relationship.exists" => NodeRelationshipExists,
+        "apoc.node.relationship.types" => NodeRelationshipTypes,
+        "apoc.node.relationships.exist" => NodeRelationshipsExist,
+        "apoc.nodes.connected" => NodesConnected,
+        "apoc.nodes.isdense" => NodesIsDense,
+        "apoc.nodes.relationship.types" => NodesRelationshipTypes,
+        "apoc.nodes.relationships.exist" => NodesRelationshipsExist,
+        "apoc.rel.endnode" => RelEndNode,
+        "apoc.rel.id" => RelId,
+        "apoc.rel.startnode" => RelStartNode,
+        "apoc.rel.type" => RelType,
+    }
+}
+
+pub(super) fn graph_fn(run: &Runner, n: &str, m: GraphFn, args: &[Value]) -> Result<Value> {
     let g = run.graph();
     let (a0, a1) = (arg(args, 0), arg(args, 1));
     let node = |v: &Value| -> Result<Option<crate::value::NodeId>> {
@@ -63,36 +89,36 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             })
             .sum()
     };
-    let spec = match n {
-        "apoc.node.degree"
-        | "apoc.node.degree.in"
-        | "apoc.node.degree.out"
-        | "apoc.node.relationship.exists"
-        | "apoc.node.relationships.exist"
-        | "apoc.node.relationship.types" => text(n, a1)?.unwrap_or("").to_string(),
+    let spec = match m {
+        GraphFn::NodeDegree
+        | GraphFn::NodeDegreeIn
+        | GraphFn::NodeDegreeOut
+        | GraphFn::NodeRelationshipExists
+        | GraphFn::NodeRelationshipsExist
+        | GraphFn::NodeRelationshipTypes => text(n, a1)?.unwrap_or("").to_string(),
         _ => String::new(),
     };
-    Ok(match n {
-        "apoc.node.degree" | "apoc.node.degree.in" | "apoc.node.degree.out" => {
+    Ok(match m {
+        GraphFn::NodeDegree | GraphFn::NodeDegreeIn | GraphFn::NodeDegreeOut => {
             let Some(x) = node(a0)? else {
                 return Ok(Value::Null);
             };
-            let only = match n {
-                "apoc.node.degree.in" => Dir::Incoming,
-                "apoc.node.degree.out" => Dir::Outgoing,
+            let only = match m {
+                GraphFn::NodeDegreeIn => Dir::Incoming,
+                GraphFn::NodeDegreeOut => Dir::Outgoing,
                 _ => Dir::Both,
             };
             Value::Int(degree(x, &spec, only) as i64)
         }
-        "apoc.node.id" => node(a0)?.map_or(Value::Null, |x| Value::Int(i64::from(x.0))),
-        "apoc.node.labels" => node(a0)?.map_or(Value::Null, |x| {
+        GraphFn::NodeId => node(a0)?.map_or(Value::Null, |x| Value::Int(i64::from(x.0))),
+        GraphFn::NodeLabels => node(a0)?.map_or(Value::Null, |x| {
             Value::List(g.labels(x).into_iter().map(Value::String).collect())
         }),
-        "apoc.node.relationship.exists" => match node(a0)? {
+        GraphFn::NodeRelationshipExists => match node(a0)? {
             Some(x) => Value::Bool(degree(x, &spec, Dir::Both) > 0),
             None => Value::Null,
         },
-        "apoc.node.relationships.exist" => match node(a0)? {
+        GraphFn::NodeRelationshipsExist => match node(a0)? {
             Some(x) => Value::Map(
                 spec.split('|')
                     .filter(|p| !p.is_empty())
@@ -101,7 +127,7 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             ),
             None => Value::Null,
         },
-        "apoc.node.relationship.types" => match node(a0)? {
+        GraphFn::NodeRelationshipTypes => match node(a0)? {
             Some(x) => {
                 let allowed = rel_filter(g, &spec);
                 let mut types: Vec<Arc<str>> = Vec::new();
@@ -128,7 +154,7 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
             None => Value::Null,
         },
-        "apoc.nodes.relationship.types" | "apoc.nodes.relationships.exist" => {
+        GraphFn::NodesRelationshipTypes | GraphFn::NodesRelationshipsExist => {
             let Some(nodes) = nodes_arg(run, n, a0)? else {
                 return Ok(Value::Null);
             };
@@ -158,7 +184,7 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let mut out = Vec::new();
             for x in nodes {
                 run.sh.tick()?;
-                if n == "apoc.nodes.relationship.types" {
+                if m == GraphFn::NodesRelationshipTypes {
                     let types: Vec<Value> = if patterns.is_empty() {
                         let mut seen: Vec<Arc<str>> = Vec::new();
                         for (r, _) in g.neighbours(x, Dir::Both) {
@@ -203,7 +229,7 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
             Value::List(out)
         }
-        "apoc.nodes.connected" => {
+        GraphFn::NodesConnected => {
             let (Some(a), Some(b)) = (node(a0)?, node(a1)?) else {
                 return Ok(Value::Bool(false));
             };
@@ -219,27 +245,27 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 }
             }))
         }
-        "apoc.nodes.isdense" => match node(a0)? {
+        GraphFn::NodesIsDense => match node(a0)? {
             Some(x) => Value::Bool(g.degree(x, Dir::Both, None) >= 50),
             None => Value::Null,
         },
-        "apoc.rel.id" => rel(a0)?.map_or(Value::Null, |r| Value::Int(i64::from(r.0))),
-        "apoc.rel.type" => rel(a0)?
+        GraphFn::RelId => rel(a0)?.map_or(Value::Null, |r| Value::Int(i64::from(r.0))),
+        GraphFn::RelType => rel(a0)?
             .and_then(|r| run.rel_type(r))
             .map_or(Value::Null, Value::String),
         // (Virtual relationships too: `apoc.nodes.group`'s.)
-        "apoc.rel.startnode" | "apoc.rel.endnode" => rel(a0)?
+        GraphFn::RelStartNode | GraphFn::RelEndNode => rel(a0)?
             .and_then(|r| run.rel_endpoints(r))
             .map_or(Value::Null, |(s, e)| {
-                Value::Node(if n == "apoc.rel.startnode" { s } else { e })
+                Value::Node(if m == GraphFn::RelStartNode { s } else { e })
             }),
-        "apoc.label.exists" => match a0 {
+        GraphFn::LabelExists => match a0 {
             Value::Node(x) => {
                 Value::Bool(text(n, a1)?.is_some_and(|l| g.labels(*x).iter().any(|k| &**k == l)))
             }
             _ => Value::Bool(false),
         },
-        "apoc.any.isdeleted" => match a0 {
+        GraphFn::AnyIsDeleted => match a0 {
             Value::Null => Value::Bool(true),
             Value::Node(_) | Value::Relationship(_) => Value::Bool(false),
             other => {
@@ -253,12 +279,12 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
         },
         // Anything but a map or an entity has no properties: null.
-        "apoc.any.property" | "apoc.any.properties"
+        GraphFn::AnyProperty | GraphFn::AnyProperties
             if !matches!(a0, Value::Map(_) | Value::Node(_) | Value::Relationship(_)) =>
         {
             Value::Null
         }
-        "apoc.any.property" => match a0 {
+        GraphFn::AnyProperty => match a0 {
             Value::Null => Value::Null,
             v => {
                 let Some(k) = text(n, a1)? else {
@@ -267,7 +293,7 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 run.java_property(v, k)?
             }
         },
-        "apoc.any.properties" => match a0 {
+        GraphFn::AnyProperties => match a0 {
             Value::Null => Value::Null,
             v => {
                 let all = run.java_properties(v)?;
@@ -281,11 +307,20 @@ pub(super) fn graph_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 }
             }
         },
-        _ => return Err(ExecError::unsupported(n)),
     })
 }
 
-pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The `apoc.path.*` functions.
+    PathFn {
+        "apoc.path.combine" => Combine,
+        "apoc.path.create" => Create,
+        "apoc.path.elements" => Elements,
+        "apoc.path.slice" => Slice,
+    }
+}
+
+pub(super) fn path_fn(run: &Runner, n: &str, f: PathFn, args: &[Value]) -> Result<Value> {
     use crate::value::Path;
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
     let path = |v: &Value| -> Result<Option<Arc<Path>>> {
@@ -296,7 +331,7 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         }
     };
     Ok(match f {
-        "create" => {
+        PathFn::Create => {
             let Value::Node(start) = a0 else {
                 return Ok(Value::Null);
             };
@@ -328,7 +363,7 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             Value::Path(Arc::new(Path { nodes, rels }))
         }
-        "combine" => match (path(a0)?, path(a1)?) {
+        PathFn::Combine => match (path(a0)?, path(a1)?) {
             (Some(p), Some(q)) => {
                 if p.nodes.last() != q.nodes.first() {
                     return Err(failed(
@@ -345,7 +380,7 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             (Some(p), None) | (None, Some(p)) => Value::Path(p),
             (None, None) => Value::Null,
         },
-        "elements" => match path(a0)? {
+        PathFn::Elements => match path(a0)? {
             Some(p) => {
                 let mut out = Vec::with_capacity(p.nodes.len() + p.rels.len());
                 for (i, node) in p.nodes.iter().enumerate() {
@@ -358,7 +393,7 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             None => Value::Null,
         },
-        "slice" => match path(a0)? {
+        PathFn::Slice => match path(a0)? {
             Some(p) => {
                 let offset = int(n, a1)?.unwrap_or(0).max(0) as usize;
                 let len = match a2 {
@@ -378,7 +413,6 @@ pub(super) fn path_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             None => Value::Null,
         },
-        _ => return Err(ExecError::unsupported(n)),
     })
 }
 

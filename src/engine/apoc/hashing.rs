@@ -21,16 +21,18 @@ use crate::value::{NodeId, RelId, Value};
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-/// The functions of this file (lower-case).
-pub(super) const FUNCTIONS: &[&str] = &[
-    "apoc.hashing.fingerprint",
-    "apoc.hashing.fingerprintgraph",
-    "apoc.hashing.fingerprinting",
-];
+family! {
+    /// The functions of this file.
+    HashFn {
+        "apoc.hashing.fingerprint" => HashingFingerprint,
+        "apoc.hashing.fingerprintgraph" => HashingFingerprintGraph,
+        "apoc.hashing.fingerprinting" => HashingFingerprinting,
+    }
+}
 
-pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
-    match n {
-        "apoc.hashing.fingerprint" => {
+pub(super) fn dispatch(run: &Runner, n: &str, m: HashFn, args: &[Value]) -> Result<Value> {
+    match m {
+        HashFn::HashingFingerprint => {
             let conf = Config::eager(excluded(n, arg(args, 1))?);
             let h = Hasher {
                 run,
@@ -39,7 +41,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             Ok(Value::from(hex(&h.digest_of(arg(args, 0))?)))
         }
-        "apoc.hashing.fingerprinting" => {
+        HashFn::HashingFingerprinting => {
             let conf = Config::from_map(n, arg(args, 1))?;
             let h = Hasher {
                 run,

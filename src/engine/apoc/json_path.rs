@@ -982,21 +982,24 @@ fn test(p: &Pred, x: &Value, root: &Value) -> Result<bool, String> {
     })
 }
 
-/// The functions of this file (lower-case).
-pub(super) const FUNCTIONS: &[&str] = &[
-    "apoc.convert.getjsonproperty",
-    "apoc.convert.getjsonpropertymap",
-    "apoc.json.path",
-];
+family! {
+    /// The functions of this file.
+    JsonPathFn {
+        "apoc.convert.getjsonproperty" => ConvertGetJsonProperty,
+        "apoc.convert.getjsonpropertymap" => ConvertGetJsonPropertyMap,
+        "apoc.json.path" => JsonPath,
+    }
+}
 
 pub(super) fn dispatch(
     run: &crate::engine::exec::Runner,
     n: &str,
+    m: JsonPathFn,
     args: &[Value],
 ) -> crate::engine::error::Result<Value> {
     use super::{arg, failed, text};
-    let (json, path, opts, want) = match n {
-        "apoc.json.path" => {
+    let (json, path, opts, want) = match m {
+        JsonPathFn::JsonPath => {
             let Some(json) = text(n, arg(args, 0))? else {
                 return Ok(Value::Null);
             };
@@ -1026,7 +1029,7 @@ pub(super) fn dispatch(
                 }
             };
             let path = text(n, arg(args, 2))?.unwrap_or("");
-            let want = if n.ends_with("map") {
+            let want = if m == JsonPathFn::ConvertGetJsonPropertyMap {
                 Want::Map
             } else {
                 Want::Any

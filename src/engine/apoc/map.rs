@@ -2,7 +2,36 @@
 
 use super::*;
 
-pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The `apoc.map.*` functions.
+    MapFn {
+        "apoc.map.clean" => Clean,
+        "apoc.map.flatten" => Flatten,
+        "apoc.map.fromlists" => FromLists,
+        "apoc.map.fromnodes" => FromNodes,
+        "apoc.map.frompairs" => FromPairs,
+        "apoc.map.fromvalues" => FromValues,
+        "apoc.map.get" => Get,
+        "apoc.map.groupby" => GroupBy,
+        "apoc.map.groupbymulti" => GroupByMulti,
+        "apoc.map.merge" => Merge,
+        "apoc.map.mergelist" => MergeList,
+        "apoc.map.mget" => Mget,
+        "apoc.map.removekey" => RemoveKey,
+        "apoc.map.removekeys" => RemoveKeys,
+        "apoc.map.setentry" => SetEntry,
+        "apoc.map.setkey" => SetKey,
+        "apoc.map.setlists" => SetLists,
+        "apoc.map.setpairs" => SetPairs,
+        "apoc.map.setvalues" => SetValues,
+        "apoc.map.sortedproperties" => SortedProperties,
+        "apoc.map.submap" => Submap,
+        "apoc.map.unflatten" => Unflatten,
+        "apoc.map.values" => Values,
+    }
+}
+
+pub(super) fn map_fn(run: &Runner, n: &str, f: MapFn, args: &[Value]) -> Result<Value> {
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
     let keys_of = |m: &BTreeMap<Arc<str>, Value>| -> String {
         let ks: Vec<&str> = m.keys().map(|k| &**k).collect();
@@ -11,38 +40,44 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
     // Nulls where APOC 5.26 dereferences them (its messages), or answers otherwise than an
     // absent map would.
     match (f, a0.is_null(), a1.is_null(), a2.is_null()) {
-        ("fromnodes", true, _, _) => {
+        (MapFn::FromNodes, true, _, _) => {
             return Err(failed(
                 n,
                 "java.lang.IllegalArgumentException: A label cannot have a null name",
             ))
         }
-        ("fromnodes", false, true, _) => return Ok(Value::Map(BTreeMap::new())),
-        ("get" | "removekey", true, _, _) => {
+        (MapFn::FromNodes, false, true, _) => return Ok(Value::Map(BTreeMap::new())),
+        (MapFn::Get | MapFn::RemoveKey, true, _, _) => {
             return Err(npe(n, "java.util.Map.containsKey(Object)", "map"))
         }
-        ("groupby" | "groupbymulti", true, _, _) => {
+        (MapFn::GroupBy | MapFn::GroupByMulti, true, _, _) => {
             return Err(npe(n, "java.util.List.size()", "values"))
         }
-        ("mergelist", true, _, _) => return Err(npe(n, "java.util.List.size()", "maps")),
-        ("mget" | "submap", false, true, _) => return Ok(Value::Null),
-        ("removekeys", true, _, _) => return Err(npe(n, "java.util.Map.size()", "m")),
-        ("removekeys", false, true, _) => return Err(failed(n, "java.lang.NullPointerException")),
-        ("sortedproperties", true, _, _) => return Err(npe(n, "java.util.Map.keySet()", "map")),
-        ("flatten", true, _, _) => return Err(npe(n, "java.util.Map.entrySet()", "map")),
-        ("unflatten", true, _, _) => return Err(npe(n, "java.util.Map.entrySet()", "inputMap")),
-        ("values", true, _, _) => return Ok(Value::List(Vec::new())),
-        ("clean", true, _, _) => return Err(npe(n, "java.util.Map.size()", "map")),
-        ("clean", false, true, _) | ("clean", false, false, true) => {
+        (MapFn::MergeList, true, _, _) => return Err(npe(n, "java.util.List.size()", "maps")),
+        (MapFn::Mget | MapFn::Submap, false, true, _) => return Ok(Value::Null),
+        (MapFn::RemoveKeys, true, _, _) => return Err(npe(n, "java.util.Map.size()", "m")),
+        (MapFn::RemoveKeys, false, true, _) => {
+            return Err(failed(n, "java.lang.NullPointerException"))
+        }
+        (MapFn::SortedProperties, true, _, _) => {
+            return Err(npe(n, "java.util.Map.keySet()", "map"))
+        }
+        (MapFn::Flatten, true, _, _) => return Err(npe(n, "java.util.Map.entrySet()", "map")),
+        (MapFn::Unflatten, true, _, _) => {
+            return Err(npe(n, "java.util.Map.entrySet()", "inputMap"))
+        }
+        (MapFn::Values, true, _, _) => return Ok(Value::List(Vec::new())),
+        (MapFn::Clean, true, _, _) => return Err(npe(n, "java.util.Map.size()", "map")),
+        (MapFn::Clean, false, true, _) | (MapFn::Clean, false, false, true) => {
             return Err(npe(n, "java.util.Collection.size()", "c"))
         }
         _ => {}
     }
     Ok(match f {
-        "fromlists" => Value::Map(map_from_lists(n, list(n, a0)?, list(n, a1)?)?),
-        "frompairs" => Value::Map(map_from_pairs(n, list(n, a0)?)?),
-        "fromvalues" => Value::Map(util_map(n, list(n, a0)?)?),
-        "fromnodes" => {
+        MapFn::FromLists => Value::Map(map_from_lists(n, list(n, a0)?, list(n, a1)?)?),
+        MapFn::FromPairs => Value::Map(map_from_pairs(n, list(n, a0)?)?),
+        MapFn::FromValues => Value::Map(util_map(n, list(n, a0)?)?),
+        MapFn::FromNodes => {
             let (Some(label), Some(prop)) = (text(n, a0)?, text(n, a1)?) else {
                 return Ok(Value::Null);
             };
@@ -60,7 +95,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
             }
             Value::Map(m)
         }
-        "groupby" | "groupbymulti" => {
+        MapFn::GroupBy | MapFn::GroupByMulti => {
             let k = text(n, a1)?.unwrap_or_default();
             let mut m: BTreeMap<Arc<str>, Value> = BTreeMap::new();
             for x in list(n, a0)?.unwrap_or_default() {
@@ -73,7 +108,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                     continue;
                 };
                 let kk = key(&crate::engine::functions::to_string_plain(&v));
-                if f == "groupby" {
+                if f == MapFn::GroupBy {
                     m.insert(kk, x.clone());
                 } else {
                     match m.entry(kk).or_insert_with(|| Value::List(Vec::new())) {
@@ -84,7 +119,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
             }
             Value::Map(m)
         }
-        "mergelist" => {
+        MapFn::MergeList => {
             let mut m = BTreeMap::new();
             for x in list(n, a0)?.unwrap_or_default() {
                 if let Value::Map(mm) = x {
@@ -94,32 +129,32 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
             Value::Map(m)
         }
         // A null first map merges as an empty one.
-        "merge" if a0.is_null() => Value::Map(map(n, a1)?.cloned().unwrap_or_default()),
+        MapFn::Merge if a0.is_null() => Value::Map(map(n, a1)?.cloned().unwrap_or_default()),
         // The builders merge what they build into the map (a null map as an empty one).
-        "setentry" | "setkey" => {
+        MapFn::SetEntry | MapFn::SetKey => {
             let mut second = Map::new();
             if !a1.is_null() {
                 second.insert(key(&super::java_to_string(a1)), a2.clone());
             }
             util_merge(map(n, a0)?, second)
         }
-        "setlists" => util_merge(map(n, a0)?, map_from_lists(n, list(n, a1)?, list(n, a2)?)?),
-        "setpairs" => util_merge(map(n, a0)?, map_from_pairs(n, list(n, a1)?)?),
-        "setvalues" => util_merge(map(n, a0)?, util_map(n, list(n, a1)?)?),
+        MapFn::SetLists => util_merge(map(n, a0)?, map_from_lists(n, list(n, a1)?, list(n, a2)?)?),
+        MapFn::SetPairs => util_merge(map(n, a0)?, map_from_pairs(n, list(n, a1)?)?),
+        MapFn::SetValues => util_merge(map(n, a0)?, util_map(n, list(n, a1)?)?),
         _ => {
             let Some(m) = map(n, a0)? else {
                 return Ok(Value::Null);
             };
             match f {
-                "merge" => {
+                MapFn::Merge => {
                     let mut out = m.clone();
                     if let Some(m2) = map(n, a1)? {
                         out.extend(m2.iter().map(|(k, v)| (k.clone(), v.clone())));
                     }
                     Value::Map(out)
                 }
-                "removekey" | "removekeys" => {
-                    let ks: Vec<String> = if f == "removekey" {
+                MapFn::RemoveKey | MapFn::RemoveKeys => {
+                    let ks: Vec<String> = if f == MapFn::RemoveKey {
                         text(n, a1)?
                             .map(|k| vec![k.to_string()])
                             .unwrap_or_default()
@@ -155,7 +190,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                     }
                     strip(m, &ks, recursive)
                 }
-                "clean" => {
+                MapFn::Clean => {
                     let ks = strings(n, a1)?;
                     let vs = list(n, a2)?.unwrap_or_default();
                     Value::Map(
@@ -169,7 +204,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                             .collect(),
                     )
                 }
-                "get" => {
+                MapFn::Get => {
                     let k = text(n, a1)?.unwrap_or_default();
                     match m.get(k) {
                         Some(v) => v.clone(),
@@ -186,7 +221,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                         None => a2.clone(),
                     }
                 }
-                "mget" | "submap" => {
+                MapFn::Mget | MapFn::Submap => {
                     let ks = strings(n, a1)?;
                     let defaults = list(n, a2)?.unwrap_or_default();
                     let fail = flag(arg(args, 3), true) && defaults.is_empty();
@@ -206,13 +241,13 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                             None => vals.push((key(k), defaults.get(i).cloned().unwrap_or_default())),
                         }
                     }
-                    if f == "mget" {
+                    if f == MapFn::Mget {
                         Value::List(vals.into_iter().map(|(_, v)| v).collect())
                     } else {
                         Value::Map(vals.into_iter().collect())
                     }
                 }
-                "values" => {
+                MapFn::Values => {
                     let ks = strings(n, a1)?;
                     let nulls = flag(a2, false);
                     Value::List(
@@ -225,7 +260,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                             .collect(),
                     )
                 }
-                "sortedproperties" => {
+                MapFn::SortedProperties => {
                     let ignore_case = flag(a1, true);
                     let mut kv: Vec<(&Arc<str>, &Value)> = m.iter().collect();
                     if ignore_case {
@@ -237,7 +272,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                             .collect(),
                     )
                 }
-                "flatten" => {
+                MapFn::Flatten => {
                     let delim = text(n, a1)?.unwrap_or(".");
                     fn go(
                         m: &BTreeMap<Arc<str>, Value>,
@@ -263,7 +298,7 @@ pub(super) fn map_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<V
                     go(m, "", delim, &mut out);
                     Value::Map(out)
                 }
-                "unflatten" => {
+                MapFn::Unflatten => {
                     let delim = text(n, a1)?.unwrap_or(".");
                     let mut out: BTreeMap<Arc<str>, Value> = BTreeMap::new();
                     for (k, v) in m {

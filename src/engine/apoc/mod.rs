@@ -13,6 +13,21 @@ use std::cmp::Ordering;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::Arc;
 
+/// Declares the members of a family of APOC functions or procedures: an enum with a variant per
+/// member and the (lower-case) name each answers to. A call is bound to its member when it is
+/// compiled; the family's implementation then matches on the variant, never on the name.
+macro_rules! family {
+    ($(#[$a:meta])* $E:ident { $($name:literal => $V:ident,)* }) => {
+        $(#[$a])*
+        #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+        pub(crate) enum $E { $($V,)* }
+        impl $E {
+            /// Each member with the lower-case name it answers to.
+            pub(crate) const ALL: &'static [(&'static str, $E)] = &[$(($name, $E::$V),)*];
+        }
+    };
+}
+
 mod agg;
 pub(crate) mod coll;
 mod compress;
@@ -40,209 +55,6 @@ use convert::*;
 use graph::*;
 use map::*;
 use text::*;
-
-/// The APOC functions the engine runs (lower-case).
-pub(crate) const IMPLEMENTED: &[&str] = &[
-    "apoc.any.isdeleted",
-    "apoc.any.properties",
-    "apoc.any.property",
-    "apoc.bitwise.op",
-    "apoc.coll.avg",
-    "apoc.coll.combinations",
-    "apoc.coll.contains",
-    "apoc.coll.containsall",
-    "apoc.coll.containsallsorted",
-    "apoc.coll.containsduplicates",
-    "apoc.coll.containssorted",
-    "apoc.coll.different",
-    "apoc.coll.disjunction",
-    "apoc.coll.dropduplicateneighbors",
-    "apoc.coll.duplicates",
-    "apoc.coll.duplicateswithcount",
-    "apoc.coll.fill",
-    "apoc.coll.flatten",
-    "apoc.coll.frequencies",
-    "apoc.coll.frequenciesasmap",
-    "apoc.coll.indexof",
-    "apoc.coll.insert",
-    "apoc.coll.insertall",
-    "apoc.coll.intersection",
-    "apoc.coll.isequalcollection",
-    "apoc.coll.max",
-    "apoc.coll.min",
-    "apoc.coll.occurrences",
-    "apoc.coll.pairs",
-    "apoc.coll.pairsmin",
-    "apoc.coll.pairwithoffset",
-    "apoc.coll.partition",
-    "apoc.coll.randomitem",
-    "apoc.coll.randomitems",
-    "apoc.coll.remove",
-    "apoc.coll.removeall",
-    "apoc.coll.runningtotal",
-    "apoc.coll.set",
-    "apoc.coll.shuffle",
-    "apoc.coll.sort",
-    "apoc.coll.sortmaps",
-    "apoc.coll.sortmulti",
-    "apoc.coll.sortnodes",
-    "apoc.coll.sorttext",
-    "apoc.coll.stdev",
-    "apoc.coll.subtract",
-    "apoc.coll.sum",
-    "apoc.coll.sumlongs",
-    "apoc.coll.toset",
-    "apoc.coll.union",
-    "apoc.coll.unionall",
-    "apoc.coll.zip",
-    "apoc.convert.fromjsonlist",
-    "apoc.convert.fromjsonmap",
-    "apoc.convert.tojson",
-    "apoc.convert.tolist",
-    "apoc.convert.tomap",
-    "apoc.convert.tonode",
-    "apoc.convert.tonodelist",
-    "apoc.convert.torelationship",
-    "apoc.convert.torelationshiplist",
-    "apoc.convert.toset",
-    "apoc.convert.tosortedjsonmap",
-    "apoc.create.uuid",
-    "apoc.create.virtual.fromnode",
-    "apoc.create.vnode",
-    "apoc.create.vrelationship",
-    "apoc.diff.nodes",
-    "apoc.label.exists",
-    "apoc.map.clean",
-    "apoc.map.flatten",
-    "apoc.map.fromlists",
-    "apoc.map.fromnodes",
-    "apoc.map.frompairs",
-    "apoc.map.fromvalues",
-    "apoc.map.get",
-    "apoc.map.groupby",
-    "apoc.map.groupbymulti",
-    "apoc.map.merge",
-    "apoc.map.mergelist",
-    "apoc.map.mget",
-    "apoc.map.removekey",
-    "apoc.map.removekeys",
-    "apoc.map.setentry",
-    "apoc.map.setkey",
-    "apoc.map.setlists",
-    "apoc.map.setpairs",
-    "apoc.map.setvalues",
-    "apoc.map.sortedproperties",
-    "apoc.map.submap",
-    "apoc.map.unflatten",
-    "apoc.map.values",
-    "apoc.math.cosh",
-    "apoc.math.coth",
-    "apoc.math.csch",
-    "apoc.math.maxbyte",
-    "apoc.math.maxdouble",
-    "apoc.math.maxint",
-    "apoc.math.maxlong",
-    "apoc.math.minbyte",
-    "apoc.math.mindouble",
-    "apoc.math.minint",
-    "apoc.math.minlong",
-    "apoc.math.sech",
-    "apoc.math.sigmoid",
-    "apoc.math.sigmoidprime",
-    "apoc.math.sinh",
-    "apoc.math.tanh",
-    "apoc.meta.cypher.istype",
-    "apoc.meta.cypher.type",
-    "apoc.meta.cypher.types",
-    "apoc.node.degree",
-    "apoc.node.degree.in",
-    "apoc.node.degree.out",
-    "apoc.node.id",
-    "apoc.node.labels",
-    "apoc.node.relationship.exists",
-    "apoc.node.relationship.types",
-    "apoc.node.relationships.exist",
-    "apoc.nodes.connected",
-    "apoc.nodes.isdense",
-    "apoc.nodes.relationship.types",
-    "apoc.nodes.relationships.exist",
-    "apoc.number.arabictoroman",
-    "apoc.number.romantoarabic",
-    "apoc.path.combine",
-    "apoc.path.create",
-    "apoc.path.elements",
-    "apoc.path.slice",
-    "apoc.rel.endnode",
-    "apoc.rel.id",
-    "apoc.rel.startnode",
-    "apoc.rel.type",
-    "apoc.schema.node.constraintexists",
-    "apoc.schema.node.indexexists",
-    "apoc.schema.relationship.constraintexists",
-    "apoc.schema.relationship.indexexists",
-    "apoc.scoring.existence",
-    "apoc.text.base64decode",
-    "apoc.text.base64encode",
-    "apoc.text.base64urldecode",
-    "apoc.text.base64urlencode",
-    "apoc.text.bytecount",
-    "apoc.text.bytes",
-    "apoc.text.camelcase",
-    "apoc.text.capitalize",
-    "apoc.text.capitalizeall",
-    "apoc.text.charat",
-    "apoc.text.clean",
-    "apoc.text.code",
-    "apoc.text.comparecleaned",
-    "apoc.text.decapitalize",
-    "apoc.text.decapitalizeall",
-    "apoc.text.distance",
-    "apoc.text.format",
-    "apoc.text.fuzzymatch",
-    "apoc.text.hammingdistance",
-    "apoc.text.indexesof",
-    "apoc.text.indexof",
-    "apoc.text.join",
-    "apoc.text.levenshteindistance",
-    "apoc.text.levenshteinsimilarity",
-    "apoc.text.lpad",
-    "apoc.text.phonetic",
-    "apoc.text.random",
-    "apoc.text.regexgroups",
-    "apoc.text.regreplace",
-    "apoc.text.repeat",
-    "apoc.text.replace",
-    "apoc.text.rpad",
-    "apoc.text.split",
-    "apoc.text.swapcase",
-    "apoc.text.tocypher",
-    "apoc.text.touppercase",
-    "apoc.text.uppercamelcase",
-    "apoc.text.urldecode",
-    "apoc.text.urlencode",
-    "apoc.util.md5",
-    "apoc.util.sha1",
-    "apoc.util.sha256",
-    "apoc.util.sha384",
-    "apoc.util.sha512",
-    "apoc.util.validatepredicate",
-    "apoc.version",
-];
-
-/// The APOC families kept in files of their own: their functions (lower-case) and how each
-/// runs.
-type Family = (&'static [&'static str], Run);
-
-const FAMILIES: &[Family] = &[
-    (date::FUNCTIONS, |_, n, a| date::run(n, a)),
-    (date_text::FUNCTIONS, |_, n, a| date_text::call(n, a)),
-    (extra::FUNCTIONS, extra::dispatch),
-    (number::FUNCTIONS, number::dispatch),
-    (hashing::FUNCTIONS, hashing::dispatch),
-    (json_path::FUNCTIONS, json_path::dispatch),
-    (xml::FUNCTIONS, xml::parse_fn),
-    (compress::FUNCTIONS, compress::dispatch),
-];
 
 /// An APOC function that threw: Neo4j's `ProcedureCallFailed`, naming the function as Neo4j
 /// spells it and the Java exception.
@@ -494,17 +306,63 @@ fn null_primitive(name: &str, params: &[(usize, char)], args: &[Value]) -> Optio
     ))
 }
 
-/// How an APOC function runs: called with its lower-case name (one implementation serves a
-/// family of names) and its arguments.
-type Run = fn(&Runner, &'static str, &[Value]) -> Result<Value>;
-
 /// An APOC function as a call is bound to it when compiled ([`resolve`]): its name, its
 /// implementation and the parameters its Java signature declares primitive.
 #[derive(Clone, Copy)]
 pub(crate) struct Entry {
     pub(crate) name: &'static str,
-    run: Run,
+    member: Member,
     primitive: &'static [(usize, char)],
+}
+
+/// The member of a family a call is bound to.
+#[derive(Clone, Copy, Debug)]
+enum Member {
+    Coll(CollFn),
+    Map(MapFn),
+    Text(TextFn),
+    Math(MathFn),
+    Convert(ConvertFn),
+    Path(PathFn),
+    Graph(GraphFn),
+    Misc(MiscFn),
+    Date(date::DateFn),
+    DateText(date_text::DateTextFn),
+    Extra(extra::ExtraFn),
+    Number(number::NumberFn),
+    Hashing(hashing::HashFn),
+    JsonPath(json_path::JsonPathFn),
+    Compress(compress::CompressFn),
+    Xml,
+}
+
+/// The APOC function `lname` (lower-case) as its family's member, with its name.
+fn member(lname: &str) -> Option<(&'static str, Member)> {
+    fn find<E: Copy>(
+        all: &'static [(&'static str, E)],
+        lname: &str,
+        wrap: fn(E) -> Member,
+    ) -> Option<(&'static str, Member)> {
+        all.iter()
+            .find(|(n, _)| *n == lname)
+            .map(|&(n, m)| (n, wrap(m)))
+    }
+    find(CollFn::ALL, lname, Member::Coll)
+        .or_else(|| find(MapFn::ALL, lname, Member::Map))
+        .or_else(|| find(TextFn::ALL, lname, Member::Text))
+        .or_else(|| find(MathFn::ALL, lname, Member::Math))
+        .or_else(|| find(ConvertFn::ALL, lname, Member::Convert))
+        .or_else(|| find(PathFn::ALL, lname, Member::Path))
+        .or_else(|| find(GraphFn::ALL, lname, Member::Graph))
+        .or_else(|| find(MiscFn::ALL, lname, Member::Misc))
+        .or_else(|| find(date::DateFn::ALL, lname, Member::Date))
+        .or_else(|| find(date_text::DateTextFn::ALL, lname, Member::DateText))
+        .or_else(|| find(extra::ExtraFn::ALL, lname, Member::Extra))
+        .or_else(|| find(number::NumberFn::ALL, lname, Member::Number))
+        .or_else(|| find(hashing::HashFn::ALL, lname, Member::Hashing))
+        .or_else(|| find(json_path::JsonPathFn::ALL, lname, Member::JsonPath))
+        .or_else(|| find(compress::CompressFn::ALL, lname, Member::Compress))
+        .or_else(|| (lname == xml::PARSE).then_some((xml::PARSE, Member::Xml)))
 }
 
 impl std::fmt::Debug for Entry {
@@ -518,7 +376,25 @@ impl Entry {
         if let Some(e) = null_primitive(self.name, self.primitive, args) {
             return Err(e);
         }
-        (self.run)(run, self.name, args)
+        let n = self.name;
+        match self.member {
+            Member::Coll(f) => coll(run, n, f, args),
+            Member::Map(f) => map_fn(run, n, f, args),
+            Member::Text(f) => text_fn(run, n, f, args),
+            Member::Math(f) => math(n, f, args),
+            Member::Convert(f) => convert(run, n, f, args),
+            Member::Path(f) => path_fn(run, n, f, args),
+            Member::Graph(f) => graph_fn(run, n, f, args),
+            Member::Misc(f) => dispatch(run, n, f, args),
+            Member::Date(f) => date::run(n, f, args),
+            Member::DateText(f) => date_text::call(n, f, args),
+            Member::Extra(f) => extra::dispatch(run, n, f, args),
+            Member::Number(f) => number::dispatch(run, n, f, args),
+            Member::Hashing(f) => hashing::dispatch(run, n, f, args),
+            Member::JsonPath(f) => json_path::dispatch(run, n, f, args),
+            Member::Compress(f) => compress::dispatch(run, n, f, args),
+            Member::Xml => xml::parse_fn(run, n, args),
+        }
     }
 }
 
@@ -531,64 +407,50 @@ pub(crate) fn resolve(lname: &str) -> Option<Entry> {
         .iter()
         .find(|(f, _)| *f == lname)
         .map_or(&[][..], |(_, p)| *p);
-    for (names, run) in FAMILIES {
-        if let Some(name) = names.iter().find(|n| **n == lname) {
-            return Some(Entry {
-                name,
-                run: *run,
-                primitive,
-            });
-        }
-    }
-    let i = IMPLEMENTED.binary_search(&lname).ok()?;
-    let name = IMPLEMENTED[i];
-    let run: Run = if name.starts_with("apoc.coll.") {
-        |run, n, a| coll(run, n, after_prefix(n), a)
-    } else if name.starts_with("apoc.map.") {
-        |run, n, a| map_fn(run, n, after_prefix(n), a)
-    } else if name.starts_with("apoc.text.") {
-        |run, n, a| text_fn(run, n, after_prefix(n), a)
-    } else if name.starts_with("apoc.math.") {
-        |_, n, a| math(n, after_prefix(n), a)
-    } else if name.starts_with("apoc.convert.") {
-        |run, n, a| convert(run, n, after_prefix(n), a)
-    } else if name.starts_with("apoc.path.") {
-        |run, n, a| path_fn(run, n, after_prefix(n), a)
-    } else if [
-        "apoc.node.",
-        "apoc.nodes.",
-        "apoc.rel.",
-        "apoc.label.",
-        "apoc.any.",
-    ]
-    .iter()
-    .any(|p| name.starts_with(p))
-    {
-        graph_fn
-    } else {
-        dispatch
-    };
+    let (name, member) = member(lname)?;
     Some(Entry {
         name,
-        run,
+        member,
         primitive,
     })
 }
 
-/// A family member's own name: what follows `apoc.<family>.` (`sum` of `apoc.coll.sum`).
-fn after_prefix(n: &str) -> &str {
-    n.get(5..)
-        .and_then(|rest| rest.split_once('.'))
-        .map_or("", |(_, member)| member)
+family! {
+    /// The APOC functions of the smaller families, implemented in this file.
+    MiscFn {
+        "apoc.bitwise.op" => BitwiseOp,
+        "apoc.create.uuid" => CreateUuid,
+        "apoc.create.virtual.fromnode" => CreateVirtualFromNode,
+        "apoc.create.vnode" => CreateVNode,
+        "apoc.create.vrelationship" => CreateVRelationship,
+        "apoc.diff.nodes" => DiffNodes,
+        "apoc.meta.cypher.istype" => MetaCypherIsType,
+        "apoc.meta.cypher.type" => MetaCypherType,
+        "apoc.meta.cypher.types" => MetaCypherTypes,
+        "apoc.number.arabictoroman" => NumberArabicToRoman,
+        "apoc.number.romantoarabic" => NumberRomanToArabic,
+        "apoc.schema.node.constraintexists" => SchemaNodeConstraintExists,
+        "apoc.schema.node.indexexists" => SchemaNodeIndexExists,
+        "apoc.schema.relationship.constraintexists" => SchemaRelationshipConstraintExists,
+        "apoc.schema.relationship.indexexists" => SchemaRelationshipIndexExists,
+        "apoc.scoring.existence" => ScoringExistence,
+        "apoc.util.md5" => UtilMd5,
+        "apoc.util.sha1" => UtilSha1,
+        "apoc.util.sha256" => UtilSha256,
+        "apoc.util.sha384" => UtilSha384,
+        "apoc.util.sha512" => UtilSha512,
+        "apoc.util.validatepredicate" => UtilValidatePredicate,
+        "apoc.version" => Version,
+    }
 }
 
-/// The APOC functions kept in this file (the rest of [`IMPLEMENTED`]).
-fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+/// The APOC functions kept in this file ([`MiscFn`]).
+fn dispatch(run: &Runner, n: &str, m: MiscFn, args: &[Value]) -> Result<Value> {
     let a0 = arg(args, 0);
     let a1 = arg(args, 1);
     let a2 = arg(args, 2);
-    match n {
-        "apoc.bitwise.op" => {
+    match m {
+        MiscFn::BitwiseOp => {
             let (Some(a), Some(op), Some(b)) = (int(n, a0)?, text(n, a1)?, int(n, a2)?) else {
                 return Ok(Value::Null);
             };
@@ -608,9 +470,12 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 other => return Err(failed(n, format!("Invalid bitwise operator : '{other}'"))),
             }))
         }
-        "apoc.create.uuid" => Ok(Value::from(crate::engine::functions::random_uuid())),
-        "apoc.util.md5" | "apoc.util.sha1" | "apoc.util.sha256" | "apoc.util.sha384"
-        | "apoc.util.sha512" => {
+        MiscFn::CreateUuid => Ok(Value::from(crate::engine::functions::random_uuid())),
+        MiscFn::UtilMd5
+        | MiscFn::UtilSha1
+        | MiscFn::UtilSha256
+        | MiscFn::UtilSha384
+        | MiscFn::UtilSha512 => {
             // The hex digest of the values' texts, concatenated (null as the empty text).
             let Some(values) = list(n, a0)? else {
                 return Err(npe(n, "java.util.List.iterator()", "values"));
@@ -623,16 +488,16 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 })
                 .collect();
             use sha2::Digest;
-            let bytes: Vec<u8> = match n {
-                "apoc.util.md5" => md5::Md5::digest(text.as_bytes()).to_vec(),
-                "apoc.util.sha1" => sha1::Sha1::digest(text.as_bytes()).to_vec(),
-                "apoc.util.sha256" => sha2::Sha256::digest(text.as_bytes()).to_vec(),
-                "apoc.util.sha384" => sha2::Sha384::digest(text.as_bytes()).to_vec(),
+            let bytes: Vec<u8> = match m {
+                MiscFn::UtilMd5 => md5::Md5::digest(text.as_bytes()).to_vec(),
+                MiscFn::UtilSha1 => sha1::Sha1::digest(text.as_bytes()).to_vec(),
+                MiscFn::UtilSha256 => sha2::Sha256::digest(text.as_bytes()).to_vec(),
+                MiscFn::UtilSha384 => sha2::Sha384::digest(text.as_bytes()).to_vec(),
                 _ => sha2::Sha512::digest(text.as_bytes()).to_vec(),
             };
             Ok(Value::from(crate::value::bytes_to_hex(&bytes)))
         }
-        "apoc.diff.nodes" => {
+        MiscFn::DiffNodes => {
             let (Value::Node(_), Value::Node(_)) = (a0, a1) else {
                 return Ok(Value::Null);
             };
@@ -672,12 +537,16 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 (key("different"), Value::Map(different)),
             ])))
         }
-        "apoc.schema.node.indexexists"
-        | "apoc.schema.relationship.indexexists"
-        | "apoc.schema.node.constraintexists"
-        | "apoc.schema.relationship.constraintexists" => {
+        MiscFn::SchemaNodeIndexExists
+        | MiscFn::SchemaRelationshipIndexExists
+        | MiscFn::SchemaNodeConstraintExists
+        | MiscFn::SchemaRelationshipConstraintExists => {
+            let on_nodes = matches!(
+                m,
+                MiscFn::SchemaNodeIndexExists | MiscFn::SchemaNodeConstraintExists
+            );
             let Some(token) = text(n, a0)? else {
-                let what = if n.starts_with("apoc.schema.node.") {
+                let what = if on_nodes {
                     "A label"
                 } else {
                     "A relationship type"
@@ -688,7 +557,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 ));
             };
             let props = strings(n, a1)?;
-            let entity = if n.starts_with("apoc.schema.node.") {
+            let entity = if on_nodes {
                 crate::graph::EntityType::Node
             } else {
                 crate::graph::EntityType::Relationship
@@ -697,20 +566,24 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let same_props = |ps: &[Arc<str>]| {
                 ps.len() == props.len() && ps.iter().zip(&props).all(|(a, b)| **a == **b)
             };
-            Ok(Value::Bool(if n.ends_with("indexexists") {
-                schema.indexes().iter().any(|i| {
-                    i.entity == entity
-                        && i.labels_or_types.iter().any(|l| &**l == token)
-                        && same_props(&i.properties)
-                })
-            } else {
-                schema
-                    .constraints()
-                    .iter()
-                    .any(|c| c.entity == entity && &*c.label == token && same_props(&c.properties))
-            }))
+            Ok(Value::Bool(
+                if matches!(
+                    m,
+                    MiscFn::SchemaNodeIndexExists | MiscFn::SchemaRelationshipIndexExists
+                ) {
+                    schema.indexes().iter().any(|i| {
+                        i.entity == entity
+                            && i.labels_or_types.iter().any(|l| &**l == token)
+                            && same_props(&i.properties)
+                    })
+                } else {
+                    schema.constraints().iter().any(|c| {
+                        c.entity == entity && &*c.label == token && same_props(&c.properties)
+                    })
+                },
+            ))
         }
-        "apoc.create.vnode" => {
+        MiscFn::CreateVNode => {
             if matches!(args.get(1), Some(Value::Null)) {
                 return Err(npe(n, "java.util.Map.size()", "m"));
             }
@@ -725,7 +598,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 .virtual_node(labels.iter().map(|l| key(l)).collect(), props)?;
             Ok(Value::Node(id))
         }
-        "apoc.create.vrelationship" => {
+        MiscFn::CreateVRelationship => {
             let (Value::Node(from), Some(ty), Value::Node(to)) = (a0, text(n, a1)?, arg(args, 3))
             else {
                 return Ok(Value::Null);
@@ -734,7 +607,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             let id = run.sh.virtual_rel(key(ty), *from, *to, props)?;
             Ok(Value::Relationship(id))
         }
-        "apoc.create.virtual.fromnode" => {
+        MiscFn::CreateVirtualFromNode => {
             let Value::Node(x) = a0 else {
                 return Ok(Value::Null);
             };
@@ -749,12 +622,12 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 run.sh.virtuals.borrow_mut().add_node(labels, props),
             ))
         }
-        "apoc.version" => Ok(Value::from(crate::catalogue::NEO4J_VERSION)),
-        "apoc.scoring.existence" => {
+        MiscFn::Version => Ok(Value::from(crate::catalogue::NEO4J_VERSION)),
+        MiscFn::ScoringExistence => {
             let score = num(n, a0)?.unwrap_or(0.0);
             Ok(Value::Float(if flag(a1, false) { score } else { 0.0 }))
         }
-        "apoc.util.validatepredicate" => {
+        MiscFn::UtilValidatePredicate => {
             if flag(a0, false) {
                 let msg = text(n, a1)?.unwrap_or_default();
                 let params = list(n, a2)?.unwrap_or_default();
@@ -766,7 +639,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             Ok(Value::Bool(true))
         }
         // (Any value: what is not a number gives null.)
-        "apoc.number.arabictoroman" => {
+        MiscFn::NumberArabicToRoman => {
             let x = match a0 {
                 Value::Int(i) => *i,
                 Value::Float(f) => *f as i64,
@@ -781,14 +654,14 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             }
         }
         // (A null or unreadable numeral is 0.)
-        "apoc.number.romantoarabic" => {
+        MiscFn::NumberRomanToArabic => {
             let Some(s) = text(n, a0)? else {
                 return Ok(Value::Int(0));
             };
             Ok(Value::Int(from_roman(s)))
         }
-        "apoc.meta.cypher.type" => Ok(Value::from(apoc_type_name(a0))),
-        "apoc.meta.cypher.istype" => {
+        MiscFn::MetaCypherType => Ok(Value::from(apoc_type_name(a0))),
+        MiscFn::MetaCypherIsType => {
             let Some(want) = text(n, a1)? else {
                 return Err(npe(n, "String.equalsIgnoreCase(String)", "type"));
             };
@@ -796,7 +669,7 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 apoc_type_name(a0).eq_ignore_ascii_case(want.trim()),
             ))
         }
-        "apoc.meta.cypher.types" => match a0 {
+        MiscFn::MetaCypherTypes => match a0 {
             Value::Map(m) => Ok(Value::Map(
                 m.iter()
                     .map(|(k, v)| (k.clone(), Value::from(apoc_type_name(v))))
@@ -810,7 +683,6 @@ fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             )),
             _ => Ok(Value::Map(BTreeMap::new())),
         },
-        _ => Err(ExecError::unsupported(n)),
     }
 }
 
@@ -830,5 +702,58 @@ fn apoc_type_name(v: &Value) -> String {
             }
         }
         other => super::procedures::apoc_type(other).into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every family's members together: each lower-case name binds to its own member, no
+    /// name is in two families, and each is a function of Neo4j's catalogue.
+    #[test]
+    fn each_member_binds_to_itself() {
+        fn names<E: Copy + std::fmt::Debug>(
+            all: &[(&'static str, E)],
+        ) -> Vec<(&'static str, String)> {
+            all.iter().map(|(n, m)| (*n, format!("{m:?}"))).collect()
+        }
+        let mut all = Vec::new();
+        all.extend(names(CollFn::ALL));
+        all.extend(names(MapFn::ALL));
+        all.extend(names(TextFn::ALL));
+        all.extend(names(MathFn::ALL));
+        all.extend(names(ConvertFn::ALL));
+        all.extend(names(PathFn::ALL));
+        all.extend(names(GraphFn::ALL));
+        all.extend(names(MiscFn::ALL));
+        all.extend(names(date::DateFn::ALL));
+        all.extend(names(date_text::DateTextFn::ALL));
+        all.extend(names(extra::ExtraFn::ALL));
+        all.extend(names(number::NumberFn::ALL));
+        all.extend(names(hashing::HashFn::ALL));
+        all.extend(names(json_path::JsonPathFn::ALL));
+        all.extend(names(compress::CompressFn::ALL));
+        all.push((xml::PARSE, "Xml".into()));
+        let mut seen = HashSet::new();
+        for (name, variant) in &all {
+            assert!(seen.insert(*name), "{name} is in two families");
+            assert_eq!(*name, name.to_ascii_lowercase(), "{name}");
+            let e = resolve(name).unwrap_or_else(|| panic!("{name} does not bind"));
+            assert_eq!(e.name, *name);
+            let bound = format!("{:?}", e.member);
+            assert!(
+                bound.ends_with(&format!("({variant})")) || bound == *variant,
+                "{name}: {bound}"
+            );
+            assert!(
+                crate::catalogue::function(name).is_some(),
+                "{name} is not Neo4j's"
+            );
+        }
+        // APOC core's functions in the catalogue, less its aggregating ones (bound with
+        // their projection, `ApocAggregate`).
+        assert_eq!(all.len(), 246 - ApocAggregate::ALL.len(), "{}", all.len());
+        assert!(resolve("apoc.coll.nosuch").is_none());
     }
 }

@@ -11,32 +11,34 @@ use num_bigint::BigInt;
 use num_integer::Integer;
 use num_traits::{One, Signed, Zero};
 
-/// The functions of this file (lower-case).
-pub(super) const FUNCTIONS: &[&str] = &[
-    "apoc.number.exact.add",
-    "apoc.number.exact.div",
-    "apoc.number.exact.mul",
-    "apoc.number.exact.sub",
-    "apoc.number.exact.toexact",
-    "apoc.number.exact.tofloat",
-    "apoc.number.exact.tointeger",
-    "apoc.number.format",
-    "apoc.number.parsefloat",
-    "apoc.number.parseint",
-];
+family! {
+    /// The functions of this file.
+    NumberFn {
+        "apoc.number.exact.add" => NumberExactAdd,
+        "apoc.number.exact.div" => NumberExactDiv,
+        "apoc.number.exact.mul" => NumberExactMul,
+        "apoc.number.exact.sub" => NumberExactSub,
+        "apoc.number.exact.toexact" => NumberExactToExact,
+        "apoc.number.exact.tofloat" => NumberExactToFloat,
+        "apoc.number.exact.tointeger" => NumberExactToInteger,
+        "apoc.number.format" => NumberFormat,
+        "apoc.number.parsefloat" => NumberParseFloat,
+        "apoc.number.parseint" => NumberParseInt,
+    }
+}
 
 /// The longest plain decimal text an exact operation may take or produce, and the most
 /// significant digits it may be asked for: a `1e999999999` operand or a precision of two
 /// billion digits would otherwise ask for gigabytes (and unbounded time).
 const MAX_PLAIN_DIGITS: u64 = 100_000;
 
-pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
+pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
-    match n {
-        "apoc.number.exact.add"
-        | "apoc.number.exact.sub"
-        | "apoc.number.exact.mul"
-        | "apoc.number.exact.div" => {
+    match m {
+        NumberFn::NumberExactAdd
+        | NumberFn::NumberExactSub
+        | NumberFn::NumberExactMul
+        | NumberFn::NumberExactDiv => {
             let (Some(a), Some(b)) = (opt_text(n, a0)?, opt_text(n, a1)?) else {
                 return Ok(Value::Null);
             };
@@ -53,10 +55,10 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 ));
             }
             run.sh.can_allocate(longest as usize * 3)?;
-            let out = match n {
-                "apoc.number.exact.add" => a.add(&b),
-                "apoc.number.exact.sub" => a.add(&b.neg()),
-                "apoc.number.exact.mul" => {
+            let out = match m {
+                NumberFn::NumberExactAdd => a.add(&b),
+                NumberFn::NumberExactSub => a.add(&b.neg()),
+                NumberFn::NumberExactMul => {
                     let mc = math_context(n, arg(args, 2), arg(args, 3))?;
                     a.mul(&b).round(mc).map_err(|e| failed(n, e))?
                 }
@@ -73,12 +75,12 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             Ok(Value::from(out.to_plain()))
         }
-        "apoc.number.exact.tointeger" | "apoc.number.exact.tofloat" => {
+        NumberFn::NumberExactToInteger | NumberFn::NumberExactToFloat => {
             let Some(s) = opt_text(n, a0)? else {
                 return Ok(Value::Null);
             };
             let d = parse_dec(n, s)?;
-            if n.ends_with("tointeger") {
+            if m == NumberFn::NumberExactToInteger {
                 // APOC widens the precision to p·10^p (as Java's long and int arithmetic
                 // computes it) before rounding.
                 let p = match a1 {
@@ -98,12 +100,12 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
                 Ok(Value::Float(d.double_value()))
             }
         }
-        "apoc.number.exact.toexact" => match a0 {
+        NumberFn::NumberExactToExact => match a0 {
             Value::Null => Ok(Value::Null),
             Value::Int(i) => Ok(Value::Int(*i)),
             other => Err(wrong(n, other, "an integer")),
         },
-        "apoc.number.format" => {
+        NumberFn::NumberFormat => {
             let number = match a0 {
                 Value::Int(i) => Num::Int(*i),
                 Value::Float(f) => Num::Float(*f),
@@ -141,7 +143,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
             };
             Ok(match fmt.parse(s) {
                 None => Value::Null,
-                Some(v) if n.ends_with("parseint") => Value::Int(match v {
+                Some(v) if m == NumberFn::NumberParseInt => Value::Int(match v {
                     Num::Int(i) => i,
                     // Java's long conversion: toward zero, saturating, NaN → 0.
                     Num::Float(f) => f as i64,

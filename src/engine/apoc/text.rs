@@ -408,9 +408,54 @@ pub(super) fn java_replacement(r: &str) -> String {
     out
 }
 
-pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<Value> {
+family! {
+    /// The `apoc.text.*` functions.
+    TextFn {
+        "apoc.text.base64decode" => Base64Decode,
+        "apoc.text.base64encode" => Base64Encode,
+        "apoc.text.base64urldecode" => Base64UrlDecode,
+        "apoc.text.base64urlencode" => Base64UrlEncode,
+        "apoc.text.bytecount" => ByteCount,
+        "apoc.text.bytes" => Bytes,
+        "apoc.text.camelcase" => CamelCase,
+        "apoc.text.capitalize" => Capitalize,
+        "apoc.text.capitalizeall" => CapitalizeAll,
+        "apoc.text.charat" => CharAt,
+        "apoc.text.clean" => Clean,
+        "apoc.text.code" => Code,
+        "apoc.text.comparecleaned" => CompareCleaned,
+        "apoc.text.decapitalize" => Decapitalize,
+        "apoc.text.decapitalizeall" => DecapitalizeAll,
+        "apoc.text.distance" => Distance,
+        "apoc.text.format" => Format,
+        "apoc.text.fuzzymatch" => FuzzyMatch,
+        "apoc.text.hammingdistance" => HammingDistance,
+        "apoc.text.indexesof" => IndexesOf,
+        "apoc.text.indexof" => IndexOf,
+        "apoc.text.join" => Join,
+        "apoc.text.levenshteindistance" => LevenshteinDistance,
+        "apoc.text.levenshteinsimilarity" => LevenshteinSimilarity,
+        "apoc.text.lpad" => Lpad,
+        "apoc.text.phonetic" => Phonetic,
+        "apoc.text.random" => Random,
+        "apoc.text.regexgroups" => RegexGroups,
+        "apoc.text.regreplace" => Regreplace,
+        "apoc.text.repeat" => Repeat,
+        "apoc.text.replace" => Replace,
+        "apoc.text.rpad" => Rpad,
+        "apoc.text.split" => Split,
+        "apoc.text.swapcase" => SwapCase,
+        "apoc.text.tocypher" => ToCypher,
+        "apoc.text.touppercase" => ToUpperCase,
+        "apoc.text.uppercamelcase" => UpperCamelCase,
+        "apoc.text.urldecode" => Urldecode,
+        "apoc.text.urlencode" => Urlencode,
+    }
+}
+
+pub(super) fn text_fn(run: &Runner, n: &str, f: TextFn, args: &[Value]) -> Result<Value> {
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
-    if f == "join" {
+    if f == TextFn::Join {
         let (Some(xs), Some(d)) = (list(n, a0)?, text(n, a1)?) else {
             return Ok(Value::Null);
         };
@@ -426,7 +471,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             .collect::<Result<_>>()?;
         return Ok(Value::from(parts.join(d)));
     }
-    if f == "format" {
+    if f == TextFn::Format {
         let (Some(fmt), params) = (text(n, a0)?, list(n, a1)?) else {
             return Ok(Value::Null);
         };
@@ -436,7 +481,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         }
         return Ok(Value::from(java_format(fmt, params.unwrap_or_default())));
     }
-    if f == "code" {
+    if f == TextFn::Code {
         return Ok(match int(n, a0)? {
             // One UTF-16 unit, as Java's `(char)`: past U+FFFF nothing.
             Some(c) => u32::try_from(c)
@@ -447,13 +492,13 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             None => Value::Null,
         });
     }
-    if f == "tocypher" {
+    if f == TextFn::ToCypher {
         if matches!(args.get(1), Some(Value::Null)) {
             return Err(npe(n, "java.util.Map.containsKey(Object)", "config"));
         }
         return Ok(Value::from(to_cypher(run, a0)?));
     }
-    if f == "random" {
+    if f == TextFn::Random {
         let len = int(n, a0)?.unwrap_or(0);
         if !(0..=1_000_000).contains(&len) {
             return Err(failed(n, format!("invalid length {len}")));
@@ -471,33 +516,37 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
     let Some(s) = text(n, a0)? else {
         // These read the text without a null check.
         return match f {
-            "capitalize" => Err(npe(n, "String.substring(int, int)", "text")),
-            "capitalizeall" => Err(npe(n, "String.split(String)", "text")),
-            "lpad" | "rpad" => Err(npe(n, "String.length()", "text")),
-            "base64encode" | "base64decode" => Err(npe(n, "String.getBytes()", "text")),
-            "base64urlencode" | "base64urldecode" => Err(npe(n, "String.getBytes()", "url")),
-            "bytecount" | "bytes" => Err(npe(n, "String.getBytes(String)", "text")),
-            "camelcase" | "uppercamelcase" => {
+            TextFn::Capitalize => Err(npe(n, "String.substring(int, int)", "text")),
+            TextFn::CapitalizeAll => Err(npe(n, "String.split(String)", "text")),
+            TextFn::Lpad | TextFn::Rpad => Err(npe(n, "String.length()", "text")),
+            TextFn::Base64Encode | TextFn::Base64Decode => Err(npe(n, "String.getBytes()", "text")),
+            TextFn::Base64UrlEncode | TextFn::Base64UrlDecode => {
+                Err(npe(n, "String.getBytes()", "url"))
+            }
+            TextFn::ByteCount | TextFn::Bytes => Err(npe(n, "String.getBytes(String)", "text")),
+            TextFn::CamelCase | TextFn::UpperCamelCase => {
                 Err(npe(n, "String.replaceAll(String, String)", "text"))
             }
-            "decapitalizeall" | "touppercase" => Err(npe(n, "String.split(String)", "text")),
-            "urlencode" | "urldecode" => Err(npe(n, "String.length()", "s")),
-            "repeat" => Err(npe(n, "String.length()", "item")),
-            "regexgroups" => Ok(Value::List(Vec::new())),
-            "comparecleaned" => Ok(Value::Bool(false)),
+            TextFn::DecapitalizeAll | TextFn::ToUpperCase => {
+                Err(npe(n, "String.split(String)", "text"))
+            }
+            TextFn::Urlencode | TextFn::Urldecode => Err(npe(n, "String.length()", "s")),
+            TextFn::Repeat => Err(npe(n, "String.length()", "item")),
+            TextFn::RegexGroups => Ok(Value::List(Vec::new())),
+            TextFn::CompareCleaned => Ok(Value::Bool(false)),
             _ => Ok(Value::Null),
         };
     };
     // An empty text: APOC takes its first character all the same.
     if s.is_empty() {
         match f {
-            "capitalize" => {
+            TextFn::Capitalize => {
                 return Err(failed(
                     n,
                     "java.lang.StringIndexOutOfBoundsException: begin 0, end 1, length 0",
                 ))
             }
-            "camelcase" | "uppercamelcase" => {
+            TextFn::CamelCase | TextFn::UpperCamelCase => {
                 return Err(failed(
                     n,
                     "java.lang.StringIndexOutOfBoundsException: start 0, end 1, length 0",
@@ -509,14 +558,14 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
     let regex =
         |pattern: &str| -> Result<regex::Regex> { run.sh.regex(pattern).map_err(|e| failed(n, e)) };
     Ok(match f {
-        "capitalize" => Value::from(capitalize(s)),
-        "decapitalize" => Value::from(decapitalize(s)),
-        "capitalizeall" | "decapitalizeall" => {
+        TextFn::Capitalize => Value::from(capitalize(s)),
+        TextFn::Decapitalize => Value::from(decapitalize(s)),
+        TextFn::CapitalizeAll | TextFn::DecapitalizeAll => {
             let mut out = String::new();
             let mut start = true;
             for c in s.chars() {
                 if start && c.is_alphanumeric() {
-                    if f == "capitalizeall" {
+                    if f == TextFn::CapitalizeAll {
                         out.extend(c.to_uppercase());
                     } else {
                         out.extend(c.to_lowercase());
@@ -531,7 +580,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             Value::from(out)
         }
-        "swapcase" => Value::from(
+        TextFn::SwapCase => Value::from(
             s.chars()
                 .flat_map(|c| -> Vec<char> {
                     if c.is_uppercase() {
@@ -544,11 +593,11 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                 })
                 .collect::<String>(),
         ),
-        "camelcase" | "uppercamelcase" => {
+        TextFn::CamelCase | TextFn::UpperCamelCase => {
             let mut out = String::new();
             for (i, w) in words(s).into_iter().enumerate() {
                 let w = w.to_lowercase();
-                if i == 0 && f == "camelcase" {
+                if i == 0 && f == TextFn::CamelCase {
                     out.push_str(&w);
                 } else {
                     out.push_str(&capitalize(&w));
@@ -558,7 +607,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
         }
         // Words of ASCII letters and digits, a new one at each capital letter; anything else
         // separates them (so `FOO` is `F_O_O` and `ÄB` is `B`).
-        "touppercase" => {
+        TextFn::ToUpperCase => {
             let mut parts: Vec<String> = Vec::new();
             let mut cur = String::new();
             for c in s.chars() {
@@ -576,23 +625,23 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             Value::from(parts.join("_"))
         }
-        "clean" => Value::from(clean(s)),
-        "comparecleaned" => match text(n, a1)? {
+        TextFn::Clean => Value::from(clean(s)),
+        TextFn::CompareCleaned => match text(n, a1)? {
             Some(t) => Value::Bool(clean(s) == clean(t)),
             None => Value::Bool(false),
         },
-        "charat" => match int(n, a1)? {
+        TextFn::CharAt => match int(n, a1)? {
             Some(i) if i >= 0 => s
                 .encode_utf16()
                 .nth(i as usize)
                 .map_or(Value::Null, |u| Value::Int(i64::from(u))),
             _ => Value::Null,
         },
-        "distance" | "levenshteindistance" => match text(n, a1)? {
+        TextFn::Distance | TextFn::LevenshteinDistance => match text(n, a1)? {
             Some(t) => Value::Int(levenshtein(s, t) as i64),
             None => Value::Null,
         },
-        "levenshteinsimilarity" => match text(n, a1)? {
+        TextFn::LevenshteinSimilarity => match text(n, a1)? {
             Some(t) => {
                 let longest = s.chars().count().max(t.chars().count());
                 Value::Float(if longest == 0 {
@@ -603,7 +652,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             None => Value::Null,
         },
-        "fuzzymatch" => match text(n, a1)? {
+        TextFn::FuzzyMatch => match text(n, a1)? {
             Some(t) => {
                 let len = s.chars().count();
                 let allowed = if len < 3 {
@@ -617,7 +666,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             None => Value::Null,
         },
-        "hammingdistance" => match text(n, a1)? {
+        TextFn::HammingDistance => match text(n, a1)? {
             Some(t) => {
                 let (x, y): (Vec<char>, Vec<char>) = (s.chars().collect(), t.chars().collect());
                 if x.len() != y.len() {
@@ -630,9 +679,9 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             None => Value::Null,
         },
-        "indexof" | "indexesof" => {
+        TextFn::IndexOf | TextFn::IndexesOf => {
             let Some(lookup) = text(n, a1)? else {
-                return Ok(if f == "indexof" {
+                return Ok(if f == TextFn::IndexOf {
                     Value::Int(-1)
                 } else {
                     Value::List(Vec::new())
@@ -655,13 +704,13 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                 .map(|(b, _)| (from + hay[..b].chars().count()) as i64)
                 .filter(|&i| (i as usize) < to)
                 .collect();
-            if f == "indexof" {
+            if f == TextFn::IndexOf {
                 Value::Int(hits.first().copied().unwrap_or(-1))
             } else {
                 Value::List(hits.into_iter().map(Value::Int).collect())
             }
         }
-        "lpad" | "rpad" => {
+        TextFn::Lpad | TextFn::Rpad => {
             let count = int(n, a1)?.unwrap_or(0).clamp(0, 10_000_000) as usize;
             let pad = text(n, a2)?.unwrap_or(" ");
             let len = s.chars().count();
@@ -669,13 +718,13 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                 return Ok(Value::from(s));
             }
             let fill: String = pad.chars().cycle().take(count - len).collect();
-            Value::from(if f == "lpad" {
+            Value::from(if f == TextFn::Lpad {
                 format!("{fill}{s}")
             } else {
                 format!("{s}{fill}")
             })
         }
-        "repeat" => {
+        TextFn::Repeat => {
             let count = int(n, a1)?.unwrap_or(0);
             if count < 0 {
                 // Java sizes the builder as length × count.
@@ -691,7 +740,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             run.sh.can_allocate(s.len().saturating_mul(count))?;
             Value::from(s.repeat(count))
         }
-        "replace" | "regreplace" => {
+        TextFn::Replace | TextFn::Regreplace => {
             let (Some(p), Some(r)) = (text(n, a1)?, text(n, a2)?) else {
                 return Ok(Value::Null);
             };
@@ -701,7 +750,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                     .into_owned(),
             )
         }
-        "split" => {
+        TextFn::Split => {
             let Some(p) = text(n, a1)? else {
                 return Ok(Value::Null);
             };
@@ -710,7 +759,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
             }
             Value::List(java_split(s, &regex(p)?, int(n, a2)?.unwrap_or(0)))
         }
-        "regexgroups" => {
+        TextFn::RegexGroups => {
             let Some(p) = text(n, a1)? else {
                 return Ok(Value::List(Vec::new()));
             };
@@ -727,20 +776,24 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                     .collect(),
             )
         }
-        "urlencode" => Value::from(url_encode(s)),
-        "urldecode" => Value::from(
+        TextFn::Urlencode => Value::from(url_encode(s)),
+        TextFn::Urldecode => Value::from(
             url_decode(s).ok_or_else(|| failed(n, "URLDecoder: Illegal hex characters"))?,
         ),
-        "base64encode" => Value::from(base64_encode(s.as_bytes(), B64, true)),
+        TextFn::Base64Encode => Value::from(base64_encode(s.as_bytes(), B64, true)),
         // APOC encodes with Java's URL encoder, which pads.
-        "base64urlencode" => Value::from(base64_encode(s.as_bytes(), B64_URL, true)),
-        "base64decode" | "base64urldecode" => {
-            let alphabet = if f == "base64decode" { B64 } else { B64_URL };
+        TextFn::Base64UrlEncode => Value::from(base64_encode(s.as_bytes(), B64_URL, true)),
+        TextFn::Base64Decode | TextFn::Base64UrlDecode => {
+            let alphabet = if f == TextFn::Base64Decode {
+                B64
+            } else {
+                B64_URL
+            };
             let bytes = java_base64_decode(s, alphabet)
                 .map_err(|m| failed(n, format!("java.lang.IllegalArgumentException: {m}")))?;
             Value::from(String::from_utf8_lossy(&bytes).into_owned())
         }
-        "bytecount" | "bytes" => {
+        TextFn::ByteCount | TextFn::Bytes => {
             if matches!(args.get(1), Some(Value::Null)) {
                 return Err(failed(n, "java.lang.NullPointerException"));
             }
@@ -771,7 +824,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                     ))
                 }
             };
-            if f == "bytecount" {
+            if f == TextFn::ByteCount {
                 Value::Int(bytes.len() as i64)
             } else {
                 // Neo4j hands APOC's byte array back as unsigned numbers.
@@ -783,7 +836,7 @@ pub(super) fn text_fn(run: &Runner, n: &str, f: &str, args: &[Value]) -> Result<
                 )
             }
         }
-        "phonetic" => Value::from(soundex(s)),
+        TextFn::Phonetic => Value::from(soundex(s)),
         _ => return Err(ExecError::unsupported(n)),
     })
 }

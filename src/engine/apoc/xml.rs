@@ -19,8 +19,8 @@ use roxmltree::{Document, Node, NodeType};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-/// The functions of this file (lower-case).
-pub(super) const FUNCTIONS: &[&str] = &["apoc.xml.parse"];
+/// The function of this file (lower-case).
+pub(super) const PARSE: &str = "apoc.xml.parse";
 
 pub(super) fn parse_fn(run: &Runner, n: &str, args: &[Value]) -> Result<Value> {
     let Some(data) = text(n, arg(args, 0))? else {

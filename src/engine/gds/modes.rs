@@ -412,7 +412,10 @@ pub(super) fn configure(
         .collect();
     let needs: &[&str] = match algo {
         AlgoKind::Knn => &["nodeProperties"],
-        AlgoKind::ShortestPathDijkstra | AlgoKind::AllShortestPathsDijkstra | AlgoKind::Bfs | AlgoKind::Dfs => &["sourceNode"],
+        AlgoKind::ShortestPathDijkstra
+        | AlgoKind::AllShortestPathsDijkstra
+        | AlgoKind::Bfs
+        | AlgoKind::Dfs => &["sourceNode"],
         _ => &[],
     };
     for k in needs {
