@@ -110,73 +110,114 @@ pub(crate) const IMPLEMENTED: &[&str] = &[
     "tx.getmetadata",
 ];
 
-/// The implemented procedures that write (run by [`call_write`] with the graph to change),
-/// besides APOC's ([`super::apoc::write::PROCEDURES`]).
-const WRITES: &[&str] = &[
-    "apoc.schema.assert",
-    "db.create.setnodevectorproperty",
-    "db.create.setrelationshipvectorproperty",
-    "db.create.setvectorproperty",
-];
+/// A writing procedure as a CALL binds it, once, before its rows run ([`resolve_write`]); each
+/// row then runs it with the graph to change ([`call_write`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum WriteProc {
+    /// APOC's graph-construction procedures (`apoc.create.*`, `apoc.merge.*`).
+    Apoc(super::apoc::write::WriteFn),
+    /// APOC's refactoring, merging and batching procedures.
+    Refactor(super::apoc::refactor::RefactorFn),
+    /// `apoc.schema.assert`.
+    SchemaAssert,
+    /// A Graph Data Science algorithm in `write` mode.
+    Gds(super::gds::GdsProc),
+    /// `db.create.set…VectorProperty`.
+    Vector(VectorSetter),
+}
 
-/// The output columns of a writing procedure (none for the VOID ones).
+/// Which of Neo4j's vector setters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum VectorSetter {
+    /// `db.create.setNodeVectorProperty` (VOID).
+    Node,
+    /// `db.create.setVectorProperty` (deprecated): returns the node.
+    NodeReturned,
+    /// `db.create.setRelationshipVectorProperty` (VOID).
+    Relationship,
+}
+
+/// Binds the writing procedure `name` (dotted, any case), if it is one grape runs.
+pub(crate) fn resolve_write(name: &str) -> Option<WriteProc> {
+    let lname = name.to_ascii_lowercase();
+    if let Some((_, m)) = super::apoc::named(super::apoc::write::WriteFn::ALL, &lname) {
+        return Some(WriteProc::Apoc(m));
+    }
+    if let Some((_, m)) = super::apoc::named(super::apoc::refactor::RefactorFn::ALL, &lname) {
+        return Some(WriteProc::Refactor(m));
+    }
+    if let Some(p) = super::gds::resolve(&lname).filter(|p| p.writes()) {
+        return Some(WriteProc::Gds(p));
+    }
+    Some(match lname.as_str() {
+        "apoc.schema.assert" => WriteProc::SchemaAssert,
+        "db.create.setnodevectorproperty" => WriteProc::Vector(VectorSetter::Node),
+        "db.create.setvectorproperty" => WriteProc::Vector(VectorSetter::NodeReturned),
+        "db.create.setrelationshipvectorproperty" => WriteProc::Vector(VectorSetter::Relationship),
+        _ => return None,
+    })
+}
+
+impl WriteProc {
+    /// The procedure's output columns (none for the VOID ones); `name` as the call wrote it.
+    pub(crate) fn columns(self, name: &str) -> Vec<Arc<str>> {
+        match self {
+            WriteProc::Apoc(m) => cols(&[m.column()]),
+            WriteProc::Refactor(m) => cols(m.columns()),
+            WriteProc::Gds(_) => crate::catalogue::procedure(name)
+                .and_then(|p| p.signature())
+                .map(|s| {
+                    s.outputs
+                        .iter()
+                        .map(|o| Arc::from(o.name.as_str()))
+                        .collect()
+                })
+                .unwrap_or_default(),
+            WriteProc::SchemaAssert => cols(&["label", "key", "keys", "unique", "action"]),
+            WriteProc::Vector(VectorSetter::NodeReturned) => cols(&["node"]),
+            WriteProc::Vector(_) => Vec::new(),
+        }
+    }
+}
+
+/// The output columns of a writing procedure (none for the VOID ones, or for a procedure
+/// that does not write).
 pub(crate) fn write_columns(name: &str) -> Vec<Arc<str>> {
-    if let Some(c) = super::apoc::write::column(&name.to_ascii_lowercase()) {
-        return cols(&[c]);
-    }
-    if let Some(c) = super::apoc::refactor::columns(&name.to_ascii_lowercase()) {
-        return cols(c);
-    }
-    if super::gds::is_write(&name.to_ascii_lowercase()) {
-        let outputs: Vec<String> = crate::catalogue::procedure(name)
-            .and_then(|p| p.signature())
-            .map(|s| s.outputs.iter().map(|o| o.name.clone()).collect())
-            .unwrap_or_default();
-        return outputs.iter().map(|o| Arc::from(o.as_str())).collect();
-    }
-    if name.eq_ignore_ascii_case("apoc.schema.assert") {
-        cols(&["label", "key", "keys", "unique", "action"])
-    } else if name.eq_ignore_ascii_case("db.create.setVectorProperty") {
-        cols(&["node"])
-    } else {
-        Vec::new()
-    }
+    resolve_write(name).map_or_else(Vec::new, |p| p.columns(name))
 }
 
 /// Whether `name` (dotted, any case) is an implemented procedure that writes.
 pub(crate) fn writes(name: &str) -> bool {
-    let lname = name.to_ascii_lowercase();
-    WRITES.contains(&lname.as_str())
-        || super::gds::is_write(&lname)
-        || super::apoc::write::column(&lname).is_some()
-        || super::apoc::refactor::columns(&lname).is_some()
+    resolve_write(name).is_some()
 }
 
-/// Runs a writing procedure on `g`: APOC's graph-construction procedures
-/// ([`super::apoc_write`]) and the vector setters, which store a vector (a list of numbers) as
-/// a `LIST<FLOAT>` property, as Neo4j stores it for its vector indexes.
+/// Runs a bound writing procedure on `g` (`name` as the call wrote it, for messages): APOC's
+/// graph-construction and refactoring procedures, `apoc.schema.assert`, GDS's write modes and
+/// the vector setters, which store a vector (a list of numbers) as a `LIST<FLOAT>` property,
+/// as Neo4j stores it for its vector indexes.
 pub(crate) fn call_write(
     g: &mut Graph,
     sh: &super::exec::Shared,
+    p: WriteProc,
     name: &str,
     args: &[Value],
 ) -> Result<Rows> {
-    let lname = name.to_ascii_lowercase();
     let procedure = crate::catalogue::procedure(name).map_or(name, |p| p.name);
-    if super::apoc::write::column(&lname).is_some() {
-        let rows = super::apoc::write::call(g, sh, &lname, procedure, args)?;
-        return Ok((write_columns(name), rows));
-    }
-    if super::apoc::refactor::columns(&lname).is_some() {
-        let rows = super::apoc::refactor::call(g, sh, &lname, procedure, args)?;
-        return Ok((write_columns(name), rows));
-    }
-    if lname == "apoc.schema.assert" {
-        return Ok((write_columns(name), schema_assert(g, sh, procedure, args)?));
-    }
-    if let Some(p) = super::gds::resolve(&lname).filter(|p| p.writes()) {
-        return super::gds::call_write(g, sh, p, args);
-    }
+    let setter = match p {
+        WriteProc::Apoc(m) => {
+            let rows = super::apoc::write::call(g, sh, m, procedure, args)?;
+            return Ok((p.columns(name), rows));
+        }
+        WriteProc::Refactor(m) => {
+            let rows = super::apoc::refactor::call(g, sh, m, procedure, args)?;
+            return Ok((p.columns(name), rows));
+        }
+        WriteProc::SchemaAssert => {
+            return Ok((p.columns(name), schema_assert(g, sh, procedure, args)?));
+        }
+        WriteProc::Gds(gds) => return super::gds::call_write(g, sh, gds, args),
+        WriteProc::Vector(setter) => setter,
+    };
     let [element, key, vector] = args else {
         return Err(ExecError::compile(
             ErrorKind::SyntaxError,
@@ -194,11 +235,11 @@ pub(crate) fn call_write(
         ))
     })?;
     let stored = Value::List(values.into_iter().map(Value::Float).collect());
-    let ok = match (lname.as_str(), element) {
-        ("db.create.setrelationshipvectorproperty", Value::Relationship(r)) => {
+    let ok = match (setter, element) {
+        (VectorSetter::Relationship, Value::Relationship(r)) => {
             g.set_relationship_property(*r, key, stored)
         }
-        ("db.create.setrelationshipvectorproperty", other) => {
+        (VectorSetter::Relationship, other) => {
             return Err(failed(format!("expected a RELATIONSHIP, not {other}")))
         }
         (_, Value::Node(n)) => g.set_node_property(*n, key, stored),
@@ -211,8 +252,8 @@ pub(crate) fn call_write(
         ));
     }
     sh.stats.borrow_mut().properties_set += 1;
-    if lname == "db.create.setvectorproperty" {
-        return Ok((write_columns(name), vec![vec![element.clone()]]));
+    if setter == VectorSetter::NodeReturned {
+        return Ok((cols(&["node"]), vec![vec![element.clone()]]));
     }
     // A VOID procedure: the row goes on unchanged.
     Ok((Vec::new(), vec![Vec::new()]))
@@ -223,11 +264,9 @@ pub(crate) fn call_write(
 pub fn is_implemented(name: &str, extra: &[super::TableProcedure]) -> bool {
     let lname = name.to_ascii_lowercase();
     IMPLEMENTED.binary_search(&lname.as_str()).is_ok()
-        || WRITES.contains(&lname.as_str())
-        || super::apoc::procs::PROCEDURES.contains(&lname.as_str())
+        || super::apoc::named(super::apoc::procs::ApocProc::ALL, &lname).is_some()
         || super::gds::is_procedure(&lname)
-        || super::apoc::write::column(&lname).is_some()
-        || super::apoc::refactor::columns(&lname).is_some()
+        || resolve_write(&lname).is_some()
         || extra.iter().any(|p| p.name.eq_ignore_ascii_case(name))
 }
 
@@ -333,8 +372,8 @@ pub(crate) enum Proc<'r> {
     Gds(super::gds::GdsProc),
     /// One of the statement's table procedures ([`super::Options::procedures`]).
     Table(&'r super::TableProcedure),
-    /// An APOC reading procedure (lower-case name, and the name as Neo4j spells it).
-    Apoc(Box<str>, &'static str),
+    /// An APOC reading procedure, and its name as Neo4j spells it.
+    Apoc(super::apoc::procs::ApocProc, &'static str),
     Builtin(Builtin),
     /// A writing procedure, named in a read-only statement.
     Writes,
@@ -352,9 +391,9 @@ pub(crate) fn resolve<'r>(run: &Runner<'r>, name: &str) -> Proc<'r> {
     if let Some(p) = tables.iter().find(|p| p.name.eq_ignore_ascii_case(name)) {
         return Proc::Table(p);
     }
-    if super::apoc::procs::PROCEDURES.contains(&lname.as_str()) {
+    if let Some((_, m)) = super::apoc::named(super::apoc::procs::ApocProc::ALL, &lname) {
         let spelled = crate::catalogue::procedure(name).map_or("", |p| p.name);
-        return Proc::Apoc(lname.into(), spelled);
+        return Proc::Apoc(m, spelled);
     }
     if let Ok(i) = BUILTINS.binary_search_by_key(&lname.as_str(), |(n, _)| n) {
         return Proc::Builtin(BUILTINS[i].1);
@@ -392,9 +431,9 @@ pub(crate) fn call_resolved(run: &Runner, p: &Proc, name: &str, args: &[Value]) 
             super::gds::call(run.graph(), *p, args, &host)
         }
         Proc::Table(p) => call_table(p, args),
-        Proc::Apoc(lname, spelled) => {
+        Proc::Apoc(m, spelled) => {
             let procedure = if spelled.is_empty() { name } else { spelled };
-            super::apoc::procs::call(run, lname, procedure, args)
+            super::apoc::procs::call(run, *m, procedure, args)
         }
         Proc::Builtin(f) => f(run, name, args),
         // Writing procedures run through `call_write`; here (a read-only statement, or the
@@ -1698,7 +1737,7 @@ mod tests {
         let reading: Vec<&str> = IMPLEMENTED
             .iter()
             .copied()
-            .filter(|n| !WRITES.contains(n))
+            .filter(|n| resolve_write(n).is_none())
             .collect();
         let bound: Vec<&str> = BUILTINS.iter().map(|(n, _)| *n).collect();
         assert_eq!(bound, reading);

@@ -336,6 +336,14 @@ enum Member {
     Xml,
 }
 
+/// The member of a family (its `ALL`) named `lname` (lower-case), with its name.
+pub(crate) fn named<E: Copy>(
+    all: &'static [(&'static str, E)],
+    lname: &str,
+) -> Option<(&'static str, E)> {
+    all.iter().find(|(n, _)| *n == lname).copied()
+}
+
 /// The APOC function `lname` (lower-case) as its family's member, with its name.
 fn member(lname: &str) -> Option<(&'static str, Member)> {
     fn find<E: Copy>(
@@ -343,9 +351,7 @@ fn member(lname: &str) -> Option<(&'static str, Member)> {
         lname: &str,
         wrap: fn(E) -> Member,
     ) -> Option<(&'static str, Member)> {
-        all.iter()
-            .find(|(n, _)| *n == lname)
-            .map(|&(n, m)| (n, wrap(m)))
+        named(all, lname).map(|(n, m)| (n, wrap(m)))
     }
     find(CollFn::ALL, lname, Member::Coll)
         .or_else(|| find(MapFn::ALL, lname, Member::Map))

@@ -19,38 +19,40 @@ use std::collections::VecDeque;
 
 pub(crate) type Rows = (Vec<Arc<str>>, Vec<Vec<Value>>);
 
-/// The reading procedures this file runs (lower case).
-pub(crate) const PROCEDURES: &[&str] = &[
-    "apoc.create.clonepathstovirtual",
-    "apoc.create.clonepathtovirtual",
-    "apoc.create.uuids",
-    "apoc.create.virtualpath",
-    "apoc.create.vnode",
-    "apoc.create.vnodes",
-    "apoc.create.vrelationship",
-    "apoc.cypher.run",
-    "apoc.meta.nodetypeproperties",
-    "apoc.meta.reltypeproperties",
-    "apoc.neighbors.athop",
-    "apoc.neighbors.athop.count",
-    "apoc.neighbors.byhop",
-    "apoc.neighbors.byhop.count",
-    "apoc.neighbors.tohop",
-    "apoc.neighbors.tohop.count",
-    "apoc.nodes.collapse",
-    "apoc.nodes.cycles",
-    "apoc.nodes.get",
-    "apoc.nodes.group",
-    "apoc.nodes.rels",
-    "apoc.path.expand",
-    "apoc.path.expandconfig",
-    "apoc.path.spanningtree",
-    "apoc.path.subgraphall",
-    "apoc.path.subgraphnodes",
-    "apoc.util.sleep",
-    "db.info",
-    "dbms.listconfig",
-];
+family! {
+    /// The reading procedures this file runs.
+    ApocProc {
+        "apoc.create.clonepathstovirtual" => CreateClonePathsToVirtual,
+        "apoc.create.clonepathtovirtual" => CreateClonePathToVirtual,
+        "apoc.create.uuids" => CreateUuids,
+        "apoc.create.virtualpath" => CreateVirtualPath,
+        "apoc.create.vnode" => CreateVNode,
+        "apoc.create.vnodes" => CreateVNodes,
+        "apoc.create.vrelationship" => CreateVRelationship,
+        "apoc.cypher.run" => CypherRun,
+        "apoc.meta.nodetypeproperties" => MetaNodeTypeProperties,
+        "apoc.meta.reltypeproperties" => MetaRelTypeProperties,
+        "apoc.neighbors.athop" => NeighborsAthop,
+        "apoc.neighbors.athop.count" => NeighborsAthopCount,
+        "apoc.neighbors.byhop" => NeighborsByhop,
+        "apoc.neighbors.byhop.count" => NeighborsByhopCount,
+        "apoc.neighbors.tohop" => NeighborsTohop,
+        "apoc.neighbors.tohop.count" => NeighborsTohopCount,
+        "apoc.nodes.collapse" => NodesCollapse,
+        "apoc.nodes.cycles" => NodesCycles,
+        "apoc.nodes.get" => NodesGet,
+        "apoc.nodes.group" => NodesGroup,
+        "apoc.nodes.rels" => NodesRels,
+        "apoc.path.expand" => PathExpand,
+        "apoc.path.expandconfig" => PathExpandConfig,
+        "apoc.path.spanningtree" => PathSpanningTree,
+        "apoc.path.subgraphall" => PathSubgraphAll,
+        "apoc.path.subgraphnodes" => PathSubgraphNodes,
+        "apoc.util.sleep" => UtilSleep,
+        "db.info" => DbInfo,
+        "dbms.listconfig" => DbmsListconfig,
+    }
+}
 
 fn cols(names: &[&str]) -> Vec<Arc<str>> {
     names.iter().map(|n| Arc::from(*n)).collect()
@@ -58,13 +60,13 @@ fn cols(names: &[&str]) -> Vec<Arc<str>> {
 
 /// Runs the reading procedure `lname` (one of [`PROCEDURES`]); `procedure` is its name as the
 /// catalogue spells it, for messages.
-pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -> Result<Rows> {
+pub(crate) fn call(run: &Runner, m: ApocProc, procedure: &str, args: &[Value]) -> Result<Rows> {
     let p = procedure;
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
-    match lname {
+    match m {
         // Sleeps in slices, the statement's deadline (a driver's transaction timeout
         // included) and cancellation checked after each; a void procedure: the row goes on.
-        "apoc.util.sleep" => {
+        ApocProc::UtilSleep => {
             let ms = match a0 {
                 Value::Int(i) => *i,
                 Value::Float(f) => *f as i64,
@@ -83,7 +85,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             }
             Ok((Vec::new(), vec![Vec::new()]))
         }
-        "apoc.path.expand" => {
+        ApocProc::PathExpand => {
             let mut e = Expansion::new(Uniqueness::RelationshipPath);
             e.rels = rel_sequence(run.graph(), text(p, a1)?.unwrap_or(""));
             e.labels = LabelFilter::sequence(text(p, a2)?.unwrap_or(""));
@@ -95,8 +97,8 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 paths.into_iter().map(|x| vec![x]).collect(),
             ))
         }
-        "apoc.path.expandconfig" | "apoc.path.spanningtree" => {
-            let global = lname == "apoc.path.spanningtree";
+        ApocProc::PathExpandConfig | ApocProc::PathSpanningTree => {
+            let global = m == ApocProc::PathSpanningTree;
             let e = Expansion::configured(run, p, map(p, a1)?, global)?;
             let paths = e.run(run, &start_nodes(run, p, a0)?)?;
             Ok((
@@ -104,7 +106,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 paths.into_iter().map(|x| vec![x]).collect(),
             ))
         }
-        "apoc.path.subgraphnodes" | "apoc.path.subgraphall" => {
+        ApocProc::PathSubgraphNodes | ApocProc::PathSubgraphAll => {
             let e = Expansion::configured(run, p, map(p, a1)?, true)?;
             let mut nodes = Vec::new();
             for path in e.run(run, &start_nodes(run, p, a0)?)? {
@@ -114,7 +116,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                     }
                 }
             }
-            if lname == "apoc.path.subgraphnodes" {
+            if m == ApocProc::PathSubgraphNodes {
                 return Ok((
                     cols(&["node"]),
                     nodes.into_iter().map(|n| vec![Value::Node(n)]).collect(),
@@ -129,15 +131,15 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 ]],
             ))
         }
-        "apoc.neighbors.tohop"
-        | "apoc.neighbors.tohop.count"
-        | "apoc.neighbors.byhop"
-        | "apoc.neighbors.byhop.count"
-        | "apoc.neighbors.athop"
-        | "apoc.neighbors.athop.count" => {
+        ApocProc::NeighborsTohop
+        | ApocProc::NeighborsTohopCount
+        | ApocProc::NeighborsByhop
+        | ApocProc::NeighborsByhopCount
+        | ApocProc::NeighborsAthop
+        | ApocProc::NeighborsAthopCount => {
             let Value::Node(start) = a0 else {
                 if matches!(a0, Value::Null) {
-                    return Ok((neighbors_columns(lname), Vec::new()));
+                    return Ok((neighbors_columns(m), Vec::new()));
                 }
                 return Err(wrong(p, a0, "a node"));
             };
@@ -149,7 +151,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             let types = text(p, a1)?.unwrap_or("");
             if distance < 1 || types.is_empty() {
                 let levels = vec![Vec::new(); distance.max(0) as usize];
-                return Ok((neighbors_columns(lname), neighbors_rows(lname, levels)));
+                return Ok((neighbors_columns(m), neighbors_rows(m, levels)));
             }
             let levels = neighbours_by_hop(
                 run,
@@ -157,17 +159,17 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 &rel_sequence(run.graph(), types),
                 distance as usize,
             )?;
-            Ok((neighbors_columns(lname), neighbors_rows(lname, levels)))
+            Ok((neighbors_columns(m), neighbors_rows(m, levels)))
         }
         // Nodes and relationships by element, id or element id (those that exist).
-        "apoc.nodes.get" => {
+        ApocProc::NodesGet => {
             let nodes = super::write::Call::new(p, run.sh).nodes(run.graph(), a0)?;
             Ok((
                 cols(&["node"]),
                 nodes.into_iter().map(|n| vec![Value::Node(n)]).collect(),
             ))
         }
-        "apoc.nodes.rels" => {
+        ApocProc::NodesRels => {
             let rels = super::write::Call::new(p, run.sh).rels(run.graph(), a0)?;
             Ok((
                 cols(&["rel"]),
@@ -177,9 +179,9 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             ))
         }
         // Virtual elements: returned with their labels, types and properties, never stored.
-        "apoc.create.vnode" | "apoc.create.vnodes" => {
+        ApocProc::CreateVNode | ApocProc::CreateVNodes => {
             let labels: Vec<Arc<str>> = strings(p, a0)?.iter().map(|l| key(l)).collect();
-            let maps: Vec<&Value> = if lname == "apoc.create.vnodes" {
+            let maps: Vec<&Value> = if m == ApocProc::CreateVNodes {
                 flatten(a1)
             } else {
                 vec![a1]
@@ -193,7 +195,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             }
             Ok((cols(&["node"]), rows))
         }
-        "apoc.create.vrelationship" => {
+        ApocProc::CreateVRelationship => {
             let (Value::Node(from), Value::Node(to)) = (a0, arg(args, 3)) else {
                 return Err(failed(p, "the start and end must be nodes"));
             };
@@ -202,7 +204,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             let r = run.sh.virtual_rel(key(ty), *from, *to, props)?;
             Ok((cols(&["rel"]), vec![vec![Value::Relationship(r)]]))
         }
-        "apoc.create.virtualpath" => {
+        ApocProc::CreateVirtualPath => {
             let node = |labels: &Value, props: &Value| -> Result<NodeId> {
                 let labels = strings(p, labels)?.iter().map(|l| key(l)).collect();
                 run.sh
@@ -222,7 +224,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 ]],
             ))
         }
-        "apoc.create.clonepathtovirtual" | "apoc.create.clonepathstovirtual" => {
+        ApocProc::CreateClonePathToVirtual | ApocProc::CreateClonePathsToVirtual => {
             let mut rows = Vec::new();
             for v in flatten(a0) {
                 match v {
@@ -233,7 +235,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             }
             Ok((cols(&["path"]), rows))
         }
-        "apoc.create.uuids" => {
+        ApocProc::CreateUuids => {
             let n = int(p, a0)?.unwrap_or(0).max(0);
             let mut rows = Vec::new();
             for i in 0..n {
@@ -246,7 +248,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             }
             Ok((cols(&["row", "uuid"]), rows))
         }
-        "apoc.nodes.collapse" => {
+        ApocProc::NodesCollapse => {
             let mut nodes: Vec<NodeId> = Vec::new();
             for v in flatten(a0) {
                 match v {
@@ -260,14 +262,14 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 collapse(run, p, &nodes, map(p, a1)?)?,
             ))
         }
-        "apoc.nodes.group" => {
+        ApocProc::NodesGroup => {
             let rows = group(run, p, args)?;
             Ok((
                 cols(&["nodes", "relationships", "node", "relationship"]),
                 rows,
             ))
         }
-        "apoc.nodes.cycles" => {
+        ApocProc::NodesCycles => {
             let config = map(p, a1)?;
             let types: Vec<String> = match config.and_then(|c| c.get("relTypes")) {
                 None | Some(Value::Null) => Vec::new(),
@@ -287,7 +289,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             }
             Ok((cols(&["path"]), rows))
         }
-        "apoc.cypher.run" => {
+        ApocProc::CypherRun => {
             let statement = text(p, a0)?.ok_or_else(|| failed(p, "the statement is null"))?;
             let params: crate::engine::Params = map(p, a1)?
                 .map(|m| m.iter().map(|(k, v)| (k.to_string(), v.clone())).collect())
@@ -296,9 +298,9 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
             let rows = table.row_maps().into_iter().map(|m| vec![m]).collect();
             Ok((cols(&["value"]), rows))
         }
-        "apoc.meta.nodetypeproperties" => Ok(node_type_properties(run.graph(), p, map(p, a0)?)?),
-        "apoc.meta.reltypeproperties" => Ok(rel_type_properties(run.graph(), p, map(p, a0)?)?),
-        "db.info" => {
+        ApocProc::MetaNodeTypeProperties => Ok(node_type_properties(run.graph(), p, map(p, a0)?)?),
+        ApocProc::MetaRelTypeProperties => Ok(rel_type_properties(run.graph(), p, map(p, a0)?)?),
+        ApocProc::DbInfo => {
             let db = run.database();
             Ok((
                 cols(&["id", "name", "creationDate"]),
@@ -313,7 +315,7 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                 ]],
             ))
         }
-        "dbms.listconfig" => {
+        ApocProc::DbmsListconfig => {
             let search = text(p, a0)?.unwrap_or("").to_lowercase();
             Ok((
                 cols(&[
@@ -335,7 +337,6 @@ pub(crate) fn call(run: &Runner, lname: &str, procedure: &str, args: &[Value]) -
                     .collect(),
             ))
         }
-        _ => Err(failed(p, "not a reading procedure of this file")),
     }
 }
 
@@ -409,32 +410,34 @@ fn settings(run: &Runner) -> Vec<Vec<Value>> {
     ]
 }
 
-fn neighbors_columns(lname: &str) -> Vec<Arc<str>> {
-    match lname {
-        "apoc.neighbors.byhop" => cols(&["nodes"]),
-        l if l.ends_with(".count") => cols(&["value"]),
+fn neighbors_columns(m: ApocProc) -> Vec<Arc<str>> {
+    match m {
+        ApocProc::NeighborsByhop => cols(&["nodes"]),
+        ApocProc::NeighborsTohopCount
+        | ApocProc::NeighborsByhopCount
+        | ApocProc::NeighborsAthopCount => cols(&["value"]),
         _ => cols(&["node"]),
     }
 }
 
-fn neighbors_rows(lname: &str, levels: Vec<Vec<NodeId>>) -> Vec<Vec<Value>> {
+fn neighbors_rows(m: ApocProc, levels: Vec<Vec<NodeId>>) -> Vec<Vec<Value>> {
     let nodes = |ns: &[NodeId]| ns.iter().map(|n| Value::Node(*n)).collect::<Vec<_>>();
-    match lname {
-        "apoc.neighbors.tohop" => {
+    match m {
+        ApocProc::NeighborsTohop => {
             let mut all: Vec<NodeId> = levels.into_iter().flatten().collect();
             all.sort_unstable();
             all.into_iter().map(|n| vec![Value::Node(n)]).collect()
         }
-        "apoc.neighbors.tohop.count" => {
+        ApocProc::NeighborsTohopCount => {
             vec![vec![Value::Int(
                 levels.iter().map(Vec::len).sum::<usize>() as i64
             )]]
         }
-        "apoc.neighbors.byhop" => levels.iter().map(|l| vec![Value::List(nodes(l))]).collect(),
-        "apoc.neighbors.byhop.count" => vec![vec![Value::List(
+        ApocProc::NeighborsByhop => levels.iter().map(|l| vec![Value::List(nodes(l))]).collect(),
+        ApocProc::NeighborsByhopCount => vec![vec![Value::List(
             levels.iter().map(|l| Value::Int(l.len() as i64)).collect(),
         )]],
-        "apoc.neighbors.athop" => levels
+        ApocProc::NeighborsAthop => levels
             .last()
             .map(|l| l.iter().map(|n| vec![Value::Node(*n)]).collect())
             .unwrap_or_default(),

@@ -57,38 +57,62 @@ const COMMIT_COLUMNS: &[&str] = &[
 
 const REFACTORED: &[&str] = &["input", "output", "error"];
 
-/// The writing procedures of this file (lower case) and their output columns.
-pub(crate) const PROCEDURES: &[(&str, &[&str])] = &[
-    ("apoc.cypher.doit", &["value"]),
-    ("apoc.merge.node.eager", &["node"]),
-    ("apoc.merge.nodewithstats", &["stats", "node"]),
-    ("apoc.merge.nodewithstats.eager", &["stats", "node"]),
-    ("apoc.merge.relationship.eager", &["rel"]),
-    ("apoc.merge.relationshipwithstats", &["stats", "rel"]),
-    ("apoc.merge.relationshipwithstats.eager", &["stats", "rel"]),
-    ("apoc.cypher.runwrite", &["value"]),
-    ("apoc.nodes.delete", &["value"]),
-    ("apoc.nodes.link", &[]),
-    ("apoc.periodic.commit", COMMIT_COLUMNS),
-    ("apoc.periodic.iterate", ITERATE_COLUMNS),
-    ("apoc.refactor.clonenodes", REFACTORED),
-    ("apoc.refactor.from", REFACTORED),
-    ("apoc.refactor.invert", REFACTORED),
-    ("apoc.refactor.mergenodes", &["node"]),
-    ("apoc.refactor.rename.label", RENAME_COLUMNS),
-    ("apoc.refactor.rename.nodeproperty", RENAME_COLUMNS),
-    ("apoc.refactor.rename.type", RENAME_COLUMNS),
-    ("apoc.refactor.rename.typeproperty", RENAME_COLUMNS),
-    ("apoc.refactor.settype", REFACTORED),
-    ("apoc.refactor.to", REFACTORED),
-];
+family! {
+    /// The refactoring, merging and batching APOC procedures grape runs.
+    RefactorFn {
+        "apoc.cypher.doit" => CypherDoIt,
+        "apoc.merge.node.eager" => MergeNodeEager,
+        "apoc.merge.nodewithstats" => MergeNodeWithStats,
+        "apoc.merge.nodewithstats.eager" => MergeNodeWithStatsEager,
+        "apoc.merge.relationship.eager" => MergeRelationshipEager,
+        "apoc.merge.relationshipwithstats" => MergeRelationshipWithStats,
+        "apoc.merge.relationshipwithstats.eager" => MergeRelationshipWithStatsEager,
+        "apoc.cypher.runwrite" => CypherRunWrite,
+        "apoc.nodes.delete" => NodesDelete,
+        "apoc.nodes.link" => NodesLink,
+        "apoc.periodic.commit" => PeriodicCommit,
+        "apoc.periodic.iterate" => PeriodicIterate,
+        "apoc.refactor.clonenodes" => RefactorCloneNodes,
+        "apoc.refactor.from" => RefactorFrom,
+        "apoc.refactor.invert" => RefactorInvert,
+        "apoc.refactor.mergenodes" => RefactorMergeNodes,
+        "apoc.refactor.rename.label" => RefactorRenameLabel,
+        "apoc.refactor.rename.nodeproperty" => RefactorRenameNodeProperty,
+        "apoc.refactor.rename.type" => RefactorRenameType,
+        "apoc.refactor.rename.typeproperty" => RefactorRenameTypeProperty,
+        "apoc.refactor.settype" => RefactorSetType,
+        "apoc.refactor.to" => RefactorTo,
+    }
+}
 
-/// The output columns of the procedure `lname`, if it is one of this file's.
-pub(crate) fn columns(lname: &str) -> Option<&'static [&'static str]> {
-    PROCEDURES
-        .iter()
-        .find(|(n, _)| *n == lname)
-        .map(|(_, c)| *c)
+impl RefactorFn {
+    /// The procedure's output columns.
+    pub(crate) fn columns(self) -> &'static [&'static str] {
+        match self {
+            RefactorFn::CypherDoIt => &["value"],
+            RefactorFn::MergeNodeEager => &["node"],
+            RefactorFn::MergeNodeWithStats => &["stats", "node"],
+            RefactorFn::MergeNodeWithStatsEager => &["stats", "node"],
+            RefactorFn::MergeRelationshipEager => &["rel"],
+            RefactorFn::MergeRelationshipWithStats => &["stats", "rel"],
+            RefactorFn::MergeRelationshipWithStatsEager => &["stats", "rel"],
+            RefactorFn::CypherRunWrite => &["value"],
+            RefactorFn::NodesDelete => &["value"],
+            RefactorFn::NodesLink => &[],
+            RefactorFn::PeriodicCommit => COMMIT_COLUMNS,
+            RefactorFn::PeriodicIterate => ITERATE_COLUMNS,
+            RefactorFn::RefactorCloneNodes => REFACTORED,
+            RefactorFn::RefactorFrom => REFACTORED,
+            RefactorFn::RefactorInvert => REFACTORED,
+            RefactorFn::RefactorMergeNodes => &["node"],
+            RefactorFn::RefactorRenameLabel => RENAME_COLUMNS,
+            RefactorFn::RefactorRenameNodeProperty => RENAME_COLUMNS,
+            RefactorFn::RefactorRenameType => RENAME_COLUMNS,
+            RefactorFn::RefactorRenameTypeProperty => RENAME_COLUMNS,
+            RefactorFn::RefactorSetType => REFACTORED,
+            RefactorFn::RefactorTo => REFACTORED,
+        }
+    }
 }
 
 fn arg(args: &[Value], i: usize) -> &Value {
@@ -210,32 +234,32 @@ fn rename_row(total: usize) -> Vec<Value> {
 pub(crate) fn call(
     g: &mut Graph,
     sh: &Shared,
-    lname: &str,
+    m: RefactorFn,
     procedure: &str,
     args: &[Value],
 ) -> Result<Vec<Vec<Value>>> {
     let c = Call::new(procedure, sh);
     let (a0, a1, a2) = (arg(args, 0), arg(args, 1), arg(args, 2));
     let refactored = |input: i64, output: Value| vec![Value::Int(input), output, Value::Null];
-    Ok(match lname {
-        "apoc.refactor.settype" => {
+    Ok(match m {
+        RefactorFn::RefactorSetType => {
             let r = existing_rel(&c, g, a0)?;
             let ty = c.text(a1, "newType")?;
             let (a, b) = g.endpoints(r).expect("an existing relationship");
             let new = replace_rel(g, sh, r, a, b, Some(ty))?;
             vec![refactored(r.0 as i64, Value::Relationship(new))]
         }
-        "apoc.refactor.invert" => {
+        RefactorFn::RefactorInvert => {
             let r = existing_rel(&c, g, a0)?;
             let (a, b) = g.endpoints(r).expect("an existing relationship");
             let new = replace_rel(g, sh, r, b, a, None)?;
             vec![refactored(r.0 as i64, Value::Relationship(new))]
         }
-        "apoc.refactor.from" | "apoc.refactor.to" => {
+        RefactorFn::RefactorFrom | RefactorFn::RefactorTo => {
             let r = existing_rel(&c, g, a0)?;
             let n = existing_node(&c, g, a1)?;
             let (a, b) = g.endpoints(r).expect("an existing relationship");
-            let (a, b) = if lname == "apoc.refactor.from" {
+            let (a, b) = if m == RefactorFn::RefactorFrom {
                 (n, b)
             } else {
                 (a, n)
@@ -243,7 +267,7 @@ pub(crate) fn call(
             let new = replace_rel(g, sh, r, a, b, None)?;
             vec![refactored(r.0 as i64, Value::Relationship(new))]
         }
-        "apoc.refactor.clonenodes" => {
+        RefactorFn::RefactorCloneNodes => {
             let nodes = c.nodes(g, a0)?;
             let with_rels = matches!(a1, Value::Bool(true));
             let skip: Vec<String> = match a2 {
@@ -289,7 +313,7 @@ pub(crate) fn call(
             }
             rows
         }
-        "apoc.refactor.mergenodes" => {
+        RefactorFn::RefactorMergeNodes => {
             let nodes = c.nodes(g, a0)?;
             let config = match a1 {
                 Value::Map(m) => m.clone(),
@@ -297,7 +321,7 @@ pub(crate) fn call(
             };
             merge_nodes(g, sh, &c, &nodes, &config)?
         }
-        "apoc.refactor.rename.label" => {
+        RefactorFn::RefactorRenameLabel => {
             let (old, new) = (c.text(a0, "oldLabel")?, c.text(a1, "newLabel")?);
             let given = c.nodes(g, a2)?;
             let targets: Vec<NodeId> = if given.is_empty() {
@@ -322,7 +346,7 @@ pub(crate) fn call(
             }
             vec![rename_row(targets.len())]
         }
-        "apoc.refactor.rename.type" => {
+        RefactorFn::RefactorRenameType => {
             let (old, new) = (c.text(a0, "oldType")?, c.text(a1, "newType")?);
             let given = c.rels(g, a2)?;
             let all: Vec<RelId> = if given.is_empty() {
@@ -340,9 +364,9 @@ pub(crate) fn call(
             }
             vec![rename_row(targets.len())]
         }
-        "apoc.refactor.rename.nodeproperty" | "apoc.refactor.rename.typeproperty" => {
+        RefactorFn::RefactorRenameNodeProperty | RefactorFn::RefactorRenameTypeProperty => {
             let (old, new) = (c.text(a0, "oldName")?, c.text(a1, "newName")?);
-            let nodes = lname == "apoc.refactor.rename.nodeproperty";
+            let nodes = m == RefactorFn::RefactorRenameNodeProperty;
             let targets: Vec<Value> = if nodes {
                 let given = c.nodes(g, a2)?;
                 let all: Vec<NodeId> = if given.is_empty() {
@@ -374,7 +398,7 @@ pub(crate) fn call(
             }
             vec![rename_row(targets.len())]
         }
-        "apoc.nodes.delete" => {
+        RefactorFn::NodesDelete => {
             let nodes = c.nodes(g, a0)?;
             for n in &nodes {
                 sh.tick()?;
@@ -382,7 +406,7 @@ pub(crate) fn call(
             }
             vec![vec![Value::Int(nodes.len() as i64)]]
         }
-        "apoc.nodes.link" => {
+        RefactorFn::NodesLink => {
             let nodes = c.nodes(g, a0)?;
             let ty = c.text(a1, "type")?;
             let avoid = matches!(a2, Value::Map(m) if matches!(m.get("avoidDuplicates"), Some(Value::Bool(true))));
@@ -398,7 +422,7 @@ pub(crate) fn call(
             // A VOID procedure: the row goes on unchanged.
             vec![Vec::new()]
         }
-        "apoc.cypher.doit" | "apoc.cypher.runwrite" => {
+        RefactorFn::CypherDoIt | RefactorFn::CypherRunWrite => {
             let statement = c.text(a0, "statement")?;
             let params = params_of(a1);
             let table = crate::engine::run_nested_write(g, sh, statement, &params)?;
@@ -406,11 +430,24 @@ pub(crate) fn call(
         }
         // The eager forms are the same merges here (grape's statements see their own writes in
         // order); `WithStats` adds the counts of the merge.
-        l if l.starts_with("apoc.merge.") => {
-            let base = l.trim_end_matches(".eager").replace("withstats", "");
+        RefactorFn::MergeNodeEager
+        | RefactorFn::MergeNodeWithStats
+        | RefactorFn::MergeNodeWithStatsEager
+        | RefactorFn::MergeRelationshipEager
+        | RefactorFn::MergeRelationshipWithStats
+        | RefactorFn::MergeRelationshipWithStatsEager => {
+            use super::write::WriteFn;
+            let (base, with_stats) = match m {
+                RefactorFn::MergeNodeEager => (WriteFn::MergeNode, false),
+                RefactorFn::MergeNodeWithStats | RefactorFn::MergeNodeWithStatsEager => {
+                    (WriteFn::MergeNode, true)
+                }
+                RefactorFn::MergeRelationshipEager => (WriteFn::MergeRelationship, false),
+                _ => (WriteFn::MergeRelationship, true),
+            };
             let before = sh.stats.borrow().clone();
-            let rows = super::write::call(g, sh, &base, procedure, args)?;
-            if !l.contains("withstats") {
+            let rows = super::write::call(g, sh, base, procedure, args)?;
+            if !with_stats {
                 return Ok(rows);
             }
             let stats = statistics(&sh.stats.borrow(), &before);
@@ -418,9 +455,8 @@ pub(crate) fn call(
                 .map(|r| std::iter::once(stats.clone()).chain(r).collect())
                 .collect()
         }
-        "apoc.periodic.iterate" => vec![iterate(g, sh, &c, a0, a1, a2)?],
-        "apoc.periodic.commit" => vec![commit(g, sh, &c, a0, a1)?],
-        _ => return Err(c.failed("not a procedure of this file")),
+        RefactorFn::PeriodicIterate => vec![iterate(g, sh, &c, a0, a1, a2)?],
+        RefactorFn::PeriodicCommit => vec![commit(g, sh, &c, a0, a1)?],
     })
 }
 

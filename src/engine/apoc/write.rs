@@ -10,30 +10,46 @@ use crate::engine::exec::Shared;
 use crate::graph::{Dir, Graph};
 use crate::value::{NodeId, RelId, Value};
 
-/// The writing APOC procedures grape runs (lower-case), with their output column.
-pub(crate) const PROCEDURES: &[(&str, &str)] = &[
-    ("apoc.create.addlabels", "node"),
-    ("apoc.create.node", "node"),
-    ("apoc.create.nodes", "node"),
-    ("apoc.create.relationship", "rel"),
-    ("apoc.create.removelabels", "node"),
-    ("apoc.create.removeproperties", "node"),
-    ("apoc.create.removerelproperties", "rel"),
-    ("apoc.create.setlabels", "node"),
-    ("apoc.create.setproperties", "node"),
-    ("apoc.create.setproperty", "node"),
-    ("apoc.create.setrelproperties", "rel"),
-    ("apoc.create.setrelproperty", "rel"),
-    ("apoc.merge.node", "node"),
-    ("apoc.merge.relationship", "rel"),
-];
+family! {
+    /// The writing APOC procedures grape runs.
+    WriteFn {
+        "apoc.create.addlabels" => CreateAddLabels,
+        "apoc.create.node" => CreateNode,
+        "apoc.create.nodes" => CreateNodes,
+        "apoc.create.relationship" => CreateRelationship,
+        "apoc.create.removelabels" => CreateRemoveLabels,
+        "apoc.create.removeproperties" => CreateRemoveProperties,
+        "apoc.create.removerelproperties" => CreateRemoveRelProperties,
+        "apoc.create.setlabels" => CreateSetLabels,
+        "apoc.create.setproperties" => CreateSetProperties,
+        "apoc.create.setproperty" => CreateSetProperty,
+        "apoc.create.setrelproperties" => CreateSetRelProperties,
+        "apoc.create.setrelproperty" => CreateSetRelProperty,
+        "apoc.merge.node" => MergeNode,
+        "apoc.merge.relationship" => MergeRelationship,
+    }
+}
 
-/// The output column of the writing APOC procedure `lname`, if it is one.
-pub(crate) fn column(lname: &str) -> Option<&'static str> {
-    PROCEDURES
-        .iter()
-        .find(|(n, _)| *n == lname)
-        .map(|(_, c)| *c)
+impl WriteFn {
+    /// The procedure's output column.
+    pub(crate) fn column(self) -> &'static str {
+        match self {
+            WriteFn::CreateAddLabels => "node",
+            WriteFn::CreateNode => "node",
+            WriteFn::CreateNodes => "node",
+            WriteFn::CreateRelationship => "rel",
+            WriteFn::CreateRemoveLabels => "node",
+            WriteFn::CreateRemoveProperties => "node",
+            WriteFn::CreateRemoveRelProperties => "rel",
+            WriteFn::CreateSetLabels => "node",
+            WriteFn::CreateSetProperties => "node",
+            WriteFn::CreateSetProperty => "node",
+            WriteFn::CreateSetRelProperties => "rel",
+            WriteFn::CreateSetRelProperty => "rel",
+            WriteFn::MergeNode => "node",
+            WriteFn::MergeRelationship => "rel",
+        }
+    }
 }
 
 /// One call of a writing procedure: its name for messages, and how it reads its arguments.
@@ -235,7 +251,7 @@ fn matching_nodes(g: &Graph, labels: &[String], ident: &[(&str, &Value)]) -> Vec
 pub(crate) fn call(
     g: &mut Graph,
     sh: &Shared,
-    lname: &str,
+    m: WriteFn,
     procedure: &str,
     args: &[Value],
 ) -> Result<Vec<Vec<Value>>> {
@@ -247,13 +263,13 @@ pub(crate) fn call(
             .map(|r| vec![Value::Relationship(r)])
             .collect()
     };
-    Ok(match lname {
-        "apoc.create.node" | "apoc.create.nodes" => {
+    Ok(match m {
+        WriteFn::CreateNode | WriteFn::CreateNodes => {
             let labels = c.labels(a0)?;
-            let prop_maps: Vec<&Value> = match (lname, a1) {
-                ("apoc.create.nodes", Value::List(xs)) => xs.iter().collect(),
-                ("apoc.create.nodes", Value::Null) => Vec::new(),
-                ("apoc.create.nodes", other) => {
+            let prop_maps: Vec<&Value> = match (m, a1) {
+                (WriteFn::CreateNodes, Value::List(xs)) => xs.iter().collect(),
+                (WriteFn::CreateNodes, Value::Null) => Vec::new(),
+                (WriteFn::CreateNodes, other) => {
                     return Err(c.failed(format!(
                         "java.lang.IllegalArgumentException: props must be a LIST<MAP>, not {other}"
                     )))
@@ -276,7 +292,7 @@ pub(crate) fn call(
             }
             node_rows(out)
         }
-        "apoc.create.relationship" => {
+        WriteFn::CreateRelationship => {
             let from = c.node(a0, "from")?;
             let ty = c.text(a1, "relType")?;
             let props = c.props(a2)?;
@@ -293,14 +309,14 @@ pub(crate) fn call(
             set_all(g, sh, &c, &Value::Relationship(r), &props)?;
             rel_rows(vec![r])
         }
-        "apoc.create.addlabels" | "apoc.create.setlabels" | "apoc.create.removelabels" => {
+        WriteFn::CreateAddLabels | WriteFn::CreateSetLabels | WriteFn::CreateRemoveLabels => {
             let nodes = c.nodes(g, a0)?;
             let labels = c.labels(a1)?;
             for &n in &nodes {
                 sh.tick()?;
-                match lname {
-                    "apoc.create.addlabels" => add_labels(g, sh, n, &labels),
-                    "apoc.create.removelabels" => {
+                match m {
+                    WriteFn::CreateAddLabels => add_labels(g, sh, n, &labels),
+                    WriteFn::CreateRemoveLabels => {
                         for l in &labels {
                             if g.remove_label(n, l) {
                                 sh.stats.borrow_mut().labels_removed += 1;
@@ -319,9 +335,9 @@ pub(crate) fn call(
             }
             node_rows(nodes)
         }
-        "apoc.create.setproperty" | "apoc.create.setrelproperty" => {
+        WriteFn::CreateSetProperty | WriteFn::CreateSetRelProperty => {
             let key = c.text(a1, "key")?;
-            let targets: Vec<Value> = if lname == "apoc.create.setproperty" {
+            let targets: Vec<Value> = if m == WriteFn::CreateSetProperty {
                 c.nodes(g, a0)?.into_iter().map(Value::Node).collect()
             } else {
                 c.rels(g, a0)?
@@ -335,7 +351,7 @@ pub(crate) fn call(
             }
             targets.into_iter().map(|t| vec![t]).collect()
         }
-        "apoc.create.setproperties" | "apoc.create.setrelproperties" => {
+        WriteFn::CreateSetProperties | WriteFn::CreateSetRelProperties => {
             let keys: Vec<String> = match a1 {
                 Value::List(xs) => xs
                     .iter()
@@ -354,7 +370,7 @@ pub(crate) fn call(
                     "java.lang.IllegalArgumentException: keys and values must have the same length",
                 ));
             }
-            let targets: Vec<Value> = if lname == "apoc.create.setproperties" {
+            let targets: Vec<Value> = if m == WriteFn::CreateSetProperties {
                 c.nodes(g, a0)?.into_iter().map(Value::Node).collect()
             } else {
                 c.rels(g, a0)?
@@ -370,7 +386,7 @@ pub(crate) fn call(
             }
             targets.into_iter().map(|t| vec![t]).collect()
         }
-        "apoc.create.removeproperties" | "apoc.create.removerelproperties" => {
+        WriteFn::CreateRemoveProperties | WriteFn::CreateRemoveRelProperties => {
             let keys: Vec<String> = match a1 {
                 Value::List(xs) => xs
                     .iter()
@@ -379,7 +395,7 @@ pub(crate) fn call(
                 Value::String(s) => vec![s.to_string()],
                 _ => Vec::new(),
             };
-            let targets: Vec<Value> = if lname == "apoc.create.removeproperties" {
+            let targets: Vec<Value> = if m == WriteFn::CreateRemoveProperties {
                 c.nodes(g, a0)?.into_iter().map(Value::Node).collect()
             } else {
                 c.rels(g, a0)?
@@ -394,7 +410,7 @@ pub(crate) fn call(
             }
             targets.into_iter().map(|t| vec![t]).collect()
         }
-        "apoc.merge.node" => {
+        WriteFn::MergeNode => {
             let labels = c.labels(a0)?;
             if labels.is_empty() {
                 return Err(c.failed(
@@ -433,7 +449,7 @@ pub(crate) fn call(
                 node_rows(found)
             }
         }
-        "apoc.merge.relationship" => {
+        WriteFn::MergeRelationship => {
             let start = c.node(a0, "startNode")?;
             let ty = c.text(a1, "relType")?;
             let ident = c.props(a2)?;
@@ -482,6 +498,5 @@ pub(crate) fn call(
                 rel_rows(found)
             }
         }
-        _ => return Err(ExecError::unsupported(procedure)),
     })
 }

@@ -119,11 +119,15 @@ pub(super) fn call_writing_procedure(
 ) -> Result<Vec<Row>> {
     let name = c.name.dotted();
     let mut out = Vec::new();
-    let (keep, names) = yielded(c, &crate::engine::procedures::write_columns(&name))?;
+    // Bound once, before the rows run.
+    let Some(p) = crate::engine::procedures::resolve_write(&name) else {
+        return Err(ExecError::procedure_not_found(&name));
+    };
+    let (keep, names) = yielded(c, &p.columns(&name))?;
     for r in rows {
         sh.tick()?;
         let args = Runner::new(g, sh).procedure_args(c, scope, &r)?;
-        let (_, results) = crate::engine::procedures::call_write(g, sh, &name, &args)?;
+        let (_, results) = crate::engine::procedures::call_write(g, sh, p, &name, &args)?;
         Runner::new(g, sh).join_rows(c, scope, &r, &keep, &names, results, &mut out)?;
     }
     scope.extend(names);

@@ -116,11 +116,6 @@ pub(crate) fn is_procedure(lname: &str) -> bool {
     resolve(lname).is_some()
 }
 
-/// Whether `lname` is one of the GDS procedures that write to the graph (`write` mode).
-pub(crate) fn is_write(lname: &str) -> bool {
-    resolve(lname).is_some_and(GdsProc::writes)
-}
-
 /// What `gds.list()` lists of the catalog: name, kind and a line in grape's words.
 const LISTED: &[(&str, &str, &str)] = &[
     ("gds.graph.drop", "procedure", "Removes a projected graph from the catalog."),
