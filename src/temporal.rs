@@ -34,6 +34,48 @@ use std::cmp::Ordering;
 use std::fmt::Write as _;
 use std::sync::Arc;
 
+/// Why a temporal value could not be made: the variants the engine reports in Neo4j's words of
+/// their own; every other problem as its message.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum TemporalError {
+    /// A zone name the time-zone database does not know.
+    #[error("unknown time zone {0:?}")]
+    UnknownZone(String),
+    /// An offset that is not one (`+19:00`, `+1x`).
+    #[error("invalid offset {0:?}")]
+    InvalidOffset(String),
+    /// A truncation unit that is none of Neo4j's.
+    #[error("unknown truncation unit {0:?}")]
+    UnknownUnit(String),
+    /// A map field that must be an integer.
+    #[error("{key} must be an integer value, but was a {found}")]
+    NotInteger { key: String, found: String },
+    /// A map field that must be a number.
+    #[error("{key} must be a number value, but was a {found}")]
+    NotNumber { key: String, found: String },
+    /// Anything else, in grape's words.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl From<String> for TemporalError {
+    fn from(s: String) -> Self {
+        TemporalError::Invalid(s)
+    }
+}
+
+impl From<&str> for TemporalError {
+    fn from(s: &str) -> Self {
+        TemporalError::Invalid(s.to_string())
+    }
+}
+
+impl From<TemporalError> for String {
+    fn from(e: TemporalError) -> Self {
+        e.to_string()
+    }
+}
+
 /// A Neo4j duration: months, days, seconds and nanoseconds, kept apart (a month has no fixed
 /// number of days, a day no fixed number of seconds across DST).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -344,16 +386,16 @@ impl std::fmt::Display for Temporal {
 // ---------------------------------------------------------------------------------------------
 // Parsing ISO 8601 text
 
-fn num(s: &str) -> Result<i64, String> {
+fn num(s: &str) -> Result<i64, TemporalError> {
     s.parse::<i64>()
-        .map_err(|_| format!("invalid number {s:?}"))
+        .map_err(|_| TemporalError::Invalid(format!("invalid number {s:?}")))
 }
 
 /// Parses a date: `2015-07-21`, `20150721`, `2015-07`, `201507`, `2015-W30-2`, `2015W302`,
 /// `2015-W30`, `2015-202`, `2015202`, `2015`, with an optional sign and more than 4 digits for
 /// years beyond 9999.
-pub fn parse_date(s: &str) -> Result<NaiveDate, String> {
-    let bad = || format!("invalid date {s:?}");
+pub fn parse_date(s: &str) -> Result<NaiveDate, TemporalError> {
+    let bad = || TemporalError::Invalid(format!("invalid date {s:?}"));
     let (sign, body) = match s.as_bytes().first() {
         Some(b'+') => (1, &s[1..]),
         Some(b'-') => (-1, &s[1..]),
@@ -422,8 +464,8 @@ pub(crate) fn weekday(d: i64) -> Option<Weekday> {
 }
 
 /// Parses `21:40:32.142`, `214032.142`, `21:40`, `2140`, `21`; fractions use `.` or `,`.
-fn parse_local_time(s: &str) -> Result<NaiveTime, String> {
-    let bad = || format!("invalid time {s:?}");
+fn parse_local_time(s: &str) -> Result<NaiveTime, TemporalError> {
+    let bad = || TemporalError::Invalid(format!("invalid time {s:?}"));
     let (main, frac) = match s.find(['.', ',']) {
         Some(i) => (&s[..i], Some(&s[i + 1..])),
         None => (s, None),
@@ -454,11 +496,11 @@ pub fn parse_offset_text(s: &str) -> Option<i32> {
 }
 
 /// A UTC offset: `Z`, `+01:00`, `+0100`, `+01`, `-08:30:15`.
-fn parse_offset(s: &str) -> Result<i32, String> {
+fn parse_offset(s: &str) -> Result<i32, TemporalError> {
     if s == "Z" || s == "z" {
         return Ok(0);
     }
-    let bad = || format!("invalid offset {s:?}");
+    let bad = || TemporalError::InvalidOffset(s.to_string());
     let sign = match s.as_bytes().first() {
         Some(b'+') => 1,
         Some(b'-') => -1,
@@ -496,10 +538,10 @@ fn split_zone(s: &str) -> (&str, Option<&str>, Option<&str>) {
 }
 
 /// The offset of a named zone at a local date-time (the earlier one when ambiguous).
-pub fn zone_offset(zone: &str, local: &NaiveDateTime) -> Result<i32, String> {
+pub fn zone_offset(zone: &str, local: &NaiveDateTime) -> Result<i32, TemporalError> {
     let tz: chrono_tz::Tz = zone
         .parse()
-        .map_err(|_| format!("unknown time zone {zone:?}"))?;
+        .map_err(|_| TemporalError::UnknownZone(zone.to_string()))?;
     match tz.offset_from_local_datetime(local) {
         chrono::LocalResult::Single(o) => Ok(o.fix().local_minus_utc()),
         chrono::LocalResult::Ambiguous(a, _) => Ok(a.fix().local_minus_utc()),
@@ -535,7 +577,11 @@ pub fn in_zone(local: NaiveDateTime, offset: i32, zone: Option<Arc<str>>) -> Tem
 
 /// The offset of zone `zone` at `local`, `preferred` when it is one of the two of an overlap
 /// (Java's `ZonedDateTime.ofLocal` with a preferred offset).
-fn offset_preferring(zone: &str, local: &NaiveDateTime, preferred: i32) -> Result<i32, String> {
+fn offset_preferring(
+    zone: &str,
+    local: &NaiveDateTime,
+    preferred: i32,
+) -> Result<i32, TemporalError> {
     if let Ok(tz) = zone.parse::<chrono_tz::Tz>() {
         if let chrono::LocalResult::Ambiguous(a, b) = tz.offset_from_local_datetime(local) {
             let (a, b) = (a.fix().local_minus_utc(), b.fix().local_minus_utc());
@@ -546,14 +592,17 @@ fn offset_preferring(zone: &str, local: &NaiveDateTime, preferred: i32) -> Resul
 }
 
 /// Parses a zone designation (`+01:00`, `Z`, `Europe/Stockholm`) for a local date-time.
-pub fn resolve_zone(zone: &str, local: &NaiveDateTime) -> Result<(i32, Option<Arc<str>>), String> {
+pub fn resolve_zone(
+    zone: &str,
+    local: &NaiveDateTime,
+) -> Result<(i32, Option<Arc<str>>), TemporalError> {
     match parse_offset(zone) {
         Ok(o) => Ok((o, None)),
         Err(_) => Ok((zone_offset(zone, local)?, Some(Arc::from(zone)))),
     }
 }
 
-pub fn parse_time(s: &str) -> Result<Temporal, String> {
+pub fn parse_time(s: &str) -> Result<Temporal, TemporalError> {
     let (t, off, name) = split_zone(s);
     let time = parse_local_time(t)?;
     let date = NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default();
@@ -565,7 +614,7 @@ pub fn parse_time(s: &str) -> Result<Temporal, String> {
     Ok(Temporal::Time(time, offset))
 }
 
-pub fn parse_local_time_value(s: &str) -> Result<Temporal, String> {
+pub fn parse_local_time_value(s: &str) -> Result<Temporal, TemporalError> {
     Ok(Temporal::LocalTime(parse_local_time(s)?))
 }
 
@@ -576,7 +625,7 @@ fn split_t(s: &str) -> (&str, Option<&str>) {
     }
 }
 
-pub fn parse_local_datetime(s: &str) -> Result<Temporal, String> {
+pub fn parse_local_datetime(s: &str) -> Result<Temporal, TemporalError> {
     let (d, t) = split_t(s);
     let date = parse_date(d)?;
     let time = match t {
@@ -586,7 +635,7 @@ pub fn parse_local_datetime(s: &str) -> Result<Temporal, String> {
     Ok(Temporal::LocalDateTime(date.and_time(time)))
 }
 
-pub fn parse_datetime(s: &str) -> Result<Temporal, String> {
+pub fn parse_datetime(s: &str) -> Result<Temporal, TemporalError> {
     let (d, t) = split_t(s);
     let date = parse_date(d)?;
     let (time, off, name) = match t {
@@ -605,7 +654,7 @@ pub fn parse_datetime(s: &str) -> Result<Temporal, String> {
                 // In an overlap either offset names the local time.
                 o = offset_preferring(z, &local, g)?;
                 if g != o {
-                    return Err(format!("offset {given} does not match zone {z}"));
+                    return Err(format!("offset {given} does not match zone {z}").into());
                 }
             }
             (o, Some(Arc::from(z)))
@@ -617,8 +666,8 @@ pub fn parse_datetime(s: &str) -> Result<Temporal, String> {
 }
 
 /// Parses `P1Y2M3W4DT5H6M7.5S` (fractions allowed) or `P2012-02-02T14:37:21.545`.
-pub fn parse_duration(s: &str) -> Result<Duration, String> {
-    let bad = || format!("invalid duration {s:?}");
+pub fn parse_duration(s: &str) -> Result<Duration, TemporalError> {
+    let bad = || TemporalError::Invalid(format!("invalid duration {s:?}"));
     let (neg, body) = match s.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, s.strip_prefix('+').unwrap_or(s)),
@@ -650,7 +699,7 @@ pub fn parse_duration(s: &str) -> Result<Duration, String> {
     let (date_part, time_part) = split_t(body);
     let (mut months, mut days, mut seconds) = (0.0f64, 0.0f64, 0.0f64);
     let mut any = false;
-    let mut scan = |part: &str, time: bool| -> Result<(), String> {
+    let mut scan = |part: &str, time: bool| -> Result<(), TemporalError> {
         let mut numbuf = String::new();
         for c in part.chars() {
             if c.is_ascii_digit() || c == '.' || c == ',' || c == '-' || c == '+' {
@@ -721,7 +770,7 @@ fn shift_time(t: NaiveTime, d: &Duration) -> NaiveTime {
 }
 
 /// `temporal + duration`.
-pub fn plus(t: &Temporal, d: &Duration) -> Result<Temporal, String> {
+pub fn plus(t: &Temporal, d: &Duration) -> Result<Temporal, TemporalError> {
     let overflow = || "temporal value out of range".to_string();
     Ok(match t {
         Temporal::Date(x) => {
@@ -867,7 +916,7 @@ pub fn between(a: &Temporal, b: &Temporal, unit: &str) -> Option<Duration> {
 }
 
 /// Truncates to a unit (`millennium` … `microsecond`); the result keeps `t`'s kind.
-pub fn truncate_to(unit: &str, dt: NaiveDateTime) -> Result<NaiveDateTime, String> {
+pub fn truncate_to(unit: &str, dt: NaiveDateTime) -> Result<NaiveDateTime, TemporalError> {
     let d = dt.date();
     let y = d.year();
     let day = |y: i32, m: u32, dd: u32| {
@@ -909,7 +958,7 @@ pub fn truncate_to(unit: &str, dt: NaiveDateTime) -> Result<NaiveDateTime, Strin
                 t.nanosecond() / 1000 * 1000,
             )
             .ok_or("bad time")?,
-        other => return Err(format!("unknown truncation unit {other:?}")),
+        other => return Err(TemporalError::UnknownUnit(other.to_string())),
     })
 }
 

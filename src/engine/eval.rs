@@ -1268,7 +1268,7 @@ fn in_list(l: &Value, r: &Value) -> Result<Value> {
     }
 }
 
-fn temporal_err(e: String) -> ExecError {
+fn temporal_err(e: crate::temporal::TemporalError) -> ExecError {
     ExecError::runtime(ErrorKind::ArgumentError, e).with_detail(Detail::InvalidArgumentValue)
 }
 

@@ -339,35 +339,61 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("asin", f_asin),
     ("atan", f_atan),
     ("atan2", f_atan2),
-    ("btrim", f_trim_side),
+    ("btrim", f_trim_side::<BOTH_ENDS>),
     ("ceil", f_ceil),
     ("char_length", f_char_length),
     ("character_length", f_char_length),
     ("coalesce", f_coalesce),
     ("cos", f_cos),
     ("cot", f_cot),
-    ("date", f_temporal),
-    ("date.realtime", f_temporal_now),
-    ("date.statement", f_temporal_now),
-    ("date.transaction", f_temporal_now),
-    ("date.truncate", f_temporal_truncate),
-    ("datetime", f_temporal),
-    ("datetime.fromepoch", f_datetime_fromepoch),
-    ("datetime.fromepochmillis", f_datetime_fromepoch),
-    ("datetime.realtime", f_temporal_now),
-    ("datetime.statement", f_temporal_now),
-    ("datetime.transaction", f_temporal_now),
-    ("datetime.truncate", f_temporal_truncate),
+    ("date", |r, n, q, a| f_temporal(r, n, q, a, Kind::Date)),
+    ("date.realtime", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::Date, true)
+    }),
+    ("date.statement", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::Date, false)
+    }),
+    ("date.transaction", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::Date, false)
+    }),
+    ("date.truncate", |r, n, q, a| {
+        f_temporal_truncate(r, n, q, a, Kind::Date)
+    }),
+    ("datetime", |r, n, q, a| {
+        f_temporal(r, n, q, a, Kind::DateTime)
+    }),
+    ("datetime.fromepoch", f_datetime_fromepoch::<false>),
+    ("datetime.fromepochmillis", f_datetime_fromepoch::<true>),
+    ("datetime.realtime", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::DateTime, true)
+    }),
+    ("datetime.statement", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::DateTime, false)
+    }),
+    ("datetime.transaction", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::DateTime, false)
+    }),
+    ("datetime.truncate", |r, n, q, a| {
+        f_temporal_truncate(r, n, q, a, Kind::DateTime)
+    }),
     ("db.namefromelementid", f_db_namefromelementid),
     ("degrees", f_degrees),
     ("duration", f_duration),
-    ("duration.between", f_duration_between),
-    ("duration.indays", f_duration_between),
-    ("duration.inmonths", f_duration_between),
-    ("duration.inseconds", f_duration_between),
+    ("duration.between", |r, n, q, a| {
+        f_duration_between(r, n, q, a, "")
+    }),
+    ("duration.indays", |r, n, q, a| {
+        f_duration_between(r, n, q, a, "days")
+    }),
+    ("duration.inmonths", |r, n, q, a| {
+        f_duration_between(r, n, q, a, "months")
+    }),
+    ("duration.inseconds", |r, n, q, a| {
+        f_duration_between(r, n, q, a, "seconds")
+    }),
     ("e", f_e),
     ("elementid", f_elementid),
-    ("endnode", f_endpoint),
+    ("endnode", f_endpoint::<false>),
     ("exists", f_exists),
     ("exp", f_exp),
     ("file", f_load_csv_context),
@@ -379,31 +405,51 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("graph.names", f_graph_names),
     ("graph.propertiesbyname", f_graph_propertiesbyname),
     ("haversin", f_haversin),
-    ("head", f_head_or_last),
+    ("head", f_head_or_last::<false>),
     ("id", f_id),
     ("isempty", f_isempty),
     ("isnan", f_isnan),
     ("keys", f_keys),
     ("labels", f_labels),
-    ("last", f_head_or_last),
-    ("left", f_left_or_right),
+    ("last", f_head_or_last::<true>),
+    ("left", f_left_or_right::<true>),
     ("length", f_length),
     ("linenumber", f_load_csv_context),
-    ("localdatetime", f_temporal),
-    ("localdatetime.realtime", f_temporal_now),
-    ("localdatetime.statement", f_temporal_now),
-    ("localdatetime.transaction", f_temporal_now),
-    ("localdatetime.truncate", f_temporal_truncate),
-    ("localtime", f_temporal),
-    ("localtime.realtime", f_temporal_now),
-    ("localtime.statement", f_temporal_now),
-    ("localtime.transaction", f_temporal_now),
-    ("localtime.truncate", f_temporal_truncate),
+    ("localdatetime", |r, n, q, a| {
+        f_temporal(r, n, q, a, Kind::LocalDateTime)
+    }),
+    ("localdatetime.realtime", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::LocalDateTime, true)
+    }),
+    ("localdatetime.statement", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::LocalDateTime, false)
+    }),
+    ("localdatetime.transaction", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::LocalDateTime, false)
+    }),
+    ("localdatetime.truncate", |r, n, q, a| {
+        f_temporal_truncate(r, n, q, a, Kind::LocalDateTime)
+    }),
+    ("localtime", |r, n, q, a| {
+        f_temporal(r, n, q, a, Kind::LocalTime)
+    }),
+    ("localtime.realtime", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::LocalTime, true)
+    }),
+    ("localtime.statement", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::LocalTime, false)
+    }),
+    ("localtime.transaction", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::LocalTime, false)
+    }),
+    ("localtime.truncate", |r, n, q, a| {
+        f_temporal_truncate(r, n, q, a, Kind::LocalTime)
+    }),
     ("log", f_log),
     ("log10", f_log10),
     ("lower", f_tolower),
-    ("ltrim", f_trim_side),
-    ("nodes", f_path_elements),
+    ("ltrim", f_trim_side::<LEADING>),
+    ("nodes", f_path_elements::<true>),
     ("normalize", f_normalize),
     ("nullif", f_nullif),
     ("pi", f_pi),
@@ -415,40 +461,56 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("rand", f_rand),
     ("randomuuid", f_randomuuid),
     ("range", f_range),
-    ("relationships", f_path_elements),
+    ("relationships", f_path_elements::<false>),
     ("replace", f_replace),
     ("reverse", f_reverse),
-    ("right", f_left_or_right),
+    ("right", f_left_or_right::<false>),
     ("round", f_round),
-    ("rtrim", f_trim_side),
+    ("rtrim", f_trim_side::<TRAILING>),
     ("sign", f_sign),
     ("sin", f_sin),
     ("size", f_size),
     ("split", f_split),
     ("sqrt", f_sqrt),
-    ("startnode", f_endpoint),
+    ("startnode", f_endpoint::<true>),
     ("substring", f_substring),
     ("tail", f_tail),
     ("tan", f_tan),
-    ("time", f_temporal),
-    ("time.realtime", f_temporal_now),
-    ("time.statement", f_temporal_now),
-    ("time.transaction", f_temporal_now),
-    ("time.truncate", f_temporal_truncate),
+    ("time", |r, n, q, a| f_temporal(r, n, q, a, Kind::Time)),
+    ("time.realtime", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::Time, true)
+    }),
+    ("time.statement", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::Time, false)
+    }),
+    ("time.transaction", |r, n, q, a| {
+        f_temporal_now(r, n, q, a, Kind::Time, false)
+    }),
+    ("time.truncate", |r, n, q, a| {
+        f_temporal_truncate(r, n, q, a, Kind::Time)
+    }),
     ("timestamp", f_timestamp),
-    ("toboolean", f_toboolean),
-    ("tobooleanlist", f_to_typed_list),
-    ("tobooleanornull", f_toboolean),
-    ("tofloat", f_tofloat),
-    ("tofloatlist", f_to_typed_list),
-    ("tofloatornull", f_tofloat),
-    ("tointeger", f_tointeger),
-    ("tointegerlist", f_to_typed_list),
-    ("tointegerornull", f_tointeger),
+    ("toboolean", f_toboolean::<false>),
+    ("tobooleanlist", |r, n, q, a| {
+        f_to_typed_list(r, n, q, a, f_toboolean::<true>)
+    }),
+    ("tobooleanornull", f_toboolean::<true>),
+    ("tofloat", f_tofloat::<false>),
+    ("tofloatlist", |r, n, q, a| {
+        f_to_typed_list(r, n, q, a, f_tofloat::<true>)
+    }),
+    ("tofloatornull", f_tofloat::<true>),
+    ("tointeger", f_tointeger::<false>),
+    ("tointegerlist", |r, n, q, a| {
+        f_to_typed_list(r, n, q, a, f_tointeger::<true>)
+    }),
+    ("tointegerornull", f_tointeger::<true>),
     ("tolower", f_tolower),
-    ("tostring", f_tostring),
-    ("tostringlist", f_to_typed_list),
-    ("tostringornull", f_tostring),
+    ("tostring", f_tostring::<false>),
+    ("tostringlist", |r, n, q, a| {
+        f_to_typed_list(r, n, q, a, f_tostring::<true>)
+    }),
+    ("tostringornull", f_tostring::<true>),
     ("toupper", f_toupper),
     ("trim", f_trim),
     ("type", f_type),
@@ -542,19 +604,24 @@ fn f_keys(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> R
     }
 }
 
-fn f_endpoint(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+fn f_endpoint<const START: bool>(
+    run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
         Value::Relationship(r) => Ok(run
             .rel_endpoints(*r)
-            .map(|(a, b)| Value::Node(if n == "startnode" { a } else { b }))
+            .map(|(a, b)| Value::Node(if START { a } else { b }))
             .unwrap_or(Value::Null)),
         other => Err(bad_arg(n, other)),
     }
 }
 
-fn f_path_elements(
+fn f_path_elements<const NODES: bool>(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
@@ -563,7 +630,7 @@ fn f_path_elements(
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
-        Value::Path(p) => Ok(Value::List(if n == "nodes" {
+        Value::Path(p) => Ok(Value::List(if NODES {
             p.nodes.iter().map(|x| Value::Node(*x)).collect()
         } else {
             p.rels.iter().map(|x| Value::Relationship(*x)).collect()
@@ -638,7 +705,7 @@ fn f_char_length(
     }
 }
 
-fn f_head_or_last(
+fn f_head_or_last<const LAST: bool>(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
@@ -647,7 +714,7 @@ fn f_head_or_last(
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
-        Value::List(l) => Ok((if n == "head" { l.first() } else { l.last() })
+        Value::List(l) => Ok((if LAST { l.last() } else { l.first() })
             .cloned()
             .unwrap_or(Value::Null)),
         other => Err(bad_arg(n, other)),
@@ -706,7 +773,12 @@ fn f_isempty(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) 
 }
 
 // ---- conversion ----
-fn f_tostring(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+fn f_tostring<const OR_NULL: bool>(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -715,12 +787,17 @@ fn f_tostring(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args)
         }
         Value::Temporal(t) => Ok(Value::from(t.to_neo4j_string())),
         Value::Point(p) => Ok(Value::from(p.to_string())),
-        _ if n == "tostringornull" => Ok(Value::Null),
+        _ if OR_NULL => Ok(Value::Null),
         other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
-fn f_tointeger(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+fn f_tointeger<const OR_NULL: bool>(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -734,7 +811,7 @@ fn f_tointeger(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
         }
         Value::Bool(b) => Ok(Value::Int(*b as i64)),
         Value::String(s) => Ok(parse_int_text(s).map(Value::Int).unwrap_or(Value::Null)),
-        _ if n == "tointegerornull" => Ok(Value::Null),
+        _ if OR_NULL => Ok(Value::Null),
         other => Err(ExecError::type_error(format!(
             "Invalid input for function 'toInteger()': Expected a String, Float, Integer or Boolean, got: {}",
             super::exec::neo4j_value_text(other)
@@ -743,7 +820,12 @@ fn f_tointeger(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
     }
 }
 
-fn f_tofloat(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+fn f_tofloat<const OR_NULL: bool>(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -754,37 +836,27 @@ fn f_tofloat(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) 
             .parse::<f64>()
             .map(Value::Float)
             .unwrap_or(Value::Null)),
-        _ if n == "tofloatornull" => Ok(Value::Null),
+        _ if OR_NULL => Ok(Value::Null),
         other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
 
+/// `toBooleanList(…)` and the others: each element as `element` (the …OrNull conversion)
+/// gives it.
 fn f_to_typed_list(
     run: &Runner,
     n: &'static str,
     name: &QualifiedName,
     args: Args,
+    element: Builtin,
 ) -> Result<Value> {
     arity(n, &args, 1, 1)?;
-    let single = match n {
-        "tobooleanlist" => "toBooleanOrNull",
-        "tofloatlist" => "toFloatOrNull",
-        "tointegerlist" => "toIntegerOrNull",
-        _ => "toStringOrNull",
-    };
-    let single = QualifiedName {
-        parts: vec![crate::syntax::Ident {
-            name: single.to_string(),
-            span: name.span,
-        }],
-        span: name.span,
-    };
     match &args[0] {
         Value::Null => Ok(Value::Null),
         // Each element as the …OrNull conversion gives it: null where it cannot.
         Value::List(xs) => Ok(Value::List(
             xs.iter()
-                .map(|x| call(run, &single, smallvec::smallvec![x.clone()]))
+                .map(|x| element(run, n, name, smallvec::smallvec![x.clone()]))
                 .collect::<Result<_>>()?,
         )),
         other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
@@ -914,7 +986,12 @@ fn f_db_namefromelementid(
     }
 }
 
-fn f_toboolean(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+fn f_toboolean<const OR_NULL: bool>(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+) -> Result<Value> {
     arity(n, &args, 1, 1)?;
     match &args[0] {
         Value::Null => Ok(Value::Null),
@@ -925,7 +1002,7 @@ fn f_toboolean(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
             _ => Value::Null,
         }),
         Value::Int(i) => Ok(Value::Bool(*i != 0)),
-        _ if n == "tobooleanornull" => Ok(Value::Null),
+        _ if OR_NULL => Ok(Value::Null),
         other => Err(bad_arg(n, other).with_detail(Detail::InvalidArgumentValue)),
     }
 }
@@ -968,7 +1045,17 @@ fn f_trim(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> 
 
 // btrim/ltrim/rtrim(input [, trimCharacterString]): white space, or any of the given
 // characters, off both ends, the start or the end.
-fn f_trim_side(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
+/// Which ends `f_trim_side` trims.
+const BOTH_ENDS: u8 = 0;
+const LEADING: u8 = 1;
+const TRAILING: u8 = 2;
+
+fn f_trim_side<const ENDS: u8>(
+    _run: &Runner,
+    n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+) -> Result<Value> {
     arity(n, &args, 1, 2)?;
     let Some(s) = str_arg(n, &args[0])? else {
         return Ok(Value::Null);
@@ -984,9 +1071,9 @@ fn f_trim_side(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
         Some(set) => set.contains(&c),
         None => crate::value::java_whitespace(c),
     };
-    Ok(Value::from(match n {
-        "btrim" => s.trim_matches(strip),
-        "ltrim" => s.trim_start_matches(strip),
+    Ok(Value::from(match ENDS {
+        BOTH_ENDS => s.trim_matches(strip),
+        LEADING => s.trim_start_matches(strip),
         _ => s.trim_end_matches(strip),
     }))
 }
@@ -1041,7 +1128,7 @@ fn f_substring(_run: &Runner, n: &'static str, _name: &QualifiedName, args: Args
     ))
 }
 
-fn f_left_or_right(
+fn f_left_or_right<const LEFT: bool>(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
@@ -1055,7 +1142,7 @@ fn f_left_or_right(
         return Ok(Value::Null);
     };
     if k < 0 {
-        return Err(ExecError::execution_failed(if n == "left" {
+        return Err(ExecError::execution_failed(if LEFT {
             "Cannot handle negative start index nor negative length"
         } else {
             "negative length"
@@ -1063,7 +1150,7 @@ fn f_left_or_right(
     }
     let chars: Vec<char> = s.chars().collect();
     let k = (k as usize).min(chars.len());
-    Ok(Value::from(if n == "left" {
+    Ok(Value::from(if LEFT {
         chars[..k].iter().collect::<String>()
     } else {
         chars[chars.len() - k..].iter().collect::<String>()
@@ -1295,37 +1382,37 @@ fn f_gds_util_asnode(
 /// A temporal function's failure as Neo4j reports it: an `ArgumentError`, but for what
 /// Neo4j's runtime fails on internally (a field of the wrong type, an unknown truncation
 /// unit: `Neo.DatabaseError.Statement.ExecutionFailed`).
-fn temporal_error(e: String) -> ExecError {
-    if let Some(unit) = e.strip_prefix("unknown truncation unit ") {
-        return ExecError::execution_failed(&format!(
-            "Unsupported unit: {}",
-            unit.trim_matches('"')
-        ));
-    }
-    if e.contains(" must be an integer value, but was a ")
-        || e.contains(" must be a number value, but was a ")
-    {
-        return ExecError::execution_failed(&e);
-    }
-    ExecError::runtime(ErrorKind::ArgumentError, e).with_detail(Detail::InvalidArgumentValue)
-}
+use super::temporal_values::Kind;
+use crate::temporal::TemporalError;
 
-/// A temporal function's name as its kind (`date`, `datetime`, …) and member (`truncate`, …).
-fn temporal_parts(n: &'static str) -> (&'static str, Option<&'static str>) {
-    match n.split_once('.') {
-        Some((k, m)) => (k, Some(m)),
-        None => (n, None),
+fn temporal_error(e: TemporalError) -> ExecError {
+    match e {
+        TemporalError::UnknownUnit(unit) => {
+            ExecError::execution_failed(&format!("Unsupported unit: {unit}"))
+        }
+        e @ (TemporalError::NotInteger { .. } | TemporalError::NotNumber { .. }) => {
+            ExecError::execution_failed(&e.to_string())
+        }
+        e => ExecError::runtime(ErrorKind::ArgumentError, e.to_string())
+            .with_detail(Detail::InvalidArgumentValue),
     }
 }
 
 /// `date(…)`, `localtime(…)`, `time(…)`, `localdatetime(…)`, `datetime(…)`: a temporal value
 /// from a map, a text or another temporal value; now, without an argument. Now is the
 /// statement's clock (`run.sh.now`: one value for the whole statement, as in Neo4j).
-fn f_temporal(run: &Runner, n: &'static str, _name: &QualifiedName, args: Args) -> Result<Value> {
-    temporal_construct(n, args, run.sh.now)
+fn f_temporal(
+    run: &Runner,
+    _n: &'static str,
+    _name: &QualifiedName,
+    args: Args,
+    kind: Kind,
+) -> Result<Value> {
+    temporal_construct(kind, args, run.sh.now)
 }
 
-fn temporal_construct(k: &'static str, args: Args, clock: chrono::NaiveDateTime) -> Result<Value> {
+fn temporal_construct(kind: Kind, args: Args, clock: chrono::NaiveDateTime) -> Result<Value> {
+    let k = kind.name();
     arity(k, &args, 0, 1)?;
     let arg = match args.first() {
         Some(Value::Map(m)) => {
@@ -1334,7 +1421,7 @@ fn temporal_construct(k: &'static str, args: Args, clock: chrono::NaiveDateTime)
             if let (1, Some(Value::String(z))) = (m.len(), m.get("timezone")) {
                 return temporal_now(
                     k,
-                    k,
+                    kind,
                     false,
                     smallvec::smallvec![Value::String(z.clone())],
                     clock,
@@ -1346,19 +1433,21 @@ fn temporal_construct(k: &'static str, args: Args, clock: chrono::NaiveDateTime)
         Some(other) => return Err(super::temporal_checks::bad_signature(k, other)),
         None => None,
     };
-    match super::temporal_values::construct_at(k, arg.as_ref(), clock) {
+    match super::temporal_values::construct_at(kind, arg.as_ref(), clock) {
         Ok(t) => Ok(t.map(Value::from).unwrap_or(Value::Null)),
         Err(e) => {
-            let zone = e
-                .strip_prefix("unknown time zone ")
-                .map(|z| z.trim_matches('"').to_string());
+            let zone = match &e {
+                TemporalError::UnknownZone(z) => Some(z.clone()),
+                _ => None,
+            };
             // An offset beyond ±18 hours: java.time's words.
-            let offset_hours = e
-                .strip_prefix("invalid offset ")
-                .map(|o| o.trim_matches('"'))
-                .and_then(|o| o.get(1..3))
-                .and_then(|h| h.parse::<u32>().ok())
-                .filter(|h| *h > 18);
+            let offset_hours = match &e {
+                TemporalError::InvalidOffset(o) => o
+                    .get(1..3)
+                    .and_then(|h| h.parse::<u32>().ok())
+                    .filter(|h| *h > 18),
+                _ => None,
+            };
             if let Some(h) = offset_hours {
                 return Err(ExecError::runtime(
                     ErrorKind::ArgumentError,
@@ -1384,14 +1473,15 @@ fn f_temporal_now(
     n: &'static str,
     _name: &QualifiedName,
     args: Args,
+    kind: Kind,
+    realtime: bool,
 ) -> Result<Value> {
-    let (k, member) = temporal_parts(n);
-    temporal_now(n, k, member == Some("realtime"), args, run.sh.now)
+    temporal_now(n, kind, realtime, args, run.sh.now)
 }
 
 fn temporal_now(
     n: &str,
-    k: &'static str,
+    kind: Kind,
     realtime: bool,
     args: Args,
     clock: chrono::NaiveDateTime,
@@ -1402,12 +1492,13 @@ fn temporal_now(
     } else {
         clock
     };
-    let now = super::temporal_values::construct_at(k, None, at).map_err(temporal_error)?;
+    let k = kind.name();
+    let now = super::temporal_values::construct_at(kind, None, at).map_err(temporal_error)?;
     match (now, args.first()) {
         (Some(_), Some(Value::String(z))) => {
             // The instant in the zone, then the kind's part of it (the local time of
             // `localtime.statement('+01:00')` is the zone's).
-            let utc = super::temporal_values::construct_at("datetime", None, at)
+            let utc = super::temporal_values::construct_at(Kind::DateTime, None, at)
                 .map_err(temporal_error)?;
             let mut m = std::collections::BTreeMap::new();
             m.insert(
@@ -1415,14 +1506,16 @@ fn temporal_now(
                 utc.map(Value::from).unwrap_or(Value::Null),
             );
             m.insert(std::sync::Arc::from("timezone"), Value::String(z.clone()));
-            let zoned = super::temporal_values::construct("datetime", Some(&Value::Map(m)))
-                .map_err(|e| match e.strip_prefix("unknown time zone ") {
-                    Some(_) => super::temporal_checks::text_error(k, z, Some(z)),
-                    None => temporal_error(e),
+            let zoned = super::temporal_values::construct(Kind::DateTime, Some(&Value::Map(m)))
+                .map_err(|e| match e {
+                    TemporalError::UnknownZone(_) => {
+                        super::temporal_checks::text_error(k, z, Some(z))
+                    }
+                    e => temporal_error(e),
                 })?
                 .map(Value::from)
                 .unwrap_or(Value::Null);
-            Ok(super::temporal_values::construct(k, Some(&zoned))
+            Ok(super::temporal_values::construct(kind, Some(&zoned))
                 .map_err(temporal_error)?
                 .map(Value::from)
                 .unwrap_or(Value::Null))
@@ -1440,8 +1533,8 @@ fn f_temporal_truncate(
     n: &'static str,
     _name: &QualifiedName,
     args: Args,
+    kind: Kind,
 ) -> Result<Value> {
-    let (k, _) = temporal_parts(n);
     arity(n, &args, 2, 3)?;
     let unit = match &args[0] {
         Value::String(u) => u.to_string(),
@@ -1457,13 +1550,13 @@ fn f_temporal_truncate(
         Some(Value::Null) | None => None,
         Some(other) => return Err(bad_arg(n, other)),
     };
-    super::temporal_values::truncate(k, &unit, &t, ov)
+    super::temporal_values::truncate(kind, &unit, &t, ov)
         .map(Value::from)
         .map_err(temporal_error)
 }
 
 /// `datetime.fromEpoch(seconds[, nanoseconds])` and `datetime.fromEpochMillis(millis)`.
-fn f_datetime_fromepoch(
+fn f_datetime_fromepoch<const MILLIS: bool>(
     _run: &Runner,
     n: &'static str,
     _name: &QualifiedName,
@@ -1471,17 +1564,17 @@ fn f_datetime_fromepoch(
 ) -> Result<Value> {
     arity(n, &args, 1, 2)?;
     let mut m = std::collections::BTreeMap::new();
-    let key = if n == "datetime.fromepoch" {
-        "epochSeconds"
-    } else {
+    let key = if MILLIS {
         "epochMillis"
+    } else {
+        "epochSeconds"
     };
     m.insert(std::sync::Arc::from(key), args[0].clone());
     if let Some(ns) = args.get(1) {
         m.insert(std::sync::Arc::from("nanosecond"), ns.clone());
     }
     Ok(
-        super::temporal_values::construct("datetime", Some(&Value::Map(m)))
+        super::temporal_values::construct(Kind::DateTime, Some(&Value::Map(m)))
             .map_err(temporal_error)?
             .map(Value::from)
             .unwrap_or(Value::Null),
@@ -1512,18 +1605,13 @@ fn f_duration_between(
     n: &'static str,
     _name: &QualifiedName,
     args: Args,
+    unit: &'static str,
 ) -> Result<Value> {
     arity(n, &args, 2, 2)?;
     let (a, b) = match (&args[0], &args[1]) {
         (Value::Null, _) | (_, Value::Null) => return Ok(Value::Null),
         (Value::Temporal(a), Value::Temporal(b)) => (a, b),
         (a, _) => return Err(bad_arg(n, a)),
-    };
-    let unit = match n {
-        "duration.inmonths" => "months",
-        "duration.indays" => "days",
-        "duration.inseconds" => "seconds",
-        _ => "",
     };
     crate::temporal::between(a, b, unit)
         .map(|d| Value::from(crate::temporal::Temporal::Duration(d)))

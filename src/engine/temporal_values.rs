@@ -119,15 +119,15 @@ pub fn component(t: &Temporal, key: &str) -> Option<crate::value::Value> {
 // ---------------------------------------------------------------------------------------------
 // Construction: `date(…)`, `localtime(…)`, `time(…)`, `localdatetime(…)`, `datetime(…)`
 
-fn get_int(m: &BTreeMap<Arc<str>, Value>, k: &str) -> Result<Option<i64>, String> {
+fn get_int(m: &BTreeMap<Arc<str>, Value>, k: &str) -> Result<Option<i64>, TemporalError> {
     match m.get(k) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Int(i)) => Ok(Some(*i)),
         Some(Value::Float(f)) if f.fract() == 0.0 => Ok(Some(*f as i64)),
-        Some(other) => Err(format!(
-            "{k} must be an integer value, but was a {}",
-            super::temporal_checks::value_class(other)
-        )),
+        Some(other) => Err(TemporalError::NotInteger {
+            key: k.to_string(),
+            found: super::temporal_checks::value_class(other).to_string(),
+        }),
     }
 }
 
@@ -180,8 +180,8 @@ pub(super) const TIME_KEYS: &[&str] = &[
 fn date_from_map(
     m: &BTreeMap<Arc<str>, Value>,
     base: Option<NaiveDate>,
-) -> Result<Option<NaiveDate>, String> {
-    let bad = |what: &str| format!("invalid date: {what}");
+) -> Result<Option<NaiveDate>, TemporalError> {
+    let bad = |what: &str| TemporalError::Invalid(format!("invalid date: {what}"));
     let any = DATE_KEYS.iter().any(|k| m.contains_key(*k));
     if !any {
         return Ok(base);
@@ -250,7 +250,7 @@ fn date_from_map(
 fn time_from_map(
     m: &BTreeMap<Arc<str>, Value>,
     base: Option<NaiveTime>,
-) -> Result<Option<NaiveTime>, String> {
+) -> Result<Option<NaiveTime>, TemporalError> {
     let any = TIME_KEYS.iter().any(|k| m.contains_key(*k));
     if !any {
         return Ok(base);
@@ -298,57 +298,88 @@ fn time_from_map(
     }
     NaiveTime::from_hms_nano_opt(hour as u32, minute as u32, second as u32, nanos as u32)
         .map(Some)
-        .ok_or_else(|| "invalid time".to_string())
+        .ok_or_else(|| "invalid time".into())
+}
+
+/// The temporal types' constructors: `date`, `localtime`, `time`, `localdatetime`,
+/// `datetime` (bound when a call is compiled, with their functions `…truncate`,
+/// `…statement`, …).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Date,
+    LocalTime,
+    Time,
+    LocalDateTime,
+    DateTime,
+}
+
+impl Kind {
+    /// The constructor's name, as Cypher spells its functions (`localdatetime`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::Date => "date",
+            Kind::LocalTime => "localtime",
+            Kind::Time => "time",
+            Kind::LocalDateTime => "localdatetime",
+            Kind::DateTime => "datetime",
+        }
+    }
+}
+
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
 }
 
 /// `date(x)`, `localtime(x)`, `time(x)`, `localdatetime(x)`, `datetime(x)`: from a string, a
 /// map, another temporal, or (no argument) now.
-pub fn construct(kind: &str, arg: Option<&Value>) -> Result<Option<Temporal>, String> {
+pub fn construct(kind: Kind, arg: Option<&Value>) -> Result<Option<Temporal>, TemporalError> {
     construct_at(kind, arg, now_utc())
 }
 
 /// [`construct`] with the clock's time given: `now` (UTC) is what "now" means.
 pub fn construct_at(
-    kind: &str,
+    kind: Kind,
     arg: Option<&Value>,
     now: chrono::NaiveDateTime,
-) -> Result<Option<Temporal>, String> {
+) -> Result<Option<Temporal>, TemporalError> {
     let Some(arg) = arg else {
         return Ok(Some(match kind {
-            "date" => Temporal::Date(now.date()),
-            "localtime" => Temporal::LocalTime(now.time()),
-            "time" => Temporal::Time(now.time(), 0),
-            "localdatetime" => Temporal::LocalDateTime(now),
+            Kind::Date => Temporal::Date(now.date()),
+            Kind::LocalTime => Temporal::LocalTime(now.time()),
+            Kind::Time => Temporal::Time(now.time(), 0),
+            Kind::LocalDateTime => Temporal::LocalDateTime(now),
             _ => Temporal::DateTime(now, 0, None),
         }));
     };
     match arg {
         Value::Null => Ok(None),
         Value::String(s) => Ok(Some(match kind {
-            "date" => Temporal::Date(parse_date(s)?),
-            "localtime" => parse_local_time_value(s)?,
-            "time" => parse_time(s)?,
-            "localdatetime" => parse_local_datetime(s)?,
+            Kind::Date => Temporal::Date(parse_date(s)?),
+            Kind::LocalTime => parse_local_time_value(s)?,
+            Kind::Time => parse_time(s)?,
+            Kind::LocalDateTime => parse_local_datetime(s)?,
             _ => parse_datetime(s)?,
         })),
         Value::Temporal(t) => convert(kind, t, None).map(Some),
         Value::Map(m) => from_map(kind, m).map(Some),
-        other => Err(format!("{kind}() cannot take {other}")),
+        other => Err(format!("{kind}() cannot take {other}").into()),
     }
 }
 
 /// Converts a temporal to another kind, optionally into a time zone.
-fn convert(kind: &str, t: &Temporal, zone: Option<&str>) -> Result<Temporal, String> {
+fn convert(kind: Kind, t: &Temporal, zone: Option<&str>) -> Result<Temporal, TemporalError> {
     let (d, tm, off) = base_parts(t);
     let need = |x: Option<NaiveDate>| {
         x.ok_or_else(|| format!("cannot make a {kind} from {}", t.type_name()))
     };
     Ok(match kind {
-        "date" => Temporal::Date(need(d)?),
-        "localtime" => Temporal::LocalTime(
+        Kind::Date => Temporal::Date(need(d)?),
+        Kind::LocalTime => Temporal::LocalTime(
             tm.ok_or_else(|| format!("cannot make a localtime from {}", t.type_name()))?,
         ),
-        "time" => {
+        Kind::Time => {
             let x = tm.ok_or_else(|| format!("cannot make a time from {}", t.type_name()))?;
             let (o, _) = off.unwrap_or((0, None));
             match zone {
@@ -362,7 +393,9 @@ fn convert(kind: &str, t: &Temporal, zone: Option<&str>) -> Result<Temporal, Str
                 None => Temporal::Time(x, o),
             }
         }
-        "localdatetime" => Temporal::LocalDateTime(need(d)?.and_time(tm.unwrap_or(NaiveTime::MIN))),
+        Kind::LocalDateTime => {
+            Temporal::LocalDateTime(need(d)?.and_time(tm.unwrap_or(NaiveTime::MIN)))
+        }
         _ => {
             let local = need(d)?.and_time(tm.unwrap_or(NaiveTime::MIN));
             match (off, zone) {
@@ -372,8 +405,9 @@ fn convert(kind: &str, t: &Temporal, zone: Option<&str>) -> Result<Temporal, Str
                     // Named zones: the offset at the instant.
                     let nz = match &name {
                         Some(n) => {
-                            let tz: chrono_tz::Tz =
-                                n.parse().map_err(|_| format!("unknown time zone {n:?}"))?;
+                            let tz: chrono_tz::Tz = n
+                                .parse()
+                                .map_err(|_| TemporalError::UnknownZone(n.to_string()))?;
                             tz.offset_from_utc_datetime(&utc).fix().local_minus_utc()
                         }
                         None => nz,
@@ -391,14 +425,14 @@ fn convert(kind: &str, t: &Temporal, zone: Option<&str>) -> Result<Temporal, Str
     })
 }
 
-fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, String> {
+fn from_map(kind: Kind, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, TemporalError> {
     let zone = match m.get("timezone") {
         None | Some(Value::Null) => None,
         Some(Value::String(z)) => Some(z.to_string()),
-        Some(other) => return Err(format!("timezone must be a string, got {other}")),
+        Some(other) => return Err(format!("timezone must be a string, got {other}").into()),
     };
     // Epoch forms.
-    if kind == "datetime" && (m.contains_key("epochSeconds") || m.contains_key("epochMillis")) {
+    if kind == Kind::DateTime && (m.contains_key("epochSeconds") || m.contains_key("epochMillis")) {
         let ns_extra = get_int(m, "nanosecond")?.unwrap_or(0);
         let (secs, nanos) = match get_int(m, "epochSeconds")? {
             Some(s) => (s, ns_extra),
@@ -414,7 +448,7 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
             .ok_or("epoch out of range")?
             .naive_utc();
         return match zone {
-            Some(z) => convert("datetime", &Temporal::DateTime(utc, 0, None), Some(&z)),
+            Some(z) => convert(Kind::DateTime, &Temporal::DateTime(utc, 0, None), Some(&z)),
             None => Ok(Temporal::DateTime(utc, 0, None)),
         };
     }
@@ -444,20 +478,20 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
     let date = date_from_map(m, bdate)?;
     let time = time_from_map(m, btime)?;
     match kind {
-        "date" => Ok(Temporal::Date(
+        Kind::Date => Ok(Temporal::Date(
             date.ok_or("invalid date: year is required")?,
         )),
-        "localtime" => Ok(Temporal::LocalTime(
+        Kind::LocalTime => Ok(Temporal::LocalTime(
             time.ok_or("invalid time: hour is required")?,
         )),
-        "localdatetime" => Ok(Temporal::LocalDateTime(
+        Kind::LocalDateTime => Ok(Temporal::LocalDateTime(
             date.ok_or("invalid date: year is required")?
                 .and_time(time.unwrap_or(NaiveTime::MIN)),
         )),
-        "time" => {
+        Kind::Time => {
             let t = time.ok_or("invalid time: hour is required")?;
             match (boff, zone) {
-                (Some((o, _)), Some(z)) => convert("time", &Temporal::Time(t, o), Some(&z)),
+                (Some((o, _)), Some(z)) => convert(Kind::Time, &Temporal::Time(t, o), Some(&z)),
                 (Some((o, _)), None) => Ok(Temporal::Time(t, o)),
                 (None, Some(z)) => {
                     let (o, _) = resolve_zone(&z, &now_utc().date().and_time(t))?;
@@ -478,7 +512,7 @@ fn from_map(kind: &str, m: &BTreeMap<Arc<str>, Value>) -> Result<Temporal, Strin
                         Some(name) => zone_offset(name, &local)?,
                         None => o,
                     };
-                    convert("datetime", &Temporal::DateTime(local, o, z0), Some(&z))
+                    convert(Kind::DateTime, &Temporal::DateTime(local, o, z0), Some(&z))
                 }
                 (Some((o, z0)), None) => match &z0 {
                     Some(name) => Ok(crate::temporal::in_zone(
@@ -506,12 +540,12 @@ pub enum DurationError {
     Overflow { months: i64, days: i64 },
     /// Anything else (a text that is not a duration, a field it does not know, …).
     #[error("{0}")]
-    Invalid(String),
+    Invalid(#[from] TemporalError),
 }
 
 impl From<String> for DurationError {
     fn from(s: String) -> Self {
-        DurationError::Invalid(s)
+        DurationError::Invalid(TemporalError::Invalid(s))
     }
 }
 
@@ -525,15 +559,15 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, DurationError> {
             other => Err(format!("duration() cannot take {}", other.type_name()).into()),
         },
         Value::Map(m) => {
-            let f = |k: &str| -> Result<f64, String> {
+            let f = |k: &str| -> Result<f64, TemporalError> {
                 match m.get(k) {
                     None | Some(Value::Null) => Ok(0.0),
                     Some(Value::Int(i)) => Ok(*i as f64),
                     Some(Value::Float(x)) => Ok(*x),
-                    Some(other) => Err(format!(
-                        "{k} must be a number value, but was a {}",
-                        super::temporal_checks::value_class(other)
-                    )),
+                    Some(other) => Err(TemporalError::NotNumber {
+                        key: k.to_string(),
+                        found: super::temporal_checks::value_class(other).to_string(),
+                    }),
                 }
             };
             for k in m.keys() {
@@ -603,20 +637,18 @@ pub fn duration_from(arg: &Value) -> Result<Option<Duration>, DurationError> {
             let nanos = (exact_ns.rem_euclid(1_000_000_000)) as i64;
             Ok(Some(base.add(&Duration::new(0, 0, secs, nanos))))
         }
-        other => Err(DurationError::Invalid(format!(
-            "duration() cannot take {other}"
-        ))),
+        other => Err(format!("duration() cannot take {other}").into()),
     }
 }
 
 /// `X.truncate(unit, temporal, overrides)` for X in date, localtime, time, localdatetime,
 /// datetime.
 pub fn truncate(
-    kind: &str,
+    kind: Kind,
     unit: &str,
     t: &Temporal,
     overrides: Option<&BTreeMap<Arc<str>, Value>>,
-) -> Result<Temporal, String> {
+) -> Result<Temporal, TemporalError> {
     let (d, tm, off) = base_parts(t);
     let date = d.unwrap_or_else(|| NaiveDate::from_ymd_opt(1970, 1, 1).unwrap_or_default());
     let local = date.and_time(tm.unwrap_or(NaiveTime::MIN));
@@ -632,7 +664,7 @@ pub fn truncate(
         "day",
     ];
     if d.is_none() && date_units.contains(&unit) && unit != "day" {
-        return Err(format!("cannot truncate a {} to {unit}", t.type_name()));
+        return Err(format!("cannot truncate a {} to {unit}", t.type_name()).into());
     }
     let tr = truncate_to(unit, local)?;
     let empty = BTreeMap::new();
@@ -661,10 +693,10 @@ pub fn truncate(
         _ => None,
     };
     Ok(match kind {
-        "date" => Temporal::Date(local.date()),
-        "localtime" => Temporal::LocalTime(local.time()),
-        "localdatetime" => Temporal::LocalDateTime(local),
-        "time" => {
+        Kind::Date => Temporal::Date(local.date()),
+        Kind::LocalTime => Temporal::LocalTime(local.time()),
+        Kind::LocalDateTime => Temporal::LocalDateTime(local),
+        Kind::Time => {
             let o = match (&zone, &off) {
                 (Some(z), _) => resolve_zone(z, &local)?.0,
                 (None, Some((o, _))) => *o,
