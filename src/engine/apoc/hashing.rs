@@ -24,15 +24,15 @@ use std::sync::Arc;
 family! {
     /// The functions of this file.
     HashFn {
-        "apoc.hashing.fingerprint" => HashingFingerprint,
-        "apoc.hashing.fingerprintgraph" => HashingFingerprintGraph,
-        "apoc.hashing.fingerprinting" => HashingFingerprinting,
+        "apoc.hashing.fingerprint" => Fingerprint,
+        "apoc.hashing.fingerprintgraph" => FingerprintGraph,
+        "apoc.hashing.fingerprinting" => Fingerprinting,
     }
 }
 
 pub(super) fn dispatch(run: &Runner, n: &str, m: HashFn, args: &[Value]) -> Result<Value> {
     match m {
-        HashFn::HashingFingerprint => {
+        HashFn::Fingerprint => {
             let conf = Config::eager(excluded(n, arg(args, 1))?);
             let h = Hasher {
                 run,
@@ -41,7 +41,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, m: HashFn, args: &[Value]) -> Resu
             };
             Ok(Value::from(hex(&h.digest_of(arg(args, 0))?)))
         }
-        HashFn::HashingFingerprinting => {
+        HashFn::Fingerprinting => {
             let conf = Config::from_map(n, arg(args, 1))?;
             let h = Hasher {
                 run,

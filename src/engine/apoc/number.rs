@@ -14,16 +14,16 @@ use num_traits::{One, Signed, Zero};
 family! {
     /// The functions of this file.
     NumberFn {
-        "apoc.number.exact.add" => NumberExactAdd,
-        "apoc.number.exact.div" => NumberExactDiv,
-        "apoc.number.exact.mul" => NumberExactMul,
-        "apoc.number.exact.sub" => NumberExactSub,
-        "apoc.number.exact.toexact" => NumberExactToExact,
-        "apoc.number.exact.tofloat" => NumberExactToFloat,
-        "apoc.number.exact.tointeger" => NumberExactToInteger,
-        "apoc.number.format" => NumberFormat,
-        "apoc.number.parsefloat" => NumberParseFloat,
-        "apoc.number.parseint" => NumberParseInt,
+        "apoc.number.exact.add" => ExactAdd,
+        "apoc.number.exact.div" => ExactDiv,
+        "apoc.number.exact.mul" => ExactMul,
+        "apoc.number.exact.sub" => ExactSub,
+        "apoc.number.exact.toexact" => ExactToExact,
+        "apoc.number.exact.tofloat" => ExactToFloat,
+        "apoc.number.exact.tointeger" => ExactToInteger,
+        "apoc.number.format" => Format,
+        "apoc.number.parsefloat" => ParseFloat,
+        "apoc.number.parseint" => ParseInt,
     }
 }
 
@@ -35,10 +35,10 @@ const MAX_PLAIN_DIGITS: u64 = 100_000;
 pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
     match m {
-        NumberFn::NumberExactAdd
-        | NumberFn::NumberExactSub
-        | NumberFn::NumberExactMul
-        | NumberFn::NumberExactDiv => {
+        NumberFn::ExactAdd
+        | NumberFn::ExactSub
+        | NumberFn::ExactMul
+        | NumberFn::ExactDiv => {
             let (Some(a), Some(b)) = (opt_text(n, a0)?, opt_text(n, a1)?) else {
                 return Ok(Value::Null);
             };
@@ -56,9 +56,9 @@ pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Re
             }
             run.sh.can_allocate(longest as usize * 3)?;
             let out = match m {
-                NumberFn::NumberExactAdd => a.add(&b),
-                NumberFn::NumberExactSub => a.add(&b.neg()),
-                NumberFn::NumberExactMul => {
+                NumberFn::ExactAdd => a.add(&b),
+                NumberFn::ExactSub => a.add(&b.neg()),
+                NumberFn::ExactMul => {
                     let mc = math_context(n, arg(args, 2), arg(args, 3))?;
                     a.mul(&b).round(mc).map_err(|e| failed(n, e))?
                 }
@@ -75,12 +75,12 @@ pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Re
             };
             Ok(Value::from(out.to_plain()))
         }
-        NumberFn::NumberExactToInteger | NumberFn::NumberExactToFloat => {
+        NumberFn::ExactToInteger | NumberFn::ExactToFloat => {
             let Some(s) = opt_text(n, a0)? else {
                 return Ok(Value::Null);
             };
             let d = parse_dec(n, s)?;
-            if m == NumberFn::NumberExactToInteger {
+            if m == NumberFn::ExactToInteger {
                 // APOC widens the precision to p·10^p (as Java's long and int arithmetic
                 // computes it) before rounding.
                 let p = match a1 {
@@ -100,12 +100,12 @@ pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Re
                 Ok(Value::Float(d.double_value()))
             }
         }
-        NumberFn::NumberExactToExact => match a0 {
+        NumberFn::ExactToExact => match a0 {
             Value::Null => Ok(Value::Null),
             Value::Int(i) => Ok(Value::Int(*i)),
             other => Err(wrong(n, other, "an integer")),
         },
-        NumberFn::NumberFormat => {
+        NumberFn::Format => {
             let number = match a0 {
                 Value::Int(i) => Num::Int(*i),
                 Value::Float(f) => Num::Float(*f),
@@ -143,7 +143,7 @@ pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Re
             };
             Ok(match fmt.parse(s) {
                 None => Value::Null,
-                Some(v) if m == NumberFn::NumberParseInt => Value::Int(match v {
+                Some(v) if m == NumberFn::ParseInt => Value::Int(match v {
                     Num::Int(i) => i,
                     // Java's long conversion: toward zero, saturating, NaN → 0.
                     Num::Float(f) => f as i64,
