@@ -751,3 +751,33 @@ fn order_by_with_limit_keeps_the_first_rows_of_the_full_sort() {
     let plan = plan_of(&g, &format!("{source} RETURN i ORDER BY k LIMIT 3"));
     assert!(ops(&plan).contains(&"Top".to_string()), "{:?}", ops(&plan));
 }
+
+/// PROFILE's plan is made before the statement runs, as Neo4j 5.26 makes it (the oracle, on
+/// ten people: `NodeByLabelScan` estimated 10, counted 10, under a `DetachDelete` of 10):
+/// the estimates are the graph's before the statement's writes, the counts the run's.
+#[test]
+fn profile_plans_before_the_run() {
+    let mut g = Graph::new();
+    grape::engine::run(
+        &mut g,
+        "UNWIND range(1, 10) AS i CREATE (:Person {name: 'p' + i})",
+        &Params::new(),
+    )
+    .unwrap();
+    let q = "PROFILE MATCH (p:Person) DETACH DELETE p";
+    let stmt = grape::syntax::parse(q).unwrap();
+    let t = execute(&mut g, &stmt, q, &Params::new(), &Options::default()).unwrap();
+    assert_eq!(t.stats.nodes_deleted, 10);
+    let plan = t.plan.unwrap();
+    let op = |name: &str| {
+        plan.walk()
+            .into_iter()
+            .find(|p| p.operator == name)
+            .unwrap_or_else(|| panic!("no {name} in\n{}", plan.render()))
+            .clone()
+    };
+    let scan = op("NodeByLabelScan");
+    assert_eq!(scan.estimated_rows, 10.0, "{}", plan.render());
+    assert_eq!(scan.rows, Some(10), "{}", plan.render());
+    assert_eq!(op("DetachDelete").rows, Some(10), "{}", plan.render());
+}

@@ -1031,10 +1031,10 @@ fn execute_here(
     }
     checks_before_running(stmt, src, params, opts)?;
     let mut sh = shared_for(stmt, params, src, opts);
-    let profile = stmt.prefix == Some(QueryPrefix::Profile);
-    if profile {
+    if stmt.prefix == Some(QueryPrefix::Profile) {
         sh.profile = Some(RefCell::default());
     }
+    let planned = plan_for_profile(graph, &sh, stmt)?;
     let watch = eval::ConversionWatch::start();
     // The statement's changes are journaled, not copied: on failure they are undone.
     let sp = graph.savepoint();
@@ -1051,7 +1051,7 @@ fn execute_here(
         Ok(out)
     })
     .and_then(|out| finish(out, &sh, graph))
-    .and_then(|t| with_profile(t, profile, graph, &sh, stmt))
+    .map(|t| with_profile(t, planned, &sh))
     .map(|mut t| {
         t.converted_to_boolean = watch.converted();
         t
@@ -1092,15 +1092,15 @@ fn execute_read_here(
             ..Table::default()
         });
     }
-    let profile = stmt.prefix == Some(QueryPrefix::Profile);
-    if profile {
+    if stmt.prefix == Some(QueryPrefix::Profile) {
         sh.profile = Some(RefCell::default());
     }
+    let planned = plan_for_profile(graph, &sh, stmt)?;
     let watch = eval::ConversionWatch::start();
     let mut access = Access::Read(graph);
     let out = exec::run_query(&mut access, &sh, &stmt.query, None)?;
     let table = finish(out, &sh, graph)?;
-    let mut table = with_profile(table, profile, graph, &sh, stmt)?;
+    let mut table = with_profile(table, planned, &sh);
     table.converted_to_boolean = watch.converted();
     Ok(table)
 }
@@ -1145,22 +1145,30 @@ fn explain_here(
     Ok(planner::plan_query(&run, &stmt.query)?.0)
 }
 
-/// Under `PROFILE`, the table with the plan and what each clause did.
-fn with_profile(
-    mut table: Table,
-    profile: bool,
+/// Under `PROFILE` (`sh.profile` set), the statement's plan, made before it runs as Neo4j
+/// makes it: its estimates are the graph's before the statement's writes.
+fn plan_for_profile(
     graph: &Graph,
     sh: &Shared,
     stmt: &Statement,
-) -> Result<Table> {
-    if profile {
-        let run = exec::Runner::new(graph, sh);
-        let (mut plan, _) = planner::plan_query(&run, &stmt.query)?;
+) -> Result<Option<crate::plan::Plan>> {
+    if sh.profile.is_none() {
+        return Ok(None);
+    }
+    let run = exec::Runner::new(graph, sh);
+    Ok(Some(planner::plan_query(&run, &stmt.query)?.0))
+}
+
+/// Under `PROFILE`, the table with the plan made before the run, each operator's rows and
+/// db hits read from the counters the run kept.
+fn with_profile(mut table: Table, planned: Option<crate::plan::Plan>, sh: &Shared) -> Table {
+    if let Some(mut plan) = planned {
+        plan.measure(&|p| sh.measured(p));
         plan.rows = Some(table.rows.len() as u64);
         plan.db_hits = Some(0);
         table.plan = Some(plan);
     }
-    Ok(table)
+    table
 }
 
 /// Runs every statement of a script (e.g. a file of CREATE statements) and adds up the

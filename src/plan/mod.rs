@@ -58,6 +58,20 @@ pub struct Plan {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub db_hits: Option<u64>,
     pub children: Vec<Plan>,
+    /// Under `PROFILE`, between planning and the end of the run: which of the executor's
+    /// counters measures this operator. The plan is made before the statement runs (as
+    /// Neo4j's is), and the counts are read into it afterwards ([`Plan::measure`]).
+    #[serde(skip)]
+    pub(crate) probe: Option<Probe>,
+}
+
+/// A counter the executor keeps under `PROFILE`, named by what it counts: a clause (by its
+/// place in the statement) or one step of a pattern chain (the pattern part's place, the
+/// step's number).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Probe {
+    Clause(usize),
+    Step(usize, usize),
 }
 
 impl Plan {
@@ -71,6 +85,20 @@ impl Plan {
             rows: None,
             db_hits: None,
             children: Vec::new(),
+            probe: None,
+        }
+    }
+
+    /// After a `PROFILE` run: each probed operator's rows and db hits as `read` gives them
+    /// for its probe; the probes are then cleared.
+    pub(crate) fn measure(&mut self, read: &dyn Fn(Probe) -> (Option<u64>, Option<u64>)) {
+        if let Some(p) = self.probe.take() {
+            let (rows, db_hits) = read(p);
+            self.rows = rows.or(self.rows);
+            self.db_hits = db_hits.or(self.db_hits);
+        }
+        for c in &mut self.children {
+            c.measure(read);
         }
     }
 

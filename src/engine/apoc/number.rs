@@ -35,10 +35,7 @@ const MAX_PLAIN_DIGITS: u64 = 100_000;
 pub(super) fn dispatch(run: &Runner, n: &str, m: NumberFn, args: &[Value]) -> Result<Value> {
     let (a0, a1) = (arg(args, 0), arg(args, 1));
     match m {
-        NumberFn::ExactAdd
-        | NumberFn::ExactSub
-        | NumberFn::ExactMul
-        | NumberFn::ExactDiv => {
+        NumberFn::ExactAdd | NumberFn::ExactSub | NumberFn::ExactMul | NumberFn::ExactDiv => {
             let (Some(a), Some(b)) = (opt_text(n, a0)?, opt_text(n, a1)?) else {
                 return Ok(Value::Null);
             };

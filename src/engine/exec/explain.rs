@@ -163,11 +163,8 @@ impl Runner<'_> {
         let mut plan = self.start_plan(anchor, start, v, input);
         if !matches!(anchor.access, AnchorAccess::Bound) {
             // Under PROFILE: the start nodes that passed (the operator that ends the step).
-            if let Some(rows) = self
-                .sh
-                .profile_step_rows(part as *const PatternPart as usize, 0)
-            {
-                top_of_step(&mut plan, rows);
+            if self.sh.profile.is_some() {
+                top_of_step(&mut plan, part as *const PatternPart as usize, 0);
             }
         }
         // The steps the pipeline runs (`physical::chain_steps`).
@@ -204,11 +201,8 @@ impl Runner<'_> {
             let mut preds = self.rel_predicates(rel, &rel_names[j]);
             preds.extend(self.node_predicates(&ch.nodes[to], &names[to], None, None));
             plan = filter(plan, preds);
-            if let Some(rows) = self
-                .sh
-                .profile_step_rows(part as *const PatternPart as usize, step + 1)
-            {
-                top_of_step(&mut plan, rows);
+            if self.sh.profile.is_some() {
+                top_of_step(&mut plan, part as *const PatternPart as usize, step + 1);
             }
         }
         if let Some(p) = &part.variable {
@@ -462,10 +456,10 @@ fn rel_text(r: &RelationshipPattern, name: &str, forward: bool) -> String {
     }
 }
 
-/// Puts PROFILE's row count on the operator that ends a step of a chain (an expansion or its
-/// filter), unless the clause's count is already there.
-fn top_of_step(plan: &mut Plan, rows: u64) {
-    if plan.rows.is_none() {
-        plan.rows = Some(rows);
+/// Under PROFILE, the operator that ends a step of a chain (an expansion or its filter)
+/// reports the rows the step passed, unless it already reports another count.
+fn top_of_step(plan: &mut Plan, part: usize, step: usize) {
+    if plan.probe.is_none() {
+        plan.probe = Some(crate::plan::Probe::Step(part, step));
     }
 }

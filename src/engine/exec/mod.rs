@@ -377,26 +377,30 @@ impl Shared<'_> {
         }
     }
 
-    /// Rows PROFILE counted at `step` of the chain of pattern part `part`.
-    pub(crate) fn profile_step_rows(&self, part: usize, step: usize) -> Option<u64> {
-        self.profile.as_ref()?;
-        Some(
-            self.profile_steps
-                .borrow()
-                .get(&(part, step))
-                .copied()
-                .unwrap_or(0),
-        )
-    }
-
-    /// What `PROFILE` recorded for `clause`.
-    pub(crate) fn profile_of(&self, clause: &Clause) -> Option<ClauseProfile> {
-        let p = self.profile.as_ref()?.borrow();
-        Some(
-            p.get(&(clause as *const Clause as usize))
-                .copied()
-                .unwrap_or_default(),
-        )
+    /// Under `PROFILE`, after the run: the rows and db hits a probe's counter holds (a chain
+    /// step counts rows only).
+    pub(crate) fn measured(&self, probe: crate::plan::Probe) -> (Option<u64>, Option<u64>) {
+        use crate::plan::Probe;
+        match probe {
+            Probe::Clause(key) => {
+                let c = self
+                    .profile
+                    .as_ref()
+                    .and_then(|p| p.borrow().get(&key).copied())
+                    .unwrap_or_default();
+                (Some(c.rows), Some(c.db_hits))
+            }
+            Probe::Step(part, step) => (
+                Some(
+                    self.profile_steps
+                        .borrow()
+                        .get(&(part, step))
+                        .copied()
+                        .unwrap_or(0),
+                ),
+                None,
+            ),
+        }
     }
 
     /// Sorts `items` stably by `cmp`, checking the deadline and cancellation as it goes: runs
