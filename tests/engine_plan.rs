@@ -781,3 +781,85 @@ fn profile_plans_before_the_run() {
     assert_eq!(scan.rows, Some(10), "{}", plan.render());
     assert_eq!(op("DetachDelete").rows, Some(10), "{}", plan.render());
 }
+
+/// Under PROFILE each operator of a projection reports the rows it passed on — the
+/// `Projection` or `EagerAggregation`, `Distinct`, `Sort`/`Top`, `Skip`, `Limit` and the
+/// `Projection` after the cut — each equal to an independent count of the same rows.
+#[test]
+fn projection_operators_count_their_own_rows() {
+    let mut g = graph(TEAMS);
+    let count = |g: &mut Graph, q: &str| -> u64 {
+        grape::engine::run(g, q, &Params::new())
+            .unwrap()
+            .first_int()
+            .unwrap() as u64
+    };
+    let profile = |g: &mut Graph, q: &str| -> Plan {
+        let stmt = grape::syntax::parse(q).unwrap();
+        execute(g, &stmt, q, &Params::new(), &Options::default())
+            .unwrap()
+            .plan
+            .unwrap()
+    };
+    let rows = |plan: &Plan, op: &str, nth: usize| -> Option<u64> {
+        plan.walk()
+            .into_iter()
+            .filter(|p| p.operator == op)
+            .nth(nth)
+            .unwrap_or_else(|| panic!("no {op} #{nth} in\n{}", plan.render()))
+            .rows
+    };
+
+    let keys = count(
+        &mut g,
+        "UNWIND range(1, 20) AS i RETURN count(DISTINCT i % 7)",
+    );
+    let plan = profile(
+        &mut g,
+        "PROFILE UNWIND range(1, 20) AS i WITH i % 7 AS k RETURN DISTINCT k ORDER BY k SKIP 2 LIMIT 3",
+    );
+    let text = plan.render();
+    assert_eq!(rows(&plan, "Unwind", 0), Some(20), "{text}");
+    assert_eq!(rows(&plan, "Projection", 0), Some(20), "{text}");
+    assert_eq!(rows(&plan, "Distinct", 0), Some(keys), "{text}");
+    assert_eq!(rows(&plan, "Top", 0), Some(keys.min(5)), "{text}");
+    assert_eq!(rows(&plan, "Skip", 0), Some(keys.min(5) - 2), "{text}");
+
+    let teams = count(&mut g, "MATCH (p:Person) RETURN count(DISTINCT p.team)");
+    let people = count(&mut g, "MATCH (p:Person) RETURN count(*)");
+    let plan = profile(
+        &mut g,
+        "PROFILE MATCH (p:Person) WITH p.team AS t, count(*) AS c RETURN t, c ORDER BY c DESC, t",
+    );
+    let text = plan.render();
+    assert_eq!(rows(&plan, "EagerAggregation", 0), Some(teams), "{text}");
+    assert_eq!(rows(&plan, "Sort", 0), Some(teams), "{text}");
+
+    // The items the sort does not read are projected after the cut, for the rows it kept.
+    let plan = profile(
+        &mut g,
+        "PROFILE MATCH (p:Person) RETURN p.name AS n, p.team AS t ORDER BY t LIMIT 4",
+    );
+    let text = plan.render();
+    let projections: Vec<&Plan> = plan
+        .walk()
+        .into_iter()
+        .filter(|p| p.operator == "Projection")
+        .collect();
+    assert_eq!(projections.len(), 2, "{text}");
+    // Outermost first: the one after Top, then the one the sort reads.
+    assert_eq!(projections[0].rows, Some(4), "{text}");
+    assert_eq!(projections[1].rows, Some(people), "{text}");
+    assert_eq!(rows(&plan, "Top", 0), Some(4), "{text}");
+    // SKIP and LIMIT without ORDER BY: `Skip` over `Limit 3 + 4`, as Neo4j 5.26 plans and
+    // counts them (the oracle: Limit 7 rows, Skip 3).
+    let plan = profile(
+        &mut g,
+        "PROFILE UNWIND range(1, 10) AS i RETURN i SKIP 4 LIMIT 3",
+    );
+    let text = plan.render();
+    assert_eq!(plan.children[0].operator, "Skip", "{text}");
+    assert_eq!(plan.children[0].children[0].details, "3 + 4", "{text}");
+    assert_eq!(rows(&plan, "Limit", 0), Some(7), "{text}");
+    assert_eq!(rows(&plan, "Skip", 0), Some(3), "{text}");
+}

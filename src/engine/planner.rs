@@ -333,6 +333,15 @@ fn projection(
         }
     };
     let offset = cols.len() - p.items.len();
+    // Under PROFILE, each operator reads the counter the executor keeps for it
+    // (`exec::project::stage`).
+    let key = p as *const Projection as usize;
+    let probe = |plan: &mut Plan, stage: usize| {
+        if run.sh.profile.is_some() && plan.probe.is_none() {
+            plan.probe = Some(crate::plan::Probe::Step(key, stage));
+        }
+    };
+    use crate::engine::exec::stage;
     // The items projected after the sort, SKIP and LIMIT (see below).
     let mut after_sort: Option<String> = None;
     let (aggs, keys): (Vec<_>, Vec<_>) = p
@@ -354,6 +363,7 @@ fn projection(
         plan = Plan::over("EagerAggregation", details.join(", "), plan)
             .bind(cols.iter().map(|c| c.to_string()))
             .estimate(rows);
+        probe(&mut plan, stage::PROJECTED);
     } else {
         let computed: Vec<(usize, String)> = p
             .items
@@ -392,12 +402,14 @@ fn projection(
         if !before.is_empty() {
             plan = Plan::over("Projection", before.join(", "), plan)
                 .bind(cols.iter().map(|c| c.to_string()));
+            probe(&mut plan, stage::PROJECTED);
         }
         after_sort = (!after.is_empty()).then(|| after.join(", "));
     }
     if p.distinct {
         let rows = plan.estimated_rows;
         plan = Plan::over("Distinct", cols.join(", "), plan).estimate(rows);
+        probe(&mut plan, stage::DISTINCT);
     }
     let order = p
         .order_by
@@ -435,24 +447,54 @@ fn projection(
                 literal(&p.limit).map(|l| l + literal(&p.skip).unwrap_or(0.0)),
             );
             plan = Plan::over("Top", format!("{order} LIMIT {n}"), plan).estimate(rows);
+            probe(&mut plan, stage::SORTED);
         }
         (_, false) => {
             plan = Plan::over("Sort", order.clone(), plan);
+            probe(&mut plan, stage::SORTED);
         }
         _ => {}
     }
-    if let Some(s) = skip {
-        plan = Plan::over("Skip", s, plan);
-    }
-    if let (Some(l), true) = (limit, order.is_empty()) {
-        let rows = cap(&plan, literal(&p.limit));
-        plan = Plan::over("Limit", l, plan).estimate(rows);
+    // The rows the last cut kept (what the `Projection` after it passes on).
+    let last_cut = if p.skip.is_some() {
+        stage::SKIPPED
+    } else if p.limit.is_some() {
+        stage::LIMITED
+    } else {
+        stage::SORTED
+    };
+    match (skip, limit, order.is_empty()) {
+        // SKIP and LIMIT without ORDER BY: the first SKIP + LIMIT rows, then the skip (as
+        // Neo4j 5.26 plans it: `Skip` over `Limit 3 + 4`).
+        (Some(s), Some(l), true) => {
+            let rows = cap(
+                &plan,
+                literal(&p.limit).map(|l| l + literal(&p.skip).unwrap_or(0.0)),
+            );
+            plan = Plan::over("Limit", format!("{l} + {s}"), plan).estimate(rows);
+            probe(&mut plan, stage::LIMITED);
+            let rows = (rows - literal(&p.skip).unwrap_or(0.0)).max(0.0);
+            plan = Plan::over("Skip", s, plan).estimate(rows);
+            probe(&mut plan, stage::SKIPPED);
+        }
+        (skip, limit, ordered) => {
+            if let Some(s) = skip {
+                plan = Plan::over("Skip", s, plan);
+                probe(&mut plan, stage::SKIPPED);
+            }
+            if let (Some(l), true) = (limit, ordered) {
+                let rows = cap(&plan, literal(&p.limit));
+                plan = Plan::over("Limit", l, plan).estimate(rows);
+                probe(&mut plan, stage::LIMITED);
+            }
+        }
     }
     if let Some(items) = after_sort {
         let rows = plan.estimated_rows;
         plan = Plan::over("Projection", items, plan)
             .bind(cols.iter().map(|c| c.to_string()))
             .estimate(rows);
+        probe(&mut plan, last_cut);
     }
     *scope = cols;
     Ok(plan)

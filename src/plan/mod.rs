@@ -66,8 +66,8 @@ pub struct Plan {
 }
 
 /// A counter the executor keeps under `PROFILE`, named by what it counts: a clause (by its
-/// place in the statement) or one step of a pattern chain (the pattern part's place, the
-/// step's number).
+/// place in the statement) or one step of a pattern chain or of a projection (the pattern
+/// part's or the projection's place, the step's number).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Probe {
     Clause(usize),

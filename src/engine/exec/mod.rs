@@ -45,7 +45,7 @@ pub(crate) use load_csv::*;
 use matching::*;
 pub(crate) use matching::{conjuncts, declare_pattern_vars};
 use project::*;
-pub(crate) use project::{deferred_items, has_aggregate, projection_columns};
+pub(crate) use project::{deferred_items, has_aggregate, projection_columns, stage};
 pub(crate) use schema::{check_constraints, constraint_text, index_text};
 pub(crate) use show::show_columns;
 use update::*;
@@ -366,7 +366,8 @@ impl Shared<'_> {
         }
     }
 
-    /// [`Shared::profile_step`] for `n` rows at once.
+    /// [`Shared::profile_step`] for `n` rows at once; also the counters of a projection's
+    /// operators (`part`: the projection, `step`: one of `project::stage`).
     pub(crate) fn profile_steps(&self, part: usize, step: usize, n: u64) {
         if self.profile.is_some() && part != 0 && n > 0 {
             *self

@@ -663,12 +663,19 @@ impl<'a> Runner<'a> {
             }
         }
 
+        // Under PROFILE, each operator of the projection counts the rows it passed on
+        // (`planner::projection` puts the probes on the same operators).
+        let key = p as *const Projection as usize;
+        self.sh
+            .profile_steps(key, stage::PROJECTED, projected.len() as u64);
         // (With explicit GROUP BY keys, DISTINCT changes nothing: Neo4j 2026.08.)
         if p.distinct && keys.is_none() {
             let mut seen = HashSet::new();
             projected.retain(|(out, _, _)| {
                 seen.insert(out.iter().cloned().map(GroupKey).collect::<Vec<_>>())
             });
+            self.sh
+                .profile_steps(key, stage::DISTINCT, projected.len() as u64);
         }
 
         if !p.order_by.is_empty() {
@@ -721,6 +728,8 @@ impl<'a> Runner<'a> {
                 _ => self.sh.sort_checked(keyed, cmp)?,
             };
             projected = keyed.into_iter().map(|(_, r)| r).collect();
+            self.sh
+                .profile_steps(key, stage::SORTED, projected.len() as u64);
         }
         let mut projected = self.skip_limit(p, projected)?;
         if deferred.iter().any(|d| *d) {
@@ -815,16 +824,38 @@ impl<'a> Runner<'a> {
     }
 
     pub(super) fn skip_limit<T>(&self, p: &Projection, mut rows: Vec<T>) -> Result<Vec<T>> {
+        let key = p as *const Projection as usize;
+        let before = rows.len();
+        let mut skipped = 0;
         if let Some(s) = &p.skip {
-            let n = self.count_arg(s, "SKIP")?;
-            rows.drain(..n.min(rows.len()));
+            skipped = self.count_arg(s, "SKIP")?;
+            rows.drain(..skipped.min(rows.len()));
         }
         if let Some(l) = &p.limit {
             let n = self.count_arg(l, "LIMIT")?;
             rows.truncate(n);
+            // Counted as the plan has it: the first SKIP + LIMIT rows, then the skip.
+            let limited = before.min(skipped.saturating_add(n));
+            self.sh.profile_steps(key, stage::LIMITED, limited as u64);
+        }
+        if p.skip.is_some() {
+            self.sh
+                .profile_steps(key, stage::SKIPPED, rows.len() as u64);
         }
         Ok(rows)
     }
+}
+
+/// The counters PROFILE keeps for a projection's operators (`Shared::profile_steps`, keyed
+/// by the projection), in the order they run: the rows the `Projection` or `EagerAggregation`
+/// made, those `Distinct` kept, `Sort`/`Top` passed, `Skip` and `Limit` kept (the `Projection`
+/// after them passes what `Limit` or `Skip` kept).
+pub(crate) mod stage {
+    pub(crate) const PROJECTED: usize = 0;
+    pub(crate) const DISTINCT: usize = 1;
+    pub(crate) const SORTED: usize = 2;
+    pub(crate) const SKIPPED: usize = 3;
+    pub(crate) const LIMITED: usize = 4;
 }
 
 /// Which items of a projection are computed only for the rows its ORDER BY, SKIP and LIMIT
