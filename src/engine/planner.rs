@@ -1,6 +1,8 @@
 //! The planner: a statement's operator tree, clause by clause, from the same compiled patterns
 //! and anchors the executor runs (see `exec::explain` for `MATCH`). `EXPLAIN` returns it;
-//! `PROFILE` runs the statement and fills in rows and db hits per clause.
+//! under `PROFILE` it is made before the statement runs, its operators carrying probes
+//! (`plan::Probe`) that read the counters the run kept: a clause's rows and db hits, a chain
+//! step's or a projection operator's rows.
 
 use super::error::Result;
 use super::exec::{filter, has_aggregate, projection_columns, Anon, Runner};

@@ -306,7 +306,7 @@ pub(crate) enum Command {
         /// --json, the result JSON carries it as `plan`.
         #[arg(long, conflicts_with_all = ["profile", "jsonl"])]
         explain: bool,
-        /// Run the query and print the plan with rows and db hits per clause (as `PROFILE`).
+        /// Run the query and print the plan with rows and db hits per operator (as `PROFILE`).
         #[arg(long, conflicts_with = "jsonl")]
         profile: bool,
         #[command(flatten)]
