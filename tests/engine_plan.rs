@@ -29,6 +29,14 @@ const TEAMS: &str =
     MATCH (a:Person), (b:Person) WHERE a.name < b.name AND (size(a.name) + size(b.name)) % 3 = 0 \
     CREATE (a)-[:KNOWS]->(b)";
 
+/// The single integer a counting query returns.
+fn count(g: &mut Graph, q: &str) -> u64 {
+    grape::engine::run(g, q, &Params::new())
+        .unwrap()
+        .first_int()
+        .unwrap() as u64
+}
+
 #[test]
 fn a_selective_property_is_sought_an_unselective_one_filtered() {
     let g = graph(PEOPLE);
@@ -306,12 +314,6 @@ fn explain_runs_nothing_and_profile_counts() {
 #[test]
 fn profile_counts_the_run_that_happens_operator_by_operator() {
     let mut g = graph(TEAMS);
-    let count = |g: &mut Graph, q: &str| -> u64 {
-        grape::engine::run(g, q, &Params::new())
-            .unwrap()
-            .first_int()
-            .unwrap() as u64
-    };
     let people = count(&mut g, "MATCH (p:Person) RETURN count(*)");
     let pairs = count(&mut g, "MATCH (p:Person)-[:KNOWS]->(f) RETURN count(*)");
     let teams = count(
@@ -788,12 +790,6 @@ fn profile_plans_before_the_run() {
 #[test]
 fn projection_operators_count_their_own_rows() {
     let mut g = graph(TEAMS);
-    let count = |g: &mut Graph, q: &str| -> u64 {
-        grape::engine::run(g, q, &Params::new())
-            .unwrap()
-            .first_int()
-            .unwrap() as u64
-    };
     let profile = |g: &mut Graph, q: &str| -> Plan {
         let stmt = grape::syntax::parse(q).unwrap();
         execute(g, &stmt, q, &Params::new(), &Options::default())
