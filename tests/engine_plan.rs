@@ -858,4 +858,21 @@ fn projection_operators_count_their_own_rows() {
     assert_eq!(plan.children[0].children[0].details, "3 + 4", "{text}");
     assert_eq!(rows(&plan, "Limit", 0), Some(7), "{text}");
     assert_eq!(rows(&plan, "Skip", 0), Some(3), "{text}");
+
+    // A subquery's `Argument` produces a row per run: one per input row. (Neo4j 5.26, the
+    // oracle, inlines the first subquery into a `Projection`; for the second it counts
+    // Argument 5 and the inner Unwind 15 rows, as here.)
+    let plan = profile(
+        &mut g,
+        "PROFILE MATCH (p:Person) CALL (p) { RETURN p.team AS t } RETURN count(*) AS n",
+    );
+    let text = plan.render();
+    assert_eq!(rows(&plan, "Argument", 0), Some(people), "{text}");
+    let plan = profile(
+        &mut g,
+        "PROFILE UNWIND range(1, 5) AS i CALL (i) { UNWIND range(1, i) AS j RETURN j } RETURN count(*) AS n",
+    );
+    let text = plan.render();
+    assert_eq!(rows(&plan, "Argument", 0), Some(5), "{text}");
+    assert_eq!(rows(&plan, "Unwind", 1), Some(15), "{text}");
 }

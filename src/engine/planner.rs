@@ -151,8 +151,15 @@ fn single(
                     }
                     _ => scope.clone(),
                 };
-                let arg = Plan::leaf("Argument", imports.join(", "))
+                let mut arg = Plan::leaf("Argument", imports.join(", "))
                     .bind(imports.iter().map(|s| s.to_string()));
+                // Under PROFILE: a row per run of the subquery (the executor counts them).
+                if run.sh.profile.is_some() {
+                    arg.probe = Some(crate::plan::Probe::Step(
+                        c as *const crate::syntax::CallSubquery as usize,
+                        0,
+                    ));
+                }
                 let (sub, cols, returns) = query(run, &c.query, &imports, Some(arg), anon)?;
                 let lhs = start(cur.take());
                 let op = match (c.in_transactions.is_some(), returns) {

@@ -1283,6 +1283,13 @@ fn run_clause(
                 // names binds a new variable).
                 None => importing_with(&c.query, scope),
             };
+            // Under PROFILE: the subquery's `Argument` produces a row per run of it, one per
+            // input row.
+            sh.profile_steps(
+                c as *const crate::syntax::CallSubquery as usize,
+                0,
+                rows.len() as u64,
+            );
             if let Some(tx) = &c.in_transactions {
                 return transactions::call_in_transactions(
                     access, sh, c, tx, &imports, scope, rows,
