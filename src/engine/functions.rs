@@ -332,6 +332,53 @@ pub(crate) fn call(run: &Runner, name: &QualifiedName, args: Args) -> Result<Val
     }
 }
 
+/// The functions of one temporal kind (`date`, `date.realtime`, `date.statement`,
+/// `date.transaction`, `date.truncate`), each bound to the kind.
+macro_rules! temporal_kind {
+    ($m:ident, $kind:expr) => {
+        mod $m {
+            use super::*;
+            pub(super) fn construct(
+                r: &Runner,
+                n: &'static str,
+                q: &QualifiedName,
+                a: Args,
+            ) -> Result<Value> {
+                f_temporal(r, n, q, a, $kind)
+            }
+            pub(super) fn realtime(
+                r: &Runner,
+                n: &'static str,
+                q: &QualifiedName,
+                a: Args,
+            ) -> Result<Value> {
+                f_temporal_now(r, n, q, a, $kind, true)
+            }
+            pub(super) fn now(
+                r: &Runner,
+                n: &'static str,
+                q: &QualifiedName,
+                a: Args,
+            ) -> Result<Value> {
+                f_temporal_now(r, n, q, a, $kind, false)
+            }
+            pub(super) fn truncate(
+                r: &Runner,
+                n: &'static str,
+                q: &QualifiedName,
+                a: Args,
+            ) -> Result<Value> {
+                f_temporal_truncate(r, n, q, a, $kind)
+            }
+        }
+    };
+}
+temporal_kind!(date_fns, Kind::Date);
+temporal_kind!(datetime_fns, Kind::DateTime);
+temporal_kind!(localdatetime_fns, Kind::LocalDateTime);
+temporal_kind!(localtime_fns, Kind::LocalTime);
+temporal_kind!(time_fns, Kind::Time);
+
 /// The built-in functions (lower-case dotted names, sorted), each bound to its implementation.
 const BUILTINS: &[(&str, Builtin)] = &[
     ("abs", f_abs),
@@ -346,36 +393,18 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("coalesce", f_coalesce),
     ("cos", f_cos),
     ("cot", f_cot),
-    ("date", |r, n, q, a| f_temporal(r, n, q, a, Kind::Date)),
-    ("date.realtime", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::Date, true)
-    }),
-    ("date.statement", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::Date, false)
-    }),
-    ("date.transaction", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::Date, false)
-    }),
-    ("date.truncate", |r, n, q, a| {
-        f_temporal_truncate(r, n, q, a, Kind::Date)
-    }),
-    ("datetime", |r, n, q, a| {
-        f_temporal(r, n, q, a, Kind::DateTime)
-    }),
+    ("date", date_fns::construct),
+    ("date.realtime", date_fns::realtime),
+    ("date.statement", date_fns::now),
+    ("date.transaction", date_fns::now),
+    ("date.truncate", date_fns::truncate),
+    ("datetime", datetime_fns::construct),
     ("datetime.fromepoch", f_datetime_fromepoch::<false>),
     ("datetime.fromepochmillis", f_datetime_fromepoch::<true>),
-    ("datetime.realtime", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::DateTime, true)
-    }),
-    ("datetime.statement", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::DateTime, false)
-    }),
-    ("datetime.transaction", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::DateTime, false)
-    }),
-    ("datetime.truncate", |r, n, q, a| {
-        f_temporal_truncate(r, n, q, a, Kind::DateTime)
-    }),
+    ("datetime.realtime", datetime_fns::realtime),
+    ("datetime.statement", datetime_fns::now),
+    ("datetime.transaction", datetime_fns::now),
+    ("datetime.truncate", datetime_fns::truncate),
     ("db.namefromelementid", f_db_namefromelementid),
     ("degrees", f_degrees),
     ("duration", f_duration),
@@ -415,36 +444,16 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("left", f_left_or_right::<true>),
     ("length", f_length),
     ("linenumber", f_load_csv_context),
-    ("localdatetime", |r, n, q, a| {
-        f_temporal(r, n, q, a, Kind::LocalDateTime)
-    }),
-    ("localdatetime.realtime", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::LocalDateTime, true)
-    }),
-    ("localdatetime.statement", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::LocalDateTime, false)
-    }),
-    ("localdatetime.transaction", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::LocalDateTime, false)
-    }),
-    ("localdatetime.truncate", |r, n, q, a| {
-        f_temporal_truncate(r, n, q, a, Kind::LocalDateTime)
-    }),
-    ("localtime", |r, n, q, a| {
-        f_temporal(r, n, q, a, Kind::LocalTime)
-    }),
-    ("localtime.realtime", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::LocalTime, true)
-    }),
-    ("localtime.statement", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::LocalTime, false)
-    }),
-    ("localtime.transaction", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::LocalTime, false)
-    }),
-    ("localtime.truncate", |r, n, q, a| {
-        f_temporal_truncate(r, n, q, a, Kind::LocalTime)
-    }),
+    ("localdatetime", localdatetime_fns::construct),
+    ("localdatetime.realtime", localdatetime_fns::realtime),
+    ("localdatetime.statement", localdatetime_fns::now),
+    ("localdatetime.transaction", localdatetime_fns::now),
+    ("localdatetime.truncate", localdatetime_fns::truncate),
+    ("localtime", localtime_fns::construct),
+    ("localtime.realtime", localtime_fns::realtime),
+    ("localtime.statement", localtime_fns::now),
+    ("localtime.transaction", localtime_fns::now),
+    ("localtime.truncate", localtime_fns::truncate),
     ("log", f_log),
     ("log10", f_log10),
     ("lower", f_tolower),
@@ -476,19 +485,11 @@ const BUILTINS: &[(&str, Builtin)] = &[
     ("substring", f_substring),
     ("tail", f_tail),
     ("tan", f_tan),
-    ("time", |r, n, q, a| f_temporal(r, n, q, a, Kind::Time)),
-    ("time.realtime", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::Time, true)
-    }),
-    ("time.statement", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::Time, false)
-    }),
-    ("time.transaction", |r, n, q, a| {
-        f_temporal_now(r, n, q, a, Kind::Time, false)
-    }),
-    ("time.truncate", |r, n, q, a| {
-        f_temporal_truncate(r, n, q, a, Kind::Time)
-    }),
+    ("time", time_fns::construct),
+    ("time.realtime", time_fns::realtime),
+    ("time.statement", time_fns::now),
+    ("time.transaction", time_fns::now),
+    ("time.truncate", time_fns::truncate),
     ("timestamp", f_timestamp),
     ("toboolean", f_toboolean::<false>),
     ("tobooleanlist", |r, n, q, a| {
