@@ -5,15 +5,11 @@
 //! step's or a projection operator's rows.
 
 use super::error::Result;
-use super::exec::{filter, has_aggregate, projection_columns, Anon, Runner};
+use super::exec::operators::{profiled, start, Pipeline, Planned};
+use super::exec::{has_aggregate, projection_columns, Anon, Runner};
 use crate::plan::Plan;
-use crate::syntax::{
-    Clause, Expr, Projection, Query, RemoveItem, SetItem, SingleQuery, SubqueryScope,
-};
+use crate::syntax::{Clause, Expr, Projection, Query, SingleQuery};
 use std::sync::Arc;
-
-/// How many rows the planner assumes an `UNWIND` or a procedure produces per input row.
-const UNWIND_ROWS: f64 = 10.0;
 
 /// Plans a statement: the root is `ProduceResults` (or `EmptyResult` under it, for a statement
 /// that returns nothing).
@@ -66,7 +62,7 @@ fn drop_leading_argument(plan: &mut Plan) {
 }
 
 /// A query with its unions: the plan, its columns, and whether it returns rows.
-fn query(
+pub(crate) fn query(
     run: &Runner,
     q: &Query,
     outer: &[Arc<str>],
@@ -95,215 +91,17 @@ fn single(
     anon: &mut Anon,
 ) -> Result<(Plan, Vec<Arc<str>>, bool)> {
     let mut scope: Vec<Arc<str>> = outer.to_vec();
-    let mut cur = input;
-    if let [c @ (Clause::Braced(_) | Clause::Next(_) | Clause::When(_))] = q.clauses.as_slice() {
-        return composed(run, c, scope, cur, anon);
+    let pipeline = Pipeline::of(q);
+    if let Some(c) = pipeline.composed() {
+        return composed(run, c, scope, input, anon);
     }
-    for clause in &q.clauses {
-        let text = clause_text(run, clause);
-        let plan = match clause {
-            Clause::Match(m) => run.plan_match(m, &mut scope, cur.take(), anon)?,
-            Clause::With(w) => {
-                let p = projection(run, &w.projection, &mut scope, cur.take(), false, anon)?;
-                let (p, rest) = plan_predicates(run, &[], w.where_.as_ref(), &scope, p, anon)?;
-                filter(p, rest)
-            }
-            Clause::Return(r) => {
-                let p = projection(run, &r.projection, &mut scope, cur.take(), true, anon)?;
-                return Ok((profiled(run, clause, p), scope, true));
-            }
-            Clause::Unwind(u) => {
-                scope.push(Arc::from(u.variable.name.as_str()));
-                let input = start(cur.take());
-                let rows = input.estimated_rows * UNWIND_ROWS;
-                Plan::over(
-                    "Unwind",
-                    format!("{} AS {}", run.text(&u.expr), u.variable.name),
-                    input,
-                )
-                .bind([u.variable.name.clone()])
-                .estimate(rows)
-            }
-            Clause::CallProcedure(c) => {
-                let yielded: Vec<String> = match &c.yield_ {
-                    Some(y) => y
-                        .items
-                        .iter()
-                        .map(|it| it.alias.as_ref().unwrap_or(&it.field).name.clone())
-                        .collect(),
-                    None => crate::catalogue::procedure(&c.name.dotted())
-                        .and_then(|p| p.signature())
-                        .map(|s| s.outputs.iter().map(|o| o.name.clone()).collect())
-                        .unwrap_or_default(),
-                };
-                scope.extend(yielded.iter().map(|y| Arc::from(y.as_str())));
-                let input = start(cur.take());
-                let rows = input.estimated_rows * UNWIND_ROWS;
-                let call = text.trim_start_matches("OPTIONAL ").trim_start();
-                Plan::over("ProcedureCall", call.to_string(), input)
-                    .bind(yielded)
-                    .estimate(rows)
-            }
-            Clause::CallSubquery(c) => {
-                let imports: Vec<Arc<str>> = match &c.scope {
-                    Some(SubqueryScope::Variables(vs)) => {
-                        vs.iter().map(|v| Arc::from(v.name.as_str())).collect()
-                    }
-                    _ => scope.clone(),
-                };
-                let mut arg = Plan::leaf("Argument", imports.join(", "))
-                    .bind(imports.iter().map(|s| s.to_string()));
-                // Under PROFILE: a row per run of the subquery (the executor counts them).
-                if run.sh.profile.is_some() {
-                    arg.probe = Some(crate::plan::Probe::Step(
-                        c as *const crate::syntax::CallSubquery as usize,
-                        0,
-                    ));
-                }
-                let (sub, cols, returns) = query(run, &c.query, &imports, Some(arg), anon)?;
-                let lhs = start(cur.take());
-                let op = match (c.in_transactions.is_some(), returns) {
-                    (true, true) => "TransactionApply",
-                    (true, false) => "TransactionForeach",
-                    (false, true) => "Apply",
-                    (false, false) => "SubqueryForeach",
-                };
-                let rows = if returns {
-                    lhs.estimated_rows * sub.estimated_rows.max(1.0)
-                } else {
-                    lhs.estimated_rows
-                };
-                if returns {
-                    scope.extend(cols.iter().cloned());
-                }
-                let mut p = Plan::over(op, "", lhs).bind(cols.iter().map(|c| c.to_string()));
-                p.children.push(sub);
-                p.estimate(rows)
-            }
-            Clause::Admin(c) => {
-                use crate::syntax::ast::AdminCommand as A;
-                let op = match c {
-                    A::CreateUser { .. } => "CreateUser",
-                    A::AlterUser { .. } => "AlterUser",
-                    A::AlterCurrentUser { .. } => "AlterCurrentUserSetPassword",
-                    A::RenameUser { .. } => "RenameUser",
-                    A::DropUser { .. } => "DropUser",
-                    A::Enterprise { .. } => "AdministrationCommand",
-                };
-                Plan::over(op, String::new(), start(cur.take())).estimate(0.0)
-            }
-            Clause::Schema(c) => {
-                use crate::syntax::SchemaCommand as S;
-                let op = match c {
-                    S::CreateIndex(_) => "CreateIndex",
-                    S::DropIndex(_) => "DropIndex",
-                    S::CreateConstraint(_) => "CreateConstraint",
-                    S::DropConstraint(_) => "DropConstraint",
-                };
-                Plan::over(op, text.clone(), start(cur.take())).estimate(0.0)
-            }
-            Clause::Create(c) => {
-                crate::engine::exec::declare_pattern_vars(&c.pattern, &mut scope);
-                let input = start(cur.take());
-                Plan::over("Create", strip_keyword(&text, "CREATE"), input)
-                    .bind(scope.iter().map(|s| s.to_string()))
-            }
-            Clause::Merge(m) => {
-                crate::engine::exec::declare_pattern_vars(
-                    std::slice::from_ref(&m.pattern),
-                    &mut scope,
-                );
-                let input = start(cur.take());
-                Plan::over("Merge", strip_keyword(&text, "MERGE"), input)
-                    .bind(scope.iter().map(|s| s.to_string()))
-            }
-            Clause::Set(s) => {
-                let op = match s.items.first() {
-                    Some(SetItem::Labels { .. }) => "SetLabels",
-                    Some(SetItem::Variable { .. }) => "SetPropertiesFromMap",
-                    _ => "SetProperty",
-                };
-                Plan::over(op, strip_keyword(&text, "SET"), start(cur.take()))
-            }
-            Clause::Remove(r) => {
-                let op = match r.items.first() {
-                    Some(RemoveItem::Labels { .. }) => "RemoveLabels",
-                    _ => "SetProperty",
-                };
-                Plan::over(op, strip_keyword(&text, "REMOVE"), start(cur.take()))
-            }
-            Clause::Delete(d) => {
-                let op = if d.detach { "DetachDelete" } else { "Delete" };
-                let details = strip_keyword(&strip_keyword(&text, "DETACH"), "DELETE");
-                Plan::over(op, details, start(cur.take()))
-            }
-            Clause::Foreach(_) => Plan::over(
-                "Foreach",
-                strip_keyword(&text, "FOREACH"),
-                start(cur.take()),
-            ),
-            Clause::LoadCsv(l) => {
-                scope.push(Arc::from(l.variable.name.as_str()));
-                scope.push(Arc::from(super::eval::LOAD_CSV_LINE));
-                scope.push(Arc::from(super::eval::LOAD_CSV_FILE));
-                let input = start(cur.take());
-                let rows = input.estimated_rows * UNWIND_ROWS;
-                Plan::over("LoadCSV", text.clone(), input)
-                    .bind([l.variable.name.clone()])
-                    .estimate(rows)
-            }
-            Clause::Use(_) => match cur.take() {
-                Some(p) => p,
-                None => continue,
-            },
-            Clause::Show(c) => {
-                let (rows, yielded) = super::exec::show_columns(c, run.graph());
-                scope.extend(yielded.iter().cloned());
-                let op = match c.kind {
-                    crate::syntax::ShowKind::Functions => "ShowFunctions",
-                    crate::syntax::ShowKind::Procedures => "ShowProcedures",
-                    crate::syntax::ShowKind::Indexes(_) => "ShowIndexes",
-                    crate::syntax::ShowKind::Constraints(_) => "ShowConstraints",
-                    crate::syntax::ShowKind::Databases(_) => "ShowDatabase",
-                    crate::syntax::ShowKind::Settings => "ShowSettings",
-                    crate::syntax::ShowKind::Transactions => "ShowTransactions",
-                    crate::syntax::ShowKind::Terminate => "TerminateTransactions",
-                    crate::syntax::ShowKind::CurrentUser => "ShowCurrentUser",
-                    crate::syntax::ShowKind::Users { .. } => "ShowUsers",
-                };
-                Plan::over(op, strip_keyword(&text, "SHOW"), start(cur.take()))
-                    .bind(yielded.iter().map(|c| c.to_string()))
-                    .estimate(rows as f64)
-            }
-            Clause::Finish(_) => Plan::over("EmptyResult", "", start(cur.take())).estimate(0.0),
-            Clause::Let(l) => {
-                let items: Vec<&Expr> = l.items.iter().map(|(_, e)| e).collect();
-                let (input, _) =
-                    plan_predicates(run, &items, None, &scope, start(cur.take()), anon)?;
-                let details: Vec<String> = l
-                    .items
-                    .iter()
-                    .map(|(v, e)| format!("{} AS {}", run.text(e), v.name))
-                    .collect();
-                scope.extend(l.items.iter().map(|(v, _)| Arc::from(v.name.as_str())));
-                Plan::over("Projection", details.join(", "), input)
-                    .bind(l.items.iter().map(|(v, _)| v.name.clone()))
-            }
-            // Only ever the whole single query (planned by `composed` above).
-            Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => start(cur.take()),
-            Clause::Filter(f) => {
-                let (p, rest) = plan_predicates(
-                    run,
-                    &[],
-                    Some(&f.predicate),
-                    &scope,
-                    start(cur.take()),
-                    anon,
-                )?;
-                filter(p, rest)
-            }
-        };
-        cur = Some(profiled(run, clause, plan));
+    let mut cur = input;
+    for step in &pipeline.steps {
+        match step.explain(run, &mut scope, cur.take(), anon)? {
+            Planned::Plan(p) => cur = Some(p),
+            Planned::Returned(p) => return Ok((p, scope, true)),
+            Planned::Unchanged => {}
+        }
     }
     // A query that ends with SHOW returns what it shows.
     let shows = matches!(q.clauses.last(), Some(Clause::Show(_)));
@@ -311,18 +109,9 @@ fn single(
     Ok((start(cur), cols, shows))
 }
 
-/// Under `PROFILE`: the operator that finishes a clause reports the clause's rows and db hits
-/// (read after the run: [`Plan::measure`]).
-fn profiled(run: &Runner, clause: &Clause, mut plan: Plan) -> Plan {
-    if run.sh.profile.is_some() {
-        plan.probe = Some(crate::plan::Probe::Clause(clause as *const Clause as usize));
-    }
-    plan
-}
-
 /// `WITH` / `RETURN`: aggregation or projection, then DISTINCT, ORDER BY with LIMIT (`Top`)
 /// or alone (`Sort`), SKIP and LIMIT.
-fn projection(
+pub(crate) fn projection(
     run: &Runner,
     p: &Projection,
     scope: &mut Vec<Arc<str>>,
@@ -509,7 +298,6 @@ fn projection(
     Ok(plan)
 }
 
-/// The plan so far, or the single empty row a query starts from.
 /// Composed queries (Cypher 25): `{ q }` is its query's plan; `NEXT` feeds each plan into the
 /// next; `WHEN` is a `Conditional` over the incoming rows with one child per branch.
 fn composed(
@@ -561,24 +349,6 @@ fn composed(
             Ok((profiled(run, clause, plan), cols, returns))
         }
         _ => Ok((start(input), scope, false)),
-    }
-}
-
-fn start(p: Option<Plan>) -> Plan {
-    p.unwrap_or_else(|| Plan::leaf("Argument", ""))
-}
-
-fn clause_text(run: &Runner, c: &Clause) -> String {
-    let s = c.span();
-    let t = run.sh.src.get(s.start..s.end).unwrap_or_default();
-    t.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-/// The clause text without its leading keyword (matched case-insensitively).
-fn strip_keyword(text: &str, keyword: &str) -> String {
-    match text.get(..keyword.len()) {
-        Some(head) if head.eq_ignore_ascii_case(keyword) => text[keyword.len()..].trim().into(),
-        _ => text.to_string(),
     }
 }
 

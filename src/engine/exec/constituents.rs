@@ -91,6 +91,7 @@ pub(super) fn run_part(
             columns: projection_columns_of(q, sh.src),
             rows: Vec::new(),
             returns: matches!(q.clauses.last(), Some(Clause::Return(_))),
+            units: 0,
         }),
     }
 }

@@ -1775,11 +1775,11 @@ impl<'a> Runner<'a> {
                 flatten_env(env, &mut names, &mut vals);
                 let mut access = Access::Read(self.g);
                 let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
+                // A subquery without RETURN counts the rows its last clause produced.
                 Ok(if out.returns {
                     out.rows.len()
                 } else {
-                    // A subquery without RETURN: count the rows its last clause produced.
-                    count_unit_rows(&mut access, self.sh, q, &names, &vals)?
+                    out.units
                 })
             }
         }
@@ -1802,21 +1802,6 @@ impl<'a> Runner<'a> {
     }
 
     // ---- procedures ----
-}
-
-pub(super) fn count_unit_rows(
-    access: &mut Access,
-    sh: &Shared,
-    q: &Query,
-    names: &[Arc<str>],
-    vals: &[Value],
-) -> Result<usize> {
-    let mut scope = names.to_vec();
-    let mut rows = vec![vals.to_vec()];
-    for c in &q.first.clauses {
-        rows = run_clause(access, sh, c, &mut scope, rows)?;
-    }
-    Ok(rows.len())
 }
 
 pub(super) fn flatten_env(env: &Env, names: &mut Vec<Arc<str>>, vals: &mut Vec<Value>) {

@@ -30,6 +30,7 @@ mod constituents;
 mod explain;
 mod load_csv;
 mod matching;
+pub(crate) mod operators;
 mod physical;
 mod predicates;
 mod project;
@@ -44,11 +45,9 @@ pub(crate) use explain::{filter, Anon};
 pub(crate) use load_csv::*;
 use matching::*;
 pub(crate) use matching::{conjuncts, declare_pattern_vars};
-use project::*;
 pub(crate) use project::{deferred_items, has_aggregate, projection_columns, stage};
 pub(crate) use schema::{check_constraints, constraint_text, index_text};
 pub(crate) use show::show_columns;
-use update::*;
 pub(crate) use walk::*;
 
 pub(crate) type Row = Vec<Value>;
@@ -783,6 +782,9 @@ pub(crate) struct Output {
     pub rows: Vec<Row>,
     /// Whether the query ends with RETURN (a unit subquery does not).
     pub returns: bool,
+    /// For a query without RETURN: the rows its last clause produced (what `COUNT { … }`
+    /// counts of a unit subquery).
+    pub units: usize,
 }
 
 impl Output {
@@ -792,6 +794,7 @@ impl Output {
             columns,
             rows,
             returns: true,
+            units: 0,
         }
     }
 }
@@ -859,11 +862,7 @@ fn run_query_on(
         let mut seen = HashSet::new();
         rows.retain(|r| seen.insert(r.iter().cloned().map(GroupKey).collect::<Vec<_>>()));
     }
-    Ok(Output {
-        columns,
-        rows,
-        returns: true,
-    })
+    Ok(Output::returning(columns, rows))
 }
 
 fn run_single(
@@ -879,7 +878,8 @@ fn run_single(
             return constituents::run_part(access, sh, composite, q, u, scope, rows);
         }
     }
-    if let [c @ (Clause::Braced(_) | Clause::Next(_) | Clause::When(_))] = q.clauses.as_slice() {
+    let pipeline = operators::Pipeline::of(q);
+    if let Some(c) = pipeline.composed() {
         let started = sh.profile.as_ref().map(|_| sh.profile_start());
         let out = run_composed(access, sh, c, scope, rows)?;
         if let Some(s) = started {
@@ -887,174 +887,37 @@ fn run_single(
         }
         return Ok(out);
     }
-    let n = q.clauses.len();
-    // Bytes charged to the memory budget for `rows`: each clause's output replaces its input.
+    // Bytes charged to the memory budget for `rows`: each step's output replaces its input.
     let base = sh.mem.get();
-    let mut held = 0usize;
     let result = (|| {
-        let mut fused = false;
-        for (i, clause) in q.clauses.iter().enumerate() {
-            if std::mem::take(&mut fused) {
-                // Run with the MATCH before it.
-                continue;
-            }
-            let last = i + 1 == n;
+        for step in &pipeline.steps {
             let mut started = sh.profile.as_ref().map(|_| sh.profile_start());
-            match clause {
-                Clause::Return(r) => {
-                    let run = Runner::new(access.graph(), sh);
-                    // After a SHOW command, `RETURN *` keeps the yielded columns' order (Neo4j
-                    // sorts them by name everywhere else).
-                    let after_show = i > 0 && matches!(q.clauses[i - 1], Clause::Show(_));
-                    let unstarred;
-                    let projection = if after_show && r.projection.star {
-                        let mut p = r.projection.clone();
-                        p.star = false;
-                        let named = scope.iter().filter(|v| !v.starts_with('\u{0}'));
-                        let mut items: Vec<crate::syntax::ProjectionItem> = named
-                            .map(|v| {
-                                let id = crate::syntax::Ident {
-                                    name: v.to_string(),
-                                    span: r.span,
-                                };
-                                crate::syntax::ProjectionItem {
-                                    expr: crate::syntax::Expr::new(
-                                        crate::syntax::ExprKind::Variable(id.clone()),
-                                        r.span,
-                                    ),
-                                    alias: Some(id),
-                                    span: r.span,
-                                }
-                            })
-                            .collect();
-                        items.append(&mut p.items);
-                        p.items = items;
-                        unstarred = p;
-                        &unstarred
-                    } else {
-                        &r.projection
-                    };
-                    let (cols, out) = run.project(projection, &scope, rows, true, None)?;
+            match step.run(access, sh, &mut scope, rows, &mut started)? {
+                operators::Ran::Output(out) => {
                     if let Some(s) = started {
-                        sh.profile_end(clause, s, out.len());
+                        sh.profile_end(step.clause, s, out.rows.len());
                     }
-                    if !last {
-                        return Err(return_not_last(r.span));
-                    }
-                    return Ok(Output::returning(cols, out));
+                    return Ok(out);
                 }
-                Clause::Show(_) if last => {
-                    // A SHOW command returns its rows.
-                    let out = run_clause(access, sh, clause, &mut scope, rows)?;
-                    if let Some(s) = started {
-                        sh.profile_end(clause, s, out.len());
-                    }
-                    return Ok(Output {
-                        columns: scope,
-                        rows: out,
-                        returns: true,
-                    });
-                }
-                Clause::CallProcedure(_) if last && n == 1 => {
-                    // A standalone procedure call returns the procedure's rows.
-                    let before = scope.len();
-                    let out = run_clause(access, sh, clause, &mut scope, rows)?;
-                    if let Some(s) = started {
-                        sh.profile_end(clause, s, out.len());
-                    }
-                    // (A VOID procedure's call has no columns, and no rows.)
-                    let columns = scope[before..].to_vec();
-                    let rows = match columns.is_empty() {
-                        true => Vec::new(),
-                        false => out.into_iter().map(|r| r[before..].to_vec()).collect(),
-                    };
-                    return Ok(Output {
-                        columns,
-                        rows,
-                        returns: true,
-                    });
-                }
-                Clause::Match(m) if aggregating_projection(q.clauses.get(i + 1)) => {
-                    // An aggregating WITH or RETURN right after a MATCH groups the rows as
-                    // they are found: they are read once and never held. PROFILE counts the
-                    // rows the MATCH fed and the groups the projection made, on this same run.
-                    let (p, return_span, where_) = match &q.clauses[i + 1] {
-                        Clause::Return(r) => (&r.projection, Some(r.span), None),
-                        Clause::With(w) => (&w.projection, None, w.where_.as_ref()),
-                        _ => unreachable!("aggregating_projection holds"),
-                    };
-                    let is_return = return_span.is_some();
-                    let run = Runner::new(access.graph(), sh);
-                    let mut after = scope.clone();
-                    matching::declare_match_vars(m, &mut after);
-                    let mut pr = run.prepare_projection(p, &after, is_return, where_)?;
-                    // The MATCH's pipeline feeds the aggregation batches of ids where it can,
-                    // rows otherwise.
-                    let fed = match run.aggregate_match(m, &mut scope, &rows, p, &mut pr)? {
-                        Some(fed) => fed,
-                        None => {
-                            let mut fed = 0usize;
-                            run.exec_match_into(
-                                m,
-                                &mut scope,
-                                rows,
-                                None,
-                                &mut |run, sc, vals| {
-                                    run.sh.tick()?;
-                                    fed += 1;
-                                    run.add_to_projection(&mut pr, p, sc, vals)
-                                },
-                            )?;
-                            fed
-                        }
-                    };
-                    let projecting = started.take().map(|s| {
-                        sh.profile_end(clause, s, fed);
-                        sh.profile_start()
-                    });
-                    let (cols, out) = run.finish_projection(p, &scope, pr, where_)?;
-                    if let Some(s) = projecting {
-                        sh.profile_end(&q.clauses[i + 1], s, out.len());
-                    }
-                    fused = true;
-                    if let Some(span) = return_span {
-                        if i + 2 != n {
-                            return Err(return_not_last(span));
-                        }
-                        return Ok(Output::returning(cols, out));
-                    }
-                    scope = cols;
+                operators::Ran::Rows(out) => {
                     rows = out;
-                    sh.check_rows(rows.len())?;
-                }
-                Clause::Match(m) if !m.optional => {
-                    // A LIMIT right after the MATCH stops the matching early.
-                    let cap = row_cap(q.clauses.get(i + 1), sh, access.graph());
-                    let run = Runner::new(access.graph(), sh);
-                    rows = run.exec_match_capped(m, &mut scope, rows, cap)?;
-                    sh.check_rows(rows.len())?;
-                }
-                _ => {
-                    rows = run_clause(access, sh, clause, &mut scope, rows)?;
                     sh.check_rows(rows.len())?;
                 }
             }
             if let Some(s) = started {
-                sh.profile_end(clause, s, rows.len());
+                sh.profile_end(step.clause, s, rows.len());
             }
             // The input rows are gone; the output is what the statement holds now.
             sh.mem.set(base);
-            held = 0;
             for r in &rows {
-                let b = Shared::row_bytes(r);
-                sh.charge(b)?;
-                held += b;
+                sh.charge(Shared::row_bytes(r))?;
             }
         }
         Ok(Output {
             columns: Vec::new(),
             rows: Vec::new(),
             returns: false,
+            units: rows.len(),
         })
     })();
     // What this query returns is its caller's to count.
@@ -1120,6 +983,7 @@ fn run_composed(
                 columns: Vec::new(),
                 rows: Vec::new(),
                 returns: false,
+                units: 0,
             };
             for (q, part) in queries.zip(parts) {
                 let Some(q) = q else { continue };
@@ -1178,295 +1042,6 @@ where
     nr
 }
 
-fn run_clause(
-    access: &mut Access,
-    sh: &Shared,
-    clause: &Clause,
-    scope: &mut Vec<Arc<str>>,
-    rows: Vec<Row>,
-) -> Result<Vec<Row>> {
-    match clause {
-        // Only ever the whole single query (see `run_single`).
-        Clause::Braced(_) | Clause::Next(_) | Clause::When(_) => Err(ExecError::unsupported(
-            "a composed query amid other clauses",
-        )),
-        Clause::Match(m) => Runner::new(access.graph(), sh).exec_match(m, scope, rows),
-        Clause::With(w) => {
-            let run = Runner::new(access.graph(), sh);
-            let (cols, out) = run.project(&w.projection, scope, rows, false, w.where_.as_ref())?;
-            *scope = cols;
-            Ok(out)
-        }
-        Clause::Unwind(u) => {
-            let run = Runner::new(access.graph(), sh);
-            let mut out = Vec::new();
-            // `UNWIND range(a, b)` walks the integers without building the list, as Neo4j's
-            // lazy range does; a huge range then meets the row, memory and time limits row by
-            // row instead of failing up front.
-            let lazy_range = match &u.expr.kind {
-                crate::syntax::ExprKind::FunctionCall {
-                    name,
-                    distinct: false,
-                    args,
-                } if name.parts.len() == 1
-                    && name.parts[0].name.eq_ignore_ascii_case("range")
-                    && (2..=3).contains(&args.len()) =>
-                {
-                    Some(args)
-                }
-                _ => None,
-            };
-            let layout = Layout::new(scope);
-            let range_args: Option<Vec<CExpr>> =
-                lazy_range.map(|args| args.iter().map(|a| run.compile(a, &layout)).collect());
-            let list = run.compile(&u.expr, &layout);
-            for r in rows {
-                if let Some(args) = &range_args {
-                    let env = Env::new(scope, &r);
-                    let vals = args
-                        .iter()
-                        .map(|a| run.eval_compiled(a, &env))
-                        .collect::<Result<Vec<_>>>()?;
-                    let range = super::functions::IntRange::from_args(&vals)?;
-                    for (i, x) in range.iter().enumerate() {
-                        let nr = extended_row(&r, [Value::Int(x)]);
-                        sh.charge(Shared::row_bytes(&nr))?;
-                        out.push(nr);
-                        sh.tick()?;
-                        if i % 4096 == 4095 {
-                            sh.check_rows(out.len())?;
-                        }
-                    }
-                    sh.check_rows(out.len())?;
-                    continue;
-                }
-                let v = run.eval_compiled(&list, &Env::new(scope, &r))?;
-                // The list is held while its items become rows.
-                let held = sh.admit(&v)?;
-                sh.charge(held)?;
-                let items = match v {
-                    Value::Null => vec![],
-                    Value::List(l) => l,
-                    other => vec![other],
-                };
-                for it in items {
-                    let nr = extended_row(&r, [it]);
-                    sh.charge(Shared::row_bytes(&nr))?;
-                    out.push(nr);
-                    sh.tick()?;
-                }
-                sh.release(held);
-                sh.check_rows(out.len())?;
-            }
-            scope.push(Arc::from(u.variable.name.as_str()));
-            Ok(out)
-        }
-        Clause::CallProcedure(c) if crate::engine::procedures::writes(&c.name.dotted()) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            call::call_writing_procedure(g, sh, c, scope, rows)
-        }
-        Clause::CallProcedure(c) => {
-            let run = Runner::new(access.graph(), sh);
-            run.call_procedure(c, scope, rows)
-        }
-        Clause::CallSubquery(c) => {
-            let mut out = Vec::new();
-            let imports: Vec<Arc<str>> = match &c.scope {
-                Some(crate::syntax::SubqueryScope::All) => scope.clone(),
-                Some(crate::syntax::SubqueryScope::Variables(vs)) => {
-                    vs.iter().map(|v| Arc::from(v.name.as_str())).collect()
-                }
-                // Without a scope clause only what an importing WITH names comes in: the
-                // subquery does not see the other outer variables (a MATCH on one of their
-                // names binds a new variable).
-                None => importing_with(&c.query, scope),
-            };
-            // Under PROFILE: the subquery's `Argument` produces a row per run of it, one per
-            // input row.
-            sh.profile_steps(
-                c as *const crate::syntax::CallSubquery as usize,
-                0,
-                rows.len() as u64,
-            );
-            if let Some(tx) = &c.in_transactions {
-                return transactions::call_in_transactions(
-                    access, sh, c, tx, &imports, scope, rows,
-                );
-            }
-            let import_slots = import_slots(&imports, scope);
-            for r in rows {
-                let env = Env::new(scope, &r);
-                let vals = imported_values(&import_slots, &env);
-                let sub = run_query(access, sh, &c.query, Some((&imports, &vals)))?;
-                if sub.returns {
-                    if sub.rows.is_empty() && c.optional {
-                        let mut nr = r.clone();
-                        nr.extend(sub.columns.iter().map(|_| Value::Null));
-                        out.push(nr);
-                    }
-                    for sr in sub.rows {
-                        let nr = extended_row(&r, sr);
-                        sh.charge(Shared::row_bytes(&nr))?;
-                        out.push(nr);
-                    }
-                } else {
-                    out.push(r);
-                }
-                sh.check_rows(out.len())?;
-            }
-            // The subquery's columns, known from its RETURN clause.
-            if let Some(cols) = returned_columns(&c.query, sh.src) {
-                scope.extend(cols);
-            }
-            Ok(out)
-        }
-        Clause::Create(c) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            exec_create(g, sh, &c.pattern, scope, rows)
-        }
-        Clause::Merge(m) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            exec_merge(g, sh, m, scope, rows)
-        }
-        Clause::Set(s) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            for r in &rows {
-                apply_set_items(g, sh, &s.items, scope, r)?;
-            }
-            Ok(rows)
-        }
-        Clause::Remove(rm) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            for r in &rows {
-                for it in &rm.items {
-                    apply_remove(g, sh, it, scope, r)?;
-                }
-            }
-            Ok(rows)
-        }
-        Clause::Delete(d) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            exec_delete(g, sh, d, scope, &rows)?;
-            Ok(rows)
-        }
-        Clause::Foreach(f) => {
-            for r in &rows {
-                let list = {
-                    let run = Runner::new(access.graph(), sh);
-                    run.eval(&f.list, &Env::new(scope, r))?
-                };
-                let items = match list {
-                    Value::Null => vec![],
-                    Value::List(l) => l,
-                    other => {
-                        return Err(ExecError::type_error(format!(
-                            "FOREACH expects a list, got {}",
-                            crate::value::type_name(&other)
-                        )))
-                    }
-                };
-                for it in items {
-                    let mut inner_scope = scope.clone();
-                    inner_scope.push(Arc::from(f.variable.name.as_str()));
-                    let mut nr = r.clone();
-                    nr.push(it);
-                    let mut inner_rows = vec![nr];
-                    for c in &f.clauses {
-                        inner_rows = run_clause(access, sh, c, &mut inner_scope, inner_rows)?;
-                    }
-                }
-            }
-            Ok(rows)
-        }
-        Clause::LoadCsv(l) => {
-            let run = Runner::new(access.graph(), sh);
-            let mut out = Vec::new();
-            for r in rows {
-                let src = run.eval(&l.source, &Env::new(scope, &r))?;
-                let Value::String(url) = src else {
-                    return Err(ExecError::type_error("LOAD CSV FROM expects a string URL"));
-                };
-                let (records, file) =
-                    load_csv(sh, &url, l.with_headers, l.field_terminator.as_deref())?;
-                let file = Value::from(file);
-                for (rec, line) in records {
-                    let nr = extended_row(&r, [rec, Value::Int(line), file.clone()]);
-                    sh.charge(Shared::row_bytes(&nr))?;
-                    out.push(nr);
-                    sh.check_rows(out.len())?;
-                }
-            }
-            scope.push(Arc::from(l.variable.name.as_str()));
-            scope.push(Arc::from(super::eval::LOAD_CSV_LINE));
-            scope.push(Arc::from(super::eval::LOAD_CSV_FILE));
-            Ok(out)
-        }
-        Clause::Use(_) => Ok(rows),
-        Clause::Finish(_) => Ok(Vec::new()),
-        Clause::Let(l) => {
-            // Each item from the incoming row; the new values are appended to it.
-            let run = Runner::new(access.graph(), sh);
-            let layout = Layout::new(scope);
-            let items: Vec<CExpr> = l
-                .items
-                .iter()
-                .map(|(_, e)| run.compile(e, &layout))
-                .collect();
-            let mut out = Vec::with_capacity(rows.len());
-            for mut r in rows {
-                sh.tick()?;
-                let mut vals = Vec::with_capacity(items.len());
-                {
-                    let env = Env::new(scope, &r);
-                    for c in &items {
-                        vals.push(run.eval_compiled(c, &env)?);
-                    }
-                }
-                r.extend(vals);
-                sh.charge(Shared::row_bytes(&r))?;
-                out.push(r);
-            }
-            scope.extend(l.items.iter().map(|(v, _)| Arc::from(v.name.as_str())));
-            Ok(out)
-        }
-        Clause::Filter(f) => {
-            let run = Runner::new(access.graph(), sh);
-            let predicate = run.compile(&f.predicate, &Layout::new(scope));
-            let mut out = Vec::new();
-            for r in rows {
-                sh.tick()?;
-                if crate::engine::eval::passes(
-                    &run.eval_compiled(&predicate, &Env::new(scope, &r))?,
-                )? {
-                    out.push(r);
-                }
-            }
-            Ok(out)
-        }
-        Clause::Show(c) => Runner::new(access.graph(), sh).exec_show(c, scope, rows),
-        Clause::Admin(c) => admin::exec_admin(sh, c),
-        Clause::Schema(c) => {
-            let Access::Write(g) = access else {
-                return Err(read_only());
-            };
-            schema::exec_schema(g, sh, c)
-        }
-        Clause::Return(_) => unreachable_return(),
-    }
-}
-
 /// The outer variables a `CALL { … }` without a scope clause imports: those its parts'
 /// leading `WITH` names as bare variables (`WITH *`: all of them), and those a leading `USE`
 /// reads (`USE graph.byName(g)`, which Neo4j evaluates in the outer scope).
@@ -1515,57 +1090,6 @@ fn return_not_last(span: crate::syntax::Span) -> ExecError {
         "RETURN can only be used at the end of the query",
     )
     .at(span)
-}
-
-/// Whether `next` is a WITH or RETURN whose items aggregate (so that the MATCH before it can
-/// hand it rows as they are found).
-fn aggregating_projection(next: Option<&Clause>) -> bool {
-    let p = match next {
-        Some(Clause::Return(r)) => &r.projection,
-        Some(Clause::With(w)) => &w.projection,
-        _ => return false,
-    };
-    let mut aggs = Vec::new();
-    for it in &p.items {
-        collect_aggregates(&it.expr, &mut aggs);
-    }
-    !aggs.is_empty() || p.group_by.is_some()
-}
-
-fn row_cap(next: Option<&Clause>, sh: &Shared, g: &Graph) -> Option<usize> {
-    let p = match next? {
-        Clause::Return(r) => &r.projection,
-        Clause::With(w) if w.where_.is_none() => &w.projection,
-        _ => return None,
-    };
-    let limit = p.limit.as_ref()?;
-    if p.distinct || !p.order_by.is_empty() || p.group_by.is_some() {
-        return None;
-    }
-    let mut aggs = Vec::new();
-    for it in &p.items {
-        collect_aggregates(&it.expr, &mut aggs);
-    }
-    if !aggs.is_empty() {
-        return None;
-    }
-    let run = Runner::new(g, sh);
-    let count = |e: &Expr| match run.eval(e, &Env::new(&[], &[])) {
-        Ok(Value::Int(i)) if i >= 0 => Some(i as usize),
-        _ => None,
-    };
-    let skip = match &p.skip {
-        Some(s) => count(s)?,
-        None => 0,
-    };
-    Some(count(limit)?.saturating_add(skip))
-}
-
-fn unreachable_return() -> Result<Vec<Row>> {
-    Err(ExecError::compile(
-        ErrorKind::SyntaxError,
-        "RETURN can only be used at the end of the query",
-    ))
 }
 
 fn read_only() -> ExecError {
