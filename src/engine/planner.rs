@@ -5,9 +5,10 @@
 //! step's or a projection operator's rows.
 
 use super::error::Result;
+use super::exec::counter;
 use super::exec::operators::{profiled, start, Pipeline, Planned};
 use super::exec::{has_aggregate, projection_columns, Anon, Runner};
-use crate::plan::Plan;
+use crate::plan::{Plan, Probe};
 use crate::syntax::{Clause, Expr, Projection, Query, SingleQuery};
 use std::sync::Arc;
 
@@ -409,32 +410,33 @@ pub(crate) fn plan_predicates(
     }
     let mut plan = input;
     for (e, how) in sites {
-        let Some(mut rhs) = site_plan(run, e, scope, how, anon)? else {
+        let Some((rhs, key)) = site_plan(run, e, scope, how, anon)? else {
             continue;
         };
-        // PROFILE counts a predicate's work in the operator that evaluates it, not per step.
-        unmeasured(&mut rhs);
-        let (op, rows) = match how {
-            SiteUse::Semi { negated: false } => ("SemiApply", plan.estimated_rows * 0.5),
-            SiteUse::Semi { negated: true } => ("AntiSemiApply", plan.estimated_rows * 0.5),
-            SiteUse::Collect => ("RollUpApply", plan.estimated_rows),
-            SiteUse::Exists | SiteUse::Count => ("Apply", plan.estimated_rows),
+        // Under PROFILE: the rows kept (SemiApply, AntiSemiApply) or passed on, one per
+        // evaluation (the others).
+        let (op, rows, kept) = match how {
+            SiteUse::Semi { negated: false } => {
+                ("SemiApply", plan.estimated_rows * 0.5, counter::SITE_FOUND)
+            }
+            SiteUse::Semi { negated: true } => (
+                "AntiSemiApply",
+                plan.estimated_rows * 0.5,
+                counter::SITE_NOT_FOUND,
+            ),
+            SiteUse::Collect => ("RollUpApply", plan.estimated_rows, counter::SITE_ARGUMENT),
+            SiteUse::Exists | SiteUse::Count => {
+                ("Apply", plan.estimated_rows, counter::SITE_ARGUMENT)
+            }
         };
         let mut p = Plan::over(op, run.text(e), plan);
         p.children.push(rhs);
+        if run.sh.profile.is_some() {
+            p.probe = Some(Probe::Step(key, kept));
+        }
         plan = p.estimate(rows);
     }
     Ok((plan, remaining))
-}
-
-/// Clears the measured rows of a plan tree (its operators were not counted one by one).
-fn unmeasured(p: &mut Plan) {
-    p.rows = None;
-    p.db_hits = None;
-    p.probe = None;
-    for c in &mut p.children {
-        unmeasured(c);
-    }
 }
 
 /// The pattern predicates of `e`, with how each is used inside an expression (the walk does
@@ -452,48 +454,60 @@ fn collect_sites<'e>(e: &'e Expr, out: &mut Vec<(&'e Expr, SiteUse)>) {
     });
 }
 
-/// The plan a pattern predicate runs per row, over an `Argument` of the row's variables.
+/// The plan a pattern predicate runs per row, over an `Argument` of the row's variables, and
+/// the key its PROFILE counters are filed under (`counter::site_key` of its first pattern
+/// part, its chain or its subquery).
 fn site_plan(
     run: &Runner,
     e: &Expr,
     scope: &[Arc<str>],
     how: SiteUse,
     anon: &mut Anon,
-) -> Result<Option<Plan>> {
-    use crate::syntax::{ExprKind, Match, PathExpr, PatternPart, SubqueryBody};
-    let arg = Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string()));
-    let chain_match = |variable: Option<&crate::syntax::Ident>,
-                       chain: &crate::syntax::PathChain,
-                       where_: Option<&Expr>| Match {
-        optional: false,
-        mode: None,
-        pattern: vec![PatternPart {
-            variable: variable.cloned(),
-            selector: None,
-            path: PathExpr::Chain(chain.clone()),
-            span: chain.span,
-        }],
-        hints: Vec::new(),
-        where_: where_.cloned(),
-        search: None,
-        where_after_search: false,
-        span: e.span,
-    };
-    let mut inner_scope = scope.to_vec();
+) -> Result<Option<(Plan, usize)>> {
+    use crate::syntax::{ExprKind, Match, PathChain, PathExpr, PatternPart, SubqueryBody};
+    let mut arg =
+        Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string()));
+    let chain_match =
+        |variable: Option<&crate::syntax::Ident>, chain: &PathChain, where_: Option<&Expr>| Match {
+            optional: false,
+            mode: None,
+            pattern: vec![PatternPart {
+                variable: variable.cloned(),
+                selector: None,
+                path: PathExpr::Chain(chain.clone()),
+                span: chain.span,
+            }],
+            hints: Vec::new(),
+            where_: where_.cloned(),
+            search: None,
+            where_after_search: false,
+            span: e.span,
+        };
+    let profiling = run.sh.profile.is_some();
     let body = match &e.kind {
         ExprKind::Exists(b) | ExprKind::CountSubquery(b) => Some(&**b),
         _ => None,
     };
-    if let ExprKind::Collect(q) = &e.kind {
+    let query_body = match (&e.kind, body) {
+        (ExprKind::Collect(q), _) => Some(&**q),
+        (_, Some(SubqueryBody::Query(q))) => Some(q),
+        _ => None,
+    };
+    if let Some(q) = query_body {
+        let key = counter::site_key(q.span);
+        if profiling {
+            arg.probe = Some(Probe::Step(key, counter::SITE_ARGUMENT));
+        }
+        // The subquery's clauses count their own rows, summed over its runs.
         let (p, _, _) = query(run, q, scope, Some(arg), anon)?;
-        return Ok(Some(top(p, how, None, run)));
+        return Ok(Some((top(p, how, None, run, key), key)));
     }
-    if let Some(SubqueryBody::Query(q)) = body {
-        let (p, _, _) = query(run, q, scope, Some(arg), anon)?;
-        return Ok(Some(top(p, how, None, run)));
-    }
-    let (m, map) = match (&e.kind, body) {
-        (ExprKind::Pattern(chain), _) => (chain_match(None, chain, None), None),
+    // The executor files each part's steps under its span (`counter::site_key`).
+    let chain_key = |c: &PathChain| counter::site_key(c.span);
+    let (m, map, keys) = match (&e.kind, body) {
+        (ExprKind::Pattern(chain), _) => {
+            (chain_match(None, chain, None), None, vec![chain_key(chain)])
+        }
         (
             ExprKind::PatternComprehension {
                 variable,
@@ -505,6 +519,7 @@ fn site_plan(
         ) => (
             chain_match(variable.as_ref(), pattern, filter.as_deref()),
             Some(&**map),
+            vec![chain_key(pattern)],
         ),
         (_, Some(SubqueryBody::Pattern { pattern, where_ })) => (
             Match {
@@ -518,21 +533,58 @@ fn site_plan(
                 span: e.span,
             },
             None,
+            pattern.iter().map(|p| counter::site_key(p.span)).collect(),
         ),
         _ => return Ok(None),
     };
-    let p = run.plan_match(&m, &mut inner_scope, Some(arg), anon)?;
-    Ok(Some(top(p, how, map, run)))
+    let key = keys[0];
+    if profiling {
+        arg.probe = Some(Probe::Step(key, counter::SITE_ARGUMENT));
+    }
+    let mut inner_scope = scope.to_vec();
+    let mut p = run.plan_match(&m, &mut inner_scope, Some(arg), anon)?;
+    // The copy's parts, planned, are the AST's parts counted.
+    let copies: Vec<usize> = m
+        .pattern
+        .iter()
+        .map(|p| p as *const PatternPart as usize)
+        .collect();
+    p.rekey(&|part| copies.iter().position(|&c| c == part).map(|i| keys[i]));
+    Ok(Some((top(p, how, map, run, key), key)))
 }
 
-/// What a predicate's plan ends with: the first match, the count, or the comprehension's
-/// projection.
-fn top(p: Plan, how: SiteUse, map: Option<&Expr>, run: &Runner) -> Plan {
+/// What a predicate's plan ends with, under PROFILE reading the site's counters (`key`): an
+/// existence test's right side ends in the operator it asks for a match, which hands it no
+/// rows; an existence test in an expression takes the first match (`Limit 1`); a count
+/// aggregates the matches, a comprehension projects each.
+fn top(mut p: Plan, how: SiteUse, map: Option<&Expr>, run: &Runner, key: usize) -> Plan {
+    let profiling = run.sh.profile.is_some();
+    let probe = |plan: &mut Plan, counter: usize| {
+        if profiling {
+            plan.probe = Some(Probe::Step(key, counter));
+        }
+    };
     match how {
-        SiteUse::Semi { .. } | SiteUse::Exists => Plan::over("Limit", "1", p).estimate(1.0),
-        SiteUse::Count => Plan::over("EagerAggregation", "count(*)", p).estimate(1.0),
+        SiteUse::Semi { .. } => {
+            probe(&mut p, counter::SITE_HANDED);
+            p
+        }
+        SiteUse::Exists => {
+            let mut p = Plan::over("Limit", "1", p).estimate(1.0);
+            probe(&mut p, counter::SITE_FOUND);
+            p
+        }
+        SiteUse::Count => {
+            let mut p = Plan::over("EagerAggregation", "count(*)", p).estimate(1.0);
+            probe(&mut p, counter::SITE_ARGUMENT);
+            p
+        }
         SiteUse::Collect => match map {
-            Some(m) => Plan::over("Projection", run.text(m), p),
+            Some(m) => {
+                let mut p = Plan::over("Projection", run.text(m), p);
+                probe(&mut p, counter::SITE_HANDED);
+                p
+            }
             None => p,
         },
     }

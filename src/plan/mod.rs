@@ -89,6 +89,20 @@ impl Plan {
         }
     }
 
+    /// Files the counters of the chain steps of pattern part `part` under `to(part)` instead,
+    /// where `to` gives one (a plan made from a copy of a pattern, counted under the
+    /// original's key).
+    pub(crate) fn rekey(&mut self, to: &dyn Fn(usize) -> Option<usize>) {
+        if let Some(Probe::Step(part, step)) = self.probe {
+            if let Some(k) = to(part) {
+                self.probe = Some(Probe::Step(k, step));
+            }
+        }
+        for c in &mut self.children {
+            c.rekey(to);
+        }
+    }
+
     /// After a `PROFILE` run: each probed operator's rows and db hits as `read` gives them
     /// for its probe; the probes are then cleared.
     pub(crate) fn measure(&mut self, read: &dyn Fn(Probe) -> (Option<u64>, Option<u64>)) {

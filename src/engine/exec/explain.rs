@@ -458,8 +458,19 @@ fn rel_text(r: &RelationshipPattern, name: &str, forward: bool) -> String {
 
 /// Under PROFILE, the operator that ends a step of a chain (an expansion or its filter)
 /// reports the rows the step passed, unless it already reports another count.
+/// A step with a `Filter` on top: the scan, seek or expansion under it reports the rows it
+/// produced, before the filter.
 fn top_of_step(plan: &mut Plan, part: usize, step: usize) {
-    if plan.probe.is_none() {
-        plan.probe = Some(crate::plan::Probe::Step(part, step));
+    if plan.probe.is_some() {
+        return;
+    }
+    plan.probe = Some(crate::plan::Probe::Step(part, step));
+    if plan.operator == "Filter" {
+        if let Some(below) = plan.children.first_mut().filter(|c| c.probe.is_none()) {
+            below.probe = Some(crate::plan::Probe::Step(
+                part,
+                step | super::counter::BEFORE_FILTER,
+            ));
+        }
     }
 }

@@ -543,6 +543,7 @@ impl<'a> Runner<'a> {
             let node = &ch.nodes[anchor];
             for &n in candidates.iter() {
                 self.sh.tick()?;
+                self.sh.profile_step(ch.part, counter::BEFORE_FILTER);
                 let bound = if planned.implied {
                     Some(bind_node_slot(node, n, st))
                 } else {
@@ -566,6 +567,7 @@ impl<'a> Runner<'a> {
             .collect();
         for &n in candidates.iter() {
             self.sh.tick()?;
+            self.sh.profile_step(ch.part, counter::BEFORE_FILTER);
             let bound = if planned.implied {
                 Some(bind_node_slot(&ch.nodes[anchor], n, st))
             } else {
@@ -897,6 +899,11 @@ impl<'a> Runner<'a> {
                         if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
                             continue;
                         }
+                    }
+                    if self.sh.profile.is_some() && reaches(&ch.nodes[to_k], m, st) {
+                        // The expansion's row, before its filter.
+                        self.sh
+                            .profile_step(ch.part, (si + 1) | counter::BEFORE_FILTER);
                     }
                     let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
                         st.bound[s] = true;
@@ -1776,11 +1783,13 @@ impl<'a> Runner<'a> {
                 let mut access = Access::Read(self.g);
                 let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
                 // A subquery without RETURN counts the rows its last clause produced.
-                Ok(if out.returns {
+                let n = if out.returns {
                     out.rows.len()
                 } else {
                     out.units
-                })
+                };
+                self.profile_site(counter::site_key(q.span), n as u64, !exists_only);
+                Ok(n)
             }
         }
     }
@@ -1790,6 +1799,7 @@ impl<'a> Runner<'a> {
         flatten_env(env, &mut names, &mut vals);
         let mut access = Access::Read(self.g);
         let out = run_query(&mut access, self.sh, q, Some((&names, &vals)))?;
+        self.profile_site(counter::site_key(q.span), out.rows.len() as u64, true);
         if out.columns.len() != 1 {
             return Err(ExecError::compile(
                 ErrorKind::SemanticError,
@@ -1802,6 +1812,15 @@ impl<'a> Runner<'a> {
     }
 
     // ---- procedures ----
+}
+
+/// Whether an expansion to node `n` reaches `info`'s node: any node when it is new, the bound
+/// one when it is bound (`Expand(Into)`).
+fn reaches(info: &NodeInfo, n: NodeId, st: &MatchState) -> bool {
+    match info.slot.filter(|&s| st.bound[s]) {
+        Some(s) => matches!(&st.vals[s], Value::Node(m) if *m == n),
+        None => true,
+    }
 }
 
 pub(super) fn flatten_env(env: &Env, names: &mut Vec<Arc<str>>, vals: &mut Vec<Value>) {

@@ -776,6 +776,34 @@ impl<'a> Runner<'a> {
 // ---------------------------------------------------------------------------------------------
 // Queries and clauses
 
+/// The counters PROFILE keeps beside a chain's steps (`Shared::profile_steps`, keyed by a
+/// pattern part and a step number).
+pub(crate) mod counter {
+    /// Added to a step's number: the rows the step's scan, seek or expansion produced, before
+    /// the checks of the step's node and relationship (the `Filter` above it).
+    pub(crate) const BEFORE_FILTER: usize = 1 << 16;
+    /// A pattern predicate's evaluations: the rows of its `Argument` (keyed by its first
+    /// pattern part, its chain or its subquery).
+    pub(crate) const SITE_ARGUMENT: usize = 1 << 17;
+    /// The evaluations that found a match (what `SemiApply` keeps, a `Limit 1` passes).
+    pub(crate) const SITE_FOUND: usize = SITE_ARGUMENT + 1;
+    /// The evaluations that found none (what `AntiSemiApply` keeps).
+    pub(crate) const SITE_NOT_FOUND: usize = SITE_ARGUMENT + 2;
+    /// The matches handed to the predicate's consumer: a count, a comprehension's projection.
+    /// An existence test asks whether there is a match and takes none (as Neo4j's
+    /// `SemiApply` asks its right side), so for it this stays 0.
+    pub(crate) const SITE_HANDED: usize = SITE_ARGUMENT + 3;
+
+    /// The key a pattern predicate's counters are filed under: the span of its pattern part,
+    /// chain or subquery in the statement's text (the same for the copies of it the executor
+    /// makes, say a WHERE conjunct pushed into a pattern's filter), marked apart from the
+    /// addresses that key a MATCH's parts.
+    pub(crate) fn site_key(span: crate::syntax::Span) -> usize {
+        ((1u64 << 63) | ((span.start as u64 & 0x7fff_ffff) << 32) | (span.end as u64 & 0xffff_ffff))
+            as usize
+    }
+}
+
 /// The result of a (sub)query: column names and rows.
 pub(crate) struct Output {
     pub columns: Vec<Arc<str>>,

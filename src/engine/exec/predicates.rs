@@ -61,8 +61,47 @@ const MAX_SITE_ENTRIES: usize = 4096;
 
 impl Runner<'_> {
     /// Matches a site's pattern (`parts` and `where_` as the AST has them) in `env` and calls
-    /// `f` for each match with the extended frame, until it returns `false`.
+    /// `f` for each match with the extended frame, until it returns `false`. `takes`: whether
+    /// `f` takes the matches as rows (a count, a comprehension), or only asks whether there is
+    /// one (an existence test). Under PROFILE the site counts its evaluations, those that
+    /// found a match and those that did not, and the rows it handed on
+    /// (`exec::counter::SITE_*`, keyed by the site's first pattern part: `counter::site_key`).
     fn for_each_site_match(
+        &self,
+        kind: SiteKind,
+        pattern: SitePattern,
+        where_: Option<&Expr>,
+        env: &Env,
+        takes: bool,
+        f: &mut MatchCallback,
+    ) -> Result<()> {
+        if self.sh.profile.is_none() {
+            return self.site_matches(kind, pattern, where_, env, f);
+        }
+        let mut found = 0u64;
+        self.site_matches(kind, pattern, where_, env, &mut |names, vals| {
+            found += 1;
+            f(names, vals)
+        })?;
+        self.profile_site(pattern.key(), found, takes);
+        Ok(())
+    }
+
+    /// Under PROFILE: one evaluation of the pattern predicate or subquery filed under `key`,
+    /// which found `found` matches (handed on when the consumer `takes` them).
+    pub(super) fn profile_site(&self, key: usize, found: u64, takes: bool) {
+        self.sh.profile_steps(key, counter::SITE_ARGUMENT, 1);
+        let outcome = match found {
+            0 => counter::SITE_NOT_FOUND,
+            _ => counter::SITE_FOUND,
+        };
+        self.sh.profile_steps(key, outcome, 1);
+        if takes {
+            self.sh.profile_steps(key, counter::SITE_HANDED, found);
+        }
+    }
+
+    fn site_matches(
         &self,
         kind: SiteKind,
         pattern: SitePattern,
@@ -145,10 +184,10 @@ impl Runner<'_> {
         let compiled = Yoke::try_attach_to_cart(site, |s: &Site| -> Result<CompiledSite<'_>> {
             let (mut chains, rest) =
                 self.compile_chains(&s.parts, &names, old_len, s.where_.as_ref())?;
-            // Pattern predicates are not operators of the plan: PROFILE does not count
-            // their steps.
+            // PROFILE files a chain's steps under its part's span, where the planner finds
+            // them (`counter::site_key`, `planner::site_plan`), not under this copy's address.
             for ch in chains.iter_mut() {
-                ch.part = 0;
+                ch.part = ch.source.map_or(0, |p| counter::site_key(p.span));
             }
             Ok(CompiledSite { chains, rest })
         })?;
@@ -186,6 +225,7 @@ impl Runner<'_> {
             SitePattern::Shortest(all, chain),
             None,
             env,
+            true,
             &mut |names, vals| {
                 if let Some(i) = names.iter().rposition(|n| &**n == SHORTEST_VAR) {
                     paths.push(vals[i].clone());
@@ -208,6 +248,7 @@ impl Runner<'_> {
             SitePattern::Chain(None, chain),
             None,
             env,
+            false,
             &mut |_, _| {
                 found = true;
                 Ok(false)
@@ -232,6 +273,7 @@ impl Runner<'_> {
             SitePattern::Chain(variable, pattern),
             filter,
             env,
+            true,
             &mut |names, vals| {
                 let v = self.eval(map, &Env::new(names, vals))?;
                 self.sh.grow(&mut bytes, &v)?;
@@ -257,6 +299,7 @@ impl Runner<'_> {
             SitePattern::Parts(pattern),
             where_,
             env,
+            !exists_only,
             &mut |_, _| {
                 n += 1;
                 Ok(!exists_only)
@@ -321,6 +364,17 @@ impl SitePattern<'_> {
                 PathExpr::ShortestFunction { all: a, chain: c, .. } if *a == all && c == chain
             ),
             _ => false,
+        }
+    }
+
+    /// The key of the site's PROFILE counters: its first pattern part's (a lone chain's, for
+    /// a pattern or a comprehension) [`counter::site_key`].
+    fn key(self) -> usize {
+        match self {
+            SitePattern::Chain(_, chain) | SitePattern::Shortest(_, chain) => {
+                counter::site_key(chain.span)
+            }
+            SitePattern::Parts(parts) => parts.first().map_or(0, |p| counter::site_key(p.span)),
         }
     }
 

@@ -9,6 +9,7 @@
 
 use super::{Batch, Cx, Flow, Pipeline, Target};
 use crate::engine::error::Result;
+use crate::engine::exec::counter::BEFORE_FILTER;
 use crate::graph::{AdjEntry, Dir};
 use crate::value::{NodeId, RelId};
 
@@ -69,7 +70,8 @@ impl Pipeline<'_, '_> {
         // Pass 2: the lists walked into candidates (a bounded buffer, checked when full).
         let entries: usize = lists.iter().map(|(o, i)| o.len() + i.len()).sum();
         let mut cands: Vec<Candidate> = Vec::with_capacity(entries.min(self.batch));
-        let mut passed = 0u64;
+        // (The rows that passed the end node's checks, and all the step produced.)
+        let mut passed = (0u64, 0u64);
         let mut flow = Flow::More;
         let both = step.dir == Dir::Both;
         // One type, a new end node, nothing to be unique from: the entries of the type are
@@ -154,7 +156,10 @@ impl Pipeline<'_, '_> {
             flow = self.push(cx, level + 1, out, rest)?;
         }
         out.clear();
-        cx.run.sh.profile_steps(self.ch.part, level + 1, passed);
+        cx.run.sh.profile_steps(self.ch.part, level + 1, passed.0);
+        cx.run
+            .sh
+            .profile_steps(self.ch.part, (level + 1) | BEFORE_FILTER, passed.1);
         Ok(flow)
     }
 
@@ -169,13 +174,14 @@ impl Pipeline<'_, '_> {
         cands: &mut Vec<Candidate>,
         out: &mut Batch,
         rest: &mut [Batch],
-        passed: &mut u64,
+        passed: &mut (u64, u64),
     ) -> Result<Flow> {
         let step = &self.steps[level];
         let earlier = &self.steps[..level];
         let mut flow = Flow::More;
         let (info, implied) = (&self.ch.nodes[step.to], self.labels_implied[level]);
         for c in cands.iter() {
+            passed.1 += 1;
             let ok = if implied {
                 super::reached_node_ok(cx.run, info, c.node)
             } else {
@@ -184,7 +190,7 @@ impl Pipeline<'_, '_> {
             if !ok {
                 continue;
             }
-            *passed += 1;
+            passed.0 += 1;
             let i = c.row as usize;
             for k in self.visited_nodes(level) {
                 out.nodes[k].push(input.nodes[k][i]);

@@ -4,6 +4,7 @@
 
 use super::{Batch, Cx, Flow, Pipeline};
 use crate::engine::error::Result;
+use crate::engine::exec::counter::BEFORE_FILTER;
 
 impl Pipeline<'_, '_> {
     /// Runs the source: every candidate of the anchor that its node pattern accepts, pushed on
@@ -15,10 +16,14 @@ impl Pipeline<'_, '_> {
             cx.run
                 .anchor_candidates(anchor, self.ch.nodes[k].slot, cx.st, cx.scope)?;
         let fixed = self.fixed[k];
-        let mut passed = 0u64;
+        let (mut passed, mut produced) = (0u64, 0u64);
         for &n in candidates.iter() {
             cx.run.sh.tick()?;
-            if fixed.is_some_and(|f| f != n) || !(anchor.implied || self.node_ok(cx.run, k, n)) {
+            if fixed.is_some_and(|f| f != n) {
+                continue;
+            }
+            produced += 1;
+            if !(anchor.implied || self.node_ok(cx.run, k, n)) {
                 continue;
             }
             passed += 1;
@@ -28,14 +33,21 @@ impl Pipeline<'_, '_> {
                 let flow = self.push(cx, 0, out, levels)?;
                 out.clear();
                 if flow == Flow::Stop {
-                    cx.run.sh.profile_steps(self.ch.part, 0, passed);
+                    self.count_source(cx, passed, produced);
                     return Ok(Flow::Stop);
                 }
             }
         }
         let flow = self.push(cx, 0, out, levels)?;
         out.clear();
-        cx.run.sh.profile_steps(self.ch.part, 0, passed);
+        self.count_source(cx, passed, produced);
         Ok(flow)
+    }
+
+    /// Under PROFILE: the source's rows, and the candidates before its node's checks.
+    fn count_source(&self, cx: &Cx, passed: u64, produced: u64) {
+        let sh = cx.run.sh;
+        sh.profile_steps(self.ch.part, 0, passed);
+        sh.profile_steps(self.ch.part, BEFORE_FILTER, produced);
     }
 }
