@@ -192,3 +192,46 @@ fn the_corpus_covers_the_operators() {
         assert!(seen.contains(op), "no {op} in the snapshots; seen {seen:?}");
     }
 }
+
+/// Under PROFILE every operator of every corpus statement reports its rows: the counts come
+/// from the operators that ran, none is left out (the statements run on a fresh copy of the
+/// graph each, so that the writes do not pile up).
+#[test]
+fn profile_counts_every_operator_of_the_corpus() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut base = grape::engine::load_graph(
+        root.join("corpora/demo/graph.json").to_str().unwrap(),
+        Default::default(),
+    )
+    .unwrap();
+    grape::engine::run(&mut base, SETUP, &Params::new()).unwrap();
+    let mut uncounted = Vec::new();
+    let (mut operators, mut profiled) = (0, 0);
+    let corpus = corpus();
+    for (id, q) in &corpus {
+        let mut g = base.clone();
+        // (LOAD CSV has no import directory here: it plans, and does not run.)
+        let Ok(t) = grape::engine::run(&mut g, &format!("PROFILE {q}"), &Params::new()) else {
+            continue;
+        };
+        let plan = t.plan.unwrap_or_else(|| panic!("{id}: no plan"));
+        profiled += 1;
+        for p in plan.walk() {
+            operators += 1;
+            if p.rows.is_none() {
+                uncounted.push(format!("{id}: {} {}", p.operator, p.details));
+            }
+        }
+    }
+    assert!(
+        profiled + 2 >= corpus.len() && operators > 500,
+        "{profiled} of {} statements ran, {operators} operators",
+        corpus.len()
+    );
+    assert!(
+        uncounted.is_empty(),
+        "{} operators without a count:\n{}",
+        uncounted.len(),
+        uncounted.join("\n")
+    );
+}

@@ -1164,8 +1164,19 @@ fn plan_for_profile(
 fn with_profile(mut table: Table, planned: Option<crate::plan::Plan>, sh: &Shared) -> Table {
     if let Some(mut plan) = planned {
         plan.measure(&|p| sh.measured(p));
-        plan.rows = Some(table.rows.len() as u64);
+        // `ProduceResults` (and the `EmptyResult` under it, for a statement that returns
+        // nothing) passed on the rows the statement returned.
+        let returned = table.rows.len() as u64;
+        plan.rows = Some(returned);
         plan.db_hits = Some(0);
+        if let Some(empty) = plan
+            .children
+            .first_mut()
+            .filter(|c| c.operator == "EmptyResult" && c.rows.is_none())
+        {
+            empty.rows = Some(returned);
+            empty.db_hits = Some(0);
+        }
         table.plan = Some(plan);
     }
     table

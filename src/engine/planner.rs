@@ -71,14 +71,23 @@ pub(crate) fn query(
     anon: &mut Anon,
 ) -> Result<(Plan, Vec<Arc<str>>, bool)> {
     let (mut plan, cols, returns) = single(run, &q.first, outer, input.clone(), anon)?;
+    let profiling = run.sh.profile.is_some();
     for u in &q.unions {
         let (next, _, _) = single(run, &u.query, outer, input.clone(), anon)?;
         let rows = plan.estimated_rows + next.estimated_rows;
         let mut union = Plan::over("Union", "", plan).bind(cols.iter().map(|c| c.to_string()));
         union.children.push(next);
         plan = union.estimate(rows);
+        // Under PROFILE: the rows the executor counts for this part (`exec::run_query_on`).
+        let key = u as *const crate::syntax::UnionPart as usize;
+        if profiling {
+            plan.probe = Some(Probe::Step(key, counter::UNION));
+        }
         if !u.all {
             plan = Plan::over("Distinct", cols.join(", "), plan);
+            if profiling {
+                plan.probe = Some(Probe::Step(key, counter::UNION_DISTINCT));
+            }
         }
     }
     Ok((plan, cols, returns))

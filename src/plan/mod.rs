@@ -89,6 +89,12 @@ impl Plan {
         }
     }
 
+    /// The operator, reading `probe`'s counter under PROFILE.
+    pub(crate) fn probed(mut self, probe: Probe) -> Plan {
+        self.probe = Some(probe);
+        self
+    }
+
     /// Files the counters of the chain steps of pattern part `part` under `to(part)` instead,
     /// where `to` gives one (a plan made from a copy of a pattern, counted under the
     /// original's key).

@@ -60,8 +60,17 @@ impl Runner<'_> {
         // An OPTIONAL MATCH after other clauses runs per incoming row, over an `Argument`; so
         // does a search after other clauses.
         let per_row = input.is_some() && (m.optional || search.is_some());
+        // Under PROFILE: an OPTIONAL MATCH's `Argument` and `Optional` read the rows its step
+        // counts (`operators::match_`).
+        let key = m as *const Match as usize;
+        let probe = |p: Plan, counter: usize| match self.sh.profile.is_some() && m.optional {
+            true => p.probed(crate::plan::Probe::Step(key, counter)),
+            false => p,
+        };
         let mut cur = if per_row {
-            Some(Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string())))
+            let arg =
+                Plan::leaf("Argument", scope.join(", ")).bind(scope.iter().map(|s| s.to_string()));
+            Some(probe(arg, super::counter::OPTIONAL_ARGUMENT))
         } else {
             input.clone()
         };
@@ -122,6 +131,7 @@ impl Runner<'_> {
         if per_row && search.is_none() {
             if m.optional {
                 plan = Plan::over("Optional", new_scope[old_len..].join(", "), plan);
+                plan = probe(plan, super::counter::OPTIONAL);
             }
             let lhs = input.expect("per-row plans have an input");
             let rows =
@@ -132,6 +142,7 @@ impl Runner<'_> {
         } else if m.optional {
             plan = Plan::over("Optional", new_scope[old_len..].join(", "), plan);
             plan.estimated_rows = plan.estimated_rows.max(1.0);
+            plan = probe(plan, super::counter::OPTIONAL);
         }
         *scope = new_scope;
         Ok(plan)
@@ -311,7 +322,12 @@ impl Runner<'_> {
         let input = match start {
             Some((anchor, node)) => {
                 let v = anon.name(&node.pat.variable);
-                self.start_plan(anchor, node, &v, input)
+                let mut plan = self.start_plan(anchor, node, &v, input);
+                // Under PROFILE: the start nodes the search tried and those that matched.
+                if self.sh.profile.is_some() && !matches!(anchor.access, AnchorAccess::Bound) {
+                    top_of_step(&mut plan, part as *const PatternPart as usize, 0);
+                }
+                plan
             }
             None => input.unwrap_or_else(|| Plan::leaf("Argument", "")),
         };
@@ -465,12 +481,22 @@ fn top_of_step(plan: &mut Plan, part: usize, step: usize) {
         return;
     }
     plan.probe = Some(crate::plan::Probe::Step(part, step));
-    if plan.operator == "Filter" {
-        if let Some(below) = plan.children.first_mut().filter(|c| c.probe.is_none()) {
-            below.probe = Some(crate::plan::Probe::Step(
-                part,
-                step | super::counter::BEFORE_FILTER,
-            ));
+    let before = crate::plan::Probe::Step(part, step | super::counter::BEFORE_FILTER);
+    let mut node = plan;
+    if node.operator == "Filter" {
+        match node.children.first_mut() {
+            Some(below) if below.probe.is_none() => {
+                below.probe = Some(before);
+                node = below;
+            }
+            _ => return,
+        }
+    }
+    // A start per incoming row (`Apply`, `CartesianProduct`): its seek or scan, on the right,
+    // produced the same rows.
+    if matches!(node.operator.as_str(), "Apply" | "CartesianProduct") {
+        if let Some(leaf) = node.children.get_mut(1).filter(|c| c.probe.is_none()) {
+            leaf.probe = Some(before);
         }
     }
 }

@@ -154,6 +154,8 @@ pub(super) struct GroupInfo<'q> {
 pub(super) struct GPath {
     nodes: Vec<NodeId>,
     rels: Vec<RelId>,
+    /// The chain's PROFILE key (`ChainInfo::part`): its start counts there.
+    part: usize,
 }
 
 /// A general-chain match kept for path selection: end nodes, length and the bindings.
@@ -537,13 +539,17 @@ impl<'a> Runner<'a> {
         let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
         let anchor = planned.node;
         let candidates = self.anchor_candidates(planned, ch.nodes[anchor].slot, st, scope)?;
+        let scanned = self.scanned_rows(Some(planned));
+        if let Some(n) = scanned {
+            self.sh.profile_steps(ch.part, counter::BEFORE_FILTER, n);
+        }
         if ch.rels.is_empty() && ch.path_slot.is_none() && i + 1 == chains.len() {
             // A lone node pattern, the last part: each candidate that matches is a row
             // (what `expand` with no steps and `finish_chain` would do, without their calls).
             let node = &ch.nodes[anchor];
             for &n in candidates.iter() {
                 self.sh.tick()?;
-                self.sh.profile_step(ch.part, counter::BEFORE_FILTER);
+                self.count_start(ch.part, scanned);
                 let bound = if planned.implied {
                     Some(bind_node_slot(node, n, st))
                 } else {
@@ -567,7 +573,7 @@ impl<'a> Runner<'a> {
             .collect();
         for &n in candidates.iter() {
             self.sh.tick()?;
-            self.sh.profile_step(ch.part, counter::BEFORE_FILTER);
+            self.count_start(ch.part, scanned);
             let bound = if planned.implied {
                 Some(bind_node_slot(&ch.nodes[anchor], n, st))
             } else {
@@ -665,6 +671,32 @@ impl<'a> Runner<'a> {
                     .anchor_candidates(&a, node.slot, st, scope)?
                     .into_owned())
             }
+        }
+    }
+
+    /// Under PROFILE, a start the plan shows as a `NodeByLabelScan` under a `Filter` (a seek
+    /// on an equality no index the schema declares): the rows that scan makes, the label's
+    /// nodes, however the executor found the equal ones. `None` when the candidates are the
+    /// start operator's rows (a scan, a seek through a declared index) — they are counted one
+    /// by one.
+    pub(super) fn scanned_rows(&self, anchor: Option<&Anchor>) -> Option<u64> {
+        self.sh.profile.as_ref()?;
+        match &anchor?.access {
+            AnchorAccess::Seek { label, key, .. }
+                if !self.g.declares_seekable_index(self.g.sym_name(*label), key) =>
+            {
+                Some(self.g.nodes_with_label(*label).len() as u64)
+            }
+            _ => None,
+        }
+    }
+
+    /// Under PROFILE: a start node produced (before its checks), where the candidates are
+    /// counted one by one (`scanned`: see [`Self::scanned_rows`]).
+    #[inline]
+    fn count_start(&self, part: usize, scanned: Option<u64>) {
+        if scanned.is_none() {
+            self.sh.profile_step(part, counter::BEFORE_FILTER);
         }
     }
 
@@ -1220,10 +1252,16 @@ impl<'a> Runner<'a> {
         };
         // Where the search starts, as planned with the pattern.
         let starts = self.start_candidates(ch.anchor.as_ref(), &ch.nodes[0], st, scope)?;
+        let scanned = self.scanned_rows(ch.anchor.as_ref());
+        if let Some(n) = scanned {
+            self.sh.profile_steps(ch.part, counter::BEFORE_FILTER, n);
+        }
         for s in starts {
+            self.count_start(ch.part, scanned);
             let Some(saved_s) = self.bind_node(&ch.nodes[0], s, st, scope)? else {
                 continue;
             };
+            self.sh.profile_step(ch.part, 0);
             // BFS layers from s, recording all shortest predecessors.
             let mut preds: HashMap<NodeId, Vec<(RelId, NodeId)>> = HashMap::new();
             let mut dist: HashMap<NodeId, u64> = HashMap::new();
@@ -1339,7 +1377,10 @@ impl<'a> Runner<'a> {
         if st.halt.get() {
             return Ok(());
         }
-        let mut path = GPath::default();
+        let mut path = GPath {
+            part: ch.part,
+            ..GPath::default()
+        };
         let Some(sel) = gen.selector else {
             return self.gmatch(&gen.elems, 0, st, &mut path, scope, &mut |st, path, run| {
                 run.general_done(ch, path, st, chains, i, scope, emit)
@@ -1361,6 +1402,7 @@ impl<'a> Runner<'a> {
                 path: GPath {
                     nodes: path.nodes.clone(),
                     rels: path.rels.clone(),
+                    part: path.part,
                 },
             });
             run.sh.check_rows(found.len())
@@ -1495,10 +1537,20 @@ impl<'a> Runner<'a> {
                     None => self.start_candidates(info.start.as_ref(), info, st, scope)?,
                 };
                 let fresh = path.nodes.is_empty();
+                let scanned = self.scanned_rows(info.start.as_ref().filter(|_| fresh));
+                if let Some(n) = scanned {
+                    self.sh.profile_steps(path.part, counter::BEFORE_FILTER, n);
+                }
                 for n in candidates {
                     self.sh.tick()?;
+                    if fresh {
+                        self.count_start(path.part, scanned);
+                    }
                     if let Some(saved) = self.bind_node(info, n, st, scope)? {
                         if fresh {
+                            // Under PROFILE: the start nodes, as `NodeByLabelScan` and its
+                            // `Filter` count them.
+                            self.sh.profile_step(path.part, 0);
                             path.nodes.push(n);
                         }
                         let r = self.gmatch(elems, idx + 1, st, path, scope, k);

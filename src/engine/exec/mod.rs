@@ -793,6 +793,14 @@ pub(crate) mod counter {
     /// An existence test asks whether there is a match and takes none (as Neo4j's
     /// `SemiApply` asks its right side), so for it this stays 0.
     pub(crate) const SITE_HANDED: usize = SITE_ARGUMENT + 3;
+    /// A UNION part's `Union` (keyed by the part).
+    pub(crate) const UNION: usize = 0;
+    /// A UNION part's `Distinct` (without ALL).
+    pub(crate) const UNION_DISTINCT: usize = 1;
+    /// An OPTIONAL MATCH's `Optional` (keyed by the MATCH clause).
+    pub(crate) const OPTIONAL: usize = 0;
+    /// The `Argument` of an OPTIONAL MATCH that runs per incoming row: a row per run.
+    pub(crate) const OPTIONAL_ARGUMENT: usize = 1;
 
     /// The key a pattern predicate's counters are filed under: the span of its pattern part,
     /// chain or subquery in the statement's text (the same for the copies of it the executor
@@ -870,7 +878,8 @@ fn run_query_on(
     let first = run_single(access, sh, &q.first, scope.to_vec(), input.clone())?;
     let mut columns = first.columns.clone();
     let mut rows = first.rows;
-    let mut all = true;
+    // Each part is a `Union` of the rows so far and its own, then (UNION without ALL; the
+    // checker refuses a mix) a `Distinct` of them: the operators EXPLAIN shows.
     for u in &q.unions {
         let part = run_single(access, sh, &u.query, scope.to_vec(), input.clone())?;
         if part.columns != columns {
@@ -882,13 +891,15 @@ fn run_query_on(
             .with_gql(super::error::GqlStatus::union_columns())
             .at(u.span));
         }
-        all &= u.all;
         rows.extend(part.rows);
         columns = part.columns;
-    }
-    if !all {
-        let mut seen = HashSet::new();
-        rows.retain(|r| seen.insert(r.iter().cloned().map(GroupKey).collect::<Vec<_>>()));
+        let key = u as *const crate::syntax::UnionPart as usize;
+        sh.profile_steps(key, counter::UNION, rows.len() as u64);
+        if !u.all {
+            let mut seen = HashSet::new();
+            rows.retain(|r| seen.insert(r.iter().cloned().map(GroupKey).collect::<Vec<_>>()));
+            sh.profile_steps(key, counter::UNION_DISTINCT, rows.len() as u64);
+        }
     }
     Ok(Output::returning(columns, rows))
 }

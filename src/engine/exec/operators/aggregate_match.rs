@@ -4,7 +4,7 @@
 //! rows otherwise. PROFILE counts the rows the MATCH fed and the groups the projection made,
 //! on this same run.
 
-use super::super::{matching, return_not_last, Access, Output, Row, Runner, Shared};
+use super::super::{counter, matching, return_not_last, Access, Output, Row, Runner, Shared};
 use super::Ran;
 use crate::engine::error::Result;
 use crate::syntax::{Clause, Expr, Match, Projection, Span};
@@ -47,6 +47,7 @@ impl Fused<'_> {
     ) -> Result<Ran> {
         let (m, p, where_) = (self.m, self.p, self.where_);
         let run = Runner::new(access.graph(), sh);
+        let input = rows.len() as u64;
         let mut after = scope.clone();
         matching::declare_match_vars(m, &mut after);
         let mut pr = run.prepare_projection(p, &after, self.returns.is_some(), where_)?;
@@ -62,6 +63,12 @@ impl Fused<'_> {
                 fed
             }
         };
+        if m.optional {
+            // Under PROFILE, as `match_` counts them: the runs, and the rows `Optional` fed.
+            let key = m as *const Match as usize;
+            sh.profile_steps(key, counter::OPTIONAL_ARGUMENT, input);
+            sh.profile_steps(key, counter::OPTIONAL, fed as u64);
+        }
         // The MATCH's count ends here; the projection's starts.
         if let Some(s) = started.take() {
             sh.profile_end(self.matched, s, fed);

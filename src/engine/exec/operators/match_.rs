@@ -1,7 +1,7 @@
 //! `MATCH` and `OPTIONAL MATCH`: the pattern's scans, seeks and expansions, planned by
 //! `exec::explain` and run by `exec::matching` from the same compiled pattern.
 
-use super::super::{Access, Env, Row, Runner, Shared};
+use super::super::{counter, Access, Env, Row, Runner, Shared};
 use crate::engine::error::Result;
 use crate::syntax::{Clause, Expr, Match, Projection};
 use crate::value::Value;
@@ -38,7 +38,16 @@ pub(super) fn run(
 ) -> Result<Vec<Row>> {
     let run = Runner::new(access.graph(), sh);
     let cap = cap.and_then(|p| rows_needed(&run, p));
-    run.exec_match_capped(m, scope, rows, cap)
+    let input = rows.len() as u64;
+    let out = run.exec_match_capped(m, scope, rows, cap)?;
+    if m.optional {
+        // Under PROFILE: a run per incoming row (the `Argument`), and the rows `Optional`
+        // passed on (a match, or the row with nulls).
+        let key = m as *const Match as usize;
+        sh.profile_steps(key, counter::OPTIONAL_ARGUMENT, input);
+        sh.profile_steps(key, counter::OPTIONAL, out.len() as u64);
+    }
+    Ok(out)
 }
 
 /// `LIMIT` plus `SKIP`, when both are constant non-negative integers.

@@ -16,13 +16,14 @@ impl Pipeline<'_, '_> {
             cx.run
                 .anchor_candidates(anchor, self.ch.nodes[k].slot, cx.st, cx.scope)?;
         let fixed = self.fixed[k];
-        let (mut passed, mut produced) = (0u64, 0u64);
+        let scanned = cx.run.scanned_rows(Some(anchor));
+        let (mut passed, mut produced) = (0u64, scanned.unwrap_or(0));
         for &n in candidates.iter() {
             cx.run.sh.tick()?;
             if fixed.is_some_and(|f| f != n) {
                 continue;
             }
-            produced += 1;
+            produced += u64::from(scanned.is_none());
             if !(anchor.implied || self.node_ok(cx.run, k, n)) {
                 continue;
             }
