@@ -1144,3 +1144,76 @@ fn unions_optionals_and_per_row_scans_count_their_rows() {
     );
     assert_eq!(rows(&plan, "EmptyResult", 0), Some(0), "{}", plan.render());
 }
+
+/// Consecutive MATCH clauses at the start of a query are planned together, as Neo4j plans
+/// them: the clause with the cheapest start goes first (here the one that seeks a declared
+/// index), a clause that reads another's variable stays after it, each keeps its own
+/// relationship uniqueness, and the rows are the rows of the clauses in written order.
+#[test]
+fn leading_match_clauses_start_from_the_cheapest_anchor() {
+    let mut g = graph(PEOPLE);
+    grape::engine::run(
+        &mut g,
+        "MATCH (a:Person {name: 'p2'}), (b:Person {name: 'p3'}) CREATE (a)-[:KNOWS]->(b)",
+        &Params::new(),
+    )
+    .unwrap();
+    let leaf = |p: &Plan| {
+        p.walk()
+            .last()
+            .map(|o| (o.operator.clone(), o.details.clone()))
+    };
+    let q = "MATCH (a:Person)-[:KNOWS]->(b:Person) MATCH (b)-[:KNOWS]->(c:Person {name: 'p3'}) RETURN a.name, c.name";
+    let p = plan_of(&g, q);
+    assert_eq!(
+        leaf(&p),
+        Some((
+            "NodeIndexSeek".to_string(),
+            "c:Person(name) WHERE name = 'p3'".to_string()
+        )),
+        "{}",
+        p.render()
+    );
+    // The same rows as the clauses one after the other (a WITH between them keeps the order).
+    let rows = |g: &mut Graph, q: &str| {
+        let mut r: Vec<String> = grape::engine::run(g, q, &Params::new())
+            .unwrap()
+            .rows
+            .iter()
+            .map(|r| format!("{r:?}"))
+            .collect();
+        r.sort();
+        r
+    };
+    let written = "MATCH (a:Person)-[:KNOWS]->(b:Person) WITH * MATCH (b)-[:KNOWS]->(c:Person {name: 'p3'}) RETURN a.name, c.name";
+    assert_eq!(rows(&mut g, q), rows(&mut g, written));
+    assert_eq!(rows(&mut g, q).len(), 1);
+    // Uniqueness per clause: the same relationship may match in both.
+    let same = count(
+        &mut g,
+        "MATCH (a:Person)-[r:KNOWS]->(b) MATCH (a)-[s:KNOWS]->(b:Person {name: 'p2'}) RETURN count(*)",
+    );
+    assert_eq!(same, 1);
+    // A clause that reads another's variable stays after it.
+    let p = plan_of(
+        &g,
+        "MATCH (a:Person)-[:KNOWS]->(b) MATCH (c:Person {name: b.name}) RETURN c.name",
+    );
+    let apply = p
+        .walk()
+        .into_iter()
+        .find(|o| o.operator == "Apply")
+        .unwrap_or_else(|| panic!("{}", p.render()));
+    assert_eq!(apply.children[0].operator, "Expand(All)", "{}", p.render());
+    assert_eq!(
+        apply.children[1].details,
+        "c:Person(name) WHERE name = b.name"
+    );
+    assert_eq!(
+        count(
+            &mut g,
+            "MATCH (a:Person)-[:KNOWS]->(b) MATCH (c:Person {name: b.name}) RETURN count(*)"
+        ),
+        2
+    );
+}

@@ -101,7 +101,7 @@ fn single(
     anon: &mut Anon,
 ) -> Result<(Plan, Vec<Arc<str>>, bool)> {
     let mut scope: Vec<Arc<str>> = outer.to_vec();
-    let pipeline = Pipeline::of(q);
+    let pipeline = Pipeline::of(q, run, outer);
     if let Some(c) = pipeline.composed() {
         return composed(run, c, scope, input, anon);
     }

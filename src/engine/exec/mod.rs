@@ -917,7 +917,7 @@ fn run_single(
             return constituents::run_part(access, sh, composite, q, u, scope, rows);
         }
     }
-    let pipeline = operators::Pipeline::of(q);
+    let pipeline = operators::Pipeline::of(q, &Runner::new(access.graph(), sh), &scope);
     if let Some(c) = pipeline.composed() {
         let started = sh.profile.as_ref().map(|_| sh.profile_start());
         let out = run_composed(access, sh, c, scope, rows)?;

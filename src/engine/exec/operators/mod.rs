@@ -24,6 +24,7 @@ mod foreach;
 mod let_;
 mod load_csv;
 mod match_;
+mod match_group;
 mod merge;
 mod procedure_call;
 mod produce_results;
@@ -132,10 +133,13 @@ pub(crate) enum Planned {
 }
 
 impl<'q> Pipeline<'q> {
-    /// The steps of `q`, planned once.
-    pub(crate) fn of(q: &'q SingleQuery) -> Pipeline<'q> {
+    /// The steps of `q`, planned once on the graph `run` reads, with `outer` bound before it
+    /// (a subquery's imports).
+    pub(crate) fn of(q: &'q SingleQuery, run: &Runner, outer: &[Arc<str>]) -> Pipeline<'q> {
+        let mut clauses: Vec<&'q Clause> = q.clauses.iter().collect();
+        match_group::order(run, &mut clauses, outer);
         Pipeline {
-            steps: steps(&q.clauses, true),
+            steps: steps(&clauses, true),
         }
     }
 
@@ -153,13 +157,13 @@ impl<'q> Pipeline<'q> {
 
 /// The steps of `clauses`; `top` for a query's own clauses (a FOREACH body's clauses are
 /// run one by one, as written).
-fn steps(clauses: &[Clause], top: bool) -> Vec<Step<'_>> {
+fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
     let n = clauses.len();
     let mut out = Vec::with_capacity(n);
     let mut i = 0;
     while i < n {
-        let clause = &clauses[i];
-        let next = clauses.get(i + 1).filter(|_| top);
+        let clause = clauses[i];
+        let next = clauses.get(i + 1).copied().filter(|_| top);
         let last = i + 1 == n;
         i += 1;
         let op = match clause {
@@ -207,7 +211,7 @@ fn steps(clauses: &[Clause], top: bool) -> Vec<Step<'_>> {
             Clause::Delete(d) => Op::Delete(d),
             Clause::Foreach(f) => Op::Foreach {
                 f,
-                body: steps(&f.clauses, false),
+                body: steps(&f.clauses.iter().collect::<Vec<_>>(), false),
             },
             Clause::LoadCsv(l) => Op::LoadCsv(l),
             Clause::Use(_) => Op::Use,

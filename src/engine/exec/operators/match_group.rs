@@ -1,0 +1,134 @@
+//! The MATCH clauses a query starts with, taken in the order that starts from the cheapest
+//! anchor — as Neo4j plans consecutive MATCH clauses as one query graph
+//! (`MATCH (c:Crime)-[:INVOLVED_IN]-(v:Vehicle) MATCH (c)-[:OCCURRED_AT]-(l:Location
+//! {postcode: $p})` seeks the location first). Each clause keeps its own relationship
+//! uniqueness, so the order changes which rows come first, never which rows there are.
+//!
+//! A clause moves ahead only when everything it reads (property values, WHERE) is bound by
+//! itself or before the group; among the clauses that may go next, the one whose first chain
+//! anchor (`compile::plan_anchor`, with what the clauses before it bind) costs least goes,
+//! ties in written order: a bound node or a seek through a declared index costs its
+//! estimate, a scan or an equality no declared index serves costs the label's nodes.
+
+use super::super::matching::AnchorAccess;
+use super::super::{declare_match_vars, walk, Runner};
+use crate::syntax::{Clause, Expr, LabelExpr, Match, PathElement, PathExpr};
+use std::sync::Arc;
+
+/// Reorders the leading run of plain MATCH clauses of `clauses` (with `outer` bound before
+/// them).
+pub(super) fn order(run: &Runner, clauses: &mut [&Clause], outer: &[Arc<str>]) {
+    let group = clauses
+        .iter()
+        .take_while(|c| matches!(c, Clause::Match(m) if plain(m)))
+        .count();
+    if group < 2 {
+        return;
+    }
+    let mut bound: Vec<Arc<str>> = outer.to_vec();
+    let mut left: Vec<&Clause> = clauses[..group].to_vec();
+    let mut ordered = Vec::with_capacity(group);
+    while !left.is_empty() {
+        let mut best: Option<(f64, usize)> = None;
+        for (k, c) in left.iter().enumerate() {
+            let Clause::Match(m) = c else { continue };
+            if !reads_only(m, &bound) {
+                continue;
+            }
+            let Some(estimate) = estimate(run, m, &bound) else {
+                continue;
+            };
+            if best.is_none_or(|(e, _)| estimate < e) {
+                best = Some((estimate, k));
+            }
+        }
+        // (None ready, or none estimated: the rest as written.)
+        let k = best.map_or(0, |(_, k)| k);
+        let c = left.remove(k);
+        if let Clause::Match(m) = c {
+            declare_match_vars(m, &mut bound);
+        }
+        ordered.push(c);
+    }
+    clauses[..group].copy_from_slice(&ordered);
+}
+
+/// A MATCH the group may reorder: not OPTIONAL, no SEARCH, no hints, fixed or variable-length
+/// chains of nodes and relationships (no shortest path, no quantified group).
+fn plain(m: &Match) -> bool {
+    !m.optional
+        && m.search.is_none()
+        && m.hints.is_empty()
+        && m.pattern.iter().all(|p| {
+            p.selector.is_none()
+                && matches!(&p.path, PathExpr::Chain(c) if c.elements.iter().all(|e| match e {
+                    PathElement::Node(_) => true,
+                    PathElement::Relationship(r) => r.quantifier.is_none(),
+                    PathElement::Group(_) => false,
+                }))
+        })
+}
+
+/// Whether every variable `m` reads is one it binds or one in `bound`.
+fn reads_only(m: &Match, bound: &[Arc<str>]) -> bool {
+    let mut own: Vec<Arc<str>> = Vec::new();
+    declare_match_vars(m, &mut own);
+    let mut reads = Vec::new();
+    let mut read = |e: &Expr| walk::free_vars(e, &mut reads);
+    for p in &m.pattern {
+        for e in &p.path.chain().elements {
+            let (props, where_, labels) = match e {
+                PathElement::Node(n) => (&n.properties, &n.where_, &n.labels),
+                PathElement::Relationship(r) => (&r.properties, &r.where_, &r.types),
+                PathElement::Group(_) => return false,
+            };
+            if let Some(x) = props {
+                read(x);
+            }
+            if let Some(x) = where_ {
+                read(x);
+            }
+            if labels.as_ref().is_some_and(dynamic) {
+                return false;
+            }
+        }
+    }
+    if let Some(w) = &m.where_ {
+        read(w);
+    }
+    reads
+        .iter()
+        .all(|v| own.iter().chain(bound).any(|b| **b == **v))
+}
+
+/// Whether a label expression computes labels per row (`$(expr)`).
+fn dynamic(l: &LabelExpr) -> bool {
+    match l {
+        LabelExpr::Dynamic { .. } => true,
+        LabelExpr::Not(x, _) => dynamic(x),
+        LabelExpr::And(xs, _) | LabelExpr::Or(xs, _) => xs.iter().any(dynamic),
+        LabelExpr::Name(_) | LabelExpr::Wildcard(_) => false,
+    }
+}
+
+/// The estimate of the first anchor the clause would start from after `bound` (`None` when
+/// its patterns do not compile; it then runs as written, and fails there if it must).
+fn estimate(run: &Runner, m: &Match, bound: &[Arc<str>]) -> Option<f64> {
+    let mut scope = bound.to_vec();
+    declare_match_vars(m, &mut scope);
+    let (chains, _) = run
+        .compile_chains(&m.pattern, &scope, bound.len(), m.where_.as_ref())
+        .ok()?;
+    // (The chains come in the order they run: the first starts from the cheapest anchor.)
+    let anchor = chains.first()?.anchor.as_ref()?;
+    Some(match &anchor.access {
+        // An equality no declared index serves costs the scan of its label, as Neo4j plans
+        // it (a `NodeByLabelScan` and a `Filter`), however few nodes it keeps.
+        AnchorAccess::Seek { label, key, .. }
+            if !run.g.declares_seekable_index(run.g.sym_name(*label), key) =>
+        {
+            run.g.nodes_with_label(*label).len() as f64
+        }
+        _ => anchor.estimate,
+    })
+}
