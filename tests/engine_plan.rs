@@ -1188,6 +1188,11 @@ fn leading_match_clauses_start_from_the_cheapest_anchor() {
     let written = "MATCH (a:Person)-[:KNOWS]->(b:Person) WITH * MATCH (b)-[:KNOWS]->(c:Person {name: 'p3'}) RETURN a.name, c.name";
     assert_eq!(rows(&mut g, q), rows(&mut g, written));
     assert_eq!(rows(&mut g, q).len(), 1);
+    // In a subquery run per row, with the order chosen once for the statement.
+    let sub = "UNWIND ['p3', 'p2', 'p3'] AS n CALL (n) { MATCH (a:Person)-[:KNOWS]->(b:Person) MATCH (b)-[:KNOWS]->(c:Person {name: n}) RETURN a.name AS an } RETURN n, an";
+    let sub_written = "UNWIND ['p3', 'p2', 'p3'] AS n CALL (n) { MATCH (a:Person)-[:KNOWS]->(b:Person) WITH * MATCH (b)-[:KNOWS]->(c:Person {name: n}) RETURN a.name AS an } RETURN n, an";
+    assert_eq!(rows(&mut g, sub), rows(&mut g, sub_written));
+    assert_eq!(rows(&mut g, sub).len(), 2);
     // Uniqueness per clause: the same relationship may match in both.
     let same = count(
         &mut g,

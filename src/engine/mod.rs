@@ -818,6 +818,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         virtuals: RefCell::default(),
         deleted: RefCell::default(),
         lookups: RefCell::default(),
+        match_orders: RefCell::default(),
     }
 }
 

@@ -109,6 +109,10 @@ pub(crate) struct Shared<'a> {
     /// compiling its checks ask for the same nodes, and the scans that answer them before an
     /// index pays are not repeated.
     pub lookups: RefCell<Vec<Lookup>>,
+    /// The order of each single query's leading MATCH clauses (`operators::match_group`), by
+    /// the query's place in the statement: chosen once, so that a subquery run per row does
+    /// not plan it again and PROFILE's plan and its run take the same order.
+    pub match_orders: RefCell<HashMap<usize, Vec<usize>>>,
 }
 
 /// One equality lookup's answer, valid while its graph is at `version`.
@@ -160,6 +164,7 @@ impl Shared<'_> {
             virtuals: RefCell::default(),
             deleted: RefCell::default(),
             lookups: RefCell::default(),
+            match_orders: RefCell::default(),
         }
     }
 

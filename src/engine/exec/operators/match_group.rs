@@ -12,12 +12,13 @@
 
 use super::super::matching::AnchorAccess;
 use super::super::{declare_match_vars, walk, Runner};
-use crate::syntax::{Clause, Expr, LabelExpr, Match, PathElement, PathExpr};
+use crate::syntax::{Clause, Expr, LabelExpr, Match, PathElement, PathExpr, SingleQuery};
 use std::sync::Arc;
 
-/// Reorders the leading run of plain MATCH clauses of `clauses` (with `outer` bound before
-/// them).
-pub(super) fn order(run: &Runner, clauses: &mut [&Clause], outer: &[Arc<str>]) {
+/// Reorders the leading run of plain MATCH clauses of `clauses`, the clauses of `q` (with
+/// `outer` bound before them). The order is chosen once per statement
+/// (`Shared::match_orders`).
+pub(super) fn order(run: &Runner, q: &SingleQuery, clauses: &mut [&Clause], outer: &[Arc<str>]) {
     let group = clauses
         .iter()
         .take_while(|c| matches!(c, Clause::Match(m) if plain(m)))
@@ -25,13 +26,49 @@ pub(super) fn order(run: &Runner, clauses: &mut [&Clause], outer: &[Arc<str>]) {
     if group < 2 {
         return;
     }
+    let key = q as *const SingleQuery as usize;
+    let known = run.sh.match_orders.borrow().get(&key).cloned();
+    // (A kept order is checked again, cheaply, before it is used: any order in which each
+    // clause reads only what is bound gives the same rows.)
+    let order = match known {
+        Some(o) if o.len() == group && valid(&o, &clauses[..group], outer) => o,
+        _ => {
+            let o = choose(run, &clauses[..group], outer);
+            run.sh.match_orders.borrow_mut().insert(key, o.clone());
+            o
+        }
+    };
+    let ordered: Vec<&Clause> = order.iter().map(|&i| clauses[i]).collect();
+    clauses[..group].copy_from_slice(&ordered);
+}
+
+/// Whether, taken in `order`, each clause of `group` reads only what is bound before it.
+fn valid(order: &[usize], group: &[&Clause], outer: &[Arc<str>]) -> bool {
     let mut bound: Vec<Arc<str>> = outer.to_vec();
-    let mut left: Vec<&Clause> = clauses[..group].to_vec();
-    let mut ordered = Vec::with_capacity(group);
+    for &i in order {
+        let Some(Clause::Match(m)) = group.get(i) else {
+            return false;
+        };
+        if !reads_only(m, &bound) {
+            return false;
+        }
+        declare_match_vars(m, &mut bound);
+    }
+    let mut seen = order.to_vec();
+    seen.sort_unstable();
+    seen.dedup();
+    seen.len() == group.len()
+}
+
+/// The order of `group` (indices into it), greedily: the cheapest clause that may go next.
+fn choose(run: &Runner, group: &[&Clause], outer: &[Arc<str>]) -> Vec<usize> {
+    let mut bound: Vec<Arc<str>> = outer.to_vec();
+    let mut left: Vec<usize> = (0..group.len()).collect();
+    let mut ordered = Vec::with_capacity(group.len());
     while !left.is_empty() {
         let mut best: Option<(f64, usize)> = None;
-        for (k, c) in left.iter().enumerate() {
-            let Clause::Match(m) = c else { continue };
+        for (k, &i) in left.iter().enumerate() {
+            let Clause::Match(m) = group[i] else { continue };
             if !reads_only(m, &bound) {
                 continue;
             }
@@ -44,13 +81,13 @@ pub(super) fn order(run: &Runner, clauses: &mut [&Clause], outer: &[Arc<str>]) {
         }
         // (None ready, or none estimated: the rest as written.)
         let k = best.map_or(0, |(_, k)| k);
-        let c = left.remove(k);
-        if let Clause::Match(m) = c {
+        let i = left.remove(k);
+        if let Clause::Match(m) = group[i] {
             declare_match_vars(m, &mut bound);
         }
-        ordered.push(c);
+        ordered.push(i);
     }
-    clauses[..group].copy_from_slice(&ordered);
+    ordered
 }
 
 /// A MATCH the group may reorder: not OPTIONAL, no SEARCH, no hints, fixed or variable-length
@@ -131,4 +168,29 @@ fn estimate(run: &Runner, m: &Match, bound: &[Arc<str>]) -> Option<f64> {
         }
         _ => anchor.estimate,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An order is usable only when each clause reads what is bound before it: a kept order
+    /// that would run a clause before the one whose variable it reads is refused (and chosen
+    /// again), so a stale entry cannot change the rows.
+    #[test]
+    fn an_order_is_valid_only_when_each_clause_reads_what_is_bound() {
+        let stmt = crate::syntax::parse(
+            "MATCH (a:Person) MATCH (b:Person {name: a.name}) MATCH (c:City) RETURN *",
+        )
+        .unwrap();
+        let clauses: Vec<&Clause> = stmt.query.first.clauses.iter().take(3).collect();
+        assert!(valid(&[0, 1, 2], &clauses, &[]));
+        assert!(valid(&[2, 0, 1], &clauses, &[]));
+        assert!(!valid(&[1, 0, 2], &clauses, &[]));
+        // `a` bound outside: the second clause may go first.
+        assert!(valid(&[1, 0, 2], &clauses, &[Arc::from("a")]));
+        // Not a permutation.
+        assert!(!valid(&[0, 0, 2], &clauses, &[]));
+        assert!(!valid(&[0, 1, 3], &clauses, &[]));
+    }
 }

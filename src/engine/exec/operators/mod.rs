@@ -137,7 +137,7 @@ impl<'q> Pipeline<'q> {
     /// (a subquery's imports).
     pub(crate) fn of(q: &'q SingleQuery, run: &Runner, outer: &[Arc<str>]) -> Pipeline<'q> {
         let mut clauses: Vec<&'q Clause> = q.clauses.iter().collect();
-        match_group::order(run, &mut clauses, outer);
+        match_group::order(run, q, &mut clauses, outer);
         Pipeline {
             steps: steps(&clauses, true),
         }
