@@ -30,6 +30,25 @@ const TEAMS: &str =
     CREATE (a)-[:KNOWS]->(b)";
 
 /// The single integer a counting query returns.
+/// The plan of `q`, a `PROFILE` statement, with its counts.
+fn profile(g: &mut Graph, q: &str) -> Plan {
+    let stmt = grape::syntax::parse(q).unwrap();
+    execute(g, &stmt, q, &Params::new(), &Options::default())
+        .unwrap()
+        .plan
+        .unwrap()
+}
+
+/// The rows of the `nth` operator named `op` (outermost first).
+fn rows(plan: &Plan, op: &str, nth: usize) -> Option<u64> {
+    plan.walk()
+        .into_iter()
+        .filter(|p| p.operator == op)
+        .nth(nth)
+        .unwrap_or_else(|| panic!("no {op} #{nth} in\n{}", plan.render()))
+        .rows
+}
+
 fn count(g: &mut Graph, q: &str) -> u64 {
     grape::engine::run(g, q, &Params::new())
         .unwrap()
@@ -785,21 +804,6 @@ fn profile_plans_before_the_run() {
 #[test]
 fn projection_operators_count_their_own_rows() {
     let mut g = graph(TEAMS);
-    let profile = |g: &mut Graph, q: &str| -> Plan {
-        let stmt = grape::syntax::parse(q).unwrap();
-        execute(g, &stmt, q, &Params::new(), &Options::default())
-            .unwrap()
-            .plan
-            .unwrap()
-    };
-    let rows = |plan: &Plan, op: &str, nth: usize| -> Option<u64> {
-        plan.walk()
-            .into_iter()
-            .filter(|p| p.operator == op)
-            .nth(nth)
-            .unwrap_or_else(|| panic!("no {op} #{nth} in\n{}", plan.render()))
-            .rows
-    };
 
     let keys = count(
         &mut g,
@@ -886,13 +890,6 @@ const AGES: &str = "UNWIND range(1, 30) AS i CREATE (:Person {name: 'p' + i, tea
 #[test]
 fn pattern_predicates_and_filtered_steps_count_each_operator() {
     let mut g = graph(AGES);
-    let profile = |g: &mut Graph, q: &str| -> Plan {
-        let stmt = grape::syntax::parse(q).unwrap();
-        execute(g, &stmt, q, &Params::new(), &Options::default())
-            .unwrap()
-            .plan
-            .unwrap()
-    };
     // The operators, outermost first, with their rows.
     let counted = |plan: &Plan| -> Vec<(String, Option<u64>)> {
         plan.walk()
@@ -1047,21 +1044,6 @@ fn pattern_predicates_and_filtered_steps_count_each_operator() {
 #[test]
 fn unions_optionals_and_per_row_scans_count_their_rows() {
     let mut g = graph(AGES);
-    let profile = |g: &mut Graph, q: &str| -> Plan {
-        let stmt = grape::syntax::parse(q).unwrap();
-        execute(g, &stmt, q, &Params::new(), &Options::default())
-            .unwrap()
-            .plan
-            .unwrap()
-    };
-    let rows = |plan: &Plan, op: &str, nth: usize| -> Option<u64> {
-        plan.walk()
-            .into_iter()
-            .filter(|p| p.operator == op)
-            .nth(nth)
-            .unwrap_or_else(|| panic!("no {op} #{nth} in\n{}", plan.render()))
-            .rows
-    };
     let people = count(&mut g, "MATCH (p:Person) RETURN count(*)");
     let young = count(&mut g, "MATCH (p:Person) WHERE p.age < 5 RETURN count(*)");
     let old = count(&mut g, "MATCH (p:Person) WHERE p.age > 26 RETURN count(*)");

@@ -4,9 +4,11 @@
 //! rows otherwise. PROFILE counts the rows the MATCH fed and the groups the projection made,
 //! on this same run.
 
-use super::super::{counter, matching, return_not_last, Access, Output, Row, Runner, Shared};
+use super::super::{counter, matching, return_not_last, Access, Anon, Output, Row, Runner, Shared};
 use super::Ran;
 use crate::engine::error::Result;
+use crate::engine::planner;
+use crate::plan::Plan;
 use crate::syntax::{Clause, Expr, Match, Projection, Span};
 use std::sync::Arc;
 
@@ -27,8 +29,9 @@ pub(super) fn aggregating(
     (aggregates || p.group_by.is_some()).then_some((p, where_, returns))
 }
 
-/// The step, borrowed from its [`super::Op::AggregateMatch`].
-pub(super) struct Fused<'q> {
+/// The step: the MATCH (`matched`, `m`) and the projection it feeds (`p`, a WITH's `where_`;
+/// for a RETURN its span and whether it ends the query).
+pub(crate) struct Fused<'q> {
     pub matched: &'q Clause,
     pub m: &'q Match,
     pub p: &'q Projection,
@@ -37,6 +40,26 @@ pub(super) struct Fused<'q> {
 }
 
 impl Fused<'_> {
+    /// The pattern's operators, then the projection's (and a WITH's `Filter`); whether it is
+    /// a RETURN.
+    pub(super) fn explain(
+        &self,
+        run: &Runner,
+        scope: &mut Vec<Arc<str>>,
+        input: Option<Plan>,
+        anon: &mut Anon,
+    ) -> Result<(Plan, bool)> {
+        let matched = run.plan_match(self.m, scope, input, anon)?;
+        let input = super::profiled(run, self.matched, matched);
+        let returns = self.returns.is_some();
+        let plan = planner::projection(run, self.p, scope, Some(input), returns, anon)?;
+        if returns {
+            return Ok((plan, true));
+        }
+        let (plan, rest) = planner::plan_predicates(run, &[], self.where_, scope, plan, anon)?;
+        Ok((super::super::filter(plan, rest), false))
+    }
+
     pub(super) fn run(
         &self,
         access: &mut Access,

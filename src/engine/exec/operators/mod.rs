@@ -14,7 +14,7 @@
 //! and counted by those modules, from the same compiled patterns the executor runs.
 
 mod admin;
-mod aggregate_match;
+pub(crate) mod aggregate_match;
 mod apply;
 mod create;
 mod delete;
@@ -66,14 +66,7 @@ pub(crate) enum Op<'q> {
     },
     /// A `MATCH` followed by an aggregating `WITH` or `RETURN` (the step's clause): the
     /// matches are grouped as they are found and never held.
-    AggregateMatch {
-        matched: &'q Clause,
-        m: &'q ast::Match,
-        p: &'q ast::Projection,
-        where_: Option<&'q ast::Expr>,
-        /// For a `RETURN`: its span and whether it ends the query.
-        returns: Option<(ast::Span, bool)>,
-    },
+    AggregateMatch(aggregate_match::Fused<'q>),
     /// `WITH` (with its `WHERE`).
     Projection(&'q ast::With),
     /// `RETURN`; `after_show` when it reads a `SHOW` command's rows (`RETURN *` keeps their
@@ -175,13 +168,13 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
                     let returns = returns.map(|span| (span, i == n));
                     out.push(Step {
                         clause: next.expect("aggregating() saw it"),
-                        op: Op::AggregateMatch {
+                        op: Op::AggregateMatch(aggregate_match::Fused {
                             matched: clause,
                             m,
                             p,
                             where_,
                             returns,
-                        },
+                        }),
                     });
                     continue;
                 }
@@ -250,22 +243,7 @@ impl Step<'_> {
                 ))
             }
             Op::Match { m, cap } => match_::run(access, sh, m, *cap, scope, rows)?,
-            Op::AggregateMatch {
-                matched,
-                m,
-                p,
-                where_,
-                returns,
-            } => {
-                let step = aggregate_match::Fused {
-                    matched,
-                    m,
-                    p,
-                    where_: *where_,
-                    returns: *returns,
-                };
-                return step.run(access, sh, scope, rows, started);
-            }
+            Op::AggregateMatch(step) => return step.run(access, sh, scope, rows, started),
             Op::Projection(w) => projection::run(access, sh, w, scope, rows)?,
             Op::ProduceResults {
                 r,
@@ -312,31 +290,10 @@ impl Step<'_> {
             // Planned as a whole query (`planner::composed`); amid other clauses it fails.
             Op::Composed => start(input),
             Op::Match { m, .. } => run.plan_match(m, scope, input, anon)?,
-            Op::AggregateMatch {
-                matched,
-                m,
-                p,
-                where_,
-                returns,
-                ..
-            } => {
-                let matched_plan = run.plan_match(m, scope, input, anon)?;
-                let input = profiled(run, matched, matched_plan);
-                let plan = crate::engine::planner::projection(
-                    run,
-                    p,
-                    scope,
-                    Some(input),
-                    returns.is_some(),
-                    anon,
-                )?;
-                if returns.is_some() {
-                    return Ok(Planned::Returned(profiled(run, self.clause, plan)));
-                }
-                let (plan, rest) =
-                    crate::engine::planner::plan_predicates(run, &[], *where_, scope, plan, anon)?;
-                super::filter(plan, rest)
-            }
+            Op::AggregateMatch(step) => match step.explain(run, scope, input, anon)? {
+                (plan, true) => return Ok(Planned::Returned(profiled(run, self.clause, plan))),
+                (plan, false) => plan,
+            },
             Op::Projection(w) => projection::explain(run, w, scope, input, anon)?,
             Op::ProduceResults { r, .. } => {
                 let plan = produce_results::explain(run, r, scope, input, anon)?;
