@@ -849,7 +849,7 @@ impl Runner<'_> {
     /// `base.key`.
     /// The symbol of property key `key` in the graph, if any graph element ever had it.
     #[inline]
-    fn key_sym(&self, key: &str) -> Option<crate::graph::Sym> {
+    pub(super) fn key_sym(&self, key: &str) -> Option<crate::graph::Sym> {
         let g = self.graph();
         let here = (
             g as *const crate::graph::Graph as usize,
@@ -857,7 +857,9 @@ impl Runner<'_> {
             key.len(),
         );
         let (cg, ck, cl, sym) = self.sh.last_key.get();
-        if (cg, ck, cl) == here {
+        // (The text is compared too: a key freed and another allocated at the same address
+        // must not read the first one's symbol.)
+        if (cg, ck, cl) == here && g.sym_name_get(sym).is_some_and(|n| **n == *key) {
             return Some(sym);
         }
         let sym = g.sym(key)?;

@@ -229,6 +229,27 @@ impl Values {
         }
     }
 
+    /// [`Self::get_int`], looking first at place `*hint` of the record (the records of a label
+    /// mostly have their keys in the same places); `*hint` becomes where the key was found.
+    #[inline]
+    pub fn get_int_hinted(&self, props: Props, key: Sym, hint: &mut usize) -> IntRead {
+        let run = self.run(props);
+        let i = match run.get(*hint) {
+            Some(p) if p.key == key => *hint,
+            _ => match run.binary_search_by_key(&key, |p| p.key) {
+                Ok(i) => {
+                    *hint = i;
+                    i
+                }
+                Err(_) => return IntRead::Missing,
+            },
+        };
+        match run[i].tag == INT {
+            true => IntRead::Int(run[i].bits as i64),
+            false => IntRead::Other,
+        }
+    }
+
     /// The value under `key` read as a string, borrowed from the pool (no value is built, and
     /// the string is read only where its length matches what it is compared with).
     #[inline]

@@ -409,6 +409,11 @@ impl Graph {
         self.syms.name(id)
     }
 
+    /// The name of symbol `id`, if the graph has that symbol.
+    pub fn sym_name_get(&self, id: Sym) -> Option<&Arc<str>> {
+        self.syms.names.get(id as usize)
+    }
+
     // ---- sizes ----
 
     pub fn node_count(&self) -> usize {
@@ -643,6 +648,15 @@ impl Graph {
     pub fn node_int_property(&self, n: NodeId, key: Sym) -> IntRead {
         match self.node(n) {
             Some(d) => self.vals.get_int(d.props, key),
+            None => IntRead::Missing,
+        }
+    }
+    /// [`Self::node_int_property`] for a scan over many nodes: `hint` remembers where in the
+    /// record the key was last found, and is looked at first.
+    #[inline]
+    pub fn node_int_property_hinted(&self, n: NodeId, key: Sym, hint: &mut usize) -> IntRead {
+        match self.node(n) {
+            Some(d) => self.vals.get_int_hinted(d.props, key, hint),
             None => IntRead::Missing,
         }
     }

@@ -157,8 +157,8 @@ impl Runner<'_> {
             .collect();
         let base = st.vals.clone();
         let base = &base;
-        // `count(*)` reads nothing and cannot fail: a batch's rows are counted per group and
-        // added to the groups' accumulators at its end.
+        // `count(*)` reads nothing and cannot fail: the rows are counted per group and added
+        // to the groups' accumulators once the scan is done.
         let counted: Vec<bool> = (0..arg_cols.len()).map(|a| pr.counts_rows(a)).collect();
         let counts_rows = counted.iter().any(|c| *c);
         // One key that is a node's property: read as an integer where it is one, and its
@@ -168,7 +168,8 @@ impl Runner<'_> {
             _ => None,
         };
         let mut pending: Vec<u64> = Vec::new();
-        let mut touched: Vec<usize> = Vec::new();
+        // Where the key is in the nodes' records (the same place, node after node, mostly).
+        let mut hint = 0usize;
         let mut add = |run: &Runner, b: &Batch| -> Result<Flow> {
             if b.len == 0 {
                 return Ok(Flow::More);
@@ -200,7 +201,7 @@ impl Runner<'_> {
                     (Some(gi), _) => gi,
                     (None, Some((k, key))) => {
                         let n = b.nodes[k][i];
-                        let read = run.g.node_int_property(n, key);
+                        let read = run.g.node_int_property_hinted(n, key, &mut hint);
                         match read {
                             IntRead::Int(v) => pr.int_group(v),
                             _ => None,
@@ -237,9 +238,6 @@ impl Runner<'_> {
                     if pending.len() <= gi {
                         pending.resize(gi + 1, 0);
                     }
-                    if pending[gi] == 0 {
-                        touched.push(gi);
-                    }
                     pending[gi] += 1;
                 }
                 for ((a, outs), counted) in arg_vals.iter_mut().enumerate().zip(&counted) {
@@ -249,16 +247,15 @@ impl Runner<'_> {
                     }
                 }
             }
-            for gi in touched.drain(..) {
-                let n = std::mem::take(&mut pending[gi]);
-                for (a, _) in counted.iter().enumerate().filter(|(_, c)| **c) {
-                    pr.add_rows(gi, a, n)?;
-                }
-            }
             fed += b.len;
             Ok(Flow::More)
         };
         pipeline.run_into(self, &mut st, &new_scope, Sink::Batches(&mut add))?;
+        for (gi, n) in pending.into_iter().enumerate().filter(|(_, n)| *n > 0) {
+            for (a, _) in counted.iter().enumerate().filter(|(_, c)| **c) {
+                pr.add_rows(gi, a, n)?;
+            }
+        }
         *scope = new_scope;
         Ok(Some(fed))
     }
