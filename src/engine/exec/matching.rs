@@ -681,7 +681,13 @@ impl<'a> Runner<'a> {
     /// by one.
     pub(super) fn scanned_rows(&self, anchor: Option<&Anchor>) -> Option<u64> {
         self.sh.profile.as_ref()?;
-        match &anchor?.access {
+        self.shown_as_scan(anchor?)
+    }
+
+    /// For a seek on an equality no index the schema declares — planned, as Neo4j plans it,
+    /// as a `NodeByLabelScan` and a `Filter` — the nodes of its label, which that scan reads.
+    pub(super) fn shown_as_scan(&self, anchor: &Anchor) -> Option<u64> {
+        match &anchor.access {
             AnchorAccess::Seek { label, key, .. }
                 if !self.g.declares_seekable_index(self.g.sym_name(*label), key) =>
             {

@@ -10,7 +10,6 @@
 //! ties in written order: a bound node or a seek through a declared index costs its
 //! estimate, a scan or an equality no declared index serves costs the label's nodes.
 
-use super::super::matching::AnchorAccess;
 use super::super::{declare_match_vars, walk, Runner};
 use crate::syntax::{Clause, Expr, LabelExpr, Match, PathElement, PathExpr, SingleQuery};
 use std::sync::Arc;
@@ -157,17 +156,13 @@ fn estimate(run: &Runner, m: &Match, bound: &[Arc<str>]) -> Option<f64> {
         .compile_chains(&m.pattern, &scope, bound.len(), m.where_.as_ref())
         .ok()?;
     // (The chains come in the order they run: the first starts from the cheapest anchor.)
+    // An equality no declared index serves costs the scan of its label, as Neo4j plans it,
+    // however few nodes it keeps.
     let anchor = chains.first()?.anchor.as_ref()?;
-    Some(match &anchor.access {
-        // An equality no declared index serves costs the scan of its label, as Neo4j plans
-        // it (a `NodeByLabelScan` and a `Filter`), however few nodes it keeps.
-        AnchorAccess::Seek { label, key, .. }
-            if !run.g.declares_seekable_index(run.g.sym_name(*label), key) =>
-        {
-            run.g.nodes_with_label(*label).len() as f64
-        }
-        _ => anchor.estimate,
-    })
+    Some(
+        run.shown_as_scan(anchor)
+            .map_or(anchor.estimate, |n| n as f64),
+    )
 }
 
 #[cfg(test)]
