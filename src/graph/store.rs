@@ -468,10 +468,16 @@ impl Graph {
                 .values()
                 .map(|v| v.capacity() * size_of::<NodeId>() + 32)
                 .sum::<usize>();
-        if let Some(Derived { adj: a, implied }) = self.adjacency.get() {
-            st.adjacency_bytes = implied.capacity() * size_of::<[u64; 2]>()
-                + a.starts.capacity() * size_of::<u32>()
-                + a.entries.capacity() * size_of::<AdjEntry>();
+        if let Some(d) = self.adjacency.get() {
+            st.adjacency_bytes = d.implied.capacity() * size_of::<[u64; 2]>()
+                + d.adj.starts.capacity() * size_of::<u32>()
+                + d.adj.entries.capacity() * size_of::<AdjEntry>()
+                + d.type_counts.capacity() * size_of::<usize>()
+                + d.by_type.get().map_or(0, |v| {
+                    v.iter()
+                        .map(|l| l.capacity() * size_of::<RelId>() + 24)
+                        .sum()
+                });
         }
         if let Ok(m) = self.prop_indexes.read() {
             st.index_bytes = m.values().map(|ix| ix.bytes()).sum();
@@ -1099,16 +1105,57 @@ impl Graph {
     fn derived(&self) -> &Derived {
         self.adjacency.get_or_init(|| {
             let adj = self.s.adjacency();
-            let implied = self.implied_by_types(&adj);
-            Derived { adj, implied }
+            let (implied, type_counts) = self.implied_by_types(&adj);
+            Derived {
+                adj,
+                implied,
+                type_counts,
+                by_type: std::sync::OnceLock::new(),
+            }
         })
     }
 
+    /// How many relationships have type `t` (the planner's count of a relationship type
+    /// scan's rows). Rebuilt with the adjacency after any change.
+    pub fn relationship_type_count(&self, t: Sym) -> usize {
+        self.derived()
+            .type_counts
+            .get(t as usize)
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The relationships of type `t`, in id order (a relationship type scan's order, as
+    /// Neo4j's). Built for every type on the first call after a change: one pass over the
+    /// relationships.
+    pub fn relationships_of_type(&self, t: Sym) -> &[RelId] {
+        let d = self.derived();
+        let lists = d.by_type.get_or_init(|| {
+            let mut lists: Vec<Vec<RelId>> = d
+                .type_counts
+                .iter()
+                .map(|&n| Vec::with_capacity(n))
+                .collect();
+            for r in self.s.rel_ids() {
+                if let Some(ty) = self.s.rel(r).map(|s| s.data.ty as usize) {
+                    if lists.len() <= ty {
+                        lists.resize_with(ty + 1, Vec::new);
+                    }
+                    lists[ty].push(r);
+                }
+            }
+            lists
+        });
+        lists.get(t as usize).map_or(&[], |l| l.as_slice())
+    }
+
     /// Per relationship type, the label bits every end node of the type's relationships has
-    /// and those every start node has: one pass over the adjacency, each node's bits read
-    /// once (a node is the end of its incoming entries and the start of its outgoing ones).
-    fn implied_by_types(&self, adj: &Adjacency) -> Vec<[u64; 2]> {
+    /// and those every start node has, and how many relationships it has: one pass over the
+    /// adjacency, each node's bits read once (a node is the end of its incoming entries and
+    /// the start of its outgoing ones; each relationship is one outgoing entry).
+    fn implied_by_types(&self, adj: &Adjacency) -> (Vec<[u64; 2]>, Vec<usize>) {
         let mut implied: Vec<[u64; 2]> = Vec::new();
+        let mut counts: Vec<usize> = Vec::new();
         for (i, w) in adj.starts.windows(2).enumerate() {
             let (from, to) = (w[0] as usize, w[1] as usize);
             let Some(list) = adj.entries.get(from..to) else {
@@ -1121,11 +1168,13 @@ impl Graph {
                 let t = t as usize;
                 if implied.len() <= t {
                     implied.resize(t + 1, [u64::MAX; 2]);
+                    counts.resize(t + 1, 0);
                 }
                 implied[t][usize::from(!incoming)] &= bits;
+                counts[t] += usize::from(!incoming);
             }
         }
-        implied
+        (implied, counts)
     }
 
     /// The label bits that every node reached over a relationship of one of `types` in
@@ -1874,11 +1923,14 @@ impl crate::value::Entities for Graph {
 }
 
 /// What is read off the graph's relationships after a change: the adjacency, and per type
-/// the labels its end and start nodes all have (`Graph::labels_implied`).
+/// the labels its end and start nodes all have (`Graph::labels_implied`), its relationships'
+/// count and (built when first scanned) their ids.
 #[derive(Debug)]
 struct Derived {
     adj: Adjacency,
     implied: Vec<[u64; 2]>,
+    type_counts: Vec<usize>,
+    by_type: std::sync::OnceLock<Vec<Vec<RelId>>>,
 }
 
 /// The scans of one (label, key) so far and what its index would cost, in node reads.

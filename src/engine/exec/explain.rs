@@ -25,7 +25,7 @@ impl Anon {
 }
 
 /// Default selectivity of a predicate the planner cannot estimate from statistics.
-const PREDICATE_SELECTIVITY: f64 = 0.1;
+pub(super) const PREDICATE_SELECTIVITY: f64 = 0.1;
 
 impl Runner<'_> {
     /// The plan of `MATCH` (or `OPTIONAL MATCH`) over `input` (the rows before it; `None` at the
@@ -171,17 +171,27 @@ impl Runner<'_> {
         let k = anchor.node;
         let start = &ch.nodes[k];
         let v = &names[k];
-        let mut plan = self.start_plan(anchor, start, v, input);
+        // A relationship type scan is the chain's first step (its relationship `k`, from node
+        // `k` to the next); a node start is step 0.
+        let scans_type = matches!(anchor.access, AnchorAccess::RelScan(_));
+        let mut plan = match scans_type {
+            true => self.rel_scan_plan(ch, anchor, &names, &rel_names, input),
+            false => self.start_plan(anchor, start, v, input),
+        };
         if !matches!(anchor.access, AnchorAccess::Bound) {
             // Under PROFILE: the start nodes that passed (the operator that ends the step).
             if self.sh.profile.is_some() {
-                top_of_step(&mut plan, part as *const PatternPart as usize, 0);
+                top_of_step(
+                    &mut plan,
+                    part as *const PatternPart as usize,
+                    usize::from(scans_type),
+                );
             }
         }
         // The steps the pipeline runs (`physical::chain_steps`).
         let steps = super::physical::chain_steps(ch, k, |s| bound.get(s).copied().unwrap_or(false));
         let avg_degree = self.g.relationship_count() as f64 / (self.g.node_count().max(1)) as f64;
-        for (step, st) in steps.iter().enumerate() {
+        for (step, st) in steps.iter().enumerate().skip(usize::from(scans_type)) {
             let (j, forward, from, to) = (st.rel, st.forward, st.from, st.to);
             let rel = &ch.rels[j];
             let into = st.target != super::physical::Target::New;
@@ -251,6 +261,8 @@ impl Runner<'_> {
                 format!("{v}:{}", self.g.sym_name(*l)),
             )),
             AnchorAccess::AllNodes => Some(Plan::leaf("AllNodesScan", v.clone())),
+            // (Planned by `rel_scan_plan`.)
+            AnchorAccess::RelScan(_) => None,
             AnchorAccess::Nothing => Some(Plan::leaf(
                 "NodeByLabelScan",
                 format!(
@@ -263,26 +275,8 @@ impl Runner<'_> {
             None => input.unwrap_or_else(|| Plan::leaf("Argument", v.clone()).bind([v.clone()])),
             Some(leaf) => {
                 let leaf = leaf.bind([v.clone()]).estimate(anchor.estimate);
-                match input {
-                    None => leaf,
-                    // Under an Apply, the seek or scan is the per-row side itself.
-                    Some(lhs) if lhs.operator == "Argument" && lhs.children.is_empty() => {
-                        leaf.bind(lhs.identifiers)
-                    }
-                    Some(lhs) => {
-                        let rows = lhs.estimated_rows * leaf.estimated_rows;
-                        let reads_rows =
-                            matches!(&anchor.access, AnchorAccess::Seek { hits: None, .. });
-                        let op = if reads_rows {
-                            "Apply"
-                        } else {
-                            "CartesianProduct"
-                        };
-                        let mut p = Plan::over(op, "", lhs).bind(leaf.identifiers.clone());
-                        p.children.push(leaf);
-                        p.estimate(rows)
-                    }
-                }
+                let reads_rows = matches!(&anchor.access, AnchorAccess::Seek { hits: None, .. });
+                on_input(leaf, input, reads_rows)
             }
         };
         let scan_label = match &anchor.access {
@@ -293,6 +287,54 @@ impl Runner<'_> {
             _ => None,
         };
         let preds = self.node_predicates(start, v, scan_label.as_deref(), skip);
+        filter(plan, preds)
+    }
+
+    /// The start of a chain from a relationship type scan (`anchor.node` is the
+    /// relationship): the scan, then a filter of its two nodes' and its own predicates.
+    fn rel_scan_plan(
+        &self,
+        ch: &ChainInfo,
+        anchor: &Anchor,
+        names: &[String],
+        rel_names: &[String],
+        input: Option<Plan>,
+    ) -> Plan {
+        let j = anchor.node;
+        let rel = &ch.rels[j];
+        let (a, r, b) = (&names[j], &rel_names[j], &names[j + 1]);
+        // Neo4j writes a directed scan's pattern from its start node.
+        let (way, details) = match rel.pat.direction {
+            Direction::Undirected => (
+                "Undirected",
+                format!("({a}){}({b})", rel_text(rel.pat, r, true)),
+            ),
+            Direction::Right => (
+                "Directed",
+                format!("({a}){}({b})", rel_text(rel.pat, r, true)),
+            ),
+            Direction::Left => (
+                "Directed",
+                format!("({b}){}({a})", rel_text(rel.pat, r, false)),
+            ),
+        };
+        let what = match &rel.pat.types {
+            None => "AllRelationshipsScan",
+            Some(LabelExpr::Or(..)) => "UnionRelationshipTypesScan",
+            Some(_) => "RelationshipTypeScan",
+        };
+        let op = format!("{way}{what}");
+        let leaf = Plan::leaf(op, details)
+            .bind([a.clone(), r.clone(), b.clone()])
+            .estimate(anchor.estimate);
+        let plan = on_input(leaf, input, false);
+        let mut preds = self.node_predicates(&ch.nodes[j], a, None, None);
+        preds.extend(self.rel_predicates(rel, r));
+        preds.extend(self.node_predicates(&ch.nodes[j + 1], b, None, None));
+        // `(x)-[:T]-(x)`: both sides one node.
+        if ch.nodes[j].slot.is_some() && ch.nodes[j].slot == ch.nodes[j + 1].slot {
+            preds.push(format!("{a} = {b}"));
+        }
         filter(plan, preds)
     }
 
@@ -429,6 +471,30 @@ impl Runner<'_> {
             .get(span.start..span.end)
             .unwrap_or_default()
             .to_string()
+    }
+}
+
+/// A chain's start (`leaf`) on the rows before it: the leaf itself at the start of a query or
+/// under an `Apply`'s `Argument`, else beside them, once per row (`Apply` when the start
+/// reads the row, `reads_rows`; otherwise `CartesianProduct`).
+fn on_input(leaf: Plan, input: Option<Plan>, reads_rows: bool) -> Plan {
+    match input {
+        None => leaf,
+        // Under an Apply, the seek or scan is the per-row side itself.
+        Some(lhs) if lhs.operator == "Argument" && lhs.children.is_empty() => {
+            leaf.bind(lhs.identifiers)
+        }
+        Some(lhs) => {
+            let rows = lhs.estimated_rows * leaf.estimated_rows;
+            let op = if reads_rows {
+                "Apply"
+            } else {
+                "CartesianProduct"
+            };
+            let mut p = Plan::over(op, "", lhs).bind(leaf.identifiers.clone());
+            p.children.push(leaf);
+            p.estimate(rows)
+        }
     }
 }
 

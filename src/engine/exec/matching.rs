@@ -120,6 +120,12 @@ pub(super) enum AnchorAccess<'q> {
     AllNodes,
     /// A label the graph does not have: nothing matches.
     Nothing,
+    /// The relationships of some types (`None`: all relationships): the chain starts from
+    /// relationship `anchor.node`, binding the nodes on both its sides (`anchor.node` and the
+    /// next), then expands from them as from an anchor node. Neo4j's
+    /// `(Directed|Undirected)RelationshipTypeScan` for one type,
+    /// `…UnionRelationshipTypesScan` for several, `…AllRelationshipsScan` for any.
+    RelScan(Option<Vec<Sym>>),
 }
 
 /// A pattern part matched element by element along a growing path (see `match_general`).
@@ -473,7 +479,9 @@ impl<'a> Runner<'a> {
             }
             AnchorAccess::LabelScan(l) => Cow::Borrowed(self.g.nodes_with_label(*l)),
             AnchorAccess::AllNodes => Cow::Owned(self.g.node_ids().collect()),
-            AnchorAccess::Nothing => Cow::Borrowed(&[]),
+            // (A chain that starts from relationships binds its first nodes from them:
+            // `match_from_relationships`.)
+            AnchorAccess::Nothing | AnchorAccess::RelScan(_) => Cow::Borrowed(&[]),
         })
     }
 
@@ -538,6 +546,10 @@ impl<'a> Runner<'a> {
         // The anchor the planner chose for this chain.
         let planned = ch.anchor.as_ref().expect("fixed-length chains are planned");
         let anchor = planned.node;
+        if let AnchorAccess::RelScan(types) = &planned.access {
+            let types = types.as_deref();
+            return self.match_from_relationships(ch, anchor, types, chains, i, st, scope, emit);
+        }
         let candidates = self.anchor_candidates(planned, ch.nodes[anchor].slot, st, scope)?;
         let scanned = self.scanned_rows(Some(planned));
         if let Some(n) = scanned {
@@ -596,6 +608,97 @@ impl<'a> Runner<'a> {
                 // LIMIT has what it needs: no further candidate is bound.
                 if st.halt.get() {
                     break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A chain that starts from a relationship scan: each relationship of `types` (`None`:
+    /// any), in id order, with the nodes on its two sides bound as the pattern's direction
+    /// says (both ways round when undirected, start first; a self-loop once, as Neo4j's scan
+    /// gives it), then the rest of the chain expanded from them. `j` is the relationship's
+    /// index.
+    #[allow(clippy::too_many_arguments)]
+    fn match_from_relationships(
+        &self,
+        ch: &ChainInfo,
+        j: usize,
+        types: Option<&[Sym]>,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
+        // The scanned relationship is the first step; the others as from anchor node `j`.
+        let steps: Vec<(usize, bool)> = (j..ch.rels.len())
+            .map(|x| (x, true))
+            .chain((0..j).rev().map(|x| (x, false)))
+            .collect();
+        let direction = ch.rels[j].pat.direction;
+        let rels: Box<dyn Iterator<Item = RelId>> = match types {
+            Some([t]) => Box::new(self.g.relationships_of_type(*t).iter().copied()),
+            Some(ts) => {
+                // The types' lists merged in id order (each list is in id order).
+                let mut ts = ts.to_vec();
+                ts.sort_unstable();
+                ts.dedup();
+                let mut lists: Vec<&[RelId]> = ts
+                    .iter()
+                    .map(|&t| self.g.relationships_of_type(t))
+                    .collect();
+                Box::new(std::iter::from_fn(move || {
+                    let (k, first) = lists
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(k, l)| l.first().map(|r| (k, *r)))
+                        .min_by_key(|(_, r)| *r)?;
+                    lists[k] = &lists[k][1..];
+                    Some(first)
+                }))
+            }
+            None => Box::new(self.g.relationship_ids()),
+        };
+        for r in rels {
+            let Some((s, e)) = self.g.endpoints(r) else {
+                continue;
+            };
+            let (first, twice) = match direction {
+                Direction::Right => ((s, e), false),
+                Direction::Left => ((e, s), false),
+                Direction::Undirected => ((s, e), s != e),
+            };
+            for (x, y) in std::iter::once(first).chain(twice.then_some((e, s))) {
+                self.sh.tick()?;
+                // Under PROFILE: the scan's row, before the filter of its nodes and
+                // relationship.
+                self.sh.profile_step(ch.part, 1 | counter::BEFORE_FILTER);
+                let Some(saved) = self.bind_node(&ch.nodes[j], x, st, scope)? else {
+                    continue;
+                };
+                trace.nodes[j] = Some(x);
+                let done = self.hop(
+                    ch,
+                    &steps,
+                    0,
+                    r,
+                    y,
+                    true,
+                    st,
+                    &mut trace,
+                    scope,
+                    &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+                );
+                trace.nodes[j] = None;
+                restore_node(&ch.nodes[j], saved, st);
+                done?;
+                if st.halt.get() {
+                    return Ok(());
                 }
             }
         }
@@ -922,65 +1025,9 @@ impl<'a> Runner<'a> {
         let types = rel.types.as_deref();
         match rel.pat.length {
             None => {
-                let unchecked = rel.pat.properties.is_none()
-                    && rel.pat.where_.is_none()
-                    && rel.filters.is_empty();
                 for (r, m) in self.g.neighbours_iter(from, dir, types) {
                     self.sh.tick()?;
-                    if (!st.repeatable && st.used.contains(&r))
-                        || !self.rel_type_ok(rel, r, st, scope)?
-                    {
-                        continue;
-                    }
-                    if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
-                        // Already bound (an earlier pattern or clause): must be this one.
-                        if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
-                            continue;
-                        }
-                    }
-                    if self.sh.profile.is_some() && reaches(&ch.nodes[to_k], m, st) {
-                        // The expansion's row, before its filter.
-                        self.sh
-                            .profile_step(ch.part, (si + 1) | counter::BEFORE_FILTER);
-                    }
-                    let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
-                        st.bound[s] = true;
-                        std::mem::replace(&mut st.vals[s], Value::Relationship(r))
-                    });
-                    let ok = unchecked
-                        || match &rel.exprs {
-                            Some(x) => {
-                                self.element_ok_compiled(&Value::Relationship(r), x, st, scope)?
-                            }
-                            None => self.element_ok(
-                                &Value::Relationship(r),
-                                rel.pat.properties.as_ref(),
-                                rel.pat.where_.as_ref(),
-                                &rel.filters,
-                                st,
-                                scope,
-                            )?,
-                        };
-                    if ok {
-                        st.used.push(r);
-                        if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
-                            self.sh.profile_step(ch.part, si + 1);
-                            trace.nodes[to_k] = Some(m);
-                            if ch.path_slot.is_some() {
-                                // Only a path variable reads the trace's relationships.
-                                trace.rels[j] = Some((vec![r], vec![]));
-                            }
-                            self.expand(ch, steps, si + 1, st, trace, scope, done)?;
-                            trace.rels[j] = None;
-                            trace.nodes[to_k] = None;
-                            restore_node(&ch.nodes[to_k], saved, st);
-                        }
-                        st.used.pop();
-                    }
-                    if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
-                        st.vals[s] = v;
-                        st.bound[s] = false;
-                    }
+                    self.hop(ch, steps, si, r, m, false, st, trace, scope, done)?;
                     if st.halt.get() {
                         break;
                     }
@@ -1024,6 +1071,82 @@ impl<'a> Runner<'a> {
                 )
             }
         }
+    }
+
+    /// Step `si` of a chain over relationship `r` to node `m`: the relationship checked
+    /// (unique in the match, its type, its variable, properties and predicates) and bound, the
+    /// node checked and bound, then the next steps. `scanned`: the relationship comes from a
+    /// relationship type scan, which counted its row under PROFILE.
+    #[allow(clippy::too_many_arguments)]
+    fn hop(
+        &self,
+        ch: &ChainInfo,
+        steps: &[(usize, bool)],
+        si: usize,
+        r: RelId,
+        m: NodeId,
+        scanned: bool,
+        st: &mut MatchState,
+        trace: &mut Trace,
+        scope: &[Arc<str>],
+        done: &mut dyn FnMut(&mut MatchState, &Runner, &Trace) -> Result<()>,
+    ) -> Result<()> {
+        let (j, forward) = steps[si];
+        let rel = &ch.rels[j];
+        let to_k = if forward { j + 1 } else { j };
+        let unchecked =
+            rel.pat.properties.is_none() && rel.pat.where_.is_none() && rel.filters.is_empty();
+        if (!st.repeatable && st.used.contains(&r)) || !self.rel_type_ok(rel, r, st, scope)? {
+            return Ok(());
+        }
+        if let Some(s) = rel.slot.filter(|&s| st.bound[s]) {
+            // Already bound (an earlier pattern or clause): must be this one.
+            if !matches!(&st.vals[s], Value::Relationship(x) if *x == r) {
+                return Ok(());
+            }
+        }
+        if !scanned && self.sh.profile.is_some() && reaches(&ch.nodes[to_k], m, st) {
+            // The expansion's row, before its filter.
+            self.sh
+                .profile_step(ch.part, (si + 1) | counter::BEFORE_FILTER);
+        }
+        let saved_rel = rel.slot.filter(|&s| !st.bound[s]).map(|s| {
+            st.bound[s] = true;
+            std::mem::replace(&mut st.vals[s], Value::Relationship(r))
+        });
+        let ok = unchecked
+            || match &rel.exprs {
+                Some(x) => self.element_ok_compiled(&Value::Relationship(r), x, st, scope)?,
+                None => self.element_ok(
+                    &Value::Relationship(r),
+                    rel.pat.properties.as_ref(),
+                    rel.pat.where_.as_ref(),
+                    &rel.filters,
+                    st,
+                    scope,
+                )?,
+            };
+        if ok {
+            st.used.push(r);
+            if let Some(saved) = self.bind_node(&ch.nodes[to_k], m, st, scope)? {
+                self.sh.profile_step(ch.part, si + 1);
+                trace.nodes[to_k] = Some(m);
+                if ch.path_slot.is_some() {
+                    // Only a path variable reads the trace's relationships.
+                    trace.rels[j] = Some((vec![r], vec![]));
+                }
+                self.expand(ch, steps, si + 1, st, trace, scope, done)?;
+                trace.rels[j] = None;
+                trace.nodes[to_k] = None;
+                restore_node(&ch.nodes[to_k], saved, st);
+            }
+            st.used.pop();
+        }
+        if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+            st.vals[s] = v;
+            st.bound[s] = false;
+        }
+        Ok(())
     }
 
     /// Whether relationship `r` has a type `rel` allows (types computed per row, `$(expr)`,
