@@ -614,6 +614,51 @@ impl<'a> Runner<'a> {
         Ok(())
     }
 
+    /// The rows of a relationship scan: each relationship of `types` (`None`: any) in id
+    /// order, as (relationship, the node on the pattern's left, the node on its right) — the
+    /// direction's way round, or both ways round when undirected, start first (a self-loop
+    /// once, as Neo4j's scan gives it).
+    pub(super) fn scanned_relationships<'g>(
+        &'g self,
+        types: Option<&[Sym]>,
+        direction: Direction,
+    ) -> impl Iterator<Item = (RelId, NodeId, NodeId)> + 'g {
+        let rels: Box<dyn Iterator<Item = RelId> + 'g> = match types {
+            Some([t]) => Box::new(self.g.relationships_of_type(*t).iter().copied()),
+            Some(ts) => {
+                // The types' lists merged in id order (each list is in id order).
+                let mut ts = ts.to_vec();
+                ts.sort_unstable();
+                ts.dedup();
+                let mut lists: Vec<&[RelId]> = ts
+                    .iter()
+                    .map(|&t| self.g.relationships_of_type(t))
+                    .collect();
+                Box::new(std::iter::from_fn(move || {
+                    let (k, first) = lists
+                        .iter()
+                        .enumerate()
+                        .filter_map(|(k, l)| l.first().map(|r| (k, *r)))
+                        .min_by_key(|(_, r)| *r)?;
+                    lists[k] = &lists[k][1..];
+                    Some(first)
+                }))
+            }
+            None => Box::new(self.g.relationship_ids()),
+        };
+        rels.filter_map(|r| self.g.endpoints(r).map(|ends| (r, ends)))
+            .flat_map(move |(r, (s, e))| {
+                let (first, twice) = match direction {
+                    Direction::Right => ((s, e), false),
+                    Direction::Left => ((e, s), false),
+                    Direction::Undirected => ((s, e), s != e),
+                };
+                std::iter::once(first)
+                    .chain(twice.then_some((e, s)))
+                    .map(move |(x, y)| (r, x, y))
+            })
+    }
+
     /// A chain that starts from a relationship scan: each relationship of `types` (`None`:
     /// any), in id order, with the nodes on its two sides bound as the pattern's direction
     /// says (both ways round when undirected, start first; a self-loop once, as Neo4j's scan
@@ -640,66 +685,32 @@ impl<'a> Runner<'a> {
             .map(|x| (x, true))
             .chain((0..j).rev().map(|x| (x, false)))
             .collect();
-        let direction = ch.rels[j].pat.direction;
-        let rels: Box<dyn Iterator<Item = RelId>> = match types {
-            Some([t]) => Box::new(self.g.relationships_of_type(*t).iter().copied()),
-            Some(ts) => {
-                // The types' lists merged in id order (each list is in id order).
-                let mut ts = ts.to_vec();
-                ts.sort_unstable();
-                ts.dedup();
-                let mut lists: Vec<&[RelId]> = ts
-                    .iter()
-                    .map(|&t| self.g.relationships_of_type(t))
-                    .collect();
-                Box::new(std::iter::from_fn(move || {
-                    let (k, first) = lists
-                        .iter()
-                        .enumerate()
-                        .filter_map(|(k, l)| l.first().map(|r| (k, *r)))
-                        .min_by_key(|(_, r)| *r)?;
-                    lists[k] = &lists[k][1..];
-                    Some(first)
-                }))
-            }
-            None => Box::new(self.g.relationship_ids()),
-        };
-        for r in rels {
-            let Some((s, e)) = self.g.endpoints(r) else {
+        for (r, x, y) in self.scanned_relationships(types, ch.rels[j].pat.direction) {
+            self.sh.tick()?;
+            // Under PROFILE: the scan's row, before the filter of its nodes and
+            // relationship.
+            self.sh.profile_step(ch.part, 1 | counter::BEFORE_FILTER);
+            let Some(saved) = self.bind_node(&ch.nodes[j], x, st, scope)? else {
                 continue;
             };
-            let (first, twice) = match direction {
-                Direction::Right => ((s, e), false),
-                Direction::Left => ((e, s), false),
-                Direction::Undirected => ((s, e), s != e),
-            };
-            for (x, y) in std::iter::once(first).chain(twice.then_some((e, s))) {
-                self.sh.tick()?;
-                // Under PROFILE: the scan's row, before the filter of its nodes and
-                // relationship.
-                self.sh.profile_step(ch.part, 1 | counter::BEFORE_FILTER);
-                let Some(saved) = self.bind_node(&ch.nodes[j], x, st, scope)? else {
-                    continue;
-                };
-                trace.nodes[j] = Some(x);
-                let done = self.hop(
-                    ch,
-                    &steps,
-                    0,
-                    r,
-                    y,
-                    true,
-                    st,
-                    &mut trace,
-                    scope,
-                    &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
-                );
-                trace.nodes[j] = None;
-                restore_node(&ch.nodes[j], saved, st);
-                done?;
-                if st.halt.get() {
-                    return Ok(());
-                }
+            trace.nodes[j] = Some(x);
+            let done = self.hop(
+                ch,
+                &steps,
+                0,
+                r,
+                y,
+                true,
+                st,
+                &mut trace,
+                scope,
+                &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+            );
+            trace.nodes[j] = None;
+            restore_node(&ch.nodes[j], saved, st);
+            done?;
+            if st.halt.get() {
+                return Ok(());
             }
         }
         Ok(())

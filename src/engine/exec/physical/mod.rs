@@ -175,14 +175,10 @@ impl<'c, 'q> Pipeline<'c, 'q> {
             return None;
         }
         let anchor = ch.anchor.as_ref()?;
-        // (A start from a relationship type scan is matched depth-first.)
-        if matches!(anchor.access, AnchorAccess::RelScan(_)) {
-            return None;
-        }
         // Batches pay for themselves over a scan, or a seek with many hits; one start node
         // (a bound node, a seek's few hits) is matched depth-first without their setting up.
         let worth = match &anchor.access {
-            AnchorAccess::LabelScan(_) | AnchorAccess::AllNodes => true,
+            AnchorAccess::LabelScan(_) | AnchorAccess::AllNodes | AnchorAccess::RelScan(_) => true,
             AnchorAccess::Seek { hits: Some(h), .. } => h.len() >= MIN_SEEK_HITS,
             _ => false,
         };
@@ -231,6 +227,12 @@ impl<'c, 'q> Pipeline<'c, 'q> {
         }
         let k = anchor.node;
         let steps = chain_steps(ch, k, |s| st.bound[s]);
+        // (A relationship scan binds both its nodes: neither may be bound before.)
+        if matches!(anchor.access, AnchorAccess::RelScan(_))
+            && steps.first().is_none_or(|s| s.target == Target::Bound)
+        {
+            return None;
+        }
         let labels_implied = steps
             .iter()
             .map(|s| {

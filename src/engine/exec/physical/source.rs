@@ -1,10 +1,14 @@
 //! The source of a chain's pipeline: the anchor's nodes (`NodeByLabelScan`, `NodeIndexSeek`,
 //! `AllNodesScan`, or the one node an earlier clause bound), filtered by the anchor node's
-//! pattern, in batches.
+//! pattern, in batches — or a scan of one relationship's rows (`…RelationshipTypeScan`,
+//! `…UnionRelationshipTypesScan`, `…AllRelationshipsScan`), filtered by both its nodes'
+//! patterns.
 
-use super::{Batch, Cx, Flow, Pipeline};
+use super::{Batch, Cx, Flow, Pipeline, Target};
 use crate::engine::error::Result;
 use crate::engine::exec::counter::BEFORE_FILTER;
+use crate::engine::exec::matching::AnchorAccess;
+use crate::graph::Sym;
 
 impl Pipeline<'_, '_> {
     /// Runs the source: every candidate of the anchor that its node pattern accepts, pushed on
@@ -12,6 +16,9 @@ impl Pipeline<'_, '_> {
     pub(super) fn scan(&self, cx: &mut Cx, out: &mut Batch, levels: &mut [Batch]) -> Result<Flow> {
         let anchor = self.ch.anchor.as_ref().expect("a pipeline has an anchor");
         let k = anchor.node;
+        if let AnchorAccess::RelScan(types) = &anchor.access {
+            return self.scan_relationships(cx, types.as_deref(), out, levels);
+        }
         let candidates =
             cx.run
                 .anchor_candidates(anchor, self.ch.nodes[k].slot, cx.st, cx.scope)?;
@@ -43,6 +50,64 @@ impl Pipeline<'_, '_> {
         out.clear();
         self.count_source(cx, passed, produced);
         Ok(flow)
+    }
+
+    /// A relationship scan (the chain's relationship `anchor.node`, its first step): each row
+    /// whose nodes their patterns accept, and whose relationship no earlier chain of the MATCH
+    /// used, pushed on in batches after that step, in the depth-first matcher's order
+    /// (`Runner::scanned_relationships`).
+    fn scan_relationships(
+        &self,
+        cx: &mut Cx,
+        types: Option<&[Sym]>,
+        out: &mut Batch,
+        levels: &mut [Batch],
+    ) -> Result<Flow> {
+        let step = &self.steps[0];
+        let (j, a, b) = (step.rel, step.from, step.to);
+        let direction = self.ch.rels[j].pat.direction;
+        let levels = &mut levels[1..];
+        let (mut passed, mut produced) = (0u64, 0u64);
+        let run = cx.run;
+        for (r, x, y) in run.scanned_relationships(types, direction) {
+            run.sh.tick()?;
+            produced += 1;
+            let same = match step.target {
+                Target::Column(c) => c != a || x == y,
+                _ => true,
+            };
+            if !same
+                || (!self.repeatable && cx.st.used.contains(&r))
+                || !self.node_ok(run, a, x)
+                || !self.node_ok(run, b, y)
+            {
+                continue;
+            }
+            passed += 1;
+            out.nodes[a].push(x);
+            out.nodes[b].push(y);
+            out.rels[j].push(r);
+            out.len += 1;
+            if out.len == self.batch {
+                let flow = self.push(cx, 1, out, levels)?;
+                out.clear();
+                if flow == Flow::Stop {
+                    self.count_scan(cx, passed, produced);
+                    return Ok(Flow::Stop);
+                }
+            }
+        }
+        let flow = self.push(cx, 1, out, levels)?;
+        out.clear();
+        self.count_scan(cx, passed, produced);
+        Ok(flow)
+    }
+
+    /// Under PROFILE: a relationship scan's rows, the first step's (and its filter's).
+    fn count_scan(&self, cx: &Cx, passed: u64, produced: u64) {
+        let sh = cx.run.sh;
+        sh.profile_steps(self.ch.part, 1, passed);
+        sh.profile_steps(self.ch.part, 1 | BEFORE_FILTER, produced);
     }
 
     /// Under PROFILE: the source's rows, and the candidates before its node's checks.
