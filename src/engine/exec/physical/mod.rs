@@ -664,7 +664,7 @@ mod tests {
             rels in prop::collection::vec((0usize..8, 0usize..8, any::<bool>(), 0u8..3), 0..16),
             q in query(),
         ) {
-            // (A LIMIT keeps the first rows, and `collect` lists them, in the order that the
+            // (A LIMIT keeps the first rows and `collect` lists them in the order that the
             // start decides.)
             if q.contains("LIMIT") || q.contains("collect(") {
                 return Ok(());
@@ -676,8 +676,13 @@ mod tests {
             let run = || {
                 execute_read(&g, &stmt, &q, &Params::new(), &Options::default())
                     .map(|t| {
-                        let mut rows: Vec<String> =
-                            t.rows.iter().map(|r| format!("{r:?}")).collect();
+                        // (Of equal values, `1` and `1.0`, a group's key and `max` keep the
+                        // first found, which the order decides: read as one.)
+                        let mut rows: Vec<String> = t
+                            .rows
+                            .iter()
+                            .map(|r| format!("{r:?}").replace("Float(1.0)", "Int(1)"))
+                            .collect();
                         rows.sort();
                         (t.columns.clone(), rows)
                     })
