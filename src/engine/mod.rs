@@ -819,6 +819,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         deleted: RefCell::default(),
         lookups: RefCell::default(),
         match_orders: RefCell::default(),
+        rel_stats: RefCell::default(),
     }
 }
 
@@ -1480,6 +1481,36 @@ mod tests {
         let t = run(&mut g, q, &Params::new()).unwrap();
         assert!(matches!(t.rows.as_slice(), [r] if matches!(r.as_slice(), [Value::Int(1)])));
         assert_eq!(g.lookup_demand("P", "name").unwrap().0, 300 * 5);
+    }
+
+    /// The planner reads the graph's relationship statistics once per statement: a MERGE
+    /// whose pattern is planned for each row, after the rows before it wrote, does not rebuild
+    /// the adjacency they come from for each row (which made a bulk MERGE quadratic).
+    #[test]
+    fn a_statement_takes_the_relationship_statistics_once() {
+        let mut g = Graph::new();
+        run(
+            &mut g,
+            "UNWIND range(1, 50) AS i CREATE (:P {id: -i})-[:R]->(:Q {id: -i})",
+            &Params::new(),
+        )
+        .unwrap();
+        let before = crate::graph::derived_builds();
+        let q = "UNWIND range(1, 200) AS i MERGE (a:P {id: i})-[:R]->(b:Q {id: i}) RETURN count(*)";
+        let t = run(&mut g, q, &Params::new()).unwrap();
+        assert_eq!(t.first_int(), Some(200));
+        let builds = crate::graph::derived_builds() - before;
+        assert!(builds <= 2, "the adjacency was built {builds} times");
+        assert_eq!(
+            run(
+                &mut g,
+                "MATCH (:P)-[r:R]->(:Q) RETURN count(r)",
+                &Params::new()
+            )
+            .unwrap()
+            .first_int(),
+            Some(250)
+        );
     }
 
     /// The built-ins' table is sorted and has each name once: `functions::resolve` binary

@@ -95,7 +95,9 @@ pub use props::{IntRead, StrRead};
 pub use schema::{ConstraintDef, ConstraintRule, EntityType, IndexDef, Schema};
 pub use shared::{LockTimeout, SharedGraph, WriteTx, LOCK_TIMEOUT_CODE};
 pub use slots::AdjEntry;
+#[cfg(test)]
+pub(crate) use store::derived_builds;
 pub use store::{
-    ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, Prop, Props, RelData, Savepoint, Sym,
-    TOKEN_KEY, TOKEN_LABEL, TOKEN_TYPE,
+    ChangeLog, Dir, Graph, Interner, MemoryStats, NodeData, Prop, Props, RelData, RelStats,
+    Savepoint, Sym, TOKEN_KEY, TOKEN_LABEL, TOKEN_TYPE,
 };

@@ -1104,6 +1104,8 @@ impl Graph {
     /// The adjacency and what is read off it, built on first use after a change.
     fn derived(&self) -> &Derived {
         self.adjacency.get_or_init(|| {
+            #[cfg(test)]
+            DERIVED_BUILDS.with(|c| c.set(c.get() + 1));
             let adj = self.s.adjacency();
             let (implied, type_counts) = self.implied_by_types(&adj);
             Derived {
@@ -1115,14 +1117,23 @@ impl Graph {
         })
     }
 
-    /// How many relationships have type `t` (the planner's count of a relationship type
-    /// scan's rows). Rebuilt with the adjacency after any change.
-    pub fn relationship_type_count(&self, t: Sym) -> usize {
-        self.derived()
-            .type_counts
-            .get(t as usize)
-            .copied()
-            .unwrap_or(0)
+    /// How many relationships each type has and the labels each implies at its ends, as the
+    /// graph is now (the planner's statistics; built with the adjacency).
+    pub fn relationship_stats(&self) -> RelStats {
+        let d = self.derived();
+        RelStats {
+            counts: d.type_counts.clone(),
+            implied: d.implied.clone(),
+        }
+    }
+
+    /// [`Graph::relationship_stats`] when the adjacency is built (reading them costs nothing
+    /// then); `None` otherwise.
+    pub fn relationship_stats_if_built(&self) -> Option<RelStats> {
+        self.adjacency.get().map(|d| RelStats {
+            counts: d.type_counts.clone(),
+            implied: d.implied.clone(),
+        })
     }
 
     /// The relationships of type `t`, in id order (a relationship type scan's order, as
@@ -1181,23 +1192,62 @@ impl Graph {
     /// direction `dir` has, as the graph is now (0 when none is known): those labels need
     /// not be checked on such a node. Rebuilt with the adjacency after any change.
     pub fn labels_implied(&self, types: &[Sym], dir: Dir) -> u64 {
-        let implied = &self.derived().implied;
-        let mut bits = u64::MAX;
-        for &t in types {
-            let [end, start] = implied.get(t as usize).copied().unwrap_or([0, 0]);
-            bits &= match dir {
-                Dir::Outgoing => end,
-                Dir::Incoming => start,
-                Dir::Both => end & start,
-            };
-        }
-        if types.is_empty() {
-            0
-        } else {
-            bits
-        }
+        implied_bits(&self.derived().implied, types, dir)
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many times this thread built a graph's adjacency (`Graph::derived`).
+    static DERIVED_BUILDS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread built a graph's adjacency (for tests of how often it is).
+#[cfg(test)]
+pub(crate) fn derived_builds() -> usize {
+    DERIVED_BUILDS.get()
+}
+
+/// What the planner knows of a graph's relationships (`Graph::relationship_stats`): per type
+/// (indexed by its symbol), how many relationships have it, and the label bits every end node
+/// (`[0]`) and every start node (`[1]`) of those relationships has.
+#[derive(Clone, Debug, Default)]
+pub struct RelStats {
+    counts: Vec<usize>,
+    implied: Vec<[u64; 2]>,
+}
+
+impl RelStats {
+    /// How many relationships have type `t`.
+    pub fn count(&self, t: Sym) -> usize {
+        self.counts.get(t as usize).copied().unwrap_or(0)
     }
 
+    /// [`Graph::labels_implied`], as the statistics were taken.
+    pub fn labels_implied(&self, types: &[Sym], dir: Dir) -> u64 {
+        implied_bits(&self.implied, types, dir)
+    }
+}
+
+/// The label bits every node reached over `types` in direction `dir` has, from per-type bits.
+fn implied_bits(implied: &[[u64; 2]], types: &[Sym], dir: Dir) -> u64 {
+    let mut bits = u64::MAX;
+    for &t in types {
+        let [end, start] = implied.get(t as usize).copied().unwrap_or([0, 0]);
+        bits &= match dir {
+            Dir::Outgoing => end,
+            Dir::Incoming => start,
+            Dir::Both => end & start,
+        };
+    }
+    if types.is_empty() {
+        0
+    } else {
+        bits
+    }
+}
+
+impl Graph {
     /// The label bits of `labels`, if each of them has one.
     #[inline]
     pub fn label_mask(&self, labels: &[Sym]) -> Option<u64> {

@@ -391,14 +391,12 @@ impl Runner<'_> {
         // are expanded, 1 between 10 is scanned), and undirected is scanned only rather than
         // all nodes.
         let mut by_type: Option<(f64, Anchor<'q>)> = None;
+        // (Not after the statement's own writes until the adjacency is built again: see
+        // `rel_stats_now`.)
+        let current = self.rel_stats_now().1;
         #[cfg(test)]
-        let rels = if NO_TYPE_SCAN.get() {
-            &[][..]
-        } else {
-            &ch.rels[..]
-        };
-        #[cfg(not(test))]
-        let rels = &ch.rels[..];
+        let current = current && !NO_TYPE_SCAN.get();
+        let rels = if current { &ch.rels[..] } else { &[][..] };
         for (j, r) in rels.iter().enumerate() {
             if r.pat.length.is_some() || r.slot.is_some_and(|s| bound[s]) {
                 continue;
@@ -407,7 +405,7 @@ impl Runner<'_> {
             let (types, count, weight) = match (&r.pat.types, &r.types) {
                 (None, _) => (None, self.g.relationship_count() as f64, 1.0),
                 (Some(written), Some(ts)) => {
-                    let count: usize = ts.iter().map(|&t| self.g.relationship_type_count(t)).sum();
+                    let count: usize = ts.iter().map(|&t| self.rel_stats().count(t)).sum();
                     let union = matches!(written, LabelExpr::Or(..));
                     (
                         Some(ts.clone()),
@@ -500,7 +498,7 @@ impl Runner<'_> {
                         };
                         types
                             .iter()
-                            .map(|&t| self.g.relationship_type_count(t) as f64)
+                            .map(|&t| self.rel_stats().count(t) as f64)
                             .sum::<f64>()
                             / over.max(1.0)
                     };
@@ -530,7 +528,7 @@ impl Runner<'_> {
     fn implied_label_count(&self, n: &NodeInfo, types: &[Sym], dir: Dir) -> Option<f64> {
         let l = self.g.sym(first_label(n.pat.labels.as_ref())?)?;
         let m = self.g.label_mask(&[l])?;
-        (self.g.labels_implied(types, dir) & m == m)
+        (self.rel_stats().labels_implied(types, dir) & m == m)
             .then(|| self.g.nodes_with_label(l).len() as f64)
     }
 
@@ -544,8 +542,39 @@ impl Runner<'_> {
             return 0.0;
         };
         match self.g.label_mask(&[l]) {
-            Some(m) if self.g.labels_implied(types, dir) & m == m => 1.0,
+            Some(m) if self.rel_stats().labels_implied(types, dir) & m == m => 1.0,
             _ => self.g.nodes_with_label(l).len() as f64 / self.g.node_count().max(1) as f64,
+        }
+    }
+
+    /// The graph's relationship statistics as the statement first planned on it (see
+    /// `Shared::rel_stats`).
+    fn rel_stats(&self) -> Arc<crate::graph::RelStats> {
+        self.rel_stats_now().0
+    }
+
+    /// [`Self::rel_stats`], and whether they are the graph's as it is now: not when the
+    /// statement has written since and the adjacency they come from is not built again (a
+    /// relationship scan would then build it, for each row of a MERGE that writes).
+    fn rel_stats_now(&self) -> (Arc<crate::graph::RelStats>, bool) {
+        let key = self.g as *const crate::graph::Graph as usize;
+        let version = self.g.version();
+        let mut kept = self.sh.rel_stats.borrow_mut();
+        match kept.iter_mut().find(|(g, _, _)| *g == key) {
+            Some((_, v, s)) if *v == version => (s.clone(), true),
+            // Changed since: read again if that costs nothing.
+            Some((_, v, s)) => match self.g.relationship_stats_if_built() {
+                Some(fresh) => {
+                    (*v, *s) = (version, Arc::new(fresh));
+                    (s.clone(), true)
+                }
+                None => (s.clone(), false),
+            },
+            None => {
+                let s = Arc::new(self.g.relationship_stats());
+                kept.push((key, version, s.clone()));
+                (s, true)
+            }
         }
     }
 

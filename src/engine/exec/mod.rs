@@ -113,6 +113,12 @@ pub(crate) struct Shared<'a> {
     /// the query's place in the statement: chosen once, so that a subquery run per row does
     /// not plan it again and PROFILE's plan and its run take the same order.
     pub match_orders: RefCell<HashMap<usize, Vec<usize>>>,
+    /// The relationship statistics the planner weighs starts with, per graph (its address),
+    /// and the graph's version they were taken at: taken once per statement (as Neo4j plans a
+    /// statement from the statistics of that moment), so that a pattern planned per row after
+    /// the statement's own writes (MERGE's match) does not rebuild the graph's adjacency for
+    /// each row; taken again after a write only when the adjacency is built anyway.
+    pub rel_stats: RefCell<Vec<(usize, u64, Arc<crate::graph::RelStats>)>>,
 }
 
 /// One equality lookup's answer, valid while its graph is at `version`.
@@ -165,6 +171,7 @@ impl Shared<'_> {
             deleted: RefCell::default(),
             lookups: RefCell::default(),
             match_orders: RefCell::default(),
+            rel_stats: RefCell::default(),
         }
     }
 

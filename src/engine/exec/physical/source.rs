@@ -37,18 +37,31 @@ impl Pipeline<'_, '_> {
             passed += 1;
             out.nodes[k].push(n);
             out.len += 1;
-            if out.len == self.batch {
-                let flow = self.push(cx, 0, out, levels)?;
-                out.clear();
-                if flow == Flow::Stop {
-                    self.count_source(cx, passed, produced);
-                    return Ok(Flow::Stop);
-                }
+            if self.flush(cx, 0, out, levels, true)? == Flow::Stop {
+                self.count_source(cx, 0, passed, produced);
+                return Ok(Flow::Stop);
             }
         }
-        let flow = self.push(cx, 0, out, levels)?;
+        let flow = self.flush(cx, 0, out, levels, false)?;
+        self.count_source(cx, 0, passed, produced);
+        Ok(flow)
+    }
+
+    /// Pushes the source's batch on to the operator after step `level` and empties it;
+    /// `full_only`: only when it is full (the last, partial batch goes when the scan ends).
+    fn flush(
+        &self,
+        cx: &mut Cx,
+        level: usize,
+        out: &mut Batch,
+        levels: &mut [Batch],
+        full_only: bool,
+    ) -> Result<Flow> {
+        if full_only && out.len < self.batch {
+            return Ok(Flow::More);
+        }
+        let flow = self.push(cx, level, out, levels)?;
         out.clear();
-        self.count_source(cx, passed, produced);
         Ok(flow)
     }
 
@@ -88,32 +101,21 @@ impl Pipeline<'_, '_> {
             out.nodes[b].push(y);
             out.rels[j].push(r);
             out.len += 1;
-            if out.len == self.batch {
-                let flow = self.push(cx, 1, out, levels)?;
-                out.clear();
-                if flow == Flow::Stop {
-                    self.count_scan(cx, passed, produced);
-                    return Ok(Flow::Stop);
-                }
+            if self.flush(cx, 1, out, levels, true)? == Flow::Stop {
+                self.count_source(cx, 1, passed, produced);
+                return Ok(Flow::Stop);
             }
         }
-        let flow = self.push(cx, 1, out, levels)?;
-        out.clear();
-        self.count_scan(cx, passed, produced);
+        let flow = self.flush(cx, 1, out, levels, false)?;
+        self.count_source(cx, 1, passed, produced);
         Ok(flow)
     }
 
-    /// Under PROFILE: a relationship scan's rows, the first step's (and its filter's).
-    fn count_scan(&self, cx: &Cx, passed: u64, produced: u64) {
+    /// Under PROFILE: the source's rows, and the candidates before its checks, filed under
+    /// step `level` (0 for a node's scan or seek, 1 for a relationship scan: the first step).
+    fn count_source(&self, cx: &Cx, level: usize, passed: u64, produced: u64) {
         let sh = cx.run.sh;
-        sh.profile_steps(self.ch.part, 1, passed);
-        sh.profile_steps(self.ch.part, 1 | BEFORE_FILTER, produced);
-    }
-
-    /// Under PROFILE: the source's rows, and the candidates before its node's checks.
-    fn count_source(&self, cx: &Cx, passed: u64, produced: u64) {
-        let sh = cx.run.sh;
-        sh.profile_steps(self.ch.part, 0, passed);
-        sh.profile_steps(self.ch.part, BEFORE_FILTER, produced);
+        sh.profile_steps(self.ch.part, level, passed);
+        sh.profile_steps(self.ch.part, level | BEFORE_FILTER, produced);
     }
 }
