@@ -275,16 +275,20 @@ impl Runner<'_> {
             }
         }
         let mut best: Option<Anchor<'q>> = None;
+        // The relationship statistics a start from a relationship is weighed with, when the
+        // chain has one and they are the graph's as it is now (not after the statement's own
+        // writes until the adjacency is built again: see `rel_stats_now`).
+        let stats = match ch.rels.is_empty() {
+            true => None,
+            false => {
+                let (stats, current) = self.rel_stats_now();
+                #[cfg(test)]
+                let current = current && !NO_TYPE_SCAN.get();
+                current.then_some(stats)
+            }
+        };
         let mut cheapest = f64::INFINITY;
         let mut fewest = f64::INFINITY;
-        // The nodes a start at node `k` reads without an index.
-        let scanned = |k: usize| match first_label(ch.nodes[k].pat.labels.as_ref()) {
-            Some(l) => self
-                .g
-                .sym(l)
-                .map_or(0.0, |l| self.g.nodes_with_label(l).len() as f64),
-            None => self.g.node_count() as f64,
-        };
         for (k, n) in ch.nodes.iter().enumerate() {
             let first = first_label(n.pat.labels.as_ref());
             let label = first.and_then(|l| self.g.sym(l));
@@ -357,26 +361,15 @@ impl Runner<'_> {
                     }
                 }
             }
-            // What starting here costs as Neo4j weighs it (an equality no declared index
-            // serves is a scan of its label), with the expansions after it, and the rows it
-            // reads.
-            // (A seek through a declared index: the hits Neo4j expects, the label's nodes over
-            // the index's distinct values, not those of this value.)
-            let shown = match (&here.access, self.shown_as_scan(&here)) {
-                (_, Some(n)) => n as f64,
-                (AnchorAccess::Seek { label, key, .. }, None) => {
-                    self.g.seek_estimate(*label, self.g.sym(key))
-                }
-                _ => here.estimate,
-            };
-            let sought =
-                usize::from(matches!(here.access, AnchorAccess::Seek { .. }) && shown < scanned(k));
-            let passed = shown * selectivity(predicates(n).saturating_sub(sought));
             // (A start from all nodes reaches every relationship of a type by expanding: a
             // scan of the type always does better.)
-            if !matches!(here.access, AnchorAccess::AllNodes) {
-                cheapest = cheapest.min(self.chain_cost(ch, k, false, shown, passed, bound));
-                fewest = fewest.min(shown);
+            match &stats {
+                Some(stats) if !matches!(here.access, AnchorAccess::AllNodes) => {
+                    let (cost, shown) = self.start_cost(ch, k, n, &here, stats, bound);
+                    cheapest = cheapest.min(cost);
+                    fewest = fewest.min(shown);
+                }
+                _ => {}
             }
             if best.as_ref().is_none_or(|b| here.estimate < b.estimate) {
                 best = Some(here);
@@ -391,13 +384,15 @@ impl Runner<'_> {
         // are expanded, 1 between 10 is scanned), and undirected is scanned only rather than
         // all nodes.
         let mut by_type: Option<(f64, Anchor<'q>)> = None;
-        // (Not after the statement's own writes until the adjacency is built again: see
-        // `rel_stats_now`.)
-        let current = self.rel_stats_now().1;
-        #[cfg(test)]
-        let current = current && !NO_TYPE_SCAN.get();
-        let rels = if current { &ch.rels[..] } else { &[][..] };
-        for (j, r) in rels.iter().enumerate() {
+        let Some(stats) = stats else {
+            return Ok(best.unwrap_or(Anchor {
+                node: 0,
+                implied: false,
+                access: AnchorAccess::Nothing,
+                estimate: 0.0,
+            }));
+        };
+        for (j, r) in ch.rels.iter().enumerate() {
             if r.pat.length.is_some() || r.slot.is_some_and(|s| bound[s]) {
                 continue;
             }
@@ -405,7 +400,7 @@ impl Runner<'_> {
             let (types, count, weight) = match (&r.pat.types, &r.types) {
                 (None, _) => (None, self.g.relationship_count() as f64, 1.0),
                 (Some(written), Some(ts)) => {
-                    let count: usize = ts.iter().map(|&t| self.rel_stats().count(t)).sum();
+                    let count: usize = ts.iter().map(|&t| stats.count(t)).sum();
                     let union = matches!(written, LabelExpr::Or(..));
                     (
                         Some(ts.clone()),
@@ -425,7 +420,7 @@ impl Runner<'_> {
             let (a, b) = (&ch.nodes[j], &ch.nodes[j + 1]);
             let ts = types.as_deref().unwrap_or_default();
             let way = |a_side: Dir, b_side: Dir| {
-                self.label_share(a, ts, a_side) * self.label_share(b, ts, b_side)
+                self.label_share(&stats, a, ts, a_side) * self.label_share(&stats, b, ts, b_side)
             };
             let labelled = match r.pat.direction {
                 Direction::Right => way(Dir::Incoming, Dir::Outgoing),
@@ -438,7 +433,7 @@ impl Runner<'_> {
                 rows * labelled * selectivity(predicates(a) + predicates(b) + rel_predicates(r));
             // (An undirected union: only rather than all nodes.)
             let undirected_union = weight > 1.0 && r.pat.direction == Direction::Undirected;
-            let cost = self.chain_cost(ch, j, true, weight * rows, passed, bound);
+            let cost = self.chain_cost(&stats, ch, j, true, weight * rows, passed, bound);
             if (!undirected_union || fewest.is_infinite())
                 && cost < cheapest
                 && weight * rows < fewest
@@ -464,13 +459,53 @@ impl Runner<'_> {
         }))
     }
 
+    /// What starting a chain at node `k` (pattern `n`, found as `here` says) costs as Neo4j's
+    /// planner weighs it, with the expansions after it, and the rows the start reads. An
+    /// equality no declared index serves is a scan of its label; a seek through a declared
+    /// index finds the hits Neo4j expects, the label's nodes over the index's distinct values
+    /// (not those of this value).
+    fn start_cost(
+        &self,
+        ch: &ChainInfo,
+        k: usize,
+        n: &NodeInfo,
+        here: &Anchor,
+        stats: &crate::graph::RelStats,
+        bound: &[bool],
+    ) -> (f64, f64) {
+        let shown = match (&here.access, self.shown_as_scan(here)) {
+            (_, Some(n)) => n as f64,
+            (AnchorAccess::Seek { label, key, .. }, None) => {
+                self.g.seek_estimate(*label, self.g.sym(key))
+            }
+            _ => here.estimate,
+        };
+        // The nodes the start reads without an index.
+        let scanned = match first_label(n.pat.labels.as_ref()) {
+            Some(l) => self
+                .g
+                .sym(l)
+                .map_or(0.0, |l| self.g.nodes_with_label(l).len() as f64),
+            None => self.g.node_count() as f64,
+        };
+        let sought =
+            usize::from(matches!(here.access, AnchorAccess::Seek { .. }) && shown < scanned);
+        let passed = shown * selectivity(predicates(n).saturating_sub(sought));
+        (
+            self.chain_cost(stats, ch, k, false, shown, passed, bound),
+            shown,
+        )
+    }
+
     /// What matching a chain costs from a start, as Neo4j's planner weighs plans: the rows
     /// each operator produces, summed. The start reads `scanned` rows and passes on `rows`;
     /// then each step of the walk from node `first` (after the first, `scans_first`: a
     /// relationship type scan made it) multiplies the rows by its relationships per node and
     /// by its new node's label share and predicates' selectivity.
+    #[allow(clippy::too_many_arguments)]
     fn chain_cost(
         &self,
+        stats: &crate::graph::RelStats,
         ch: &ChainInfo,
         first: usize,
         scans_first: bool,
@@ -492,22 +527,18 @@ impl Runner<'_> {
                         // The from node is on `side`'s far end: the relationships there are
                         // spread over its label's nodes when the label is implied, else over
                         // all nodes.
-                        let over = match self.implied_label_count(from, types, side) {
+                        let over = match self.implied_label_count(stats, from, types, side) {
                             Some(c) => c,
                             None => n,
                         };
-                        types
-                            .iter()
-                            .map(|&t| self.rel_stats().count(t) as f64)
-                            .sum::<f64>()
-                            / over.max(1.0)
+                        types.iter().map(|&t| stats.count(t) as f64).sum::<f64>() / over.max(1.0)
                     };
                     let f = match st.dir {
                         Dir::Outgoing => per(Dir::Incoming),
                         Dir::Incoming => per(Dir::Outgoing),
                         Dir::Both => per(Dir::Incoming) + per(Dir::Outgoing),
                     };
-                    f * self.label_share(to, types, st.dir)
+                    f * self.label_share(stats, to, types, st.dir)
                 }
                 // Any type, or a variable length: the average degree, and more.
                 _ => {
@@ -525,16 +556,27 @@ impl Runner<'_> {
     /// The node count of `n`'s first label when every node on the far end of a relationship
     /// of `types` followed in direction `dir` has it (then those relationships are spread
     /// over that label's nodes); `None` otherwise, or without a label.
-    fn implied_label_count(&self, n: &NodeInfo, types: &[Sym], dir: Dir) -> Option<f64> {
+    fn implied_label_count(
+        &self,
+        stats: &crate::graph::RelStats,
+        n: &NodeInfo,
+        types: &[Sym],
+        dir: Dir,
+    ) -> Option<f64> {
         let l = self.g.sym(first_label(n.pat.labels.as_ref())?)?;
         let m = self.g.label_mask(&[l])?;
-        (self.rel_stats().labels_implied(types, dir) & m == m)
-            .then(|| self.g.nodes_with_label(l).len() as f64)
+        (stats.labels_implied(types, dir) & m == m).then(|| self.g.nodes_with_label(l).len() as f64)
     }
 
     /// The share of the nodes reached over `types` in direction `dir` that have `n`'s first
     /// label: all when the relationships imply it, else the label's share of all nodes.
-    fn label_share(&self, n: &NodeInfo, types: &[Sym], dir: Dir) -> f64 {
+    fn label_share(
+        &self,
+        stats: &crate::graph::RelStats,
+        n: &NodeInfo,
+        types: &[Sym],
+        dir: Dir,
+    ) -> f64 {
         let Some(l) = first_label(n.pat.labels.as_ref()) else {
             return 1.0;
         };
@@ -542,18 +584,13 @@ impl Runner<'_> {
             return 0.0;
         };
         match self.g.label_mask(&[l]) {
-            Some(m) if self.rel_stats().labels_implied(types, dir) & m == m => 1.0,
+            Some(m) if stats.labels_implied(types, dir) & m == m => 1.0,
             _ => self.g.nodes_with_label(l).len() as f64 / self.g.node_count().max(1) as f64,
         }
     }
 
     /// The graph's relationship statistics as the statement first planned on it (see
-    /// `Shared::rel_stats`).
-    fn rel_stats(&self) -> Arc<crate::graph::RelStats> {
-        self.rel_stats_now().0
-    }
-
-    /// [`Self::rel_stats`], and whether they are the graph's as it is now: not when the
+    /// `Shared::rel_stats`), and whether they are the graph's as it is now: not when the
     /// statement has written since and the adjacency they come from is not built again (a
     /// relationship scan would then build it, for each row of a MERGE that writes).
     fn rel_stats_now(&self) -> (Arc<crate::graph::RelStats>, bool) {

@@ -305,17 +305,17 @@ impl Runner<'_> {
         let (a, r, b) = (&names[j], &rel_names[j], &names[j + 1]);
         // Neo4j writes a directed scan's pattern from its start node.
         let (way, details) = match rel.pat.direction {
-            Direction::Undirected => (
-                "Undirected",
-                format!("({a}){}({b})", rel_text(rel.pat, r, true)),
-            ),
-            Direction::Right => (
-                "Directed",
-                format!("({a}){}({b})", rel_text(rel.pat, r, true)),
-            ),
             Direction::Left => (
                 "Directed",
                 format!("({b}){}({a})", rel_text(rel.pat, r, false)),
+            ),
+            d => (
+                if d == Direction::Undirected {
+                    "Undirected"
+                } else {
+                    "Directed"
+                },
+                format!("({a}){}({b})", rel_text(rel.pat, r, true)),
             ),
         };
         let what = match &rel.pat.types {
