@@ -473,6 +473,12 @@ impl Graph {
                 + d.adj.starts.capacity() * size_of::<u32>()
                 + d.adj.entries.capacity() * size_of::<AdjEntry>()
                 + d.type_counts.capacity() * size_of::<usize>()
+                + d.labelled
+                    .iter()
+                    .map(|c| {
+                        size_of::<LabelledCounts>() + c.capacity() * size_of::<(u8, [u64; 2])>()
+                    })
+                    .sum::<usize>()
                 + d.by_type.get().map_or(0, |v| {
                     v.iter()
                         .map(|l| l.capacity() * size_of::<RelId>() + 24)
@@ -1107,11 +1113,12 @@ impl Graph {
             #[cfg(test)]
             DERIVED_BUILDS.with(|c| c.set(c.get() + 1));
             let adj = self.s.adjacency();
-            let (implied, type_counts) = self.implied_by_types(&adj);
+            let (implied, type_counts, labelled) = self.implied_by_types(&adj);
             Derived {
                 adj,
                 implied,
                 type_counts,
+                labelled,
                 by_type: std::sync::OnceLock::new(),
             }
         })
@@ -1124,6 +1131,7 @@ impl Graph {
         RelStats {
             counts: d.type_counts.clone(),
             implied: d.implied.clone(),
+            labelled: d.labelled.clone(),
         }
     }
 
@@ -1133,6 +1141,7 @@ impl Graph {
         self.adjacency.get().map(|d| RelStats {
             counts: d.type_counts.clone(),
             implied: d.implied.clone(),
+            labelled: d.labelled.clone(),
         })
     }
 
@@ -1161,12 +1170,19 @@ impl Graph {
     }
 
     /// Per relationship type, the label bits every end node of the type's relationships has
-    /// and those every start node has, and how many relationships it has: one pass over the
-    /// adjacency, each node's bits read once (a node is the end of its incoming entries and
-    /// the start of its outgoing ones; each relationship is one outgoing entry).
-    fn implied_by_types(&self, adj: &Adjacency) -> (Vec<[u64; 2]>, Vec<usize>) {
+    /// and those every start node has, how many relationships it has, and how many of them
+    /// have a node with each label bit at their end and at their start (Neo4j's count store:
+    /// `()-[:T]->(:L)`, `(:L)-[:T]->()`): one pass over the adjacency, each node's bits read
+    /// once (a node is the end of its incoming entries and the start of its outgoing ones;
+    /// each relationship is one outgoing entry).
+    #[allow(clippy::type_complexity)]
+    fn implied_by_types(
+        &self,
+        adj: &Adjacency,
+    ) -> (Vec<[u64; 2]>, Vec<usize>, Arc<Vec<LabelledCounts>>) {
         let mut implied: Vec<[u64; 2]> = Vec::new();
         let mut counts: Vec<usize> = Vec::new();
+        let mut labelled: Vec<LabelledCounts> = Vec::new();
         for (i, w) in adj.starts.windows(2).enumerate() {
             let (from, to) = (w[0] as usize, w[1] as usize);
             let Some(list) = adj.entries.get(from..to) else {
@@ -1180,12 +1196,28 @@ impl Graph {
                 if implied.len() <= t {
                     implied.resize(t + 1, [u64::MAX; 2]);
                     counts.resize(t + 1, 0);
+                    labelled.resize_with(t + 1, Vec::new);
                 }
-                implied[t][usize::from(!incoming)] &= bits;
-                counts[t] += usize::from(!incoming);
+                let side = usize::from(!incoming);
+                implied[t][side] &= bits;
+                counts[t] += side;
+                let mut rest = bits;
+                while rest != 0 {
+                    let bit = rest.trailing_zeros() as u8;
+                    let per = &mut labelled[t];
+                    match per.iter_mut().find(|(b, _)| *b == bit) {
+                        Some((_, c)) => c[side] += 1,
+                        None => {
+                            let mut c = [0; 2];
+                            c[side] = 1;
+                            per.push((bit, c));
+                        }
+                    }
+                    rest &= rest - 1;
+                }
             }
         }
-        (implied, counts)
+        (implied, counts, Arc::new(labelled))
     }
 
     /// The label bits that every node reached over a relationship of one of `types` in
@@ -1215,12 +1247,35 @@ pub(crate) fn derived_builds() -> usize {
 pub struct RelStats {
     counts: Vec<usize>,
     implied: Vec<[u64; 2]>,
+    labelled: Arc<Vec<LabelledCounts>>,
 }
+
+/// Per label bit that occurs, how many relationships of one type have a node with it at
+/// their end (`[0]`) and at their start (`[1]`).
+type LabelledCounts = Vec<(u8, [u64; 2])>;
 
 impl RelStats {
     /// How many relationships have type `t`.
     pub fn count(&self, t: Sym) -> usize {
         self.counts.get(t as usize).copied().unwrap_or(0)
+    }
+
+    /// How many relationships of type `t` have a node with label bit `bit` (see
+    /// [`Graph::label_mask`]) on the side `dir` reaches: their end node for `Outgoing`, their
+    /// start node for `Incoming` (Neo4j's count store, `()-[:T]->(:L)` and `(:L)-[:T]->()`).
+    /// `Both` counts either side.
+    pub fn count_reaching(&self, t: Sym, dir: Dir, bit: u32) -> u64 {
+        let Some(c) = self.labelled.get(t as usize) else {
+            return 0;
+        };
+        let Some((_, [end, start])) = c.iter().find(|(b, _)| u32::from(*b) == bit) else {
+            return 0;
+        };
+        match dir {
+            Dir::Outgoing => *end,
+            Dir::Incoming => *start,
+            Dir::Both => end + start,
+        }
     }
 
     /// [`Graph::labels_implied`], as the statistics were taken.
@@ -1980,6 +2035,7 @@ struct Derived {
     adj: Adjacency,
     implied: Vec<[u64; 2]>,
     type_counts: Vec<usize>,
+    labelled: Arc<Vec<LabelledCounts>>,
     by_type: std::sync::OnceLock<Vec<Vec<RelId>>>,
 }
 
@@ -2007,6 +2063,64 @@ struct KeySample {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The count store's per-label counts (`RelStats::count_reaching`) equal the counts of
+    /// `(:L)-[:T]->()` and `()-[:T]->(:L)` taken relationship by relationship, for nodes with
+    /// no label, one and two, self-loops included; and they are those of the graph as it is
+    /// after a change.
+    #[test]
+    fn per_label_relationship_counts_are_the_count_stores() {
+        let mut g = Graph::default();
+        let kinds: [&[&str]; 4] = [&[], &["A"], &["B"], &["A", "B"]];
+        let nodes: Vec<NodeId> = (0..24).map(|i| g.add_node(kinds[i % 4], vec![])).collect();
+        for i in 0..nodes.len() {
+            for step in [1usize, 3, 0] {
+                let ty = if (i + step) % 3 == 0 { "S" } else { "T" };
+                let to = nodes[(i * 5 + step) % nodes.len()];
+                g.add_relationship(nodes[i], to, ty, vec![]);
+            }
+        }
+        let check = |g: &Graph| {
+            let stats = g.relationship_stats();
+            for ty in ["S", "T"] {
+                let t = g.sym(ty).unwrap();
+                for label in ["A", "B"] {
+                    let l = g.sym(label).unwrap();
+                    let bit = g.label_mask(&[l]).unwrap().trailing_zeros();
+                    let (mut starts, mut ends) = (0u64, 0u64);
+                    for r in g.relationship_ids() {
+                        if g.rel_type(r).as_deref() != Some(ty) {
+                            continue;
+                        }
+                        let (s, e) = g.endpoints(r).unwrap();
+                        starts += u64::from(g.has_label(s, l));
+                        ends += u64::from(g.has_label(e, l));
+                    }
+                    assert_eq!(
+                        stats.count_reaching(t, Dir::Outgoing, bit),
+                        ends,
+                        "()-[:{ty}]->(:{label})"
+                    );
+                    assert_eq!(
+                        stats.count_reaching(t, Dir::Incoming, bit),
+                        starts,
+                        "(:{label})-[:{ty}]->()"
+                    );
+                    assert_eq!(stats.count_reaching(t, Dir::Both, bit), starts + ends);
+                    assert!(
+                        starts > 0 && ends > 0,
+                        "the graph exercises {ty} and {label}"
+                    );
+                }
+            }
+        };
+        check(&g);
+        // After a change, the counts are the new graph's.
+        for &n in nodes.iter().skip(1).step_by(8) {
+            g.remove_label(n, "A");
+        }
+        check(&g);
+    }
 
     /// The in-place reads (`node_property_is`, `node_int_property`, `node_str_property`) say
     /// what the decoded value says, for every kind of stored value and of compared value.

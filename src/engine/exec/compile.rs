@@ -289,6 +289,7 @@ impl Runner<'_> {
         };
         let mut cheapest = f64::INFINITY;
         let mut fewest = f64::INFINITY;
+        let mut by_cost: Option<Anchor<'q>> = None;
         for (k, n) in ch.nodes.iter().enumerate() {
             let first = first_label(n.pat.labels.as_ref());
             let label = first.and_then(|l| self.g.sym(l));
@@ -366,8 +367,11 @@ impl Runner<'_> {
             match &stats {
                 Some(stats) if !matches!(here.access, AnchorAccess::AllNodes) => {
                     let (cost, shown) = self.start_cost(ch, k, n, &here, stats, bound);
-                    cheapest = cheapest.min(cost);
                     fewest = fewest.min(shown);
+                    if cost < cheapest {
+                        cheapest = cost;
+                        by_cost = Some(here.clone());
+                    }
                 }
                 _ => {}
             }
@@ -429,11 +433,13 @@ impl Runner<'_> {
                     (way(Dir::Incoming, Dir::Outgoing) + way(Dir::Outgoing, Dir::Incoming)) / 2.0
                 }
             };
-            let passed =
-                rows * labelled * selectivity(predicates(a) + predicates(b) + rel_predicates(r));
+            let passed = rows * labelled * node_kept(a, false) * node_kept(b, false) * rel_kept(r);
             // (An undirected union: only rather than all nodes.)
             let undirected_union = weight > 1.0 && r.pat.direction == Direction::Undirected;
-            let cost = self.chain_cost(&stats, ch, j, true, weight * rows, passed, bound);
+            // The scan's filter checks both nodes' labels and predicates.
+            let checks = predicates(a) + predicates(b) + label_count(a) + label_count(b);
+            let start = weight * rows * cost::SCAN + rows * cost::filter(checks);
+            let cost = self.chain_cost(&stats, ch, j, true, start, passed, bound);
             if (!undirected_union || fewest.is_infinite())
                 && cost < cheapest
                 && weight * rows < fewest
@@ -451,7 +457,7 @@ impl Runner<'_> {
         if let Some((_, a)) = by_type {
             return Ok(a);
         }
-        Ok(best.unwrap_or(Anchor {
+        Ok(by_cost.or(best).unwrap_or(Anchor {
             node: 0,
             implied: false,
             access: AnchorAccess::Nothing,
@@ -490,18 +496,27 @@ impl Runner<'_> {
         };
         let sought =
             usize::from(matches!(here.access, AnchorAccess::Seek { .. }) && shown < scanned);
-        let passed = shown * selectivity(predicates(n).saturating_sub(sought));
+        let passed = shown * node_kept(n, sought == 1);
+        let per_row = match sought {
+            1 => cost::INDEX_SEEK,
+            _ => cost::SCAN,
+        };
+        // The start's filter: the predicates the seek does not answer, the labels after the
+        // first.
+        let checks = predicates(n).saturating_sub(sought) + label_count(n).saturating_sub(1);
+        let start = shown * (per_row + cost::filter(checks));
         (
-            self.chain_cost(stats, ch, k, false, shown, passed, bound),
+            self.chain_cost(stats, ch, k, false, start, passed, bound),
             shown,
         )
     }
 
-    /// What matching a chain costs from a start, as Neo4j's planner weighs plans: the rows
-    /// each operator produces, summed. The start reads `scanned` rows and passes on `rows`;
-    /// then each step of the walk from node `first` (after the first, `scans_first`: a
-    /// relationship type scan made it) multiplies the rows by its relationships per node and
-    /// by its new node's label share and predicates' selectivity.
+    /// What matching a chain costs from a start, as Neo4j's planner weighs plans (its
+    /// cardinality cost model): each operator costs its input rows (a leaf, its own rows)
+    /// times a cost per row ([`cost`]). The start (with its filter) costs `start` and passes
+    /// on `rows`; then each step of the walk from node `first` (after the first,
+    /// `scans_first`: a relationship type scan made it) multiplies the rows by its
+    /// relationships per node and its new node's predicates' selectivity.
     #[allow(clippy::too_many_arguments)]
     fn chain_cost(
         &self,
@@ -509,37 +524,18 @@ impl Runner<'_> {
         ch: &ChainInfo,
         first: usize,
         scans_first: bool,
-        scanned: f64,
+        start: f64,
         mut rows: f64,
         bound: &[bool],
     ) -> f64 {
         let steps =
             super::physical::chain_steps(ch, first, |s| bound.get(s).copied() == Some(true));
-        let mut cost = scanned + rows;
+        let mut cost = start;
         for st in steps.iter().skip(usize::from(scans_first)) {
             let rel = &ch.rels[st.rel];
             let to = &ch.nodes[st.to];
             let fanout = match (&rel.types, rel.pat.length) {
-                (Some(types), None) => {
-                    let n = self.g.node_count().max(1) as f64;
-                    let from = &ch.nodes[st.from];
-                    let per = |side: Dir| -> f64 {
-                        // The from node is on `side`'s far end: the relationships there are
-                        // spread over its label's nodes when the label is implied, else over
-                        // all nodes.
-                        let over = match self.implied_label_count(stats, from, types, side) {
-                            Some(c) => c,
-                            None => n,
-                        };
-                        types.iter().map(|&t| stats.count(t) as f64).sum::<f64>() / over.max(1.0)
-                    };
-                    let f = match st.dir {
-                        Dir::Outgoing => per(Dir::Incoming),
-                        Dir::Incoming => per(Dir::Outgoing),
-                        Dir::Both => per(Dir::Incoming) + per(Dir::Outgoing),
-                    };
-                    f * self.label_share(stats, to, types, st.dir)
-                }
+                (Some(types), None) => self.fanout(stats, &ch.nodes[st.from], to, types, st.dir),
                 // Any type, or a variable length: the average degree, and more.
                 _ => {
                     let avg =
@@ -547,25 +543,75 @@ impl Runner<'_> {
                     avg * if rel.pat.length.is_some() { 10.0 } else { 2.0 }
                 }
             };
-            rows *= fanout * selectivity(predicates(to));
-            cost += rows;
+            let expanded = rows * fanout;
+            let checks = predicates(to) + label_count(to);
+            cost += rows * cost::EXPAND + expanded * cost::filter(checks);
+            rows = expanded * node_kept(to, false);
         }
         cost
     }
 
-    /// The node count of `n`'s first label when every node on the far end of a relationship
-    /// of `types` followed in direction `dir` has it (then those relationships are spread
-    /// over that label's nodes); `None` otherwise, or without a label.
-    fn implied_label_count(
+    /// The rows an `Expand` from a node of pattern `from` over `types` in direction `dir` to
+    /// one of pattern `to` makes per input row, as Neo4j's planner estimates it from its
+    /// count store: per type and way round, the fewer of the relationships whose near node
+    /// has `from`'s label and those whose far node has `to`'s, over `from`'s label's nodes
+    /// (a pattern without a label: all relationships of the type, all nodes).
+    fn fanout(
         &self,
         stats: &crate::graph::RelStats,
-        n: &NodeInfo,
+        from: &NodeInfo,
+        to: &NodeInfo,
         types: &[Sym],
         dir: Dir,
-    ) -> Option<f64> {
-        let l = self.g.sym(first_label(n.pat.labels.as_ref())?)?;
-        let m = self.g.label_mask(&[l])?;
-        (stats.labels_implied(types, dir) & m == m).then(|| self.g.nodes_with_label(l).len() as f64)
+    ) -> f64 {
+        // A node pattern's first label: its bit, and its nodes. `Err` when it has a label
+        // the count store does not cover (no bit): its share of all nodes is used instead.
+        let labelled = |n: &NodeInfo| -> std::result::Result<Option<(u32, f64)>, f64> {
+            let Some(l) = first_label(n.pat.labels.as_ref()) else {
+                return Ok(None);
+            };
+            let Some(l) = self.g.sym(l) else {
+                return Err(0.0);
+            };
+            let size = self.g.nodes_with_label(l).len() as f64;
+            match self.g.label_mask(&[l]) {
+                Some(m) => Ok(Some((m.trailing_zeros(), size))),
+                None => Err(size / self.g.node_count().max(1) as f64),
+            }
+        };
+        let all = self.g.node_count().max(1) as f64;
+        let (near, far) = (labelled(from), labelled(to));
+        let over = match near {
+            Ok(Some((_, size))) => size,
+            _ => all,
+        };
+        let way = |t: Sym, d: Dir| -> f64 {
+            let count = stats.count(t) as f64;
+            // `d` reaches the far node; its reverse, the near one.
+            let back = match d {
+                Dir::Outgoing => Dir::Incoming,
+                _ => Dir::Outgoing,
+            };
+            let from_side = match near {
+                Ok(Some((bit, _))) => stats.count_reaching(t, back, bit) as f64,
+                Ok(None) => count,
+                Err(share) => count * share,
+            };
+            let to_side = match far {
+                Ok(Some((bit, _))) => stats.count_reaching(t, d, bit) as f64,
+                Ok(None) => count,
+                Err(share) => count * share,
+            };
+            from_side.min(to_side)
+        };
+        let total: f64 = types
+            .iter()
+            .map(|&t| match dir {
+                Dir::Both => way(t, Dir::Outgoing) + way(t, Dir::Incoming),
+                d => way(t, d),
+            })
+            .sum();
+        total / over.max(1.0)
     }
 
     /// The share of the nodes reached over `types` in direction `dir` that have `n`'s first
@@ -985,8 +1031,82 @@ pub(super) fn leading_node<'a, 'q>(elems: &'a [GElem<'q>]) -> Option<&'a NodeInf
 }
 
 /// The selectivity the planner assumes for `n` predicates it cannot estimate.
-fn selectivity(n: usize) -> f64 {
-    super::explain::PREDICATE_SELECTIVITY.powi(n.min(3) as i32)
+/// Neo4j's planner's costs per row (its cardinality cost model): a leaf's per row it makes,
+/// any other operator's per row it reads.
+mod cost {
+    /// A label scan's or a relationship type scan's row.
+    pub(super) const SCAN: f64 = 1.0;
+    /// An index seek's row.
+    pub(super) const INDEX_SEEK: f64 = 1.9;
+    /// An expansion's input row.
+    pub(super) const EXPAND: f64 = 1.5;
+    /// The share of rows an equality keeps, a range, any other predicate (see
+    /// `predicate_selectivity`).
+    pub(super) const EQUALITY: f64 = 0.05;
+    pub(super) const RANGE: f64 = 0.3;
+    pub(super) const OTHER: f64 = 0.1;
+
+    /// A filter's input row, for `checks` label checks and predicates (each reads the
+    /// store once); none without a check (there is no filter).
+    pub(super) fn filter(checks: usize) -> f64 {
+        checks as f64
+    }
+}
+
+/// How many labels a node pattern names.
+fn label_count(n: &NodeInfo) -> usize {
+    match &n.plain_labels {
+        Some(Some(ls)) => ls.len(),
+        _ => usize::from(n.pat.labels.is_some()),
+    }
+}
+
+/// The share of rows a predicate keeps, as Neo4j's planner estimates it without an index's
+/// statistics (oracle, on 1,000 `Officer` and 72 `Book` nodes): an equality 5% (10% for the
+/// value times 50% for the property being there: `x.name = $v` is estimated at 50 of 1,000),
+/// a range 30% (`b.year < $v`: 21.6 of 72), anything else 10%.
+fn predicate_selectivity(e: &Expr) -> f64 {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinaryOp::Eq, ..
+        } => cost::EQUALITY,
+        ExprKind::Comparison { rest, .. } => rest
+            .iter()
+            .map(|(op, _)| match op {
+                BinaryOp::Eq => cost::EQUALITY,
+                BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge => cost::RANGE,
+                _ => cost::OTHER,
+            })
+            .product(),
+        _ => cost::OTHER,
+    }
+}
+
+/// The share of rows an element's predicates keep: its property map's entries (equalities),
+/// its inline `WHERE`'s conjuncts and the filters pushed down to it.
+fn kept(props: Option<&Expr>, where_: Option<&Expr>, filters: &[&Expr]) -> f64 {
+    let map = cost::EQUALITY.powi(map_entries(props).min(64) as i32);
+    let conjuncts = where_.map(conjuncts).unwrap_or_default();
+    conjuncts
+        .into_iter()
+        .chain(filters.iter().copied())
+        .map(predicate_selectivity)
+        .product::<f64>()
+        * map
+}
+
+/// [`kept`] of a node pattern; `sought`: but for the equality an index seek answers.
+fn node_kept(n: &NodeInfo, sought: bool) -> f64 {
+    let k = kept(n.pat.properties.as_ref(), n.pat.where_.as_ref(), &n.filters);
+    match sought {
+        true => (k / cost::EQUALITY).min(1.0),
+        false => k,
+    }
+}
+
+/// [`kept`] of a relationship pattern.
+fn rel_kept(r: &RelInfo) -> f64 {
+    kept(r.pat.properties.as_ref(), r.pat.where_.as_ref(), &r.filters)
 }
 
 /// How many predicates a node pattern has besides its labels: property map entries, inline
@@ -995,13 +1115,6 @@ fn predicates(n: &NodeInfo) -> usize {
     map_entries(n.pat.properties.as_ref())
         + n.pat.where_.as_ref().map_or(0, |w| conjuncts(w).len())
         + n.filters.len()
-}
-
-/// [`predicates`] of a relationship pattern.
-fn rel_predicates(r: &RelInfo) -> usize {
-    map_entries(r.pat.properties.as_ref())
-        + r.pat.where_.as_ref().map_or(0, |w| conjuncts(w).len())
-        + r.filters.len()
 }
 
 fn map_entries(props: Option<&Expr>) -> usize {
