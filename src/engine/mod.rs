@@ -820,6 +820,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         lookups: RefCell::default(),
         match_orders: RefCell::default(),
         rel_stats: RefCell::default(),
+        sorted_early: RefCell::default(),
     }
 }
 

@@ -144,6 +144,7 @@ pub(crate) fn projection(
     // Under PROFILE, each operator reads the counter the executor keeps for it
     // (`exec::project::stage`).
     let key = p as *const Projection as usize;
+    let sorted = run.sh.sorted_early.borrow().contains(&key);
     let probe = |plan: &mut Plan, stage: usize| {
         if run.sh.profile.is_some() && plan.probe.is_none() {
             plan.probe = Some(crate::plan::Probe::Step(key, stage));
@@ -197,7 +198,12 @@ pub(crate) fn projection(
                 before.push(t);
             }
         }
-        if !p.distinct {
+        // Sorted by the MATCH before it (`compile::sort_early`): the sort's projection and
+        // sort are the MATCH's.
+        if sorted {
+            before.clear();
+        }
+        if !p.distinct && !sorted {
             for s in &p.order_by {
                 let t = run.text(&s.expr);
                 let named = cols.iter().any(|c| **c == *t)
@@ -222,6 +228,7 @@ pub(crate) fn projection(
     let order = p
         .order_by
         .iter()
+        .filter(|_| !sorted)
         .map(|s| {
             format!(
                 "{} {}",
@@ -551,7 +558,7 @@ fn site_plan(
         arg.probe = Some(Probe::Step(key, counter::SITE_ARGUMENT));
     }
     let mut inner_scope = scope.to_vec();
-    let mut p = run.plan_match(&m, &mut inner_scope, Some(arg), anon)?;
+    let mut p = run.plan_match(&m, None, &mut inner_scope, Some(arg), anon)?;
     // The copy's parts, planned, are the AST's parts counted.
     let copies: Vec<usize> = m
         .pattern

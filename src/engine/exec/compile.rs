@@ -8,6 +8,8 @@ use super::*;
 thread_local! {
     /// Set: no chain starts from a relationship type scan (for comparing).
     pub(super) static NO_TYPE_SCAN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// `Some(true)`: a chain sorts early wherever it can; `Some(false)`: never (for comparing).
+    pub(super) static SORT_EARLY: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
 }
 
 impl Runner<'_> {
@@ -19,6 +21,20 @@ impl Runner<'_> {
         scope: &[Arc<str>],
         old_len: usize,
         where_: Option<&'q Expr>,
+    ) -> Result<(Vec<ChainInfo<'q>>, Option<Expr>)> {
+        self.compile_chains_ordered(parts, scope, old_len, where_, None)
+    }
+
+    /// [`Self::compile_chains`]; `order`: the projection after the MATCH, and the rows its
+    /// SKIP and LIMIT keep, when the MATCH may sort by its ORDER BY as it matches
+    /// ([`Self::sort_early`] decides).
+    pub(super) fn compile_chains_ordered<'q>(
+        &self,
+        parts: &'q [PatternPart],
+        scope: &[Arc<str>],
+        old_len: usize,
+        where_: Option<&'q Expr>,
+        order: Option<(&'q Projection, usize)>,
     ) -> Result<(Vec<ChainInfo<'q>>, Option<Expr>)> {
         let slot = |v: &Option<Ident>| {
             v.as_ref()
@@ -39,6 +55,7 @@ impl Runner<'_> {
                 anchor: None,
                 shortest,
                 general: None,
+                order: None,
             };
             if p.selector.is_some() || needs_general(chain) {
                 if shortest.is_some() {
@@ -158,6 +175,7 @@ impl Runner<'_> {
         // from its first node and a general chain matches from its leading node: how that node
         // is found is planned the same way.
         let mut bound: Vec<bool> = (0..scope.len()).map(|i| i < old_len).collect();
+        let before = bound.clone();
         self.join_order(&mut chains, &bound, scope)?;
         for ch in chains.iter_mut() {
             if ch.shortest.is_some() {
@@ -183,6 +201,9 @@ impl Runner<'_> {
                     bound[i] = true;
                 }
             }
+        }
+        if let Some((p, kept)) = order {
+            self.sort_early(&mut chains, p, kept, &before, scope)?;
         }
         Ok((chains, remaining))
     }
@@ -250,6 +271,7 @@ impl Runner<'_> {
             anchor: None,
             shortest: None,
             general: None,
+            order: None,
         };
         self.plan_anchor(&single, bound, scope)
     }
@@ -366,7 +388,8 @@ impl Runner<'_> {
             // scan of the type always does better.)
             match &stats {
                 Some(stats) if !matches!(here.access, AnchorAccess::AllNodes) => {
-                    let (cost, shown) = self.start_cost(ch, k, n, &here, stats, bound);
+                    let StartCost { cost, shown, .. } =
+                        self.start_cost(ch, k, n, &here, stats, bound);
                     fewest = fewest.min(shown);
                     if cost < cheapest {
                         cheapest = cost;
@@ -439,7 +462,7 @@ impl Runner<'_> {
             // The scan's filter checks both nodes' labels and predicates.
             let checks = predicates(a) + predicates(b) + label_count(a) + label_count(b);
             let start = weight * rows * cost::SCAN + rows * cost::filter(checks);
-            let cost = self.chain_cost(&stats, ch, j, true, start, passed, bound);
+            let (cost, _) = self.chain_cost(&stats, ch, j, true, start, passed, bound);
             if (!undirected_union || fewest.is_infinite())
                 && cost < cheapest
                 && weight * rows < fewest
@@ -478,7 +501,7 @@ impl Runner<'_> {
         here: &Anchor,
         stats: &crate::graph::RelStats,
         bound: &[bool],
-    ) -> (f64, f64) {
+    ) -> StartCost {
         let shown = match (&here.access, self.shown_as_scan(here)) {
             (_, Some(n)) => n as f64,
             (AnchorAccess::Seek { label, key, .. }, None) => {
@@ -505,10 +528,118 @@ impl Runner<'_> {
         // first.
         let checks = predicates(n).saturating_sub(sought) + label_count(n).saturating_sub(1);
         let start = shown * (per_row + cost::filter(checks));
-        (
-            self.chain_cost(stats, ch, k, false, start, passed, bound),
+        let (cost, rows) = self.chain_cost(stats, ch, k, false, start, passed, bound);
+        StartCost {
+            cost,
             shown,
-        )
+            start,
+            passed,
+            rows,
+        }
+    }
+
+    /// Whether the chain (a query's first MATCH, one chain) is better sorted by `p`'s ORDER BY
+    /// right after its start, as Neo4j's planner sorts below the expansions when the keys
+    /// read one node and that plan costs less (the expansions after the sort run only until
+    /// `kept` rows, SKIP plus LIMIT, are found: their cost shrinks by that share of the rows
+    /// the chain makes) than the chain's own plan and a `Top` at the end. If so, the chain
+    /// starts from that node and sorts its candidates ([`ChainInfo::order`]), and the
+    /// projection only cuts (`Shared::sorted_early`).
+    fn sort_early<'q>(
+        &self,
+        chains: &mut [ChainInfo<'q>],
+        p: &'q Projection,
+        kept: usize,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Result<()> {
+        let key = p as *const Projection as usize;
+        self.sh.sorted_early.borrow_mut().remove(&key);
+        let [ch] = chains else {
+            return Ok(());
+        };
+        let Some(planned) = &ch.anchor else {
+            return Ok(());
+        };
+        if ch.shortest.is_some() || ch.general.is_some() {
+            return Ok(());
+        }
+        // The one node of the chain the keys read (through items that are that variable).
+        let mut vars = Vec::new();
+        for s in &p.order_by {
+            super::walk::free_vars(&s.expr, &mut vars);
+        }
+        let computed_alias = |v: &str| {
+            p.items.iter().any(|it| {
+                it.alias.as_ref().is_some_and(|a| *a.name == *v)
+                    && !matches!(&it.expr.kind, ExprKind::Variable(x) if *x.name == *v)
+            })
+        };
+        let mut target = None;
+        for v in &vars {
+            if computed_alias(v) {
+                return Ok(());
+            }
+            let Some(slot) = scope.iter().rposition(|s| **s == **v) else {
+                return Ok(());
+            };
+            if bound.get(slot) == Some(&true) {
+                continue;
+            }
+            match ch.nodes.iter().position(|n| n.slot == Some(slot)) {
+                Some(t) if target.is_none_or(|x| x == t) => target = Some(t),
+                _ => return Ok(()),
+            }
+        }
+        let Some(t) = target else {
+            return Ok(());
+        };
+        let (stats, current) = self.rel_stats_now();
+        if !current || ch.rels.iter().any(|r| r.pat.length.is_some()) {
+            return Ok(());
+        }
+        // The chain's own plan, and a `Top` over its rows.
+        let own = match planned.access {
+            AnchorAccess::Bound | AnchorAccess::Nothing | AnchorAccess::RelScan(_) => return Ok(()),
+            _ => self.start_cost(
+                ch,
+                planned.node,
+                &ch.nodes[planned.node],
+                planned,
+                &stats,
+                bound,
+            ),
+        };
+        // Sorted right after a start at `t`.
+        let mut start = self.plan_start(&ch.nodes[t], bound, scope)?;
+        if matches!(start.access, AnchorAccess::Nothing | AnchorAccess::Bound) {
+            return Ok(());
+        }
+        let sorted = self.start_cost(ch, t, &ch.nodes[t], &start, &stats, bound);
+        let share = (kept as f64 / sorted.rows.max(1.0)).min(1.0);
+        let sorted_cost =
+            sorted.start + sorted.passed * cost::SORT + share * (sorted.cost - sorted.start);
+        let top_cost = own.cost + own.rows * cost::TOP;
+        let cheaper = sorted_cost < top_cost;
+        #[cfg(test)]
+        let cheaper = SORT_EARLY.get().unwrap_or(cheaper);
+        if !cheaper {
+            return Ok(());
+        }
+        start.node = t;
+        start.implied = self.anchor_implied(&ch.nodes[t], &start);
+        ch.anchor = Some(start);
+        let layout = Layout::new(scope);
+        ch.order = Some(EarlySort {
+            keys: p
+                .order_by
+                .iter()
+                .map(|s| (self.compile(&s.expr, &layout), s.descending))
+                .collect(),
+            projection: p,
+        });
+        self.sh.sorted_early.borrow_mut().insert(key);
+        Ok(())
     }
 
     /// What matching a chain costs from a start, as Neo4j's planner weighs plans (its
@@ -527,7 +658,7 @@ impl Runner<'_> {
         start: f64,
         mut rows: f64,
         bound: &[bool],
-    ) -> f64 {
+    ) -> (f64, f64) {
         let steps =
             super::physical::chain_steps(ch, first, |s| bound.get(s).copied() == Some(true));
         let mut cost = start;
@@ -548,7 +679,7 @@ impl Runner<'_> {
             cost += rows * cost::EXPAND + expanded * cost::filter(checks);
             rows = expanded * node_kept(to, false);
         }
-        cost
+        (cost, rows)
     }
 
     /// The rows an `Expand` from a node of pattern `from` over `types` in direction `dir` to
@@ -1031,9 +1162,23 @@ pub(super) fn leading_node<'a, 'q>(elems: &'a [GElem<'q>]) -> Option<&'a NodeInf
 }
 
 /// The selectivity the planner assumes for `n` predicates it cannot estimate.
+/// What starting a chain at a node costs (`Runner::start_cost`): in all, and the start itself
+/// (with its filter); the rows the start reads and passes on; the rows the chain makes.
+struct StartCost {
+    cost: f64,
+    shown: f64,
+    start: f64,
+    passed: f64,
+    rows: f64,
+}
+
 /// Neo4j's planner's costs per row (its cardinality cost model): a leaf's per row it makes,
 /// any other operator's per row it reads.
 mod cost {
+    /// A sort's input row.
+    pub(super) const SORT: f64 = 0.1;
+    /// A `Top`'s input row.
+    pub(super) const TOP: f64 = 0.0;
     /// A label scan's or a relationship type scan's row.
     pub(super) const SCAN: f64 = 1.0;
     /// An index seek's row.

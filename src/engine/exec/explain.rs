@@ -33,6 +33,7 @@ impl Runner<'_> {
     pub(crate) fn plan_match(
         &self,
         m: &Match,
+        order: Option<&crate::syntax::Projection>,
         scope: &mut Vec<Arc<str>>,
         input: Option<Plan>,
         anon: &mut Anon,
@@ -55,8 +56,10 @@ impl Runner<'_> {
         if let Some((_, bound)) = search {
             old_len = old_len.max(bound);
         }
+        // As the executor decides (`operators::match_`).
+        let order = order.and_then(|p| Some((p, super::operators::rows_needed(self, p)?)));
         let (chains, rest) =
-            self.compile_chains(&m.pattern, &new_scope, old_len, m.where_.as_ref())?;
+            self.compile_chains_ordered(&m.pattern, &new_scope, old_len, m.where_.as_ref(), order)?;
         // An OPTIONAL MATCH after other clauses runs per incoming row, over an `Argument`; so
         // does a search after other clauses.
         let per_row = input.is_some() && (m.optional || search.is_some());
@@ -187,6 +190,45 @@ impl Runner<'_> {
                     usize::from(scans_type),
                 );
             }
+        }
+        if let Some(order) = &ch.order {
+            // Sorted right after the start: the keys projected, then sorted (each counts the
+            // start's rows, all of which the executor sorts).
+            let rows = plan.estimated_rows;
+            let p = order.projection;
+            let computed: Vec<String> = p
+                .order_by
+                .iter()
+                .filter(|s| !matches!(s.expr.kind, crate::syntax::ExprKind::Variable(_)))
+                .map(|s| format!("{} AS {}", self.text(&s.expr), anon.name(&None)))
+                .collect();
+            let probe = self.sh.profile.as_ref().map(|_| {
+                crate::plan::Probe::Step(
+                    part as *const PatternPart as usize,
+                    usize::from(scans_type),
+                )
+            });
+            if !computed.is_empty() {
+                plan = Plan::over("Projection", computed.join(", "), plan).estimate(rows);
+                plan.probe = probe;
+            }
+            let keys = p
+                .order_by
+                .iter()
+                .map(|s| {
+                    let dir = if s.descending { "DESC" } else { "ASC" };
+                    format!("{} {dir}", self.text(&s.expr))
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            plan = Plan::over("Sort", keys, plan).estimate(rows);
+            // The rows it handed on, pulled until the `Limit` above had what it needed.
+            plan.probe = probe.map(|_| {
+                crate::plan::Probe::Step(
+                    part as *const PatternPart as usize,
+                    super::counter::SORTED,
+                )
+            });
         }
         // The steps the pipeline runs (`physical::chain_steps`).
         let steps = super::physical::chain_steps(ch, k, |s| bound.get(s).copied().unwrap_or(false));

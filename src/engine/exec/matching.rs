@@ -86,6 +86,18 @@ pub(super) struct ChainInfo<'q> {
     /// Chains with quantified relationships, quantified path patterns or a path selector are
     /// matched left to right by [`Runner::match_general`]; `nodes` and `rels` stay empty.
     pub(super) general: Option<General<'q>>,
+    /// Sorted as matched: the start's candidates are sorted by these keys before the chain
+    /// is expanded from them (`compile::sort_early`).
+    pub(super) order: Option<EarlySort<'q>>,
+}
+
+/// The sort a chain makes right after its start, by the ORDER BY of the projection after
+/// its MATCH (Neo4j's `Projection` and `Sort` below the expansions, cut by `Limit` above
+/// them): each key compiled for the MATCH's rows, and whether it is descending.
+pub(super) struct EarlySort<'q> {
+    pub(super) keys: Vec<(CExpr<'q>, bool)>,
+    /// The projection whose ORDER BY it is.
+    pub(super) projection: &'q Projection,
 }
 
 /// How a chain's start node is found: the planner's choice, made once per pattern (not per
@@ -215,8 +227,22 @@ impl<'a> Runner<'a> {
         rows: Vec<Row>,
         cap: Option<usize>,
     ) -> Result<Vec<Row>> {
+        self.exec_match_ordered(m, scope, rows, cap, None)
+    }
+
+    /// [`Self::exec_match_capped`]; `order`: the next projection, whose ORDER BY the MATCH may
+    /// sort by as it matches, and the rows its SKIP and LIMIT keep (`compile::sort_early`
+    /// decides; the MATCH then stops after those rows).
+    pub(crate) fn exec_match_ordered(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+        cap: Option<usize>,
+        order: Option<(&Projection, usize)>,
+    ) -> Result<Vec<Row>> {
         let mut out = Vec::new();
-        self.exec_match_into(m, scope, rows, cap, &mut |run, _, vals| {
+        self.exec_match_into_ordered(m, scope, rows, cap, order, &mut |run, _, vals| {
             run.sh.charge(Shared::row_bytes(vals))?;
             out.push(vals.to_vec());
             run.sh.check_rows(out.len())
@@ -235,6 +261,20 @@ impl<'a> Runner<'a> {
         cap: Option<usize>,
         sink: &mut RowSink,
     ) -> Result<usize> {
+        self.exec_match_into_ordered(m, scope, rows, cap, None, sink)
+    }
+
+    /// [`Self::exec_match_into`], sorting by `order` as it matches where the plan chose to
+    /// (see [`Self::exec_match_ordered`]).
+    fn exec_match_into_ordered(
+        &self,
+        m: &Match,
+        scope: &mut Vec<Arc<str>>,
+        rows: Vec<Row>,
+        mut cap: Option<usize>,
+        order: Option<(&Projection, usize)>,
+        sink: &mut RowSink,
+    ) -> Result<usize> {
         let old_len = scope.len();
         let mut new_scope = scope.clone();
         declare_match_vars(m, &mut new_scope);
@@ -245,8 +285,17 @@ impl<'a> Runner<'a> {
             None => None,
         };
         let bound_len = search.as_ref().map_or(old_len, |s| s.bound_len);
-        let mut chains =
-            self.compile_chains(&m.pattern, &new_scope, bound_len, m.where_.as_ref())?;
+        let mut chains = self.compile_chains_ordered(
+            &m.pattern,
+            &new_scope,
+            bound_len,
+            m.where_.as_ref(),
+            order,
+        )?;
+        if let Some((_, kept)) = order.filter(|_| chains.0.iter().any(|c| c.order.is_some())) {
+            // Sorted as matched: the first rows are the ones the projection keeps.
+            cap = Some(cap.map_or(kept, |c| c.min(kept)));
+        }
         if rows.len() > 1 || chains.0.len() > 1 || chains.0.iter().any(|c| c.rels.len() > 1) {
             // Worth it when many candidates will be checked: equality checks on a labelled
             // node become membership tests in a bitmap taken from the property index.
@@ -533,8 +582,11 @@ impl<'a> Runner<'a> {
         if let Some(gen) = &ch.general {
             return self.match_general(ch, gen, chains, i, st, scope, emit);
         }
-        // A chain whose checks compile to ids, from a scan, runs as a pipeline of batches.
-        if let Some(p) = super::physical::Pipeline::new(self.g, ch, st) {
+        // A chain whose checks compile to ids, from a scan, runs as a pipeline of batches
+        // (one sorted as matched takes its candidates in order, below).
+        if let Some(p) =
+            super::physical::Pipeline::new(self.g, ch, st).filter(|_| ch.order.is_none())
+        {
             return p.run(self, st, scope, &mut |st, run| {
                 run.match_parts(chains, i + 1, st, scope, emit)
             });
@@ -554,6 +606,9 @@ impl<'a> Runner<'a> {
         let scanned = self.scanned_rows(Some(planned));
         if let Some(n) = scanned {
             self.sh.profile_steps(ch.part, counter::BEFORE_FILTER, n);
+        }
+        if let Some(order) = &ch.order {
+            return self.match_sorted(ch, order, &candidates, scanned, chains, i, st, scope, emit);
         }
         if ch.rels.is_empty() && ch.path_slot.is_none() && i + 1 == chains.len() {
             // A lone node pattern, the last part: each candidate that matches is a row
@@ -609,6 +664,93 @@ impl<'a> Runner<'a> {
                 if st.halt.get() {
                     break;
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// A chain sorted as matched (`ChainInfo::order`, Neo4j's `Sort` right after the start):
+    /// each candidate of its start that matches the start's pattern, with its sort keys,
+    /// sorted by them (stable: ties keep the start's order), then expanded in that order
+    /// until the consumer has what it needs (the projection's `Limit`).
+    #[allow(clippy::too_many_arguments)]
+    fn match_sorted(
+        &self,
+        ch: &ChainInfo,
+        order: &EarlySort,
+        candidates: &[NodeId],
+        scanned: Option<u64>,
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let planned = ch.anchor.as_ref().expect("sorted chains are planned");
+        let k = planned.node;
+        let node = &ch.nodes[k];
+        let mut keyed: Vec<(Vec<Value>, NodeId)> = Vec::new();
+        for &n in candidates {
+            self.sh.tick()?;
+            self.count_start(ch.part, scanned);
+            let bound = if planned.implied {
+                Some(bind_node_slot(node, n, st))
+            } else {
+                self.bind_node(node, n, st, scope)?
+            };
+            let Some(saved) = bound else {
+                continue;
+            };
+            self.sh.profile_step(ch.part, 0);
+            let env = Env::new(scope, &st.vals);
+            let keys: Result<Vec<Value>> = order
+                .keys
+                .iter()
+                .map(|(c, _)| self.eval_compiled(c, &env))
+                .collect();
+            restore_node(node, saved, st);
+            let keys = keys?;
+            self.sh.charge(Shared::row_bytes(&keys))?;
+            keyed.push((keys, n));
+        }
+        let keyed = self.sh.sort_checked(keyed, |a, b| {
+            for (x, (y, (_, descending))) in a.0.iter().zip(b.0.iter().zip(&order.keys)) {
+                let o = x.order(y);
+                let o = if *descending { o.reverse() } else { o };
+                if o != std::cmp::Ordering::Equal {
+                    return o;
+                }
+            }
+            std::cmp::Ordering::Equal
+        })?;
+        let steps: Vec<(usize, bool)> = (k..ch.rels.len())
+            .map(|j| (j, true))
+            .chain((0..k).rev().map(|j| (j, false)))
+            .collect();
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
+        for (_, n) in keyed {
+            self.sh.tick()?;
+            self.sh.profile_step(ch.part, counter::SORTED);
+            // (Checked above.)
+            let saved = bind_node_slot(node, n, st);
+            trace.nodes[k] = Some(n);
+            let done = self.expand(
+                ch,
+                &steps,
+                0,
+                st,
+                &mut trace,
+                scope,
+                &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+            );
+            trace.nodes[k] = None;
+            restore_node(node, saved, st);
+            done?;
+            if st.halt.get() {
+                break;
             }
         }
         Ok(())

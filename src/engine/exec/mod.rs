@@ -119,6 +119,9 @@ pub(crate) struct Shared<'a> {
     /// the statement's own writes (MERGE's match) does not rebuild the graph's adjacency for
     /// each row; taken again after a write only when the adjacency is built anyway.
     pub rel_stats: RefCell<Vec<(usize, u64, Arc<crate::graph::RelStats>)>>,
+    /// The projections (by address) whose ORDER BY the MATCH before them already sorted by, as
+    /// its plan chose (`compile::sort_early`): they keep their rows' order and only cut them.
+    pub sorted_early: RefCell<HashSet<usize>>,
 }
 
 /// One equality lookup's answer, valid while its graph is at `version`.
@@ -172,6 +175,7 @@ impl Shared<'_> {
             lookups: RefCell::default(),
             match_orders: RefCell::default(),
             rel_stats: RefCell::default(),
+            sorted_early: RefCell::default(),
         }
     }
 
@@ -813,6 +817,9 @@ pub(crate) mod counter {
     pub(crate) const OPTIONAL: usize = 0;
     /// The `Argument` of an OPTIONAL MATCH that runs per incoming row: a row per run.
     pub(crate) const OPTIONAL_ARGUMENT: usize = 1;
+    /// A chain sorted as matched (keyed by its pattern part): the rows its `Sort` handed on,
+    /// pulled one by one until the consumer had what it needed (`matching::match_sorted`).
+    pub(crate) const SORTED: usize = 1 << 18;
 
     /// The key a pattern predicate's counters are filed under: the span of its pattern part,
     /// chain or subquery in the statement's text (the same for the copies of it the executor

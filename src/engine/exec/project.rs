@@ -678,7 +678,9 @@ impl<'a> Runner<'a> {
                 .profile_steps(key, stage::DISTINCT, projected.len() as u64);
         }
 
-        if !p.order_by.is_empty() {
+        // Sorted by the MATCH before it (`compile::sort_early`): the rows come in order.
+        let sorted = self.sh.sorted_early.borrow().contains(&key);
+        if !p.order_by.is_empty() && !sorted {
             // Sort keys see the projected columns first, then the source row's variables. An
             // ORDER BY expression that is a projected item uses that column.
             let sort: Vec<std::result::Result<usize, CExpr>> = p

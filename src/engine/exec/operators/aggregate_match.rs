@@ -49,7 +49,7 @@ impl Fused<'_> {
         input: Option<Plan>,
         anon: &mut Anon,
     ) -> Result<(Plan, bool)> {
-        let matched = run.plan_match(self.m, scope, input, anon)?;
+        let matched = run.plan_match(self.m, None, scope, input, anon)?;
         let input = super::profiled(run, self.matched, matched);
         let returns = self.returns.is_some();
         let plan = planner::projection(run, self.p, scope, Some(input), returns, anon)?;

@@ -24,6 +24,7 @@ mod foreach;
 mod let_;
 mod load_csv;
 mod match_;
+pub(crate) use match_::rows_needed;
 mod match_group;
 mod merge;
 mod procedure_call;
@@ -63,6 +64,7 @@ pub(crate) enum Op<'q> {
     Match {
         m: &'q ast::Match,
         cap: Option<&'q ast::Projection>,
+        order: Option<&'q ast::Projection>,
     },
     /// A `MATCH` followed by an aggregating `WITH` or `RETURN` (the step's clause): the
     /// matches are grouped as they are found and never held.
@@ -182,7 +184,13 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
                     true => None,
                     false => match_::cap(next),
                 };
-                Op::Match { m, cap }
+                // A query's first MATCH may sort by the next projection's ORDER BY as it
+                // matches, where the plan finds that cheaper (`compile::sort_early`).
+                let order = match i == 1 {
+                    true => match_::early_order(m, next),
+                    false => None,
+                };
+                Op::Match { m, cap, order }
             }
             Clause::With(w) => Op::Projection(w),
             Clause::Return(r) => Op::ProduceResults {
@@ -242,7 +250,7 @@ impl Step<'_> {
                     "a composed query amid other clauses",
                 ))
             }
-            Op::Match { m, cap } => match_::run(access, sh, m, *cap, scope, rows)?,
+            Op::Match { m, cap, order } => match_::run(access, sh, m, *cap, *order, scope, rows)?,
             Op::AggregateMatch(step) => return step.run(access, sh, scope, rows, started),
             Op::Projection(w) => projection::run(access, sh, w, scope, rows)?,
             Op::ProduceResults {
@@ -289,7 +297,7 @@ impl Step<'_> {
         let plan = match &self.op {
             // Planned as a whole query (`planner::composed`); amid other clauses it fails.
             Op::Composed => start(input),
-            Op::Match { m, .. } => run.plan_match(m, scope, input, anon)?,
+            Op::Match { m, order, .. } => run.plan_match(m, *order, scope, input, anon)?,
             Op::AggregateMatch(step) => match step.explain(run, scope, input, anon)? {
                 (plan, true) => return Ok(Planned::Returned(profiled(run, self.clause, plan))),
                 (plan, false) => plan,

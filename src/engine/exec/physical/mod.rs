@@ -696,6 +696,100 @@ mod tests {
         }
     }
 
+    /// A query of [`query`]'s chains whose RETURN sorts by one node's property and keeps the
+    /// first rows (the key is the first column).
+    fn sorted_query() -> impl Strategy<Value = String> {
+        (
+            query(),
+            prop::sample::select(vec![
+                " RETURN a.p, a, b ORDER BY a.p DESC LIMIT 2",
+                " RETURN b.p, b, a ORDER BY b.p LIMIT 3",
+                " RETURN a.p, b ORDER BY a.p LIMIT 1",
+                " RETURN b.p, a SKIP 1 LIMIT 2",
+            ]),
+        )
+            .prop_map(|(q, ret)| {
+                let i = q
+                    .find(" RETURN")
+                    .or_else(|| q.find(" WITH"))
+                    .unwrap_or(q.len());
+                let ret = match ret.contains("ORDER BY") || !ret.contains("SKIP") {
+                    true => ret.to_string(),
+                    false => " RETURN b.p, a ORDER BY b.p SKIP 1 LIMIT 2".to_string(),
+                };
+                format!("{}{ret}", &q[..i])
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+
+        /// A chain sorted as it is matched (`compile::sort_early`) returns the keys a sort of
+        /// all its rows returns, in the same order, each row one of the pattern's matches; or
+        /// fails as that does.
+        #[test]
+        fn sorting_early_keeps_the_sorted_keys(
+            nodes in prop::collection::vec((0u8..4, 0u8..6), 1..8),
+            rels in prop::collection::vec((0usize..8, 0usize..8, any::<bool>(), 0u8..3), 0..16),
+            q in sorted_query(),
+        ) {
+            let g = graph(&nodes, &rels);
+            let Ok(stmt) = crate::syntax::parse(&q) else {
+                return Ok(());
+            };
+            let run = |stmt: &crate::syntax::Statement, q: &str| {
+                execute_read(&g, stmt, q, &Params::new(), &Options::default())
+                    .map(|t| t.rows.iter().map(|r| format!("{r:?}")).collect::<Vec<_>>())
+                    .map_err(|e| e.to_string())
+            };
+            let key = |rows: &[String]| -> Vec<String> {
+                rows.iter().map(|r| r.split(", ").next().unwrap_or("").to_string()).collect()
+            };
+            let set = |v: Option<bool>| super::super::compile::SORT_EARLY.set(v);
+            set(Some(true));
+            let early = run(&stmt, &q);
+            set(Some(false));
+            let late = run(&stmt, &q);
+            // Every match, for the rows kept.
+            let all_q = q.split(" ORDER BY").next().unwrap_or(&q).split(" SKIP").next().unwrap_or(&q).split(" LIMIT").next().unwrap_or(&q).to_string();
+            let all = crate::syntax::parse(&all_q).map(|s| run(&s, &all_q));
+            set(None);
+            match (early, late) {
+                (Ok(early), Ok(late)) => {
+                    prop_assert_eq!(key(&early), key(&late), "{}", q);
+                    if let Ok(Ok(all)) = all {
+                        for r in &early {
+                            prop_assert!(all.contains(r), "{} gave {} that is not a match", q, r);
+                        }
+                    }
+                }
+                (early, late) => prop_assert_eq!(early.is_err(), late.is_err(), "{}", q),
+            }
+        }
+    }
+
+    /// The generated queries above do sort early (the comparison compares something), and
+    /// without the test's switch where the cost says so: a sort of the start's few candidates,
+    /// then the expansion of one of them, rather than every match sorted.
+    #[test]
+    fn generated_chains_sort_early() {
+        let g = graph(
+            &[(0, 1), (1, 2), (1, 0), (2, 1)],
+            &[(0, 1, false, 1), (1, 2, true, 0), (2, 3, false, 1)],
+        );
+        let q = "MATCH (a:A)-[r]->(b) RETURN a.p, a, b ORDER BY a.p DESC LIMIT 2";
+        let stmt = crate::syntax::parse(q).unwrap();
+        let explain = || {
+            crate::engine::explain(&g, &stmt, q, &Params::new(), &Options::default())
+                .unwrap()
+                .shape()
+        };
+        super::super::compile::SORT_EARLY.set(Some(true));
+        let forced = explain();
+        super::super::compile::SORT_EARLY.set(None);
+        assert!(forced.contains("Limit <- Expand(All) <- Sort"), "{forced}");
+    }
+
     /// The generated chains do start from relationship type scans (the comparison above
     /// compares something): an unlabelled start, a rare type.
     #[test]
