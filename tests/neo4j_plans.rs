@@ -203,3 +203,57 @@ fn zograscope_plans_on_the_oracle_equal_the_recording() {
         cases.len()
     );
 }
+
+/// Two leading MATCH clauses and `ORDER BY … LIMIT` on a variable of the first: the first's
+/// rows are sorted, and the second expands them in that order only until the limit has its
+/// rows, as Neo4j 5.26 plans and runs it on POLE — its shape, answer and PROFILE row counts
+/// per operator (recorded from the oracle).
+#[test]
+fn a_second_match_expands_sorted_rows_until_the_limit() {
+    let Some(shared) = common::shared_dir("a_second_match_expands_sorted_rows_until_the_limit")
+    else {
+        return;
+    };
+    let mut g = pole(&shared);
+    let q = "MATCH (x0:Crime)-[:INVESTIGATED_BY]-(x1:Officer WHERE x1.surname = \"Giacovazzo\") \
+             MATCH (x0:Crime)-[:OCCURRED_AT]-(x2:Location)-[:LOCATION_IN_AREA]-(x3:Area WHERE x3.areaCode = \"OL11\") \
+             RETURN x0.id, x0.date ORDER BY x0.date DESC LIMIT 1";
+    assert_eq!(
+        grape_shape(&mut g, q),
+        "ProduceResults <- Projection <- Limit <- Filter <- Expand(All) <- Filter <- \
+         Expand(All) <- Sort <- Projection <- Filter <- Expand(All) <- NodeIndexSeek"
+    );
+    let t = grape::engine::run(&mut g, q, &Params::new()).unwrap();
+    assert_eq!(
+        format!("{:?}", t.rows),
+        r#"[[Int(48688), String("6/08/2017")]]"#
+    );
+    let p = grape::engine::run(&mut g, &format!("PROFILE {q}"), &Params::new())
+        .unwrap()
+        .plan
+        .unwrap();
+    let rows: Vec<(String, Option<u64>)> = p
+        .walk()
+        .iter()
+        .map(|o| (o.operator.clone(), o.rows))
+        .collect();
+    let neo4j = [
+        ("ProduceResults", 1),
+        ("Projection", 1),
+        ("Limit", 1),
+        ("Filter", 1),
+        ("Expand(All)", 4),
+        ("Filter", 4),
+        ("Expand(All)", 4),
+        ("Sort", 4),
+        ("Projection", 33),
+        ("Filter", 33),
+        ("Expand(All)", 33),
+        ("NodeIndexSeek", 1),
+    ];
+    let want: Vec<(String, Option<u64>)> = neo4j
+        .iter()
+        .map(|(o, n)| (o.to_string(), Some(*n)))
+        .collect();
+    assert_eq!(rows, want, "{}", p.render());
+}

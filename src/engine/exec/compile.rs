@@ -286,14 +286,27 @@ impl Runner<'_> {
         bound: &[bool],
         scope: &[Arc<str>],
     ) -> Result<Anchor<'q>> {
+        Ok(self.plan_anchor_costed(ch, bound, scope)?.0)
+    }
+
+    /// [`Self::plan_anchor`], and what the chosen start costs with the chain's expansions as
+    /// Neo4j's cost model weighs it (`None` without current relationship statistics or for a
+    /// bound start).
+    fn plan_anchor_costed<'q>(
+        &self,
+        ch: &ChainInfo<'q>,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Result<(Anchor<'q>, Option<f64>)> {
         for (k, n) in ch.nodes.iter().enumerate() {
             if n.slot.is_some_and(|s| bound[s]) {
-                return Ok(Anchor {
+                let a = Anchor {
                     node: k,
                     implied: false,
                     access: AnchorAccess::Bound,
                     estimate: 1.0,
-                });
+                };
+                return Ok((a, None));
             }
         }
         let mut best: Option<Anchor<'q>> = None;
@@ -316,12 +329,15 @@ impl Runner<'_> {
             let first = first_label(n.pat.labels.as_ref());
             let label = first.and_then(|l| self.g.sym(l));
             if first.is_some() && label.is_none() {
-                return Ok(Anchor {
-                    node: k,
-                    implied: false,
-                    access: AnchorAccess::Nothing,
-                    estimate: 0.0,
-                });
+                return Ok((
+                    Anchor {
+                        node: k,
+                        implied: false,
+                        access: AnchorAccess::Nothing,
+                        estimate: 0.0,
+                    },
+                    Some(0.0),
+                ));
             }
             let mut here = match label {
                 Some(l) => Anchor {
@@ -412,12 +428,13 @@ impl Runner<'_> {
         // all nodes.
         let mut by_type: Option<(f64, Anchor<'q>)> = None;
         let Some(stats) = stats else {
-            return Ok(best.unwrap_or(Anchor {
+            let a = best.unwrap_or(Anchor {
                 node: 0,
                 implied: false,
                 access: AnchorAccess::Nothing,
                 estimate: 0.0,
-            }));
+            });
+            return Ok((a, None));
         };
         for (j, r) in ch.rels.iter().enumerate() {
             if r.pat.length.is_some() || r.slot.is_some_and(|s| bound[s]) {
@@ -477,15 +494,17 @@ impl Runner<'_> {
                 by_type = Some((cost, anchor));
             }
         }
-        if let Some((_, a)) = by_type {
-            return Ok(a);
+        if let Some((cost, a)) = by_type {
+            return Ok((a, Some(cost)));
         }
-        Ok(by_cost.or(best).unwrap_or(Anchor {
+        let cost = by_cost.is_some().then_some(cheapest);
+        let a = by_cost.or(best).unwrap_or(Anchor {
             node: 0,
             implied: false,
             access: AnchorAccess::Nothing,
             estimate: 0.0,
-        }))
+        });
+        Ok((a, cost))
     }
 
     /// What starting a chain at node `k` (pattern `n`, found as `here` says) costs as Neo4j's
@@ -640,6 +659,98 @@ impl Runner<'_> {
         });
         self.sh.sorted_early.borrow_mut().insert(key);
         Ok(())
+    }
+
+    /// What matching chain `ch` from its planned start costs in all, as Neo4j's cost model
+    /// weighs it (see [`Self::start_cost`]; a bound start reads one row): how the leading MATCH
+    /// clauses are ordered (`operators::match_group`), as Neo4j plans them as one query graph
+    /// from the cheapest start. `None` without current statistics or for a relationship scan
+    /// start.
+    pub(super) fn chain_plan_cost(
+        &self,
+        ch: &ChainInfo,
+        bound: &[bool],
+        scope: &[Arc<str>],
+    ) -> Option<f64> {
+        if ch.shortest.is_some() || ch.general.is_some() || ch.rels.is_empty() {
+            return None;
+        }
+        let (stats, current) = self.rel_stats_now();
+        if !current {
+            return None;
+        }
+        match self.plan_anchor_costed(ch, bound, scope).ok()? {
+            (a, None) if matches!(a.access, AnchorAccess::Bound) => Some(
+                self.chain_cost(&stats, ch, a.node, false, 0.0, 1.0, bound)
+                    .0,
+            ),
+            (_, cost) => cost,
+        }
+    }
+
+    /// Whether sorting the rows of leading MATCH `first` (on rows of `before`) by an ORDER BY
+    /// before MATCH `next` expands them, and stopping at the `kept` rows, costs less than
+    /// keeping the top rows after (Neo4j's choice between `Sort` … `Limit` and `Top`): the
+    /// sort costs a tenth per row of `first`'s estimated rows; `next`'s expansions from them
+    /// then cost their share of the rows they make that `kept` is. One chain each, `first`'s
+    /// from a node, `next`'s from a node `first` bound.
+    pub(crate) fn sorts_between(
+        &self,
+        first: &Match,
+        next: &Match,
+        before: &[Arc<str>],
+        kept: usize,
+    ) -> Result<bool> {
+        let (stats, current) = self.rel_stats_now();
+        if !current || next.optional {
+            return Ok(false);
+        }
+        let mut scope1 = before.to_vec();
+        declare_match_vars(first, &mut scope1);
+        let (c1, _) =
+            self.compile_chains(&first.pattern, &scope1, before.len(), first.where_.as_ref())?;
+        let bound1: Vec<bool> = (0..scope1.len()).map(|i| i < before.len()).collect();
+        let rows1 = match c1.as_slice() {
+            [ch] if ch.shortest.is_none() && ch.general.is_none() => match &ch.anchor {
+                // (From a relationship scan: not weighed.)
+                Some(a)
+                    if !matches!(
+                        a.access,
+                        AnchorAccess::Bound | AnchorAccess::Nothing | AnchorAccess::RelScan(_)
+                    ) =>
+                {
+                    self.start_cost(ch, a.node, &ch.nodes[a.node], a, &stats, &bound1)
+                        .rows
+                }
+                _ => return Ok(false),
+            },
+            _ => return Ok(false),
+        };
+        let mut scope2 = scope1.clone();
+        declare_match_vars(next, &mut scope2);
+        let (c2, _) =
+            self.compile_chains(&next.pattern, &scope2, scope1.len(), next.where_.as_ref())?;
+        let bound2: Vec<bool> = (0..scope2.len()).map(|i| i < scope1.len()).collect();
+        let (cost2, rows2) = match c2.as_slice() {
+            [ch] if ch.shortest.is_none()
+                && ch.general.is_none()
+                && ch.rels.iter().all(|r| r.pat.length.is_none()) =>
+            {
+                match &ch.anchor {
+                    Some(a) if matches!(a.access, AnchorAccess::Bound) => {
+                        self.chain_cost(&stats, ch, a.node, false, 0.0, rows1, &bound2)
+                    }
+                    _ => return Ok(false),
+                }
+            }
+            _ => return Ok(false),
+        };
+        let share = (kept as f64 / rows2.max(1.0)).min(1.0);
+        let sorted = rows1 * cost::SORT + share * cost2;
+        let cheaper = sorted < cost2 + rows2 * cost::TOP;
+        #[cfg(test)]
+        let cheaper = SORT_EARLY.get().unwrap_or(cheaper);
+        Ok(cheaper)
     }
 
     /// What matching a chain costs from a start, as Neo4j's planner weighs plans (its

@@ -192,43 +192,23 @@ impl Runner<'_> {
             }
         }
         if let Some(order) = &ch.order {
-            // Sorted right after the start: the keys projected, then sorted (each counts the
-            // start's rows, all of which the executor sorts).
-            let rows = plan.estimated_rows;
-            let p = order.projection;
-            let computed: Vec<String> = p
-                .order_by
-                .iter()
-                .filter(|s| !matches!(s.expr.kind, crate::syntax::ExprKind::Variable(_)))
-                .map(|s| format!("{} AS {}", self.text(&s.expr), anon.name(&None)))
-                .collect();
-            let probe = self.sh.profile.as_ref().map(|_| {
-                crate::plan::Probe::Step(
-                    part as *const PatternPart as usize,
-                    usize::from(scans_type),
-                )
-            });
-            if !computed.is_empty() {
-                plan = Plan::over("Projection", computed.join(", "), plan).estimate(rows);
-                plan.probe = probe;
-            }
-            let keys = p
-                .order_by
-                .iter()
-                .map(|s| {
-                    let dir = if s.descending { "DESC" } else { "ASC" };
-                    format!("{} {dir}", self.text(&s.expr))
-                })
-                .collect::<Vec<_>>()
-                .join(", ");
-            plan = Plan::over("Sort", keys, plan).estimate(rows);
-            // The rows it handed on, pulled until the `Limit` above had what it needed.
-            plan.probe = probe.map(|_| {
-                crate::plan::Probe::Step(
-                    part as *const PatternPart as usize,
-                    super::counter::SORTED,
-                )
-            });
+            // Sorted right after the start: the keys projected for the start's rows (all of
+            // which the executor sorts), then the sort, which counts the rows it handed on.
+            let key = part as *const PatternPart as usize;
+            let probe = |counter: usize| {
+                self.sh
+                    .profile
+                    .as_ref()
+                    .map(|_| crate::plan::Probe::Step(key, counter))
+            };
+            plan = sort_on(
+                self,
+                order.projection,
+                plan,
+                anon,
+                probe(usize::from(scans_type)),
+                probe(super::counter::SORTED),
+            );
         }
         // The steps the pipeline runs (`physical::chain_steps`).
         let steps = super::physical::chain_steps(ch, k, |s| bound.get(s).copied().unwrap_or(false));
@@ -541,6 +521,43 @@ fn on_input(leaf: Plan, input: Option<Plan>, reads_rows: bool) -> Plan {
 }
 
 /// `input` under a `Filter` of the conjunction of `preds` (none: `input` itself).
+/// `input` sorted by `p`'s ORDER BY below the rest of the plan (`Limit` above it, not `Top`):
+/// the keys that are not variables projected (`Projection`, read by `projected`), then `Sort`
+/// (read by `sorted`: the rows it handed on, pulled until the limit had its rows).
+pub(crate) fn sort_on(
+    run: &Runner,
+    p: &crate::syntax::Projection,
+    input: Plan,
+    anon: &mut Anon,
+    projected: Option<crate::plan::Probe>,
+    sorted: Option<crate::plan::Probe>,
+) -> Plan {
+    let rows = input.estimated_rows;
+    let mut plan = input;
+    let computed: Vec<String> = p
+        .order_by
+        .iter()
+        .filter(|s| !matches!(s.expr.kind, crate::syntax::ExprKind::Variable(_)))
+        .map(|s| format!("{} AS {}", run.text(&s.expr), anon.name(&None)))
+        .collect();
+    if !computed.is_empty() {
+        plan = Plan::over("Projection", computed.join(", "), plan).estimate(rows);
+        plan.probe = projected;
+    }
+    let keys = p
+        .order_by
+        .iter()
+        .map(|s| {
+            let dir = if s.descending { "DESC" } else { "ASC" };
+            format!("{} {dir}", run.text(&s.expr))
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    plan = Plan::over("Sort", keys, plan).estimate(rows);
+    plan.probe = sorted;
+    plan
+}
+
 pub(crate) fn filter(input: Plan, preds: Vec<String>) -> Plan {
     if preds.is_empty() {
         return input;

@@ -227,7 +227,7 @@ impl<'a> Runner<'a> {
         rows: Vec<Row>,
         cap: Option<usize>,
     ) -> Result<Vec<Row>> {
-        self.exec_match_ordered(m, scope, rows, cap, None)
+        self.exec_match_ordered(m, scope, rows, cap, None, None)
     }
 
     /// [`Self::exec_match_capped`]; `order`: the next projection, whose ORDER BY the MATCH may
@@ -240,9 +240,10 @@ impl<'a> Runner<'a> {
         rows: Vec<Row>,
         cap: Option<usize>,
         order: Option<(&Projection, usize)>,
+        pulled: Option<usize>,
     ) -> Result<Vec<Row>> {
         let mut out = Vec::new();
-        self.exec_match_into_ordered(m, scope, rows, cap, order, &mut |run, _, vals| {
+        self.exec_match_into_ordered(m, scope, rows, cap, order, pulled, &mut |run, _, vals| {
             run.sh.charge(Shared::row_bytes(vals))?;
             out.push(vals.to_vec());
             run.sh.check_rows(out.len())
@@ -261,11 +262,13 @@ impl<'a> Runner<'a> {
         cap: Option<usize>,
         sink: &mut RowSink,
     ) -> Result<usize> {
-        self.exec_match_into_ordered(m, scope, rows, cap, None, sink)
+        self.exec_match_into_ordered(m, scope, rows, cap, None, None, sink)
     }
 
     /// [`Self::exec_match_into`], sorting by `order` as it matches where the plan chose to
-    /// (see [`Self::exec_match_ordered`]).
+    /// (see [`Self::exec_match_ordered`]). `pulled`: the input rows come from a sort whose
+    /// PROFILE counter (this key's `counter::SORTED`) counts each row taken.
+    #[allow(clippy::too_many_arguments)]
     fn exec_match_into_ordered(
         &self,
         m: &Match,
@@ -273,6 +276,7 @@ impl<'a> Runner<'a> {
         rows: Vec<Row>,
         mut cap: Option<usize>,
         order: Option<(&Projection, usize)>,
+        pulled: Option<usize>,
         sink: &mut RowSink,
     ) -> Result<usize> {
         let old_len = scope.len();
@@ -313,6 +317,9 @@ impl<'a> Runner<'a> {
         let repeatable = m.mode == Some(crate::syntax::MatchMode::RepeatableElements);
         for r in rows {
             self.sh.tick()?;
+            if let Some(key) = pulled {
+                self.sh.profile_step(key, counter::SORTED);
+            }
             let before = emitted;
             let seeds = match &search {
                 None => vec![(None, None)],

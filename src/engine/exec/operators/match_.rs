@@ -1,8 +1,9 @@
 //! `MATCH` and `OPTIONAL MATCH`: the pattern's scans, seeks and expansions, planned by
 //! `exec::explain` and run by `exec::matching` from the same compiled pattern.
 
-use super::super::{counter, Access, Env, Row, Runner, Shared};
+use super::super::{counter, Access, Anon, Env, Layout, Row, Runner, Shared};
 use crate::engine::error::Result;
+use crate::plan::Plan;
 use crate::syntax::{Clause, Expr, Match, Projection};
 use crate::value::Value;
 use std::sync::Arc;
@@ -52,21 +53,130 @@ pub(super) fn early_order<'q>(m: &Match, next: Option<&'q Clause>) -> Option<&'q
     Some(p)
 }
 
+/// How a MATCH takes part in the next projection's `ORDER BY … LIMIT` (see
+/// [`early_order`]): its chain sorted as matched (`compile::sort_early`); the first of two
+/// leading MATCH clauses, whose rows are sorted before the second expands them (when
+/// [`sorts_after`] says so); or that second one, which stops at the projection's LIMIT when
+/// they were.
+#[derive(Clone, Copy)]
+pub(crate) enum Early<'q> {
+    Chain(&'q Projection),
+    /// The projection, and the MATCH after this one.
+    After(&'q Projection, &'q Match),
+    /// The projection, and the MATCH before this one.
+    Follows(&'q Projection, &'q Match),
+}
+
+/// Whether the rows of leading MATCH `m` (binding `scope[bound..]`) are sorted by `p`'s ORDER
+/// BY before the next MATCH `next` expands them, as Neo4j sorts below the expansions of a
+/// query's second MATCH and cuts with `Limit` above them: when the keys read variables of `m`
+/// only (no item computed under their name), constant SKIP and LIMIT bound the rows kept, and
+/// Neo4j's cost model finds it cheaper (`Runner::sorts_between`).
+pub(super) fn sorts_after(
+    run: &Runner,
+    p: &Projection,
+    m: &Match,
+    next: &Match,
+    scope: &[Arc<str>],
+    bound: usize,
+) -> Result<bool> {
+    let Some(kept) = rows_needed(run, p) else {
+        return Ok(false);
+    };
+    let mut vars = Vec::new();
+    for s in &p.order_by {
+        crate::engine::exec::walk::free_vars(&s.expr, &mut vars);
+    }
+    let computed_alias = |v: &str| {
+        p.items.iter().any(|it| {
+            it.alias.as_ref().is_some_and(|a| *a.name == *v)
+                && !matches!(&it.expr.kind, crate::syntax::ExprKind::Variable(x) if *x.name == *v)
+        })
+    };
+    let mut own = false;
+    for v in &vars {
+        if computed_alias(v) {
+            return Ok(false);
+        }
+        match scope.iter().rposition(|s| **s == **v) {
+            Some(i) => own |= i >= bound,
+            None => return Ok(false),
+        }
+    }
+    Ok(own && run.sorts_between(m, next, &scope[..bound], kept)?)
+}
+
+/// The PROFILE key of the sort after a leading MATCH (its clause's address).
+fn sort_key(m: &Match) -> usize {
+    m as *const Match as usize
+}
+
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run(
     access: &mut Access,
     sh: &Shared,
     m: &Match,
     cap: Option<&Projection>,
-    order: Option<&Projection>,
+    order: Option<Early>,
     scope: &mut Vec<Arc<str>>,
     rows: Vec<Row>,
 ) -> Result<Vec<Row>> {
     let run = Runner::new(access.graph(), sh);
-    let cap = cap.and_then(|p| rows_needed(&run, p));
+    let mut cap = cap.and_then(|p| rows_needed(&run, p));
     let input = rows.len() as u64;
-    // Sorted as matched: the matches the projection's SKIP and LIMIT keep are all it needs.
-    let order = order.and_then(|p| Some((p, rows_needed(&run, p)?)));
-    let out = run.exec_match_ordered(m, scope, rows, cap, order)?;
+    let bound = scope.len();
+    let (chain, pulled) = match order {
+        // Sorted as matched: the matches the projection's SKIP and LIMIT keep are all it needs.
+        Some(Early::Chain(p)) => (rows_needed(&run, p).map(|n| (p, n)), None),
+        // After sorted rows: the first that give the kept rows, each pulled from the sort.
+        Some(Early::Follows(p, first)) => {
+            let key = p as *const Projection as usize;
+            if sh.sorted_early.borrow().contains(&key) {
+                cap = rows_needed(&run, p);
+            }
+            (None, Some(sort_key(first)))
+        }
+        _ => (None, None),
+    };
+    let mut out = run.exec_match_ordered(m, scope, rows, cap, chain, pulled)?;
+    if let Some(Early::After(p, next)) = order {
+        let key = p as *const Projection as usize;
+        sh.sorted_early.borrow_mut().remove(&key);
+        if sorts_after(&run, p, m, next, scope, bound)? {
+            // The keys projected for every row, then a stable sort (ties keep the order the
+            // rows were matched in).
+            let layout = Layout::new(scope);
+            let keys: Vec<_> = p
+                .order_by
+                .iter()
+                .map(|s| (run.compile(&s.expr, &layout), s.descending))
+                .collect();
+            let mut keyed = Vec::with_capacity(out.len());
+            for r in out {
+                sh.tick()?;
+                let env = Env::new(scope, &r);
+                let k = keys
+                    .iter()
+                    .map(|(c, _)| run.eval_compiled(c, &env))
+                    .collect::<Result<Vec<_>>>()?;
+                sh.charge(Shared::row_bytes(&k))?;
+                keyed.push((k, r));
+            }
+            sh.profile_steps(sort_key(m), counter::SORTED + 1, keyed.len() as u64);
+            let sorted = sh.sort_checked(keyed, |a: &(Vec<Value>, Row), b| {
+                for (x, (y, (_, descending))) in a.0.iter().zip(b.0.iter().zip(&keys)) {
+                    let o = x.order(y);
+                    let o = if *descending { o.reverse() } else { o };
+                    if o != std::cmp::Ordering::Equal {
+                        return o;
+                    }
+                }
+                std::cmp::Ordering::Equal
+            })?;
+            out = sorted.into_iter().map(|(_, r)| r).collect();
+            sh.sorted_early.borrow_mut().insert(key);
+        }
+    }
     if m.optional {
         // Under PROFILE: a run per incoming row (the `Argument`), and the rows `Optional`
         // passed on (a match, or the row with nulls).
@@ -75,6 +185,51 @@ pub(super) fn run(
         sh.profile_steps(key, counter::OPTIONAL, out.len() as u64);
     }
     Ok(out)
+}
+
+/// The plan of a MATCH step: the pattern's (`Runner::plan_match`), and after the first of two
+/// leading MATCH clauses whose rows are sorted (see [`sorts_after`]), the keys' `Projection`
+/// and the `Sort` — then with the clause's PROFILE counts already on the pattern's top
+/// operator (`true`).
+pub(super) fn explain(
+    run: &Runner,
+    clause: &Clause,
+    m: &Match,
+    order: Option<Early>,
+    scope: &mut Vec<Arc<str>>,
+    input: Option<Plan>,
+    anon: &mut Anon,
+) -> Result<(Plan, bool)> {
+    let chain = match order {
+        Some(Early::Chain(p)) => Some(p),
+        _ => None,
+    };
+    let bound = scope.len();
+    let mut plan = run.plan_match(m, chain, scope, input, anon)?;
+    if let Some(Early::After(p, next)) = order {
+        let key = p as *const Projection as usize;
+        run.sh.sorted_early.borrow_mut().remove(&key);
+        if sorts_after(run, p, m, next, scope, bound)? {
+            let probe = |counter: usize| {
+                run.sh
+                    .profile
+                    .as_ref()
+                    .map(|_| crate::plan::Probe::Step(sort_key(m), counter))
+            };
+            plan = super::profiled(run, clause, plan);
+            plan = crate::engine::exec::explain::sort_on(
+                run,
+                p,
+                plan,
+                anon,
+                probe(counter::SORTED + 1),
+                probe(counter::SORTED),
+            );
+            run.sh.sorted_early.borrow_mut().insert(key);
+            return Ok((plan, true));
+        }
+    }
+    Ok((plan, false))
 }
 
 /// `LIMIT` plus `SKIP`, when both are constant non-negative integers.

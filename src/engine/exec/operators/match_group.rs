@@ -6,9 +6,11 @@
 //!
 //! A clause moves ahead only when everything it reads (property values, WHERE) is bound by
 //! itself or before the group; among the clauses that may go next, the one whose first chain
-//! anchor (`compile::plan_anchor`, with what the clauses before it bind) costs least goes,
-//! ties in written order: a bound node or a seek through a declared index costs its
-//! estimate, a scan or an equality no declared index serves costs the label's nodes.
+//! costs least from its best start (`compile::chain_plan_cost`: Neo4j's cost model over the
+//! start and the expansions, with what the clauses before it bind) goes, ties in written
+//! order. Without relationship statistics (a chain of one node, or after the statement's own
+//! writes), the start's rows stand for its cost: a bound node or a seek through a declared
+//! index its estimate, a scan or an equality no declared index serves the label's nodes.
 
 use super::super::{declare_match_vars, walk, Runner};
 use crate::syntax::{Clause, Expr, LabelExpr, Match, PathElement, PathExpr, SingleQuery};
@@ -147,8 +149,9 @@ fn dynamic(l: &LabelExpr) -> bool {
     }
 }
 
-/// The estimate of the first anchor the clause would start from after `bound` (`None` when
-/// its patterns do not compile; it then runs as written, and fails there if it must).
+/// What the clause's first chain costs from its best start after `bound` (else the estimate
+/// of that start; `None` when its patterns do not compile: it then runs as written, and fails
+/// there if it must).
 fn estimate(run: &Runner, m: &Match, bound: &[Arc<str>]) -> Option<f64> {
     let mut scope = bound.to_vec();
     declare_match_vars(m, &mut scope);
@@ -158,7 +161,12 @@ fn estimate(run: &Runner, m: &Match, bound: &[Arc<str>]) -> Option<f64> {
     // (The chains come in the order they run: the first starts from the cheapest anchor.)
     // An equality no declared index serves costs the scan of its label, as Neo4j plans it,
     // however few nodes it keeps.
-    let anchor = chains.first()?.anchor.as_ref()?;
+    let first = chains.first()?;
+    let bound: Vec<bool> = (0..scope.len()).map(|i| i < bound.len()).collect();
+    if let Some(cost) = run.chain_plan_cost(first, &bound, &scope) {
+        return Some(cost);
+    }
+    let anchor = first.anchor.as_ref()?;
     Some(
         run.shown_as_scan(anchor)
             .map_or(anchor.estimate, |n| n as f64),

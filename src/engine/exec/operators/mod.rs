@@ -64,7 +64,7 @@ pub(crate) enum Op<'q> {
     Match {
         m: &'q ast::Match,
         cap: Option<&'q ast::Projection>,
-        order: Option<&'q ast::Projection>,
+        order: Option<match_::Early<'q>>,
     },
     /// A `MATCH` followed by an aggregating `WITH` or `RETURN` (the step's clause): the
     /// matches are grouped as they are found and never held.
@@ -185,10 +185,26 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
                     false => match_::cap(next),
                 };
                 // A query's first MATCH may sort by the next projection's ORDER BY as it
-                // matches, where the plan finds that cheaper (`compile::sort_early`).
-                let order = match i == 1 {
-                    true => match_::early_order(m, next),
-                    false => None,
+                // matches, where the plan finds that cheaper (`compile::sort_early`); of two
+                // leading MATCH clauses, the first may sort its rows for the second to expand
+                // only until the projection's LIMIT (`match_::sorts_after`).
+                let order = match (i, next) {
+                    (1, Some(Clause::Match(m2))) if top => {
+                        match_::early_order(m2, clauses.get(2).copied())
+                            .map(|p| match_::Early::After(p, m2))
+                    }
+                    (1, _) => match_::early_order(m, next).map(match_::Early::Chain),
+                    (2, _) if top => match (clauses[0], out.last().map(|s: &Step| &s.op)) {
+                        (
+                            Clause::Match(m1),
+                            Some(Op::Match {
+                                order: Some(match_::Early::After(p, _)),
+                                ..
+                            }),
+                        ) => Some(match_::Early::Follows(p, m1)),
+                        _ => None,
+                    },
+                    _ => None,
                 };
                 Op::Match { m, cap, order }
             }
@@ -297,7 +313,13 @@ impl Step<'_> {
         let plan = match &self.op {
             // Planned as a whole query (`planner::composed`); amid other clauses it fails.
             Op::Composed => start(input),
-            Op::Match { m, order, .. } => run.plan_match(m, *order, scope, input, anon)?,
+            Op::Match { m, order, .. } => {
+                match match_::explain(run, self.clause, m, *order, scope, input, anon)? {
+                    // The clause's counts are on the MATCH's own top operator, under the sort.
+                    (plan, true) => return Ok(Planned::Plan(plan)),
+                    (plan, false) => plan,
+                }
+            }
             Op::AggregateMatch(step) => match step.explain(run, scope, input, anon)? {
                 (plan, true) => return Ok(Planned::Returned(profiled(run, self.clause, plan))),
                 (plan, false) => plan,
