@@ -94,10 +94,34 @@ pub(super) struct ChainInfo<'q> {
 /// The sort a chain makes right after its start, by the ORDER BY of the projection after
 /// its MATCH (Neo4j's `Projection` and `Sort` below the expansions, cut by `Limit` above
 /// them): each key compiled for the MATCH's rows, and whether it is descending.
-pub(super) struct EarlySort<'q> {
-    pub(super) keys: Vec<(CExpr<'q>, bool)>,
+pub(crate) struct EarlySort<'q> {
+    pub(crate) keys: Vec<(CExpr<'q>, bool)>,
     /// The projection whose ORDER BY it is.
     pub(super) projection: &'q Projection,
+}
+
+impl EarlySort<'_> {
+    /// The order of two rows' keys (each key ascending or descending as written; the first
+    /// that differs decides).
+    pub(crate) fn compare(&self, a: &[Value], b: &[Value]) -> std::cmp::Ordering {
+        for (x, (y, (_, descending))) in a.iter().zip(b.iter().zip(&self.keys)) {
+            let o = x.order(y);
+            let o = if *descending { o.reverse() } else { o };
+            if o != std::cmp::Ordering::Equal {
+                return o;
+            }
+        }
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// The steps of a chain walked from node `k` of a chain of `rels` relationships: rightwards
+/// to its end, then leftwards from `k` to its start (relationship index, forwards).
+fn walk_from(k: usize, rels: usize) -> Vec<(usize, bool)> {
+    (k..rels)
+        .map(|j| (j, true))
+        .chain((0..k).rev().map(|j| (j, false)))
+        .collect()
 }
 
 /// How a chain's start node is found: the planner's choice, made once per pattern (not per
@@ -641,10 +665,7 @@ impl<'a> Runner<'a> {
             }
             return Ok(());
         }
-        let steps: Vec<(usize, bool)> = (anchor..ch.rels.len())
-            .map(|j| (j, true))
-            .chain((0..anchor).rev().map(|j| (j, false)))
-            .collect();
+        let steps = walk_from(anchor, ch.rels.len());
         for &n in candidates.iter() {
             self.sh.tick()?;
             self.count_start(ch.part, scanned);
@@ -720,20 +741,10 @@ impl<'a> Runner<'a> {
             self.sh.charge(Shared::row_bytes(&keys))?;
             keyed.push((keys, n));
         }
-        let keyed = self.sh.sort_checked(keyed, |a, b| {
-            for (x, (y, (_, descending))) in a.0.iter().zip(b.0.iter().zip(&order.keys)) {
-                let o = x.order(y);
-                let o = if *descending { o.reverse() } else { o };
-                if o != std::cmp::Ordering::Equal {
-                    return o;
-                }
-            }
-            std::cmp::Ordering::Equal
-        })?;
-        let steps: Vec<(usize, bool)> = (k..ch.rels.len())
-            .map(|j| (j, true))
-            .chain((0..k).rev().map(|j| (j, false)))
-            .collect();
+        let keyed = self
+            .sh
+            .sort_checked(keyed, |a, b| order.compare(&a.0, &b.0))?;
+        let steps = walk_from(k, ch.rels.len());
         let mut trace = Trace {
             nodes: vec![None; ch.nodes.len()],
             rels: vec![None; ch.rels.len()],
@@ -830,10 +841,7 @@ impl<'a> Runner<'a> {
             rels: vec![None; ch.rels.len()],
         };
         // The scanned relationship is the first step; the others as from anchor node `j`.
-        let steps: Vec<(usize, bool)> = (j..ch.rels.len())
-            .map(|x| (x, true))
-            .chain((0..j).rev().map(|x| (x, false)))
-            .collect();
+        let steps = walk_from(j, ch.rels.len());
         for (r, x, y) in self.scanned_relationships(types, ch.rels[j].pat.direction) {
             self.sh.tick()?;
             // Under PROFILE: the scan's row, before the filter of its nodes and

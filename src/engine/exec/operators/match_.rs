@@ -1,6 +1,7 @@
 //! `MATCH` and `OPTIONAL MATCH`: the pattern's scans, seeks and expansions, planned by
 //! `exec::explain` and run by `exec::matching` from the same compiled pattern.
 
+use super::super::matching::EarlySort;
 use super::super::{counter, Access, Anon, Env, Layout, Row, Runner, Shared};
 use crate::engine::error::Result;
 use crate::plan::Plan;
@@ -146,16 +147,20 @@ pub(super) fn run(
             // The keys projected for every row, then a stable sort (ties keep the order the
             // rows were matched in).
             let layout = Layout::new(scope);
-            let keys: Vec<_> = p
-                .order_by
-                .iter()
-                .map(|s| (run.compile(&s.expr, &layout), s.descending))
-                .collect();
+            let order = EarlySort {
+                keys: p
+                    .order_by
+                    .iter()
+                    .map(|s| (run.compile(&s.expr, &layout), s.descending))
+                    .collect(),
+                projection: p,
+            };
             let mut keyed = Vec::with_capacity(out.len());
             for r in out {
                 sh.tick()?;
                 let env = Env::new(scope, &r);
-                let k = keys
+                let k = order
+                    .keys
                     .iter()
                     .map(|(c, _)| run.eval_compiled(c, &env))
                     .collect::<Result<Vec<_>>>()?;
@@ -163,16 +168,8 @@ pub(super) fn run(
                 keyed.push((k, r));
             }
             sh.profile_steps(sort_key(m), counter::SORTED + 1, keyed.len() as u64);
-            let sorted = sh.sort_checked(keyed, |a: &(Vec<Value>, Row), b| {
-                for (x, (y, (_, descending))) in a.0.iter().zip(b.0.iter().zip(&keys)) {
-                    let o = x.order(y);
-                    let o = if *descending { o.reverse() } else { o };
-                    if o != std::cmp::Ordering::Equal {
-                        return o;
-                    }
-                }
-                std::cmp::Ordering::Equal
-            })?;
+            let sorted =
+                sh.sort_checked(keyed, |a: &(Vec<Value>, Row), b| order.compare(&a.0, &b.0))?;
             out = sorted.into_iter().map(|(_, r)| r).collect();
             sh.sorted_early.borrow_mut().insert(key);
         }

@@ -189,7 +189,7 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
                 // leading MATCH clauses, the first may sort its rows for the second to expand
                 // only until the projection's LIMIT (`match_::sorts_after`).
                 let order = match (i, next) {
-                    (1, Some(Clause::Match(m2))) if top => {
+                    (1, Some(Clause::Match(m2))) if top && m.search.is_none() => {
                         match_::early_order(m2, clauses.get(2).copied())
                             .map(|p| match_::Early::After(p, m2))
                     }
