@@ -257,3 +257,46 @@ fn a_second_match_expands_sorted_rows_until_the_limit() {
         .collect();
     assert_eq!(rows, want, "{}", p.render());
 }
+
+/// `ORDER BY … LIMIT` on a node at an end of the relationship a chain scans: the scanned rows
+/// that pass the scan's filter are sorted, and the rest of the chain expands them in that
+/// order only until the limit has its rows, as Neo4j 5.26 plans and runs it on POLE — the
+/// key's node on either side of the scan. Shapes, answers and PROFILE row counts per operator
+/// recorded from the oracle.
+#[test]
+fn a_chain_sorts_the_rows_of_its_relationship_scan() {
+    let Some(shared) = common::shared_dir("a_chain_sorts_the_rows_of_its_relationship_scan") else {
+        return;
+    };
+    let mut g = pole(&shared);
+    let cases: [(&str, &str, &str, [u64; 9]); 2] = [
+        (
+            "MATCH (x0:Crime)-[:PARTY_TO]-(x1:Person)-[:HAS_PHONE]-(x2:Phone WHERE x2.phoneNo = \"1-(111)459-3206\") \
+             RETURN x0.id, x0.date ORDER BY x0.date DESC LIMIT 1",
+            "ProduceResults <- Projection <- Limit <- Filter <- Expand(All) <- Sort <- \
+             Projection <- Filter <- UndirectedRelationshipTypeScan",
+            r#"[[Int(58066), String("5/08/2017")]]"#,
+            [1, 1, 1, 1, 6, 6, 55, 55, 110],
+        ),
+        (
+            "MATCH (x2:Phone WHERE x2.phoneNo = \"1-(111)459-3206\")-[:HAS_PHONE]-(x1:Person)-[:PARTY_TO]-(x0:Crime) \
+             RETURN x0.id, x0.date ORDER BY x0.date LIMIT 2",
+            "ProduceResults <- Projection <- Limit <- Filter <- Expand(All) <- Sort <- \
+             Projection <- Filter <- UndirectedRelationshipTypeScan",
+            r#"[[Int(58142), String("17/08/2017")], [Int(59288), String("19/08/2017")]]"#,
+            [2, 2, 2, 2, 21, 23, 55, 55, 110],
+        ),
+    ];
+    for (q, shape, answer, neo4j_rows) in cases {
+        assert_eq!(grape_shape(&mut g, q), shape, "{q}");
+        let t = grape::engine::run(&mut g, q, &Params::new()).unwrap();
+        assert_eq!(format!("{:?}", t.rows), answer, "{q}");
+        let p = grape::engine::run(&mut g, &format!("PROFILE {q}"), &Params::new())
+            .unwrap()
+            .plan
+            .unwrap();
+        let rows: Vec<Option<u64>> = p.walk().iter().map(|o| o.rows).collect();
+        let want: Vec<Option<u64>> = neo4j_rows.iter().map(|&n| Some(n)).collect();
+        assert_eq!(rows, want, "{q}\n{}", p.render());
+    }
+}

@@ -10,6 +10,9 @@ thread_local! {
     pub(super) static NO_TYPE_SCAN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
     /// `Some(true)`: a chain sorts early wherever it can; `Some(false)`: never (for comparing).
     pub(super) static SORT_EARLY: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
+    /// `Some(true)`: a chain sorted early starts from a relationship scan where it can;
+    /// `Some(false)`: from a node (for comparing).
+    pub(super) static SORT_AFTER_SCAN: std::cell::Cell<Option<bool>> = const { std::cell::Cell::new(None) };
 }
 
 impl Runner<'_> {
@@ -436,62 +439,18 @@ impl Runner<'_> {
             });
             return Ok((a, None));
         };
-        for (j, r) in ch.rels.iter().enumerate() {
-            if r.pat.length.is_some() || r.slot.is_some_and(|s| bound[s]) {
+        for j in 0..ch.rels.len() {
+            let Some(scan) = self.rel_scan_cost(ch, j, &stats, bound) else {
                 continue;
-            }
-            // The types as written (`None`: any); a type computed per row is not scanned.
-            let (types, count, weight) = match (&r.pat.types, &r.types) {
-                (None, _) => (None, self.g.relationship_count() as f64, 1.0),
-                (Some(written), Some(ts)) => {
-                    let count: usize = ts.iter().map(|&t| stats.count(t)).sum();
-                    let union = matches!(written, LabelExpr::Or(..));
-                    (
-                        Some(ts.clone()),
-                        count as f64,
-                        if union { 2.0 } else { 1.0 },
-                    )
-                }
-                (Some(_), None) => continue,
             };
-            let rows = match r.pat.direction {
-                Direction::Undirected => 2.0,
-                _ => 1.0,
-            } * count;
-            // The rows whose nodes have the pattern's labels: per way round, the share of
-            // each end (`Incoming` reaches a relationship's start nodes, `Outgoing` its end
-            // nodes).
-            let (a, b) = (&ch.nodes[j], &ch.nodes[j + 1]);
-            let ts = types.as_deref().unwrap_or_default();
-            let way = |a_side: Dir, b_side: Dir| {
-                self.label_share(&stats, a, ts, a_side) * self.label_share(&stats, b, ts, b_side)
-            };
-            let labelled = match r.pat.direction {
-                Direction::Right => way(Dir::Incoming, Dir::Outgoing),
-                Direction::Left => way(Dir::Outgoing, Dir::Incoming),
-                Direction::Undirected => {
-                    (way(Dir::Incoming, Dir::Outgoing) + way(Dir::Outgoing, Dir::Incoming)) / 2.0
-                }
-            };
-            let passed = rows * labelled * node_kept(a, false) * node_kept(b, false) * rel_kept(r);
             // (An undirected union: only rather than all nodes.)
-            let undirected_union = weight > 1.0 && r.pat.direction == Direction::Undirected;
-            // The scan's filter checks both nodes' labels and predicates.
-            let checks = predicates(a) + predicates(b) + label_count(a) + label_count(b);
-            let start = weight * rows * cost::SCAN + rows * cost::filter(checks);
-            let (cost, _) = self.chain_cost(&stats, ch, j, true, start, passed, bound);
-            if (!undirected_union || fewest.is_infinite())
-                && cost < cheapest
-                && weight * rows < fewest
-                && by_type.as_ref().is_none_or(|(c, _)| cost < *c)
+            if (!scan.undirected_union || fewest.is_infinite())
+                && scan.cost < cheapest
+                && scan.read < fewest
+                && by_type.as_ref().is_none_or(|(c, _)| scan.cost < *c)
             {
-                let anchor = Anchor {
-                    node: j,
-                    implied: false,
-                    access: AnchorAccess::RelScan(types),
-                    estimate: rows,
-                };
-                by_type = Some((cost, anchor));
+                let cost = scan.cost;
+                by_type = Some((cost, scan.anchor));
             }
         }
         if let Some((cost, a)) = by_type {
@@ -505,6 +464,74 @@ impl Runner<'_> {
             estimate: 0.0,
         });
         Ok((a, cost))
+    }
+
+    /// What starting chain `ch` from a scan of its relationship `j` (of its type, its types,
+    /// or all relationships; both ways round when undirected) costs as Neo4j's planner weighs
+    /// it, with the expansions after it; `None` for a relationship that cannot be scanned (a
+    /// variable length, a bound variable, a type computed per row).
+    fn rel_scan_cost<'q>(
+        &self,
+        ch: &ChainInfo<'q>,
+        j: usize,
+        stats: &crate::graph::RelStats,
+        bound: &[bool],
+    ) -> Option<ScanCost<'q>> {
+        let r = &ch.rels[j];
+        if r.pat.length.is_some() || r.slot.is_some_and(|s| bound[s]) {
+            return None;
+        }
+        // The types as written (`None`: any); a type computed per row is not scanned.
+        let (types, count, weight) = match (&r.pat.types, &r.types) {
+            (None, _) => (None, self.g.relationship_count() as f64, 1.0),
+            (Some(written), Some(ts)) => {
+                let count: usize = ts.iter().map(|&t| stats.count(t)).sum();
+                let union = matches!(written, LabelExpr::Or(..));
+                (
+                    Some(ts.clone()),
+                    count as f64,
+                    if union { 2.0 } else { 1.0 },
+                )
+            }
+            (Some(_), None) => return None,
+        };
+        let rows = match r.pat.direction {
+            Direction::Undirected => 2.0,
+            _ => 1.0,
+        } * count;
+        // The rows whose nodes have the pattern's labels: per way round, the share of each
+        // end (`Incoming` reaches a relationship's start nodes, `Outgoing` its end nodes).
+        let (a, b) = (&ch.nodes[j], &ch.nodes[j + 1]);
+        let ts = types.as_deref().unwrap_or_default();
+        let way = |a_side: Dir, b_side: Dir| {
+            self.label_share(stats, a, ts, a_side) * self.label_share(stats, b, ts, b_side)
+        };
+        let labelled = match r.pat.direction {
+            Direction::Right => way(Dir::Incoming, Dir::Outgoing),
+            Direction::Left => way(Dir::Outgoing, Dir::Incoming),
+            Direction::Undirected => {
+                (way(Dir::Incoming, Dir::Outgoing) + way(Dir::Outgoing, Dir::Incoming)) / 2.0
+            }
+        };
+        let passed = rows * labelled * node_kept(a, false) * node_kept(b, false) * rel_kept(r);
+        // The scan's filter checks both nodes' labels and predicates.
+        let checks = predicates(a) + predicates(b) + label_count(a) + label_count(b);
+        let start = weight * rows * cost::SCAN + rows * cost::filter(checks);
+        let (cost, chain_rows) = self.chain_cost(stats, ch, j, true, start, passed, bound);
+        Some(ScanCost {
+            anchor: Anchor {
+                node: j,
+                implied: false,
+                access: AnchorAccess::RelScan(types),
+                estimate: rows,
+            },
+            read: weight * rows,
+            undirected_union: weight > 1.0 && r.pat.direction == Direction::Undirected,
+            start,
+            passed,
+            cost,
+            rows: chain_rows,
+        })
     }
 
     /// What starting a chain at node `k` (pattern `n`, found as `here` says) costs as Neo4j's
@@ -618,35 +645,64 @@ impl Runner<'_> {
             return Ok(());
         }
         // The chain's own plan, and a `Top` over its rows.
-        let own = match planned.access {
-            AnchorAccess::Bound | AnchorAccess::Nothing | AnchorAccess::RelScan(_) => return Ok(()),
-            _ => self.start_cost(
-                ch,
-                planned.node,
-                &ch.nodes[planned.node],
-                planned,
-                &stats,
-                bound,
-            ),
+        let (own_cost, own_rows) = match planned.access {
+            AnchorAccess::Bound | AnchorAccess::Nothing => return Ok(()),
+            AnchorAccess::RelScan(_) => match self.rel_scan_cost(ch, planned.node, &stats, bound) {
+                Some(s) => (s.cost, s.rows),
+                None => return Ok(()),
+            },
+            _ => {
+                let own = self.start_cost(
+                    ch,
+                    planned.node,
+                    &ch.nodes[planned.node],
+                    planned,
+                    &stats,
+                    bound,
+                );
+                (own.cost, own.rows)
+            }
         };
-        // Sorted right after a start at `t`.
+        let top_cost = own_cost + own_rows * cost::TOP;
+        // Sorted right after the start: the start's cost, a sort of the rows it passes on,
+        // and the expansions' share of their cost that the kept rows are.
+        let sorted_cost = |start: f64, passed: f64, cost: f64, rows: f64| {
+            let share = (kept as f64 / rows.max(1.0)).min(1.0);
+            start + passed * cost::SORT + share * (cost - start)
+        };
+        // From node `t`, or from a scan of a relationship it is an end of.
+        let mut best: Option<(f64, Anchor<'q>)> = None;
         let mut start = self.plan_start(&ch.nodes[t], bound, scope)?;
-        if matches!(start.access, AnchorAccess::Nothing | AnchorAccess::Bound) {
-            return Ok(());
+        if !matches!(start.access, AnchorAccess::Nothing | AnchorAccess::Bound) {
+            let s = self.start_cost(ch, t, &ch.nodes[t], &start, &stats, bound);
+            start.node = t;
+            start.implied = self.anchor_implied(&ch.nodes[t], &start);
+            best = Some((sorted_cost(s.start, s.passed, s.cost, s.rows), start));
         }
-        let sorted = self.start_cost(ch, t, &ch.nodes[t], &start, &stats, bound);
-        let share = (kept as f64 / sorted.rows.max(1.0)).min(1.0);
-        let sorted_cost =
-            sorted.start + sorted.passed * cost::SORT + share * (sorted.cost - sorted.start);
-        let top_cost = own.cost + own.rows * cost::TOP;
-        let cheaper = sorted_cost < top_cost;
+        for j in [t.wrapping_sub(1), t] {
+            if j >= ch.rels.len() {
+                continue;
+            }
+            let Some(scan) = self.rel_scan_cost(ch, j, &stats, bound) else {
+                continue;
+            };
+            let c = sorted_cost(scan.start, scan.passed, scan.cost, scan.rows);
+            let cheaper = best.as_ref().is_none_or(|(b, _)| c < *b);
+            #[cfg(test)]
+            let cheaper = SORT_AFTER_SCAN.get().unwrap_or(cheaper);
+            if !scan.undirected_union && cheaper {
+                best = Some((c, scan.anchor));
+            }
+        }
+        let Some((sorted, start)) = best else {
+            return Ok(());
+        };
+        let cheaper = sorted < top_cost;
         #[cfg(test)]
         let cheaper = SORT_EARLY.get().unwrap_or(cheaper);
         if !cheaper {
             return Ok(());
         }
-        start.node = t;
-        start.implied = self.anchor_implied(&ch.nodes[t], &start);
         ch.anchor = Some(start);
         let layout = Layout::new(scope);
         ch.order = Some(EarlySort {
@@ -1280,6 +1336,22 @@ struct StartCost {
     shown: f64,
     start: f64,
     passed: f64,
+    rows: f64,
+}
+
+/// What a start from a relationship scan costs (`Runner::rel_scan_cost`).
+struct ScanCost<'q> {
+    anchor: Anchor<'q>,
+    /// The rows the scan reads, a union of types counted twice.
+    read: f64,
+    /// An undirected scan of a union of types (planned only rather than all nodes).
+    undirected_union: bool,
+    /// The scan and its filter.
+    start: f64,
+    /// The rows the scan's filter passes on.
+    passed: f64,
+    /// The whole chain, and its rows.
+    cost: f64,
     rows: f64,
 }
 

@@ -842,6 +842,9 @@ impl<'a> Runner<'a> {
         };
         // The scanned relationship is the first step; the others as from anchor node `j`.
         let steps = walk_from(j, ch.rels.len());
+        if let Some(order) = &ch.order {
+            return self.scan_sorted(ch, order, j, types, &steps, chains, i, st, scope, emit);
+        }
         for (r, x, y) in self.scanned_relationships(types, ch.rels[j].pat.direction) {
             self.sh.tick()?;
             // Under PROFILE: the scan's row, before the filter of its nodes and
@@ -868,6 +871,115 @@ impl<'a> Runner<'a> {
             done?;
             if st.halt.get() {
                 return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// A chain from a scan of its relationship `j`, sorted as matched (`ChainInfo::order`,
+    /// Neo4j's `Sort` right after the scan's filter): the scanned rows that pass the filter
+    /// (the relationship and both its nodes checked), sorted by the keys (stable: ties keep
+    /// the scan's order), then the rest of the chain expanded from them in that order until
+    /// the consumer has what it needs.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_sorted(
+        &self,
+        ch: &ChainInfo,
+        order: &EarlySort,
+        j: usize,
+        types: Option<&[Sym]>,
+        steps: &[(usize, bool)],
+        chains: &[ChainInfo],
+        i: usize,
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
+    ) -> Result<()> {
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
+        let mut keyed: Vec<(Vec<Value>, (RelId, NodeId, NodeId))> = Vec::new();
+        for (r, x, y) in self.scanned_relationships(types, ch.rels[j].pat.direction) {
+            self.sh.tick()?;
+            self.sh.profile_step(ch.part, 1 | counter::BEFORE_FILTER);
+            let Some(saved) = self.bind_node(&ch.nodes[j], x, st, scope)? else {
+                continue;
+            };
+            trace.nodes[j] = Some(x);
+            // The scan's step alone: its relationship and far node checked, then the keys.
+            let done = self.hop(
+                ch,
+                &steps[..1],
+                0,
+                r,
+                y,
+                true,
+                st,
+                &mut trace,
+                scope,
+                &mut |st, run, _| {
+                    let env = Env::new(scope, &st.vals);
+                    let keys = order
+                        .keys
+                        .iter()
+                        .map(|(c, _)| run.eval_compiled(c, &env))
+                        .collect::<Result<Vec<Value>>>()?;
+                    run.sh.charge(Shared::row_bytes(&keys))?;
+                    keyed.push((keys, (r, x, y)));
+                    Ok(())
+                },
+            );
+            trace.nodes[j] = None;
+            restore_node(&ch.nodes[j], saved, st);
+            done?;
+        }
+        let keyed = self
+            .sh
+            .sort_checked(keyed, |a, b| order.compare(&a.0, &b.0))?;
+        let rel = &ch.rels[j];
+        for (_, (r, x, y)) in keyed {
+            self.sh.tick()?;
+            self.sh.profile_step(ch.part, counter::SORTED);
+            // (Checked above.) A node the chain names twice is bound once.
+            let rebind = |info: &NodeInfo, n: NodeId, st: &mut MatchState| match info.slot {
+                Some(s) if st.bound[s] => None,
+                _ => bind_node_slot(info, n, st),
+            };
+            let saved_x = rebind(&ch.nodes[j], x, st);
+            let saved_rel = rel.slot.map(|s| {
+                st.bound[s] = true;
+                std::mem::replace(&mut st.vals[s], Value::Relationship(r))
+            });
+            let saved_y = rebind(&ch.nodes[j + 1], y, st);
+            st.used.push(r);
+            trace.nodes[j] = Some(x);
+            trace.nodes[j + 1] = Some(y);
+            if ch.path_slot.is_some() {
+                trace.rels[j] = Some((vec![r], vec![]));
+            }
+            let done = self.expand(
+                ch,
+                steps,
+                1,
+                st,
+                &mut trace,
+                scope,
+                &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+            );
+            trace.rels[j] = None;
+            trace.nodes[j + 1] = None;
+            trace.nodes[j] = None;
+            st.used.pop();
+            restore_node(&ch.nodes[j + 1], saved_y, st);
+            if let (Some(s), Some(v)) = (rel.slot, saved_rel) {
+                st.vals[s] = v;
+                st.bound[s] = false;
+            }
+            restore_node(&ch.nodes[j], saved_x, st);
+            done?;
+            if st.halt.get() {
+                break;
             }
         }
         Ok(())

@@ -751,24 +751,31 @@ mod tests {
                     .collect()
             };
             let set = |v: Option<bool>| super::super::compile::SORT_EARLY.set(v);
+            let scan = |v: Option<bool>| super::super::compile::SORT_AFTER_SCAN.set(v);
             set(Some(true));
+            scan(Some(true));
+            let after_scan = run(&stmt, &q);
+            scan(Some(false));
             let early = run(&stmt, &q);
+            scan(None);
             set(Some(false));
             let late = run(&stmt, &q);
             // Every match, for the rows kept.
             let all_q = q.split(" ORDER BY").next().unwrap_or(&q).split(" SKIP").next().unwrap_or(&q).split(" LIMIT").next().unwrap_or(&q).to_string();
             let all = crate::syntax::parse(&all_q).map(|s| run(&s, &all_q));
             set(None);
-            match (early, late) {
-                (Ok(early), Ok(late)) => {
-                    prop_assert_eq!(key(&early), key(&late), "{}", q);
-                    if let Ok(Ok(all)) = all {
-                        for r in &early {
-                            prop_assert!(all.contains(r), "{} gave {} that is not a match", q, r);
+            for early in [after_scan, early] {
+                match (early, &late) {
+                    (Ok(early), Ok(late)) => {
+                        prop_assert_eq!(key(&early), key(late), "{}", q);
+                        if let Ok(Ok(all)) = &all {
+                            for r in &early {
+                                prop_assert!(all.contains(r), "{} gave {} that is not a match", q, r);
+                            }
                         }
                     }
+                    (early, late) => prop_assert_eq!(early.is_err(), late.is_err(), "{}", q),
                 }
-                (early, late) => prop_assert_eq!(early.is_err(), late.is_err(), "{}", q),
             }
         }
     }
@@ -792,6 +799,20 @@ mod tests {
         let forced = explain();
         super::super::compile::SORT_EARLY.set(None);
         assert!(forced.contains("Limit <- Expand(All) <- Sort"), "{forced}");
+        // The rows of a relationship scan sorted, the rest of the chain expanding them.
+        let q = "MATCH (a)-[r:S]->(b)-[t]->(c) RETURN a.p, a, c ORDER BY a.p LIMIT 1";
+        let stmt = crate::syntax::parse(q).unwrap();
+        super::super::compile::SORT_EARLY.set(Some(true));
+        let forced = crate::engine::explain(&g, &stmt, q, &Params::new(), &Options::default())
+            .unwrap()
+            .shape();
+        super::super::compile::SORT_EARLY.set(None);
+        assert!(
+            forced.contains(
+                "Limit <- Expand(All) <- Sort <- Projection <- DirectedRelationshipTypeScan"
+            ),
+            "{forced}"
+        );
         // Two MATCH clauses: the first's rows sorted, the second expanding them.
         let q = "MATCH (a:A)-[r]->(b) MATCH (b)-[s2]-(d) RETURN a.p, a, b ORDER BY a.p LIMIT 1";
         let stmt = crate::syntax::parse(q).unwrap();
