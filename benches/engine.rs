@@ -62,6 +62,7 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
     expressions(c);
+    writes(c);
 }
 
 /// Expression-heavy queries on a generated graph: filters, projections, grouping, sorting,
@@ -103,6 +104,62 @@ fn expressions(c: &mut Criterion) {
         let s = grape::syntax::parse(q).unwrap();
         g.bench_function(name, |b| {
             b.iter(|| black_box(execute_read(&graph, &s, q, &params, &opts).unwrap()))
+        });
+    }
+    g.finish();
+}
+
+/// Updating statements row by row, the shapes ingestion code sends (`UNWIND $rows AS r CREATE
+/// …`, `MERGE`, `SET`), and a subquery run per row: the executor's per-row work in the
+/// updating clauses and `Apply`. Each iteration starts from a fresh graph of 20,000 `:P`
+/// nodes (built outside the timing).
+fn writes(c: &mut Criterion) {
+    let base = || {
+        let mut g = grape::graph::Graph::new();
+        grape::engine::run(
+            &mut g,
+            "UNWIND range(1, 20000) AS i CREATE (:P {id: i, name: 'p' + toString(i), score: i * 0.5})",
+            &Params::new(),
+        )
+        .unwrap();
+        g
+    };
+    let queries = [
+        (
+            "create_nodes",
+            "UNWIND range(1, 20000) AS i CREATE (:Q {id: i, name: 'q' + toString(i), score: i * 0.5, tags: [i % 7, i % 11]})",
+        ),
+        (
+            "create_rels",
+            "MATCH (a:P) CREATE (a)-[:SELF {w: a.id % 10, since: a.id}]->(a)",
+        ),
+        (
+            "merge",
+            "UNWIND range(1, 20000) AS i MERGE (n:M {k: i % 500}) ON CREATE SET n.c = 1 ON MATCH SET n.c = n.c + 1",
+        ),
+        (
+            "merge_rels",
+            "MATCH (a:P) WHERE a.id <= 5000 MERGE (h:Hub {k: a.id % 50}) MERGE (a)-[:IN]->(h)",
+        ),
+        ("set", "MATCH (n:P) SET n.score = n.score + 1, n.flag = n.id % 2 = 0, n:Seen"),
+        (
+            "foreach",
+            "MATCH (n:P) WHERE n.id <= 5000 FOREACH (k IN [1, 2, 3] | SET n.last = k)",
+        ),
+        (
+            "call_subquery",
+            "MATCH (n:P) CALL (n) { WITH n WHERE n.id % 2 = 0 RETURN n.score * 2 AS d } RETURN sum(d)",
+        ),
+    ];
+    let mut g = c.benchmark_group("writes");
+    g.sample_size(10);
+    for (name, q) in queries {
+        g.bench_function(name, |b| {
+            b.iter_batched(
+                base,
+                |mut graph| black_box(grape::engine::run(&mut graph, q, &Params::new()).unwrap()),
+                criterion::BatchSize::LargeInput,
+            )
         });
     }
     g.finish();

@@ -1484,6 +1484,43 @@ mod tests {
         assert_eq!(g.lookup_demand("P", "name").unwrap().0, 300 * 5);
     }
 
+    /// A MERGE that adds a relationship row after row, matching between two bound nodes each
+    /// row, reads the relationships the rows before it added (nothing is made twice) without
+    /// building the adjacency again for each row: the built one is patched.
+    #[test]
+    fn relationships_added_row_by_row_patch_the_adjacency() {
+        let mut g = Graph::new();
+        run(
+            &mut g,
+            "UNWIND range(1, 300) AS i CREATE (:P {id: i})",
+            &Params::new(),
+        )
+        .unwrap();
+        // (Each hub is merged for the rows of its key; a row's pair comes twice.)
+        let q = "MATCH (a:P) UNWIND [1, 2] AS twice MERGE (h:Hub {k: a.id % 7}) \
+                 MERGE (a)-[:IN]->(h) RETURN count(*)";
+        for round in 0..2 {
+            let before = crate::graph::derived_builds();
+            let t = run(&mut g, q, &Params::new()).unwrap();
+            assert_eq!(t.first_int(), Some(600));
+            let builds = crate::graph::derived_builds() - before;
+            assert!(
+                builds <= 2,
+                "round {round}: the adjacency was built {builds} times"
+            );
+            let mut count = |q: &str| run(&mut g, q, &Params::new()).unwrap().first_int();
+            assert_eq!(
+                count("MATCH (:P)-[r:IN]->(:Hub) RETURN count(r)"),
+                Some(300)
+            );
+            assert_eq!(count("MATCH (h:Hub) RETURN count(h)"), Some(7));
+            assert_eq!(
+                count("MATCH (h:Hub)<-[:IN]-(a) WHERE a.id % 7 <> h.k RETURN count(*)"),
+                Some(0)
+            );
+        }
+    }
+
     /// The planner reads the graph's relationship statistics once per statement: a MERGE
     /// whose pattern is planned for each row, after the rows before it wrote, does not rebuild
     /// the adjacency they come from for each row (which made a bulk MERGE quadratic).

@@ -483,7 +483,14 @@ impl Graph {
                     v.iter()
                         .map(|l| l.capacity() * size_of::<RelId>() + 24)
                         .sum()
-                });
+                })
+                + d.added
+                    .values()
+                    .map(|[o, i]| {
+                        (o.capacity() + i.capacity()) * size_of::<AdjEntry>()
+                            + size_of::<(u32, [Vec<AdjEntry>; 2])>()
+                    })
+                    .sum::<usize>();
         }
         if let Ok(m) = self.prop_indexes.read() {
             st.index_bytes = m.values().map(|ix| ix.bytes()).sum();
@@ -708,21 +715,65 @@ impl Graph {
         dir: Dir,
         ty: Option<&'g [Sym]>,
     ) -> impl Iterator<Item = (RelId, NodeId)> + 'g {
-        let (out, inc) = self.adjacency_lists(n, dir);
+        let d = self.derived();
+        let (out, inc) = csr_lists(&d.adj, n, dir);
+        // The relationships added since the adjacency was built come first (newest first).
+        let (new_out, new_inc): (&[AdjEntry], &[AdjEntry]) =
+            match (!d.added.is_empty()).then(|| d.added.get(&n.0)).flatten() {
+                Some([o, i]) => (
+                    if matches!(dir, Dir::Outgoing | Dir::Both) {
+                        o
+                    } else {
+                        &[]
+                    },
+                    if matches!(dir, Dir::Incoming | Dir::Both) {
+                        i
+                    } else {
+                        &[]
+                    },
+                ),
+                None => (&[], &[]),
+            };
         let both = dir == Dir::Both;
-        out.iter()
-            .chain(inc.iter().filter(move |(_, m, _)| !(both && *m == n)))
+        new_out
+            .iter()
+            .rev()
+            .chain(out.iter())
+            .chain(
+                new_inc
+                    .iter()
+                    .rev()
+                    .chain(inc.iter())
+                    .filter(move |(_, m, _)| !(both && *m == n)),
+            )
             .filter(move |(_, _, t)| ty.is_none_or(|ts| ts.contains(t)))
             .map(|&(r, m, _)| (r, m))
+    }
+
+    /// Whether relationships were added since the compressed adjacency was built (they are
+    /// in [`Graph::neighbours_iter`], not in [`Graph::adjacency_lists`]); building it anew
+    /// when they were.
+    pub fn adjacency_patched(&self) -> bool {
+        self.adjacency.get().is_some_and(|d| d.added_len > 0)
     }
 
     /// The adjacency of `n` in direction `dir` as two lists of (relationship, other node,
     /// type): the outgoing relationships and the incoming ones (either empty when `dir`
     /// excludes it), each newest first. Under `Both` a self-loop is in both lists; callers
-    /// skip it in the incoming one, as [`Graph::neighbours_iter`] does.
+    /// skip it in the incoming one, as [`Graph::neighbours_iter`] does. Without the
+    /// relationships added since the adjacency was built: a caller asks
+    /// [`Graph::adjacency_patched`] first, and reads [`Graph::neighbours_iter`] when it is.
     pub fn adjacency_lists(&self, n: NodeId, dir: Dir) -> (&[AdjEntry], &[AdjEntry]) {
-        let adj = self.adjacency();
-        let i = n.0 as usize;
+        debug_assert!(!self.adjacency_patched());
+        csr_lists(self.adjacency(), n, dir)
+    }
+}
+
+/// Node `n`'s lists in direction `dir` in the compressed adjacency `adj` (see
+/// [`Graph::adjacency_lists`]).
+fn csr_lists(adj: &Adjacency, n: NodeId, dir: Dir) -> (&[AdjEntry], &[AdjEntry]) {
+    let i = n.0 as usize;
+    {
         match adj.starts.get(2 * i..2 * i + 3) {
             Some(&[o, m, e]) => {
                 let (o, m, e) = (o as usize, m as usize, e as usize);
@@ -741,7 +792,9 @@ impl Graph {
             _ => (&[], &[]),
         }
     }
+}
 
+impl Graph {
     /// Number of relationships at `n` in direction `dir` (of the given types).
     pub fn degree(&self, n: NodeId, dir: Dir, ty: Option<&[Sym]>) -> usize {
         let mut k = 0;
@@ -1053,11 +1106,92 @@ impl Graph {
     /// A change that keeps the property indexes up to date itself (`reindex`): the rest of
     /// what is derived from the graph is dropped.
     fn touch_data(&mut self) {
+        self.touch_values();
+        self.adjacency.take();
+    }
+
+    /// A change to nodes' or relationships' values alone, or a new node (which has no
+    /// relationships yet): the adjacency and what is read off it stay true; the rest of what
+    /// is derived from the graph is dropped.
+    fn touch_values(&mut self) {
         self.version = self.version.wrapping_add(1);
         if let Ok(m) = self.search_indexes.get_mut() {
             m.clear();
         }
-        self.adjacency.take();
+    }
+
+    /// A label added to or removed from node `n`: what is read off the adjacency (the labels
+    /// each type implies at its ends, the per-label counts) changes only when `n` has
+    /// relationships.
+    fn touch_labels(&mut self, n: NodeId) {
+        let related = self
+            .adjacency
+            .get()
+            .is_some_and(|_| self.neighbours_iter(n, Dir::Both, None).next().is_some());
+        if related {
+            self.touch_data();
+        } else {
+            self.touch_values();
+        }
+    }
+
+    /// Relationship `r` (from `start` to `end`, of type `t`) was added: a built adjacency is
+    /// patched — the entries kept beside it, the counts, the labels implied and the type's
+    /// scan list brought up to date — while the patches stay small beside it (past that, it is
+    /// built anew on its next use).
+    fn patch_added_relationship(&mut self, r: RelId, start: NodeId, end: NodeId, t: Sym) {
+        self.touch_values();
+        let bits = |n: NodeId| self.label_bits.get(n.0 as usize).unwrap_or(0);
+        let (start_bits, end_bits) = (bits(start), bits(end));
+        let Some(d) = self.adjacency.get_mut() else {
+            return;
+        };
+        if d.added_len >= 1024 + d.adj.entries.len() / 8 {
+            self.adjacency.take();
+            return;
+        }
+        d.added.entry(start.0).or_default()[0].push((r, end, t));
+        d.added.entry(end.0).or_default()[1].push((r, start, t));
+        d.added_len += 1;
+        let ti = t as usize;
+        if d.implied.len() <= ti {
+            d.implied.resize(ti + 1, [u64::MAX; 2]);
+            d.type_counts.resize(ti + 1, 0);
+        }
+        // (Side 0: the relationships' end nodes; side 1: their start nodes.)
+        d.implied[ti][0] &= end_bits;
+        d.implied[ti][1] &= start_bits;
+        d.type_counts[ti] += 1;
+        let labelled = Arc::make_mut(&mut d.labelled);
+        if labelled.len() <= ti {
+            labelled.resize_with(ti + 1, Vec::new);
+        }
+        for (side, mut rest) in [(0usize, end_bits), (1, start_bits)] {
+            while rest != 0 {
+                let bit = rest.trailing_zeros() as u8;
+                let per = &mut labelled[ti];
+                match per.iter_mut().find(|(b, _)| *b == bit) {
+                    Some((_, c)) => c[side] += 1,
+                    None => {
+                        let mut c = [0; 2];
+                        c[side] = 1;
+                        per.push((bit, c));
+                    }
+                }
+                rest &= rest - 1;
+            }
+        }
+        // The type's scan list stays in id order: a relationship in a reused slot (a lower
+        // id) has it made again.
+        if let Some(lists) = d.by_type.get_mut() {
+            if lists.len() <= ti {
+                lists.resize_with(ti + 1, Vec::new);
+            }
+            match lists[ti].last() {
+                Some(&last) if last > r => d.by_type = std::sync::OnceLock::new(),
+                _ => lists[ti].push(r),
+            }
+        }
     }
 
     /// The keys of the built property indexes of `label`.
@@ -1120,6 +1254,8 @@ impl Graph {
                 type_counts,
                 labelled,
                 by_type: std::sync::OnceLock::new(),
+                added: HashMap::new(),
+                added_len: 0,
             }
         })
     }
@@ -1690,7 +1826,8 @@ impl Graph {
 
     /// Adds a node from interned labels and properties.
     pub fn add_node_syms(&mut self, mut labels: Vec<Sym>, props: Vec<(Sym, Value)>) -> NodeId {
-        self.touch_data();
+        // (A new node has no relationships: the adjacency stays true.)
+        self.touch_values();
         let mut dedup = smallvec::SmallVec::<[Sym; 4]>::with_capacity(labels.len());
         for l in labels.drain(..) {
             if !dedup.contains(&l) {
@@ -1753,7 +1890,6 @@ impl Graph {
         if !self.contains_node(start) || !self.contains_node(end) {
             return None;
         }
-        self.touch_data();
         self.mark_token(ty, TOKEN_TYPE);
         for (k, v) in &props {
             if !v.is_null() {
@@ -1766,6 +1902,7 @@ impl Graph {
         };
         // The endpoints are there (checked above): the store takes the record.
         let id = self.s.add_rel(start, end, data)?;
+        self.patch_added_relationship(id, start, end, ty);
         if self.journal.is_some() {
             let data = LooseRel {
                 ty,
@@ -1788,7 +1925,7 @@ impl Graph {
     }
 
     fn set_node_property_sym(&mut self, n: NodeId, key: Sym, value: Value) -> bool {
-        self.touch_data();
+        self.touch_values();
         if !value.is_null() {
             self.mark_token(key, TOKEN_KEY);
         }
@@ -1840,7 +1977,7 @@ impl Graph {
     }
 
     fn set_relationship_property_sym(&mut self, r: RelId, key: Sym, value: Value) -> bool {
-        self.touch_data();
+        self.touch_values();
         if !value.is_null() {
             self.mark_token(key, TOKEN_KEY);
         }
@@ -1869,7 +2006,7 @@ impl Graph {
     }
 
     fn add_label_sym(&mut self, n: NodeId, l: Sym) -> bool {
-        self.touch_data();
+        self.touch_labels(n);
         let Some(d) = self.s.node_mut(n) else {
             return false;
         };
@@ -1896,7 +2033,7 @@ impl Graph {
     }
 
     fn remove_label_sym(&mut self, n: NodeId, l: Sym) -> bool {
-        self.touch_data();
+        self.touch_labels(n);
         let Some(d) = self.s.node_mut(n) else {
             return false;
         };
@@ -2037,6 +2174,12 @@ struct Derived {
     type_counts: Vec<usize>,
     labelled: Arc<Vec<LabelledCounts>>,
     by_type: std::sync::OnceLock<Vec<Vec<RelId>>>,
+    /// The relationships added since `adj` was built, per node: its outgoing and its incoming
+    /// entries, oldest first (read newest first, before the node's lists in `adj`). A
+    /// statement that adds a relationship row after row, reading the graph between (`MERGE`),
+    /// patches the adjacency instead of building it again each row.
+    added: HashMap<u32, [Vec<AdjEntry>; 2]>,
+    added_len: usize,
 }
 
 /// The scans of one (label, key) so far and what its index would cost, in node reads.
@@ -2490,6 +2633,25 @@ mod tests {
                     labels.contains(&l)
                 );
             }
+        }
+        // What is read off the adjacency (patched since it was built, or not) is what reading
+        // it off a fresh one gives: counts, labels implied, per-label counts, scan lists.
+        let fresh = Graph::clone(g);
+        let (now, anew) = (g.relationship_stats(), fresh.relationship_stats());
+        proptest::prop_assert_eq!(&now.counts, &anew.counts);
+        proptest::prop_assert_eq!(&now.implied, &anew.implied);
+        let sorted = |l: &[LabelledCounts]| -> Vec<LabelledCounts> {
+            l.iter()
+                .map(|per| {
+                    let mut per = per.clone();
+                    per.sort_unstable();
+                    per
+                })
+                .collect()
+        };
+        proptest::prop_assert_eq!(sorted(&now.labelled), sorted(&anew.labelled));
+        for t in 0..now.counts.len() as Sym {
+            proptest::prop_assert_eq!(g.relationships_of_type(t), fresh.relationships_of_type(t));
         }
         // Every built property index is what building it now would give.
         let built: Vec<((Sym, Sym), Arc<PropIndex>)> = g

@@ -184,7 +184,10 @@ impl<'c, 'q> Pipeline<'c, 'q> {
         };
         #[cfg(test)]
         let worth = worth || tests::FORCE.get();
+        // (Relationships added since the adjacency was built are not in the lists the batches
+        // read: the depth-first matcher reads them.)
         if !worth
+            || g.adjacency_patched()
             || ch.shortest.is_some()
             || ch.general.is_some()
             || ch.path_slot.is_some()
