@@ -143,6 +143,11 @@ fn writes(c: &mut Criterion) {
         ),
         ("set", "MATCH (n:P) SET n.score = n.score + 1, n.flag = n.id % 2 = 0, n:Seen"),
         (
+            "delete_subquery",
+            "MATCH (a:P) WHERE a.id <= 5000 CREATE (a)-[:T]->(:Tmp) WITH a \
+             CALL (a) { MATCH (a)-[r:T]->(b) DELETE r, b } RETURN count(*)",
+        ),
+        (
             "foreach",
             "MATCH (n:P) WHERE n.id <= 5000 FOREACH (k IN [1, 2, 3] | SET n.last = k)",
         ),
