@@ -141,6 +141,11 @@ fn writes(c: &mut Criterion) {
             "merge_rels",
             "MATCH (a:P) WHERE a.id <= 5000 MERGE (h:Hub {k: a.id % 50}) MERGE (a)-[:IN]->(h)",
         ),
+        (
+            "apoc_merge_node",
+            "UNWIND range(1, 20000) AS i CALL apoc.merge.node(['P'], {id: i % 5000}, {}, {seen: true}) \
+             YIELD node RETURN count(*)",
+        ),
         ("set", "MATCH (n:P) SET n.score = n.score + 1, n.flag = n.id % 2 = 0, n:Seen"),
         (
             "delete_subquery",

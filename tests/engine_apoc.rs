@@ -424,6 +424,40 @@ fn every_apoc_function_grape_runs_has_an_example() {
 }
 
 #[test]
+fn apoc_merge_node_row_after_row_finds_what_equals_its_identity() {
+    // Enough rows that the lookups of (M, k) pay for an index: the nodes earlier rows made
+    // are found through it, `1.0` equals `1`, every identifying property and label counts.
+    let mut g = grape::graph::Graph::new();
+    let run = |g: &mut grape::graph::Graph, q: &str| {
+        grape::engine::run(g, q, &grape::engine::Params::new()).unwrap()
+    };
+    run(
+        &mut g,
+        "CREATE (:M:Other {k: 1.0, t: 'x'}), (:M {k: 5, t: 'y'}), (:Other {k: 7, t: 'x'})",
+    );
+    let t = run(
+        &mut g,
+        "UNWIND range(1, 3000) AS i \
+         CALL apoc.merge.node(['M'], {k: i % 300, t: 'x'}, {c: 1}, {seen: true}) \
+         YIELD node RETURN count(DISTINCT node) AS n",
+    );
+    assert_eq!(common::display_rows(&t), ["300"]);
+    assert_eq!(t.stats.nodes_created, 299);
+    assert_eq!(
+        common::rows(
+            &mut g,
+            "MATCH (m:M) RETURN count(*), count(m.c), count(m.seen), \
+             sum(CASE WHEN m.k = 1 THEN 1 ELSE 0 END)"
+        ),
+        ["301 | 299 | 300 | 1"]
+    );
+    assert_eq!(
+        common::rows(&mut g, "MATCH (o:Other) RETURN o.k ORDER BY o.k"),
+        ["1.0", "7"]
+    );
+}
+
+#[test]
 fn apoc_writing_procedures_build_graphs() {
     let mut g = grape::graph::Graph::new();
     let run = |g: &mut grape::graph::Graph, q: &str| {

@@ -231,9 +231,13 @@ fn matching_nodes(g: &Graph, labels: &[String], ident: &[(&str, &Value)]) -> Vec
     let Some(keys) = keys else {
         return Vec::new();
     };
-    let candidates: Vec<NodeId> = match syms.first() {
-        Some(first) => g.nodes_with_label(*first).to_vec(),
-        None => g.node_ids().collect(),
+    // The first label's nodes with the first key's value, through its index when one pays
+    // (as MERGE finds them: a merge row after row is not a label scan per row). The index
+    // groups by equivalence, which `=` differs from only for NaN: the filter below decides.
+    let candidates: Vec<NodeId> = match (syms.first(), keys.first(), ident.first()) {
+        (Some(&l), Some(&k), Some((_, want))) => g.nodes_with_property(l, k, want),
+        (Some(first), _, _) => g.nodes_with_label(*first).to_vec(),
+        (None, _, _) => g.node_ids().collect(),
     };
     candidates
         .into_iter()
