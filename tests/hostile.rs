@@ -221,6 +221,38 @@ fn deep_values_are_refused_with_a_clear_error_in_the_library() {
     assert_eq!(t.first_int(), Some(1));
 }
 
+/// A value nothing reads again is not copied into every row a step makes from its row: a
+/// collected list unwound, or matched after, fits a budget that the same rows holding the
+/// list each do not (and when a later clause does read the list, the budget says so).
+#[test]
+fn values_no_later_clause_reads_are_not_copied_into_every_row() {
+    let mut g = Graph::new();
+    let create = "UNWIND range(1, 3000) AS i CREATE (:N {i: i})";
+    run_with(&mut g, create, &Params::new(), &Options::default()).unwrap();
+    let mut opts = Options::default();
+    opts.limits.max_memory = Some(16 << 20);
+    for (q, want) in [
+        (
+            "UNWIND range(1, 3000) AS i WITH count(*) AS total, collect(i) AS xs \
+             UNWIND xs AS x RETURN total, count(*) AS n, sum(x) AS m",
+            "3000 | 3000 | 4501500",
+        ),
+        (
+            "MATCH (n:N) WITH collect(n) AS ns MATCH (m:N) RETURN count(*) AS n, 1 AS m, 2 AS k",
+            "3000 | 1 | 2",
+        ),
+    ] {
+        let t = run_with(&mut g, q, &Params::new(), &opts).unwrap_or_else(|e| panic!("{q}: {e}"));
+        let row: Vec<String> = t.rows[0].iter().map(|v| v.to_string()).collect();
+        assert_eq!(row.join(" | "), want, "{q}");
+    }
+    // Read after the UNWIND, the list is in every row, and the budget counts it.
+    let q = "UNWIND range(1, 3000) AS i WITH collect(i) AS xs \
+             UNWIND xs AS x RETURN count(*) AS n, max(size(xs)) AS m";
+    let e = run_with(&mut g, q, &Params::new(), &opts).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::LimitExceeded, "{q}: {e}");
+}
+
 #[test]
 fn the_memory_budget_ends_queries_not_the_process_in_the_library() {
     let mut g = Graph::new();

@@ -948,7 +948,26 @@ fn run_single(
     // Bytes charged to the memory budget for `rows`: each step's output replaces its input.
     let base = sh.mem.get();
     let result = (|| {
+        // The columns no step from here reads, nulled once (see `operators::live`): each
+        // column's name when it was.
+        let mut nulled: Vec<Option<Arc<str>>> = Vec::new();
         for step in &pipeline.steps {
+            if let Some(keep) = operators::live::kept(&step.live, &scope) {
+                nulled.resize(scope.len(), None);
+                let dead: Vec<usize> = (0..scope.len())
+                    .filter(|&c| !keep[c] && nulled[c].as_ref() != Some(&scope[c]))
+                    .collect();
+                for r in rows.iter_mut() {
+                    for &c in &dead {
+                        if let Some(v) = r.get_mut(c) {
+                            *v = Value::Null;
+                        }
+                    }
+                }
+                for c in dead {
+                    nulled[c] = Some(scope[c].clone());
+                }
+            }
             let mut started = sh.profile.as_ref().map(|_| sh.profile_start());
             match step.run(access, sh, &mut scope, rows, &mut started)? {
                 operators::Ran::Output(out) => {

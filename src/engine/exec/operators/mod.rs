@@ -22,6 +22,7 @@ mod empty_result;
 mod filter;
 mod foreach;
 mod let_;
+pub(crate) mod live;
 mod load_csv;
 mod match_;
 pub(crate) use match_::rows_needed;
@@ -52,6 +53,9 @@ pub(crate) struct Pipeline<'q> {
 pub(crate) struct Step<'q> {
     pub clause: &'q Clause,
     pub op: Op<'q>,
+    /// The names this step and the ones after it may read (`live`): the other columns of its
+    /// input rows are nulls to it.
+    pub live: live::Live,
 }
 
 /// What a step does. Each variant is run and explained by the file of the same name.
@@ -78,7 +82,12 @@ pub(crate) enum Op<'q> {
         after_show: bool,
         last: bool,
     },
-    Unwind(&'q ast::Unwind),
+    /// `UNWIND`; `after`: the names the steps after it may read (the rows it makes keep
+    /// only those of their input's columns).
+    Unwind {
+        u: &'q ast::Unwind,
+        after: live::Live,
+    },
     /// `CALL proc(…)`; `standalone` when the call is the whole query (it returns the
     /// procedure's rows), `writes` when the procedure writes.
     ProcedureCall {
@@ -134,7 +143,7 @@ impl<'q> Pipeline<'q> {
         let mut clauses: Vec<&'q Clause> = q.clauses.iter().collect();
         match_group::order(run, q, &mut clauses, outer);
         Pipeline {
-            steps: steps(&clauses, true),
+            steps: steps(&clauses, Some(run.sh.src)),
         }
     }
 
@@ -144,20 +153,25 @@ impl<'q> Pipeline<'q> {
             [Step {
                 clause,
                 op: Op::Composed,
+                ..
             }] => Some(clause),
             _ => None,
         }
     }
 }
 
-/// The steps of `clauses`; `top` for a query's own clauses (a FOREACH body's clauses are
-/// run one by one, as written).
-fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
+/// The steps of `clauses`: a query's own clauses, with the statement's text `src` (which the
+/// names later clauses read come from), or a FOREACH body's (`None`: run one by one, as
+/// written, every column kept).
+fn steps<'q>(clauses: &[&'q Clause], src: Option<&str>) -> Vec<Step<'q>> {
+    let top = src.is_some();
     let n = clauses.len();
     let mut out = Vec::with_capacity(n);
     let mut i = 0;
+    let live_from = |k: usize| src.and_then(|src| live::after(&clauses[k..], src));
     while i < n {
         let clause = clauses[i];
+        let live = live_from(i);
         let next = clauses.get(i + 1).copied().filter(|_| top);
         let last = i + 1 == n;
         i += 1;
@@ -177,6 +191,7 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
                             where_,
                             returns,
                         }),
+                        live,
                     });
                     continue;
                 }
@@ -214,7 +229,10 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
                 after_show: i > 1 && matches!(clauses[i - 2], Clause::Show(_)),
                 last,
             },
-            Clause::Unwind(u) => Op::Unwind(u),
+            Clause::Unwind(u) => Op::Unwind {
+                u,
+                after: live_from(i),
+            },
             Clause::CallProcedure(c) => Op::ProcedureCall {
                 c,
                 standalone: top && n == 1,
@@ -228,7 +246,7 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
             Clause::Delete(d) => Op::Delete(d),
             Clause::Foreach(f) => Op::Foreach {
                 f,
-                body: steps(&f.clauses.iter().collect::<Vec<_>>(), false),
+                body: steps(&f.clauses.iter().collect::<Vec<_>>(), None),
             },
             Clause::LoadCsv(l) => Op::LoadCsv(l),
             Clause::Use(_) => Op::Use,
@@ -242,7 +260,7 @@ fn steps<'q>(clauses: &[&'q Clause], top: bool) -> Vec<Step<'q>> {
             Clause::Admin(c) => Op::Admin(c),
             Clause::Schema(c) => Op::Schema(c),
         };
-        out.push(Step { clause, op });
+        out.push(Step { clause, op, live });
     }
     out
 }
@@ -274,7 +292,7 @@ impl Step<'_> {
                 after_show,
                 last,
             } => return produce_results::run(access, sh, r, *after_show, *last, scope, rows),
-            Op::Unwind(u) => unwind::run(access, sh, u, scope, rows)?,
+            Op::Unwind { u, after } => unwind::run(access, sh, u, after, scope, rows)?,
             Op::ProcedureCall {
                 c,
                 standalone,
@@ -329,7 +347,7 @@ impl Step<'_> {
                 let plan = produce_results::explain(run, r, scope, input, anon)?;
                 return Ok(Planned::Returned(profiled(run, self.clause, plan)));
             }
-            Op::Unwind(u) => unwind::explain(run, u, scope, input),
+            Op::Unwind { u, .. } => unwind::explain(run, u, scope, input),
             Op::ProcedureCall { c, .. } => procedure_call::explain(c, scope, input, &text()),
             Op::Apply(c) => apply::explain(run, c, scope, input, anon)?,
             Op::Create(c) => create::explain(c, scope, input, &text()),

@@ -15,10 +15,18 @@ pub(super) fn run(
     access: &mut Access,
     sh: &Shared,
     u: &Unwind,
+    after: &super::live::Live,
     scope: &mut Vec<Arc<str>>,
     rows: Vec<Row>,
 ) -> Result<Vec<Row>> {
     let run = Runner::new(access.graph(), sh);
+    // The input's columns nothing after reads (the list itself, often) are not copied into
+    // each of the rows made from it.
+    let keep = super::live::kept(after, scope);
+    let row_of = |r: &Row, item: Value| match &keep {
+        Some(keep) => super::live::pruned_row(r, keep, [item]),
+        None => extended_row(r, [item]),
+    };
     let mut out = Vec::new();
     let lazy_range = match &u.expr.kind {
         ExprKind::FunctionCall {
@@ -46,7 +54,7 @@ pub(super) fn run(
                 .collect::<Result<Vec<_>>>()?;
             let range = crate::engine::functions::IntRange::from_args(&vals)?;
             for (i, x) in range.iter().enumerate() {
-                let nr = extended_row(&r, [Value::Int(x)]);
+                let nr = row_of(&r, Value::Int(x));
                 sh.charge(Shared::row_bytes(&nr))?;
                 out.push(nr);
                 sh.tick()?;
@@ -67,7 +75,7 @@ pub(super) fn run(
             other => vec![other],
         };
         for it in items {
-            let nr = extended_row(&r, [it]);
+            let nr = row_of(&r, it);
             sh.charge(Shared::row_bytes(&nr))?;
             out.push(nr);
             sh.tick()?;
