@@ -1155,18 +1155,7 @@ impl Graph {
         }
         let labelled = Arc::make_mut(&mut d.labelled);
         for &(t, side) in &sides {
-            let per = &mut labelled[t as usize];
-            match per.iter_mut().find(|(b, _)| *b == bit) {
-                Some((_, c)) => c[side] = c[side].saturating_add_signed(delta),
-                None if delta > 0 => {
-                    let mut c = [0; 2];
-                    c[side] = 1;
-                    per.push((bit, c));
-                }
-                None => {}
-            }
-            // (A bit no relationship of the type has is not kept, as a fresh count has it.)
-            per.retain(|(_, c)| *c != [0, 0]);
+            count_bits(&mut labelled[t as usize], 1 << bit, side, delta);
         }
         let mut types: Vec<Sym> = sides.iter().map(|&(t, _)| t).collect();
         types.sort_unstable();
@@ -1207,21 +1196,8 @@ impl Graph {
         if labelled.len() <= ti {
             labelled.resize_with(ti + 1, Vec::new);
         }
-        for (side, mut rest) in [(0usize, end_bits), (1, start_bits)] {
-            while rest != 0 {
-                let bit = rest.trailing_zeros() as u8;
-                let per = &mut labelled[ti];
-                match per.iter_mut().find(|(b, _)| *b == bit) {
-                    Some((_, c)) => c[side] += 1,
-                    None => {
-                        let mut c = [0; 2];
-                        c[side] = 1;
-                        per.push((bit, c));
-                    }
-                }
-                rest &= rest - 1;
-            }
-        }
+        count_bits(&mut labelled[ti], end_bits, 0, 1);
+        count_bits(&mut labelled[ti], start_bits, 1, 1);
         // The type's scan list stays in id order: a relationship in a reused slot (a lower
         // id) has it made again.
         if let Some(lists) = d.by_type.get_mut() {
@@ -1269,16 +1245,8 @@ impl Graph {
         }
         let labelled = Arc::make_mut(&mut d.labelled);
         if let Some(per) = labelled.get_mut(ti) {
-            for (side, mut rest) in [(0usize, end_bits), (1, start_bits)] {
-                while rest != 0 {
-                    let bit = rest.trailing_zeros() as u8;
-                    if let Some((_, c)) = per.iter_mut().find(|(b, _)| *b == bit) {
-                        c[side] = c[side].saturating_sub(1);
-                    }
-                    rest &= rest - 1;
-                }
-            }
-            per.retain(|(_, c)| *c != [0, 0]);
+            count_bits(per, end_bits, 0, -1);
+            count_bits(per, start_bits, 1, -1);
         }
         d.imply(ti);
         d.by_type = std::sync::OnceLock::new();
@@ -1428,20 +1396,7 @@ impl Graph {
                 let side = usize::from(!incoming);
                 implied[t][side] &= bits;
                 counts[t] += side;
-                let mut rest = bits;
-                while rest != 0 {
-                    let bit = rest.trailing_zeros() as u8;
-                    let per = &mut labelled[t];
-                    match per.iter_mut().find(|(b, _)| *b == bit) {
-                        Some((_, c)) => c[side] += 1,
-                        None => {
-                            let mut c = [0; 2];
-                            c[side] = 1;
-                            per.push((bit, c));
-                        }
-                    }
-                    rest &= rest - 1;
-                }
+                count_bits(&mut labelled[t], bits, side, 1);
             }
         }
         (implied, counts, Arc::new(labelled))
@@ -2279,6 +2234,29 @@ struct Derived {
     removed: HashSet<RelId>,
     /// Relationships added and removed since it was built.
     patches: usize,
+}
+
+/// Adds `delta` to the count of each label bit in `bits` on `side` (0: relationships' end
+/// nodes, 1: their start nodes) of one type's per-label counts; a bit no relationship of the
+/// type has any more is dropped, as a fresh count has it.
+fn count_bits(per: &mut LabelledCounts, bits: u64, side: usize, delta: i64) {
+    let mut rest = bits;
+    while rest != 0 {
+        let bit = rest.trailing_zeros() as u8;
+        match per.iter_mut().find(|(b, _)| *b == bit) {
+            Some((_, c)) => c[side] = c[side].saturating_add_signed(delta),
+            None if delta > 0 => {
+                let mut c = [0; 2];
+                c[side] = delta as u64;
+                per.push((bit, c));
+            }
+            None => {}
+        }
+        rest &= rest - 1;
+    }
+    if delta < 0 {
+        per.retain(|(_, c)| *c != [0, 0]);
+    }
 }
 
 impl Derived {

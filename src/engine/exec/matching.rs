@@ -91,6 +91,11 @@ pub(super) struct ChainInfo<'q> {
     pub(super) order: Option<EarlySort<'q>>,
 }
 
+/// What takes each row of a relationship scan (`Runner::scan_rows`): the match so far, and
+/// the scanned relationship with its left and right node.
+type ScannedSink<'a> =
+    dyn FnMut(&mut MatchState, &Runner, &Trace, (RelId, NodeId, NodeId)) -> Result<()> + 'a;
+
 /// The sort a chain makes right after its start, by the ORDER BY of the projection after
 /// its MATCH (Neo4j's `Projection` and `Sort` below the expansions, cut by `Limit` above
 /// them): each key compiled for the MATCH's rows, and whether it is descending.
@@ -836,15 +841,35 @@ impl<'a> Runner<'a> {
         scope: &[Arc<str>],
         emit: &mut dyn FnMut(&MatchState, &Runner) -> Result<()>,
     ) -> Result<()> {
-        let mut trace = Trace {
-            nodes: vec![None; ch.nodes.len()],
-            rels: vec![None; ch.rels.len()],
-        };
         // The scanned relationship is the first step; the others as from anchor node `j`.
         let steps = walk_from(j, ch.rels.len());
         if let Some(order) = &ch.order {
             return self.scan_sorted(ch, order, j, types, &steps, chains, i, st, scope, emit);
         }
+        self.scan_rows(ch, j, types, &steps, st, scope, &mut |st, run, trace, _| {
+            run.finish_chain(ch, trace, st, chains, i, scope, emit)
+        })
+    }
+
+    /// Each row of a scan of chain `ch`'s relationship `j` (of `types`) that passes the
+    /// scan's filter — node `j` bound, then `steps` walked from the scanned relationship (its
+    /// first step is that relationship's) — handed to `done` with the scanned (relationship,
+    /// left node, right node); stops when the consumer has what it needs.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_rows(
+        &self,
+        ch: &ChainInfo,
+        j: usize,
+        types: Option<&[Sym]>,
+        steps: &[(usize, bool)],
+        st: &mut MatchState,
+        scope: &[Arc<str>],
+        done: &mut ScannedSink,
+    ) -> Result<()> {
+        let mut trace = Trace {
+            nodes: vec![None; ch.nodes.len()],
+            rels: vec![None; ch.rels.len()],
+        };
         for (r, x, y) in self.scanned_relationships(types, ch.rels[j].pat.direction) {
             self.sh.tick()?;
             // Under PROFILE: the scan's row, before the filter of its nodes and
@@ -856,7 +881,7 @@ impl<'a> Runner<'a> {
             trace.nodes[j] = Some(x);
             let done = self.hop(
                 ch,
-                &steps,
+                steps,
                 0,
                 r,
                 y,
@@ -864,7 +889,7 @@ impl<'a> Runner<'a> {
                 st,
                 &mut trace,
                 scope,
-                &mut |st, run, trace| run.finish_chain(ch, trace, st, chains, i, scope, emit),
+                &mut |st, run, trace| done(st, run, trace, (r, x, y)),
             );
             trace.nodes[j] = None;
             restore_node(&ch.nodes[j], saved, st);
@@ -900,40 +925,26 @@ impl<'a> Runner<'a> {
             rels: vec![None; ch.rels.len()],
         };
         let mut keyed: Vec<(Vec<Value>, (RelId, NodeId, NodeId))> = Vec::new();
-        for (r, x, y) in self.scanned_relationships(types, ch.rels[j].pat.direction) {
-            self.sh.tick()?;
-            self.sh.profile_step(ch.part, 1 | counter::BEFORE_FILTER);
-            let Some(saved) = self.bind_node(&ch.nodes[j], x, st, scope)? else {
-                continue;
-            };
-            trace.nodes[j] = Some(x);
-            // The scan's step alone: its relationship and far node checked, then the keys.
-            let done = self.hop(
-                ch,
-                &steps[..1],
-                0,
-                r,
-                y,
-                true,
-                st,
-                &mut trace,
-                scope,
-                &mut |st, run, _| {
-                    let env = Env::new(scope, &st.vals);
-                    let keys = order
-                        .keys
-                        .iter()
-                        .map(|(c, _)| run.eval_compiled(c, &env))
-                        .collect::<Result<Vec<Value>>>()?;
-                    run.sh.charge(Shared::row_bytes(&keys))?;
-                    keyed.push((keys, (r, x, y)));
-                    Ok(())
-                },
-            );
-            trace.nodes[j] = None;
-            restore_node(&ch.nodes[j], saved, st);
-            done?;
-        }
+        // The scan's step alone: its relationship and far node checked, then the keys.
+        self.scan_rows(
+            ch,
+            j,
+            types,
+            &steps[..1],
+            st,
+            scope,
+            &mut |st, run, _, row| {
+                let env = Env::new(scope, &st.vals);
+                let keys = order
+                    .keys
+                    .iter()
+                    .map(|(c, _)| run.eval_compiled(c, &env))
+                    .collect::<Result<Vec<Value>>>()?;
+                run.sh.charge(Shared::row_bytes(&keys))?;
+                keyed.push((keys, row));
+                Ok(())
+            },
+        )?;
         let keyed = self
             .sh
             .sort_checked(keyed, |a, b| order.compare(&a.0, &b.0))?;

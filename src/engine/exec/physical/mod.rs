@@ -792,43 +792,32 @@ mod tests {
             &[(0, 1, false, 1), (1, 2, true, 0), (2, 3, false, 1)],
         );
         let q = "MATCH (a:A)-[r]->(b) RETURN a.p, a, b ORDER BY a.p DESC LIMIT 2";
-        let stmt = crate::syntax::parse(q).unwrap();
-        let explain = || {
-            crate::engine::explain(&g, &stmt, q, &Params::new(), &Options::default())
-                .unwrap()
-                .shape()
+        // The plan with the sort forced early wherever it can go.
+        let forced = |q: &str| {
+            let stmt = crate::syntax::parse(q).unwrap();
+            super::super::compile::SORT_EARLY.set(Some(true));
+            let plan = crate::engine::explain(&g, &stmt, q, &Params::new(), &Options::default());
+            super::super::compile::SORT_EARLY.set(None);
+            plan.unwrap().shape()
         };
-        super::super::compile::SORT_EARLY.set(Some(true));
-        let forced = explain();
-        super::super::compile::SORT_EARLY.set(None);
-        assert!(forced.contains("Limit <- Expand(All) <- Sort"), "{forced}");
+        let shape = forced(q);
+        assert!(shape.contains("Limit <- Expand(All) <- Sort"), "{shape}");
         // The rows of a relationship scan sorted, the rest of the chain expanding them.
-        let q = "MATCH (a)-[r:S]->(b)-[t]->(c) RETURN a.p, a, c ORDER BY a.p LIMIT 1";
-        let stmt = crate::syntax::parse(q).unwrap();
-        super::super::compile::SORT_EARLY.set(Some(true));
-        let forced = crate::engine::explain(&g, &stmt, q, &Params::new(), &Options::default())
-            .unwrap()
-            .shape();
-        super::super::compile::SORT_EARLY.set(None);
+        let shape = forced("MATCH (a)-[r:S]->(b)-[t]->(c) RETURN a.p, a, c ORDER BY a.p LIMIT 1");
         assert!(
-            forced.contains(
+            shape.contains(
                 "Limit <- Expand(All) <- Sort <- Projection <- DirectedRelationshipTypeScan"
             ),
-            "{forced}"
+            "{shape}"
         );
         // Two MATCH clauses: the first's rows sorted, the second expanding them.
-        let q = "MATCH (a:A)-[r]->(b) MATCH (b)-[s2]-(d) RETURN a.p, a, b ORDER BY a.p LIMIT 1";
-        let stmt = crate::syntax::parse(q).unwrap();
-        super::super::compile::SORT_EARLY.set(Some(true));
-        let forced = crate::engine::explain(&g, &stmt, q, &Params::new(), &Options::default())
-            .unwrap()
-            .shape();
-        super::super::compile::SORT_EARLY.set(None);
+        let shape =
+            forced("MATCH (a:A)-[r]->(b) MATCH (b)-[s2]-(d) RETURN a.p, a, b ORDER BY a.p LIMIT 1");
         assert!(
-            forced.contains(
+            shape.contains(
                 "Limit <- Filter <- Expand(All) <- Sort <- Projection <- Filter <- Expand(All)"
-            ) || forced.contains("Limit <- Expand(All) <- Sort <- Projection"),
-            "{forced}"
+            ) || shape.contains("Limit <- Expand(All) <- Sort <- Projection"),
+            "{shape}"
         );
     }
 
