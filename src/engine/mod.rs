@@ -819,6 +819,7 @@ fn shared<'a>(params: &'a Params, src: &'a str, opts: &'a Options) -> Shared<'a>
         deleted: RefCell::default(),
         lookups: RefCell::default(),
         match_orders: RefCell::default(),
+        live_sets: RefCell::default(),
         rel_stats: RefCell::default(),
         sorted_early: RefCell::default(),
     }

@@ -113,6 +113,9 @@ pub(crate) struct Shared<'a> {
     /// the query's place in the statement: chosen once, so that a subquery run per row does
     /// not plan it again and PROFILE's plan and its run take the same order.
     pub match_orders: RefCell<HashMap<usize, Vec<usize>>>,
+    /// The names the clauses from each clause on (by its address) may read
+    /// (`operators::live`), found once: a subquery run per row does not read its text again.
+    pub live_sets: RefCell<HashMap<usize, operators::live::Live>>,
     /// The relationship statistics the planner weighs starts with, per graph (its address),
     /// and the graph's version they were taken at: taken once per statement (as Neo4j plans a
     /// statement from the statistics of that moment), so that a pattern planned per row after
@@ -174,6 +177,7 @@ impl Shared<'_> {
             deleted: RefCell::default(),
             lookups: RefCell::default(),
             match_orders: RefCell::default(),
+            live_sets: RefCell::default(),
             rel_stats: RefCell::default(),
             sorted_early: RefCell::default(),
         }

@@ -143,7 +143,7 @@ impl<'q> Pipeline<'q> {
         let mut clauses: Vec<&'q Clause> = q.clauses.iter().collect();
         match_group::order(run, q, &mut clauses, outer);
         Pipeline {
-            steps: steps(&clauses, Some(run.sh.src)),
+            steps: steps(&clauses, Some(run.sh)),
         }
     }
 
@@ -160,15 +160,25 @@ impl<'q> Pipeline<'q> {
     }
 }
 
-/// The steps of `clauses`: a query's own clauses, with the statement's text `src` (which the
+/// The steps of `clauses`: a query's own clauses, in the statement `sh` runs (whose text the
 /// names later clauses read come from), or a FOREACH body's (`None`: run one by one, as
 /// written, every column kept).
-fn steps<'q>(clauses: &[&'q Clause], src: Option<&str>) -> Vec<Step<'q>> {
-    let top = src.is_some();
+fn steps<'q>(clauses: &[&'q Clause], sh: Option<&Shared>) -> Vec<Step<'q>> {
+    let top = sh.is_some();
     let n = clauses.len();
     let mut out = Vec::with_capacity(n);
     let mut i = 0;
-    let live_from = |k: usize| src.and_then(|src| live::after(&clauses[k..], src));
+    // (Found once per clause and statement: see `Shared::live_sets`.)
+    let live_from = |k: usize| -> live::Live {
+        let sh = sh?;
+        let key = clauses.get(k).map_or(0, |c| *c as *const Clause as usize);
+        if let Some(l) = sh.live_sets.borrow().get(&key) {
+            return l.clone();
+        }
+        let l = live::after(&clauses[k..], sh.src);
+        sh.live_sets.borrow_mut().insert(key, l.clone());
+        l
+    };
     while i < n {
         let clause = clauses[i];
         let live = live_from(i);
