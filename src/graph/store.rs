@@ -1165,24 +1165,36 @@ impl Graph {
         }
     }
 
+    /// A relationship from `start` to `end` was added or removed: the label bits of its two
+    /// nodes when a built adjacency is to be patched for it (counted as a patch); `None` when
+    /// none is built, or when the patches have reached an eighth of it (then it is dropped,
+    /// to be built anew on its next use).
+    fn patch_relationship(&mut self, start: NodeId, end: NodeId) -> Option<(u64, u64)> {
+        self.touch_values();
+        let bits = |n: NodeId| self.label_bits.get(n.0 as usize).unwrap_or(0);
+        let (start_bits, end_bits) = (bits(start), bits(end));
+        let d = self.adjacency.get_mut()?;
+        if d.patches >= 1024 + d.adj.entries.len() / 8 {
+            self.adjacency.take();
+            return None;
+        }
+        d.patches += 1;
+        Some((start_bits, end_bits))
+    }
+
     /// Relationship `r` (from `start` to `end`, of type `t`) was added: a built adjacency is
     /// patched — the entries kept beside it, the counts, the labels implied and the type's
     /// scan list brought up to date — while the patches stay small beside it (past that, it is
     /// built anew on its next use).
     fn patch_added_relationship(&mut self, r: RelId, start: NodeId, end: NodeId, t: Sym) {
-        self.touch_values();
-        let bits = |n: NodeId| self.label_bits.get(n.0 as usize).unwrap_or(0);
-        let (start_bits, end_bits) = (bits(start), bits(end));
+        let Some((start_bits, end_bits)) = self.patch_relationship(start, end) else {
+            return;
+        };
         let Some(d) = self.adjacency.get_mut() else {
             return;
         };
-        if d.patches >= 1024 + d.adj.entries.len() / 8 {
-            self.adjacency.take();
-            return;
-        }
         d.added.entry(start.0).or_default()[0].push((r, end, t));
         d.added.entry(end.0).or_default()[1].push((r, start, t));
-        d.patches += 1;
         let ti = t as usize;
         if d.implied.len() <= ti {
             d.implied.resize(ti + 1, [u64::MAX; 2]);
@@ -1216,17 +1228,12 @@ impl Graph {
     /// of the added ones, the counts and the labels implied brought up to date, the type's
     /// scan list made again when next read.
     fn patch_removed_relationship(&mut self, r: RelId, start: NodeId, end: NodeId, t: Sym) {
-        self.touch_values();
-        let bits = |n: NodeId| self.label_bits.get(n.0 as usize).unwrap_or(0);
-        let (start_bits, end_bits) = (bits(start), bits(end));
+        let Some((start_bits, end_bits)) = self.patch_relationship(start, end) else {
+            return;
+        };
         let Some(d) = self.adjacency.get_mut() else {
             return;
         };
-        if d.patches >= 1024 + d.adj.entries.len() / 8 {
-            self.adjacency.take();
-            return;
-        }
-        d.patches += 1;
         let mut was_added = false;
         for (n, k) in [(start, 0usize), (end, 1)] {
             if let Some(lists) = d.added.get_mut(&n.0) {
